@@ -1,0 +1,1 @@
+"""Calibration: from image pixels to table millimetres (marker mat, user points, lens)."""

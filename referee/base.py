@@ -1,0 +1,90 @@
+"""What every game's referee provides.
+
+A game is a class (variants are subclasses that override hooks, as python-chess does) built
+from a record's ``setup`` event. Its state is a frozen value; :meth:`Game.step` is a pure
+function ``(state, event, seq) -> Step(state, outputs)``. Nothing here keeps hidden state, so a
+replay of the same input events re-creates the same outputs exactly.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from tabletop.events import Event, Setup, Verdict
+from tabletop.pieceset import PieceSet
+from tabletop.scene import Scene
+
+
+class GameState:
+    """Marker base for a game's frozen state; each game defines its own dataclass.
+
+    Every state knows the last accepted table (``table``), which "accept the table" replaces.
+    """
+
+    table: Scene | None
+
+
+@dataclass(frozen=True)
+class Step:
+    """The result of one event: the new state and the output events it produced."""
+
+    state: Any
+    outputs: tuple[Event, ...] = field(default_factory=tuple)
+
+    @property
+    def verdicts(self) -> tuple[Verdict, ...]:
+        """Just the verdicts among the outputs."""
+        return tuple(e for e in self.outputs if isinstance(e, Verdict))
+
+
+class Game(ABC):
+    """A rule set, configured by a setup event.
+
+    Class variables:
+        name: The game's name in records and on the command line (``worm-derby``).
+        aliases: Other names accepted by :func:`referee.registry.find_game`.
+    """
+
+    name: ClassVar[str]
+    aliases: ClassVar[tuple[str, ...]] = ()
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+        self.players: tuple[str, ...] = tuple(setup.players)
+        self.options: Mapping[str, Any] = setup.options
+        sizes = setup.options.get("sizes") or {}
+        self.pieces: PieceSet = PieceSet().with_sizes(sizes)
+
+    @classmethod
+    def from_setup(cls, setup: Setup) -> Game:
+        """The game (or the variant subclass) that the setup's options ask for.
+
+        Games with variants override this to pick a subclass; errors are
+        :class:`tabletop.errors.RecordFormatError` naming the bad option.
+        """
+        return cls(setup)
+
+    @abstractmethod
+    def initial_state(self) -> Any:
+        """The state before any event after the setup."""
+
+    @abstractmethod
+    def step(self, state: Any, event: Event, seq: int) -> Step:
+        """Judges one input event (never a setup, undo, correction or accept).
+
+        Args:
+            state: The state before the event.
+            event: A scene, roll, bid or move.
+            seq: The event's 0-based line in the record (for verdicts).
+        """
+
+    @abstractmethod
+    def accept(self, state: Any, scene: Scene, seq: int) -> Step:
+        """"Accept the table as it is now": ``scene`` becomes the accepted table, unjudged."""
+
+    def describe(self, state: Any) -> dict[str, Any]:
+        """A JSON summary of the state for the dashboard (whose turn, worms, bids...)."""
+        return {}

@@ -1,0 +1,134 @@
+"""Folding a game record: the generic part of refereeing, shared by every game.
+
+:class:`Referee` takes input events one at a time (the live pipeline) and :func:`fold` takes a
+whole record (``tabletop referee``). Both give the same outputs for the same inputs. Handled here,
+for every game alike:
+
+- ``setup`` starts a game (a new :class:`referee.base.Game`);
+- a ``scene`` with ``hand: true`` is never judged;
+- ``correction`` fixes the last scene seen and the corrected scene is judged;
+- ``accept`` makes the last scene seen the accepted table;
+- ``undo`` takes back the last verdict (the state returns to before it).
+
+``seq`` is the 0-based position of the input event in the record (output events in a record
+count as positions too, so an exported log replays to the same ``seq`` values).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from referee.base import Game, Step
+from referee.registry import make_game
+from tabletop.errors import RecordFormatError
+from tabletop.events import (
+    Accept,
+    Correction,
+    Event,
+    SceneSeen,
+    Setup,
+    Undo,
+    Undone,
+    Verdict,
+)
+from tabletop.scene import Scene
+
+
+@dataclass(frozen=True)
+class _Checkpoint:
+    seq: int
+    state_before: Any
+
+
+class Referee:
+    """Folds input events into a game state, incrementally.
+
+    >>> r = Referee()
+    >>> r.game is None
+    True
+    """
+
+    def __init__(self) -> None:
+        self.game: Game | None = None
+        self.state: Any = None
+        self.last_scene: Scene | None = None
+        self.outputs: list[Event] = []
+        self._history: list[_Checkpoint] = []
+
+    def push(self, event: Event, seq: int) -> tuple[Event, ...]:
+        """Judges one event and returns the output events it produced.
+
+        Output events (a verdict read back from a record) are ignored: they are re-derived.
+
+        Raises:
+            RecordFormatError: an event before the setup, or a setup the game refuses.
+        """
+        if not event.is_input:
+            return ()
+        if isinstance(event, Setup):
+            self.game = make_game(event)
+            self.state = self.game.initial_state()
+            self.last_scene = None
+            self._history.clear()
+            return ()
+        if self.game is None:
+            raise RecordFormatError(f"event {seq}: a record must begin with a setup event")
+        if isinstance(event, Undo):
+            return self._emit(self._undo(seq))
+        if isinstance(event, Accept):
+            if self.last_scene is None:
+                return self._emit((Verdict(seq, None, False, "accept",
+                                           "there is no table seen yet to accept"),))
+            return self._apply(self.game.accept(self.state, self.last_scene, seq), seq)
+        if isinstance(event, Correction):
+            if self.last_scene is None:
+                return self._emit((Verdict(seq, None, False, "correction",
+                                           "there is no scene yet to correct"),))
+            try:
+                scene = event.apply(self.last_scene)
+            except RecordFormatError as exc:
+                return self._emit((Verdict(seq, None, False, "correction", str(exc)),))
+            event_to_judge: Event = SceneSeen(scene, event.t)
+        else:
+            event_to_judge = event
+        if isinstance(event_to_judge, SceneSeen):
+            if event_to_judge.scene.hand:
+                return ()
+            self.last_scene = event_to_judge.scene
+        return self._apply(self.game.step(self.state, event_to_judge, seq), seq)
+
+    def _apply(self, step: Step, seq: int) -> tuple[Event, ...]:
+        if step.verdicts:
+            self._history.append(_Checkpoint(seq, self.state))
+        self.state = step.state
+        return self._emit(step.outputs)
+
+    def _undo(self, seq: int) -> tuple[Event, ...]:
+        if not self._history:
+            return (Verdict(seq, None, False, "undo", "there is no verdict to undo"),)
+        cp = self._history.pop()
+        self.state = cp.state_before
+        return (Undone(seq, cp.seq),)
+
+    def _emit(self, outputs: Iterable[Event]) -> tuple[Event, ...]:
+        out = tuple(outputs)
+        self.outputs.extend(out)
+        return out
+
+    def describe(self) -> dict[str, Any]:
+        """A JSON summary for the dashboard: the game, players and game-specific state."""
+        if self.game is None:
+            return {"game": None, "players": []}
+        return {"game": self.game.name, "players": list(self.game.players),
+                **self.game.describe(self.state)}
+
+
+def fold(events: Iterable[Event]) -> list[Event]:
+    """Every output event of a record, in order (``seq`` = position in ``events``)."""
+    referee = Referee()
+    out: list[Event] = []
+    for seq, event in enumerate(events):
+        out.extend(referee.push(event, seq))
+    return out

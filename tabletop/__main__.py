@@ -1,0 +1,7 @@
+"""``python -m tabletop`` runs the command line."""
+
+import sys
+
+from tabletop.cli import main
+
+sys.exit(main())

@@ -1,0 +1,81 @@
+"""The ``tabletop`` command line.
+
+Each package adds its own subcommands: a module ``<package>/cli.py`` with a function
+``register(subparsers)`` that adds parsers and sets ``func`` (called with the parsed arguments,
+returning an exit code). A subcommand exists only once its module does.
+
+Errors: a :class:`tabletop.errors.TabletopError` prints one line ``tabletop: error: ...`` on
+stderr and exits with its code (1 input, 2 usage); argparse's own usage errors exit 2; anything
+unexpected prints one line too (set ``TABLETOP_DEBUG=1`` for the traceback).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import os
+import sys
+from collections.abc import Sequence
+
+from tabletop import __version__
+from tabletop.errors import TabletopError
+
+COMMAND_MODULES: tuple[str, ...] = (
+    "web.cli",          # demo, serve, replay
+    "calibration.cli",  # mat, calibrate, lens, board
+    "vision.cli",       # detect
+    "referee.cli",      # referee, fit, perft
+    "tabletop.render.cli",  # render (the scene renderer, for test data)
+)
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # one line, exit 2
+        self.exit(2, f"{self.prog}: error: {' '.join(message.split())}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The parser with every subcommand that exists."""
+    parser = _Parser(
+        prog="tabletop",
+        description="Watches a real table through an overhead webcam and referees games on it.",
+    )
+    parser.add_argument("--version", action="version", version=f"tabletop {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    for name in COMMAND_MODULES:
+        if importlib.util.find_spec(name.rsplit(".", 1)[0]) is None:
+            continue
+        if importlib.util.find_spec(name) is None:
+            continue
+        importlib.import_module(name).register(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Runs the command line; returns the exit code."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 0 if args.command is None else 2
+    try:
+        return int(args.func(args) or 0)
+    except TabletopError as exc:
+        print(f"tabletop: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("tabletop: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # never a traceback for a user
+        if os.environ.get("TABLETOP_DEBUG"):
+            raise
+        print(f"tabletop: error: internal error: {type(exc).__name__}: "
+              f"{' '.join(str(exc).split())} (set TABLETOP_DEBUG=1 for details)", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

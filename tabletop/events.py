@@ -1,0 +1,501 @@
+"""Events: the game record's input and output lines (JSON Lines, see the contract).
+
+Input events are what happened at the table or on the dashboard (a setup, a stable scene, a die
+roll, a bid, a jungle move, a correction, "accept the table", "undo"); output events are what
+the referee said (verdicts, rounding, finishes, the winner). A record is the list of both, in
+order; replaying its input events re-creates every output event exactly.
+
+Every event may carry ``t`` (seconds since the epoch, set by the live log); it is kept but never
+judged.
+
+>>> e = parse_event({"type": "roll", "player": "suns", "value": "3"})
+>>> e
+Roll(player='suns', value='3', t=None)
+>>> e.to_json()
+{'type': 'roll', 'player': 'suns', 'value': '3'}
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+from tabletop.errors import RecordFormatError, SceneFormatError
+from tabletop.scene import DIE_VALUES, Piece, Scene
+
+BIDS: tuple[str, ...] = ("4", "5", "6", "7", "X")
+CORRECTION_OPS: tuple[str, ...] = ("add", "remove", "change")
+_SQUARE = re.compile(r"^[a-z][1-9][0-9]?$")
+
+
+def _freeze(obj: Any) -> Any:
+    if isinstance(obj, Mapping):
+        return MappingProxyType({k: _freeze(v) for k, v in obj.items()})
+    if isinstance(obj, list | tuple):
+        return tuple(_freeze(v) for v in obj)
+    return obj
+
+
+def _thaw(obj: Any) -> Any:
+    if isinstance(obj, Mapping):
+        return {k: _thaw(v) for k, v in obj.items()}
+    if isinstance(obj, tuple):
+        return [_thaw(v) for v in obj]
+    return obj
+
+
+def _str(obj: Mapping[str, Any], key: str, where: str, choices: Iterable[str] | None = None) -> str:
+    if key not in obj:
+        raise RecordFormatError(f"{where}: missing field {key!r}")
+    v = obj[key]
+    if not isinstance(v, str) or not v:
+        raise RecordFormatError(f"{where}: {key!r} must be a non-empty string, not {json.dumps(v)}")
+    if choices is not None and v not in tuple(choices):
+        raise RecordFormatError(f"{where}: {key!r} must be one of {', '.join(choices)}, not {v!r}")
+    return v
+
+
+def _int(obj: Mapping[str, Any], key: str, where: str, lo: int, hi: int) -> int:
+    v = obj.get(key)
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise RecordFormatError(
+            f"{where}: {key!r} must be an integer {lo}..{hi}, not {json.dumps(v)}")
+    return v
+
+
+class Event:
+    """Base of every event; subclasses are frozen dataclasses with a ``type`` name."""
+
+    type: ClassVar[str]
+    is_input: ClassVar[bool]
+    t: float | None
+
+    def to_json(self) -> dict[str, Any]:
+        """The record's JSON object for this event."""
+        out: dict[str, Any] = {"type": self.type}
+        for f in fields(self):  # type: ignore[arg-type]
+            v = getattr(self, f.name)
+            if f.name == "t" and v is None:
+                continue
+            if f.metadata.get("optional") and v in (None, ()):
+                continue
+            key = f.metadata.get("key", f.name)
+            out[key] = v.to_json() if hasattr(v, "to_json") else _thaw(v)
+        return out
+
+    def dumps(self) -> str:
+        """One line of JSON."""
+        return json.dumps(self.to_json(), separators=(", ", ": "))
+
+
+def _opt(**meta: Any) -> Any:
+    return field(default=None, metadata={"optional": True, **meta})
+
+
+# ----------------------------------------------------------------------------- input events
+
+@dataclass(frozen=True)
+class Setup(Event):
+    """A new game: which game, who plays, and its options (variants, lengths, sizes)."""
+
+    type: ClassVar[str] = "setup"
+    is_input: ClassVar[bool] = True
+    game: str
+    players: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    t: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "players", tuple(self.players))
+        object.__setattr__(self, "options", _freeze(dict(self.options)))
+
+
+@dataclass(frozen=True)
+class SceneSeen(Event):
+    """A stable table state seen by vision (or typed in)."""
+
+    type: ClassVar[str] = "scene"
+    is_input: ClassVar[bool] = True
+    scene: Scene
+    t: float | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"type": "scene", "hand": self.scene.hand,
+                               "pieces": [p.to_json() for p in self.scene.pieces]}
+        if self.t is not None:
+            out["t"] = self.t
+        return out
+
+
+@dataclass(frozen=True)
+class Roll(Event):
+    """A die roll entered by a player: ``null``, ``ace`` or ``2``..``5``."""
+
+    type: ClassVar[str] = "roll"
+    is_input: ClassVar[bool] = True
+    player: str
+    value: str
+    t: float | None = None
+
+
+@dataclass(frozen=True)
+class Bid(Event):
+    """A Worm Up! bid: ``4``..``7`` or ``X`` (with the ``number`` chosen for an X, if known)."""
+
+    type: ClassVar[str] = "bid"
+    is_input: ClassVar[bool] = True
+    player: str
+    bid: str
+    number: int | None = _opt()
+    t: float | None = None
+
+
+@dataclass(frozen=True)
+class Move(Event):
+    """A Jungle move typed in (when not seen on camera): squares like ``a1``."""
+
+    type: ClassVar[str] = "move"
+    is_input: ClassVar[bool] = True
+    player: str
+    from_square: str = field(metadata={"key": "from"})
+    to_square: str = field(metadata={"key": "to"})
+    t: float | None = None
+
+    @property
+    def uci(self) -> str:
+        """The move in the compact form ``g3g4``."""
+        return self.from_square + self.to_square
+
+
+@dataclass(frozen=True)
+class Correction(Event):
+    """A fix of a misread in the last scene seen: add, remove or change one piece.
+
+    ``index`` names a piece of the last scene (remove, change); ``piece`` is the new piece
+    (add, change). The corrected scene is then judged like any scene.
+    """
+
+    type: ClassVar[str] = "correction"
+    is_input: ClassVar[bool] = True
+    op: str
+    index: int | None = _opt()
+    piece: Piece | None = _opt()
+    t: float | None = None
+
+    def apply(self, scene: Scene) -> Scene:
+        """The scene with this correction made."""
+        if self.op == "add":
+            assert self.piece is not None
+            return scene.with_piece(self.piece)
+        if self.index is None or not 0 <= self.index < len(scene):
+            raise RecordFormatError(f"correction: no piece {self.index} in a scene of {len(scene)}")
+        if self.op == "remove":
+            return scene.without_piece(self.index)
+        assert self.piece is not None
+        return scene.with_piece_replaced(self.index, self.piece)
+
+
+@dataclass(frozen=True)
+class Accept(Event):
+    """"Accept the table as it is now": the last scene seen becomes the accepted table."""
+
+    type: ClassVar[str] = "accept"
+    is_input: ClassVar[bool] = True
+    t: float | None = None
+
+
+@dataclass(frozen=True)
+class Undo(Event):
+    """"Undo last verdict": the table and turn go back to before the last verdict."""
+
+    type: ClassVar[str] = "undo"
+    is_input: ClassVar[bool] = True
+    t: float | None = None
+
+
+# ----------------------------------------------------------------------------- output events
+
+@dataclass(frozen=True)
+class Verdict(Event):
+    """The referee's word on one input event (``seq`` is its 0-based line in the record).
+
+    ``pieces`` (an extension) lists indices into the judged scene's pieces that the verdict is
+    about, so the dashboard can highlight them; ``where`` is a point in mm (a pinch, a square).
+    """
+
+    type: ClassVar[str] = "verdict"
+    is_input: ClassVar[bool] = False
+    seq: int
+    player: str | None
+    legal: bool
+    rule: str
+    reason: str
+    pieces: tuple[int, ...] = field(default=(), metadata={"optional": True})
+    where: tuple[float, float] | None = _opt()
+    t: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pieces", tuple(self.pieces))
+        if self.where is not None:
+            object.__setattr__(self, "where", tuple(self.where))
+
+
+@dataclass(frozen=True)
+class Rounded(Event):
+    """A worm has gone round the far side of the pylon."""
+
+    type: ClassVar[str] = "rounded"
+    is_input: ClassVar[bool] = False
+    player: str
+    seq: int | None = _opt()
+    t: float | None = None
+
+
+@dataclass(frozen=True)
+class Finish(Event):
+    """A player has finished, in the given place (1 = first)."""
+
+    type: ClassVar[str] = "finish"
+    is_input: ClassVar[bool] = False
+    player: str
+    place: int
+    seq: int | None = _opt()
+    t: float | None = None
+
+
+@dataclass(frozen=True)
+class Winner(Event):
+    """The game is won."""
+
+    type: ClassVar[str] = "winner"
+    is_input: ClassVar[bool] = False
+    player: str
+    seq: int | None = _opt()
+    t: float | None = None
+
+
+@dataclass(frozen=True)
+class Undone(Event):
+    """The verdict on input ``undone_seq`` was taken back by the undo at ``seq``."""
+
+    type: ClassVar[str] = "undone"
+    is_input: ClassVar[bool] = False
+    seq: int
+    undone_seq: int
+    t: float | None = None
+
+
+@dataclass(frozen=True)
+class Notice(Event):
+    """Something worth telling that is no verdict (a warning about the setup, a reveal of bids).
+
+    ``data`` carries structured detail for the dashboard (for example the revealed bids).
+    """
+
+    type: ClassVar[str] = "notice"
+    is_input: ClassVar[bool] = False
+    seq: int
+    message: str
+    level: str = "info"
+    data: Mapping[str, Any] | None = _opt()
+    t: float | None = None
+
+    def __post_init__(self) -> None:
+        if self.data is not None:
+            object.__setattr__(self, "data", _freeze(dict(self.data)))
+
+
+InputEvent = Setup | SceneSeen | Roll | Bid | Move | Correction | Accept | Undo
+OutputEvent = Verdict | Rounded | Finish | Winner | Undone | Notice
+
+EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType({
+    cls.type: cls for cls in (Setup, SceneSeen, Roll, Bid, Move, Correction, Accept, Undo,
+                              Verdict, Rounded, Finish, Winner, Undone, Notice)
+})
+
+
+def _time(obj: Mapping[str, Any], where: str) -> float | None:
+    t = obj.get("t")
+    if t is None:
+        return None
+    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
+        raise RecordFormatError(f"{where}: 't' must be a number of seconds")
+    return float(t)
+
+
+def _check_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    unknown = sorted(set(obj) - allowed - {"type", "t"})
+    if unknown:
+        raise RecordFormatError(f"{where}: unknown field {unknown[0]!r}")
+
+
+def parse_event(obj: Any, where: str = "event") -> Event:
+    """Reads one event of the record format.
+
+    Raises:
+        RecordFormatError: naming ``where`` and what is wrong.
+    """
+    if not isinstance(obj, Mapping):
+        raise RecordFormatError(f"{where}: an event must be a JSON object")
+    kind = obj.get("type")
+    if kind not in EVENT_TYPES:
+        raise RecordFormatError(
+            f"{where}: unknown event type {json.dumps(kind)} (expected one of "
+            f"{', '.join(EVENT_TYPES)})")
+    t = _time(obj, where)
+    try:
+        return _PARSERS[kind](obj, where, t)
+    except SceneFormatError as exc:
+        raise RecordFormatError(f"{where}: {exc}") from None
+
+
+def _parse_setup(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    _check_keys(o, {"game", "players", "options"}, w)
+    players = o.get("players")
+    if (not isinstance(players, list) or not players
+            or not all(isinstance(p, str) and p for p in players)):
+        raise RecordFormatError(f"{w}: 'players' must be a non-empty list of names")
+    if len(set(players)) != len(players):
+        raise RecordFormatError(f"{w}: a player is named twice")
+    options = o.get("options", {})
+    if not isinstance(options, Mapping):
+        raise RecordFormatError(f"{w}: 'options' must be an object")
+    return Setup(_str(o, "game", w), tuple(players), options, t)
+
+
+def _parse_scene(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    body = {k: v for k, v in o.items() if k not in ("type", "t")}
+    return SceneSeen(Scene.from_json(body, w), t)
+
+
+def _parse_roll(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    _check_keys(o, {"player", "value"}, w)
+    value = o.get("value")
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    return Roll(_str(o, "player", w), _str({"value": value}, "value", w, DIE_VALUES), t)
+
+
+def _parse_bid(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    _check_keys(o, {"player", "bid", "number"}, w)
+    bid = o.get("bid")
+    if isinstance(bid, int) and not isinstance(bid, bool):
+        bid = str(bid)
+    bid = _str({"bid": bid}, "bid", w, BIDS)
+    number = None
+    if o.get("number") is not None:
+        if bid != "X":
+            raise RecordFormatError(f"{w}: 'number' goes only with an X bid")
+        number = _int(o, "number", w, 4, 7)
+    return Bid(_str(o, "player", w), bid, number, t)
+
+
+def _parse_move(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    _check_keys(o, {"player", "from", "to"}, w)
+    squares = []
+    for key in ("from", "to"):
+        s = _str(o, key, w)
+        if not _SQUARE.match(s):
+            raise RecordFormatError(f"{w}: {key!r} must be a square like 'a1', not {s!r}")
+        squares.append(s)
+    return Move(_str(o, "player", w), squares[0], squares[1], t)
+
+
+def _parse_correction(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    _check_keys(o, {"op", "index", "piece"}, w)
+    op = _str(o, "op", w, CORRECTION_OPS)
+    index = _int(o, "index", w, 0, 10**6) if op in ("remove", "change") else None
+    piece = Piece.from_json(o.get("piece"), f"{w}: piece") if op in ("add", "change") else None
+    return Correction(op, index, piece, t)
+
+
+def _parse_empty(cls: type[Event]) -> Any:
+    def parse(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        _check_keys(o, set(), w)
+        return cls(t=t)  # type: ignore[call-arg]
+    return parse
+
+
+def _parse_verdict(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    _check_keys(o, {"seq", "player", "legal", "rule", "reason", "pieces", "where"}, w)
+    if not isinstance(o.get("legal"), bool):
+        raise RecordFormatError(f"{w}: 'legal' must be true or false")
+    player = o.get("player")
+    if player is not None and not isinstance(player, str):
+        raise RecordFormatError(f"{w}: 'player' must be a name or null")
+    pieces = o.get("pieces", [])
+    if not isinstance(pieces, list) or not all(isinstance(i, int) for i in pieces):
+        raise RecordFormatError(f"{w}: 'pieces' must be a list of indices")
+    where_ = o.get("where")
+    if where_ is not None and (not isinstance(where_, list) or len(where_) != 2):
+        raise RecordFormatError(f"{w}: 'where' must be [x, y]")
+    return Verdict(_int(o, "seq", w, 0, 10**9), player, o["legal"], _str(o, "rule", w),
+                   _str(o, "reason", w), tuple(pieces),
+                   None if where_ is None else (float(where_[0]), float(where_[1])), t)
+
+
+def _parse_player_event(cls: type[Event], extra: tuple[str, ...] = ()) -> Any:
+    def parse(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        _check_keys(o, {"player", "seq", *extra}, w)
+        seq = _int(o, "seq", w, 0, 10**9) if o.get("seq") is not None else None
+        kw = {k: _int(o, k, w, 1, 1000) for k in extra}
+        return cls(player=_str(o, "player", w), seq=seq, t=t, **kw)  # type: ignore[call-arg]
+    return parse
+
+
+def _parse_undone(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    _check_keys(o, {"seq", "undone_seq"}, w)
+    return Undone(_int(o, "seq", w, 0, 10**9), _int(o, "undone_seq", w, 0, 10**9), t)
+
+
+def _parse_notice(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    _check_keys(o, {"seq", "message", "level", "data"}, w)
+    data = o.get("data")
+    if data is not None and not isinstance(data, Mapping):
+        raise RecordFormatError(f"{w}: 'data' must be an object")
+    return Notice(_int(o, "seq", w, 0, 10**9), _str(o, "message", w),
+                  _str(o, "level", w) if "level" in o else "info", data, t)
+
+
+_PARSERS: dict[str, Any] = {
+    "setup": _parse_setup, "scene": _parse_scene, "roll": _parse_roll, "bid": _parse_bid,
+    "move": _parse_move, "correction": _parse_correction, "accept": _parse_empty(Accept),
+    "undo": _parse_empty(Undo), "verdict": _parse_verdict,
+    "rounded": _parse_player_event(Rounded), "finish": _parse_player_event(Finish, ("place",)),
+    "winner": _parse_player_event(Winner), "undone": _parse_undone, "notice": _parse_notice,
+}
+
+
+def iter_record_lines(lines: Iterable[str], where: str = "record") -> Iterator[Event]:
+    """Parses JSON Lines (blank lines skipped); errors name the 1-based line."""
+    for n, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordFormatError(f"{where}: line {n}: not valid JSON ({exc.msg})") from None
+        yield parse_event(obj, f"{where}: line {n}")
+
+
+def read_record(path: str | Path) -> list[Event]:
+    """Reads a whole game record (input and output events) from a JSON Lines file."""
+    p = Path(path)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise RecordFormatError(f"{p}: cannot read ({exc.strerror})") from None
+    except UnicodeDecodeError:
+        raise RecordFormatError(f"{p}: not a text file") from None
+    return list(iter_record_lines(text.splitlines(), str(p)))
+
+
+def dumps_record(events: Iterable[Event]) -> str:
+    """A record as JSON Lines text (one event a line, ending with a newline)."""
+    return "".join(e.dumps() + "\n" for e in events)

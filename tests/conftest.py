@@ -1,0 +1,28 @@
+"""Shared fixtures: where the shared real data and development scenes are (skipped when absent)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared"
+REALDATA = SHARED / "realdata"
+DEVSCENES = SHARED / "devscenes"
+
+
+@pytest.fixture(scope="session")
+def realdata() -> Path:
+    """``../shared/realdata``; the test is skipped when it is absent."""
+    if not REALDATA.is_dir():
+        pytest.skip("../shared/realdata is absent")
+    return REALDATA
+
+
+@pytest.fixture(scope="session")
+def devscenes() -> Path:
+    """``../shared/devscenes``; the test is skipped when it is absent."""
+    if not DEVSCENES.is_dir():
+        pytest.skip("../shared/devscenes is absent")
+    return DEVSCENES

@@ -26,6 +26,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "calibration.cli",  # mat, calibrate, lens, board
     "vision.cli",       # detect
     "referee.cli",      # referee, fit, perft
+    "calibration.board_cli",  # board (the printable Jungle board)
     "tabletop.render.cli",  # render (the scene renderer, for test data)
 )
 

@@ -27,6 +27,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "vision.cli",       # detect
     "referee.cli",      # referee, fit, perft
     "calibration.board_cli",  # board (the printable Jungle board)
+    "tabletop.fit_cli",  # fit (can a coin slide from A to B)
     "tabletop.render.cli",  # render (the scene renderer, for test data)
 )
 

@@ -1,0 +1,1 @@
+"""Worm Up! referee."""

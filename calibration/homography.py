@@ -1,0 +1,321 @@
+"""The table homography: from marker corners or user-given points to a :class:`Calibration`.
+
+``calibrate_from_markers`` is generic (any layout of ArUco markers with known corners in mm: the
+mat, the Jungle board's corner markers): every detected corner, refined to sub-pixel, enters a
+RANSAC homography, then a least-squares refit on the inliers, so a covered marker (not seen) or
+a misread one (an outlier) does not spoil it. ``calibrate_from_points`` fits user-given
+correspondences (POINTS.json).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from calibration.errors import CalibrationError, MatNotFound, ResolutionMismatch
+from calibration.model import Calibration, Lens
+from tabletop.markers import ARUCO_DICTIONARY
+
+MIN_MARKERS = 2
+"""Markers that must agree (RANSAC inliers) for a marker calibration."""
+
+
+@dataclass(frozen=True, eq=False)
+class MarkerDetections:
+    """ArUco markers found in one image.
+
+    Attributes:
+        ids: (N,) int marker ids.
+        corners_px: (N, 4, 2) corners in raw image pixels, ArUco's order (TL, TR, BR, BL).
+    """
+
+    ids: np.ndarray
+    corners_px: np.ndarray
+
+    def __post_init__(self) -> None:
+        for a in (self.ids, self.corners_px):
+            a.setflags(write=False)
+
+    def __len__(self) -> int:
+        return len(self.ids)
+
+
+def detector_parameters() -> cv2.aruco.DetectorParameters:
+    """Detector settings of the product: sub-pixel corner refinement on every marker."""
+    params = cv2.aruco.DetectorParameters()
+    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+    params.cornerRefinementWinSize = 5
+    params.cornerRefinementMaxIterations = 50
+    params.cornerRefinementMinAccuracy = 0.01
+    return params
+
+
+def _grey(image_bgr: np.ndarray) -> np.ndarray:
+    img = np.asarray(image_bgr)
+    if img.ndim == 3:
+        return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY if img.shape[2] == 3 else cv2.COLOR_BGRA2GRAY)
+    return img
+
+
+def detect_markers(image_bgr: np.ndarray, dictionary_name: str = ARUCO_DICTIONARY,
+                   params: cv2.aruco.DetectorParameters | None = None) -> MarkerDetections:
+    """Finds ArUco markers with sub-pixel corners.
+
+    Args:
+        image_bgr: (H, W, 3) BGR or (H, W) grey uint8 image.
+        dictionary_name: An OpenCV predefined dictionary name.
+        params: Detector settings (default :func:`detector_parameters`).
+
+    Returns:
+        The markers found (possibly none).
+    """
+    dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary_name))
+    detector = cv2.aruco.ArucoDetector(dictionary, params or detector_parameters())
+    corners, ids, _ = detector.detectMarkers(_grey(image_bgr))
+    if ids is None or len(ids) == 0:
+        return MarkerDetections(np.zeros(0, int), np.zeros((0, 4, 2)))
+    return MarkerDetections(ids.ravel().astype(int),
+                            np.array(corners, dtype=float).reshape(-1, 4, 2))
+
+
+def _residuals_mm(H: np.ndarray, px: np.ndarray, mm: np.ndarray) -> np.ndarray:
+    hom = np.c_[px, np.ones(len(px))] @ H.T
+    return np.linalg.norm(hom[:, :2] / hom[:, 2:3] - mm, axis=1)
+
+
+def _check_lens(lens: Lens | None, size_wh: tuple[int, int]) -> None:
+    if lens is not None and lens.image_size != (0, 0) and tuple(lens.image_size) != size_wh:
+        raise ResolutionMismatch(
+            f"the image is {size_wh[0]}x{size_wh[1]} but the lens was calibrated at "
+            f"{lens.image_size[0]}x{lens.image_size[1]}")
+
+
+def fit_homography(points_px: np.ndarray, points_mm: np.ndarray) -> np.ndarray:
+    """Least-squares homography pixels -> mm (DLT then Levenberg-Marquardt on mm residuals).
+
+    Args:
+        points_px: (N, 2), N >= 4.
+        points_mm: (N, 2).
+
+    Returns:
+        3x3 with H[2, 2] = 1.
+    """
+    H, _ = cv2.findHomography(np.asarray(points_px, np.float64),
+                              np.asarray(points_mm, np.float64), 0)
+    if H is None or not np.all(np.isfinite(H)) or abs(np.linalg.det(H)) < 1e-15:
+        raise CalibrationError("the points do not give a homography (degenerate layout)")
+    return H / H[2, 2]
+
+
+def calibrate_from_markers(image_bgr: np.ndarray, layout: Mapping[int, Any],
+                           lens: Lens | None = None, *,
+                           dictionary_name: str = ARUCO_DICTIONARY,
+                           detections: MarkerDetections | None = None,
+                           ransac_mm: float | None = None,
+                           extra: Mapping[str, Any] | None = None) -> Calibration:
+    """Image-to-table homography from ArUco markers at known positions.
+
+    Args:
+        image_bgr: The camera image (raw, as the camera gives it).
+        layout: marker id -> (4, 2) corners in table mm, ArUco's order (TL, TR, BR, BL).
+        lens: Undistorts the detected corners first when given.
+        dictionary_name: The markers' dictionary.
+        detections: Markers already found in ``image_bgr`` (skips detection).
+        ransac_mm: RANSAC inlier threshold in mm (default: 4 pixels' worth, at least 1 mm).
+        extra: More fields for the calibration's ``extra``.
+
+    Returns:
+        The calibration; its ``extra["markers"]`` holds the layout's markers used
+        (``corners_mm``, ``corners_px`` as seen, ``inlier_ids``) for the drift watch and
+        ``extra["fit"]`` the corner correspondences for the error map.
+
+    Raises:
+        MatNotFound: fewer than two markers of the layout seen (or agreeing).
+    """
+    img = np.asarray(image_bgr)
+    if img.ndim not in (2, 3) or img.size == 0:
+        raise CalibrationError("not an image")
+    size_wh = (int(img.shape[1]), int(img.shape[0]))
+    _check_lens(lens, size_wh)
+    wanted = {int(k): np.asarray(v, dtype=float).reshape(4, 2) for k, v in layout.items()}
+    found = detections if detections is not None else detect_markers(img, dictionary_name)
+    keep = [i for i, k in enumerate(found.ids) if int(k) in wanted]
+    if len(keep) < MIN_MARKERS:
+        raise MatNotFound(
+            f"{'no' if not keep else 'only ' + str(len(keep))} marker"
+            f"{'' if len(keep) == 1 else 's'} of the mat found "
+            f"({len(found)} ArUco marker{'' if len(found) == 1 else 's'} in view, "
+            f"{len(wanted)} expected); at least {MIN_MARKERS} must be visible")
+    ids = found.ids[keep]
+    raw_px = found.corners_px[keep].reshape(-1, 2)
+    px = lens.undistort_points(raw_px) if lens is not None else raw_px
+    mm = np.concatenate([wanted[int(k)] for k in ids])
+    # RANSAC threshold: a few pixels in mm at the mat's scale
+    side_px = np.linalg.norm(np.diff(px.reshape(-1, 4, 2), axis=1), axis=2).mean()
+    side_mm = np.linalg.norm(np.diff(mm.reshape(-1, 4, 2), axis=1), axis=2).mean()
+    thr = ransac_mm if ransac_mm is not None else max(1.0, 4.0 * side_mm / max(side_px, 1e-9))
+    H, mask = cv2.findHomography(px, mm, cv2.RANSAC, thr, maxIters=5000, confidence=0.999)
+    if H is None:
+        raise MatNotFound("the mat's markers do not agree on one plane")
+    inl = mask.ravel().astype(bool)
+    # a marker counts when at least 3 of its 4 corners agree; its corners all refit otherwise
+    marker_ok = inl.reshape(-1, 4).sum(axis=1) >= 3
+    if marker_ok.sum() < MIN_MARKERS:
+        raise MatNotFound(
+            f"only {int(marker_ok.sum())} marker of the mat agrees with the others; "
+            "is the mat flat and fully printed?")
+    use = inl & np.repeat(marker_ok, 4)
+    H = fit_homography(px[use], mm[use])
+    # final inliers by the refit (and refit once more if that set changed)
+    res = _residuals_mm(H, px, mm)
+    use2 = (res < thr) & np.repeat(marker_ok, 4)
+    if use2.sum() >= 8 and not np.array_equal(use2, use):
+        use = use2
+        H = fit_homography(px[use], mm[use])
+        res = _residuals_mm(H, px, mm)
+    inlier_ids = sorted({int(k) for k, ok in zip(ids, marker_ok, strict=True) if ok})
+    out_extra: dict[str, Any] = {
+        "source": "markers",
+        "markers": {
+            "dictionary": dictionary_name,
+            "corners_mm": {str(int(k)): wanted[int(k)].tolist() for k in ids},
+            "corners_px": {str(int(k)): c.round(4).tolist()
+                           for k, c in zip(ids, found.corners_px[keep], strict=True)},
+            "inlier_ids": inlier_ids,
+            "outlier_ids": sorted({int(k) for k in ids} - set(inlier_ids)),
+        },
+        "fit": _fit_extra(px[use], mm[use], res[use]),
+    }
+    out_extra.update(extra or {})
+    return Calibration(size_wh, H, lens, float(res[use].mean()), out_extra)
+
+
+def _fit_extra(px: np.ndarray, mm: np.ndarray, res: np.ndarray) -> dict[str, Any]:
+    return {"pixels": px.round(4).tolist(), "world_mm": mm.round(6).tolist(),
+            "residual_max_mm": float(res.max()) if len(res) else 0.0,
+            "residual_rms_mm": float(np.sqrt(np.mean(res ** 2))) if len(res) else 0.0}
+
+
+def _point_pairs(points: Any, where: str) -> tuple[np.ndarray, np.ndarray]:
+    if not isinstance(points, list):
+        raise CalibrationError(f"{where}: must be a JSON list of "
+                               '{"pixel": [u, v], "world": [x, y]} objects')
+    px, mm = [], []
+    for i, p in enumerate(points):
+        try:
+            if not isinstance(p, Mapping):
+                raise TypeError
+            u, v = (float(a) for a in p["pixel"])
+            x, y = (float(a) for a in p["world"])
+        except (KeyError, TypeError, ValueError):
+            raise CalibrationError(
+                f"{where}: point {i} must be {{\"pixel\": [u, v], \"world\": [x, y]}}") from None
+        if not all(math.isfinite(a) for a in (u, v, x, y)):
+            raise CalibrationError(f"{where}: point {i} holds a value that is not finite")
+        px.append((u, v))
+        mm.append((x, y))
+    if len(px) < 4:
+        raise CalibrationError(f"{where}: needs at least 4 points, has {len(px)}")
+    return np.array(px), np.array(mm)
+
+
+def general_position_four(points: np.ndarray, rel_tol: float = 0.01) -> np.ndarray | None:
+    """Indices of 4 points with no three on one line, or None when there are none.
+
+    Greedy: the two points farthest apart, the one farthest from their line, then the one
+    that makes the smallest of the four triangles largest. Collinear means a height below
+    ``rel_tol`` times the spread.
+
+    >>> general_position_four(np.array([[0, 0], [1, 0], [2, 0], [3, 0]])) is None
+    True
+    >>> sorted(general_position_four(np.array([[0, 0], [9, 0], [0, 9], [9, 9], [4, 0]])))
+    [0, 1, 2, 3]
+    """
+    pts = np.asarray(points, dtype=float)
+    if len(pts) < 4:
+        return None
+    d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
+    a, b = np.unravel_index(np.argmax(d), d.shape)
+    spread = d[a, b]
+    if spread <= 0:
+        return None
+
+    def height(i: np.ndarray | int, p: int, q: int) -> np.ndarray:
+        e = pts[q] - pts[p]
+        w = pts[i] - pts[p]
+        return np.abs(e[0] * w[..., 1] - e[1] * w[..., 0]) / max(np.linalg.norm(e), 1e-300)
+
+    hc = height(np.arange(len(pts)), a, b)
+    c = int(np.argmax(hc))
+    if hc[c] < rel_tol * spread:
+        return None
+    best, best_h = -1, -1.0
+    for i in range(len(pts)):
+        if i in (a, b, c):
+            continue
+        h = min(height(i, a, b), height(i, a, c), height(i, b, c))
+        if h > best_h:
+            best, best_h = i, float(h)
+    if best < 0 or best_h < rel_tol * spread:
+        return None
+    return np.array([a, b, c, best])
+
+
+def load_points(path: str | Path) -> Any:
+    """Reads POINTS.json (the parsed JSON list)."""
+    p = Path(path)
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise CalibrationError(f"{p}: no such points file") from None
+    except OSError as exc:
+        raise CalibrationError(f"{p}: cannot read ({exc.strerror})") from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise CalibrationError(f"{p}: not a points file (not valid JSON: {exc})") from None
+
+
+def calibrate_from_points(points_json: Any, image_size: Sequence[int],
+                          lens: Lens | None = None, where: str = "points") -> Calibration:
+    """Homography from user-given correspondences (POINTS.json).
+
+    Args:
+        points_json: The parsed POINTS.json list, or a path to it.
+        image_size: (width, height) of the image the pixels are in.
+        lens: Pixels are raw; with a lens they are undistorted first.
+        where: Names the points' source in error messages.
+
+    Raises:
+        CalibrationError: fewer than 4 points, a malformed point, a pixel outside the image,
+            no 4 world points with no three on a line.
+    """
+    if isinstance(points_json, str | Path):
+        where = str(points_json)
+        points_json = load_points(points_json)
+    size_wh = (int(image_size[0]), int(image_size[1]))
+    _check_lens(lens, size_wh)
+    raw_px, mm = _point_pairs(points_json, where)
+    w, h = size_wh
+    for i, (u, v) in enumerate(raw_px):
+        if not (-0.5 <= u <= w - 0.5 and -0.5 <= v <= h - 0.5):
+            raise CalibrationError(f"{where}: point {i}: pixel ({u:g}, {v:g}) is outside "
+                                   f"the {w}x{h} image")
+    if general_position_four(mm) is None:
+        raise CalibrationError(
+            f"{where}: three of the world points are on one line (needs 4 with no three "
+            "on a line)" if len(mm) == 4 else
+            f"{where}: the world points are (nearly) on one line, or all but one are; needs "
+            "4 with no three on a line")
+    if general_position_four(raw_px) is None:
+        raise CalibrationError(f"{where}: the pixels are (nearly) on one line")
+    px = lens.undistort_points(raw_px) if lens is not None else raw_px
+    H = fit_homography(px, mm)
+    res = _residuals_mm(H, px, mm)
+    extra = {"source": "points", "fit": _fit_extra(px, mm, res)}
+    return Calibration(size_wh, H, lens, float(res.mean()), extra)

@@ -1,0 +1,460 @@
+"""The referee of the Animal Game: judges ``move`` events and scenes of tokens.
+
+The game state is a frozen :class:`JungleState` (the position in text form, the history of
+positions for the repetition rule, the last accepted table); :meth:`Jungle.step` is pure.
+
+- A ``move`` event (``{"type": "move", "player": P, "from": "a1", "to": "a2"}``) is judged by
+  the rules; legal -> verdict ``ok`` (and ``winner`` when it wins); illegal -> a verdict naming
+  the rule (``turn``, ``steps``, ``water``, ``jump``, ``den``, ``occupied``, ``capture``,
+  ``repetition``, ``over``, ``square``, ``empty``, ``player``) and one sentence.
+- A ``scene`` of tokens (kind ``token``, ids 50-65, positions in the board's millimetre frame) is
+  mapped to squares and compared with the position: one token moved -> that move, judged; two
+  tokens moved, a token between squares, two tokens on one square, a token gone without a capture,
+  a captured token back -> a verdict saying so.
+- Options (the setup's ``options``): the variants by name (``{"dog-swims": true}`` or
+  ``{"variants": ["dog-swims"]}``), and ``timer`` (``true`` for 45 s, or seconds): each turn
+  has that long, measured by the events' ``t``; a turn that runs out passes to the other player,
+  and three such turns in a row lose the game.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.base import Game, Step
+from referee.jungle import geometry as g
+from referee.jungle.errors import UnknownVariantError
+from referee.jungle.position import (
+    Outcome,
+    Position,
+    Termination,
+    make_move,
+    move_squares,
+    move_text,
+)
+from referee.jungle.rules import (
+    ANIMALS,
+    Rules,
+    find_variant,
+    kind_of,
+    piece_name,
+    rules_for,
+    side_of,
+    variant_names,
+)
+from referee.registry import register_game
+from tabletop.errors import RecordFormatError
+from tabletop.events import Event, Move, Notice, SceneSeen, Setup, Verdict, Winner
+from tabletop.markers import JUNGLE_TOKEN_IDS
+from tabletop.scene import Piece, Scene
+
+DEFAULT_TIMER_S = 45.0
+"""The scheme's turn timer when the option is just ``true``."""
+MISSED_TURNS_TO_LOSE = 3
+"""Turns in a row without a move (timer run out) that lose the game."""
+
+_OPTIONS = ("variants", "timer", "sizes")
+
+
+@dataclass(frozen=True)
+class JungleState:
+    """The referee's state between events.
+
+    Attributes:
+        table: The last accepted table (a scene), or None.
+        position: The position in text form (:meth:`Position.text`).
+        history: Every position reached so far (text form), the current one last; the
+            repetition rule counts in it.
+        moves: The moves played, in text form (``--`` for a turn lost to the timer).
+        outcome: ``(termination, winning side)`` once the game is over.
+        missed: Turns in a row lost to the timer, per side.
+        turn_started: ``t`` when the current turn began (None when events carry no time).
+    """
+
+    table: Scene | None
+    position: str
+    history: tuple[str, ...]
+    moves: tuple[str, ...] = ()
+    outcome: tuple[str, int] | None = None
+    missed: tuple[int, int] = (0, 0)
+    turn_started: float | None = None
+
+
+@register_game
+class Jungle(Game):
+    """The Animal Game (Jungle / Dou Shou Qi) on the classic 7x9 board.
+
+    The rules are :attr:`rules`, a :class:`referee.jungle.rules.Rules` class (a variant subclass
+    when the setup names variants). Players: the setup's two players, the first starting on
+    ranks 1-3.
+    """
+
+    name = "jungle"
+    aliases = ("animal-game", "dou-shou-qi", "the-animal-game")
+
+    def __init__(self, setup: Setup, rules: type[Rules] = Rules,
+                 timer_s: float | None = None) -> None:
+        super().__init__(setup)
+        if len(self.players) != 2:
+            raise RecordFormatError(
+                f"setup: the animal game has two players, not {len(self.players)}")
+        self.rules = rules
+        self.timer_s = timer_s
+
+    @classmethod
+    def from_setup(cls, setup: Setup) -> Jungle:
+        """The game with the variants and timer the setup's options name.
+
+        Raises:
+            RecordFormatError: an unknown option or variant, or a bad timer.
+        """
+        opts: Mapping[str, Any] = setup.options
+        names: list[str] = []
+        listed = opts.get("variants", ())
+        if isinstance(listed, str):
+            listed = (listed,)
+        if not isinstance(listed, tuple | list) or not all(isinstance(n, str) for n in listed):
+            raise RecordFormatError("setup: 'variants' must be a list of variant names")
+        names.extend(listed)
+        for key, value in opts.items():
+            if key in _OPTIONS:
+                continue
+            try:
+                find_variant(key)
+            except UnknownVariantError:
+                raise RecordFormatError(
+                    f"setup: unknown jungle option {key!r} (known: variants, timer, "
+                    f"{', '.join(variant_names())})") from None
+            if not isinstance(value, bool):
+                raise RecordFormatError(f"setup: option {key!r} must be true or false")
+            if value:
+                names.append(key)
+        try:
+            rules = rules_for(names)
+        except UnknownVariantError as exc:
+            raise RecordFormatError(f"setup: {exc}") from None
+        timer = opts.get("timer")
+        timer_s: float | None
+        if timer is None or timer is False:
+            timer_s = None
+        elif timer is True:
+            timer_s = DEFAULT_TIMER_S
+        elif isinstance(timer, int | float) and math.isfinite(timer) and timer > 0:
+            timer_s = float(timer)
+        else:
+            raise RecordFormatError("setup: 'timer' must be true, false or seconds (> 0)")
+        return cls(setup, rules, timer_s)
+
+    # ------------------------------------------------------------------ state helpers
+    def initial_state(self) -> JungleState:
+        """The start position, nobody's table seen yet."""
+        pos = Position(rules=self.rules)
+        return JungleState(None, pos.text(), (pos.text(),))
+
+    def position(self, state: JungleState) -> Position:
+        """A :class:`Position` of the state, with its repetition counts and the players' names."""
+        pos = Position(state.position, self.rules)
+        pos._seen = Counter(g_key(t, self.rules) for t in state.history)
+        pos.names = (self.players[0], self.players[1])
+        return pos
+
+    def _after(self, state: JungleState, pos: Position, played: str, **kw: Any) -> JungleState:
+        text = pos.text()
+        return replace(state, position=text, history=(*state.history, text),
+                       moves=(*state.moves, played), **kw)
+
+    # ------------------------------------------------------------------ judging
+    def step(self, state: JungleState, event: Event, seq: int) -> Step:
+        """Judges a move or a scene (rolls and bids have no place in this game)."""
+        player = getattr(event, "player", None)
+        if not isinstance(event, Move | SceneSeen):
+            return Step(state, (Verdict(seq, player, False, "event",
+                                        f"the animal game has no {event.type} events"),))
+        state, outputs = self._run_clock(state, event.t, seq)
+        if isinstance(event, Move):
+            step = self._judge_move(state, event.player, event.from_square, event.to_square,
+                                    seq, event.t, None)
+        else:
+            step = self._judge_scene(state, event.scene, seq, event.t)
+        return Step(step.state, outputs + step.outputs)
+
+    def _run_clock(self, state: JungleState, t: float | None,
+                   seq: int) -> tuple[JungleState, tuple[Event, ...]]:
+        if self.timer_s is None or t is None or state.outcome is not None:
+            return state, ()
+        if state.turn_started is None:
+            return replace(state, turn_started=t), ()
+        outputs: list[Event] = []
+        started = state.turn_started
+        pos = self.position(state)
+        missed = list(state.missed)
+        while t - started >= self.timer_s:
+            side = pos.side
+            missed[side] += 1
+            started += self.timer_s
+            if missed[side] >= MISSED_TURNS_TO_LOSE:
+                winner = 1 - side
+                outputs.append(Notice(seq, f"{self.players[side]} let {MISSED_TURNS_TO_LOSE} "
+                                           "turns in a row run out and loses", "warning"))
+                outputs.append(Winner(self.players[winner], seq))
+                state = replace(state, missed=(missed[0], missed[1]), turn_started=started,
+                                outcome=(Termination.TIMEOUT.value, winner))
+                return state, tuple(outputs)
+            pos.pass_turn()
+            outputs.append(Notice(seq, f"{self.players[side]}'s {self.timer_s:g} s ran out; "
+                                       f"the turn passes to {self.players[1 - side]}", "warning"))
+            state = self._after(state, pos, "--", missed=(missed[0], missed[1]),
+                                turn_started=started)
+        return state, tuple(outputs)
+
+    def _judge_move(self, state: JungleState, player: str, from_name: str, to_name: str,
+                    seq: int, t: float | None, table: Scene | None,
+                    pieces: tuple[int, ...] = ()) -> Step:
+        def no(rule: str, reason: str, where: tuple[float, float] | None = None) -> Step:
+            return Step(state, (Verdict(seq, player, False, rule, _sentence(reason), pieces,
+                                        where),))
+
+        if player not in self.players:
+            return no("player", f"{player!r} is not playing; the players are "
+                                f"{self.players[0]} and {self.players[1]}")
+        pos = self.position(state)
+        if state.outcome is not None:
+            return no("over", f"the game is over: {self.players[state.outcome[1]]} has won")
+        for name in (from_name, to_name):
+            if not g.is_square_name(name):
+                return no("square", f"{name} is not a square of the board (a1..g9)")
+        fr, to = g.parse_square(from_name), g.parse_square(to_name)
+        where = g.square_centre_mm(to)
+        if self.players[pos.side] != player:
+            return no("turn", f"it is {self.players[pos.side]}'s turn, not {player}'s", where)
+        move = make_move(fr, to)
+        bad = pos.check(move)
+        if bad is not None:
+            return no(bad.rule.value, bad.reason, where)
+        reason = pos.explain(move)
+        pos.push(move)
+        mover = 1 - pos.side
+        missed = list(state.missed)
+        missed[mover] = 0
+        new = self._after(state, pos, move_text(move), missed=(missed[0], missed[1]),
+                          turn_started=t if t is not None else state.turn_started,
+                          table=table if table is not None else state.table)
+        outputs: list[Event] = [Verdict(seq, player, True, "ok", _sentence(reason), pieces,
+                                        where)]
+        outcome = pos.outcome()
+        if outcome is not None:
+            new = replace(new, outcome=(outcome.termination.value, outcome.winner))
+            outputs.append(Notice(seq, _ending(outcome, self.players)))
+            outputs.append(Winner(self.players[outcome.winner], seq))
+        return Step(new, tuple(outputs))
+
+    def _judge_scene(self, state: JungleState, scene: Scene, seq: int, t: float | None) -> Step:
+        seen = read_tokens(scene)
+        pos = self.position(state)
+
+        def no(rule: str, reason: str, idx: tuple[int, ...] = (),
+               where: tuple[float, float] | None = None, player: str | None = None) -> Step:
+            return Step(state, (Verdict(seq, player, False, rule, _sentence(reason), idx,
+                                        where),))
+
+        if seen.problem is not None:
+            rule, reason, idx, where = seen.problem
+            return no(rule, reason, idx, where)
+        on_board = {code: sq for sq, code in pos.pieces()}
+        appeared = [c for c in seen.squares if c not in on_board]
+        if appeared:
+            c = appeared[0]
+            return no("token", f"the {self._owner(c)} {piece_name(c)} stands on "
+                               f"{g.SQUARE_NAMES[seen.squares[c]]}, but it was captured",
+                      (seen.index[c],), g.square_centre_mm(seen.squares[c]))
+        moved = sorted((c for c in seen.squares if seen.squares[c] != on_board[c]),
+                       key=lambda c: seen.index[c])
+        vanished = [c for c in on_board if c not in seen.squares]
+        if not moved and not vanished:
+            if state.table is None:
+                return Step(replace(state, table=scene), (Verdict(
+                    seq, None, True, "ok", f"the board stands as the game does; "
+                    f"{self.players[pos.side]} to move"),))
+            return Step(replace(state, table=scene))
+        if len(moved) >= 2:
+            said = " and ".join(f"the {piece_name(c)} {g.SQUARE_NAMES[on_board[c]]}-"
+                                f"{g.SQUARE_NAMES[seen.squares[c]]}" for c in moved[:3])
+            return no("moves", f"{len(moved)} tokens moved ({said}); move one animal a turn",
+                      tuple(seen.index[c] for c in moved))
+        if not moved:
+            c = vanished[0]
+            return no("vanished", f"the {self._owner(c)} {piece_name(c)} left "
+                                  f"{g.SQUARE_NAMES[on_board[c]]} but nothing captured it; "
+                                  "put it back", (), g.square_centre_mm(on_board[c]))
+        c = moved[0]
+        fr, to = on_board[c], seen.squares[c]
+        captured = pos.board[to]
+        others = [v for v in vanished if v != captured]
+        if others:
+            v = others[0]
+            return no("vanished", f"the {self._owner(v)} {piece_name(v)} left "
+                                  f"{g.SQUARE_NAMES[on_board[v]]} but nothing captured it; "
+                                  "put it back", (seen.index[c],),
+                      g.square_centre_mm(on_board[v]))
+        return self._judge_move(state, self.players[side_of(c)], g.SQUARE_NAMES[fr],
+                                g.SQUARE_NAMES[to], seq, t, scene, (seen.index[c],))
+
+    def _owner(self, code: int) -> str:
+        return self.players[side_of(code)] + "'s"
+
+    def accept(self, state: JungleState, scene: Scene, seq: int) -> Step:
+        """The table as seen becomes the position (tokens snapped to their nearest squares);
+        the side to move stays."""
+        seen = read_tokens(scene, snap=True)
+        if seen.problem is not None:
+            _rule, reason, idx, where = seen.problem
+            return Step(state, (Verdict(seq, None, False, "setup",
+                                        f"cannot accept this table: {reason}", idx, where),))
+        pos = self.position(state)
+        board = [0] * g.N_SQUARES
+        for code, sq in seen.squares.items():
+            board[sq] = code
+        text = _board_text(board, pos.side, self.rules)
+        new_pos = Position(text, self.rules)
+        if new_pos.status():
+            return Step(state, (Verdict(seq, None, False, "setup",
+                                        "cannot accept this table: an animal stands in the water "
+                                        "or in its own den"),))
+        new = replace(state, table=scene, position=text, history=(*state.history, text),
+                      outcome=None)
+        outputs: list[Event] = [Verdict(seq, None, True, "ok",
+                                        f"the table is accepted as it stands; "
+                                        f"{self.players[new_pos.side]} to move")]
+        outcome = new_pos.outcome()
+        if outcome is not None:
+            new = replace(new, outcome=(outcome.termination.value, outcome.winner))
+            outputs.append(Winner(self.players[outcome.winner], seq))
+        return Step(new, tuple(outputs))
+
+    # ------------------------------------------------------------------ dashboard
+    def describe(self, state: JungleState) -> dict[str, Any]:
+        """The board (text form and by square), whose turn, the last move, repetition counts."""
+        pos = self.position(state)
+        squares = {g.SQUARE_NAMES[sq]: {"player": self.players[side_of(c)],
+                                        "side": side_of(c), "animal": piece_name(c),
+                                        "rank": self.rules.rank(piece_name(c)),
+                                        "token": 49 + c}
+                   for sq, c in pos.pieces()}
+        out: dict[str, Any] = {
+            "board": state.position,
+            "squares": squares,
+            "turn": None if state.outcome else self.players[pos.side],
+            "last_move": state.moves[-1] if state.moves else None,
+            "moves": list(state.moves),
+            "repetitions": pos.repetitions(),
+            "repetition_counts": pos.repetition_counts(),
+            "variants": self.rules.describe_variants(),
+            "winner": None if state.outcome is None else self.players[state.outcome[1]],
+            "termination": None if state.outcome is None else state.outcome[0],
+            "legal_moves": [] if state.outcome else [move_text(m) for m in pos.legal_moves()],
+        }
+        if self.timer_s is not None:
+            out["timer_s"] = self.timer_s
+            out["turn_started"] = state.turn_started
+            out["missed_turns"] = {self.players[i]: state.missed[i] for i in (0, 1)}
+        return out
+
+
+def g_key(text: str, rules: type[Rules]) -> bytes:
+    """The repetition key of a position given in text form."""
+    return Position(text, rules).key()
+
+
+def _board_text(board: list[int], side: int, rules: type[Rules]) -> str:
+    p = Position("7/7/7/7/7/7/7/7/7 1", rules)
+    for sq, code in enumerate(board):
+        if code:
+            p.board[sq] = code
+    p.side = side
+    return p.text()
+
+
+def _sentence(s: str) -> str:
+    s = s[0].upper() + s[1:]
+    return s if s.endswith(".") else s + "."
+
+
+def _ending(outcome: Outcome, players: tuple[str, ...]) -> str:
+    w, loser = players[outcome.winner], players[1 - outcome.winner]
+    if outcome.termination is Termination.DEN:
+        return f"{w} entered {loser}'s den and wins"
+    if outcome.termination is Termination.ALL_CAPTURED:
+        return f"{w} captured all of {loser}'s animals and wins"
+    return f"{loser} has no legal move left; {w} wins"
+
+
+@dataclass(frozen=True)
+class TokenReading:
+    """Tokens of a scene mapped to squares.
+
+    Attributes:
+        squares: piece code -> square, for the tokens on the board.
+        index: piece code -> index of its token in the scene.
+        problem: ``(rule, reason, scene indices, where_mm)`` when the scene cannot be read as a
+            position (two tokens of one animal, a token between squares, two on one square).
+    """
+
+    squares: dict[int, int]
+    index: dict[int, int]
+    problem: tuple[str, str, tuple[int, ...], tuple[float, float] | None] | None = None
+
+
+def token_code(piece: Piece) -> int | None:
+    """The piece code (1..16) of a Jungle token, or None for any other piece."""
+    if piece.kind != "token" or piece.id is None or piece.id not in JUNGLE_TOKEN_IDS:
+        return None
+    return piece.id - 49
+
+
+def read_tokens(scene: Scene, snap: bool = False) -> TokenReading:
+    """Maps the Jungle tokens of a scene (board millimetre frame) to squares.
+
+    Tokens off the board (put aside) are left out; other pieces are ignored.
+
+    Args:
+        scene: The scene.
+        snap: Take a token between squares as standing on the nearest one.
+    """
+    squares: dict[int, int] = {}
+    index: dict[int, int] = {}
+    by_square: dict[int, int] = {}
+    for i, p in enumerate(scene.pieces):
+        code = token_code(p)
+        if code is None:
+            continue
+        name = f"{SIDE_NAMES_SHORT[side_of(code)]} {ANIMALS[kind_of(code) - 1]}"
+        if code in index:
+            return TokenReading(squares, index, (
+                "token", f"two tokens carry marker {p.id} (the {name})", (index[code], i),
+                (p.x_mm, p.y_mm)))
+        index[code] = i
+        hit = g.locate_mm(p.x_mm, p.y_mm)
+        if hit.status == "off" or hit.square is None:
+            continue
+        if hit.status == "between" and not snap:
+            return TokenReading(squares, index, (
+                "between", f"the {name} token sits between squares near "
+                           f"{g.SQUARE_NAMES[hit.square]}; put it in the middle of one square",
+                (i,), (p.x_mm, p.y_mm)))
+        if hit.square in by_square:
+            other = by_square[hit.square]
+            return TokenReading(squares, index, (
+                "overlap", f"two tokens stand on {g.SQUARE_NAMES[hit.square]}",
+                (index[other], i), g.square_centre_mm(hit.square)))
+        by_square[hit.square] = code
+        squares[code] = hit.square
+    return TokenReading(squares, index)
+
+
+SIDE_NAMES_SHORT = ("first player's", "second player's")
+
+__all__ = ["Jungle", "JungleState", "TokenReading", "move_squares", "read_tokens", "token_code"]

@@ -363,15 +363,15 @@ def reveal(bids: Mapping[str, str], numbers: Mapping[str, int] | None = None,
             order.append(Mover(p, t, int(t)))
             continue
         x_player = p
-        n = numbers.get(p)
-        if n is not None and n not in free:
-            notes.append(f"{p} declared X as {n}, but {n} was bid this round; "
+        x_number: int | None = numbers.get(p)
+        if x_number is not None and x_number not in free:
+            notes.append(f"{p} declared X as {x_number}, but {x_number} was bid this round; "
                          f"{p} may take {_or(free) if free else 'no number'} instead")
-            n = None
-        if n is not None:
-            kept_numbers[p] = n
+            x_number = None
+        if x_number is not None:
+            kept_numbers[p] = x_number
         if free:
-            order.append(Mover(p, t, n, free))
+            order.append(Mover(p, t, x_number, free))
     order.sort(key=lambda m: m.sort_key)
     rack_next = Rack(rack.players, {p: t for p, t in unique})
     return Reveal(ordered, kept_numbers, cancelled, free, tuple(order), x_player, rack_next,

@@ -1,0 +1,12 @@
+"""Geometry shared by the referees and the dashboard: obstacles and the gap fit.
+
+Pure shapely 2 and numpy (never OpenCV): :class:`ObstacleSet` holds prepared obstacles
+(tiles are rotated squares, round pieces are discs) and :func:`fit_path` answers "can a coin
+slide from A to B, how wide is the narrowest place on the best path, and where is it?".
+"""
+
+from referee.geometry.fit import FitResult, Roadmap, fit_path, roadmap_for
+from referee.geometry.obstacles import ObstacleSet, piece_shape, tile_polygon
+
+__all__ = ["FitResult", "ObstacleSet", "Roadmap", "fit_path", "piece_shape", "roadmap_for",
+           "tile_polygon"]

@@ -1,0 +1,161 @@
+"""Obstacles in table millimetres: tiles are rotated squares, round pieces are discs.
+
+A disc is kept as its centre point plus a radius (never as a polygon), so every distance to it
+is exact: ``distance(thing, disc) = distance(thing, centre) - radius_mm``.
+
+>>> from tabletop.scene import Piece
+>>> obs = ObstacleSet.from_pieces([Piece("coin", 0.0, 0.0, suit="suns")])
+>>> round(obs.clearance_of_point((20.0, 0.0)), 3)
+10.475
+>>> obs.overlaps_coin((18.0, 0.0), 19.05, tolerance_mm=0.5)
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from tabletop.pieceset import DEFAULT_PIECES, PieceSet
+from tabletop.scene import Piece
+
+Point2 = tuple[float, float]
+
+
+def tile_polygon(x_mm: float, y_mm: float, angle_deg: float, side_mm: float) -> shapely.Polygon:
+    """A square tile's footprint.
+
+    >>> round(tile_polygon(0, 0, 0, 50.8).area, 2)
+    2580.64
+    """
+    h = side_mm / 2.0
+    a = math.radians(angle_deg)
+    c, s = math.cos(a), math.sin(a)
+    corners = [(x_mm + c * dx - s * dy, y_mm + s * dx + c * dy)
+               for dx, dy in ((-h, -h), (h, -h), (h, h), (-h, h))]
+    return shapely.Polygon(corners)
+
+
+def piece_shape(piece: Piece, pieces: PieceSet = DEFAULT_PIECES) -> tuple[BaseGeometry, float]:
+    """The footprint of a piece as ``(geometry, radius_mm)``: a polygon with radius 0 for a
+    square piece, the centre point with the piece's radius for a round one."""
+    if piece.kind == "tile":
+        return tile_polygon(piece.x_mm, piece.y_mm, piece.angle_deg or 0.0, pieces.tile_mm), 0.0
+    if piece.kind == "die":
+        return tile_polygon(piece.x_mm, piece.y_mm, piece.angle_deg or 0.0, pieces.die_mm), 0.0
+    radius = {"coin": pieces.coin_diameter_mm, "post": pieces.post_diameter_mm,
+              "segment": pieces.segment_diameter_mm, "token": pieces.token_mm,
+              "pawn": pieces.coin_diameter_mm}.get(piece.kind, pieces.coin_diameter_mm) / 2.0
+    return shapely.Point(piece.x_mm, piece.y_mm), radius
+
+
+@dataclass(frozen=True, eq=False)
+class ObstacleSet:
+    """Obstacles, prepared once for many distance queries.
+
+    Attributes:
+        geoms: Shapely geometries, shape (N,): polygons (radius 0) or centre points (discs).
+        radii_mm: Radius of each obstacle, shape (N,); 0 for polygons.
+        labels: A caller's label for each obstacle (for example its index in a scene).
+    """
+
+    geoms: np.ndarray
+    radii_mm: np.ndarray
+    labels: tuple[int, ...]
+    tree: shapely.STRtree = field(repr=False)
+
+    @classmethod
+    def of(cls, shapes: Sequence[tuple[BaseGeometry, float]],
+           labels: Iterable[int] | None = None) -> ObstacleSet:
+        """Obstacles from ``(geometry, radius_mm)`` pairs."""
+        geoms = np.array([g for g, _ in shapes], dtype=object)
+        radii = np.array([float(r) for _, r in shapes], dtype=float)
+        shapely.prepare(geoms)
+        labs = tuple(labels) if labels is not None else tuple(range(len(shapes)))
+        if len(labs) != len(shapes):
+            raise ValueError("one label per obstacle")
+        return cls(geoms, radii, labs, shapely.STRtree(geoms))
+
+    @classmethod
+    def from_pieces(cls, pieces: Iterable[Piece], piece_set: PieceSet = DEFAULT_PIECES,
+                    labels: Iterable[int] | None = None) -> ObstacleSet:
+        """Every piece as an obstacle (labels default to the pieces' order)."""
+        return cls.of([piece_shape(p, piece_set) for p in pieces], labels)
+
+    def __len__(self) -> int:
+        return len(self.radii_mm)
+
+    @property
+    def max_radius_mm(self) -> float:
+        """The largest disc radius (0 when there are none)."""
+        return float(self.radii_mm.max()) if len(self) else 0.0
+
+    def clearances(self, geoms: np.ndarray | BaseGeometry, cap_mm: float) -> np.ndarray:
+        """Least distance from each geometry to any obstacle (negative inside one), capped.
+
+        Args:
+            geoms: Geometries, shape (M,) (or one geometry).
+            cap_mm: Obstacles farther than this are not looked at; the result is at most this.
+
+        Returns:
+            Float array of shape (M,).
+        """
+        arr = np.atleast_1d(np.asarray(geoms, dtype=object))
+        out = np.full(len(arr), float(cap_mm))
+        if not len(self) or not len(arr):
+            return out
+        if len(self) * len(arr) <= 2048:  # small: every pair at once beats the tree
+            d = shapely.distance(arr[:, None], self.geoms[None, :]) - self.radii_mm[None, :]
+            return np.minimum(out, d.min(axis=1))
+        src, dst = self.tree.query(arr, predicate="dwithin", distance=cap_mm + self.max_radius_mm)
+        if len(src):
+            d = shapely.distance(arr[src], self.geoms[dst]) - self.radii_mm[dst]
+            np.minimum.at(out, src, d)
+        return out
+
+    def clearance_of_point(self, point_mm: Point2, cap_mm: float = 1e4) -> float:
+        """Distance from a point to the nearest obstacle (negative inside one)."""
+        return float(self.clearances(shapely.Point(point_mm), cap_mm)[0])
+
+    def clearance_of_segment(self, a_mm: Point2, b_mm: Point2, cap_mm: float = 1e4) -> float:
+        """Least distance from any point of a segment to the nearest obstacle."""
+        return float(self.clearances(shapely.LineString([a_mm, b_mm]), cap_mm)[0])
+
+    def nearest(self, geom: BaseGeometry, cap_mm: float) -> list[tuple[float, int]]:
+        """``(clearance, obstacle index)`` of obstacles within ``cap_mm`` of ``geom``, nearest
+        first."""
+        idx = self.tree.query(geom, predicate="dwithin", distance=cap_mm + self.max_radius_mm)
+        if not len(idx):
+            return []
+        d = shapely.distance(geom, self.geoms[idx]) - self.radii_mm[idx]
+        return sorted((float(di), int(i)) for di, i in zip(d, idx, strict=True) if di <= cap_mm)
+
+    def overlapping(self, centre_mm: Point2, diameter_mm: float,
+                    tolerance_mm: float) -> list[tuple[float, int]]:
+        """Obstacles that a coin at ``centre_mm`` reaches into by more than ``tolerance_mm``,
+        as ``(depth_mm, obstacle index)``, deepest first."""
+        r = diameter_mm / 2.0
+        hits = self.nearest(shapely.Point(centre_mm), r - tolerance_mm)
+        return sorted(((r - c, i) for c, i in hits if r - c > tolerance_mm), reverse=True)
+
+    def overlaps_coin(self, centre_mm: Point2, diameter_mm: float, tolerance_mm: float) -> bool:
+        """Whether a coin at ``centre_mm`` reaches into any obstacle by more than the tolerance."""
+        return bool(self.overlapping(centre_mm, diameter_mm, tolerance_mm))
+
+    def gap_between(self, i: int, j: int) -> tuple[float, Point2]:
+        """The free width between obstacles ``i`` and ``j`` and the middle of it (the pinch)."""
+        line = shapely.shortest_line(self.geoms[i], self.geoms[j])
+        (ax, ay), (bx, by) = line.coords
+        d = math.hypot(bx - ax, by - ay)
+        ri, rj = float(self.radii_mm[i]), float(self.radii_mm[j])
+        gap = d - ri - rj
+        if d > 1e-12:
+            ux, uy = (bx - ax) / d, (by - ay) / d
+            ax, ay = ax + ux * ri, ay + uy * ri
+        mid = (ax + (gap / 2.0) * ux, ay + (gap / 2.0) * uy) if d > 1e-12 else (ax, ay)
+        return gap, mid

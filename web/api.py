@@ -1,0 +1,141 @@
+"""The HTTP API of the contract, which the pages use too.
+
+- ``GET /api/state``: the game, players, the accepted table, the latest verdicts first, the source
+  status (frame rate, latency), the bidding status.
+- ``GET /api/stream``: server-sent events: one per output event and per status change.
+- ``POST /api/events``: one input event (a setup, roll, bid, correction, accept, undo...) as JSON;
+  ``201`` with the stored event and what the referee said, or ``400 {"error": ...}``.
+- ``GET /api/record``: the game record as JSON Lines (``?game=ID`` for a past game).
+- ``POST /api/fit``: the gap tool: ``{"from": [x, y], "to": [x, y]}`` in mm on the accepted table.
+- ``GET /api/games``: the games in the log.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, jsonify, request, stream_with_context
+
+from tabletop.errors import InputError
+from tabletop.events import parse_event
+from web.fit import check_fit
+from web.security import BadRequest, json_body
+from web.services import get_bus, get_log, get_services, get_table
+
+bp = Blueprint("api", __name__, url_prefix="/api")
+
+HEARTBEAT_S = 15.0
+
+
+def full_state() -> dict[str, Any]:
+    """``/api/state``'s body."""
+    services = get_services()
+    state = services.table.state()
+    pipe = services.pipeline
+    state["source"] = pipe.status() if pipe is not None else {
+        "source": None, "state": "none", "message": "no camera or recording", "fps": 0.0,
+        "latency_ms": None}
+    state["bids"] = services.bids.status()
+    state["stream_id"] = services.bus.last_id
+    return state
+
+
+@bp.get("/state")
+def state() -> Any:
+    """The game as the dashboard shows it."""
+    return jsonify(full_state())
+
+
+@bp.get("/stream")
+def stream() -> Response:
+    """Server-sent events; ``Last-Event-ID`` (or ``?since=``) resumes after a reconnect."""
+    bus = get_bus()
+    start = request.headers.get("Last-Event-ID") or request.args.get("since")
+    try:
+        last = int(start) if start is not None else bus.last_id
+    except ValueError:
+        last = bus.last_id
+    once = request.args.get("once") == "1"  # tests: send what is there and stop
+
+    def events() -> Iterator[str]:
+        nonlocal last
+        yield "retry: 2000\n\n"
+        quiet_since = time.monotonic()
+        while not bus.closed:
+            msgs = bus.wait(last, 0.0 if once else 1.0)
+            for m in msgs:
+                last = m.id
+                yield m.sse()
+            if once:
+                return
+            if msgs:
+                quiet_since = time.monotonic()
+            elif time.monotonic() - quiet_since > HEARTBEAT_S:
+                quiet_since = time.monotonic()
+                yield ": keep-alive\n\n"
+
+    return Response(stream_with_context(events()), mimetype="text/event-stream",
+                    headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
+
+
+@bp.post("/events")
+def post_event() -> Any:
+    """Stores one input event of the record format."""
+    body = json_body()
+    try:
+        event = parse_event(body, "event")
+        if not event.is_input:
+            raise InputError(f"a {event.type!r} is the referee's output, not an input event")
+        done = get_table().submit(event)
+    except InputError as exc:
+        return jsonify(error=str(exc)), 400
+    return jsonify(done.to_json()), 201
+
+
+@bp.get("/record")
+def record() -> Response:
+    """The game record as JSON Lines."""
+    table = get_table()
+    game = request.args.get("game")
+    if game is not None:
+        if not game.isdigit() or not get_log().has_game(int(game)):
+            return Response('{"error": "no such game"}\n', 404, mimetype="application/json")
+        text = table.record(int(game))
+    else:
+        text = table.record()
+    return Response(text, mimetype="application/x-ndjson",
+                    headers={"Content-Disposition": "inline; filename=record.jsonl"})
+
+
+@bp.get("/games")
+def games() -> Any:
+    """The games in the log, the latest first."""
+    return jsonify([g.to_json() for g in get_log().games()])
+
+
+def _point(body: dict[str, Any], key: str) -> tuple[float, float]:
+    v = body.get(key)
+    if (not isinstance(v, list) or len(v) != 2
+            or not all(isinstance(c, int | float) and not isinstance(c, bool)
+                       and math.isfinite(c) for c in v)):
+        raise BadRequest(f"{key!r} must be a point [x, y] in mm")
+    return (float(v[0]), float(v[1]))
+
+
+@bp.post("/fit")
+def fit() -> Any:
+    """The gap tool: can a coin slide from one point to the other on the accepted table?"""
+    body = json_body()
+    a, b = _point(body, "from"), _point(body, "to")
+    table = get_table()
+    state = table.state(verdicts=False)
+    scene_json = state.get("scene") or state.get("last_seen")
+    try:
+        result = check_fit(scene_json, a, b, table.referee)
+    except InputError as exc:
+        return jsonify(error=str(exc)), 400
+    table.set_fit(result)
+    return jsonify(result)

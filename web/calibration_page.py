@@ -1,0 +1,200 @@
+"""The calibration page: the homography drawn on the picture, the error map, drift, re-calibrate.
+
+- ``GET /calibration``: the page.
+- ``GET /calibration/grid.jpg``: the latest frame with the table's millimetre grid drawn through
+  the current homography (a grid that does not sit on the table shows a bad calibration).
+- ``GET /calibration/heatmap.png``: the expected position error across the table.
+- ``GET /calibration/info``: the calibration, its error and the drift check, as JSON.
+- ``POST /calibration/recalibrate``: calibrate again from the printed mat in the latest frame.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template
+
+from calibration.model import Calibration
+from tabletop.errors import InputError
+from web.dashboard import page_context
+from web.pipeline import encode_jpeg
+from web.services import Services, get_services
+
+bp = Blueprint("calibration", __name__, url_prefix="/calibration")
+
+GRID_MM = 50.0
+MAX_EXTENT_MM = 3000.0
+
+
+@bp.get("")
+def index() -> str:
+    """The calibration page."""
+    return render_template("calibration.html", page="calibration", **page_context())
+
+
+def table_extent_mm(cal: Calibration) -> tuple[float, float, float, float]:
+    """``(x0, y0, x1, y1)``: the table area the picture shows, in mm (clipped to 3 m)."""
+    w, h = cal.image_size
+    corners = cal.to_table([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    x0, y0 = np.clip(corners.min(axis=0), -MAX_EXTENT_MM, MAX_EXTENT_MM)
+    x1, y1 = np.clip(corners.max(axis=0), -MAX_EXTENT_MM, MAX_EXTENT_MM)
+    return float(x0), float(y0), float(x1), float(y1)
+
+
+def draw_grid(image: np.ndarray, cal: Calibration, step_mm: float = GRID_MM) -> np.ndarray:
+    """``image`` with the table's millimetre grid (every ``step_mm``) drawn through ``cal``."""
+    out = image.copy()
+    x0, y0, x1, y1 = table_extent_mm(cal)
+    thick = max(1, round(out.shape[1] / 640))
+
+    def line(a: tuple[float, float], b: tuple[float, float], major: bool) -> None:
+        ts = np.linspace(0.0, 1.0, 24)
+        pts_mm = np.array([[a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])] for t in ts])
+        px = cal.to_image(pts_mm)
+        ok = np.all(np.isfinite(px), axis=1)
+        px = px[ok]
+        if len(px) < 2:
+            return
+        colour = (0, 220, 255) if major else (0, 160, 0)
+        cv2.polylines(out, [np.round(px).astype(np.int32).reshape(-1, 1, 2)], False, colour,
+                      thick * (2 if major else 1), cv2.LINE_AA)
+
+    xs = np.arange(math.floor(x0 / step_mm) * step_mm, x1 + step_mm, step_mm)
+    ys = np.arange(math.floor(y0 / step_mm) * step_mm, y1 + step_mm, step_mm)
+    for x in xs:
+        line((x, y0), (x, y1), abs(x) < 1e-6)
+    for y in ys:
+        line((x0, y), (x1, y), abs(y) < 1e-6)
+    origin = cal.to_image([[0.0, 0.0]])[0]
+    if np.all(np.isfinite(origin)):
+        cv2.putText(out, "0,0 mm", (int(origin[0]) + 6, int(origin[1]) - 6),
+                    cv2.FONT_HERSHEY_SIMPLEX, 0.5 * thick, (0, 220, 255), thick, cv2.LINE_AA)
+    return out
+
+
+def _latest_frame(services: Services) -> np.ndarray | None:
+    raw = services.hub.raw
+    return None if raw is None else raw
+
+
+def _need_calibration(services: Services) -> Calibration:
+    if services.calibration is None:
+        abort(404, description="no calibration loaded (start with --calibration CAL.json)")
+    return services.calibration
+
+
+@bp.get("/grid.jpg")
+def grid() -> Response:
+    """The latest frame with the homography's grid on it."""
+    services = get_services()
+    cal = _need_calibration(services)
+    frame = _latest_frame(services)
+    if frame is None:
+        w, h = cal.image_size
+        frame = np.full((h, w, 3), 60, np.uint8)
+    return Response(encode_jpeg(draw_grid(frame, cal), 960), mimetype="image/jpeg",
+                    headers={"Cache-Control": "no-store"})
+
+
+def _optional(module: str, name: str) -> Any:
+    try:
+        return getattr(importlib.import_module(module), name, None)
+    except ImportError:
+        return None
+
+
+def heatmap_image(cal: Calibration, step_mm: float = 25.0) -> tuple[np.ndarray, float] | None:
+    """The error map as a colour picture (and its largest error, mm), or None when unknown."""
+    error_map = _optional("calibration.coverage", "error_map")
+    if error_map is None:
+        return None
+    x0, y0, x1, y1 = table_extent_mm(cal)
+    emap = error_map(cal, (x0, y0, x1, y1), step_mm)
+    err = np.asarray(emap.error_mm, dtype=float)
+    finite = err[np.isfinite(err)]
+    top = float(finite.max()) if finite.size else 0.0
+    scaled = np.zeros(err.shape, np.uint8)
+    if top > 0:
+        scaled = np.nan_to_num(np.clip(err / max(top, 1e-9) * 255.0, 0, 255)).astype(np.uint8)
+    colour = cv2.applyColorMap(scaled, cv2.COLORMAP_TURBO)
+    colour[~np.isfinite(err)] = (40, 40, 40)
+    h, w = colour.shape[:2]
+    k = max(1, 480 // max(w, h))
+    return cv2.resize(colour, (w * k, h * k), interpolation=cv2.INTER_NEAREST), top
+
+
+@bp.get("/heatmap.png")
+def heatmap() -> Response:
+    """The expected position error over the table (red: worse)."""
+    cal = _need_calibration(get_services())
+    try:
+        made = heatmap_image(cal)
+    except (InputError, ValueError, TypeError) as exc:
+        abort(404, description=f"no error map: {exc}")
+    if made is None:
+        abort(404, description="the error map is not available in this build")
+    ok, buf = cv2.imencode(".png", made[0])
+    return Response(buf.tobytes(), mimetype="image/png", headers={"Cache-Control": "no-store"})
+
+
+def drift_report(services: Services) -> dict[str, Any] | None:
+    """The drift check on the latest frame, or None when it cannot be made."""
+    check_drift = _optional("calibration.drift", "check_drift")
+    frame = _latest_frame(services)
+    if check_drift is None or frame is None or services.calibration is None:
+        return None
+    try:
+        r = check_drift(services.calibration, frame)
+    except InputError as exc:
+        return {"moved": None, "message": str(exc)}
+    return {"moved": bool(r.moved), "shift_mm": float(r.shift_mm),
+            "markers_seen": int(r.markers_seen), "message": str(r.message)}
+
+
+@bp.get("/info")
+def info() -> Any:
+    """The calibration, its error and the drift check."""
+    services = get_services()
+    cal = services.calibration
+    if cal is None:
+        return jsonify(calibration=None, drift=None)
+    return jsonify(calibration={
+        "image_size": list(cal.image_size), "reprojection_mm": cal.reprojection_mm,
+        "lens": cal.lens is not None, "extent_mm": table_extent_mm(cal),
+        "homography": cal.homography.tolist()}, drift=drift_report(services))
+
+
+@bp.post("/recalibrate")
+def recalibrate() -> Any:
+    """Calibrates again from the printed mat in the latest frame."""
+    services = get_services()
+    frame = _latest_frame(services)
+    if frame is None:
+        return jsonify(error="no camera picture yet to calibrate from"), 400
+    calibrate_from_mat = _optional("calibration.from_mat", "calibrate_from_mat")
+    if calibrate_from_mat is None:
+        return jsonify(error="calibrating from the mat is not available in this build"), 400
+    lens = services.calibration.lens if services.calibration is not None else None
+    try:
+        cal = calibrate_from_mat(frame, lens=lens)
+    except InputError as exc:
+        return jsonify(error=str(exc)), 400
+    services.calibration = cal
+    services.table.to_image, services.table.image_size = cal.to_image, cal.image_size
+    if services.pipeline is not None and current_app.config.get("VISION") is None:
+        from web.vision_glue import load_vision
+
+        try:
+            services.pipeline.vision = load_vision(cal, current_app.config.get("GAME"))
+        except InputError as exc:
+            return jsonify(error=str(exc)), 400
+    saved = current_app.config.get("CALIBRATION_PATH")
+    if saved:
+        cal.save(Path(saved))
+    services.bus.publish("calibration", {"reprojection_mm": cal.reprojection_mm})
+    return jsonify(reprojection_mm=cal.reprojection_mm, saved=bool(saved))

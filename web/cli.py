@@ -1,0 +1,283 @@
+"""``tabletop demo``, ``tabletop serve`` and ``tabletop replay``."""
+
+from __future__ import annotations
+
+import argparse
+import ipaddress
+import json
+import sys
+import tempfile
+import threading
+from pathlib import Path
+from typing import Any
+
+from tabletop.errors import InputError, UsageError
+from tabletop.events import Setup
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO_DIR = ROOT / "sample_images" / "worm_derby"
+DEFAULT_DB = Path("out") / "table.db"
+DEFAULT_PLAYERS = {"worm-derby": ("suns", "moons"), "worm-up": ("red", "yellow", "green"),
+                   "jungle": ("south", "north")}
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Adds ``demo``, ``serve`` and ``replay``."""
+    p = sub.add_parser("demo", help="the whole product on the bundled sample playthrough",
+                       description="Replays sample_images/worm_derby through the real pipeline "
+                                   "into a fresh log and serves the dashboard on 127.0.0.1.")
+    p.add_argument("--port", type=int, default=5000, help="port (default 5000; 0: any free)")
+    p.add_argument("--db", help="the log file (default: a fresh one in a temporary folder)")
+    p.add_argument("--pace", type=float, default=1.2, metavar="SECONDS",
+                   help="how long each sample frame is shown (default 1.2)")
+    p.add_argument("--sample", default=str(DEMO_DIR), help=argparse.SUPPRESS)
+    p.set_defaults(func=run_demo)
+
+    p = sub.add_parser("serve", help="the live dashboard",
+                       description="Runs the pipeline on a camera or a recording and serves the "
+                                   "dashboard. Without --camera or --source it serves the log "
+                                   "only (rolls, corrections and bids typed in).")
+    src = p.add_mutually_exclusive_group()
+    src.add_argument("--camera", type=int, metavar="N", help="OpenCV camera index")
+    src.add_argument("--source", metavar="VIDEO_OR_DIR",
+                     help="a video file, a folder of images or a timeline (script.jsonl)")
+    p.add_argument("--calibration", metavar="CAL", help="CAL.json (needed with a camera/source)")
+    p.add_argument("--game", help="rule set of a new game when the log has none "
+                                  "(worm-derby, worm-up, jungle)")
+    p.add_argument("--players", help="players of that new game, comma-separated")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1; another address lets phones "
+                        "join and then every change needs the join code)")
+    p.add_argument("--port", type=int, default=5000, help="port (default 5000; 0: any free)")
+    p.add_argument("--db", default=str(DEFAULT_DB), metavar="LOG",
+                   help=f"the log; an existing one is resumed (default {DEFAULT_DB})")
+    p.add_argument("--repeat", type=int, default=1, help=argparse.SUPPRESS)
+    p.set_defaults(func=run_serve)
+
+    p = sub.add_parser("replay", help="the full pipeline over a recording",
+                       description="Runs every frame of a video or folder of images through "
+                                   "vision and the referee. The game record goes to stdout, or "
+                                   "into the log with --db. Progress on stderr.")
+    p.add_argument("source", metavar="VIDEO_OR_DIR")
+    p.add_argument("--calibration", metavar="CAL", required=True)
+    p.add_argument("--game", required=True, help="worm-derby, worm-up or jungle")
+    p.add_argument("--players", help="comma-separated (default: the game's usual colours)")
+    p.add_argument("--options", help="the setup's options as JSON, e.g. '{\"variant\": \"slalom\"}'")
+    p.add_argument("--db", metavar="LOG", help="store the game in this log instead of stdout")
+    p.add_argument("--repeat", type=int, default=None, metavar="N",
+                   help="show each image of a folder N times (a still picture must be seen "
+                        "several times to count as a table at rest; default: as the stabiliser "
+                        "needs)")
+    p.set_defaults(func=run_replay)
+
+
+# ----------------------------------------------------------------------------- helpers
+
+def _players(game: str, text: str | None) -> tuple[str, ...]:
+    if text:
+        names = tuple(n.strip() for n in text.split(",") if n.strip())
+        if not names:
+            raise UsageError("--players: give names separated by commas")
+        return names
+    return DEFAULT_PLAYERS.get(game, ("one", "two"))
+
+
+def _options(text: str | None) -> dict[str, Any]:
+    if not text:
+        return {}
+    try:
+        obj = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"--options: not valid JSON ({exc.msg})") from None
+    if not isinstance(obj, dict):
+        raise UsageError("--options: must be a JSON object")
+    return obj
+
+
+def _calibration(path: str | None) -> Any:
+    if path is None:
+        return None
+    from calibration.model import Calibration
+
+    return Calibration.load(path)
+
+
+def stabiliser_frames() -> int:
+    """How many times a still image is shown so that the stabiliser takes it as at rest."""
+    try:
+        import vision
+
+        needed = getattr(vision, "STILL_FRAMES", None) or getattr(
+            getattr(vision, "Stabiliser", None), "STILL_FRAMES", None)
+    except ImportError:  # pragma: no cover
+        needed = None
+    return int(needed) + 1 if isinstance(needed, int) and needed > 0 else 6
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def serve_app(app: Any, host: str, port: int, banner: str | None = None) -> int:
+    """Serves ``app`` until Ctrl-C (threaded, never in debug mode)."""
+    from werkzeug.serving import make_server
+
+    try:
+        server = make_server(host, port, app, threaded=True)
+    except OSError as exc:
+        raise InputError(f"cannot listen on {host}:{port} ({exc.strerror})") from None
+    shown_host = f"[{host}]" if ":" in host else host
+    url = f"http://{shown_host}:{server.server_port}/"
+    print(f"tabletop: dashboard at {url}", flush=True)
+    if banner:
+        print(banner, flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        app.extensions["tabletop"].close()
+    return 0
+
+
+# ----------------------------------------------------------------------------- commands
+
+def run_serve(args: argparse.Namespace) -> int:
+    """``tabletop serve``."""
+    from web import create_app
+    from web.sources import open_source
+
+    cal = _calibration(args.calibration)
+    source = None
+    if args.camera is not None or args.source is not None:
+        if cal is None:
+            raise UsageError("--camera/--source need --calibration CAL.json")
+        spec = args.camera if args.camera is not None else args.source
+        source = open_source(spec, repeat=max(1, args.repeat), realtime=True,
+                             hold_s=1.0 if args.repeat > 1 else 0.0)
+    if args.game is not None:
+        from referee.registry import find_game
+
+        find_game(args.game)
+    db = Path(args.db)
+    if str(db) != ":memory:":
+        db.parent.mkdir(parents=True, exist_ok=True)
+    lan = not _is_loopback(args.host)
+    app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
+                      "CALIBRATION_PATH": args.calibration, "GAME": args.game or "worm-derby",
+                      "LAN": lan, "PIPELINE_AUTOSTART": False})
+    services = app.extensions["tabletop"]
+    if services.table.game_id is None and args.game is not None:
+        services.table.submit(Setup(args.game, _players(args.game, args.players)))
+    if services.pipeline is not None:
+        services.pipeline.start()
+    resumed = services.table.game_id
+    banner = (f"tabletop: log {db}" + (f", game {resumed} ({services.table.referee.describe()['game']}"
+                                       f", {services.table.next_seq} events)" if resumed else ""))
+    if lan:
+        banner += f"\ntabletop: join code {app.config['JOIN_CODE']} (needed for every change)"
+    return serve_app(app, args.host, args.port, banner)
+
+
+def run_demo(args: argparse.Namespace) -> int:
+    """``tabletop demo``."""
+    from calibration.model import Calibration
+    from web import create_app
+    from web.sources import TimelineSource
+
+    sample = Path(args.sample)
+    script = sample / "script.jsonl"
+    cal_path = sample / "calibration.json"
+    if not script.is_file() or not cal_path.is_file():
+        raise InputError(f"{sample}: the demo's sample playthrough is not there "
+                         f"(need script.jsonl and calibration.json)")
+    if args.pace < 0:
+        raise UsageError("--pace must be 0 or more seconds")
+    cal = Calibration.load(cal_path)
+    db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="tabletop-demo-")) / "demo.db"
+    repeat = stabiliser_frames()
+    source = TimelineSource(script, repeat=repeat, hold_s=args.pace)
+    app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
+                      "GAME": "worm-derby", "PIPELINE_AUTOSTART": True})
+    return serve_app(app, "127.0.0.1", args.port,
+                     f"tabletop: replaying {sample} into {db}; Ctrl-C stops")
+
+
+class _Progress:
+    """A one-line progress bar on stderr."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.last = -1
+
+    def __call__(self, n: int, total: int | None) -> None:
+        if total:
+            pct = int(100 * n / total)
+            if pct == self.last and n != total:
+                return
+            self.last = pct
+            bar = "#" * (pct // 4) + "." * (25 - pct // 4)
+            line = f"replay [{bar}] {n}/{total} frames"
+        else:
+            if n % 25:
+                return
+            line = f"replay {n} frames"
+        sys.stderr.write(("\r" + line) if self.tty else (line + "\n"))
+        sys.stderr.flush()
+
+    def done(self, n: int) -> None:
+        if self.tty:
+            sys.stderr.write("\n")
+        sys.stderr.write(f"replay: {n} frames done\n")
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """``tabletop replay``."""
+    from referee.registry import find_game
+    from web.bus import Bus
+    from web.log import GameLog
+    from web.pipeline import run_sync
+    from web.sources import open_source
+    from web.table import Table
+    from web.vision_glue import load_vision
+
+    find_game(args.game)
+    cal = _calibration(args.calibration)
+    repeat = args.repeat if args.repeat is not None else stabiliser_frames()
+    if repeat < 1:
+        raise UsageError("--repeat must be 1 or more")
+    source = open_source(args.source, repeat=repeat)
+    if getattr(source, "live", False):
+        raise UsageError("replay takes a recording (a video file or a folder), not a camera")
+    vision = load_vision(cal, args.game)
+    db = args.db or ":memory:"
+    if args.db:
+        Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+    log = GameLog(db)
+    table = Table(log, Bus())
+    has_own_setup = any(kind == "event" and value.type == "setup"
+                        for kind, value in getattr(source, "lines", ()))
+    if not has_own_setup:
+        table.submit(Setup(args.game, _players(args.game, args.players), _options(args.options)))
+    lock = threading.Lock()
+
+    def submit(event: Any, jpeg: bytes | None = None) -> Any:
+        with lock:
+            return table.submit(event, jpeg)
+
+    progress = _Progress()
+    n = run_sync(source, vision, submit, progress)
+    progress.done(n)
+    if args.db:
+        sys.stderr.write(f"replay: game {table.game_id} stored in {args.db} "
+                         f"({table.next_seq} events)\n")
+    else:
+        sys.stdout.write(table.record())
+    log.close()
+    return 0

@@ -1,0 +1,102 @@
+"""Past games: the list, each game's moves, and a step-by-step replay with the frames.
+
+- ``GET /history``: the games in the log.
+- ``GET /history/<id>``: one game, stepped through verdict by verdict.
+- ``GET /history/<id>/steps.json``: its steps (input, outputs, the table then, a picture or not).
+- ``GET /history/<id>/frame/<seq>.jpg``: the picture kept with the verdict on input ``seq``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, Response, abort, jsonify, render_template
+
+from tabletop.events import Correction, Event, SceneSeen, Setup, Verdict
+from tabletop.scene import Scene
+from web.dashboard import page_context
+from web.services import get_log
+
+bp = Blueprint("history", __name__, url_prefix="/history")
+
+
+@bp.get("")
+def index() -> str:
+    """The list of games."""
+    return render_template("history.html", page="history",
+                           games=[g.to_json() for g in get_log().games()], **page_context())
+
+
+@bp.get("/<int:game_id>")
+def game(game_id: int) -> str:
+    """One game's replay page."""
+    if not get_log().has_game(game_id):
+        abort(404, description=f"no game {game_id} in this log")
+    summary = next(g for g in get_log().games() if g.id == game_id)
+    return render_template("game.html", page="history", game=summary.to_json(),
+                           **page_context())
+
+
+def describe_input(event: Event) -> str:
+    """A short line for the move list: ``roll suns 3``, ``scene (14 pieces)``."""
+    d = event.to_json()
+    if isinstance(event, SceneSeen):
+        return f"table seen ({len(event.scene.pieces)} pieces)"
+    if isinstance(event, Correction):
+        return f"correction: {event.op}"
+    if isinstance(event, Setup):
+        return f"new game of {event.game}: {', '.join(event.players)}"
+    words = [str(v) for k, v in d.items() if k not in ("type", "t", "options")]
+    return " ".join([event.type, *words])
+
+
+def steps(game_id: int) -> list[dict[str, Any]]:
+    """Every input of a game with its outputs, the accepted table after it and its picture."""
+    log = get_log()
+    pictures = set(log.snapshot_seqs(game_id))
+    accepted = dict(log.scenes(game_id))
+    out: list[dict[str, Any]] = []
+    table: Scene | None = None
+    seen: Scene | None = None
+    for seq, event in log.event_rows(game_id):
+        if event.is_input:
+            if seq in accepted:
+                table = accepted[seq]
+            if isinstance(event, SceneSeen):
+                seen = event.scene
+            elif isinstance(event, Correction) and seen is not None:
+                try:
+                    seen = event.apply(seen)
+                except Exception:
+                    pass
+            out.append({"seq": seq, "t": event.t, "type": event.type,
+                        "text": describe_input(event), "outputs": [],
+                        "table": None if table is None else table.to_json(),
+                        "seen": None if seen is None or not isinstance(
+                            event, SceneSeen | Correction) else seen.to_json(),
+                        "picture": seq in pictures})
+        elif out:
+            d = event.to_json()
+            if isinstance(event, Verdict):
+                d["text"] = ("legal" if event.legal else f"illegal ({event.rule})") + \
+                    f": {event.reason}"
+            out[-1]["outputs"].append(d)
+    return out
+
+
+@bp.get("/<int:game_id>/steps.json")
+def steps_json(game_id: int) -> Any:
+    """The steps of one game."""
+    if not get_log().has_game(game_id):
+        abort(404, description=f"no game {game_id} in this log")
+    return jsonify(steps(game_id))
+
+
+@bp.get("/<int:game_id>/frame/<int:seq>.jpg")
+def frame(game_id: int, seq: int) -> Response:
+    """The picture kept with a verdict."""
+    jpeg = get_log().snapshot(game_id, seq)
+    if jpeg is None:
+        abort(404, description="no picture for that step")
+    return Response(jpeg, mimetype="image/jpeg",
+                    headers={"Cache-Control": "private, max-age=3600"})

@@ -1,0 +1,230 @@
+"""The playthrough log: one SQLite file per table, every game played on it.
+
+Everything the contract's game record holds is here, with timestamps: each input event and the
+output events it produced (``events``), the accepted table after each verdict (``scenes``) and a
+small JPEG of the table at each verdict (``snapshots``). One input event and everything it caused
+are written in one transaction, and SQLite runs in WAL mode with ``synchronous=FULL``: when
+:meth:`GameLog.append` returns, the data is on disk (fsync'd), so a process killed at any moment
+afterwards loses nothing. The dashboard shows an event only after ``append`` returned.
+
+A game's record is its events in ``seq`` order (input and output events both take positions, so
+an exported record replays to the same ``seq`` values).
+
+>>> log = GameLog(":memory:")
+>>> from tabletop.events import Setup, Roll
+>>> g = log.new_game(Setup("worm-derby", ("suns", "moons")))
+>>> log.append(g, [(1, Roll("suns", "3", t=1.0))])
+>>> [e.type for e in log.events(g)]
+['setup', 'roll']
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tabletop.errors import InputError
+from tabletop.events import Event, Setup, dumps_record, parse_event
+from tabletop.scene import Scene
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    started REAL NOT NULL,
+    name TEXT NOT NULL,
+    players TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS events (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    t REAL,
+    type TEXT NOT NULL,
+    input INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS scenes (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    body TEXT NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    jpeg BLOB NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+"""
+
+
+class LogError(InputError):
+    """The log file cannot be opened or is not a playthrough log."""
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    """One row of the history: a game played on this table."""
+
+    id: int
+    started: float
+    name: str
+    players: tuple[str, ...]
+    events: int
+    verdicts: int
+
+    def to_json(self) -> dict[str, Any]:
+        """The summary as JSON."""
+        return {"id": self.id, "started": self.started, "game": self.name,
+                "players": list(self.players), "events": self.events, "verdicts": self.verdicts}
+
+
+class GameLog:
+    """The SQLite log of one table (thread-safe; one connection guarded by a lock).
+
+    Args:
+        path: The database file (created when absent) or ``":memory:"``.
+    """
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self._lock = threading.Lock()
+        try:
+            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(_SCHEMA)
+            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            if row is None:
+                self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            elif row[0] != str(SCHEMA_VERSION):
+                raise LogError(f"{path}: log schema {row[0]} is not the one this program "
+                               f"writes ({SCHEMA_VERSION})")
+        except sqlite3.DatabaseError as exc:
+            raise LogError(f"{path}: not a playthrough log ({exc})") from None
+
+    def close(self) -> None:
+        """Closes the database."""
+        with self._lock:
+            self._db.close()
+
+    # ------------------------------------------------------------------ writing
+
+    def new_game(self, setup: Setup) -> int:
+        """Starts a game: stores its setup as event 0 and returns the game's id."""
+        t = setup.t if setup.t is not None else time.time()
+        with self._lock, self._tx():
+            cur = self._db.execute("INSERT INTO games (started, name, players) VALUES (?, ?, ?)",
+                                   (t, setup.game, json.dumps(list(setup.players))))
+            game_id = int(cur.lastrowid or 0)
+            self._insert_event(game_id, 0, setup)
+        return game_id
+
+    def append(self, game_id: int, events: Sequence[tuple[int, Event]],
+               scene: tuple[int, Scene] | None = None,
+               jpeg: tuple[int, bytes] | None = None) -> None:
+        """Stores events (each with its ``seq``), an accepted scene and a snapshot, atomically.
+
+        Returns only once the transaction is committed and synced to disk.
+        """
+        with self._lock, self._tx():
+            for seq, event in events:
+                self._insert_event(game_id, seq, event)
+            if scene is not None:
+                self._db.execute("INSERT OR REPLACE INTO scenes VALUES (?, ?, ?)",
+                                 (game_id, scene[0], scene[1].dumps()))
+            if jpeg is not None:
+                self._db.execute("INSERT OR REPLACE INTO snapshots VALUES (?, ?, ?)",
+                                 (game_id, jpeg[0], jpeg[1]))
+
+    def _insert_event(self, game_id: int, seq: int, event: Event) -> None:
+        self._db.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)",
+                         (game_id, seq, event.t, event.type, int(event.is_input), event.dumps()))
+
+    def _tx(self) -> _Transaction:
+        return _Transaction(self._db)
+
+    # ------------------------------------------------------------------ reading
+
+    def latest_game(self) -> int | None:
+        """The id of the game played last, or None for an empty log."""
+        with self._lock:
+            row = self._db.execute("SELECT max(id) FROM games").fetchone()
+        return None if row[0] is None else int(row[0])
+
+    def has_game(self, game_id: int) -> bool:
+        """Whether a game of that id is in the log."""
+        with self._lock:
+            return self._db.execute("SELECT 1 FROM games WHERE id=?",
+                                    (game_id,)).fetchone() is not None
+
+    def games(self) -> list[GameSummary]:
+        """Every game, the latest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT g.id, g.started, g.name, g.players, count(e.seq), "
+                "sum(e.type = 'verdict') FROM games g LEFT JOIN events e ON e.game_id = g.id "
+                "GROUP BY g.id ORDER BY g.id DESC").fetchall()
+        return [GameSummary(int(r[0]), float(r[1]), r[2], tuple(json.loads(r[3])), int(r[4]),
+                            int(r[5] or 0)) for r in rows]
+
+    def event_rows(self, game_id: int) -> list[tuple[int, Event]]:
+        """``(seq, event)`` of a game, in order."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, body FROM events WHERE game_id=? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        return [(int(seq), parse_event(json.loads(body), f"log event {seq}"))
+                for seq, body in rows]
+
+    def events(self, game_id: int) -> list[Event]:
+        """A game's record: its events in order."""
+        return [e for _, e in self.event_rows(game_id)]
+
+    def record(self, game_id: int) -> str:
+        """A game's record as the contract's JSON Lines."""
+        return dumps_record(self.events(game_id))
+
+    def scenes(self, game_id: int) -> list[tuple[int, Scene]]:
+        """The accepted tables of a game: ``(seq of the input judged, scene)``, in order."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq, body FROM scenes WHERE game_id=? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        return [(int(seq), Scene.loads(body)) for seq, body in rows]
+
+    def snapshot(self, game_id: int, seq: int) -> bytes | None:
+        """The JPEG stored with the verdict on input ``seq``, or None."""
+        with self._lock:
+            row = self._db.execute("SELECT jpeg FROM snapshots WHERE game_id=? AND seq=?",
+                                   (game_id, seq)).fetchone()
+        return None if row is None else bytes(row[0])
+
+    def snapshot_seqs(self, game_id: int) -> list[int]:
+        """The ``seq`` values that have a snapshot."""
+        with self._lock:
+            rows = self._db.execute("SELECT seq FROM snapshots WHERE game_id=? ORDER BY seq",
+                                    (game_id,)).fetchall()
+        return [int(r[0]) for r in rows]
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK`` on an exception)."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self._db = db
+
+    def __enter__(self) -> None:
+        self._db.execute("BEGIN IMMEDIATE")
+
+    def __exit__(self, exc_type: Any, *_: Any) -> None:
+        self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+

@@ -1,0 +1,318 @@
+"""The pipeline runner: frames -> vision -> stabiliser -> referee -> log, in the background.
+
+Two threads: a *reader* pulls items from the source and a *worker* judges them. Between them is a
+one-item slot: for a live source (a camera) a new frame replaces one the worker has not taken yet
+(the old one is dropped and counted), so a slow machine never builds a queue; for a recording the
+reader waits, so every frame is seen. A camera that goes away is retried every ``retry_s`` seconds
+with the status saying so; the game (the :class:`web.table.Table`) simply goes on when it returns.
+
+:func:`run_sync` is the same worker step without threads (``tabletop replay``).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from tabletop.errors import TabletopError
+from tabletop.events import SceneSeen
+from tabletop.scene import Scene
+from web.bus import Bus
+from web.sources import Frame, Item, Source, SourceLost, TimelineEvent
+
+
+class StabiliserLike(Protocol):
+    """What the pipeline needs of a stabiliser (``vision.Stabiliser``)."""
+
+    def update(self, scene: Scene) -> Scene | None:
+        """The scene when the table has just come to rest with no hand over it, else None."""
+
+
+@dataclass
+class Vision:
+    """The vision stages the pipeline composes (tests give fakes).
+
+    Attributes:
+        detect: BGR frame -> a result with ``.scene`` (and what ``annotate`` needs).
+        stabiliser: Turns per-frame scenes into "the table just became still" scenes.
+        annotate: (frame, result) -> the frame with detections drawn on it.
+        check_image: Raises a one-line error when a frame does not fit the calibration.
+    """
+
+    detect: Callable[[np.ndarray], Any]
+    stabiliser: StabiliserLike
+    annotate: Callable[[np.ndarray, Any], np.ndarray] | None = None
+    check_image: Callable[[np.ndarray], None] | None = None
+
+
+def encode_jpeg(image: np.ndarray, width: int | None = None, quality: int = 80) -> bytes:
+    """A JPEG of ``image``, scaled down to ``width`` pixels across when it is wider."""
+    if width is not None and image.shape[1] > width:
+        h = max(1, round(image.shape[0] * width / image.shape[1]))
+        image = cv2.resize(image, (width, h), interpolation=cv2.INTER_AREA)
+    ok, buf = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_QUALITY, quality])
+    if not ok:  # pragma: no cover - OpenCV encodes any uint8 image
+        raise TabletopError("cannot encode a JPEG")
+    return buf.tobytes()
+
+
+class FrameHub:
+    """The latest annotated picture, for the live view (MJPEG and single JPEG)."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self.jpeg: bytes | None = None
+        self.raw: np.ndarray | None = None
+        self.version = 0
+
+    def put(self, raw: np.ndarray, jpeg: bytes) -> None:
+        """Publishes a new picture."""
+        with self._cond:
+            self.raw, self.jpeg = raw, jpeg
+            self.version += 1
+            self._cond.notify_all()
+
+    def wait(self, version: int, timeout_s: float) -> tuple[int, bytes | None]:
+        """Waits for a picture newer than ``version``; returns ``(version, jpeg)``."""
+        with self._cond:
+            self._cond.wait_for(lambda: self.version > version, timeout_s)
+            return self.version, self.jpeg
+
+    def snapshot(self, width: int = 480) -> bytes | None:
+        """A small JPEG of the latest raw frame (kept with each verdict), or None."""
+        raw = self.raw
+        return None if raw is None else encode_jpeg(raw, width, 75)
+
+
+class _Slot:
+    """A one-item hand-over between the reader and the worker."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._item: Item | None = None
+        self._ended = False
+        self.dropped = 0
+
+    def put(self, item: Item, replace: bool, stop: threading.Event) -> None:
+        with self._cond:
+            if replace:
+                if self._item is not None:
+                    self.dropped += 1
+            else:
+                while self._item is not None and not stop.is_set():
+                    self._cond.wait(0.1)
+            self._item = item
+            self._cond.notify_all()
+
+    def end(self) -> None:
+        with self._cond:
+            self._ended = True
+            self._cond.notify_all()
+
+    def take(self, timeout_s: float) -> tuple[Item | None, bool]:
+        """``(item, ended)``: the item, or None on timeout; ended once the source is done."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._item is not None or self._ended, timeout_s)
+            item, self._item = self._item, None
+            self._cond.notify_all()
+            return item, self._ended and item is None
+
+
+class Pipeline:
+    """Runs a source through vision into a table, in two background threads.
+
+    Args:
+        source: Where frames come from.
+        vision: The detector, stabiliser and annotator.
+        submit: Where stable scenes and timeline events go (``Table.submit``).
+        bus: Where status changes are announced (at most about once a second).
+        hub: Where the annotated picture goes.
+        retry_s: How often a lost camera is tried again.
+        jpeg_width: Width of the live picture.
+    """
+
+    def __init__(self, source: Source, vision: Vision,
+                 submit: Callable[..., Any], bus: Bus | None = None,
+                 hub: FrameHub | None = None, retry_s: float = 2.0,
+                 jpeg_width: int = 960) -> None:
+        self.source = source
+        self.vision = vision
+        self.submit = submit
+        self.bus = bus
+        self.hub = hub or FrameHub()
+        self.retry_s = retry_s
+        self.jpeg_width = jpeg_width
+        self._slot = _Slot()
+        self._stop = threading.Event()
+        self._threads: list[threading.Thread] = []
+        self._lock = threading.Lock()
+        self._state = "starting"
+        self._message = f"opening {source.description}"
+        self._read = 0
+        self._processed = 0
+        self._stable = 0
+        self._times: deque[float] = deque(maxlen=60)
+        self._latency: deque[float] = deque(maxlen=60)
+        self._last_status_pub = 0.0
+        self._last_error: str | None = None
+
+    # ------------------------------------------------------------------ control
+
+    def start(self) -> None:
+        """Starts the reader and the worker."""
+        for name, target in (("reader", self._reader), ("worker", self._worker)):
+            t = threading.Thread(target=target, name=f"pipeline-{name}", daemon=True)
+            t.start()
+            self._threads.append(t)
+
+    def stop(self, timeout_s: float = 5.0) -> None:
+        """Stops both threads and releases the source."""
+        self._stop.set()
+        self._slot.end()
+        for t in self._threads:
+            t.join(timeout_s)
+        self.source.close()
+
+    def join(self, timeout_s: float | None = None) -> None:
+        """Waits for a recording to be fully processed."""
+        for t in self._threads:
+            t.join(timeout_s)
+
+    @property
+    def running(self) -> bool:
+        """True while a thread still runs."""
+        return any(t.is_alive() for t in self._threads)
+
+    # ------------------------------------------------------------------ status
+
+    def _set_state(self, state: str, message: str) -> None:
+        with self._lock:
+            changed = (state, message) != (self._state, self._message)
+            self._state, self._message = state, message
+        if changed:
+            self._publish_status(force=True)
+
+    def status(self) -> dict[str, Any]:
+        """Source, state, frame rate, latency and counters (``source`` of ``/api/state``)."""
+        with self._lock:
+            times = list(self._times)
+            lat = list(self._latency)
+            fps = 0.0
+            if len(times) >= 2 and times[-1] > times[0]:
+                fps = (len(times) - 1) / (times[-1] - times[0])
+            if times and time.monotonic() - times[-1] > 2.0:
+                fps = 0.0
+            return {
+                "source": self.source.description,
+                "live": self.source.live,
+                "state": self._state,
+                "message": self._message,
+                "fps": round(fps, 2),
+                "latency_ms": round(1000 * sum(lat) / len(lat), 1) if lat else None,
+                "frames_read": self._read,
+                "frames_processed": self._processed,
+                "frames_dropped": self._slot.dropped,
+                "stable_scenes": self._stable,
+                "total": self.source.total,
+                "error": self._last_error,
+            }
+
+    def _publish_status(self, force: bool = False) -> None:
+        if self.bus is None:
+            return
+        now = time.monotonic()
+        if force or now - self._last_status_pub >= 1.0:
+            self._last_status_pub = now
+            self.bus.publish("status", self.status())
+
+    # ------------------------------------------------------------------ threads
+
+    def _reader(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self._set_state("running", f"reading {self.source.description}")
+                for item in self.source.items():
+                    if self._stop.is_set():
+                        break
+                    with self._lock:
+                        self._read += 1
+                    self._slot.put(item, replace=self.source.live and isinstance(item, Frame),
+                                   stop=self._stop)
+                else:
+                    self._set_state("ended", f"{self.source.description}: all frames seen")
+                    break
+            except SourceLost as exc:
+                self._set_state("lost", f"{exc}; trying again every {self.retry_s:g} s")
+                self._stop.wait(self.retry_s)
+                continue
+            except TabletopError as exc:
+                self._set_state("error", str(exc))
+                break
+            except Exception as exc:  # the page says so; the server goes on
+                self._set_state("error", f"{type(exc).__name__}: {exc}")
+                break
+        self._slot.end()
+
+    def _worker(self) -> None:
+        while not self._stop.is_set():
+            item, ended = self._slot.take(0.2)
+            if ended:
+                break
+            if item is None:
+                continue
+            try:
+                self.step(item)
+            except TabletopError as exc:
+                with self._lock:
+                    self._last_error = str(exc)
+            except Exception as exc:
+                with self._lock:
+                    self._last_error = f"{type(exc).__name__}: {exc}"
+            self._publish_status()
+        self._publish_status(force=True)
+
+    def step(self, item: Item) -> None:
+        """Processes one item: a timeline event is submitted; a frame goes through vision."""
+        if isinstance(item, TimelineEvent):
+            self.submit(item.event)
+            return
+        image = item.image_bgr
+        if self.vision.check_image is not None:
+            self.vision.check_image(image)
+        result = self.vision.detect(image)
+        scene = getattr(result, "scene", result)
+        stable = self.vision.stabiliser.update(scene)
+        drawn = image
+        if self.vision.annotate is not None:
+            drawn = self.vision.annotate(image, result)
+        self.hub.put(image, encode_jpeg(drawn, self.jpeg_width))
+        if stable is not None:
+            with self._lock:
+                self._stable += 1
+            self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
+        now = time.monotonic()
+        with self._lock:
+            self._processed += 1
+            self._times.append(now)
+            self._latency.append(now - item.t_captured)
+
+
+def run_sync(source: Source, vision: Vision, submit: Callable[..., Any],
+             progress: Callable[[int, int | None], None] | None = None) -> int:
+    """Runs every item of a recording through the pipeline in this thread; returns the count."""
+    pipe = Pipeline(source, vision, submit, jpeg_width=480)
+    n = 0
+    for item in source.items():
+        pipe.step(item)
+        n += 1
+        if progress is not None:
+            progress(n, source.total)
+    source.close()
+    return n

@@ -1,0 +1,92 @@
+/* Shared by every page: JSON requests, the live stream, the status bar. Plain JS, no build. */
+"use strict";
+
+(function () {
+  const TT = window.TT || (window.TT = {});
+
+  function joinCode() {
+    const meta = document.querySelector('meta[name="join-code"]');
+    if (meta) return meta.content;
+    try { return sessionStorage.getItem("tt-join-code") || ""; } catch (e) { return ""; }
+  }
+
+  TT.getJSON = async function (url) {
+    const r = await fetch(url, { headers: { "Accept": "application/json" } });
+    const body = await r.json().catch(() => ({ error: "the server's answer is not JSON" }));
+    if (!r.ok) throw new Error(body.error || r.statusText);
+    return body;
+  };
+
+  TT.postJSON = async function (url, data) {
+    const headers = { "Content-Type": "application/json", "Accept": "application/json" };
+    let code = joinCode();
+    if (code) headers["X-Join-Code"] = code;
+    let r = await fetch(url, { method: "POST", headers, body: JSON.stringify(data || {}) });
+    if (r.status === 403 && !code) {
+      const typed = window.prompt("This table needs its join code (shown on the table's screen):");
+      if (typed) {
+        try { sessionStorage.setItem("tt-join-code", typed.trim().toUpperCase()); } catch (e) { /* private mode */ }
+        headers["X-Join-Code"] = typed.trim().toUpperCase();
+        r = await fetch(url, { method: "POST", headers, body: JSON.stringify(data || {}) });
+      }
+    }
+    const body = await r.json().catch(() => ({ error: "the server's answer is not JSON" }));
+    if (!r.ok) throw new Error(body.error || r.statusText);
+    return body;
+  };
+
+  /* The live stream: calls handlers[kind](data); "*" gets every message. Reconnects by itself. */
+  TT.listen = function (handlers) {
+    const src = new EventSource("/api/stream");
+    const kinds = ["verdict", "rounded", "finish", "winner", "undone", "notice", "input", "table",
+      "game", "status", "bids", "reveal", "fit", "calibration", "resync"];
+    kinds.forEach((k) => src.addEventListener(k, (ev) => {
+      let data = null;
+      try { data = JSON.parse(ev.data); } catch (e) { return; }
+      if (handlers[k]) handlers[k](data);
+      if (handlers["*"]) handlers["*"](k, data);
+    }));
+    src.onopen = () => { if (handlers.open) handlers.open(); };
+    src.onerror = () => { if (handlers.error) handlers.error(); };
+    TT.stream = src;
+    return src;
+  };
+
+  TT.showStatus = function (s) {
+    if (!s) return;
+    const state = document.getElementById("status-state");
+    if (!state) return;
+    state.textContent = s.state === "none" ? "no camera" : s.state;
+    state.className = "pill state-" + s.state;
+    state.title = s.message || "";
+    document.getElementById("status-source").textContent = s.source || "";
+    document.getElementById("status-fps").textContent =
+      s.state === "running" || s.fps ? (s.fps || 0).toFixed(1) + " fps" : "";
+    document.getElementById("status-latency").textContent =
+      s.latency_ms != null ? Math.round(s.latency_ms) + " ms" : "";
+    const msg = document.getElementById("status-message");
+    if (msg) msg.textContent = s.message || "";
+  };
+
+  TT.fmtTime = function (t) {
+    if (!t) return "";
+    const d = new Date(t * 1000);
+    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+  };
+
+  TT.el = function (tag, attrs, ...children) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") e.className = v;
+      else if (k === "text") e.textContent = v;
+      else if (k.startsWith("on")) e.addEventListener(k.slice(2), v);
+      else if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const c of children) if (c !== null && c !== undefined) e.append(c);
+    return e;
+  };
+
+  TT.colourOf = function (name) {
+    return (TT.suitColours && TT.suitColours[name]) || (TT.segmentColours && TT.segmentColours[name]) || null;
+  };
+})();

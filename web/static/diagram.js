@@ -1,0 +1,273 @@
+/* The top-down diagram of the table, in millimetres, as SVG. Plain JS.
+ *
+ * TT.drawDiagram(svg, {scene, describe, sizes, judged, fit, picks}) draws:
+ * a mm grid, the pieces in their suits' colours, worms joined, the start and finish lines, the
+ * pylon's far-side ray, the path and pinch of the last gap check, and (judged) the pieces a
+ * verdict is about, ringed in red.
+ */
+"use strict";
+
+(function () {
+  const TT = window.TT || (window.TT = {});
+  const NS = "http://www.w3.org/2000/svg";
+  const DEFAULT_SIZES = { coin_diameter_mm: 19.05, tile_mm: 50.8, post_diameter_mm: 10,
+    segment_diameter_mm: 20, token_mm: 30, die_mm: 12.7 };
+
+  function s(tag, attrs, parent) {
+    const e = document.createElementNS(NS, tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (v !== null && v !== undefined) e.setAttribute(k, v);
+    }
+    if (parent) parent.appendChild(e);
+    return e;
+  }
+
+  function pt(v, scene) {
+    /* A point from an index into the scene, [x, y] or {x, y}. */
+    if (v === null || v === undefined) return null;
+    if (typeof v === "number") {
+      const p = scene && scene.pieces && scene.pieces[v];
+      return p ? [p.x, p.y] : null;
+    }
+    if (Array.isArray(v) && v.length >= 2 && typeof v[0] === "number") return [v[0], v[1]];
+    if (typeof v === "object" && typeof v.x === "number") return [v.x, v.y];
+    return null;
+  }
+
+  function pts(list, scene) {
+    if (!Array.isArray(list)) return [];
+    return list.map((v) => pt(v, scene)).filter(Boolean);
+  }
+
+  function segmentOf(v) {
+    /* A line as two points: [[x,y],[x,y]], {a, b}, {from, to}, {start, end}, {points: [...]}. */
+    if (!v) return null;
+    if (Array.isArray(v) && v.length === 2) {
+      const a = pt(v[0]), b = pt(v[1]);
+      return a && b ? [a, b] : null;
+    }
+    if (typeof v === "object") {
+      for (const [k1, k2] of [["a", "b"], ["from", "to"], ["start", "end"], ["p1", "p2"]]) {
+        if (v[k1] && v[k2]) return segmentOf([v[k1], v[k2]]);
+      }
+      if (Array.isArray(v.points)) return segmentOf(v.points);
+    }
+    return null;
+  }
+
+  function rayOf(v) {
+    /* A ray: {origin, direction} or [[x,y],[x,y]] (origin and a point on it). */
+    if (!v) return null;
+    if (typeof v === "object" && !Array.isArray(v) && v.origin && v.direction) {
+      const o = pt(v.origin), d = pt(v.direction);
+      if (!o || !d) return null;
+      const n = Math.hypot(d[0], d[1]) || 1;
+      return [o, [d[0] / n, d[1] / n]];
+    }
+    const seg = segmentOf(v);
+    if (!seg) return null;
+    const dx = seg[1][0] - seg[0][0], dy = seg[1][1] - seg[0][1], n = Math.hypot(dx, dy) || 1;
+    return [seg[0], [dx / n, dy / n]];
+  }
+
+  function worms(describe, scene, sizes) {
+    /* [{player, points}] from describe.worms, or coins of one suit chained by touching. */
+    const out = [];
+    const w = describe && describe.worms;
+    if (w && typeof w === "object") {
+      const entries = Array.isArray(w) ? w.map((x) => [x.player || x.suit || x.color, x])
+        : Object.entries(w);
+      for (const [player, v] of entries) {
+        const list = Array.isArray(v) ? v : (v.coins || v.indices || v.points || v.pieces || v.segments || v.body || []);
+        const p = pts(list, scene);
+        if (p.length) out.push({ player, points: p });
+      }
+      if (out.length) return out;
+    }
+    if (!scene || !scene.pieces) return out;
+    const groups = {};
+    scene.pieces.forEach((p) => {
+      const key = p.kind === "coin" ? p.suit : p.kind === "segment" ? p.color : null;
+      if (key) (groups[key] = groups[key] || []).push([p.x, p.y, p.kind]);
+    });
+    for (const [player, list] of Object.entries(groups)) {
+      const d = list[0][2] === "coin" ? sizes.coin_diameter_mm : sizes.segment_diameter_mm;
+      /* chain greedily from an end: the piece with the fewest touching neighbours */
+      const near = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]) <= d * 1.25;
+      const left = list.slice();
+      while (left.length) {
+        left.sort((a, b) => left.filter((c) => near(a, c)).length - left.filter((c) => near(b, c)).length);
+        const chain = [left.shift()];
+        for (;;) {
+          const last = chain[chain.length - 1];
+          const i = left.findIndex((c) => near(last, c));
+          if (i < 0) break;
+          chain.push(left.splice(i, 1)[0]);
+        }
+        if (chain.length > 1) out.push({ player, points: chain.map((c) => [c[0], c[1]]) });
+      }
+    }
+    return out;
+  }
+
+  function bounds(scene, describe, fit, sizes, extra) {
+    const xs = [], ys = [];
+    const add = (p, r) => { if (p) { xs.push(p[0] - r, p[0] + r); ys.push(p[1] - r, p[1] + r); } };
+    for (const sc of [scene, extra]) {
+      if (sc && sc.pieces) sc.pieces.forEach((p) => add([p.x, p.y], p.kind === "tile" ? sizes.tile_mm * 0.72 : 15));
+    }
+    if (describe) {
+      for (const k of ["start_line", "finish_line", "start", "finish"]) {
+        const seg = segmentOf(describe[k]);
+        if (seg) seg.forEach((p) => add(p, 10));
+      }
+    }
+    if (fit) { add(fit.from, 12); add(fit.to, 12); }
+    if (!xs.length) return [0, 0, 600, 400];
+    let x0 = Math.min(...xs) - 40, x1 = Math.max(...xs) + 40;
+    let y0 = Math.min(...ys) - 40, y1 = Math.max(...ys) + 40;
+    if (x1 - x0 < 300) { const c = (x0 + x1) / 2; x0 = c - 150; x1 = c + 150; }
+    if (y1 - y0 < 200) { const c = (y0 + y1) / 2; y0 = c - 100; y1 = c + 100; }
+    return [x0, y0, x1 - x0, y1 - y0];
+  }
+
+  function colour(p) {
+    if (p.kind === "segment") return TT.colourOf(p.color) || "#888";
+    if (p.suit) return TT.colourOf(p.suit) || "#888";
+    return null;
+  }
+
+  function drawPiece(g, p, sizes, cls) {
+    const c = colour(p);
+    if (p.kind === "tile") {
+      const t = sizes.tile_mm;
+      const up = p.face === "up";
+      const r = s("rect", { x: p.x - t / 2, y: p.y - t / 2, width: t, height: t, rx: 2,
+        transform: `rotate(${p.angle_deg || 0} ${p.x} ${p.y})`,
+        class: "tile " + (up ? "tile-up" : "tile-down") + (cls ? " " + cls : ""),
+        fill: up ? (c ? c : "#f3ead2") : "#8a7a5c" }, g);
+      if (up && c) r.setAttribute("fill-opacity", "0.35");
+      if (up && c) s("circle", { cx: p.x, cy: p.y, r: 7, fill: c, class: "tile-suit" }, g);
+      return r;
+    }
+    if (p.kind === "coin") {
+      return s("circle", { cx: p.x, cy: p.y, r: sizes.coin_diameter_mm / 2, fill: c || "#bbb",
+        class: "coin" + (cls ? " " + cls : "") }, g);
+    }
+    if (p.kind === "segment") {
+      return s("circle", { cx: p.x, cy: p.y, r: sizes.segment_diameter_mm / 2, fill: c || "#bbb",
+        class: "segment" + (cls ? " " + cls : "") }, g);
+    }
+    if (p.kind === "post") {
+      return s("circle", { cx: p.x, cy: p.y, r: sizes.post_diameter_mm / 2, class: "post" + (cls ? " " + cls : "") }, g);
+    }
+    if (p.kind === "token") {
+      const t = sizes.token_mm;
+      const r = s("rect", { x: p.x - t / 2, y: p.y - t / 2, width: t, height: t, rx: 4,
+        class: "token" + (cls ? " " + cls : "") }, g);
+      const tx = s("text", { x: p.x, y: p.y + 4, class: "token-label" }, g);
+      tx.textContent = p.id != null ? String(p.id) : "?";
+      return r;
+    }
+    if (p.kind === "die") {
+      const t = sizes.die_mm;
+      const r = s("rect", { x: p.x - t / 2, y: p.y - t / 2, width: t, height: t, rx: 2, class: "die-piece" }, g);
+      const tx = s("text", { x: p.x, y: p.y + 3, class: "die-label" }, g);
+      tx.textContent = p.value || "";
+      return r;
+    }
+    return s("circle", { cx: p.x, cy: p.y, r: 8, class: "pawn" }, g);
+  }
+
+  TT.drawDiagram = function (svg, o) {
+    const sizes = Object.assign({}, DEFAULT_SIZES, o.sizes || {});
+    const scene = o.scene || { pieces: [] };
+    const describe = o.describe || {};
+    const judged = o.judged || null;
+    const [vx, vy, vw, vh] = o.viewBox || bounds(scene, describe, o.fit, sizes, judged && judged.scene);
+    svg.setAttribute("viewBox", `${vx} ${vy} ${vw} ${vh}`);
+    svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const grid = s("g", { class: "grid" }, svg);
+    const step = vw > 1200 ? 100 : 50;
+    for (let x = Math.ceil(vx / step) * step; x <= vx + vw; x += step) {
+      s("line", { x1: x, y1: vy, x2: x, y2: vy + vh, class: x % 100 === 0 ? "major" : "minor" }, grid);
+      if (x % 100 === 0) {
+        const t = s("text", { x: x + 2, y: vy + 10, class: "grid-label" }, grid);
+        t.textContent = x;
+      }
+    }
+    for (let y = Math.ceil(vy / step) * step; y <= vy + vh; y += step) {
+      s("line", { x1: vx, y1: y, x2: vx + vw, y2: y, class: y % 100 === 0 ? "major" : "minor" }, grid);
+      if (y % 100 === 0) {
+        const t = s("text", { x: vx + 2, y: y - 2, class: "grid-label" }, grid);
+        t.textContent = y;
+      }
+    }
+    const lines = s("g", { class: "lines" }, svg);
+    const start = segmentOf(describe.start_line || describe.start);
+    if (start) {
+      s("line", { x1: start[0][0], y1: start[0][1], x2: start[1][0], y2: start[1][1], class: "start-line" }, lines);
+      const t = s("text", { x: start[1][0] + 4, y: start[1][1], class: "line-label" }, lines);
+      t.textContent = "start";
+    }
+    const finish = segmentOf(describe.finish_line || describe.finish);
+    if (finish) {
+      s("line", { x1: finish[0][0], y1: finish[0][1], x2: finish[1][0], y2: finish[1][1], class: "finish-line" }, lines);
+      const t = s("text", { x: finish[1][0] + 4, y: finish[1][1], class: "line-label" }, lines);
+      t.textContent = "finish";
+    }
+    const ray = rayOf(describe.pylon_ray || describe.ray);
+    if (ray) {
+      const L = Math.max(vw, vh) * 2;
+      s("line", { x1: ray[0][0], y1: ray[0][1], x2: ray[0][0] + ray[1][0] * L, y2: ray[0][1] + ray[1][1] * L,
+        class: "pylon-ray" }, lines);
+    }
+    const wormLayer = s("g", { class: "worms" }, svg);
+    for (const w of worms(describe, scene, sizes)) {
+      s("polyline", { points: w.points.map((p) => p.join(",")).join(" "), class: "worm",
+        stroke: TT.colourOf(w.player) || "#999" }, wormLayer);
+    }
+    const pieceLayer = s("g", { class: "pieces" }, svg);
+    const order = ["tile", "token", "post", "die", "segment", "coin", "pawn"];
+    scene.pieces.map((p, i) => [p, i]).sort((a, b) => order.indexOf(a[0].kind) - order.indexOf(b[0].kind))
+      .forEach(([p, i]) => { drawPiece(pieceLayer, p, sizes).dataset.index = i; });
+    if (describe.pylon) {
+      const pp = pt(describe.pylon, scene);
+      if (pp) s("circle", { cx: pp[0], cy: pp[1], r: 6, class: "pylon-mark" }, lines);
+    }
+    if (judged && judged.scene) {
+      const hl = s("g", { class: "judged" }, svg);
+      (judged.pieces || []).forEach((i) => {
+        const p = judged.scene.pieces[i];
+        if (!p) return;
+        drawPiece(hl, p, sizes, "ghost");
+        const r = p.kind === "tile" ? sizes.tile_mm * 0.75 : (p.kind === "segment" ? sizes.segment_diameter_mm : sizes.coin_diameter_mm) * 0.8;
+        s("circle", { cx: p.x, cy: p.y, r, class: "offender" }, hl);
+      });
+      if (judged.where) s("circle", { cx: judged.where[0], cy: judged.where[1], r: 6, class: "where" }, hl);
+    }
+    const fit = o.fit;
+    if (fit) {
+      const fg = s("g", { class: "fit " + (fit.fits ? "fits" : "blocked") }, svg);
+      if (fit.path && fit.path.length > 1) {
+        s("polyline", { points: fit.path.map((p) => p.join(",")).join(" "), class: "fit-path" }, fg);
+      } else {
+        s("line", { x1: fit.from[0], y1: fit.from[1], x2: fit.to[0], y2: fit.to[1], class: "fit-path straight" }, fg);
+      }
+      s("circle", { cx: fit.from[0], cy: fit.from[1], r: (fit.coin_mm || sizes.coin_diameter_mm) / 2, class: "fit-end" }, fg);
+      s("circle", { cx: fit.to[0], cy: fit.to[1], r: (fit.coin_mm || sizes.coin_diameter_mm) / 2, class: "fit-end" }, fg);
+      if (fit.pinch) s("circle", { cx: fit.pinch[0], cy: fit.pinch[1], r: 5, class: "pinch" }, fg);
+    }
+    (o.picks || []).forEach((p) => s("circle", { cx: p[0], cy: p[1], r: 5, class: "pick" }, svg));
+    return [vx, vy, vw, vh];
+  };
+
+  TT.svgPoint = function (svg, ev) {
+    /* The mm point under a mouse event on the diagram. */
+    const p = svg.createSVGPoint();
+    p.x = ev.clientX; p.y = ev.clientY;
+    const q = p.matrixTransform(svg.getScreenCTM().inverse());
+    return [Math.round(q.x * 10) / 10, Math.round(q.y * 10) / 10];
+  };
+})();

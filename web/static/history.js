@@ -1,0 +1,72 @@
+/* Step-by-step replay of a past game: the move list, the picture and the table at each step. */
+"use strict";
+
+(function () {
+  const TT = window.TT;
+  const $ = (id) => document.getElementById(id);
+  let steps = [];
+  let at = 0;
+
+  function shown() {
+    return $("verdicts-only").checked ? steps.filter((s) => s.outputs.some((o) => o.type === "verdict")) : steps;
+  }
+
+  function select(i) {
+    const list = shown();
+    if (!list.length) return;
+    at = Math.max(0, Math.min(i, list.length - 1));
+    const st = list[at];
+    document.querySelectorAll("#steps li").forEach((li, j) => li.classList.toggle("on", j === at));
+    const li = document.querySelectorAll("#steps li")[at];
+    if (li) li.scrollIntoView({ block: "nearest" });
+    $("where").textContent = `step ${at + 1} of ${list.length} · input ${st.seq} · ${TT.fmtTime(st.t)}`;
+    const v = st.outputs.find((o) => o.type === "verdict");
+    const box = $("verdict");
+    if (v) {
+      box.className = "verdict " + (v.legal ? "legal" : "illegal");
+      $("verdict-word").textContent = (v.player ? v.player + ": " : "") + (v.legal ? "Legal" : "Not legal — " + v.rule);
+      $("verdict-reason").textContent = v.reason;
+    } else {
+      box.className = "verdict none";
+      $("verdict-word").textContent = st.text;
+      $("verdict-reason").textContent = st.outputs.map((o) => o.type).join(", ");
+    }
+    const img = $("step-picture");
+    if (st.picture) {
+      img.src = `/history/${window.GAME_ID}/frame/${st.seq}.jpg`;
+      img.hidden = false; $("no-picture").hidden = true;
+    } else { img.hidden = true; $("no-picture").hidden = false; }
+    const judged = v && !v.legal && st.seen ? { scene: st.seen, pieces: v.pieces || [], where: v.where || null } : null;
+    TT.drawDiagram($("diagram"), { scene: st.table || st.seen, describe: {}, judged });
+    $("diagram-note").textContent = st.table ? "" : "(none accepted yet)";
+  }
+
+  function renderList() {
+    const ol = $("steps");
+    ol.textContent = "";
+    shown().forEach((st, j) => {
+      const li = TT.el("li", { onclick: () => select(j) }, TT.el("b", { text: st.seq + " " }), st.text);
+      st.outputs.forEach((o) => li.append(TT.el("span", { class: "out " + (o.type === "verdict" ? (o.legal ? "legal" : "illegal") : ""),
+        text: o.text || (o.type + (o.player ? " " + o.player : "")) })));
+      ol.append(li);
+    });
+  }
+
+  $("first").onclick = () => select(0);
+  $("prev").onclick = () => select(at - 1);
+  $("next").onclick = () => select(at + 1);
+  $("last").onclick = () => select(shown().length - 1);
+  $("verdicts-only").onchange = () => { renderList(); select(0); };
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "ArrowRight") select(at + 1);
+    if (e.key === "ArrowLeft") select(at - 1);
+  });
+
+  TT.getJSON(`/history/${window.GAME_ID}/steps.json`).then((s) => {
+    steps = s;
+    if (!shown().length) $("verdicts-only").checked = false;
+    renderList();
+    select(0);
+  });
+  TT.getJSON("/api/state").then((s) => TT.showStatus(s.source)).catch(() => null);
+})();

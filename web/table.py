@@ -1,0 +1,256 @@
+"""The live table: the current game, its referee and its log, behind one lock.
+
+Everything that changes the game goes through :meth:`Table.submit` (the pipeline's stable scenes,
+the dashboard's rolls, accepts and undos, the phones' revealed bids): the event is judged by the
+:class:`referee.record.Referee`, the event and its outputs are committed to the
+:class:`web.log.GameLog`, and only then published on the :class:`web.bus.Bus` for the pages.
+
+On start the table resumes the log's latest game by replaying its stored input events through a
+fresh referee, so ``tabletop serve --db LOG`` goes on where it stopped.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from referee.record import Referee
+from referee.registry import make_game
+from tabletop.errors import InputError, RecordFormatError
+from tabletop.events import (
+    Correction,
+    Event,
+    Finish,
+    SceneSeen,
+    Setup,
+    Verdict,
+    Winner,
+)
+from tabletop.pieceset import DEFAULT_PIECES
+from tabletop.scene import Scene
+from web.bus import Bus
+from web.log import GameLog
+
+RECENT_VERDICTS = 30
+
+
+class NoGame(InputError):
+    """An event arrived before any game was set up."""
+
+
+@dataclass(frozen=True)
+class Submitted:
+    """What :meth:`Table.submit` stored: the input event at ``seq`` and its outputs."""
+
+    game_id: int
+    seq: int
+    event: Event
+    outputs: tuple[tuple[int, Event], ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The stored event (with its ``seq``) and its outputs, as JSON."""
+        return {"game_id": self.game_id, "seq": self.seq, "event": self.event.to_json(),
+                "outputs": [{**e.to_json(), "position": s} for s, e in self.outputs]}
+
+
+def _stamp(event: Event, t: float) -> Event:
+    return event if event.t is not None else replace(event, t=t)  # type: ignore[type-var]
+
+
+class Table:
+    """The game being played on this table.
+
+    Args:
+        log: Where every event goes.
+        bus: Where the pages hear about them.
+        snapshot: Returns a small JPEG of the table now (or None); stored with each verdict.
+    """
+
+    def __init__(self, log: GameLog, bus: Bus,
+                 snapshot: Callable[[], bytes | None] | None = None) -> None:
+        self.log = log
+        self.bus = bus
+        self.snapshot = snapshot or (lambda: None)
+        self._lock = threading.RLock()
+        self.referee = Referee()
+        self.game_id: int | None = None
+        self.next_seq = 0
+        self._outputs: list[tuple[int, Event]] = []
+        self._judged: dict[int, Scene] = {}
+        self._last_table: Scene | None = None
+        self.last_fit: dict[str, Any] | None = None
+        self.to_image: Callable[[Any], Any] | None = None
+        self.image_size: tuple[int, int] | None = None
+        self._resume()
+
+    # ------------------------------------------------------------------ resume
+
+    def _resume(self) -> None:
+        game_id = self.log.latest_game()
+        if game_id is not None:
+            self._load(game_id)
+
+    def _load(self, game_id: int) -> None:
+        referee = Referee()
+        outputs: list[tuple[int, Event]] = []
+        judged: dict[int, Scene] = {}
+        next_seq = 0
+        for seq, event in self.log.event_rows(game_id):
+            next_seq = seq + 1
+            if not event.is_input:
+                outputs.append((seq, event))
+                continue
+            try:
+                referee.push(event, seq)
+            except RecordFormatError:
+                continue  # a stored event the current rules refuse: keep the rest going
+            if isinstance(event, SceneSeen | Correction) and referee.last_scene is not None:
+                judged[seq] = referee.last_scene
+        self.referee, self.game_id, self.next_seq = referee, game_id, next_seq
+        self._outputs, self._judged = outputs, judged
+        self._last_table = self._table_of(referee)
+
+    # ------------------------------------------------------------------ changing
+
+    def submit(self, event: Event, jpeg: bytes | None = None) -> Submitted:
+        """Judges, stores and publishes one input event.
+
+        Args:
+            event: Any input event; a setup starts a new game.
+            jpeg: A picture of the table to keep with a verdict (default: ``snapshot()``).
+
+        Raises:
+            InputError: not an input event, no game yet, or a setup the game refuses.
+        """
+        if not event.is_input:
+            raise InputError(f"a {event.type!r} event is the referee's output, not an input")
+        with self._lock:
+            event = _stamp(event, time.time())
+            if isinstance(event, Setup):
+                return self._new_game(event)
+            if self.game_id is None:
+                raise NoGame("no game is set up yet: start a new game first")
+            seq = self.next_seq
+            outputs = self.referee.push(event, seq)
+            t = time.time()
+            positioned = tuple((seq + 1 + i, _stamp(o, t)) for i, o in enumerate(outputs))
+            judged = None
+            if isinstance(event, SceneSeen | Correction) and not getattr(
+                    getattr(event, "scene", None), "hand", False):
+                judged = self.referee.last_scene
+            table = self._table_of(self.referee)
+            scene_row = None
+            if table is not None and table != self._last_table:
+                scene_row = (seq, table)
+            picture = None
+            if any(isinstance(o, Verdict) for o in outputs):
+                data = jpeg if jpeg is not None else self.snapshot()
+                picture = (seq, data) if data else None
+            self.log.append(self.game_id, [(seq, event), *positioned], scene_row, picture)
+            self.next_seq = seq + 1 + len(outputs)
+            self._outputs.extend(positioned)
+            if judged is not None:
+                self._judged[seq] = judged
+            self._last_table = table
+            done = Submitted(self.game_id, seq, event, positioned)
+            self._publish(done)
+            return done
+
+    def _new_game(self, setup: Setup) -> Submitted:
+        make_game(setup)  # raises RecordFormatError (an InputError) for a setup it refuses
+        game_id = self.log.new_game(setup)
+        self.referee = Referee()
+        self.referee.push(setup, 0)
+        self.game_id, self.next_seq = game_id, 1
+        self._outputs, self._judged, self._last_table = [], {}, None
+        self.last_fit = None
+        done = Submitted(game_id, 0, setup, ())
+        self.bus.publish("game", self.state())
+        return done
+
+    def set_fit(self, fit: dict[str, Any]) -> None:
+        """Remembers the last gap check (drawn on the diagram) and tells the pages."""
+        with self._lock:
+            self.last_fit = fit
+        self.bus.publish("fit", fit)
+
+    def _publish(self, done: Submitted) -> None:
+        self.bus.publish("input", {"game_id": done.game_id, "seq": done.seq,
+                                   "event": _brief(done.event)})
+        for seq, out in done.outputs:
+            self.bus.publish(out.type, self._output_json(seq, out))
+        self.bus.publish("table", self.state(verdicts=False))
+
+    # ------------------------------------------------------------------ reading
+
+    @staticmethod
+    def _table_of(referee: Referee) -> Scene | None:
+        table = getattr(referee.state, "table", None)
+        return table if isinstance(table, Scene) else None
+
+    def _output_json(self, position: int, out: Event) -> dict[str, Any]:
+        d = {**out.to_json(), "position": position}
+        if isinstance(out, Verdict):
+            scene = self._judged.get(out.seq)
+            d["judged_scene"] = None if scene is None else scene.to_json()
+            if scene is not None and not out.legal and self.to_image is not None:
+                d.update(self._pixels(scene, out))
+        return d
+
+    def _pixels(self, scene: Scene, verdict: Verdict) -> dict[str, Any]:
+        """Where a verdict's pieces (and its point) are in the camera picture."""
+        idx = [i for i in verdict.pieces if 0 <= i < len(scene.pieces)]
+        points = [scene.pieces[i].centre_mm for i in idx]
+        if verdict.where is not None:
+            points.append(verdict.where)
+        if not points or self.to_image is None:
+            return {}
+        ring_mm = 16.0
+        out = []
+        for x, y in points:
+            (u, v), (u2, _) = self.to_image([[x, y], [x + ring_mm, y]])
+            out.append([float(u), float(v), float(abs(u2 - u)) or 20.0])
+        return {"pieces_px": out, "image_size": list(self.image_size or ())}
+
+    def state(self, verdicts: bool = True) -> dict[str, Any]:
+        """The dashboard's view of the game (the core of ``/api/state``)."""
+        with self._lock:
+            described = self.referee.describe()
+            table = self._last_table
+            last_seen = self.referee.last_scene
+            out: dict[str, Any] = {
+                **described,
+                "game_id": self.game_id,
+                "next_seq": self.next_seq,
+                "scene": None if table is None else table.to_json(),
+                "last_seen": None if last_seen is None else last_seen.to_json(),
+                "fit": self.last_fit,
+                "sizes": (self.referee.game.pieces if self.referee.game is not None
+                          else DEFAULT_PIECES).to_json(),
+                "finished": [e.to_json() for _, e in self._outputs if isinstance(e, Finish)],
+                "winner": next((e.player for _, e in reversed(self._outputs)
+                                if isinstance(e, Winner)), None),
+            }
+            if verdicts:
+                recent = [(s, e) for s, e in self._outputs if isinstance(e, Verdict)]
+                out["verdicts"] = [self._output_json(s, e)
+                                   for s, e in reversed(recent[-RECENT_VERDICTS:])]
+            return out
+
+    def record(self, game_id: int | None = None) -> str:
+        """A game's record as JSON Lines (default: the current game; empty when none)."""
+        gid = self.game_id if game_id is None else game_id
+        return "" if gid is None else self.log.record(gid)
+
+
+def _brief(event: Event) -> dict[str, Any]:
+    """An input event for the stream (a scene without its pieces, which can be many)."""
+    d = event.to_json()
+    if isinstance(event, SceneSeen):
+        d = {"type": "scene", "pieces": len(event.scene.pieces), "hand": event.scene.hand}
+        if event.t is not None:
+            d["t"] = event.t
+    return d

@@ -577,6 +577,8 @@ class WormUp(Game):
                                         f"{player} moved {number} segments from tail to head"
                                         f"{how}{also}.", tuple(new_idx))]
         winner = self._finisher(new, player, worm.centres_mm[-number:] if number else ())
+        if winner is None and moved_post is not None:
+            winner = self._head_on_line(new, player)
         if winner is not None:
             return Step(replace(new, phase=Phase.OVER, winner=winner),
                         (*outputs, Finish(winner, 1, seq), Winner(winner, seq)))
@@ -617,7 +619,8 @@ class WormUp(Game):
                 continue
             kept = {still[i] for i in range(k, n)}
             rest = [j for j in range(len(new_pts)) if j not in kept]
-            ext = geo.extend_chain(old[k:] if k < n else old, [new_pts[j] for j in rest], d, gap)
+            ext = geo.extend_chain(old[k:] if k < n else old, [new_pts[j] for j in rest], d, gap,
+                                   lifted_from=old)
             if ext is not None:
                 candidates[k] = tuple(rest[e] for e in ext)
         moved_idx = [idx[j] for j in range(len(new_pts)) if j not in set(still.values())]
@@ -687,13 +690,18 @@ class WormUp(Game):
         new = replace(state, table=scene)
         outputs: list[Event] = [Verdict(seq, x, True, Rule.OK.value,
                                         f"{x} moved a finish post (after the X).")]
-        heads = [w.player for w in new.worms
-                 if self._touches_finish(new, w.head_mm)]
-        if heads:
-            winner = x if x in heads else heads[0]
+        winner = self._head_on_line(new, x)
+        if winner is not None:
             return Step(replace(new, phase=Phase.OVER, winner=winner),
                         (*outputs, Finish(winner, 1, seq), Winner(winner, seq)))
         return Step(new, tuple(outputs))
+
+    def _head_on_line(self, state: WormUpState, first: str) -> str | None:
+        """The worm whose head the finish line touches (``first`` preferred), or None."""
+        heads = [w.player for w in state.worms if self._touches_finish(state, w.head_mm)]
+        if not heads:
+            return None
+        return first if first in heads else heads[0]
 
     def _touches_finish(self, state: WormUpState, centre: Point2) -> bool:
         assert state.finish_posts_mm is not None
@@ -710,6 +718,18 @@ class WormUp(Game):
 
     # ------------------------------------------------------------------ accept
 
+    def _orient(self, state: WormUpState, old: Worm, pts: list[Point2]) -> tuple[Point2, ...]:
+        """``pts`` (one chain) tail first: the way the worm pointed before, or to the finish."""
+        ox, oy = old.head_mm[0] - old.tail_mm[0], old.head_mm[1] - old.tail_mm[1]
+        nx, ny = pts[-1][0] - pts[0][0], pts[-1][1] - pts[0][1]
+        along = ox * nx + oy * ny
+        if abs(along) < 1e-6 * max(1.0, math.hypot(ox, oy) * math.hypot(nx, ny)):
+            assert state.finish_posts_mm is not None
+            a, b = state.finish_posts_mm
+            mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
+            along = geo.dist(pts[0], mid) - geo.dist(pts[-1], mid)
+        return tuple(pts if along > 0 else reversed(pts))
+
     def _accept_later(self, state: WormUpState, scene: Scene, seq: int) -> Step:
         read = self._read(scene)
         self._check_counts(read, Rule.ACCEPT)
@@ -721,9 +741,7 @@ class WormUp(Game):
                 continue
             order = self._chain(read, w.player, Rule.ACCEPT)
             pts = [read.centres(w.player)[k] for k in order]
-            if geo.dist(pts[0], w.head_mm) < geo.dist(pts[-1], w.head_mm):
-                pts.reverse()
-            worms.append(Worm(w.player, tuple(pts)))
+            worms.append(Worm(w.player, self._orient(state, w, pts)))
         new = replace(state, table=scene, worms=tuple(worms))
         if moved_post is not None:
             assert state.finish_posts_mm is not None

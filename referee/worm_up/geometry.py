@@ -48,16 +48,24 @@ def _turning(points: Sequence[Point2]) -> float:
 
 
 def _paths(points: Sequence[Point2], diameter_mm: float, gap_mm: float,
-           start_after: Point2 | None = None) -> Iterator[tuple[int, ...]]:
+           start_after: Point2 | None = None,
+           blocked: Sequence[Sequence[Point2]] = ()) -> Iterator[tuple[int, ...]]:
     """Every order of all ``points`` in which consecutive points touch.
 
     With ``start_after``, the first point must touch it (the chain continues from there).
+    ``blocked[j]`` lists places taken when the ``j``-th point is laid: a point closer than a
+    radius to one of them cannot be laid ``j``-th.
     """
     n = len(points)
+    radius = diameter_mm / 2.0
+
+    def free(j: int, i: int) -> bool:
+        return j >= len(blocked) or all(dist(points[i], b) >= radius for b in blocked[j])
+
     adj = [[j for j in range(n) if j != i and touch(points[i], points[j], diameter_mm, gap_mm)]
            for i in range(n)]
-    starts = range(n) if start_after is None else [
-        i for i in range(n) if touch(start_after, points[i], diameter_mm, gap_mm)]
+    starts = [i for i in range(n) if free(0, i) and (
+        start_after is None or touch(start_after, points[i], diameter_mm, gap_mm))]
     path: list[int] = []
     used = [False] * n
 
@@ -68,7 +76,7 @@ def _paths(points: Sequence[Point2], diameter_mm: float, gap_mm: float,
             yield tuple(path)
         else:
             for j in adj[i]:
-                if not used[j]:
+                if not used[j] and free(len(path), j):
                     yield from walk(j)
         path.pop()
         used[i] = False
@@ -102,17 +110,33 @@ def best_chain(points: Sequence[Point2], diameter_mm: float,
 
 
 def extend_chain(chain: Sequence[Point2], new_points: Sequence[Point2], diameter_mm: float,
-                 gap_mm: float) -> tuple[int, ...] | None:
+                 gap_mm: float, lifted_from: Sequence[Point2] = ()) -> tuple[int, ...] | None:
     """The order in which ``new_points`` continue ``chain`` beyond its last point, or None.
 
     Each new point must touch the one before it, the first touching ``chain[-1]``. Among
     several orders the one that turns least is chosen.
+
+    Args:
+        chain: The chain to continue (its last point is the head).
+        new_points: The points laid in front of the head, in any order.
+        diameter_mm: Segment diameter.
+        gap_mm: Touching tolerance.
+        lifted_from: The worm before the move, tail first: the ``j``-th new point is the
+            segment lifted from ``lifted_from[j]``, so it cannot lie on ``lifted_from[j+1:]``,
+            which are still in place when it is laid.
+
+    >>> worm = [(0.0, 0.0), (20.0, 0.0), (40.0, 0.0)]
+    >>> extend_chain(worm, [(60.0, 0.0), (40.0, 0.0), (20.0, 0.0)], 20, 4) is not None
+    True
+    >>> extend_chain(worm, [(60.0, 0.0), (40.0, 0.0), (20.0, 0.0)], 20, 4, worm) is None
+    True
     """
     if not new_points:
         return ()
+    blocked = [list(lifted_from[j + 1:]) for j in range(len(new_points))] if lifted_from else []
     tail = list(chain[-2:])
     best: tuple[float, tuple[int, ...]] | None = None
-    for p in _paths(new_points, diameter_mm, gap_mm, start_after=chain[-1]):
+    for p in _paths(new_points, diameter_mm, gap_mm, start_after=chain[-1], blocked=blocked):
         score = _turning(tail + [new_points[i] for i in p])
         if best is None or score < best[0] - 1e-9:
             best = (score, p)

@@ -1,0 +1,559 @@
+"""The Worm Up! referee, one test per rule, on records built move by move."""
+
+from __future__ import annotations
+
+import pytest
+
+from referee.record import Referee
+from referee.worm_up.game import WormUpSettings
+from tabletop.errors import RecordFormatError
+from tabletop.events import Accept, Bid, Finish, Notice, Roll, SceneSeen, Setup, Undo, Winner
+from tests.referee.worm_up.tables import (
+    FINISH,
+    START,
+    Game,
+    advance,
+    start_table,
+    start_worm,
+    table,
+    verdict,
+)
+
+THREE = ("red", "yellow", "green")
+
+
+def started(players=THREE, **options) -> Game:
+    g = Game(players, **options)
+    v = g.start()
+    assert v.legal, v
+    return g
+
+
+# ----------------------------------------------------------------------------- setup
+
+def test_setup_accepts_straight_worms_just_behind_the_start_line():
+    g = Game()
+    v = g.start()
+    assert v.legal and v.rule == "ok"
+    d = g.referee.describe()
+    assert d["phase"] == "bidding" and d["round"] == 1
+    assert d["start_line_mm"] == [list(p) for p in START]
+    assert d["finish_line_mm"] == [list(p) for p in FINISH]
+    assert d["worms"]["red"]["head_mm"] == list(start_worm(0)[-1])
+
+
+@pytest.mark.parametrize(("change", "words"), [
+    (lambda w: {**w, "red": w["red"][:-1]}, "red has 6 segments"),
+    (lambda w: {**w, "red": [(x, y - 40.0) for x, y in w["red"]]}, "mm behind the start line"),
+    (lambda w: {**w, "red": [(x, y + 8.0) for x, y in w["red"]]}, "over the start line"),
+    (lambda w: {**w, "red": [*w["red"][:3], *[(x, y + 40) for x, y in w["red"][3:]]]},
+     "one chain"),
+    (lambda w: {**w, "red": [(x + 29.0, y) for x, y in w["red"]]}, "touches"),
+    (lambda w: {**w, "red": [(x - 400.0, y) for x, y in w["red"]]}, "between the start posts"),
+    (lambda w: {**w, "red": [(x, y + 200.0) for x, y in w["red"]]}, "behind the start line"),
+])
+def test_setup_refuses_worms_not_set_up_by_the_rules(change, words):
+    g = Game()
+    out = g.scene(change(start_table(THREE)))
+    v = verdict(out)
+    assert not v.legal and v.rule == "setup" and words in v.reason
+    assert g.referee.describe()["phase"] == "setup"
+
+
+def test_setup_refuses_a_worm_that_is_not_straight():
+    g = Game()
+    worms = start_table(THREE)
+    red = worms["red"]
+    # a kink that still touches: the middle segment shifted 11 mm sideways
+    worms["red"] = [red[0], red[1], red[2], (red[3][0] + 11.0, red[3][1]), red[4], red[5], red[6]]
+    v = verdict(g.scene(worms))
+    assert not v.legal and v.rule == "setup" and "straight line" in v.reason
+
+
+def test_setup_needs_four_posts():
+    g = Game()
+    v = verdict(g.scene(posts=[*START, FINISH[0]]))
+    assert not v.legal and v.rule == "setup" and "4 posts" in v.reason
+
+
+@pytest.mark.parametrize(("players", "options", "words"), [
+    (("red", "yellow"), {}, "3 to 5 players"),
+    (("red", "yellow", "orange"), {}, "segment colours"),
+    (THREE, {"strip_width": 30}, "unknown option 'strip_width'"),
+    (THREE, {"strip_width_mm": -1}, "positive"),
+    (THREE, {"still_mm": "big"}, "must be a number"),
+])
+def test_setup_options_are_checked(players, options, words):
+    with pytest.raises(RecordFormatError, match=words):
+        Referee().push(Setup("worm-up", players, options), 0)
+
+
+def test_settings_come_from_the_setup_options():
+    g = started(strip_width_mm=40, sizes={"segment_mm": 20})
+    assert g.referee.game.settings == WormUpSettings(strip_width_mm=40)
+    assert g.referee.describe()["strip_width_mm"] == 40
+
+
+# ----------------------------------------------------------------------------- bids
+
+def test_bids_are_revealed_in_a_notice_once_all_are_in():
+    g = started()
+    out = g.bids(red="4", yellow="5")
+    assert [v.legal for v in out] == [True, True]
+    assert not any(isinstance(e, Notice) for e in out)
+    d = g.referee.describe()
+    assert d["bids_in"] == ["red", "yellow"] and d["waiting_for"] == ["green"]
+    assert "4" not in str(d["bids_in"]) and d["last_reveal"] is None
+    out = g.bids(green="5")
+    notice = out[-1]
+    assert isinstance(notice, Notice)
+    assert notice.data["bids"] == {"red": "4", "yellow": "5", "green": "5"}
+    assert notice.data["cancelled"] == ("yellow", "green")
+    assert notice.data["round"] == 1
+    assert "yellow and green cancel" in notice.message
+
+
+def test_a_legal_bid_verdict_does_not_say_what_was_bid():
+    g = started()
+    for tile in ("4", "X"):
+        v = verdict(g.push(Bid("red", tile, 6 if tile == "X" else None)))
+        assert v.legal and tile not in v.reason and "6" not in v.reason
+
+
+def test_a_bid_of_a_tile_sitting_out_is_refused():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    for p, k in (("red", 4), ("yellow", 5), ("green", 6)):
+        assert verdict(g.move(p, k)).legal
+    v = verdict(g.push(Bid("red", "4")))
+    assert not v.legal and v.rule == "bid" and "red's 4 sits out" in v.reason
+    assert g.referee.describe()["tiles"]["red"] == {"available": ["5", "6", "7", "X"],
+                                                     "resting": "4"}
+
+
+def test_a_bid_while_worms_still_have_to_move_is_refused():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    v = verdict(g.push(Bid("red", "7")))
+    assert not v.legal and v.rule == "bid" and "red, yellow and green" not in v.reason
+    assert "red still to move" in v.reason
+
+
+@pytest.mark.parametrize(("event", "rule"), [
+    (Bid("red", "4"), "bid"),
+    (Bid("orange", "4"), "bid"),
+])
+def test_bids_before_the_setup_or_from_strangers_are_refused(event, rule):
+    g = Game()
+    v = verdict(g.push(event))
+    assert not v.legal and v.rule == rule
+
+
+def test_other_events_are_not_part_of_worm_up():
+    g = started()
+    v = verdict(g.push(Roll("red", "3")))
+    assert not v.legal and v.rule == "event"
+
+
+def test_all_bids_cancelled_starts_the_next_round():
+    g = started()
+    g.bids(red="X", yellow="X", green="X")
+    d = g.referee.describe()
+    assert d["round"] == 2 and d["phase"] == "bidding"
+    assert d["tiles"]["red"]["available"] == ["4", "5", "6", "7", "X"]
+
+
+# ----------------------------------------------------------------------------- order of moves
+
+def test_worms_move_in_order_of_their_bids():
+    g = started()
+    g.bids(red="6", yellow="4", green="5")
+    v = verdict(g.move("red", 6))
+    assert not v.legal and v.rule == "turn" and "yellow's move" in v.reason
+    assert verdict(g.move("yellow", 4)).legal
+    assert g.referee.describe()["next"] == ["green"]
+    assert verdict(g.move("green", 5)).legal
+    assert verdict(g.move("red", 6)).legal
+    assert g.referee.describe()["round"] == 2
+
+
+def test_a_cancelled_worm_may_not_move():
+    g = started()
+    g.bids(red="5", yellow="5", green="6")
+    v = verdict(g.move("red", 5))
+    assert not v.legal and v.rule == "turn" and "cancelled" in v.reason
+
+
+def test_a_worm_moves_once_a_round():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    v = verdict(g.move("red", 4))
+    assert not v.legal and v.rule == "turn" and "already moved" in v.reason
+
+
+def test_no_worm_moves_before_the_reveal():
+    g = started()
+    g.bids(red="4", yellow="5")
+    v = verdict(g.move("red", 4))
+    assert not v.legal and v.rule == "turn" and "revealed" in v.reason
+
+
+def test_two_worms_moving_at_once_is_refused():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    worms["red"] = advance(worms["red"], 4)
+    worms["yellow"] = advance(worms["yellow"], 5)
+    v = verdict(g.scene(worms))
+    assert not v.legal and v.rule == "turn" and "red and yellow moved" in v.reason
+
+
+def test_an_unchanged_table_gets_no_verdict():
+    g = started()
+    assert g.scene() == ()
+    jitter = {p: [(x + 1.5, y - 1.0) for x, y in w] for p, w in g.worms.items()}
+    assert g.scene(jitter) == ()
+
+
+# ----------------------------------------------------------------------------- the move itself
+
+@pytest.mark.parametrize("moved", [3, 5, 7])
+def test_a_wrong_count_is_refused(moved):
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    v = verdict(g.move("red", moved))
+    assert not v.legal and v.rule == "steps"
+    assert f"red bid 4 but moved {moved} segments" in v.reason
+
+
+def test_a_half_made_move_is_refused_and_the_whole_move_then_accepted():
+    g = started()
+    g.bids(red="6", yellow="5", green="4")
+    assert verdict(g.move("green", 4)).legal
+    assert verdict(g.move("yellow", 2)).rule == "steps"
+    v = verdict(g.move("yellow", 5))
+    assert v.legal and len(v.pieces) == 5
+
+
+def test_a_bending_worm_is_legal():
+    g = started()
+    g.bids(red="7", yellow="5", green="6")
+    assert verdict(g.move("yellow", 5, [60, 30, 0, 0, -30])).legal
+    # the head is where the last laid segment is
+    head = g.referee.describe()["worms"]["yellow"]["head_mm"]
+    assert head == pytest.approx(list(g.worms["yellow"][-1]))
+
+
+def test_a_split_worm_is_refused():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    moved = advance(worms["red"], 4)
+    worms["red"] = [*moved[:5], (moved[5][0], moved[5][1] + 15), (moved[6][0], moved[6][1] + 15)]
+    v = verdict(g.scene(worms))
+    assert not v.legal and v.rule == "shape" and "split" in v.reason
+
+
+def test_segments_must_come_from_the_tail():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    red = worms["red"]
+    # four segments taken from the head and laid behind the tail: a chain, but backwards
+    worms["red"] = [(red[0][0], red[0][1] - 20.0 * (4 - i)) for i in range(4)] + red[:3]
+    v = verdict(g.scene(worms))
+    assert not v.legal and v.rule == "tail"
+
+
+def test_a_segment_laid_beside_the_worm_is_refused():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    red = worms["red"]
+    # the tail segment laid beside the middle of the worm (a branch, not in front of the head)
+    worms["red"] = [*red[1:], (red[3][0] - 20.0, red[3][1])]
+    v = verdict(g.scene(worms))
+    assert not v.legal and v.rule in ("tail", "shape")
+
+
+def test_a_worm_touching_another_is_refused():
+    g = started()
+    g.bids(red="5", yellow="4", green="6")
+    assert verdict(g.move("yellow", 4)).legal
+    # red (x = 50) bends right, towards yellow's column (x = 100), and lays a segment at x = 80
+    v = verdict(g.move("red", 5, [41.4, 41.4, 90, 90, 90]))
+    assert not v.legal and v.rule == "touch" and "touches yellow's worm" in v.reason
+    assert v.where is not None
+
+
+def test_a_worm_may_lie_close_to_another_without_touching():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    red = advance(worms["red"], 4)
+    worms["red"] = red
+    assert verdict(g.scene(worms)).legal
+
+
+def test_another_worm_moved_too_is_refused():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    worms["red"] = advance(worms["red"], 4)
+    worms["green"] = [(x + 30.0, y) for x, y in worms["green"]]
+    v = verdict(g.scene(worms))
+    assert not v.legal and v.rule == "turn"
+
+
+def test_a_missing_segment_is_reported():
+    g = started()
+    worms = dict(g.worms)
+    worms["green"] = worms["green"][1:]
+    v = verdict(g.scene(worms))
+    assert not v.legal and v.rule == "pieces" and "green has 6 segments" in v.reason
+
+
+def test_an_illegal_move_leaves_the_accepted_table_and_the_turn():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    assert not verdict(g.move("red", 5)).legal
+    assert g.referee.describe()["next"] == ["red"]
+    assert verdict(g.move("red", 4)).legal
+
+
+# ----------------------------------------------------------------------------- the X
+
+def test_x_number_is_inferred_from_the_move():
+    g = started()
+    g.bids(red="4", yellow="6", green="X")
+    assert g.referee.describe()["next"] == ["red"]
+    assert verdict(g.move("red", 4)).legal
+    assert g.referee.describe()["next"] == ["green", "yellow"]
+    v = verdict(g.move("green", 5))
+    assert v.legal and "X as 5" in v.reason
+    assert g.referee.describe()["next"] == ["yellow"]
+
+
+def test_x_may_not_take_a_number_that_was_bid():
+    g = started()
+    g.bids(red="4", yellow="6", green="X")
+    g.move("red", 4)
+    v = verdict(g.move("green", 6))
+    assert not v.legal and v.rule == "steps" and "6 was bid" in v.reason
+
+
+def test_x_taking_a_high_number_waits_for_lower_bids():
+    g = started()
+    g.bids(red="4", yellow="6", green="X")
+    g.move("red", 4)
+    v = verdict(g.move("green", 7))
+    assert not v.legal and v.rule == "turn" and "yellow (6) moves first" in v.reason
+
+
+def test_x_declared_number_must_be_moved():
+    g = started()
+    g.bids(red="4", yellow="6", green=("X", 7))
+    g.move("red", 4)
+    g.move("yellow", 6)
+    v = verdict(g.move("green", 5))
+    assert not v.legal and v.rule == "steps" and "X as 7" in v.reason
+    assert verdict(g.move("green", 7)).legal
+
+
+def test_x_with_no_free_number_keeps_its_worm_still():
+    players = ("red", "yellow", "green", "blue", "purple")
+    g = started(players)
+    out = g.bids(red="4", yellow="5", green="6", blue="7", purple="X")
+    assert "no free number" in out[-1].message
+    v = verdict(g.move("purple", 4))
+    assert not v.legal and v.rule == "turn" and "no free number" in v.reason
+    # the X player may still move a finish post
+    a, b = FINISH
+    v = verdict(g.scene(posts=[*START, a, (b[0] - 40.0, b[1])]))
+    assert not v.legal and v.rule == "post"  # the strip would have to stretch
+    moved_b = _rotate(b, a, 10)
+    v = verdict(g.scene(posts=[*START, a, moved_b]))
+    assert v.legal and v.player == "purple"
+
+
+def _rotate(p, about, deg):
+    import math
+    r = math.radians(deg)
+    dx, dy = p[0] - about[0], p[1] - about[1]
+    return (about[0] + dx * math.cos(r) - dy * math.sin(r),
+            about[1] + dx * math.sin(r) + dy * math.cos(r))
+
+
+# ----------------------------------------------------------------------------- the post move
+
+def test_post_move_after_x_legal():
+    g = started()
+    g.bids(red="4", yellow="6", green="X")
+    g.move("red", 4)
+    a, b = FINISH
+    new_a = _rotate(a, b, -20)  # b stays put, a swings round it
+    v = verdict(g.move("green", 5, posts=[*START, new_a, b]))
+    assert v.legal and "moved a finish post" in v.reason
+    line = g.referee.describe()["finish_line_mm"]
+    assert line[0] == pytest.approx(list(new_a)) and line[1] == list(b)
+    # only once per X
+    v = verdict(g.scene(posts=[*START, _rotate(new_a, b, 5), b]))
+    assert not v.legal and v.rule == "post" and "already moved" in v.reason
+
+
+def test_post_move_after_x_may_come_in_its_own_scene_even_after_the_round():
+    g = started()
+    g.bids(red="4", yellow="6", green="X")
+    g.move("red", 4)
+    g.move("green", 5)
+    g.move("yellow", 6)
+    assert g.referee.describe()["phase"] == "bidding"
+    a, b = FINISH
+    v = verdict(g.scene(posts=[*START, _rotate(a, b, 15), b]))
+    assert v.legal and v.player == "green"
+
+
+@pytest.mark.parametrize(("posts", "words"), [
+    (lambda a, b: [(a[0] + 60, a[1]), b], "mm apart"),  # the strip would stretch
+    (lambda a, b: [(a[0] + 10, a[1] + 40), (b[0] + 10, b[1] + 40)], "cannot be found"),
+])
+def test_post_move_after_x_illegal(posts, words):
+    g = started()
+    g.bids(red="4", yellow="6", green="X")
+    g.move("red", 4)
+    g.move("green", 5)
+    v = verdict(g.scene(posts=[*START, *posts(*FINISH)]))
+    assert not v.legal and v.rule in ("post", "pieces") and words in v.reason
+
+
+def test_post_move_without_x_is_refused():
+    g = started()
+    g.bids(red="4", yellow="6", green="5")
+    a, b = FINISH
+    v = verdict(g.scene(posts=[*START, _rotate(a, b, 15), b]))
+    assert not v.legal and v.rule == "post" and "successful X" in v.reason
+
+
+def test_post_move_by_another_worm_is_refused():
+    g = started()
+    g.bids(red="4", yellow="6", green="X")
+    a, b = FINISH
+    v = verdict(g.move("red", 4, posts=[*START, _rotate(a, b, 15), b]))
+    assert not v.legal and v.rule == "post" and "only the X player" in v.reason
+
+
+def test_start_posts_may_be_taken_away():
+    g = started()
+    g.bids(red="4", yellow="6", green="5")
+    assert verdict(g.move("red", 4, posts=list(FINISH))).legal
+
+
+# ----------------------------------------------------------------------------- the finish
+
+def _near_the_line(g: Game, player: str, gap_mm: float) -> None:
+    """Puts ``player``'s worm straight up to ``gap_mm`` before the strip (accepting the table)."""
+    worms = dict(g.worms)
+    x = worms[player][0][0]
+    head_y = FINISH[0][1] - 12.5 - 10.0 - gap_mm
+    worms[player] = [(x, head_y - 20.0 * (6 - i)) for i in range(7)]
+    g.scene(worms)
+    g.push(Accept())
+    g.worms = worms
+
+
+def test_a_head_touching_the_finish_line_wins():
+    g = started()
+    _near_the_line(g, "red", 15.0)
+    g.bids(red="4", yellow="5", green="6")
+    out = g.move("red", 4)
+    assert verdict(out).legal
+    assert Finish("red", 1, out[0].seq) in out and Winner("red", out[0].seq) in out
+    assert g.referee.describe()["winner"] == "red"
+    assert g.referee.describe()["phase"] == "over"
+    assert g.move("yellow", 5) == ()  # the race is over: nothing more is judged
+    assert verdict(g.push(Bid("red", "5"))).rule == "bid"
+
+
+def test_a_head_short_of_the_line_does_not_win():
+    g = started()
+    _near_the_line(g, "red", 95.0)
+    g.bids(red="4", yellow="5", green="6")
+    out = g.move("red", 4)
+    assert not any(isinstance(e, Finish | Winner) for e in out)  # 95 - 4 * 20 = 15 mm short
+
+
+def test_a_head_that_passed_over_the_line_wins():
+    g = started()
+    _near_the_line(g, "red", 5.0)
+    g.bids(red="7", yellow="5", green="6")
+    g.move("yellow", 5)
+    g.move("green", 6)
+    out = g.move("red", 7)  # the worm ends well beyond the strip
+    assert any(isinstance(e, Winner) and e.player == "red" for e in out)
+
+
+def test_a_head_touching_the_line_beside_the_strip_does_not_win():
+    g = started()
+    worms = dict(g.worms)
+    x = FINISH[1][0] + 60.0  # beyond the right finish post
+    worms["red"] = [(x, 600.0 - 20.0 * (6 - i)) for i in range(7)]
+    g.scene(worms)
+    g.push(Accept())
+    g.worms = worms
+    g.bids(red="4", yellow="5", green="6")
+    out = g.move("red", 4)
+    assert verdict(out).legal and not any(isinstance(e, Winner) for e in out)
+
+
+def test_the_finish_line_moved_onto_a_head_finishes_that_worm():
+    g = started()
+    _near_the_line(g, "yellow", 30.0)
+    g.bids(red="4", yellow="6", green="X")
+    g.move("red", 4)
+    a, b = FINISH
+    new_a = _rotate(a, b, 12)  # swings a's end down onto yellow's head
+    out = g.move("green", 5, posts=[*START, new_a, b])
+    assert verdict(out).legal
+    assert any(isinstance(e, Winner) and e.player == "yellow" for e in out)
+
+
+# ----------------------------------------------------------------------------- accept and undo
+
+def test_accept_counts_a_changed_worm_as_its_move():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    worms["red"] = advance(worms["red"], 3)  # judged as a wrong count...
+    assert verdict(g.scene(worms)).rule == "steps"
+    v = verdict(g.push(Accept()))  # ...but the players accept the table as it is
+    assert v.legal
+    g.worms = worms
+    assert g.referee.describe()["next"] == ["yellow"]
+
+
+def test_undo_takes_back_a_move():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    before = g.worms
+    assert verdict(g.move("red", 4)).legal
+    g.push(Undo())
+    g.worms = before
+    assert g.referee.describe()["next"] == ["red"]
+    assert verdict(g.move("red", 4)).legal
+
+
+def test_accept_at_the_start_takes_a_table_that_breaks_the_setup_rules():
+    g = Game()
+    worms = start_table(THREE)
+    worms["red"] = [(x, y - 60.0) for x, y in worms["red"]]
+    assert not verdict(g.scene(worms)).legal
+    assert verdict(g.push(Accept())).legal
+    assert g.referee.describe()["phase"] == "bidding"
+
+
+def test_a_scene_with_a_hand_is_not_judged():
+    g = started()
+    worms = dict(g.worms)
+    worms["red"] = worms["red"][2:]
+    assert g.push(SceneSeen(table(worms).with_hand(True))) == ()

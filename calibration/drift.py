@@ -20,6 +20,9 @@ from calibration.errors import CalibrationError
 from calibration.homography import _grey, detect_markers, detector_parameters
 from calibration.model import Calibration
 
+EDGE_PX = 3
+"""Corners closer than this to a window's edge belong to a marker the window cuts."""
+
 TOLERANCE_MM = 1.5
 """Median marker displacement above which the view counts as moved."""
 
@@ -140,10 +143,12 @@ class DriftWatch:
             if k not in self._tiles or k in shifts:
                 continue
             mx, my, x0, y0, x1, y1 = self._tiles[k]
-            c = c.reshape(4, 2)
-            centre = c.mean(axis=0)
-            if mx <= centre[0] < mx + x1 - x0 and my <= centre[1] < my + y1 - y0:
-                shifts[k] = self._shift_mm(k, c - (mx, my) + (x0, y0))
+            c = c.reshape(4, 2) - (mx, my)
+            # a marker cut by its window's edge has false corners: all four well inside only
+            b = EDGE_PX
+            if (c.min() >= b and c[:, 0].max() <= x1 - x0 - 1 - b
+                    and c[:, 1].max() <= y1 - y0 - 1 - b):
+                shifts[k] = self._shift_mm(k, c + np.array([x0, y0]))
         searched_all = False
         if not shifts:
             searched_all = True

@@ -1,0 +1,80 @@
+"""Whole recorded games of Worm Up! through ``tabletop referee``, against expected outputs.
+
+Each ``data/<name>.jsonl`` is a game record; ``data/<name>.expected.jsonl`` holds the outputs
+checked by hand (see ``data/make_game1.py`` for what each scene of game 1 does).
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from referee.record import fold
+from tabletop.cli import main
+from tabletop.events import read_record
+
+DATA = Path(__file__).resolve().parent / "data"
+GAMES = sorted(p for p in DATA.glob("*.jsonl") if not p.name.endswith(".expected.jsonl"))
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _expected(record: Path) -> list[dict]:
+    path = record.with_name(record.name.replace(".jsonl", ".expected.jsonl"))
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def test_there_are_recorded_games():
+    assert GAMES
+
+
+@pytest.mark.parametrize("record", GAMES, ids=lambda p: p.stem)
+def test_recorded_game_gives_the_expected_verdicts(record, capsys):
+    assert main(["referee", str(record)]) == 0
+    got = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    expected = _expected(record)
+    for i, (g, e) in enumerate(zip(got, expected, strict=False)):
+        assert g == e, f"output line {i + 1} differs"
+    assert len(got) == len(expected)
+
+
+def test_game1_has_each_foul_once_and_red_wins():
+    out = _expected(DATA / "game1.jsonl")
+    fouls = Counter(o["rule"] for o in out if o["type"] == "verdict" and not o["legal"])
+    assert fouls == {"turn": 3, "bid": 1, "steps": 1, "post": 1, "pieces": 1, "shape": 1,
+                     "touch": 1}
+    reveals = [o for o in out if o["type"] == "notice"]
+    assert [r["data"]["round"] for r in reveals] == [1, 2, 3, 4, 5, 6, 7]
+    assert reveals[1]["data"]["order"][0] == {"player": "yellow", "bid": "X", "number": None,
+                                             "free": [4, 7]}
+    assert [o for o in out if o["type"] in ("finish", "winner")] == [
+        {"type": "finish", "player": "red", "place": 1, "seq": 50},
+        {"type": "winner", "player": "red", "seq": 50}]
+
+
+def test_a_replay_of_game1_gives_the_same_outputs():
+    events = read_record(DATA / "game1.jsonl")
+    assert fold(events) == fold(events)
+
+
+def test_tabletop_referee_runs_as_a_command():
+    proc = subprocess.run([sys.executable, "-m", "tabletop", "referee",
+                           str(DATA / "game1.jsonl")], capture_output=True, text=True,
+                          cwd=ROOT, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stderr == ""
+    assert [json.loads(line) for line in proc.stdout.splitlines()] == _expected(
+        DATA / "game1.jsonl")
+
+
+def test_a_bad_record_is_one_line_of_error(tmp_path):
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"type": "setup", "game": "worm-up", "players": ["red", "yellow"]}\n')
+    proc = subprocess.run([sys.executable, "-m", "tabletop", "referee", str(bad)],
+                          capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert proc.returncode == 1
+    assert proc.stderr.count("\n") == 1 and "3 to 5 players" in proc.stderr

@@ -1,0 +1,198 @@
+"""A hand and forearm reaching over the table: capsules (forearm, palm, fingers, thumb) ray traced
+from the camera, shaded like skin, slightly motion-blurred, casting a soft shadow on the table.
+
+The arm comes in from beyond the image's edge; its fingertips hover ``height_mm`` over the
+table at the target, as when a player is about to pick up or put down a piece.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from tabletop.render.camera import CameraPose
+from tabletop.render.degrade import line_kernel
+from tabletop.render.shadows import cast_on_table, fill_hull
+from tabletop.render.textures import smooth_noise
+
+SKIN_BGR: tuple[tuple[float, float, float], ...] = (
+    (0.50, 0.62, 0.84), (0.42, 0.55, 0.78), (0.30, 0.42, 0.62), (0.20, 0.28, 0.42),
+)
+"""Skin reflectances (B, G, R), light to dark."""
+
+
+@dataclass(frozen=True, eq=False)
+class Capsule:
+    """A segment from ``a_mm`` to ``b_mm`` (world, 3-D) thickened by ``radius_mm``."""
+
+    a_mm: np.ndarray
+    b_mm: np.ndarray
+    radius_mm: float
+
+
+@dataclass(frozen=True, eq=False)
+class HandLayer:
+    """The drawn hand.
+
+    Attributes:
+        alpha: (H, W) float32 coverage.
+        colour: (H, W, 3) float32 premultiplied colour.
+        shadow: (H, W) float32 soft shadow it casts on the table (and on the pieces).
+    """
+
+    alpha: np.ndarray
+    colour: np.ndarray
+    shadow: np.ndarray
+
+
+def hand_capsules(target_mm: tuple[float, float], from_deg: float, height_mm: float,
+                  thumb_side: float) -> list[Capsule]:
+    """The capsules of a right or left hand (``thumb_side`` +1 or -1) and its arm."""
+    a = math.radians(from_deg)
+    f = -np.array([math.cos(a), math.sin(a), 0.0])   # toward the fingers
+    s = np.array([-f[1], f[0], 0.0])                   # across the hand
+    up = np.array([0.0, 0.0, 1.0])
+    t = np.array([target_mm[0], target_mm[1], 0.0])
+    hh = height_mm
+    knuckles = t - f * 72 + up * (hh + 20)
+    wrist = t - f * 160 + up * (hh + 36)
+    mid = wrist - f * 140 + up * 32
+    elbow = wrist - f * 280 + up * 75
+    shoulder = elbow - f * 300 + up * 160
+    caps = [Capsule(wrist, mid, 27.0), Capsule(mid, elbow, 33.0), Capsule(elbow, shoulder, 44.0),
+            Capsule(wrist, wrist, 27.0)]
+    for o in (-21.0, 0.0, 21.0):
+        caps.append(Capsule(wrist + s * o * 0.6 + up * 2, knuckles + s * o, 15.5))
+    lengths = {-27.0: 52.0, -9.0: 66.0, 9.0: 72.0, 27.0: 64.0}  # pinky .. index
+    for o, length in lengths.items():
+        off = o * thumb_side
+        fi = f + s * (off / 260.0)
+        fi = fi / np.linalg.norm(fi)
+        base = knuckles + s * off
+        bend = base + fi * 0.55 * length - up * 9
+        tip = bend + fi * 0.45 * length - up * 11
+        caps.append(Capsule(base, bend, 9.0))
+        caps.append(Capsule(bend, tip, 8.0))
+    t_base = wrist + f * 25 + s * thumb_side * 34 - up * 4
+    t_mid = t_base + f * 42 + s * thumb_side * 18 - up * 14
+    t_tip = t_mid + f * 30 - s * thumb_side * 4 - up * 10
+    caps += [Capsule(t_base, t_mid, 11.5), Capsule(t_mid, t_tip, 10.0)]
+    return caps
+
+
+def intersect_capsule(origin: np.ndarray, rd: np.ndarray, cap: Capsule) -> tuple[np.ndarray,
+                                                                                  np.ndarray]:
+    """Ray parameters and normals of the first hits of unit rays ``rd`` (..., 3) on a capsule."""
+    pa, pb, r = cap.a_mm, cap.b_mm, cap.radius_mm
+    ba = pb - pa
+    oa = origin - pa
+    baba = float(ba @ ba)
+    bard = rd @ ba
+    baoa = float(oa @ ba)
+    rdoa = rd @ oa
+    oaoa = float(oa @ oa)
+    a = baba - bard * bard
+    b = baba * rdoa - baoa * bard
+    c = baba * oaoa - baoa * baoa - r * r * baba
+    h = b * b - a * c
+    with np.errstate(divide="ignore", invalid="ignore"):
+        t_body = (-b - np.sqrt(np.maximum(h, 0.0))) / a
+        y = baoa + t_body * bard
+        body = (h >= 0) & (a > 1e-12) & (y > 0) & (y < baba)
+        end = np.where((y <= 0) | ~np.isfinite(y), 0.0, 1.0)[..., None]
+        oc = origin - (pa + end * ba)
+        b2 = np.einsum("...k,...k->...", rd, oc)
+        c2 = np.einsum("...k,...k->...", oc, oc) - r * r
+        h2 = b2 * b2 - c2
+        t_cap = -b2 - np.sqrt(np.maximum(h2, 0.0))
+    t = np.where(body, t_body, np.where(h2 > 0, t_cap, np.inf))
+    t = np.where(t > 0, t, np.inf)
+    p = origin + np.where(np.isfinite(t), t, 0.0)[..., None] * rd
+    if baba > 0:
+        k = np.clip(((p - pa) @ ba) / baba, 0.0, 1.0)[..., None]
+    else:
+        k = np.zeros((*p.shape[:-1], 1))
+    n = (p - pa - k * ba) / r
+    return t, n
+
+
+def _capsule_window(cap: Capsule, pose: CameraPose) -> tuple[int, int, int, int] | None:
+    lo = np.minimum(cap.a_mm, cap.b_mm) - cap.radius_mm
+    hi = np.maximum(cap.a_mm, cap.b_mm) + cap.radius_mm
+    corners = np.array([[x, y, z] for x in (lo[0], hi[0]) for y in (lo[1], hi[1])
+                        for z in (lo[2], hi[2])])
+    px = pose.project(corners)
+    if not np.all(np.isfinite(px)):
+        return None
+    w, h = pose.image_size
+    x0, y0 = max(0, math.floor(px[:, 0].min()) - 1), max(0, math.floor(px[:, 1].min()) - 1)
+    x1, y1 = min(w, math.ceil(px[:, 0].max()) + 2), min(h, math.ceil(px[:, 1].max()) + 2)
+    if x1 <= x0 or y1 <= y0:
+        return None
+    return (x0, y0, x1, y1)
+
+
+def draw_hand(pose: CameraPose, caps: list[Capsule], light: np.ndarray, ambient: float,
+              rng: np.random.Generator, blur_len_px: float = 4.0,
+              shadow_softness_px: float = 6.0) -> HandLayer:
+    """Ray traces the capsules and returns the hand's layer and shadow."""
+    w, h = pose.image_size
+    depth = np.full((h, w), np.inf, np.float32)
+    normal = np.zeros((h, w, 3), np.float32)
+    origin = np.asarray(pose.centre_mm, dtype=float)
+    box = [w, h, 0, 0]
+    for cap in caps:
+        win = _capsule_window(cap, pose)
+        if win is None:
+            continue
+        x0, y0, x1, y1 = win
+        u, v = np.meshgrid(np.arange(x0, x1, dtype=np.float64),
+                           np.arange(y0, y1, dtype=np.float64))
+        rd = pose.rays(u, v)
+        rd /= np.linalg.norm(rd, axis=-1, keepdims=True)
+        t, n = intersect_capsule(origin, rd, cap)
+        region = depth[y0:y1, x0:x1]
+        closer = t < region
+        if not np.any(closer):
+            continue
+        region[closer] = t[closer]
+        normal[y0:y1, x0:x1][closer] = n[closer]
+        box = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
+    alpha = np.zeros((h, w), np.float32)
+    colour = np.zeros((h, w, 3), np.float32)
+    shadow = np.zeros((h, w), np.float32)
+    for cap in caps:
+        ring = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+        disc = np.c_[np.cos(ring), np.sin(ring)] * cap.radius_mm
+        pts = np.r_[cast_on_table(cap.a_mm[None], light) + disc,
+                    cast_on_table(cap.b_mm[None], light) + disc]
+        fill_hull(shadow, pose.project_table(pts))
+    shadow = cv2.GaussianBlur(np.minimum(shadow, 1.0), (0, 0), shadow_softness_px)
+    if box[2] <= box[0]:
+        return HandLayer(alpha, colour, shadow)
+    pad = int(blur_len_px) + 4
+    x0, y0 = max(0, box[0] - pad), max(0, box[1] - pad)
+    x1, y1 = min(w, box[2] + pad), min(h, box[3] + pad)
+    mask = np.isfinite(depth[y0:y1, x0:x1]).astype(np.float32)
+    n = normal[y0:y1, x0:x1]
+    skin = np.asarray(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], np.float32)
+    ndl = n @ light.astype(np.float32)
+    wrap = np.clip((ndl + 0.35) / 1.35, 0.0, 1.0)
+    diffuse = ambient + (1.0 - ambient) * wrap / max(float(light[2]), 0.3)
+    rim = np.clip(n[..., 2], 0.0, 1.0) ** 0.5  # a touch of occlusion at the silhouettes
+    blotch = smooth_noise(rng, mask.shape, (12.0, 12.0)) * 0.04
+    col = skin[None, None, :] * (diffuse * (0.75 + 0.25 * rim) * (1.0 + blotch))[..., None]
+    col[..., 2] += 0.04 * (1.0 - rim)  # light through skin at the edges is redder
+    premul = col * mask[..., None]
+    if blur_len_px >= 1.0:
+        angle = rng.uniform(0, math.pi)
+        k = line_kernel(blur_len_px, angle)
+        premul = cv2.filter2D(premul, -1, k)
+        mask = cv2.filter2D(mask, -1, k)
+    alpha[y0:y1, x0:x1] = cv2.GaussianBlur(mask, (0, 0), 0.6)
+    colour[y0:y1, x0:x1] = cv2.GaussianBlur(premul, (0, 0), 0.6)
+    return HandLayer(alpha, colour, shadow)
+

@@ -108,23 +108,25 @@ def _optional(module: str, name: str) -> Any:
         return None
 
 
-def heatmap_image(cal: Calibration, step_mm: float = 25.0) -> tuple[np.ndarray, float] | None:
-    """The error map as a colour picture (and its largest error, mm), or None when unknown."""
+def heatmap_image(cal: Calibration, step_mm: float = 20.0) -> tuple[np.ndarray, float] | None:
+    """The error map as a colour picture (and its largest error in view, mm), or None.
+
+    Black: outside the camera's view. The colour scale runs from 0 to the largest error.
+    """
     error_map = _optional("calibration.coverage", "error_map")
     if error_map is None:
         return None
-    x0, y0, x1, y1 = table_extent_mm(cal)
-    emap = error_map(cal, (x0, y0, x1, y1), step_mm)
+    emap = error_map(cal, table_extent_mm(cal), step_mm)
     err = np.asarray(emap.error_mm, dtype=float)
-    finite = err[np.isfinite(err)]
-    top = float(finite.max()) if finite.size else 0.0
+    seen = np.asarray(emap.in_view, dtype=bool) & np.isfinite(err)
+    top = float(err[seen].max()) if seen.any() else 0.0
     scaled = np.zeros(err.shape, np.uint8)
     if top > 0:
-        scaled = np.nan_to_num(np.clip(err / max(top, 1e-9) * 255.0, 0, 255)).astype(np.uint8)
+        scaled = np.clip(np.nan_to_num(err) / top * 255.0, 0, 255).astype(np.uint8)
     colour = cv2.applyColorMap(scaled, cv2.COLORMAP_TURBO)
-    colour[~np.isfinite(err)] = (40, 40, 40)
+    colour[~seen] = (24, 24, 24)
     h, w = colour.shape[:2]
-    k = max(1, 480 // max(w, h))
+    k = max(1, 480 // max(w, h, 1))
     return cv2.resize(colour, (w * k, h * k), interpolation=cv2.INTER_NEAREST), top
 
 
@@ -138,8 +140,9 @@ def heatmap() -> Response:
         abort(404, description=f"no error map: {exc}")
     if made is None:
         abort(404, description="the error map is not available in this build")
-    ok, buf = cv2.imencode(".png", made[0])
-    return Response(buf.tobytes(), mimetype="image/png", headers={"Cache-Control": "no-store"})
+    _, buf = cv2.imencode(".png", made[0])
+    return Response(buf.tobytes(), mimetype="image/png",
+                    headers={"Cache-Control": "no-store", "X-Error-Max-Mm": f"{made[1]:.3f}"})
 
 
 def drift_report(services: Services) -> dict[str, Any] | None:
@@ -149,11 +152,10 @@ def drift_report(services: Services) -> dict[str, Any] | None:
     if check_drift is None or frame is None or services.calibration is None:
         return None
     try:
-        r = check_drift(services.calibration, frame)
+        report = check_drift(services.calibration, frame)
     except InputError as exc:
-        return {"moved": None, "message": str(exc)}
-    return {"moved": bool(r.moved), "shift_mm": float(r.shift_mm),
-            "markers_seen": int(r.markers_seen), "message": str(r.message)}
+        return {"moved": None, "status": "unknown", "message": str(exc)}
+    return report.to_json()  # type: ignore[no-any-return]
 
 
 @bp.get("/info")

@@ -62,7 +62,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--calibration", metavar="CAL", required=True)
     p.add_argument("--game", required=True, help="worm-derby, worm-up or jungle")
     p.add_argument("--players", help="comma-separated (default: the game's usual colours)")
-    p.add_argument("--options", help="the setup's options as JSON, e.g. '{\"variant\": \"slalom\"}'")
+    p.add_argument("--options", help="the setup's options as JSON, e.g. "
+                   "'{\"variant\": \"slalom\"}'")
     p.add_argument("--db", metavar="LOG", help="store the game in this log instead of stdout")
     p.add_argument("--repeat", type=int, default=None, metavar="N",
                    help="show each image of a folder N times (a still picture must be seen "
@@ -178,8 +179,10 @@ def run_serve(args: argparse.Namespace) -> int:
     if services.pipeline is not None:
         services.pipeline.start()
     resumed = services.table.game_id
-    banner = (f"tabletop: log {db}" + (f", game {resumed} ({services.table.referee.describe()['game']}"
-                                       f", {services.table.next_seq} events)" if resumed else ""))
+    banner = f"tabletop: log {db}"
+    if resumed:
+        banner += (f", game {resumed} ({services.table.referee.describe()['game']}, "
+                   f"{services.table.next_seq} events)")
     if lan:
         banner += f"\ntabletop: join code {app.config['JOIN_CODE']} (needed for every change)"
     return serve_app(app, args.host, args.port, banner)

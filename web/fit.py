@@ -17,12 +17,11 @@ from tabletop.pieceset import PieceSet
 from tabletop.scene import Piece, Scene
 
 
-def _fit_path() -> Any:
+def _geometry() -> Any:
     try:
-        module = importlib.import_module("referee.geometry")
+        return importlib.import_module("referee.geometry")
     except ImportError:
         raise InputError("the gap check is not available in this build") from None
-    return module.fit_path
 
 
 def obstacles_for(scene: Scene, start_mm: tuple[float, float],
@@ -47,9 +46,9 @@ def check_fit(scene_json: dict[str, Any] | None, start_mm: tuple[float, float],
         raise InputError("there is no table yet to check a gap on")
     scene = Scene.from_json(scene_json)
     pieces = referee.game.pieces if referee.game is not None else PieceSet()
-    fit_path = _fit_path()
-    result = fit_path(obstacles_for(scene, start_mm, pieces), start_mm, goal_mm,
-                      pieces.coin_diameter_mm)
+    geometry = _geometry()
+    obstacles = geometry.ObstacleSet.from_pieces(obstacles_for(scene, start_mm, pieces), pieces)
+    result = geometry.fit_path(obstacles, start_mm, goal_mm, pieces.coin_diameter_mm)
     path = [[float(x), float(y)] for x, y in (result.path_mm or [])]
     pinch = None if result.pinch_mm is None else [float(v) for v in result.pinch_mm]
     clearance = float(result.clearance_mm)

@@ -8,10 +8,12 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template
 
+from tabletop.errors import InputError
 from tabletop.events import Correction, Event, SceneSeen, Setup, Verdict
 from tabletop.scene import Scene
 from web.dashboard import page_context
@@ -65,10 +67,8 @@ def steps(game_id: int) -> list[dict[str, Any]]:
             if isinstance(event, SceneSeen):
                 seen = event.scene
             elif isinstance(event, Correction) and seen is not None:
-                try:
+                with contextlib.suppress(InputError):
                     seen = event.apply(seen)
-                except Exception:
-                    pass
             out.append({"seq": seq, "t": event.t, "type": event.type,
                         "text": describe_input(event), "outputs": [],
                         "table": None if table is None else table.to_json(),

@@ -25,11 +25,24 @@
     fact(dl, "table seen", c.extent_mm.map((v) => Math.round(v)).join(", ") + " mm");
     $("grid").src = "/calibration/grid.jpg?t=" + Date.now();
     const heat = $("heatmap");
-    heat.onerror = () => { heat.hidden = true; $("heat-note").textContent = "The error map is not available."; };
-    heat.src = "/calibration/heatmap.png?t=" + Date.now();
+    try {
+      const r = await fetch("/calibration/heatmap.png?t=" + Date.now());
+      if (!r.ok) throw new Error((await r.json().catch(() => ({}))).error || "not available");
+      const top = Number(r.headers.get("X-Error-Max-Mm"));
+      heat.src = URL.createObjectURL(await r.blob());
+      heat.hidden = false;
+      $("heat-max").textContent = isFinite(top) ? top.toFixed(2) + " mm" : "max";
+      $("heat-note").textContent = "Expected error of a position (1 sigma), black: outside the camera's view.";
+    } catch (e) {
+      heat.hidden = true;
+      $("heat-note").textContent = "No error map: " + e.message;
+    }
     const d = info.drift;
     const box = $("drift");
-    if (d && d.moved) {
+    if (d && d.status === "unknown") {
+      box.hidden = false; box.className = "warning";
+      box.textContent = "⚠ Drift cannot be checked: " + d.message;
+    } else if (d && d.moved) {
       box.hidden = false; box.className = "warning";
       box.textContent = "⚠ The camera or the table has moved (" + (d.shift_mm != null ? d.shift_mm.toFixed(1) + " mm" : "") + "): " + d.message + " Re-calibrate.";
     } else if (d) {

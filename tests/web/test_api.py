@@ -1,0 +1,168 @@
+"""The contract's HTTP API: state, events (201/400), record, stream, the gap tool, games."""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+
+import pytest
+
+from referee.record import fold
+from tabletop.events import iter_record_lines
+from tests.factories import coin, scene
+from tests.web.conftest import start_game
+
+
+def _scene_event(*pieces):
+    return {"type": "scene", **scene(*pieces).to_json()}
+
+
+def test_state_before_any_game_names_no_game(client):
+    s = client.get("/api/state").json
+    assert s["game"] is None and s["players"] == [] and s["verdicts"] == []
+    assert s["scene"] is None
+    assert s["source"]["state"] == "none"
+
+
+def test_a_setup_then_a_roll_is_stored_and_judged(client):
+    start_game(client)
+    r = client.post("/api/events", json={"type": "roll", "player": "moons", "value": "ace"})
+    assert r.status_code == 201
+    body = r.json
+    assert body["seq"] == 1 and body["event"]["type"] == "roll"
+    assert body["outputs"][0]["rule"] == "turn" and body["outputs"][0]["seq"] == 1
+    s = client.get("/api/state").json
+    assert s["game"] == "web-toy" and s["players"] == ["suns", "moons"]
+    assert s["verdicts"][0]["rule"] == "turn"
+
+
+def test_verdicts_come_latest_first_and_the_accepted_table_is_shown(client):
+    start_game(client)
+    client.post("/api/events", json=_scene_event(coin(0, 0)))
+    client.post("/api/events", json=_scene_event(coin(0, 0), coin(50, 0)))
+    s = client.get("/api/state").json
+    assert [v["rule"] for v in s["verdicts"]] == ["extra", "ok"]
+    assert s["verdicts"][0]["pieces"] == [1]
+    assert s["verdicts"][0]["judged_scene"]["pieces"][1]["x"] == 50
+    assert len(s["scene"]["pieces"]) == 1  # the illegal table was not accepted
+    assert len(s["last_seen"]["pieces"]) == 2
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ("{not json", "not valid JSON"),
+    ("", "no body"),
+    ("[1, 2]", "one JSON object"),
+    ('{"type": "dance"}', "unknown event type"),
+    ('{"type": "roll", "player": "suns", "value": "9"}', "'value' must be one of"),
+    ('{"type": "verdict", "seq": 1, "player": null, "legal": true, "rule": "ok", '
+     '"reason": "x"}', "output, not an input"),
+])
+def test_bad_events_are_400_with_a_message(client, body, message):
+    start_game(client)
+    r = client.post("/api/events", data=body, content_type="application/json")
+    assert r.status_code == 400
+    assert message in r.json["error"]
+
+
+def test_an_event_before_any_setup_is_400(client):
+    r = client.post("/api/events", json={"type": "roll", "player": "suns", "value": "3"})
+    assert r.status_code == 400 and "no game" in r.json["error"]
+
+
+def test_a_setup_the_game_refuses_is_400(client):
+    r = client.post("/api/events", json={"type": "setup", "game": "chess", "players": ["a"]})
+    assert r.status_code == 400 and "unknown game" in r.json["error"]
+
+
+def test_a_too_large_body_is_refused(client):
+    r = client.post("/api/events", data="x" * 200_000, content_type="application/json")
+    assert r.status_code == 413
+    assert "error" in r.json
+
+
+def test_state_changes_need_post(client):
+    assert client.get("/api/events").status_code == 405
+    assert client.get("/api/events").json["error"]
+
+
+def test_the_record_is_json_lines_that_replays_to_the_same_verdicts(client):
+    start_game(client)
+    client.post("/api/events", json=_scene_event(coin(0, 0)))
+    client.post("/api/events", json={"type": "roll", "player": "suns", "value": "2"})
+    client.post("/api/events", json=_scene_event(coin(0, 0), coin(50, 0)))
+    client.post("/api/events", json={"type": "undo"})
+    r = client.get("/api/record")
+    assert r.mimetype == "application/x-ndjson"
+    events = list(iter_record_lines(r.data.decode().splitlines()))
+    assert events[0].type == "setup"
+    stored = [replace(e, t=None) for e in events if not e.is_input]
+    assert [e.type for e in stored] == ["verdict", "verdict", "verdict", "undone"]
+    assert fold(events) == stored
+
+
+def test_a_past_game_record_and_a_missing_one(client):
+    start_game(client)
+    start_game(client, players=("arms", "crowns"))
+    games = client.get("/api/games").json
+    assert [g["players"] for g in games] == [["arms", "crowns"], ["suns", "moons"]]
+    old = client.get(f"/api/record?game={games[1]['id']}").data.decode()
+    assert '"suns"' in old and '"arms"' not in old
+    assert client.get("/api/record?game=99").status_code == 404
+    assert client.get("/api/record?game=../../etc").status_code == 404
+
+
+def _stream(client, since=0):
+    text = client.get(f"/api/stream?once=1&since={since}").data.decode()
+    out = []
+    for block in text.split("\n\n"):
+        fields = dict(line.split(": ", 1) for line in block.splitlines()
+                      if ": " in line and not line.startswith(":"))
+        if "event" in fields:
+            out.append((int(fields["id"]), fields["event"], json.loads(fields["data"])))
+    return out
+
+
+def test_the_stream_sends_one_message_per_output_event(client):
+    start_game(client)
+    client.post("/api/events", json={"type": "roll", "player": "moons", "value": "3"})
+    msgs = _stream(client)
+    kinds = [k for _, k, _ in msgs]
+    assert kinds == ["game", "input", "verdict", "table"]
+    verdict = msgs[2][2]
+    assert verdict["rule"] == "turn" and verdict["position"] == 2
+    ids = [i for i, _, _ in msgs]
+    assert ids == sorted(ids)
+    assert _stream(client, since=ids[-1]) == []
+    r = client.get("/api/stream?once=1", headers={"Last-Event-ID": str(ids[1])})
+    assert "event: verdict" in r.data.decode() and "event: game" not in r.data.decode()
+
+
+def test_the_gap_tool_answers_and_is_shown_to_everyone(client):
+    start_game(client)
+    ring = [coin(200 + 45 * math.cos(a * math.pi / 8), 45 * math.sin(a * math.pi / 8))
+            for a in range(16)]  # touching coins all round (200, 0)
+    client.post("/api/events", json=_scene_event(coin(0, 0), *ring))
+    r = client.post("/api/fit", json={"from": [0, 0], "to": [200, 0]})
+    assert r.status_code == 200
+    assert r.json["fits"] is False
+    assert r.json["clearance_mm"] < 19.05
+    r = client.post("/api/fit", json={"from": [0, 0], "to": [0, 150]})
+    assert r.json["fits"] is True and len(r.json["path"]) >= 2
+    assert client.get("/api/state").json["fit"]["to"] == [0, 150]
+
+
+@pytest.mark.parametrize("body", [{}, {"from": [0, 0]}, {"from": [0], "to": [1, 1]},
+                                  {"from": ["a", 0], "to": [1, 1]},
+                                  {"from": [True, 0], "to": [1, 1]}])
+def test_the_gap_tool_refuses_bad_points(client, body):
+    start_game(client)
+    client.post("/api/events", json=_scene_event(coin(0, 0)))
+    r = client.post("/api/fit", json=body)
+    assert r.status_code == 400 and "point" in r.json["error"]
+
+
+def test_the_gap_tool_needs_a_table(client):
+    start_game(client)
+    r = client.post("/api/fit", json={"from": [0, 0], "to": [1, 1]})
+    assert r.status_code == 400 and "no table" in r.json["error"]

@@ -1,0 +1,212 @@
+"""The pipeline runner and the frame sources, with fake vision and fake frames."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import cv2
+import numpy as np
+import pytest
+
+from tabletop.events import Roll, SceneSeen, Setup
+from tests.factories import coin, scene
+from tests.web.fakes import EndlessSource, ListSource, fake_vision, frame_of
+from web.bus import Bus
+from web.log import GameLog
+from web.pipeline import Pipeline, run_sync
+from web.sources import (
+    CameraSource,
+    FolderSource,
+    SourceError,
+    SourceLost,
+    TimelineEvent,
+    TimelineSource,
+    open_source,
+)
+from web.table import Table
+
+SCENES = [scene(coin(0, 0)), scene(coin(30, 0)), scene(coin(30, 0), coin(90, 0))]
+
+
+def _wait(pred, timeout_s=5.0):
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        if pred():
+            return True
+        time.sleep(0.02)
+    return False
+
+
+def _table(tmp_path):
+    table = Table(GameLog(tmp_path / "t.db"), Bus())
+    table.submit(Setup("web-toy", ("suns", "moons")))
+    return table
+
+
+def test_stable_scenes_reach_the_referee_and_the_log(tmp_path):
+    table = _table(tmp_path)
+    frames = [frame_of(0)] * 4 + [frame_of(1)] * 4 + [frame_of(2)] * 4
+    pipe = Pipeline(ListSource(frames), fake_vision(SCENES, still=3), table.submit, table.bus)
+    pipe.start()
+    pipe.join(5)
+    assert not pipe.running
+    rules = [v["rule"] for v in reversed(table.state()["verdicts"])]
+    assert rules == ["ok", "ok", "extra"]
+    st = pipe.status()
+    assert st["state"] == "ended" and st["frames_processed"] == 12 and st["stable_scenes"] == 3
+    assert st["frames_dropped"] == 0
+    assert pipe.hub.jpeg is not None and pipe.hub.jpeg[:2] == b"\xff\xd8"
+    assert len(table.log.snapshot_seqs(table.game_id)) == 3
+
+
+def test_timeline_events_are_submitted_in_order_with_frames(tmp_path):
+    table = Table(GameLog(tmp_path / "t.db"), Bus())
+    items = [Setup("web-toy", ("suns", "moons")), *[frame_of(0)] * 3, Roll("suns", "4")]
+    n = run_sync(ListSource(items), fake_vision(SCENES, still=3), table.submit)
+    assert n == 5
+    types = [e.type for e in table.log.events(table.game_id)]
+    assert types == ["setup", "scene", "verdict", "roll", "verdict"]
+
+
+def test_a_slow_worker_drops_live_frames_instead_of_queueing(tmp_path):
+    table = _table(tmp_path)
+    source = EndlessSource([frame_of(0)], fps=200)
+    pipe = Pipeline(source, fake_vision(SCENES, delay_s=0.02), table.submit, table.bus)
+    pipe.start()
+    assert _wait(lambda: pipe.status()["frames_processed"] >= 15)
+    pipe.stop()
+    st = pipe.status()
+    assert st["frames_dropped"] > 0
+    assert st["frames_read"] - st["frames_dropped"] - st["frames_processed"] <= 1
+    assert 0 < st["fps"] <= 60
+    assert st["latency_ms"] is not None and st["latency_ms"] < 500
+
+
+def test_a_lost_camera_is_retried_and_the_game_goes_on(tmp_path):
+    table = _table(tmp_path)
+    bus = table.bus
+    source = ListSource([frame_of(0)] * 5, live=True, fail_first=2, period_s=0.01)
+    pipe = Pipeline(source, fake_vision(SCENES), table.submit, bus, retry_s=0.05)
+    pipe.start()
+    assert _wait(lambda: pipe.status()["state"] == "ended")
+    pipe.stop()
+    states = [m.data["state"] for m in bus.since(0) if m.kind == "status"]
+    assert "lost" in states and states[-1] == "ended"
+    lost = next(m.data for m in bus.since(0) if m.kind == "status" and m.data["state"] == "lost")
+    assert "unplugged" in lost["message"] and "trying again" in lost["message"]
+    assert table.state()["verdicts"][0]["rule"] == "ok"
+
+
+def test_a_failing_detector_is_reported_not_fatal(tmp_path):
+    table = _table(tmp_path)
+    vision = fake_vision(SCENES)
+
+    def broken(image):
+        raise SourceError("the frame is 64x48 but the calibration was made for 640x480")
+
+    vision.detect = broken
+    pipe = Pipeline(ListSource([frame_of(0)] * 3), vision, table.submit, table.bus)
+    pipe.start()
+    pipe.join(5)
+    assert "calibration was made for" in pipe.status()["error"]
+
+
+class FakeCapture:
+    def __init__(self, frames, opened=True):
+        self.frames = list(frames)
+        self.opened = opened
+        self.released = False
+
+    def isOpened(self):  # noqa: N802 - OpenCV's name
+        return self.opened
+
+    def read(self):
+        if not self.frames:
+            return False, None
+        return True, self.frames.pop(0)
+
+    def release(self):
+        self.released = True
+
+
+def test_a_camera_that_cannot_open_or_stops_is_lost():
+    cam = CameraSource(3, open_capture=lambda i: FakeCapture([], opened=False))
+    with pytest.raises(SourceLost, match="camera 3 cannot be opened"):
+        list(cam.items())
+    cap = FakeCapture([frame_of(0), frame_of(1)])
+    cam = CameraSource(0, open_capture=lambda i: cap)
+    got = []
+    with pytest.raises(SourceLost, match="stopped sending"):
+        for item in cam.items():
+            got.append(item)
+    assert len(got) == 2 and cap.released and cam.live
+
+
+def _write_timeline(folder, lines):
+    (folder / "frames").mkdir(exist_ok=True)
+    cv2.imwrite(str(folder / "frames" / "000.png"), frame_of(1))
+    (folder / "script.jsonl").write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return folder / "script.jsonl"
+
+
+def test_a_timeline_gives_frames_repeated_and_events(tmp_path):
+    path = _write_timeline(tmp_path, [
+        {"event": {"type": "setup", "game": "web-toy", "players": ["suns", "moons"]}},
+        {"frame": "frames/000.png"},
+        {"event": {"type": "roll", "player": "suns", "value": "3"}}])
+    src = open_source(str(tmp_path), repeat=3)
+    assert isinstance(src, TimelineSource) and src.total == 5
+    items = list(src.items())
+    assert isinstance(items[0], TimelineEvent) and items[0].event.type == "setup"
+    assert [int(i.image_bgr[0, 0, 0]) for i in items[1:4]] == [1, 1, 1]
+    assert items[4].event.type == "roll"
+
+
+@pytest.mark.parametrize(("lines", "message"), [
+    ([{"frame": "../../etc/passwd"}], "outside the folder"),
+    ([{"event": {"type": "roll"}}], "missing field"),
+    ([{"what": 1}], "expected"),
+    ([], "empty"),
+])
+def test_bad_timelines_are_one_clear_error(tmp_path, lines, message):
+    path = _write_timeline(tmp_path, lines)
+    with pytest.raises(SourceError, match=message):
+        TimelineSource(path)
+
+
+def test_a_timeline_line_that_is_not_json(tmp_path):
+    (tmp_path / "script.jsonl").write_text("{oops\n")
+    with pytest.raises(SourceError, match="line 1: not valid JSON"):
+        TimelineSource(tmp_path / "script.jsonl")
+
+
+def test_a_folder_of_images_in_name_order(tmp_path):
+    for i in (2, 0, 1):
+        cv2.imwrite(str(tmp_path / f"{i:03d}.png"), frame_of(i))
+    (tmp_path / "notes.txt").write_text("not an image")
+    src = FolderSource(tmp_path, repeat=2)
+    assert [int(f.image_bgr[0, 0, 0]) for f in src.items()] == [0, 0, 1, 1, 2, 2]
+
+
+def test_sources_that_do_not_exist(tmp_path):
+    with pytest.raises(SourceError, match="no such video file"):
+        open_source(str(tmp_path / "missing.mp4"))
+    (tmp_path / "bad.mp4").write_bytes(b"not a video")
+    with pytest.raises(SourceError, match="not a video"):
+        open_source(str(tmp_path / "bad.mp4"))
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(SourceError, match="no images"):
+        open_source(str(tmp_path / "empty"))
+    assert isinstance(open_source("0"), CameraSource)
+
+
+def test_a_video_file_is_read_frame_by_frame(tmp_path):
+    path = tmp_path / "v.avi"
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"MJPG"), 10, (64, 48))
+    for i in range(5):
+        out.write(np.full((48, 64, 3), 40 * i, np.uint8))
+    out.release()
+    src = open_source(str(path))
+    frames = list(src.items())
+    assert len(frames) == 5 and src.total == 5 and not src.live

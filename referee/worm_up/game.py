@@ -48,7 +48,7 @@ from typing import Any
 from referee.base import Game, GameState, Step
 from referee.registry import register_game
 from referee.worm_up import geometry as geo
-from referee.worm_up.bidding import BidError, Rack, Reveal, reveal
+from referee.worm_up.bidding import BidError, Rack, Reveal, SecretBids, reveal
 from tabletop.errors import RecordFormatError
 from tabletop.events import Bid, Event, Finish, Notice, SceneSeen, Setup, Verdict, Winner
 from tabletop.scene import Scene
@@ -335,6 +335,18 @@ class WormUp(Game):
             "worms": {w.player: w.to_json() for w in state.worms},
             "winner": state.winner,
         }
+
+    def secret_bids(self, state: WormUpState) -> SecretBids:
+        """A :class:`SecretBids` for the round being bid, holding the bids already in.
+
+        The phone pages can rebuild their secret view from the referee's state this way
+        (after an undo, say) instead of keeping a second truth.
+        """
+        sb = SecretBids(self.players, state.rack, state.round)
+        if state.phase is Phase.BIDDING:
+            for player, tile, number in state.bids:
+                sb.submit(player, tile, number)
+        return sb
 
     # ------------------------------------------------------------------ bids
 

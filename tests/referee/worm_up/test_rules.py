@@ -557,3 +557,15 @@ def test_a_scene_with_a_hand_is_not_judged():
     worms = dict(g.worms)
     worms["red"] = worms["red"][2:]
     assert g.push(SceneSeen(table(worms).with_hand(True))) == ()
+
+
+def test_secret_bids_can_be_rebuilt_from_the_referee_state():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    for p, k in (("red", 4), ("yellow", 5), ("green", 6)):
+        g.move(p, k)
+    g.bids(red="X")
+    sb = g.referee.game.secret_bids(g.state)
+    assert sb.round == 2 and sb.has_bid("red") and not sb.has_bid("yellow")
+    assert sb.view_for("yellow")["bids"] == {}
+    assert sb.view_for("yellow")["available"] == ["4", "6", "7", "X"]

@@ -1,0 +1,50 @@
+"""Property tests: any bend of a worm, with vision noise, is judged by the count it moved."""
+
+from __future__ import annotations
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.worm_up import geometry as geo
+from tests.referee.worm_up.tables import Game, advance, verdict
+
+headings = st.lists(st.floats(min_value=80.0, max_value=100.0), min_size=7, max_size=7)
+noise = st.lists(st.tuples(st.floats(-2.0, 2.0), st.floats(-2.0, 2.0)), min_size=21,
+                 max_size=21)
+
+
+def _jitter(worms, offsets):
+    it = iter(offsets)
+    return {p: [(x + dx, y + dy) for (x, y), (dx, dy) in zip(w, it, strict=False)]
+            for p, w in worms.items()}
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(bid=st.sampled_from([4, 5, 6, 7]), moved=st.integers(1, 7), bends=headings, jitter=noise)
+def test_a_move_is_legal_exactly_when_it_moves_the_number_bid(bid, moved, bends, jitter):
+    g = Game()
+    g.start()
+    others = [n for n in (4, 5, 6, 7) if n != bid][:2]
+    g.bids(red=str(bid), yellow=str(others[0]), green=str(others[1]))
+    first = min(bid, *others)
+    mover = {bid: "red", others[0]: "yellow", others[1]: "green"}[first]
+    worms = dict(g.worms)
+    worms[mover] = advance(worms[mover], moved, bends[:moved])
+    v = verdict(g.scene(_jitter(worms, jitter)))
+    if moved == first:
+        assert v.legal, v
+        head = g.referee.describe()["worms"][mover]["head_mm"]
+        assert geo.dist(tuple(head), worms[mover][-1]) < 3.0
+    else:
+        assert not v.legal and v.rule == "steps", v
+
+
+@settings(max_examples=40, deadline=None)
+@given(points=st.lists(st.tuples(st.floats(-100, 100), st.floats(-100, 100)), min_size=2,
+                       max_size=7))
+def test_best_chain_links_only_touching_neighbours(points):
+    order = geo.best_chain(points, 20.0, 4.0)
+    if order is not None:
+        assert sorted(order) == list(range(len(points)))
+        assert all(geo.touch(points[a], points[b], 20.0, 4.0)
+                   for a, b in zip(order, order[1:], strict=False))

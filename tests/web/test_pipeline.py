@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from tabletop.events import Roll, SceneSeen, Setup
+from tabletop.events import Roll, Setup
 from tests.factories import coin, scene
 from tests.web.fakes import EndlessSource, ListSource, fake_vision, frame_of
 from web.bus import Bus
@@ -118,7 +118,7 @@ class FakeCapture:
         self.opened = opened
         self.released = False
 
-    def isOpened(self):  # noqa: N802 - OpenCV's name
+    def isOpened(self):
         return self.opened
 
     def read(self):
@@ -151,7 +151,7 @@ def _write_timeline(folder, lines):
 
 
 def test_a_timeline_gives_frames_repeated_and_events(tmp_path):
-    path = _write_timeline(tmp_path, [
+    _write_timeline(tmp_path, [
         {"event": {"type": "setup", "game": "web-toy", "players": ["suns", "moons"]}},
         {"frame": "frames/000.png"},
         {"event": {"type": "roll", "player": "suns", "value": "3"}}])

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -47,4 +49,4 @@ def test_best_chain_links_only_touching_neighbours(points):
     if order is not None:
         assert sorted(order) == list(range(len(points)))
         assert all(geo.touch(points[a], points[b], 20.0, 4.0)
-                   for a, b in zip(order, order[1:], strict=False))
+                   for a, b in itertools.pairwise(order))

@@ -276,13 +276,16 @@ class Reveal:
         m = self.mover(player)
         return m.sort_key if m else 99
 
-    def summary(self) -> str:
+    def summary(self, round_no: int | None = None) -> str:
         """One plain sentence for everyone: the bids, the cancellations, the move order.
 
         >>> reveal({"red": "4", "blue": "4", "green": "6"}).summary()
         'Bids: red 4, blue 4, green 6; red and blue cancel (4); move order: green (6).'
+        >>> reveal({"red": "X", "blue": "4", "green": "6"}).summary(3)[:34]
+        'Round 3 bids: red X, blue 4, green'
         """
-        parts = ["Bids: " + ", ".join(f"{p} {t}" for p, t in self.bids)]
+        head = "Bids: " if round_no is None else f"Round {round_no} bids: "
+        parts = [head + ", ".join(f"{p} {t}" for p, t in self.bids)]
         by_tile: dict[str, list[str]] = {}
         for p in self.cancelled:
             by_tile.setdefault(self.bid_of(p), []).append(p)

@@ -383,7 +383,7 @@ class WormUp(Game):
                           f"{bid.player} {said}; all bids of round {state.round} are in.")
         shown = reveal({p: t for p, t, _ in bids},
                        {p: n for p, _, n in bids if n is not None}, state.rack)
-        notice = Notice(seq, f"Round {state.round}. {shown.summary()}", "info",
+        notice = Notice(seq, shown.summary(state.round), "info",
                         {"round": state.round, **shown.to_json()})
         state = replace(state, reveal=shown, rack=shown.rack_next, bids=(), moved=(),
                         post_moved=False)
@@ -488,6 +488,9 @@ class WormUp(Game):
             if (head_d > 0) == (finish_side > 0) or (tail_d > 0) == (finish_side > 0):
                 raise _Foul(Rule.SETUP, f"{w.player}'s worm must start behind the start line, "
                                         f"facing the finish.", w.player, idx, _pt(w.head_mm))
+            if abs(tail_d) - abs(head_d) < 0.5 * geo.dist(w.tail_mm, w.head_mm):
+                raise _Foul(Rule.SETUP, f"{w.player}'s worm must point at the start line, not "
+                                        f"lie along it.", w.player, idx, _pt(w.head_mm))
             gap = abs(head_d) - self.radius_mm
             if gap < -s.touch_gap_mm:
                 raise _Foul(Rule.SETUP, f"{w.player}'s head lies over the start line.",

@@ -51,6 +51,7 @@ def test_setup_accepts_straight_worms_just_behind_the_start_line():
     (lambda w: {**w, "red": [(x + 29.0, y) for x, y in w["red"]]}, "touches"),
     (lambda w: {**w, "red": [(x - 400.0, y) for x, y in w["red"]]}, "between the start posts"),
     (lambda w: {**w, "red": [(x, y + 200.0) for x, y in w["red"]]}, "behind the start line"),
+    (lambda w: {**w, "red": [(-70.0 + 20.0 * i, -40.0) for i in range(7)]}, "lie along it"),
 ])
 def test_setup_refuses_worms_not_set_up_by_the_rules(change, words):
     g = Game()

@@ -8,17 +8,18 @@ referee judges them as a record would) and the reveal (cancellations, move order
 every page.
 
 The secret-keeping itself is :class:`referee.worm_up.bidding.SecretBids` (``submit``,
-``has_bid``, ``all_in``, ``view_for``, ``reveal``); this module adds players, rounds and the log.
+``has_bid``, ``all_in``, ``view_for``, ``reveal``), built from the referee's state; this module
+adds the phones, the log and the stream.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from tabletop.errors import InputError
-from tabletop.events import BIDS, Bid
+from tabletop.events import BIDS, Bid, Notice, Verdict
 from web.bus import Bus
 from web.table import Table
 
@@ -29,62 +30,70 @@ class BidError(InputError):
     """A bid or a join that cannot be taken (wrong code, unknown colour, not bidding now)."""
 
 
-def _secret_bids(players: Sequence[str], state: Any) -> Any:
-    """The game's secret-bid box, its tiles taken from the game state when it knows them."""
-    from referee.worm_up.bidding import Rack, SecretBids
+def _secret_bids(game: Any, state: Any) -> Any:
+    """The round's secret-bid box, holding the bids the referee already has (typed in)."""
+    if hasattr(game, "secret_bids"):
+        return game.secret_bids(state)
+    from referee.worm_up.bidding import SecretBids
 
-    rack = getattr(state, "rack", None)
-    round_no = getattr(state, "round", None)
-    if not isinstance(rack, Rack) or rack.players != tuple(players):
-        rack = None
-    if not isinstance(round_no, int) or isinstance(round_no, bool) or round_no < 1:
-        round_no = 1
-    return SecretBids(players, rack, round_no)
+    return SecretBids(game.players)
 
 
 class BidRoom:
     """The bidding of the current Worm Up! game.
 
+    The box of secret bids is rebuilt from the referee's state whenever the game or the round
+    changes (so a restart or an undo never leaves a second truth); bids from phones live only
+    in the box until the reveal.
+
     Args:
         table: Where revealed bids go as ``bid`` events.
         bus: Where "someone has bid" and the reveal are announced.
-        factory: Makes the game's secret-bid box from ``(players, game state)``.
+        factory: Makes the round's secret-bid box from ``(game, game state)``.
     """
 
     def __init__(self, table: Table, bus: Bus,
-                 factory: Callable[[Sequence[str], Any], Any] | None = None) -> None:
+                 factory: Callable[[Any, Any], Any] | None = None) -> None:
         self.table = table
         self.bus = bus
         self.factory = factory or _secret_bids
         self._lock = threading.Lock()
         self._box: Any = None
-        self._box_game: int | None = None
+        self._key: tuple[Any, ...] | None = None
+        self._from_phones: set[str] = set()
         self.last_reveal: dict[str, Any] | None = None
 
-    def _players(self) -> tuple[str, ...]:
+    def _game(self) -> Any:
         game = self.table.referee.game
         if game is None or game.name != WORM_UP:
             raise BidError("bids are taken only during a game of Worm Up!")
-        return tuple(game.players)
+        return game
 
     def _current_box(self) -> Any:
-        players = self._players()
-        if self._box is None or self._box_game != self.table.game_id:
-            try:
-                self._box = self.factory(players, self.table.referee.state)
-            except ImportError:
-                raise BidError("the Worm Up! referee is not installed") from None
-            self._box_game = self.table.game_id
-            self.last_reveal = None
+        game = self._game()
+        state = self.table.referee.state
+        key = (self.table.game_id, getattr(state, "round", None), getattr(state, "phase", None))
+        if self._box is None or self._key != key:
+            self._box = self.factory(game, state)
+            self._key = key
+            self._from_phones = set()
         return self._box
 
     def check_player(self, player: str) -> str:
         """The player's colour when it plays in the current Worm Up! game."""
-        players = self._players()
+        players = tuple(self._game().players)
         if player not in players:
             raise BidError(f"{player!r} does not play in this game (players: "
                            f"{', '.join(players)})")
         return player
+
+    def _check_with_referee(self, bid: Bid) -> None:
+        """Asks the (pure) referee whether this bid may be made now, without logging it."""
+        game = self._game()
+        step = game.step(self.table.referee.state, bid, self.table.next_seq)
+        for out in step.outputs:
+            if isinstance(out, Verdict) and not out.legal:
+                raise BidError(out.reason)
 
     def bid(self, player: str, bid: str, number: int | None = None) -> dict[str, Any]:
         """Takes (or changes) one player's secret bid; reveals the round after the last one.
@@ -98,7 +107,9 @@ class BidRoom:
         with self._lock:
             self.check_player(player)
             box = self._current_box()
-            box.submit(player, bid, number)  # its BidError is an InputError
+            self._check_with_referee(Bid(player, bid, number))
+            box.submit(player, bid, number)  # its BidError is an InputError too
+            self._from_phones.add(player)
             if box.all_in():
                 revealed = self._reveal(box)
         if revealed is None:
@@ -108,25 +119,38 @@ class BidRoom:
         return self.view(player)
 
     def _reveal(self, box: Any) -> dict[str, Any]:
+        round_no = box.round
         result = box.reveal()
-        stored = []
+        notice: Notice | None = None
+        refused: list[dict[str, Any]] = []
+        phones = self._from_phones
         for player, tile in result.bids:
+            if player not in phones:
+                continue  # typed in earlier: already in the record
             done = self.table.submit(Bid(player, tile, result.numbers.get(player)))
-            stored.append(done.to_json())
-        self.last_reveal = {"round": box.round - 1, **result.to_json(),
-                            "summary": result.summary(), "stored": stored}
+            for _, out in done.outputs:
+                if isinstance(out, Notice):
+                    notice = out
+                elif isinstance(out, Verdict) and not out.legal:
+                    refused.append(out.to_json())
+        data = dict(notice.data) if notice is not None and notice.data else result.to_json()
+        self.last_reveal = {**_plain(data), "round": round_no,
+                            "summary": notice.message if notice is not None
+                            else f"Round {round_no}. {result.summary()}",
+                            "refused": refused}
+        self._box, self._key = None, None
         return self.last_reveal
 
     def status(self) -> dict[str, Any]:
         """What everyone may see: the round, who has bid (never what) and the last reveal."""
         try:
-            self._players()
+            self._game()
         except BidError:
             return {"active": False}
         with self._lock:
-            box = self._current_box()
-            view = box.view_for(None)
+            view = self._current_box().view_for(None)
         view["active"] = True
+        view["phase"] = getattr(getattr(self.table.referee.state, "phase", None), "value", None)
         view["last_reveal"] = self.last_reveal
         return view
 
@@ -136,5 +160,15 @@ class BidRoom:
             self.check_player(player)
             view = self._current_box().view_for(player)
         view["active"] = True
+        view["phase"] = getattr(getattr(self.table.referee.state, "phase", None), "value", None)
         view["last_reveal"] = self.last_reveal
         return view
+
+
+def _plain(obj: Any) -> Any:
+    """Frozen mappings and tuples (a notice's data) as plain JSON values."""
+    if hasattr(obj, "items"):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_plain(v) for v in obj]
+    return obj

@@ -1,0 +1,43 @@
+"""``tabletop detect IMAGE --calibration CAL.json [--game G]``: a scene as JSON."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from calibration.model import Calibration
+from tabletop.pieceset import PieceSet
+from vision.detector import GAME_KINDS, Detector, DetectorConfig
+from vision.io import read_image
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Adds the ``detect`` subcommand."""
+    p = subparsers.add_parser(
+        "detect", help="detect the pieces in one image; prints the scene as JSON",
+        description="Detects the pieces on a calibrated table in one image and prints the "
+                    "scene (the contract's JSON: positions in table mm).")
+    p.add_argument("image", metavar="IMAGE", help="the camera image (JPEG, PNG...)")
+    p.add_argument("--calibration", required=True, metavar="CAL.json",
+                   help="the table calibration made by `tabletop calibrate`")
+    p.add_argument("--game", choices=sorted(GAME_KINDS),
+                   help="look only for the pieces this game uses")
+    p.add_argument("--pieces", metavar="PIECES.json",
+                   help="sizes and colours of your piece set, if not the reference set")
+    p.add_argument("--timings", action="store_true",
+                   help="also print each stage's time in ms on stderr")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs ``detect``."""
+    cal = Calibration.load(args.calibration)
+    pieces = PieceSet.load(args.pieces) if args.pieces else PieceSet()
+    image = read_image(args.image)
+    cal.check_image_size((image.shape[1], image.shape[0]), str(args.image))
+    det = Detector(cal, pieces, DetectorConfig.for_game(args.game))
+    res = det.detect(image)
+    print(res.scene.dumps())
+    if args.timings:
+        print(" ".join(f"{k}_ms={v:.1f}" for k, v in res.timings_ms.items()), file=sys.stderr)
+    return 0

@@ -1,0 +1,206 @@
+"""The pipeline: a frame in, a scene of pieces in table millimetres out.
+
+It only composes the stages (each ``detect_x(cfg, prepared, ...) -> Detections`` with its
+configuration passed in); :func:`timed` measures each one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
+
+import cv2
+import numpy as np
+
+from calibration.model import Calibration
+from tabletop.pieceset import PieceSet
+from tabletop.scene import Scene
+from vision.coins import CoinConfig, detect_coins
+from vision.detections import Detections
+from vision.hands import HandConfig, detect_hands
+from vision.io import as_bgr
+from vision.posts import PostConfig, detect_posts
+from vision.prepare import PrepareConfig, prepare
+from vision.segments import SegmentConfig, detect_segments
+from vision.tiles import TileConfig, detect_tiles
+from vision.tokens import TokenConfig, detect_tokens
+from vision.topview import TopView
+
+T = TypeVar("T")
+
+ALL_KINDS: tuple[str, ...] = ("tile", "coin", "post", "segment", "token")
+
+GAME_KINDS: dict[str, tuple[str, ...]] = {
+    "worm-derby": ("tile", "coin", "post"),
+    "worm-up": ("tile", "coin", "post", "segment"),
+    "jungle": ("tile", "coin", "token"),
+}
+"""What each game puts on the table (detecting less is faster and gives fewer phantoms)."""
+
+
+@dataclass(frozen=True)
+class DetectorConfig:
+    """Everything the pipeline can be told.
+
+    Attributes:
+        px_per_mm: Scale of the top view; None: the camera's own resolution at the image
+            centre, kept within [1, 2].
+        area_mm: ``(x0, y0, x1, y1)`` play area on the table; None: the image's footprint.
+        kinds: Which kinds of piece to look for.
+        prepare, tiles, coins, posts, segments, tokens, hands: Each stage's configuration.
+    """
+
+    px_per_mm: float | None = None
+    area_mm: tuple[float, float, float, float] | None = None
+    kinds: tuple[str, ...] = ALL_KINDS
+    prepare: PrepareConfig = field(default_factory=PrepareConfig)
+    tiles: TileConfig = field(default_factory=TileConfig)
+    coins: CoinConfig = field(default_factory=CoinConfig)
+    posts: PostConfig = field(default_factory=PostConfig)
+    segments: SegmentConfig = field(default_factory=SegmentConfig)
+    tokens: TokenConfig = field(default_factory=TokenConfig)
+    hands: HandConfig = field(default_factory=HandConfig)
+
+    @classmethod
+    def for_game(cls, game: str | None, **kw: Any) -> DetectorConfig:
+        """The configuration looking only for the kinds a game uses (all when None)."""
+        kinds = GAME_KINDS.get(game or "", ALL_KINDS)
+        return cls(kinds=kinds, **kw)
+
+    def with_pieces(self, pieces: PieceSet) -> DetectorConfig:
+        """The stages told the sizes and colours of a piece set."""
+        inks = tuple((k, pieces.suit_rgb(k)) for k in pieces.suit_colours)
+        from tabletop.pieceset import hex_to_rgb
+        seg = tuple((k, hex_to_rgb(v)) for k, v in pieces.segment_colours.items())
+        return replace(
+            self,
+            tiles=replace(self.tiles, side_mm=pieces.tile_mm,
+                          thickness_mm=pieces.tile_thickness_mm, suit_inks=inks),
+            coins=replace(self.coins, radius_mm=pieces.coin_radius_mm,
+                          thickness_mm=pieces.coin_thickness_mm, suit_inks=inks),
+            posts=replace(self.posts, radius_mm=pieces.post_diameter_mm / 2,
+                          height_mm=pieces.post_height_mm),
+            segments=replace(self.segments, diameter_mm=pieces.segment_diameter_mm,
+                             height_mm=pieces.segment_height_mm, colours=seg),
+            tokens=replace(self.tokens, thickness_mm=pieces.token_thickness_mm),
+        )
+
+
+@dataclass(frozen=True, eq=False)
+class FrameResult:
+    """What one frame showed.
+
+    Attributes:
+        scene: The pieces in table mm (the hand flag set).
+        centres_px: (N, 2) raw image pixels where each scene piece is seen (its top), same
+            order as ``scene.pieces``, for drawing.
+        timings_ms: Stage name -> milliseconds.
+        detections: The same pieces as a :class:`Detections` value.
+        hand_outlines_px: Outlines (each (K, 2) raw image pixels) of hands over the table.
+    """
+
+    scene: Scene
+    centres_px: np.ndarray
+    timings_ms: dict[str, float]
+    detections: Detections
+    hand_outlines_px: tuple[np.ndarray, ...] = ()
+
+    @property
+    def hand(self) -> bool:
+        """True when a hand is over the table."""
+        return self.scene.hand
+
+
+def timed(timings: dict[str, float], name: str, fn: Callable[..., T], *args: Any,
+          **kw: Any) -> T:
+    """Runs ``fn(*args, **kw)`` and adds its wall time in ms to ``timings[name]``."""
+    t0 = time.perf_counter()
+    out = fn(*args, **kw)
+    timings[name] = timings.get(name, 0.0) + (time.perf_counter() - t0) * 1000.0
+    return out
+
+
+class Detector:
+    """Finds the pieces on a calibrated table, frame after frame.
+
+    Building it makes the top-view warp tables (a fraction of a second); each :meth:`detect`
+    then reuses them.
+    """
+
+    def __init__(self, calibration: Calibration, pieces: PieceSet | None = None,
+                 config: DetectorConfig | None = None) -> None:
+        self.calibration = calibration
+        self.pieces = pieces or PieceSet()
+        self.config = (config or DetectorConfig()).with_pieces(self.pieces)
+        self.view = TopView(calibration, self.config.px_per_mm, self.config.area_mm)
+
+    def detect(self, frame_bgr: np.ndarray) -> FrameResult:
+        """Detects every piece in one raw camera frame.
+
+        Raises:
+            FrameError: not an 8-bit image.
+            ResolutionMismatch: the frame is not of the calibrated size.
+        """
+        cfg = self.config
+        frame = as_bgr(frame_bgr)
+        self.calibration.check_image_size((frame.shape[1], frame.shape[0]), "the frame")
+        tm: dict[str, float] = {}
+        t_all = time.perf_counter()
+        prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame)
+        parts: list[Detections] = []
+        h, w = prep.bright.shape
+        explained = np.zeros((h, w), np.uint8)
+        s = self.view.px_per_mm
+        if "token" in cfg.kinds:
+            tokens = timed(tm, "tokens", detect_tokens, cfg.tokens, frame, self.calibration,
+                           self.view.camera)
+            parts.append(tokens)
+            half = 0.6 * self.pieces.token_mm * s
+            for c in self.view.to_px(tokens.seen_mm):
+                cv2.rectangle(explained, (int(c[0] - half), int(c[1] - half)),
+                              (int(c[0] + half), int(c[1] + half)), 255, -1)
+        if "tile" in cfg.kinds:
+            tiles, tmask = timed(tm, "tiles", detect_tiles, cfg.tiles, prep)
+            parts.append(tiles)
+            explained = cv2.bitwise_or(explained, tmask)
+        if "coin" in cfg.kinds:
+            coins = timed(tm, "coins", detect_coins, cfg.coins, prep, explained)
+            parts.append(coins)
+            r = round((cfg.coins.radius_mm + 1.5) * s)
+            for c in self.view.to_px(coins.seen_mm):
+                cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
+        if "post" in cfg.kinds:
+            posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained)
+            parts.append(posts)
+            self._draw_posts(explained, posts)
+        if "segment" in cfg.kinds:
+            segs = timed(tm, "segments", detect_segments, cfg.segments, prep, explained)
+            parts.append(segs)
+            r = round((cfg.segments.diameter_mm / 2 + 2) * s)
+            for c in self.view.to_px(segs.seen_mm):
+                cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
+        hand, hmask = timed(tm, "hands", detect_hands, cfg.hands, prep, explained)
+        dets = Detections.merge(parts)
+        scene = Scene(dets.to_pieces(), hand=hand)
+        centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
+        outlines = self._outlines_px(hmask) if hand else ()
+        tm["total"] = (time.perf_counter() - t_all) * 1000.0
+        return FrameResult(scene, centres_px, tm, dets, outlines)
+
+    def _draw_posts(self, mask: np.ndarray, posts: Detections) -> None:
+        cam, s = self.view.camera, self.view.px_per_mm
+        r = round((self.config.posts.radius_mm + 2) * s)
+        for foot in posts.centre_mm:
+            top = cam.seen_at(foot[None], self.config.posts.height_mm)[0]
+            a, b = self.view.to_px(np.array([foot, top]))
+            cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, 2 * r)
+
+    def _outlines_px(self, hmask: np.ndarray) -> tuple[np.ndarray, ...]:
+        contours, _ = cv2.findContours(hmask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        out = []
+        for c in contours:
+            poly = cv2.approxPolyDP(c, 3.0, True).reshape(-1, 2).astype(float)
+            out.append(self.calibration.to_image(self.view.to_mm(poly)))
+        return tuple(out)

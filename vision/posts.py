@@ -1,0 +1,129 @@
+"""Posts: dark upright cylinders, reported at their foot.
+
+From a tilted camera a post's side wall lies on the table plane of the view as a dark stripe
+from its foot outwards (away from the point below the camera), as long as the camera geometry
+says for a post of its height standing there. Each dark blob is searched for the foot whose
+predicted stripe is dark while the table just behind the foot is not: a shadow (pointing the
+light's way, not the camera's) does not fit that template.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.detections import Detections
+from vision.normalise import TABLE_LEVEL
+from vision.prepare import Prepared
+
+
+@dataclass(frozen=True)
+class PostConfig:
+    """Attributes:
+    radius_mm: The post's radius.
+    height_mm: The post's height.
+    contrast: Levels below the table at which a pixel counts as fully dark.
+    min_score: Least template score (dark stripe minus dark behind) of a post.
+    max_core_level: A post's darkest tenth is below this level (table = 100): black, not shade.
+    border_mm: Blobs this close to the edge of the view are left out (vignetting).
+    """
+
+    radius_mm: float = 5.0
+    height_mm: float = 40.0
+    contrast: float = 45.0
+    min_score: float = 0.55
+    max_core_level: float = 60.0
+    border_mm: float = 15.0
+
+
+def _bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    h, w = img.shape
+    x = np.clip(xy[..., 0], 0, w - 1.001)
+    y = np.clip(xy[..., 1], 0, h - 1.001)
+    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
+    fx, fy = x - x0, y - y0
+    return (img[y0, x0] * (1 - fx) * (1 - fy) + img[y0, x0 + 1] * fx * (1 - fy)
+            + img[y0 + 1, x0] * (1 - fx) * fy + img[y0 + 1, x0 + 1] * fx * fy)
+
+
+def _template(cfg: PostConfig, s: float, length_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """Sample offsets (along u, across u) in px: the dark stripe, and the table behind."""
+    r = cfg.radius_mm * s
+    t_hi = max(-0.3 * r, length_px - 1.2 * r)
+    ts = np.linspace(-0.6 * r, t_hi, max(3, int((t_hi + 0.6 * r) / 2) + 2))
+    stripe = np.array([(t, q * r) for t in ts for q in (-0.45, 0.0, 0.45)])
+    behind = np.array([(-(r + 2.5 * s), q * r) for q in (-0.6, 0.0, 0.6)]
+                      + [(-(r + 4.5 * s), q * r) for q in (-0.6, 0.0, 0.6)])
+    return stripe, behind
+
+
+def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = None
+                 ) -> Detections:
+    """Finds the posts in a prepared frame (their feet, in mm)."""
+    view, cam = prep.view, prep.view.camera
+    s = view.px_per_mm
+    r = cfg.radius_mm * s
+    dark = prep.dark if exclude is None else cv2.bitwise_and(prep.dark, cv2.bitwise_not(exclude))
+    kb = max(3, int(cfg.border_mm * s) | 1)
+    inner = cv2.erode(view.valid, cv2.getStructuringElement(cv2.MORPH_RECT, (kb, kb)))
+    dark = cv2.bitwise_and(dark, inner)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
+    soft = np.clip((TABLE_LEVEL - prep.level.astype(np.float32)) / cfg.contrast, 0.0, 1.0)
+    feet, scores = [], []
+    min_area = 0.5 * math.pi * r * r
+    for i in range(1, n):
+        x0, y0, bw, bh, area = stats[i]
+        if area < min_area or area > 40 * math.pi * r * r:
+            continue
+        ys, xs = np.nonzero(labels[y0:y0 + bh, x0:x0 + bw] == i)
+        if np.percentile(prep.level[ys + y0, xs + x0], 10) > cfg.max_core_level:
+            continue
+        pts = np.c_[xs + x0, ys + y0].astype(float)
+        if len(pts) > 400:
+            pts = pts[:: len(pts) // 400 + 1]
+        best = (-1.0, None)
+        for p in pts:
+            score = _score(cfg, soft, view, cam, p, s)
+            if score > best[0]:
+                best = (score, p)
+        score, p = best
+        if p is None or score < cfg.min_score:
+            continue
+        # refine along and across the lean, a quarter pixel at a time
+        u = _lean(view, cam, p)
+        v = np.array([-u[1], u[0]])
+        for axis in (u, v, u):
+            steps = np.arange(-6, 7) * 0.25
+            vals = [_score(cfg, soft, view, cam, p + k * axis, s) for k in steps]
+            p = p + steps[int(np.argmax(vals))] * axis
+            score = max(score, max(vals))
+        feet.append(p)
+        scores.append(score)
+    if not feet:
+        return Detections.empty()
+    foot_mm = view.to_mm(np.array(feet))
+    return Detections.of(foot_mm, ["post"] * len(feet), confidence=np.clip(scores, 0, 1))
+
+
+def _lean(view, cam, p_px: np.ndarray) -> np.ndarray:
+    """Unit vector (view px) of the way a post at p leans in the view."""
+    mm = view.to_mm(p_px[None])[0]
+    q = view.to_px((mm + cam.outward(mm[None])[0])[None])[0]
+    d = q - p_px
+    return d / max(float(np.linalg.norm(d)), 1e-9)
+
+
+def _score(cfg: PostConfig, soft: np.ndarray, view, cam, p_px: np.ndarray,
+           s: float) -> float:
+    mm = view.to_mm(p_px[None])[0]
+    dist = float(np.linalg.norm(mm - cam.nadir_mm))
+    length_px = dist * cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0) * s
+    u = _lean(view, cam, p_px)
+    v = np.array([-u[1], u[0]])
+    stripe, behind = _template(cfg, s, length_px)
+    a = _bilinear(soft, p_px + stripe[:, :1] * u + stripe[:, 1:] * v)
+    b = _bilinear(soft, p_px + behind[:, :1] * u + behind[:, 1:] * v)
+    return float(a.mean() - b.mean())

@@ -1,0 +1,112 @@
+"""The first stage: warp, normalise, and the masks every later stage reads.
+
+Pieces of a piecepack (coins, tiles) are cream or white: brighter than the table once the
+table is divided out. Posts and shadows are darker. Both masks are thresholded against the
+table's own noise, measured on each frame.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.normalise import TABLE_LEVEL, NormaliseConfig, normalise
+from vision.topview import TopView
+
+
+@dataclass(frozen=True)
+class PrepareConfig:
+    """Attributes:
+    normalise: How the table's colour is estimated.
+    bright_sigmas: A piece pixel is brighter than the table by this many noise sigmas...
+    min_bright: ...and at least by this much (in normalised levels, table = 100).
+    dark_sigmas: A dark pixel (posts, hands' shade) is darker by this many sigmas...
+    min_dark: ...and at least by this much.
+    close_mm: Gaps narrower than this in a pale piece (a back's grid lines) are closed.
+    hole_table_sigmas: A hole in a pale blob stays open when its colour is within this many
+        noise sigmas of the table's (table seen through a loop of coins).
+    """
+
+    normalise: NormaliseConfig = field(default_factory=NormaliseConfig)
+    bright_sigmas: float = 4.0
+    min_bright: float = 7.0
+    dark_sigmas: float = 5.0
+    min_dark: float = 25.0
+    close_mm: float = 2.0
+    hole_table_sigmas: float = 5.0
+
+
+@dataclass(frozen=True, eq=False)
+class Prepared:
+    """One frame, ready for the stages.
+
+    Attributes:
+        view: The top view it was made with.
+        top: The warped frame, uint8 (H, W, 3) BGR.
+        norm: ``top`` divided by the table's colour (table = 100), uint8 (H, W, 3).
+        level: Per-pixel brightness of ``norm`` (the largest channel), uint8 (H, W).
+        bright: 255 where a pale piece is (holes such as symbols filled), uint8 (H, W).
+        dark: 255 where something darker than the table is, uint8 (H, W).
+        noise: The table's noise (robust sigma of ``level``).
+    """
+
+    view: TopView
+    top: np.ndarray
+    norm: np.ndarray
+    level: np.ndarray
+    bright: np.ndarray
+    dark: np.ndarray
+    noise: float
+
+
+def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
+               min_table_distance: float = 0.0) -> np.ndarray:
+    """The mask with holes inside its outer contours filled (uint8 0/255).
+
+    With ``norm``, a hole that looks like the table (mean distance of its normalised colour
+    from the table's below ``min_table_distance``) stays open: it is the table showing
+    through a ring of pieces (a worm closed in a loop), not a symbol.
+    """
+    contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    out = mask.copy()
+    if hierarchy is None:
+        return out
+    for i, c in enumerate(contours):
+        if hierarchy[0][i][3] < 0:  # an outer contour
+            continue
+        if norm is not None:
+            x, y, w, h = cv2.boundingRect(c)
+            hole = np.zeros((h, w), np.uint8)
+            cv2.drawContours(hole, [c], -1, 255, thickness=cv2.FILLED, offset=(-x, -y))
+            hole = cv2.bitwise_and(hole, cv2.bitwise_not(mask[y:y + h, x:x + w]))
+            if hole.any():
+                px = norm[y:y + h, x:x + w][hole > 0].astype(np.float32) - TABLE_LEVEL
+                if float(np.sqrt((px * px).sum(axis=1)).mean()) < min_table_distance:
+                    continue
+        cv2.drawContours(out, [c], -1, 255, thickness=cv2.FILLED)
+    return out
+
+
+def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray) -> Prepared:
+    """Warps and normalises a frame and finds its bright and dark masks."""
+    top = view.warp(frame_bgr)
+    norm, _ = normalise(cfg.normalise, top, view.valid, view.px_per_mm)
+    blur = cv2.GaussianBlur(norm, (3, 3), 0)
+    level = cv2.max(cv2.max(blur[..., 0], blur[..., 1]), blur[..., 2])
+    sample = level[::7, ::7][view.valid[::7, ::7] > 0]
+    if sample.size:
+        med = float(np.median(sample))
+        noise = 1.4826 * float(np.median(np.abs(sample.astype(float) - med)))
+    else:
+        noise = 0.0
+    hi = TABLE_LEVEL + max(cfg.min_bright, cfg.bright_sigmas * noise)
+    lo = TABLE_LEVEL - max(cfg.min_dark, cfg.dark_sigmas * noise)
+    bright = np.where((level > hi) & (view.valid > 0), 255, 0).astype(np.uint8)
+    k = max(3, round(cfg.close_mm * view.px_per_mm) | 1)
+    bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    bright = fill_holes(bright, norm, cfg.hole_table_sigmas * max(noise, 2.0))
+    dark = np.where((level < lo) & (view.valid > 0), 255, 0).astype(np.uint8)
+    return Prepared(view, top, norm, level, bright, dark, noise)

@@ -1,0 +1,170 @@
+"""Tiles: pale squares of a known size, face up (a suit symbol) or down (the back's grid).
+
+A blob of the bright mask is opened with a disc wider than a coin, so touching coins fall
+away and only tiles stay. Tiles laid edge to edge (a board of 2x3 tiles) make one rectangle
+whose sides are whole multiples of the tile: it is cut into that grid. The face is read from a
+square patch of each tile: a back shows dark lines across the middle of all four sides, a face
+shows one coloured symbol in the centre.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.detections import Detections
+from vision.prepare import Prepared, fill_holes
+from vision.suits import classify_ink, symbol_colour
+
+PATCH_PX = 48
+"""Side of the canonical patch a tile's face is read from."""
+
+
+@dataclass(frozen=True)
+class TileConfig:
+    """Attributes:
+    side_mm: The tile's side.
+    thickness_mm: The tile's thickness.
+    seen_height: Where in the tile's height its seen outline centres (0 base, 1 top face).
+    close_mm: Gaps up to this wide inside a tile (a back's grid lines on a pale table) close.
+    open_mm: Diameter of the opening that removes coins from tile blobs.
+    min_fill: Share of its rectangle a blob of tiles must fill.
+    side_tolerance: How far (share of a side) a blob's side may be from a whole number of tiles.
+    back_contrast: How much darker the middle lines of a back are than its quadrants.
+    suit_inks: Suit name -> 8-bit RGB of its ink.
+    """
+
+    side_mm: float = 50.8
+    thickness_mm: float = 4.8
+    seen_height: float = 1.0
+    close_mm: float = 6.0
+    open_mm: float = 26.0
+    min_fill: float = 0.85
+    side_tolerance: float = 0.3
+    back_contrast: float = 0.12
+    suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = (
+        ("suns", (213, 94, 0)), ("moons", (0, 0, 0)), ("crowns", (0, 158, 115)),
+        ("arms", (0, 114, 178)))
+
+
+@dataclass(frozen=True)
+class _Tile:
+    centre_px: tuple[float, float]
+    angle_px: float  # degrees, direction of one side in the view
+    side_px: float
+
+
+def _tiles_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_Tile]:
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out = []
+    for c in contours:
+        area = cv2.contourArea(c)
+        if area < 0.5 * side_px * side_px:
+            continue
+        (cx, cy), (rw, rh), ang = cv2.minAreaRect(c)
+        nx, ny = max(1, round(rw / side_px)), max(1, round(rh / side_px))
+        if (abs(rw - nx * side_px) > cfg.side_tolerance * side_px
+                or abs(rh - ny * side_px) > cfg.side_tolerance * side_px):
+            continue
+        if area < cfg.min_fill * rw * rh:
+            continue
+        t = math.radians(ang)
+        ex, ey = np.array([math.cos(t), math.sin(t)]), np.array([-math.sin(t), math.cos(t)])
+        sx, sy = rw / nx, rh / ny
+        for i in range(nx):
+            for j in range(ny):
+                p = np.array([cx, cy]) + (i - (nx - 1) / 2) * sx * ex + (j - (ny - 1) / 2) * sy * ey
+                out.append(_Tile((float(p[0]), float(p[1])), float(ang), float((sx + sy) / 2)))
+    return out
+
+
+def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px: float,
+               side_px: float, inks: dict[str, tuple[int, int, int]]
+               ) -> tuple[str, str | None, float]:
+    """(face, suit, confidence) from the tile's square patch."""
+    scale = PATCH_PX / side_px
+    M = cv2.getRotationMatrix2D((float(centre_px[0]), float(centre_px[1])), angle_px, scale)
+    M[:, 2] += np.array([PATCH_PX / 2, PATCH_PX / 2]) - centre_px
+    patch = cv2.warpAffine(top, M, (PATCH_PX, PATCH_PX), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+    lum = patch.astype(np.float32).sum(axis=2)
+    inner = lum[4:-4, 4:-4]
+    body = float(np.percentile(inner, 80))
+    dark = np.clip(1.0 - lum / max(body, 1.0), 0.0, 1.0)
+    c, q = PATCH_PX // 2, int(PATCH_PX * 0.3)
+    arms = []
+    for dx, dy in ((q, 0), (-q, 0), (0, q), (0, -q)):
+        x, y = c + dx, c + dy
+        if dx:  # on the line y = c: look across it
+            win = dark[y - 4:y + 4, x - 2:x + 2]
+        else:
+            win = dark[y - 2:y + 2, x - 4:x + 4]
+        arms.append(float(win.max(axis=0 if dx else 1).mean()))
+    quads = [float(dark[c + dy - 3:c + dy + 3, c + dx - 3:c + dx + 3].mean())
+             for dx in (-q, q) for dy in (-q, q)]
+    back = min(arms) - max(quads)
+    if back > cfg.back_contrast:
+        return "down", None, float(np.clip(0.5 + back, 0.0, 1.0))
+    yy, xx = np.mgrid[0:PATCH_PX, 0:PATCH_PX]
+    region = (xx - c + 0.5) ** 2 + (yy - c + 0.5) ** 2 <= (0.4 * PATCH_PX) ** 2
+    rel, _ = symbol_colour(patch, region)
+    if rel is None:
+        return "up", None, 0.0
+    suit, conf = classify_ink(rel, inks)
+    return "up", suit, conf
+
+
+def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarray]:
+    """Finds the tiles in a prepared frame.
+
+    Returns:
+        ``(detections, mask)``: one row per tile (foot centre, angle in [0, 90) in table
+        terms, face, suit) and a uint8 mask of the tiles' area, for later stages to leave out.
+    """
+    s = prep.view.px_per_mm
+    side = cfg.side_mm * s
+    kc = max(3, round(cfg.close_mm * s) | 1)
+    closed = cv2.morphologyEx(prep.bright, cv2.MORPH_CLOSE,
+                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc)))
+    closed = fill_holes(closed)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
+    k = max(3, int(cfg.open_mm * s) | 1)
+    kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    h, w = prep.bright.shape
+    found: list[_Tile] = []
+    for i in range(1, n):
+        x0, y0, bw, bh, area = stats[i]
+        if area < 0.5 * side * side:
+            continue
+        pad = k
+        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
+        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
+        blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
+        opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel)
+        for t in _tiles_in_blob(cfg, opened, side):
+            found.append(_Tile((t.centre_px[0] + xa, t.centre_px[1] + ya), t.angle_px,
+                               t.side_px))
+    mask = np.zeros((h, w), np.uint8)
+    if not found:
+        return Detections.empty(), mask
+    inks = dict(cfg.suit_inks)
+    cam = prep.view.camera
+    seen_mm = prep.view.to_mm(np.array([t.centre_px for t in found]))
+    foot_mm = cam.foot_of(seen_mm, cfg.seen_height * cfg.thickness_mm)
+    top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)
+    top_px = prep.view.to_px(top_mm)
+    faces, suits, confs, angles = [], [], [], []
+    for t, tp in zip(found, top_px, strict=True):
+        face, suit, conf = _read_face(cfg, prep.top, tp, t.angle_px, cfg.side_mm * s, inks)
+        faces.append(face)
+        suits.append(suit)
+        confs.append(conf)
+        angles.append(float(prep.view.angle_to_mm(t.angle_px)) % 90.0)
+        box = cv2.boxPoints(((t.centre_px[0], t.centre_px[1]), (t.side_px + 4, t.side_px + 4),
+                             t.angle_px))
+        cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 255)
+    return (Detections.of(foot_mm, ["tile"] * len(found), confidence=confs, seen_mm=seen_mm,
+                          suit=suits, angle_deg=angles, face=faces), mask)

@@ -119,6 +119,7 @@ class WormUpSettings:
                 raise RecordFormatError(f"worm-up: option {f.name} must be positive, not {v!r}")
         if self.segments != int(self.segments) or self.segments < 2:
             raise RecordFormatError("worm-up: option segments must be a whole number from 2")
+        object.__setattr__(self, "segments", int(self.segments))
 
     @classmethod
     def from_options(cls, options: Mapping[str, Any]) -> WormUpSettings:
@@ -517,7 +518,7 @@ class WormUp(Game):
             players whose worm changed; the new position of a moved finish post (or None).
 
         Raises:
-            _Foul: the finish posts cannot be found.
+            _Foul: a finish post is missing, or both moved.
         """
         s = self.settings
         still: dict[str, dict[int, int]] = {}
@@ -542,9 +543,11 @@ class WormUp(Game):
             length = geo.dist(*fin)
             j = min(others, key=lambda j: abs(geo.dist(anchor, new_posts[j]) - length))
             return still, changed, new_posts[j]
-        raise _Foul(Rule.PIECES, "The finish posts are not where they were and cannot be found; "
-                                 "put them back.", None, [i for i, _ in read.posts],
-                    _pt(fin[0]))
+        if not fm and len(others) >= 2:
+            raise _Foul(Rule.POST, "Both finish posts moved; one of them must stay put.", None,
+                        [read.posts[j][0] for j in others], _pt(fin[0]))
+        raise _Foul(Rule.PIECES, "A finish post is missing from the table; put it back.", None,
+                    [i for i, _ in read.posts], _pt(fin[0]))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step:
         read = self._read(scene)

@@ -71,10 +71,14 @@ def test_tabletop_referee_runs_as_a_command():
         DATA / "game1.jsonl")
 
 
-def test_a_bad_record_is_one_line_of_error(tmp_path):
+@pytest.mark.parametrize(("setup", "words"), [
+    ('"players": ["red", "yellow"]', "3 to 5 players"),
+    ('"players": ["red", "yellow", "pink"]', "segment colours"),
+    ('"players": ["red", "yellow", "blue"], "options": {"strip_mm": 3}', "unknown option"),
+])
+def test_a_bad_setup_is_one_line_of_error(tmp_path, capsys, setup, words):
     bad = tmp_path / "bad.jsonl"
-    bad.write_text('{"type": "setup", "game": "worm-up", "players": ["red", "yellow"]}\n')
-    proc = subprocess.run([sys.executable, "-m", "tabletop", "referee", str(bad)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=60)
-    assert proc.returncode == 1
-    assert proc.stderr.count("\n") == 1 and "3 to 5 players" in proc.stderr
+    bad.write_text('{"type": "setup", "game": "worm-up", ' + setup + "}\n")
+    assert main(["referee", str(bad)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("tabletop: error: ") and err.count("\n") == 1 and words in err

@@ -7,7 +7,18 @@ import pytest
 from referee.record import Referee
 from referee.worm_up.game import WormUpSettings
 from tabletop.errors import RecordFormatError
-from tabletop.events import Accept, Bid, Finish, Notice, Roll, SceneSeen, Setup, Undo, Winner
+from tabletop.events import (
+    Accept,
+    Bid,
+    Finish,
+    Notice,
+    Roll,
+    SceneSeen,
+    Setup,
+    Undo,
+    Verdict,
+    Winner,
+)
 from tests.referee.worm_up.tables import (
     FINISH,
     START,
@@ -130,6 +141,12 @@ def test_a_bid_of_a_tile_sitting_out_is_refused():
     assert not v.legal and v.rule == "bid" and "red's 4 sits out" in v.reason
     assert g.referee.describe()["tiles"]["red"] == {"available": ["5", "6", "7", "X"],
                                                      "resting": "4"}
+    # round 2: red's 5 wins, yellow and green cancel; round 3: red's 4 is back, the 5 sits out
+    out = g.bids(red="5", yellow="7", green="7")
+    assert all(v.legal for v in out if isinstance(v, Verdict))
+    tiles = g.referee.describe()["tiles"]
+    assert tiles["red"] == {"available": ["4", "6", "7", "X"], "resting": "5"}
+    assert tiles["yellow"]["resting"] is None and tiles["green"]["resting"] is None
 
 
 def test_a_bid_while_worms_still_have_to_move_is_refused():
@@ -417,7 +434,7 @@ def test_post_move_after_x_may_come_in_its_own_scene_even_after_the_round():
 
 @pytest.mark.parametrize(("posts", "words"), [
     (lambda a, b: [(a[0] + 60, a[1]), b], "mm apart"),  # the strip would stretch
-    (lambda a, b: [(a[0] + 10, a[1] + 40), (b[0] + 10, b[1] + 40)], "cannot be found"),
+    (lambda a, b: [(a[0] + 10, a[1] + 40), (b[0] + 10, b[1] + 40)], "Both finish posts moved"),
 ])
 def test_post_move_after_x_illegal(posts, words):
     g = started()
@@ -425,7 +442,14 @@ def test_post_move_after_x_illegal(posts, words):
     g.move("red", 4)
     g.move("green", 5)
     v = verdict(g.scene(posts=[*START, *posts(*FINISH)]))
-    assert not v.legal and v.rule in ("post", "pieces") and words in v.reason
+    assert not v.legal and v.rule == "post" and words in v.reason
+    assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
+
+
+def test_a_missing_finish_post_is_reported():
+    g = started()
+    v = verdict(g.scene(posts=[*START, FINISH[0]]))
+    assert not v.legal and v.rule == "pieces" and "finish post is missing" in v.reason
 
 
 def test_post_move_without_x_is_refused():

@@ -144,8 +144,14 @@ class Roadmap:
         g1, g2 = ek[pair] // m, ek[pair] % m
         keep = owners[g1] != owners[g2]
         t1, t2 = t1[keep], t2[keep]
+        # circumcentres of nearly flat triangles (collinear samples) fly off: keep edges
+        # whose both ends lie within the frame
+        cc = _circumcentres(tc)
+        inside = np.all((cc >= lo) & (cc <= hi), axis=1)
+        ok = inside[t1] & inside[t2]
+        t1, t2 = t1[ok], t2[ok]
         used, inverse = np.unique(np.concatenate([t1, t2]), return_inverse=True)
-        self.nodes = _circumcentres(tc[used])
+        self.nodes = cc[used]
         self.edge_nodes = inverse.reshape(2, -1).T
         segs = shapely.linestrings(np.stack([self.nodes[self.edge_nodes[:, 0]],
                                              self.nodes[self.edge_nodes[:, 1]]], axis=1))

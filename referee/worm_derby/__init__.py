@@ -1,0 +1,12 @@
+"""The Worm Derby referee: worms of piecepack coins racing round a pylon.
+
+Importing this package registers the game (``worm-derby``) and its variants (Slalom, Cannibal
+worms) with :mod:`referee.registry`.
+"""
+
+from referee.worm_derby.game import WormDerby
+from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
+from referee.worm_derby.variants import Cannibal, Slalom, SlalomCannibal
+
+__all__ = ["DEFAULT_SETTINGS", "Cannibal", "Slalom", "SlalomCannibal", "WormDerby",
+           "WormSettings"]

@@ -1,0 +1,184 @@
+"""The race course: start tiles, pylon, gates (Slalom) and obstacles, read from the first scene.
+
+The face-up tiles of the first scene are the start tiles (the two about four tile widths
+apart), the pylon (on the start line's perpendicular bisector, farthest from it) and, in
+Slalom, the gates (a face-up tile's suit tells its colour: suns red, arms blue). Face-down
+tiles are obstacles.
+
+Angles round the pylon are measured from the direction pointing back to the start line,
+counter-clockwise positive in the table frame (x to the right, y away from the viewer, seen
+from above): ``angle_of`` is 0 towards the start line and +-pi on the far-side ray.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+
+from tabletop.pieceset import PieceSet
+from tabletop.scene import Piece, Scene
+
+Point2 = tuple[float, float]
+GATE_COLOURS = {"suns": "red", "arms": "blue"}
+
+
+@dataclass(frozen=True)
+class Gate:
+    """A Slalom gate: pass right of red tiles and left of blue ones (relative to travel)."""
+
+    centre_mm: Point2
+    colour: str
+
+
+@dataclass(frozen=True)
+class Course:
+    """The fixed tiles of a race and the geometry derived from them.
+
+    Attributes:
+        start_mm: Centres of the two start tiles.
+        pylon_mm: Centre of the pylon tile.
+        gates: Slalom gates (empty otherwise).
+        tile_mm: Tile width.
+        fixed: The fixed tiles (start tiles, pylon, gates) as pieces.
+    """
+
+    start_mm: tuple[Point2, Point2]
+    pylon_mm: Point2
+    gates: tuple[Gate, ...]
+    tile_mm: float
+    fixed: tuple[Piece, ...]
+
+    @property
+    def start_mid_mm(self) -> Point2:
+        """The middle of the start line."""
+        (ax, ay), (bx, by) = self.start_mm
+        return ((ax + bx) / 2, (ay + by) / 2)
+
+    @property
+    def along(self) -> Point2:
+        """Unit vector along the start line (from the first start tile to the second)."""
+        (ax, ay), (bx, by) = self.start_mm
+        n = math.hypot(bx - ax, by - ay)
+        return ((bx - ax) / n, (by - ay) / n)
+
+    @property
+    def ray_dir(self) -> Point2:
+        """Unit vector of the far-side ray: from the pylon, away from the start line."""
+        ex, ey = self.along
+        nx, ny = -ey, ex
+        mx, my = self.start_mid_mm
+        if (self.pylon_mm[0] - mx) * nx + (self.pylon_mm[1] - my) * ny < 0:
+            nx, ny = -nx, -ny
+        return (nx, ny)
+
+    @property
+    def pylon_distance_mm(self) -> float:
+        """Distance from the start line's middle to the pylon's centre."""
+        mx, my = self.start_mid_mm
+        return math.hypot(self.pylon_mm[0] - mx, self.pylon_mm[1] - my)
+
+    def angle_of(self, p: Point2) -> float:
+        """Angle of ``p`` round the pylon: 0 towards the start line, +-pi on the far ray."""
+        rx, ry = self.ray_dir
+        vx, vy = p[0] - self.pylon_mm[0], p[1] - self.pylon_mm[1]
+        ux, uy = -rx, -ry
+        return math.atan2(ux * vy - uy * vx, ux * vx + uy * vy)
+
+    def between_start_tiles(self, p: Point2) -> bool:
+        """Whether a point lies between the start tiles (on the start line, within half a
+        tile width of it)."""
+        (ax, ay), (bx, by) = self.start_mm
+        ex, ey = self.along
+        t = (p[0] - ax) * ex + (p[1] - ay) * ey
+        length = math.hypot(bx - ax, by - ay)
+        mx, my = self.start_mid_mm
+        off = abs((p[0] - mx) * -ey + (p[1] - my) * ex)
+        return self.tile_mm / 2 <= t <= length - self.tile_mm / 2 and off <= self.tile_mm / 2
+
+    def far_ray_mm(self, length_mm: float) -> tuple[Point2, Point2]:
+        """The far-side ray as a segment from the pylon's centre."""
+        rx, ry = self.ray_dir
+        px, py = self.pylon_mm
+        return ((px, py), (px + rx * length_mm, py + ry * length_mm))
+
+    def to_json(self) -> dict[str, object]:
+        """The course for the dashboard (mm)."""
+        return {"start_line": [list(self.start_mm[0]), list(self.start_mm[1])],
+                "pylon": list(self.pylon_mm),
+                "far_ray": [list(p) for p in self.far_ray_mm(3 * self.tile_mm)],
+                "gates": [{"centre": list(g.centre_mm), "colour": g.colour}
+                          for g in self.gates]}
+
+
+def face_up_tiles(scene: Scene) -> list[int]:
+    """Indices of the face-up tiles."""
+    return [i for i, p in enumerate(scene.pieces) if p.kind == "tile" and p.face == "up"]
+
+
+@dataclass(frozen=True)
+class CourseReading:
+    """What the first scene says about the course: the course, or why there is none."""
+
+    course: Course | None
+    problem: str = ""
+    pieces: tuple[int, ...] = ()
+    start_idx: tuple[int, ...] = ()
+    pylon_idx: int | None = None
+    gate_idx: tuple[int, ...] = ()
+
+
+def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles: float,
+                start_apart_tiles: tuple[float, float]) -> CourseReading:
+    """Finds the start tiles, the pylon and the gates among the face-up tiles."""
+    tile = pieces.tile_mm
+    up = face_up_tiles(scene)
+    if len(up) < 3:
+        return CourseReading(None, f"the course needs three face-up tiles (two start tiles and "
+                                   f"the pylon) but {len(up)} are face up", tuple(up))
+    lo, hi = start_apart_tiles
+    best: tuple[float, int, int, int] | None = None
+    for i, j in itertools.combinations(up, 2):
+        a, b = scene.pieces[i], scene.pieces[j]
+        d = math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm)
+        if not lo * tile <= d <= hi * tile:
+            continue
+        mx, my = (a.x_mm + b.x_mm) / 2, (a.y_mm + b.y_mm) / 2
+        ex, ey = (b.x_mm - a.x_mm) / d, (b.y_mm - a.y_mm) / d
+        for k in up:
+            if k in (i, j):
+                continue
+            p = scene.pieces[k]
+            off = abs((p.x_mm - mx) * ex + (p.y_mm - my) * ey)
+            dist = abs((p.x_mm - mx) * -ey + (p.y_mm - my) * ex)
+            if off > pylon_offset_tiles * tile or dist < 2 * tile:
+                continue
+            score = dist - abs(d - 4 * tile)
+            if best is None or score > best[0]:
+                best = (score, i, j, k)
+    if best is None:
+        return CourseReading(None, f"no two face-up tiles {lo:g} to {hi:g} tile widths apart "
+                                   f"have a face-up pylon on their perpendicular bisector",
+                             tuple(up))
+    _, i, j, k = best
+    gates: list[Gate] = []
+    gate_idx: list[int] = []
+    for g in up:
+        if g in (i, j, k):
+            continue
+        p = scene.pieces[g]
+        if not slalom:
+            return CourseReading(None, f"the face-up tile at ({p.x_mm:.0f}, {p.y_mm:.0f}) is "
+                                       f"neither a start tile nor the pylon; obstacles lie "
+                                       f"face down", (g,))
+        colour = GATE_COLOURS.get(p.suit or "")
+        if colour is None:
+            return CourseReading(None, f"the gate tile at ({p.x_mm:.0f}, {p.y_mm:.0f}) shows "
+                                       f"{p.suit or 'no suit'}; gates show suns (red) or arms "
+                                       f"(blue)", (g,))
+        gates.append(Gate(p.centre_mm, colour))
+        gate_idx.append(g)
+    fixed = tuple(scene.pieces[x] for x in (i, j, k, *gate_idx))
+    course = Course((scene.pieces[i].centre_mm, scene.pieces[j].centre_mm),
+                    scene.pieces[k].centre_mm, tuple(gates), tile, fixed)
+    return CourseReading(course, "", (), (i, j), k, tuple(gate_idx))

@@ -1,0 +1,699 @@
+"""The Worm Derby referee (Mark A. Biggar's rules, versions 2.0 and 3.1).
+
+:class:`WormDerby` is the basic game; variants are subclasses overriding hooks
+(:mod:`referee.worm_derby.variants`): Slalom (gates; an ace is one step; no movable obstacles)
+and Cannibal worms (eating end coins). ``from_setup`` picks the subclass from the options
+``variant`` (basic | slalom) and ``cannibal`` (bool).
+
+A turn: the player whose turn it is rolls (null: no move; ace: move one obstacle at most one
+tile width, then roll again; 2-5: that many steps, or as many as possible when the whole number
+is impossible); the next stable scene that differs from the accepted table is judged as that
+player's move.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from typing import Any, ClassVar
+
+import numpy as np
+import shapely
+
+from referee.base import Game, Step
+from referee.geometry.obstacles import piece_shape
+from referee.registry import register_game
+from referee.worm_derby.course import Course, read_course
+from referee.worm_derby.inference import InferredMove, NoMove, infer_move
+from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
+from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
+from referee.worm_derby.steps import StepProblem, StepWorld
+from referee.worm_derby.table import IGNORED_KINDS, scene_diff
+from referee.worm_derby.words import at, mm, ordinal, steps
+from referee.worm_derby.worms import WormShape, extract_worm, straightness_mm
+from tabletop.errors import RecordFormatError
+from tabletop.events import Event, Finish, Notice, Roll, Rounded, SceneSeen, Setup, Verdict, Winner
+from tabletop.scene import SUITS, Piece, Scene
+
+Point2 = tuple[float, float]
+EATEN_LABEL = -1000  # labels of coins that are gone from the new scene (eaten): -1000 - k
+DEFAULT_LENGTH = 6
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A verdict in the making: rule, reason, the pieces and point concerned."""
+
+    rule: str
+    reason: str
+    pieces: tuple[int, ...] = ()
+    where: Point2 | None = None
+
+    def verdict(self, seq: int, player: str | None) -> Verdict:
+        """The verdict event (illegal unless the rule is ``ok``)."""
+        where = None if self.where is None else (round(self.where[0], 2),
+                                                 round(self.where[1], 2))
+        return Verdict(seq, player, self.rule == "ok", self.rule, self.reason,
+                       tuple(i for i in self.pieces if i >= 0), where)
+
+
+@dataclass(frozen=True)
+class MoveFacts:
+    """What a legal move did, for the state update."""
+
+    chain_mm: tuple[Point2, ...]
+    placed: int
+    eaten_player: str | None = None
+    eaten_end: int | None = None  # 0 or -1: which end of the victim's track was eaten
+    gates: frozenset[int] = frozenset()
+
+
+_VARIANTS: dict[tuple[str, bool], type[WormDerby]] = {}
+
+
+def variant(cls: type[WormDerby]) -> type[WormDerby]:
+    """Class decorator: makes a variant subclass findable by ``(variant, cannibal)``."""
+    _VARIANTS[(cls.variant_name, cls.cannibal)] = cls
+    return cls
+
+
+@register_game
+class WormDerby(Game):
+    """Basic Worm Derby: obstacles that an ace may move, no gates, no eating."""
+
+    name = "worm-derby"
+    aliases = ("worm_derby", "wormderby")
+    variant_name: ClassVar[str] = "basic"
+    cannibal: ClassVar[bool] = False
+    slalom: ClassVar[bool] = False
+    settings: WormSettings = DEFAULT_SETTINGS
+
+    def __init__(self, setup: Setup) -> None:
+        super().__init__(setup)
+        for p in self.players:
+            if p not in SUITS:
+                raise RecordFormatError(
+                    f"setup: worm-derby players are suit names ({', '.join(SUITS)}), not {p!r}")
+        lengths = self.options.get("lengths") or {}
+        if not isinstance(lengths, Mapping):
+            raise RecordFormatError("setup: 'lengths' must be an object of player -> 2..6")
+        self.lengths: dict[str, int] = {}
+        for p in self.players:
+            n = lengths.get(p, DEFAULT_LENGTH)
+            if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 6:
+                raise RecordFormatError(f"setup: the length of {p}'s worm must be 2..6, not {n!r}")
+            self.lengths[p] = n
+        for p in lengths:
+            if p not in self.players:
+                raise RecordFormatError(f"setup: 'lengths' names {p!r}, who is not playing")
+        self.d = self.pieces.coin_diameter_mm
+
+    @classmethod
+    def from_setup(cls, setup: Setup) -> Game:
+        """The variant subclass the options ask for (``variant``, ``cannibal``)."""
+        name = setup.options.get("variant", "basic")
+        cannibal = setup.options.get("cannibal", False)
+        if not isinstance(cannibal, bool):
+            raise RecordFormatError("setup: 'cannibal' must be true or false")
+        try:
+            return _VARIANTS[(name, cannibal)](setup)
+        except (KeyError, TypeError):
+            names = sorted({k[0] for k in _VARIANTS})
+            raise RecordFormatError(
+                f"setup: unknown worm-derby variant {name!r} (known: {', '.join(names)})"
+            ) from None
+
+    # ------------------------------------------------------------------ hooks
+
+    def ace_steps(self, state: DerbyState, player: str) -> int | None:
+        """Steps an ace gives (None: an ace moves an obstacle, then the player rolls again)."""
+        return None
+
+    def step_limit(self, track: WormTrack, roll: int) -> int:
+        """Most steps a roll allows this worm."""
+        return roll
+
+    def edible(self, state: DerbyState, player: str) -> set[tuple[str, int]]:
+        """``(victim, end)`` pairs the player may eat (end 0 or -1 of the victim's track)."""
+        return set()
+
+    def direction_problem(self, state: DerbyState, player: str, body: list[Point2]
+                          ) -> Judged | None:
+        """A problem with the direction chosen (``body`` is the worm before, head last)."""
+        return None
+
+    def gate_passes(self, course: Course, head: Point2, placed: Point2
+                    ) -> list[tuple[int, bool]]:
+        """Gates passed by a step from ``head`` to ``placed``: ``(gate, the right way)``."""
+        return []
+
+    def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
+                        ) -> tuple[Judged, DerbyState]:
+        """Judges a scene after an ace: one obstacle moved at most a tile width."""
+        return self._judge_obstacle_move(state, scene, player)
+
+    def after_move(self, state: DerbyState, player: str, facts: MoveFacts) -> DerbyState:
+        """State changes a variant makes after a legal move (Cannibal: fleeing, truce)."""
+        return state
+
+    # ------------------------------------------------------------------ Game
+
+    def initial_state(self) -> DerbyState:
+        """No course yet: the first scene sets it up."""
+        return DerbyState()
+
+    def accept(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+        """Accept the table as it is: worms are read again where they now lie."""
+        if state.course is None:
+            return self._judge_setup(state, scene, seq)
+        worms = []
+        for w in state.worms:
+            shape = extract_worm(scene, w.player, self.d, self.settings)
+            if shape.ok:
+                pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+                worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(state.course,
+                                                                                    w, pts),
+                                     length=len(pts)))
+            else:
+                worms.append(w)
+        new = replace(state, table=scene, worms=tuple(worms))
+        return Step(new, (Verdict(seq, None, True, "ok", "the table is accepted as it is"),))
+
+    def step(self, state: DerbyState, event: Event, seq: int) -> Step:
+        """Judges a roll or a scene."""
+        if isinstance(event, Roll):
+            return self._roll(state, event, seq)
+        if isinstance(event, SceneSeen):
+            return self._scene(state, event.scene, seq)
+        return Step(state, (Verdict(seq, getattr(event, "player", None), False, "event",
+                                    f"a {event.type} event has no meaning in worm-derby"),))
+
+    def describe(self, state: DerbyState) -> dict[str, Any]:
+        """Whose turn, the pending roll, the worms, the course and the places."""
+        live = [w for w in state.worms if not w.finished]
+        return {
+            "variant": self.variant_name, "cannibal": self.cannibal,
+            "turn": (self.players[state.turn] if state.course is not None and live else None),
+            "roll": state.roll,
+            "worms": [w.to_json() for w in state.worms],
+            "course": None if state.course is None else state.course.to_json(),
+            "places": list(state.places),
+            "winner": state.places[0] if state.places else None,
+        }
+
+    # ------------------------------------------------------------------ rolls
+
+    def _roll(self, state: DerbyState, roll: Roll, seq: int) -> Step:
+        def bad(rule: str, reason: str) -> Step:
+            return Step(state, (Verdict(seq, roll.player, False, rule, reason),))
+
+        if state.course is None:
+            return bad("setup", "no course is set up yet; show the table before rolling")
+        if roll.player not in self.players:
+            return bad("turn", f"{roll.player} is not playing")
+        if state.over:
+            return bad("turn", "the race is over")
+        current = self.players[state.turn]
+        if roll.player != current:
+            return bad("turn", f"it is {current}'s turn to roll, not {roll.player}'s")
+        if state.roll not in (None, "again", "ace"):
+            return bad("turn", f"{current} has a roll of {state.roll} to play first")
+        value = roll.value
+        if value == "null":
+            new = self._next_turn(replace(state, roll=None))
+            return Step(new, (Notice(seq, f"{current} rolled null: no move"),))
+        if value == "ace":
+            n = self.ace_steps(state, current)
+            if n is None:
+                return Step(replace(state, roll="ace"), (Notice(
+                    seq, f"{current} rolled an ace: move one obstacle (or not), then roll "
+                         f"again"),))
+            value = str(n)
+        limit = self.step_limit(state.worm(current), int(value))
+        if not self._can_step(state, current):
+            new = self._next_turn(replace(state, roll=None))
+            return Step(new, (Notice(seq, f"{current} cannot make a single step: the turn "
+                                          f"passes"),))
+        return Step(replace(state, roll=str(limit)), ())
+
+    def _next_turn(self, state: DerbyState) -> DerbyState:
+        n = len(self.players)
+        for k in range(1, n + 1):
+            t = (state.turn + k) % n
+            if not state.worms[t].finished:
+                return replace(state, turn=t, roll=None)
+        return replace(state, roll=None)
+
+    # ------------------------------------------------------------------ scenes
+
+    def _scene(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+        if state.course is None or state.table is None:
+            return self._judge_setup(state, scene, seq)
+        gone, came = scene_diff(state.table, scene, self.settings.same_place_mm,
+                                self.settings.same_angle_deg)
+        if not gone and not came:
+            return Step(state)
+        player = self.players[state.turn]
+        if state.over:
+            return Step(state, (Judged("turn", "the race is over; nothing may move",
+                                       tuple(came)).verdict(seq, None),))
+        if state.roll is None:
+            return Step(state, (Judged(
+                "turn", f"nothing may move before a roll; it is {player}'s turn to roll",
+                tuple(came)).verdict(seq, player),))
+        if state.roll == "again":
+            return Step(state, (Judged(
+                "turn", f"{player} must roll again before moving", tuple(came)
+            ).verdict(seq, player),))
+        if state.roll == "ace":
+            judged, new = self.judge_ace_scene(state, scene, player)
+            return Step(new if judged.rule == "ok" else state, (judged.verdict(seq, player),))
+        return self._judge_move(state, scene, seq, player, int(state.roll), came)
+
+    # ------------------------------------------------------------------ setup
+
+    def _judge_setup(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+        s, tile = self.settings, self.pieces.tile_mm
+        reading = read_course(scene, self.pieces, self.slalom, s.pylon_offset_tiles,
+                              s.start_apart_tiles)
+        course = reading.course
+
+        def bad(reason: str, pieces: tuple[int, ...] = (), where: Point2 | None = None) -> Step:
+            return Step(state, (Judged("setup", reason, pieces, where).verdict(seq, None),))
+
+        if course is None:
+            return bad(reading.problem, reading.pieces)
+        notices: list[Event] = []
+        apart = math.dist(*course.start_mm) / tile
+        lo, hi = s.start_apart_usual_tiles
+        if not lo <= apart <= hi:
+            notices.append(Notice(seq, f"the start tiles are {apart:.1f} tile widths apart; the "
+                                       f"rules ask for about four", "warning"))
+        if course.pylon_distance_mm < s.small_table_mm:
+            notices.append(Notice(seq, f"small table: the pylon is {course.pylon_distance_mm:.0f}"
+                                       f" mm from the start line; the rules ask for 3 to 6 feet "
+                                       f"(914 to 1829 mm)", "warning"))
+        tiles = [i for i, p in enumerate(scene.pieces) if p.kind == "tile"]
+        polys = {i: piece_shape(scene.pieces[i], self.pieces)[0] for i in tiles}
+        for a in tiles:
+            for b in tiles:
+                if a < b and polys[a].intersection(polys[b]).area > 1.0:
+                    return bad(f"the tiles at {at(scene.pieces[a].centre_mm)} and "
+                               f"{at(scene.pieces[b].centre_mm)} overlap", (a, b))
+        start_line = shapely.LineString(course.start_mm)
+        pylon_poly = polys[reading.pylon_idx] if reading.pylon_idx is not None else None
+        keep = s.obstacle_clear_tiles * tile
+        for i in tiles:
+            p = scene.pieces[i]
+            if p.face != "down":
+                continue
+            for name, geom in (("start line", start_line), ("pylon", pylon_poly)):
+                if geom is None:
+                    continue
+                dist = polys[i].distance(geom)
+                if dist < keep - s.same_place_mm:
+                    return bad(f"the obstacle at {at(p.centre_mm)} is {dist:.0f} mm from the "
+                               f"{name}; obstacles keep three tile widths ({keep:.0f} mm) away",
+                               (i,), p.centre_mm)
+        worms: list[WormTrack] = []
+        for player in self.players:
+            shape = extract_worm(scene, player, self.d, s)
+            problem = self._start_worm_problem(course, scene, shape, player)
+            if problem is not None:
+                return bad(*problem)
+            pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+            # the end between the start tiles is the tail: the worm sets off towards the pylon
+            if course.between_start_tiles(pts[-1]) and not course.between_start_tiles(pts[0]):
+                pts = pts[::-1]
+            worms.append(WormTrack(player, pts, tuple(course.angle_of(p) for p in pts),
+                                   len(pts)))
+        strays = [i for i, p in enumerate(scene.pieces)
+                  if p.kind == "coin" and p.suit not in self.players]
+        if strays:
+            p = scene.pieces[strays[0]]
+            return bad(f"a coin at {at(p.centre_mm)} ({p.suit or 'suit unknown'}) belongs to no "
+                       f"worm in the race", tuple(strays))
+        for w in worms:
+            for other in (x for x in scene.pieces if x.kind == "tile"):
+                shape_ = piece_shape(other, self.pieces)[0]
+                for c in w.coins_mm:
+                    depth = self.d / 2 - shape_.distance(shapely.Point(c))
+                    if depth > s.overlap_tolerance_mm:
+                        return bad(f"{w.player}'s coin at {at(c)} overlaps the tile at "
+                                   f"{at(other.centre_mm)}", (), c)
+        n_obst = sum(1 for i in tiles if scene.pieces[i].face == "down")
+        gates = f", {len(course.gates)} gates" if course.gates else ""
+        reason = (f"the course is set up: start tiles {math.dist(*course.start_mm):.0f} mm "
+                  f"apart, the pylon {course.pylon_distance_mm:.0f} mm away, {n_obst} "
+                  f"obstacles{gates}, {len(worms)} worms")
+        new = replace(state, table=scene, course=course, worms=tuple(worms), turn=0, roll=None)
+        return Step(new, (Verdict(seq, None, True, "ok", reason), *notices))
+
+    def _start_worm_problem(self, course: Course, scene: Scene, shape: WormShape, player: str
+                            ) -> tuple[str, tuple[int, ...], Point2 | None] | None:
+        s = self.settings
+        if not shape.ok:
+            return (f"{player}'s worm is not a chain: {shape.detail}", shape.pieces, None)
+        n = len(shape.coins)
+        if n != self.lengths[player]:
+            return (f"{player}'s worm has {n} coins; it should have {self.lengths[player]}",
+                    shape.coins, None)
+        pts = np.array([scene.pieces[i].centre_mm for i in shape.coins])
+        off = straightness_mm(pts)
+        if off > s.straight_mm:
+            return (f"{player}'s worm does not start straight (a coin is {mm(off)} off its "
+                    f"line)", shape.coins, None)
+        if n >= 2:
+            dx, dy = pts[-1] - pts[0]
+            ex, ey = course.along
+            lean = math.degrees(math.asin(min(1.0, abs(dx * ex + dy * ey) / math.hypot(dx, dy))))
+            if lean > s.perpendicular_deg:
+                return (f"{player}'s worm leans {lean:.0f} degrees from square to the start "
+                        f"line; worms start perpendicular to it", shape.coins, None)
+        ends = [tuple(pts[0]), tuple(pts[-1])]
+        if not any(course.between_start_tiles(e) for e in ends):  # type: ignore[arg-type]
+            return (f"{player}'s worm has no end coin between the start tiles", shape.coins,
+                    None)
+        return None
+
+    # ------------------------------------------------------------------ a move
+
+    def _judge_move(self, state: DerbyState, scene: Scene, seq: int, player: str, limit: int,
+                    came: list[int]) -> Step:
+        judged, facts = self._judge_move_facts(state, scene, player, limit)
+        if facts is None:
+            return Step(state, (judged.verdict(seq, player),))
+        return self._apply_move(state, scene, seq, player, judged, facts)
+
+    def _judge_move_facts(self, state: DerbyState, scene: Scene, player: str, limit: int
+                          ) -> tuple[Judged, MoveFacts | None]:
+        s = self.settings
+        assert state.table is not None and state.course is not None
+        track = state.worm(player)
+        # tiles and stray pieces never move on a roll
+        fixed_old = Scene.of(p for p in state.table.pieces
+                             if not (p.kind == "coin" and p.suit in self.players))
+        fixed_new_idx = [i for i, p in enumerate(scene.pieces)
+                         if not (p.kind == "coin" and p.suit in self.players)]
+        fixed_new = Scene.of(scene.pieces[i] for i in fixed_new_idx)
+        gone, came = scene_diff(fixed_old, fixed_new, s.same_place_mm, s.same_angle_deg)
+        if gone or came:
+            moved = tuple(fixed_new_idx[j] for j in came)
+            what = (f"the {fixed_new.pieces[came[0]].kind} at "
+                    f"{at(fixed_new.pieces[came[0]].centre_mm)}" if came else
+                    f"the {fixed_old.pieces[gone[0]].kind} at "
+                    f"{at(fixed_old.pieces[gone[0]].centre_mm)}")
+            return Judged("obstacle", f"{what} moved; on a roll of {limit} only {player}'s worm "
+                                      f"moves", moved), None
+        shape = extract_worm(scene, player, self.d, s)
+        if not shape.ok:
+            return Judged("shape", f"{player}'s worm {shape.detail.replace(f'the {player} ', '')}"
+                          if shape.status != "missing" else shape.detail, shape.pieces), None
+        new_pts = [scene.pieces[i].centre_mm for i in shape.coins]
+        # other worms stay; in Cannibal one may have lost an end coin
+        missing_ends: dict[str, int] = {}
+        others: list[tuple[Piece, int]] = []
+        for w in state.worms:
+            if w.player == player:
+                continue
+            other = extract_worm(scene, w.player, self.d, s)
+            idx = list(other.coins) if other.status != "missing" else []
+            if not idx and w.finished:
+                continue
+            pts = [scene.pieces[i].centre_mm for i in idx]
+            lost = [k for k, c in enumerate(w.coins_mm)
+                    if not any(math.dist(c, q) <= s.same_place_mm for q in pts)]
+            extra = [i for i, q in zip(idx, pts, strict=True)
+                     if not any(math.dist(c, q) <= s.same_place_mm for c in w.coins_mm)]
+            if extra or len(lost) > 1 or (lost and lost[0] not in (0, len(w.coins_mm) - 1)):
+                return Judged("turn", f"{w.player}'s worm moved, but it is {player}'s turn",
+                              tuple(extra) or tuple(idx)), None
+            if lost:
+                missing_ends[w.player] = 0 if lost[0] == 0 else -1
+            for k, c in enumerate(w.coins_mm):
+                j = next((i for i, q in zip(idx, pts, strict=True)
+                          if math.dist(c, q) <= s.same_place_mm), None)
+                label = j if j is not None else EATEN_LABEL - k
+                others.append((Piece("coin", c[0], c[1], suit=w.player), label))
+        if len(new_pts) != track.length:
+            return Judged("shape", f"{player}'s worm has {len(new_pts)} coins; it should have "
+                                   f"{track.length}", shape.coins), None
+        inferred = infer_move(track.coins_mm, new_pts, s.same_place_mm, limit)
+        if inferred is None:
+            if missing_ends:
+                victim = next(iter(missing_ends))
+                return Judged("turn", f"a coin of {victim}'s worm is gone, but {player}'s worm "
+                                      f"did not move"), None
+            return Judged("turn", f"something changed, but {player}'s worm did not move"), None
+        if isinstance(inferred, NoMove):
+            return Judged(inferred.rule, f"{player}'s {inferred.reason.removeprefix('the ')}",
+                          shape.coins), None
+        body = list(track.coins_mm) if inferred.forward else list(track.coins_mm)[::-1]
+        problem = self.direction_problem(state, player, body)
+        if problem is not None:
+            return problem, None
+        if inferred.steps > limit:
+            return Judged("steps", f"{player}'s worm moved {steps(inferred.steps)} on a roll "
+                                   f"allowing {steps(limit)}",
+                          tuple(shape.coins[inferred.new_order[i]] for i in inferred.placed_at)
+                          ), None
+        # the table without the moving worm, as it was during the move
+        fixed = [(scene.pieces[i], i) for i in fixed_new_idx
+                 if scene.pieces[i].kind not in IGNORED_KINDS]
+        edible = self.edible(state, player)
+        edible_labels = set()
+        for victim, end in edible:
+            vt = state.worm(victim)
+            k = 0 if end == 0 else len(vt.coins_mm) - 1
+            c = vt.coins_mm[k]
+            for piece, label in others:
+                if piece.suit == victim and math.dist(piece.centre_mm, c) < 1e-6:
+                    edible_labels.add(label)
+        world = StepWorld(fixed + others, self.pieces, s, frozenset(edible_labels))
+        chain = [new_pts[i] for i in inferred.new_order]
+        placed_idx = [shape.coins[inferred.new_order[i]] for i in inferred.placed_at]
+        problem2, facts = self._check_steps(state, world, body, chain, inferred, placed_idx,
+                                            others, missing_ends)
+        if problem2 is not None:
+            return problem2, None
+        assert facts is not None
+        if inferred.steps < limit and facts.eaten_player is None:
+            possible = self._most_steps(state, world, player, limit)
+            if possible > inferred.steps:
+                return Judged("steps", f"{player}'s worm moved {steps(inferred.steps)} on a roll "
+                                       f"of {limit}, but {possible} were possible",
+                              tuple(placed_idx)), None
+        how = "" if inferred.steps == limit or facts.eaten_player else \
+            f" (as many as possible on a roll of {limit})"
+        ate = f" and ate an end coin of {facts.eaten_player}'s worm" if facts.eaten_player else ""
+        return Judged("ok", f"{player}'s worm moved {steps(inferred.steps)}{how}{ate}",
+                      tuple(placed_idx), chain[-1]), facts
+
+    def _check_steps(self, state: DerbyState, world: StepWorld, body: list[Point2],
+                     chain: list[Point2], inferred: InferredMove, placed_idx: list[int],
+                     others: list[tuple[Piece, int]], missing_ends: dict[str, int]
+                     ) -> tuple[Judged | None, MoveFacts | None]:
+        assert state.course is not None
+        s = self.settings
+        placed = [chain[i] for i in inferred.placed_at]
+        passed: set[int] = set()
+        eaten_player: str | None = None
+        eaten_end: int | None = None
+        start = 0
+        if inferred.hidden:
+            reach = math.dist(body[-1], placed[0])
+            most = (inferred.hidden + 1) * s.touch_factor * self.d
+            if reach > most:
+                return Judged("touch", f"the worm's new tail at {at(placed[0])} is {mm(reach)} "
+                                       f"from its old head; {steps(inferred.steps)} reach at "
+                                       f"most {mm(most)}", (placed_idx[0],), placed[0]), None
+            hits = world.obstacles.overlapping(placed[0], self.d, s.overlap_tolerance_mm)
+            if hits:
+                lab = world.obstacles.labels[hits[0][1]]
+                return Judged("overlap", f"the {ordinal(inferred.hidden + 1)} coin overlaps "
+                                         f"{world.describe(lab)}", (placed_idx[0], lab),
+                              placed[0]), None
+            body = [placed[0]]
+            start = 1
+        for i in range(start, len(placed)):
+            q = placed[i]
+            n = inferred.hidden + i + 1
+            result = world.check(body, q)
+            if result.problem is not None:
+                return self._step_judged(result.problem, n, placed_idx[i]), None
+            if result.eaten is not None:
+                if i != len(placed) - 1:
+                    return Judged("cannibal", f"the {ordinal(n)} coin ate a coin, and eating "
+                                              f"ends the move, but more coins followed",
+                                  tuple(placed_idx[i:]), q), None
+                victim = next(p.suit for p, lab in others if lab == result.eaten)
+                assert victim is not None
+                vt = state.worm(victim)
+                end_pt = next(p.centre_mm for p, lab in others if lab == result.eaten)
+                eaten_end = 0 if math.dist(vt.coins_mm[0], end_pt) < 1e-6 else -1
+                if missing_ends.get(victim) != eaten_end:
+                    return Judged("cannibal", f"the {ordinal(n)} coin lies on {victim}'s end coin"
+                                              f" but that coin was not taken away",
+                                  (placed_idx[i],), q), None
+                eaten_player = victim
+            for gate, right in self.gate_passes(state.course, body[-1], q):
+                g = state.course.gates[gate]
+                if not right:
+                    side = "right" if g.colour == "red" else "left"
+                    return Judged("gate", f"the {ordinal(n)} coin takes the worm past the "
+                                          f"{g.colour} gate at {at(g.centre_mm)} on the wrong "
+                                          f"side; pass {side} of {g.colour} tiles",
+                                  (placed_idx[i],), g.centre_mm), None
+                passed.add(gate)
+            body = [*body[1:], q]
+        unexplained = set(missing_ends) - ({eaten_player} if eaten_player else set())
+        if unexplained:
+            victim = next(iter(unexplained))
+            return Judged("turn", f"a coin of {victim}'s worm is gone, but no worm ate it"), None
+        return None, MoveFacts(tuple(chain), len(placed), eaten_player, eaten_end,
+                               frozenset(passed))
+
+    def _step_judged(self, problem: StepProblem, n: int, placed_index: int) -> Judged:
+        return Judged(problem.rule, f"the {ordinal(n)} coin {problem.what}",
+                      (placed_index, *problem.labels), problem.where_mm)
+
+    def _most_steps(self, state: DerbyState, world: StepWorld, player: str, limit: int) -> int:
+        track = state.worm(player)
+        best = 0
+        for body in (list(track.coins_mm), list(track.coins_mm)[::-1]):
+            if self.direction_problem(state, player, body) is not None:
+                continue
+            best = max(best, len(world.longest_move(body, limit)))
+            if best >= limit:
+                break
+        return best
+
+    def _world_for(self, state: DerbyState, player: str) -> StepWorld:
+        """The table without the player's worm (labels are indices into the table)."""
+        assert state.table is not None
+        items = [(p, i) for i, p in enumerate(state.table.pieces)
+                 if p.kind not in IGNORED_KINDS and not (p.kind == "coin" and p.suit == player)]
+        return StepWorld(items, self.pieces, self.settings)
+
+    def _can_step(self, state: DerbyState, player: str) -> bool:
+        return self._most_steps(state, self._world_for(state, player), player, 1) >= 1
+
+    def legal_moves(self, state: DerbyState, player: str, limit: int) -> list[list[Point2]]:
+        """Some moves the referee itself finds possible: the placements of a longest move
+        from each end (for tests and hints)."""
+        world = self._world_for(state, player)
+        track = state.worm(player)
+        out = []
+        for body in (list(track.coins_mm), list(track.coins_mm)[::-1]):
+            if self.direction_problem(state, player, body) is None:
+                out.append(world.longest_move(body, limit))
+        return out
+
+    # ------------------------------------------------------------------ after a legal move
+
+    def _apply_move(self, state: DerbyState, scene: Scene, seq: int, player: str,
+                    judged: Judged, facts: MoveFacts) -> Step:
+        assert state.course is not None
+        course = state.course
+        track = state.worm(player)
+        chain = facts.chain_mm
+        kept = len(chain) - facts.placed if facts.placed < len(chain) else 0
+        # angles: kept coins keep theirs, placed coins unwrap from the coin before
+        old_angles = {c: a for c, a in zip(track.coins_mm, track.angles_rad, strict=True)}
+        angles: list[float] = []
+        for i, c in enumerate(chain):
+            if i < kept:
+                near = min(old_angles, key=lambda o: math.dist(o, c))
+                angles.append(old_angles[near])
+            else:
+                prev = angles[-1] if angles else self._head_angle(track, chain)
+                angles.append(unwrap_from(prev, course.angle_of(c)))
+        new_track = replace(track, coins_mm=chain, angles_rad=tuple(angles),
+                            gates=track.gates | facts.gates)
+        outputs: list[Event] = [judged.verdict(seq, player)]
+        head_angle = abs(angles[-1])
+        back = math.pi + math.radians(self.settings.rounding_back_deg)
+        if not new_track.rounded and head_angle >= back:
+            new_track = replace(new_track, rounded=True)
+            outputs.append(Rounded(player, seq))
+        new = replace(state, table=scene)
+        if new_track.rounded and course.between_start_tiles(chain[-1]) and head_angle >= back:
+            missing = [i for i in range(len(course.gates)) if i not in new_track.gates]
+            if missing:
+                g = course.gates[missing[0]]
+                outputs.append(Notice(seq, f"{player} is between the start tiles but has not "
+                                           f"passed the {g.colour} gate at {at(g.centre_mm)}",
+                                      "warning"))
+            else:
+                new_track = replace(new_track, finished=True)
+                place = len(state.places) + 1
+                new = replace(new, places=(*state.places, player))
+                outputs.append(Finish(player, place, seq))
+                if place == 1:
+                    outputs.append(Winner(player, seq))
+        new = new.with_worm(new_track)
+        if facts.eaten_player is not None:
+            victim = new.worm(facts.eaten_player)
+            assert facts.eaten_end is not None
+            coins = victim.coins_mm[1:] if facts.eaten_end == 0 else victim.coins_mm[:-1]
+            ang = victim.angles_rad[1:] if facts.eaten_end == 0 else victim.angles_rad[:-1]
+            new = new.with_worm(replace(victim, coins_mm=coins, angles_rad=ang,
+                                        length=victim.length - 1, eaten=victim.eaten + 1))
+        new = self.after_move(new, player, facts)
+        return Step(self._next_turn(new), tuple(outputs))
+
+    def _head_angle(self, track: WormTrack, chain: tuple[Point2, ...]) -> float:
+        """Unwrapped angle of the old head nearest the first placed coin."""
+        ends = [(track.coins_mm[0], track.angles_rad[0]), (track.coins_mm[-1],
+                                                           track.angles_rad[-1])]
+        first_new = chain[0] if len(chain) else ends[-1][0]
+        kept = [c for c in chain if c in track.coins_mm]
+        anchor = kept[-1] if kept else first_new
+        return min(ends, key=lambda e: math.dist(e[0], anchor))[1]
+
+    def _angles_like(self, course: Course, track: WormTrack, pts: tuple[Point2, ...]
+                     ) -> tuple[float, ...]:
+        """Angles for coins read afresh, unwrapped near the worm's known angles."""
+        ref = track.angles_rad[0] if track.angles_rad else 0.0
+        out: list[float] = []
+        for p in pts:
+            out.append(unwrap_from(out[-1] if out else ref, course.angle_of(p)))
+        return tuple(out)
+
+    # ------------------------------------------------------------------ an ace
+
+    def _judge_obstacle_move(self, state: DerbyState, scene: Scene, player: str
+                             ) -> tuple[Judged, DerbyState]:
+        assert state.table is not None and state.course is not None
+        s, tile = self.settings, self.pieces.tile_mm
+        gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
+        old_p = [state.table.pieces[i] for i in gone]
+        new_p = [scene.pieces[j] for j in came]
+        if any(p.kind == "tile" and p.face == "up" for p in old_p + new_p):
+            return Judged("obstacle", "the start tiles, the pylon and the gates never move",
+                          tuple(came)), state
+        if len(old_p) != 1 or len(new_p) != 1 or old_p[0].kind != "tile" or \
+                new_p[0].kind != "tile":
+            return Judged("obstacle", f"after an ace only one obstacle may move (at most one "
+                                      f"tile width), then {player} rolls again", tuple(came)
+                          ), state
+        dist = math.dist(old_p[0].centre_mm, new_p[0].centre_mm)
+        if dist > tile + s.same_place_mm:
+            return Judged("obstacle", f"the obstacle moved {dist:.0f} mm; an ace moves it at most"
+                                      f" one tile width ({tile:.1f} mm)", tuple(came),
+                          new_p[0].centre_mm), state
+        poly = piece_shape(new_p[0], self.pieces)[0]
+        for i, p in enumerate(scene.pieces):
+            if i == came[0] or p.kind in IGNORED_KINDS:
+                continue
+            shape, radius = piece_shape(p, self.pieces)
+            depth = radius - poly.distance(shape) if radius else (
+                poly.intersection(shape).area ** 0.5)
+            if depth > s.overlap_tolerance_mm:
+                return Judged("overlap", f"the moved obstacle at {at(new_p[0].centre_mm)} "
+                                         f"overlaps the {p.kind} at {at(p.centre_mm)}",
+                              (came[0], i), new_p[0].centre_mm), state
+        new = replace(state, table=scene, roll="again")
+        return Judged("ok", f"{player} moved the obstacle at {at(old_p[0].centre_mm)} by "
+                            f"{dist:.0f} mm; roll again", (came[0],), new_p[0].centre_mm), new

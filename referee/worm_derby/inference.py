@@ -1,0 +1,99 @@
+"""Working out a worm's move from two stable scenes: which way, how many steps, which coins.
+
+A move of k steps forwards turns the worm ``[c0 .. cL-1]`` (head last) into
+``[ck .. cL-1, n1 .. nk]``: the coins that stayed are a run at one end of the new chain and
+the placed coins follow it in order. When k reaches the worm's length every coin is new and
+the first placements were picked up again unseen (``hidden``).
+
+>>> old = [(0.0, 0.0), (19.0, 0.0), (38.0, 0.0)]
+>>> m = infer_move(old, [(19.0, 0.0), (38.0, 0.0), (57.0, 0.0)], 4.0)
+>>> m.steps, m.forward, m.placed_at
+(1, True, (2,))
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+Point2 = tuple[float, float]
+
+
+@dataclass(frozen=True)
+class InferredMove:
+    """A worm's move as read from the coins before and after.
+
+    Attributes:
+        forward: True when the old chain's last coin was the head (else its first).
+        steps: Steps seen (``visible + hidden``).
+        new_order: Positions in the new chain, tail first, head last (indices into the new
+            chain as given).
+        placed_at: Positions in ``new_order`` of the placed coins, in placement order.
+        hidden: Placements not seen (picked up again within the move).
+    """
+
+    forward: bool
+    steps: int
+    new_order: tuple[int, ...]
+    placed_at: tuple[int, ...]
+    hidden: int = 0
+
+
+@dataclass(frozen=True)
+class NoMove:
+    """Why the new coins do not follow from whole steps of one end."""
+
+    rule: str
+    reason: str
+
+
+def _near(a: Point2, b: Point2, tol: float) -> bool:
+    return math.hypot(a[0] - b[0], a[1] - b[1]) <= tol
+
+
+def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: float,
+               steps_if_all_moved: int | None = None) -> InferredMove | NoMove | None:
+    """Reads a move of one worm; None when nothing moved.
+
+    Args:
+        old: The worm's coins before, in chain order.
+        new: Its coins after, in chain order (either way round), as many as before.
+        same_place_mm: A coin that moved less than this stayed.
+        steps_if_all_moved: The number of steps to assume when every coin moved (the roll).
+    """
+    n = len(old)
+    if len(new) != n:
+        return NoMove("shape", f"the worm has {len(new)} coins but had {n}")
+    fwd_new = list(range(n))
+    orders = (fwd_new, fwd_new[::-1])
+    if any(all(_near(old[i], new[o[i]], same_place_mm) for i in range(n)) for o in orders):
+        return None
+    best: InferredMove | None = None
+    for forward in (True, False):
+        o_old = list(old) if forward else list(old)[::-1]
+        for o in orders:
+            for k in range(1, n):
+                if all(_near(o_old[k + i], new[o[i]], same_place_mm) for i in range(n - k)):
+                    if best is None or k < best.steps:
+                        best = InferredMove(forward, k, tuple(o), tuple(range(n - k, n)))
+                    break
+    if best is not None:
+        return best
+    stayed = [any(_near(p, q, same_place_mm) for q in new) for p in old]
+    if any(stayed):
+        if not stayed[0] and not stayed[-1]:
+            return NoMove("direction", "the worm changed at both ends; all the steps of a turn "
+                                       "go the same way")
+        return NoMove("shape", "the worm's coins do not follow from whole steps of one end")
+    # every coin moved: the head end of the old worm is nearest the new tail
+    k = steps_if_all_moved if steps_if_all_moved is not None else n
+    choices = []
+    for forward in (True, False):
+        head = old[-1] if forward else old[0]
+        for o in orders:
+            t = new[o[0]]
+            choices.append((math.hypot(t[0] - head[0], t[1] - head[1]), forward, o))
+    _, forward, o = min(choices, key=lambda c: c[0])
+    k = max(k, n)
+    return InferredMove(forward, k, tuple(o), tuple(range(n)), hidden=k - n)

@@ -1,0 +1,103 @@
+"""The frozen state of a Worm Derby game and of each worm in it."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from referee.worm_derby.course import Course
+from tabletop.scene import Scene
+
+Point2 = tuple[float, float]
+
+
+def unwrap_from(previous_deg_rad: float, raw_rad: float) -> float:
+    """The angle equal to ``raw_rad`` (mod 2 pi) nearest to ``previous_deg_rad``.
+
+    >>> round(unwrap_from(3.1, -3.1), 4)
+    3.1832
+    """
+    d = (raw_rad - previous_deg_rad + math.pi) % (2 * math.pi) - math.pi
+    return previous_deg_rad + d
+
+
+@dataclass(frozen=True)
+class WormTrack:
+    """One player's worm as the referee knows it.
+
+    Attributes:
+        player: The player (a suit name).
+        coins_mm: Coin centres in chain order.
+        angles_rad: Each coin's angle round the pylon, unwrapped along the worm's travel
+            (0 towards the start line; a lap adds 2 pi).
+        length: How many coins the worm has now.
+        rounded: Whether it has gone round the far side of the pylon.
+        gates: Slalom gates (indices into the course's gates) passed the right way.
+        eaten: Coins lost to cannibals and held aside (Cannibal).
+        finished: Whether it has finished.
+    """
+
+    player: str
+    coins_mm: tuple[Point2, ...]
+    angles_rad: tuple[float, ...]
+    length: int
+    rounded: bool = False
+    gates: frozenset[int] = frozenset()
+    eaten: int = 0
+    finished: bool = False
+
+    def moved(self, coins_mm: tuple[Point2, ...], angles_rad: tuple[float, ...]) -> WormTrack:
+        """The same worm with new coins."""
+        return replace(self, coins_mm=coins_mm, angles_rad=angles_rad)
+
+    def to_json(self) -> dict[str, object]:
+        """The worm for the dashboard."""
+        return {"player": self.player, "coins": [[round(x, 2), round(y, 2)]
+                                                 for x, y in self.coins_mm],
+                "length": self.length, "rounded": self.rounded, "finished": self.finished,
+                "eaten": self.eaten, "laps": round(max((abs(a) for a in self.angles_rad),
+                                                       default=0.0) / (2 * math.pi), 2)}
+
+
+@dataclass(frozen=True)
+class DerbyState:
+    """Everything the referee knows between two events.
+
+    Attributes:
+        table: The last accepted table (None before the course is set up).
+        course: The course read from the first accepted scene.
+        worms: One track per player, in setup order.
+        turn: Index of the player whose turn it is.
+        roll: The roll waiting to be played: ``"2"``..``"5"`` (steps), ``"1"`` (a Slalom ace),
+            ``"ace"`` (move an obstacle or return an eaten coin, then roll again), ``"again"``
+            (roll again), or None (the player must roll).
+        places: Players in the order they finished.
+        flee: ``(victim, attacker)``: the victim must next move away from the attacker.
+        truce: ``(victim, attacker)``: the victim may not attack the attacker on its next turn.
+    """
+
+    table: Scene | None = None
+    course: Course | None = None
+    worms: tuple[WormTrack, ...] = ()
+    turn: int = 0
+    roll: str | None = None
+    places: tuple[str, ...] = ()
+    flee: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    truce: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+
+    def worm(self, player: str) -> WormTrack:
+        """The track of a player's worm."""
+        for w in self.worms:
+            if w.player == player:
+                return w
+        raise KeyError(player)
+
+    def with_worm(self, track: WormTrack) -> DerbyState:
+        """The state with one worm's track replaced."""
+        return replace(self, worms=tuple(track if w.player == track.player else w
+                                         for w in self.worms))
+
+    @property
+    def over(self) -> bool:
+        """Whether every worm has finished."""
+        return bool(self.worms) and all(w.finished for w in self.worms)

@@ -1,0 +1,283 @@
+"""One step of a worm: is it possible, and how many steps could a worm make?
+
+A step lifts the coin at one end (the tail) and puts it touching the coin at the other end
+(the head). It is possible when the placed coin touches the head, overlaps nothing, does not
+touch the worm's own body (a worm never loops) and could slide there from the head through
+free space: a coin cannot pass between two obstacles closer than its own diameter (the gap
+rule). Other worms and every tile are obstacles; so is the worm's own body, except the head it
+grows from and the tail that was lifted.
+
+The slide is tried straight from the head first (the usual case, cheap); when that is blocked
+the widest local path (within ``slide_reach`` coin diameters of the head) decides.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import shapely
+
+from referee.geometry.fit import fit_path
+from referee.geometry.obstacles import ObstacleSet, piece_shape
+from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
+from referee.worm_derby.words import at, mm
+from tabletop.pieceset import PieceSet
+from tabletop.scene import Piece
+
+Point2 = tuple[float, float]
+RING = -2  # label of the obstacle that bounds a local slide
+
+
+@dataclass(frozen=True)
+class StepProblem:
+    """Why a step is impossible.
+
+    Attributes:
+        rule: The verdict's rule code (``touch``, ``overlap``, ``shape``, ``gap``).
+        what: The end of a plain sentence, after "the third coin ..." (``would pass through a
+            17.2 mm gap between two obstacles; a coin needs 19.05 mm``).
+        where_mm: The point concerned (the pinch of a gap).
+        labels: Labels of the obstacles concerned (scene indices; negative for none).
+    """
+
+    rule: str
+    what: str
+    where_mm: Point2 | None
+    labels: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """A step's outcome: a problem, or fine (and perhaps eating a coin, in Cannibal)."""
+
+    problem: StepProblem | None = None
+    eaten: int | None = None
+
+    @property
+    def ok(self) -> bool:
+        """Whether the step is possible."""
+        return self.problem is None
+
+
+class StepWorld:
+    """Everything on the table that does not move during a worm's turn, prepared once.
+
+    Args:
+        obstacles: ``(piece, label)`` pairs; labels are scene indices (for verdicts).
+        pieces: The piece set (coin diameter, tile width).
+        settings: Tolerances.
+        edible: Labels of coins that may be eaten (Cannibal: end coins of worms of length three
+            or more); overlaying one of them is no overlap.
+    """
+
+    def __init__(self, obstacles: Sequence[tuple[Piece, int]], pieces: PieceSet,
+                 settings: WormSettings = DEFAULT_SETTINGS,
+                 edible: frozenset[int] = frozenset()) -> None:
+        self.pieces = pieces
+        self.settings = settings
+        self.d = pieces.coin_diameter_mm
+        self.r = self.d / 2.0
+        self.items = [p for p, _ in obstacles]
+        self.labels = [lab for _, lab in obstacles]
+        self.obstacles = ObstacleSet.of([piece_shape(p, pieces) for p in self.items],
+                                        self.labels)
+        self.edible = edible
+
+    def describe(self, label: int) -> str:
+        """A plain name for an obstacle: 'the tile at (300, 500)'."""
+        if label == RING:
+            return "the edge of the worm's reach"
+        try:
+            p = self.items[self.labels.index(label)]
+        except ValueError:
+            return "a piece"
+        name = {"tile": "tile", "coin": f"{p.suit or 'unknown'} coin"}.get(p.kind, p.kind)
+        return f"the {name} at {at(p.centre_mm)}"
+
+    # ------------------------------------------------------------------ one step
+
+    def check(self, body: Sequence[Point2], placed: Point2) -> StepResult:
+        """Checks one step: ``body`` is the worm before it, tail first and head last."""
+        s = self.settings
+        head, rest = body[-1], list(body[1:-1])
+        reach = math.hypot(placed[0] - head[0], placed[1] - head[1])
+        if reach > s.touch_factor * self.d:
+            return StepResult(StepProblem(
+                "touch", f"would not touch the worm's end at {at(head)} (centres "
+                         f"{mm(reach)} apart; touching coins are at most "
+                         f"{mm(s.touch_factor * self.d)} apart)", placed))
+        if reach < self.d - 2 * s.overlap_tolerance_mm:
+            return StepResult(StepProblem(
+                "overlap", f"would overlap the worm's end at {at(head)} (centres {mm(reach)} "
+                           f"apart)", placed))
+        eaten: int | None = None
+        hits = self.obstacles.overlapping(placed, self.d, s.overlap_tolerance_mm)
+        if hits:
+            labels = [self.obstacles.labels[i] for _, i in hits]
+            if len(labels) == 1 and labels[0] in self.edible and self._overlays(placed, hits[0][1]):
+                eaten = labels[0]
+            else:
+                depth, i = hits[0]
+                lab = self.obstacles.labels[i]
+                return StepResult(StepProblem(
+                    "overlap", f"would overlap {self.describe(lab)} by {mm(depth)}", placed,
+                    tuple(labels)))
+        if rest:
+            rc = np.asarray(rest)
+            dist = np.hypot(rc[:, 0] - placed[0], rc[:, 1] - placed[1])
+            j = int(np.argmin(dist))
+            if dist[j] < self.d - 2 * s.overlap_tolerance_mm:
+                return StepResult(StepProblem(
+                    "overlap", f"would overlap its own worm's coin at {at(rest[j])}", placed))
+            if dist[j] <= s.touch_factor * self.d:
+                return StepResult(StepProblem(
+                    "shape", f"would touch its own worm's body at {at(rest[j])}; a worm never "
+                             f"loops", placed))
+        problem = self.slide_problem(head, rest, placed, skip=eaten)
+        return StepResult(problem, eaten)
+
+    def _overlays(self, placed: Point2, i: int) -> bool:
+        g = self.obstacles.geoms[i]
+        return math.hypot(g.x - placed[0], g.y - placed[1]) <= self.settings.eat_reach * self.d
+
+    def slide_problem(self, head: Point2, rest: Sequence[Point2], placed: Point2,
+                      skip: int | None = None) -> StepProblem | None:
+        """None when a coin can slide from ``head`` to ``placed``; else the gap problem."""
+        s = self.settings
+        body = np.asarray(rest, dtype=float).reshape(-1, 2)
+        # clearance of the ends themselves: the way may be as tight as where the coin is
+        c_start = min(self._clear_point(head, body, skip), self.r)
+        c_goal = min(self._clear_point(placed, body, skip), self.r)
+        need = min(self.r - s.gap_tolerance_mm / 2.0, c_start, c_goal) - 1e-9
+        if self._clear_segment(head, placed, body, skip) >= need:
+            return None
+        local = self._local_obstacles(head, body, skip)
+        fit = fit_path(local, head, placed, 2 * need, tolerance_mm=0.0)
+        if fit.fits:
+            return None
+        pinch = fit.pinch_mm or placed
+        near = local.nearest(shapely.Point(pinch), fit.clearance_mm / 2 + 1.0)
+        labels = tuple(local.labels[i] for _, i in near[:2])
+        if RING in labels or len(labels) < 2:
+            what = (f"could not slide there from the worm's end at {at(head)}: the way is "
+                    f"{mm(fit.clearance_mm)} wide at {at(pinch)}; a coin needs {mm(self.d)}")
+            if len(labels) == 1 and labels[0] != RING:
+                what = (f"could not slide there from the worm's end at {at(head)}: "
+                        f"{self.describe(labels[0])} is in the way")
+        else:
+            what = (f"would pass through a {mm(fit.clearance_mm)} gap between "
+                    f"{self.describe(labels[0])} and {self.describe(labels[1])}; a coin needs "
+                    f"{mm(self.d)}")
+        return StepProblem("gap", what, pinch, labels)
+
+    def _clear_point(self, p: Point2, body: np.ndarray, skip: int | None) -> float:
+        c = self._world_clear(shapely.Point(p), skip)
+        if len(body):
+            c = min(c, float(np.hypot(body[:, 0] - p[0], body[:, 1] - p[1]).min()) - self.r)
+        return c
+
+    def _clear_segment(self, a: Point2, b: Point2, body: np.ndarray, skip: int | None) -> float:
+        c = self._world_clear(shapely.LineString([a, b]), skip)
+        if len(body):
+            c = min(c, float(_point_segment_distance(body, a, b).min()) - self.r)
+        return c
+
+    def _world_clear(self, geom: shapely.Geometry, skip: int | None) -> float:
+        near = self.obstacles.nearest(geom, 3 * self.d)
+        for c, i in near:
+            if self.obstacles.labels[i] != skip:
+                return c
+        return 3 * self.d
+
+    def _local_obstacles(self, head: Point2, body: np.ndarray, skip: int | None) -> ObstacleSet:
+        reach = self.settings.slide_reach * self.d
+        shapes: list[tuple[shapely.Geometry, float]] = []
+        labels: list[int] = []
+        for _, i in self.obstacles.nearest(shapely.Point(head), reach + self.r):
+            if self.obstacles.labels[i] != skip:
+                shapes.append((self.obstacles.geoms[i], float(self.obstacles.radii_mm[i])))
+                labels.append(self.obstacles.labels[i])
+        for x, y in body:
+            if math.hypot(x - head[0], y - head[1]) <= reach + self.d:
+                shapes.append((shapely.Point(x, y), self.r))
+                labels.append(-1)
+        big = shapely.box(head[0] - 4 * reach, head[1] - 4 * reach,
+                          head[0] + 4 * reach, head[1] + 4 * reach)
+        ring = big.difference(shapely.Point(head).buffer(reach + self.r, quad_segs=16))
+        shapes.append((ring, 0.0))
+        labels.append(RING)
+        return ObstacleSet.of(shapes, labels)
+
+    # ------------------------------------------------------------------ search
+
+    def candidates(self, body: Sequence[Point2]) -> list[Point2]:
+        """Placements to try around the head: straight on first, then turning either way."""
+        head = body[-1]
+        if len(body) >= 2:
+            prev = body[-2]
+            base = math.atan2(head[1] - prev[1], head[0] - prev[0])
+        else:
+            base = 0.0
+        n = self.settings.search_angles
+        step = 2 * math.pi / n
+        dist = self.d + min(0.3, self.settings.overlap_tolerance_mm)
+        out = []
+        for k in range(n):
+            off = ((k + 1) // 2) * step * (1 if k % 2 else -1)
+            a = base + off
+            out.append((head[0] + dist * math.cos(a), head[1] + dist * math.sin(a)))
+        return out
+
+    def quick_ok(self, body: Sequence[Point2], placed: Point2) -> bool:
+        """A step check for searching: like :meth:`check` but the slide only straight."""
+        s = self.settings
+        if self.obstacles.overlaps_coin(placed, self.d, s.overlap_tolerance_mm):
+            return False
+        rest = body[1:-1]
+        if rest:
+            rc = np.asarray(rest)
+            if np.hypot(rc[:, 0] - placed[0], rc[:, 1] - placed[1]).min() <= \
+                    s.touch_factor * self.d:
+                return False
+        arr = np.asarray(rest, dtype=float).reshape(-1, 2)
+        head = body[-1]
+        c_goal = min(self._clear_point(placed, arr, None), self.r)
+        c_start = min(self._clear_point(head, arr, None), self.r)
+        need = min(self.r - s.gap_tolerance_mm / 2.0, c_start, c_goal) - 1e-9
+        return self._clear_segment(head, placed, arr, None) >= need
+
+    def longest_move(self, body: Sequence[Point2], limit: int) -> list[Point2]:
+        """The placements of a longest possible move from this end (at most ``limit``
+        steps), found by depth-first search within the settings' budget."""
+        budget = [self.settings.search_budget]
+        best: list[Point2] = []
+
+        def dfs(cur: list[Point2], placed: list[Point2]) -> bool:
+            nonlocal best
+            if len(placed) > len(best):
+                best = list(placed)
+            if len(placed) >= limit:
+                return True
+            for q in self.candidates(cur):
+                if budget[0] <= 0:
+                    return False
+                budget[0] -= 1
+                if self.quick_ok(cur, q) and dfs([*cur[1:], q], [*placed, q]):
+                    return True
+            return False
+
+        dfs(list(body), [])
+        return best
+
+
+def _point_segment_distance(pts: np.ndarray, a: Point2, b: Point2) -> np.ndarray:
+    ax, ay = a
+    dx, dy = b[0] - ax, b[1] - ay
+    n2 = dx * dx + dy * dy
+    if n2 < 1e-12:
+        return np.hypot(pts[:, 0] - ax, pts[:, 1] - ay)
+    t = np.clip(((pts[:, 0] - ax) * dx + (pts[:, 1] - ay) * dy) / n2, 0.0, 1.0)
+    return np.hypot(pts[:, 0] - (ax + t * dx), pts[:, 1] - (ay + t * dy))

@@ -1,0 +1,85 @@
+"""Comparing two tables: which pieces stayed, which went, which came.
+
+Dice and pawns are never compared (players roll and keep them on the table).
+
+>>> from tabletop.scene import Piece, Scene
+>>> a = Scene.of([Piece("coin", 0, 0, suit="suns"), Piece.tile(100, 0)])
+>>> b = Scene.of([Piece.tile(101, 0), Piece("coin", 30, 0, suit="suns")])
+>>> scene_diff(a, b, 4.0, 6.0)
+([0], [1])
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tabletop.scene import Piece, Scene
+
+IGNORED_KINDS = ("die", "pawn")
+
+
+def _key(p: Piece) -> tuple[str, str | None, str | None]:
+    return (p.kind, p.suit, p.face if p.kind == "tile" else None)
+
+
+def _angle_close(a: Piece, b: Piece, tol_deg: float) -> bool:
+    if a.kind != "tile":
+        return True
+    d = abs((a.angle_deg or 0.0) - (b.angle_deg or 0.0)) % 90.0
+    return min(d, 90.0 - d) <= tol_deg
+
+
+def scene_diff(old: Scene, new: Scene, same_place_mm: float, same_angle_deg: float,
+               only: set[int] | None = None) -> tuple[list[int], list[int]]:
+    """Pieces of ``old`` not found in ``new`` and pieces of ``new`` not found in ``old``.
+
+    A piece is found when one of the same kind, suit (and face, for tiles) lies within
+    ``same_place_mm`` (tiles also turned less than ``same_angle_deg``); the nearest pairs are
+    matched first.
+    """
+    groups: dict[tuple[str, str | None, str | None], tuple[list[int], list[int]]] = {}
+    for i, p in enumerate(old.pieces):
+        if p.kind not in IGNORED_KINDS:
+            groups.setdefault(_key(p), ([], []))[0].append(i)
+    for j, p in enumerate(new.pieces):
+        if p.kind not in IGNORED_KINDS:
+            groups.setdefault(_key(p), ([], []))[1].append(j)
+    gone: list[int] = []
+    came: list[int] = []
+    for olds, news in groups.values():
+        if not olds or not news:
+            gone.extend(olds)
+            came.extend(news)
+            continue
+        a = np.array([old.pieces[i].centre_mm for i in olds])
+        b = np.array([new.pieces[j].centre_mm for j in news])
+        d = np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
+        used_a: set[int] = set()
+        used_b: set[int] = set()
+        for flat in np.argsort(d, axis=None):
+            ia, ib = divmod(int(flat), len(news))
+            if d[ia, ib] > same_place_mm:
+                break
+            if ia in used_a or ib in used_b:
+                continue
+            if not _angle_close(old.pieces[olds[ia]], new.pieces[news[ib]], same_angle_deg):
+                continue
+            used_a.add(ia)
+            used_b.add(ib)
+        gone.extend(olds[k] for k in range(len(olds)) if k not in used_a)
+        came.extend(news[k] for k in range(len(news)) if k not in used_b)
+    return sorted(gone), sorted(came)
+
+
+def nearest_index(scene: Scene, point: tuple[float, float], kind: str,
+                  within_mm: float) -> int | None:
+    """Index of the piece of ``kind`` nearest to ``point`` within ``within_mm``, or None."""
+    best, best_d = None, within_mm
+    for i, p in enumerate(scene.pieces):
+        if p.kind == kind:
+            d = math.hypot(p.x_mm - point[0], p.y_mm - point[1])
+            if d <= best_d:
+                best, best_d = i, d
+    return best

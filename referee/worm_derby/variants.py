@@ -1,0 +1,188 @@
+"""Worm Derby variants as subclasses overriding hooks: Slalom, Cannibal worms, and both.
+
+- **Slalom**: coloured gate tiles; pass right of red (suns) tiles and left of blue (arms)
+  tiles, relative to the worm's travel; an ace is one step; no obstacle ever moves.
+- **Cannibal worms**: a step may overlay an end coin of another worm of length three or more,
+  eating it (the coin is taken off the table) and ending the move; the eaten worm must next
+  move away from the attacker and may not attack it on its next turn; no worm moves more steps
+  than its length; an ace may return an eaten coin to one end of the worm, then roll again.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from referee.worm_derby.course import Course
+from referee.worm_derby.game import Judged, MoveFacts, WormDerby, variant
+from referee.worm_derby.state import DerbyState, WormTrack
+from referee.worm_derby.steps import StepWorld
+from referee.worm_derby.table import scene_diff
+from referee.worm_derby.words import at
+from referee.worm_derby.worms import extract_worm
+from tabletop.scene import Scene
+
+Point2 = tuple[float, float]
+
+variant(WormDerby)
+
+
+@variant
+class Slalom(WormDerby):
+    """Slalom: gates to pass on the right side; an ace is one step."""
+
+    variant_name = "slalom"
+    slalom = True
+
+    def ace_steps(self, state: DerbyState, player: str) -> int | None:
+        """An ace is one step."""
+        return 1
+
+    def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
+                        ) -> tuple[Judged, DerbyState]:
+        """No obstacle ever moves in Slalom."""
+        return Judged("obstacle", "in Slalom no obstacle moves"), state
+
+    def gate_passes(self, course: Course, head: Point2, placed: Point2
+                    ) -> list[tuple[int, bool]]:
+        """A step passes a gate when the gate comes abeam of the head during it (within
+        ``gate_reach_tiles``): red must then be on the worm's left (the worm passes right of
+        it), blue on its right."""
+        ux, uy = placed[0] - head[0], placed[1] - head[1]
+        n = math.hypot(ux, uy)
+        if n < 1e-9:
+            return []
+        ux, uy = ux / n, uy / n
+        reach = self.settings.gate_reach_tiles * course.tile_mm
+        out = []
+        for k, g in enumerate(course.gates):
+            gx, gy = g.centre_mm
+            before = (gx - head[0]) * ux + (gy - head[1]) * uy
+            after = (gx - placed[0]) * ux + (gy - placed[1]) * uy
+            if not (before > 0 >= after):
+                continue
+            lateral = ux * (gy - head[1]) - uy * (gx - head[0])  # > 0: gate on the left
+            if abs(lateral) > reach:
+                continue
+            out.append((k, lateral > 0 if g.colour == "red" else lateral < 0))
+        return out
+
+
+@variant
+class Cannibal(WormDerby):
+    """Cannibal worms: eating end coins of worms of length three or more."""
+
+    variant_name = "basic"
+    cannibal = True
+
+    def step_limit(self, track: WormTrack, roll: int) -> int:
+        """No worm moves more steps than its length."""
+        return min(roll, track.length)
+
+    def edible(self, state: DerbyState, player: str) -> set[tuple[str, int]]:
+        """End coins of other unfinished worms of three coins or more, but not of a worm the
+        player was just eaten by (the truce)."""
+        out: set[tuple[str, int]] = set()
+        for w in state.worms:
+            if w.player == player or w.finished or len(w.coins_mm) < 3:
+                continue
+            if (player, w.player) in state.truce:
+                continue
+            out |= {(w.player, 0), (w.player, -1)}
+        return out
+
+    def direction_problem(self, state: DerbyState, player: str, body: list[Point2]
+                          ) -> Judged | None:
+        """A bitten worm must next move away from its attacker: its head is the end farther
+        from the attacker's worm."""
+        for victim, attacker in state.flee:
+            if victim != player:
+                continue
+            coins = state.worm(attacker).coins_mm
+            if not coins:
+                continue
+
+            def gap(p: Point2, coins: tuple[Point2, ...] = coins) -> float:
+                return min(math.dist(p, c) for c in coins)
+
+            if gap(body[-1]) < gap(body[0]):
+                return Judged("direction", f"{player}'s worm was eaten by {attacker}'s and must "
+                                           f"move away from it, leading with its end at "
+                                           f"{at(body[0])}", (), body[-1])
+        return None
+
+    def after_move(self, state: DerbyState, player: str, facts: MoveFacts) -> DerbyState:
+        """The mover's fleeing and truce end with its move; a bite starts new ones."""
+        flee = tuple(f for f in state.flee if f[0] != player)
+        truce = tuple(t for t in state.truce if t[0] != player)
+        if facts.eaten_player is not None:
+            flee = (*flee, (facts.eaten_player, player))
+            truce = (*truce, (facts.eaten_player, player))
+        return replace(state, flee=flee, truce=truce)
+
+    def ace_steps(self, state: DerbyState, player: str) -> int | None:
+        """An ace returns an eaten coin or moves an obstacle, then the player rolls again."""
+        return None
+
+    def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
+                        ) -> tuple[Judged, DerbyState]:
+        """After an ace: an eaten coin back at one end of the worm, or an obstacle moved."""
+        assert state.table is not None
+        s = self.settings
+        track = state.worm(player)
+        gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
+        new_coins = [j for j in came if scene.pieces[j].kind == "coin"
+                     and scene.pieces[j].suit == player]
+        if gone or len(came) != 1 or len(new_coins) != 1:
+            return super().judge_ace_scene(state, scene, player)
+        if track.eaten <= 0:
+            return Judged("cannibal", f"{player}'s worm has no eaten coin to return",
+                          tuple(came)), state
+        shape = extract_worm(scene, player, self.d, s)
+        q = scene.pieces[new_coins[0]].centre_mm
+        if not shape.ok:
+            return Judged("shape", f"the returned coin at {at(q)} does not make one chain",
+                          tuple(came), q), state
+        pts = [scene.pieces[i].centre_mm for i in shape.coins]
+        if math.dist(pts[0], q) < 1e-9:
+            pts = pts[::-1]
+        if math.dist(pts[-1], q) > 1e-9:
+            return Judged("shape", f"an eaten coin returns to an end of the worm, not to "
+                                   f"{at(q)}", tuple(came), q), state
+        body = [(math.inf, math.inf), *pts[:-1]]
+        items = [(p, i) for i, p in enumerate(scene.pieces)
+                 if i != new_coins[0] and not (p.kind == "coin" and p.suit == player)
+                 and p.kind not in ("die", "pawn")]
+        world = StepWorld(items, self.pieces, s)
+        result = world.check(body, q)
+        if result.problem is not None:
+            return Judged(result.problem.rule, f"the returned coin {result.problem.what}",
+                          (new_coins[0], *result.problem.labels), q), state
+        course = state.course
+        assert course is not None
+        angles = (*track.angles_rad, track.angles_rad[-1]) if track.angles_rad else (0.0,)
+        if pts[:-1] and math.dist(pts[0], track.coins_mm[0]) > s.same_place_mm:
+            angles = (track.angles_rad[0], *track.angles_rad)
+        back = replace(track, coins_mm=tuple(pts), angles_rad=self._angles_like(
+            course, replace(track, angles_rad=angles), tuple(pts)), length=track.length + 1,
+            eaten=track.eaten - 1)
+        new = replace(state.with_worm(back), table=scene, roll="again")
+        return Judged("ok", f"{player} returned an eaten coin to its worm at {at(q)}; roll again",
+                      (new_coins[0],), q), new
+
+
+@variant
+class SlalomCannibal(Cannibal, Slalom):
+    """Slalom with cannibal worms: an ace returns an eaten coin when the worm has one, else it
+    is one step."""
+
+    variant_name = "slalom"
+    cannibal = True
+    slalom = True
+
+    def ace_steps(self, state: DerbyState, player: str) -> int | None:
+        """One step, unless the worm has an eaten coin to return."""
+        return None if state.worm(player).eaten > 0 else 1
+
+
+

@@ -1,0 +1,34 @@
+"""Plain words for verdict reasons: ordinals, points, lengths.
+
+>>> ordinal(3)
+'third'
+>>> at((412.34, 120.0))
+'(412, 120)'
+>>> mm(17.234)
+'17.2 mm'
+"""
+
+from __future__ import annotations
+
+_ORDINALS = ("zeroth", "first", "second", "third", "fourth", "fifth", "sixth", "seventh",
+             "eighth", "ninth", "tenth")
+
+
+def ordinal(n: int) -> str:
+    """``3`` -> ``'third'`` (``'11th'`` beyond ten)."""
+    return _ORDINALS[n] if 0 <= n < len(_ORDINALS) else f"{n}th"
+
+
+def at(point: tuple[float, float]) -> str:
+    """A point in mm as ``(x, y)`` rounded to whole millimetres."""
+    return f"({point[0]:.0f}, {point[1]:.0f})"
+
+
+def mm(value: float) -> str:
+    """A length with one decimal: ``'17.2 mm'``."""
+    return f"{value:.1f} mm"
+
+
+def steps(n: int) -> str:
+    """``'1 step'``, ``'3 steps'``."""
+    return f"{n} step" if n == 1 else f"{n} steps"

@@ -1,0 +1,129 @@
+"""Worms in a scene: chains of touching coins of one suit.
+
+A worm's shape is a status, never an exception (python-chess's ``Status`` bits): ``ok`` for a
+chain (ends touch one coin, body coins exactly two), else ``missing``, ``split``, ``loop`` or
+``branch``, with the pieces concerned.
+
+>>> from tabletop.scene import Piece, Scene
+>>> s = Scene.of([Piece("coin", 0, 0, suit="suns"), Piece("coin", 19.2, 0, suit="suns"),
+...               Piece("coin", 38.3, 0, suit="suns")])
+>>> w = extract_worm(s, "suns", 19.05)
+>>> w.status, w.coins
+('ok', (0, 1, 2))
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
+from tabletop.scene import Scene
+
+STATUSES = ("ok", "missing", "split", "loop", "branch")
+
+
+@dataclass(frozen=True)
+class WormShape:
+    """One suit's coins in a scene, read as a worm.
+
+    Attributes:
+        suit: The suit.
+        status: One of :data:`STATUSES`.
+        coins: Scene indices of the coins in chain order (``ok``), else every coin of the suit.
+        pieces: Scene indices the status is about (the coin with three neighbours, the stray
+            part of a split worm...).
+        detail: A plain phrase saying what is wrong ('' when ``ok``).
+    """
+
+    suit: str
+    status: str
+    coins: tuple[int, ...]
+    pieces: tuple[int, ...] = ()
+    detail: str = ""
+
+    @property
+    def ok(self) -> bool:
+        """Whether the coins form one chain."""
+        return self.status == "ok"
+
+
+def touch_matrix(centres_mm: np.ndarray, diameter_mm: float, touch_factor: float) -> np.ndarray:
+    """Which coins touch which: boolean (N, N) from centres of shape (N, 2)."""
+    d = np.hypot(*(centres_mm[:, None, :] - centres_mm[None, :, :]).transpose(2, 0, 1))
+    t = d <= touch_factor * diameter_mm
+    np.fill_diagonal(t, False)
+    return t
+
+
+def extract_worm(scene: Scene, suit: str, coin_diameter_mm: float,
+                 settings: WormSettings = DEFAULT_SETTINGS) -> WormShape:
+    """Reads the coins of one suit (suit up) as a worm."""
+    idx = [i for i, p in enumerate(scene.pieces)
+           if p.kind == "coin" and p.suit == suit and p.face != "down"]
+    if not idx:
+        return WormShape(suit, "missing", (), (), f"no {suit} coins are on the table")
+    if len(idx) == 1:
+        return WormShape(suit, "ok", tuple(idx))
+    centres = np.array([scene.pieces[i].centre_mm for i in idx])
+    t = touch_matrix(centres, coin_diameter_mm, settings.touch_factor)
+    deg = t.sum(axis=1)
+    # connected parts
+    part = [-1] * len(idx)
+    parts: list[list[int]] = []
+    for s in range(len(idx)):
+        if part[s] >= 0:
+            continue
+        stack, comp = [s], []
+        part[s] = len(parts)
+        while stack:
+            a = stack.pop()
+            comp.append(a)
+            for b in np.flatnonzero(t[a]):
+                if part[b] < 0:
+                    part[b] = len(parts)
+                    stack.append(int(b))
+        parts.append(comp)
+    if len(parts) > 1:
+        parts.sort(key=len, reverse=True)
+        stray = tuple(sorted(idx[a] for comp in parts[1:] for a in comp))
+        return WormShape(suit, "split", tuple(idx), stray,
+                         f"the {suit} coins form {len(parts)} separate chains")
+    if deg.max() > 2:
+        a = int(np.argmax(deg))
+        return WormShape(suit, "branch", tuple(idx), (idx[a],),
+                         f"the {suit} coin at ({centres[a][0]:.0f}, {centres[a][1]:.0f}) "
+                         f"touches {int(deg[a])} coins of its worm; a worm never branches")
+    ends = np.flatnonzero(deg == 1)
+    if len(ends) == 0:
+        return WormShape(suit, "loop", tuple(idx), tuple(idx),
+                         f"the {suit} coins close into a loop; a worm never loops")
+    order = [int(ends[0])]
+    prev = -1
+    while len(order) < len(idx):
+        nxt = [int(b) for b in np.flatnonzero(t[order[-1]]) if b != prev]
+        if not nxt:
+            break
+        prev = order[-1]
+        order.append(nxt[0])
+    return WormShape(suit, "ok", tuple(idx[a] for a in order))
+
+
+def chain_gaps_mm(centres_mm: np.ndarray) -> np.ndarray:
+    """Centre distances between consecutive coins of a chain, shape (N-1,)."""
+    return np.hypot(*np.diff(centres_mm, axis=0).T) if len(centres_mm) > 1 else np.empty(0)
+
+
+def straightness_mm(centres_mm: np.ndarray) -> float:
+    """Largest distance of a coin's centre from the line through the two end coins."""
+    if len(centres_mm) < 3:
+        return 0.0
+    a, b = centres_mm[0], centres_mm[-1]
+    d = b - a
+    n = math.hypot(*d)
+    if n < 1e-9:
+        return float(np.hypot(*(centres_mm - a).T).max())
+    return float(np.abs((centres_mm[:, 0] - a[0]) * d[1] - (centres_mm[:, 1] - a[1]) * d[0]).max()
+                 / n)

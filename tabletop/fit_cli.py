@@ -1,0 +1,91 @@
+"""``tabletop fit SCENE_OR_IMAGE --from X,Y --to X,Y [--calibration CAL]``: can a coin slide?
+
+Prints ``{"fits": bool, "clearance_mm": float, "path": [[x, y], ...], "pinch": [x, y] or
+null}``: whether a coin can slide from one point to the other between the pieces on the table,
+the width of the narrowest place on the best path (the diameter of the largest coin that would
+pass) and where that place is. Every piece is an obstacle except dice and pawns and except a
+coin lying at the start point (the coin that slides).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+from tabletop.errors import InputError, UsageError
+from tabletop.pieceset import PieceSet
+from tabletop.scene import Scene
+
+_IGNORED = ("die", "pawn")
+
+
+def _point(text: str) -> tuple[float, float]:
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a point is X,Y in mm, not {text!r}") from None
+    if not (math.isfinite(x) and math.isfinite(y)):
+        raise argparse.ArgumentTypeError(f"a point must be finite, not {text!r}")
+    return (x, y)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    """Adds ``fit``."""
+    p = subparsers.add_parser(
+        "fit", help="can a coin slide from one point to another between the pieces",
+        description="Finds the best path (widest at its narrowest place) for a coin sliding "
+                    "between the pieces of a scene, and prints whether the coin fits, the "
+                    "narrowest width on that path, the path and the pinch point (table mm).")
+    p.add_argument("scene", metavar="SCENE_OR_IMAGE",
+                   help="a scene (.json, the contract's format) or a camera image")
+    p.add_argument("--from", dest="start", required=True, type=_point, metavar="X,Y",
+                   help="where the coin's centre starts (mm)")
+    p.add_argument("--to", dest="goal", required=True, type=_point, metavar="X,Y",
+                   help="where it should get to (mm)")
+    p.add_argument("--calibration", metavar="CAL.json",
+                   help="the table calibration (needed for an image)")
+    p.add_argument("--pieces", metavar="PIECES.json",
+                   help="sizes of your piece set, if not the reference set")
+    p.add_argument("--coin", type=float, metavar="MM",
+                   help="the sliding coin's diameter (default: the piece set's coin)")
+    p.set_defaults(func=run)
+
+
+def _scene_of(args: argparse.Namespace, pieces: PieceSet) -> Scene:
+    path = Path(args.scene)
+    if path.suffix.lower() == ".json":
+        return Scene.load(path)
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if not args.calibration:
+        raise UsageError(f"{path}: an image needs --calibration CAL.json")
+    try:
+        from calibration.model import Calibration
+        from vision import Detector
+        from vision.io import read_image
+    except ImportError as exc:
+        raise InputError(f"{path}: cannot read images: the vision package is not available "
+                         f"({exc})") from None
+    cal = Calibration.load(args.calibration)
+    image = read_image(str(path))
+    return Detector(cal, pieces).detect(image).scene
+
+
+def run(args: argparse.Namespace) -> int:
+    """Runs ``fit``."""
+    from referee.geometry import ObstacleSet, fit_path
+
+    pieces = PieceSet.load(args.pieces) if args.pieces else PieceSet()
+    diameter = args.coin if args.coin is not None else pieces.coin_diameter_mm
+    if not (math.isfinite(diameter) and diameter > 0):
+        raise UsageError(f"--coin must be a positive number of mm, not {args.coin}")
+    scene = _scene_of(args, pieces)
+    sx, sy = args.start
+    keep = [p for p in scene.pieces if p.kind not in _IGNORED
+            and not (p.kind == "coin" and math.hypot(p.x_mm - sx, p.y_mm - sy)
+                     <= pieces.coin_radius_mm)]
+    result = fit_path(ObstacleSet.from_pieces(keep, pieces), args.start, args.goal, diameter)
+    print(json.dumps(result.to_json()))
+    return 0

@@ -152,7 +152,7 @@ class DriftWatch:
         searched_all = False
         if not shifts:
             searched_all = True
-            found = detect_markers(frame, self.dictionary_name)
+            found = detect_markers(frame, self.dictionary_name, refine=False)
             for i, c in zip(found.ids, found.corners_px, strict=True):
                 if int(i) in self.corners_mm and int(i) not in shifts:
                     shifts[int(i)] = self._shift_mm(int(i), c)

@@ -19,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration.corners import refine_corners
 from calibration.errors import CalibrationError, MatNotFound, ResolutionMismatch
 from calibration.model import Calibration, Lens
 from tabletop.markers import ARUCO_DICTIONARY
@@ -65,24 +66,30 @@ def _grey(image_bgr: np.ndarray) -> np.ndarray:
 
 
 def detect_markers(image_bgr: np.ndarray, dictionary_name: str = ARUCO_DICTIONARY,
-                   params: cv2.aruco.DetectorParameters | None = None) -> MarkerDetections:
+                   params: cv2.aruco.DetectorParameters | None = None,
+                   refine: bool = True) -> MarkerDetections:
     """Finds ArUco markers with sub-pixel corners.
 
     Args:
         image_bgr: (H, W, 3) BGR or (H, W) grey uint8 image.
         dictionary_name: An OpenCV predefined dictionary name.
         params: Detector settings (default :func:`detector_parameters`).
+        refine: Corners from the fitted outer edges (:func:`calibration.corners.refine_corners`,
+            unbiased under blur) rather than the detector's corner refinement.
 
     Returns:
         The markers found (possibly none).
     """
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary_name))
     detector = cv2.aruco.ArucoDetector(dictionary, params or detector_parameters())
-    corners, ids, _ = detector.detectMarkers(_grey(image_bgr))
+    grey = _grey(image_bgr)
+    corners, ids, _ = detector.detectMarkers(grey)
     if ids is None or len(ids) == 0:
         return MarkerDetections(np.zeros(0, int), np.zeros((0, 4, 2)))
-    return MarkerDetections(ids.ravel().astype(int),
-                            np.array(corners, dtype=float).reshape(-1, 4, 2))
+    quads = np.array(corners, dtype=float).reshape(-1, 4, 2)
+    if refine:
+        quads = refine_corners(grey, quads)
+    return MarkerDetections(ids.ravel().astype(int), quads)
 
 
 def _residuals_mm(H: np.ndarray, px: np.ndarray, mm: np.ndarray) -> np.ndarray:

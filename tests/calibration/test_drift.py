@@ -82,8 +82,14 @@ def test_watch_is_cheaper_than_calibrating(watched):
     watch = DriftWatch(cal)
     frame = view.image_bgr
     watch.check(frame)
-    t0 = time.perf_counter()
-    for _ in range(5):
-        watch.check(frame)
-    per_frame = (time.perf_counter() - t0) / 5
-    assert per_frame < 0.1
+
+    def best_of(f, n: int = 3) -> float:
+        times = []
+        for _ in range(n):
+            t0 = time.perf_counter()
+            f()
+            times.append(time.perf_counter() - t0)
+        return min(times)
+
+    assert best_of(lambda: watch.check(frame)) < 0.5 * best_of(
+        lambda: calibrate_from_mat(frame))

@@ -51,7 +51,7 @@ def test_paper_markers_are_distinct_so_the_mat_names_its_paper():
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_drawn_markers_are_where_the_layout_says(paper):
-    sheet = make_mat(paper, dpi=150)
+    sheet = make_mat(paper, dpi=100)
     ppmm = px_per_mm(sheet.dpi)
     assert sheet.image_bgr.shape[:2] == (round(sheet.size_mm[1] * ppmm),
                                          round(sheet.size_mm[0] * ppmm))

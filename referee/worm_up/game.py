@@ -242,6 +242,17 @@ def _and(words: Sequence[str]) -> str:
     return w[0] if len(w) == 1 else ", ".join(w[:-1]) + " and " + w[-1]
 
 
+def _or(numbers: Sequence[int]) -> str:
+    w = [str(n) for n in numbers]
+    return w[0] if len(w) == 1 else ", ".join(w[:-1]) + " or " + w[-1]
+
+
+def _centroid(points: Sequence[Point2]) -> Point2 | None:
+    if not points:
+        return None
+    return _pt((sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points)))
+
+
 def _pt(p: Point2) -> tuple[float, float]:
     return (round(p[0], 1), round(p[1], 1))
 
@@ -642,36 +653,52 @@ class WormUp(Game):
             if ext is not None:
                 candidates[k] = tuple(rest[e] for e in ext)
         moved_idx = [idx[j] for j in range(len(new_pts)) if j not in set(still.values())]
+        where = _centroid([new_pts[j] for j in range(len(new_pts))
+                           if j not in set(still.values())])
         if not candidates:
             if geo.best_chain(new_pts, d, gap) is None:
                 raise _Foul(Rule.SHAPE, f"{player}'s worm is split: its segments no longer form "
-                                        f"one chain of touching segments.", player, moved_idx)
+                                        f"one chain of touching segments.", player, moved_idx,
+                            where)
             raise _Foul(Rule.TAIL, f"{player} must take segments from the tail and lay them one "
-                                   f"after the other in front of the head.", player, moved_idx)
+                                   f"after the other in front of the head.", player, moved_idx,
+                        where)
         rv = state.reveal
         allowed = rv.numbers_allowed(player, state.moved)
         fits = [k for k in sorted(candidates) if k in allowed]
+        k = fits[0] if fits else min(candidates)
+        ext = candidates[k]
+        self._check_no_touch(read, player, list(ext), Rule.TOUCH)
+        if not fits:
+            self._wrong_count(state, player, k, moved_idx, where)
+        chain = (*(old[k:] if k < n else ()), *(new_pts[j] for j in ext))
+        return Worm(player, tuple(chain)), [idx[j] for j in ext], k
+
+    def _wrong_count(self, state: WormUpState, player: str, k: int, moved_idx: list[int],
+                     where: Point2 | None) -> None:
+        """Raises the foul for a worm that moved ``k`` segments, a count it may not move now."""
+        rv = state.reveal
+        assert rv is not None
         mover = rv.mover(player)
         assert mover is not None
-        if not fits:
-            k = min(candidates)
-            if mover.number is not None:
-                bid = f"X as {mover.number}" if mover.is_x else mover.bid
-                raise _Foul(Rule.STEPS, f"{player} bid {bid} but moved {k} "
-                                        f"segment{'s' if k != 1 else ''}.", player, moved_idx)
-            if k in mover.free:
-                first = [o for o in rv.order if o.player not in state.moved
-                         and o.number is not None and o.number < k]
-                raise _Foul(Rule.TURN, f"{player}'s X took {k}, so {first[0].label()} moves "
-                                       f"first.", player, moved_idx)
-            raise _Foul(Rule.STEPS, f"{player} bid X and moved {k} segments, but {k} was bid "
-                                    f"this round; the free numbers are "
-                                    f"{_and([str(f) for f in mover.free])}.", player, moved_idx)
-        k = fits[0]
-        ext = candidates[k]
-        chain = (*(old[k:] if k < n else ()), *(new_pts[j] for j in ext))
-        self._check_no_touch(read, player, list(ext), Rule.TOUCH)
-        return Worm(player, tuple(chain)), [idx[j] for j in ext], k
+        allowed = rv.numbers_allowed(player, state.moved)
+        segments = f"segment{'s' if k != 1 else ''}"
+        if allowed and k < min(allowed):
+            goal = _or(allowed)
+            raise _Foul(Rule.STEPS, f"{player} has moved {k} of {goal} segments so far.", player,
+                        moved_idx, where)
+        if mover.number is not None:
+            bid = f"X as {mover.number}" if mover.is_x else mover.bid
+            raise _Foul(Rule.STEPS, f"{player} bid {bid} but moved {k} {segments}.", player,
+                        moved_idx, where)
+        if k in mover.free:
+            first = [o for o in rv.order if o.player not in state.moved
+                     and o.number is not None and o.number < k]
+            raise _Foul(Rule.TURN, f"{player}'s X took {k}, so {first[0].label()} moves first.",
+                        player, moved_idx, where)
+        raise _Foul(Rule.STEPS, f"{player} bid X and moved {k} {segments}, but {k} was bid this "
+                                f"round; the free numbers are "
+                                f"{_and([str(f) for f in mover.free])}.", player, moved_idx, where)
 
     def _post_move(self, state: WormUpState, read: _Read, moved_to: Point2,
                    player: str | None) -> WormUpState:

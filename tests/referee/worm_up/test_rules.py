@@ -236,13 +236,17 @@ def test_an_unchanged_table_gets_no_verdict():
 
 # ----------------------------------------------------------------------------- the move itself
 
-@pytest.mark.parametrize("moved", [3, 5, 7])
-def test_a_wrong_count_is_refused(moved):
+@pytest.mark.parametrize(("moved", "words"), [
+    (3, "red has moved 3 of 4 segments so far"),
+    (5, "red bid 4 but moved 5 segments"),
+    (7, "red bid 4 but moved 7 segments"),
+])
+def test_a_wrong_count_is_refused(moved, words):
     g = started()
     g.bids(red="4", yellow="5", green="6")
     v = verdict(g.move("red", moved))
-    assert not v.legal and v.rule == "steps"
-    assert f"red bid 4 but moved {moved} segments" in v.reason
+    assert not v.legal and v.rule == "steps" and words in v.reason
+    assert v.where is not None and len(v.pieces) == moved
 
 
 def test_a_half_made_move_is_refused_and_the_whole_move_then_accepted():
@@ -375,8 +379,16 @@ def test_x_declared_number_must_be_moved():
     g.move("red", 4)
     g.move("yellow", 6)
     v = verdict(g.move("green", 5))
-    assert not v.legal and v.rule == "steps" and "X as 7" in v.reason
+    assert not v.legal and v.rule == "steps" and "5 of 7" in v.reason
     assert verdict(g.move("green", 7)).legal
+
+
+def test_x_declared_number_must_not_be_exceeded():
+    g = started()
+    g.bids(red="4", yellow="6", green=("X", 5))
+    g.move("red", 4)
+    v = verdict(g.move("green", 7))
+    assert not v.legal and v.rule == "steps" and "green bid X as 5 but moved 7" in v.reason
 
 
 def test_x_with_no_free_number_keeps_its_worm_still():

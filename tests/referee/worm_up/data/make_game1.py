@@ -57,7 +57,7 @@ def main() -> None:
     worms = moved("red", 5)
     scene(hand=True)                          # a hand over the table: not judged
     scene()                                   # ok: red 5
-    scene(moved("blue", 5))                   # steps: blue bid 6 but moved 5
+    scene(moved("blue", 5))                   # steps: blue has moved 5 of 6 so far
     worms = moved("blue", 6)
     scene()                                   # ok: blue 6
     posts = [*START, rotate(FINISH[0], FINISH[1], 6.0), FINISH[1]]

@@ -155,7 +155,7 @@ MARKER_GAP_MM = 4.0
 """Gap between the grid and the corner markers (above rank 9 and below rank 1)."""
 TOKEN_MM = 32.0
 """Side of a printed token (square, to cut out); it fits a square with room to spare."""
-TOKEN_MARKER_MM = 20.0
+TOKEN_MARKER_MM = 18.0
 """Side of the marker printed on a token."""
 
 BETWEEN_FRACTION = 0.3

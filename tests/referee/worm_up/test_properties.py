@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee.worm_up import geometry as geo
-from tests.referee.worm_up.tables import Game, advance, verdict
+from tabletop.events import SceneSeen
+from tests.referee.worm_up.tables import FINISH, START, Game, advance, start_table, table, verdict
 
 headings = st.lists(st.floats(min_value=80.0, max_value=100.0), min_size=7, max_size=7)
 noise = st.lists(st.tuples(st.floats(-2.0, 2.0), st.floats(-2.0, 2.0)), min_size=21,
@@ -50,3 +52,28 @@ def test_best_chain_links_only_touching_neighbours(points):
         assert sorted(order) == list(range(len(points)))
         assert all(geo.touch(points[a], points[b], 20.0, 4.0)
                    for a, b in itertools.pairwise(order))
+
+
+def _turned(points, deg, shift):
+    r = math.radians(deg)
+    c, s = math.cos(r), math.sin(r)
+    return [(x * c - y * s + shift[0], x * s + y * c + shift[1]) for x, y in points]
+
+
+@settings(max_examples=30, deadline=None)
+@given(deg=st.floats(0.0, 360.0), shift=st.tuples(st.floats(-500, 500), st.floats(-500, 500)))
+def test_the_course_may_lie_any_way_round_on_the_table(deg, shift):
+    players = ("red", "yellow", "green")
+    g = Game(players)
+    worms = {p: _turned(w, deg, shift) for p, w in start_table(players).items()}
+    posts = _turned([*START, *FINISH], deg, shift)
+    v = verdict(g.push(SceneSeen(table(worms, posts))))
+    assert v.legal, v
+    g.bids(red="4", yellow="5", green="6")
+    moved = dict(worms)
+    moved["red"] = advance(worms["red"], 4, 90.0 + deg)
+    assert verdict(g.push(SceneSeen(table(moved, posts)))).legal
+    wrong = dict(moved)
+    wrong["yellow"] = advance(worms["yellow"], 4, 90.0 + deg)
+    v = verdict(g.push(SceneSeen(table(wrong, posts))))
+    assert not v.legal and v.rule == "steps"

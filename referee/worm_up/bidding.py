@@ -381,6 +381,46 @@ def reveal(bids: Mapping[str, str], numbers: Mapping[str, int] | None = None,
                   tuple(notes))
 
 
+# ----------------------------------------------------------------------------- text form
+
+
+def format_bids(bids: Mapping[str, str], numbers: Mapping[str, int] | None = None) -> str:
+    """One round's bids as compact text: ``red=4 yellow=X:6 blue=5``.
+
+    >>> format_bids({"red": "4", "yellow": "X", "blue": "5"}, {"yellow": 6})
+    'red=4 yellow=X:6 blue=5'
+    >>> parse_bids(format_bids({"red": "X", "blue": "7"}))
+    ({'red': 'X', 'blue': '7'}, {})
+    """
+    numbers = numbers or {}
+    return " ".join(f"{p}={t}" + (f":{numbers[p]}" if p in numbers else "")
+                    for p, t in bids.items())
+
+
+def parse_bids(text: str) -> tuple[dict[str, str], dict[str, int]]:
+    """Reads :func:`format_bids` text back: ``(bids, numbers)``.
+
+    Raises:
+        BidError: A word that is not ``player=tile`` or ``player=X:number``.
+
+    >>> parse_bids("red=X:5 green=4")
+    ({'red': 'X', 'green': '4'}, {'red': 5})
+    """
+    bids: dict[str, str] = {}
+    numbers: dict[str, int] = {}
+    for word in text.split():
+        player, eq, tile = word.partition("=")
+        tile, colon, number = tile.partition(":")
+        if not player or not eq or tile not in TILES or player in bids:
+            raise BidError(f"{word!r} is not a bid like red=4 or red=X:6")
+        if colon:
+            if tile != "X" or number not in ("4", "5", "6", "7"):
+                raise BidError(f"{word!r}: only an X takes a number 4-7")
+            numbers[player] = int(number)
+        bids[player] = tile
+    return bids, numbers
+
+
 # ----------------------------------------------------------------------------- secret bids
 
 

@@ -8,7 +8,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.worm_up.bidding import TILES, BidError, Rack, SecretBids, reveal
+from referee.worm_up.bidding import (
+    TILES,
+    BidError,
+    Rack,
+    SecretBids,
+    format_bids,
+    parse_bids,
+    reveal,
+)
 
 PLAYERS = ("red", "yellow", "green", "blue", "purple")
 
@@ -231,3 +239,25 @@ def test_view_for_never_shows_another_bid_before_all_are_in(submissions):
                            if other != viewer)
             else:
                 assert len(view["bids"]) == 4
+
+
+# ----------------------------------------------------------------------------- text form
+
+@given(st.dictionaries(st.sampled_from(PLAYERS), st.sampled_from(TILES), min_size=1),
+       st.data())
+def test_bids_text_round_trips(bids, data):
+    numbers = {p: data.draw(st.sampled_from([4, 5, 6, 7])) for p, t in bids.items() if t == "X"}
+    assert parse_bids(format_bids(bids, numbers)) == (bids, numbers)
+
+
+@pytest.mark.parametrize("text", ["red", "red=8", "red=4:5", "red=X:9", "red=4 red=5", "=4"])
+def test_bids_text_refuses_what_is_not_a_bid(text):
+    with pytest.raises(BidError):
+        parse_bids(text)
+
+
+def test_reveal_in_text_form():
+    bids, numbers = parse_bids("red=X:6 yellow=4 green=4 blue=5")
+    r = reveal(bids, numbers)
+    assert order(r) == [("blue", 5), ("red", 6)]
+    assert r.cancelled == ("yellow", "green")

@@ -153,10 +153,10 @@ class Roadmap:
         used, inverse = np.unique(np.concatenate([t1, t2]), return_inverse=True)
         self.nodes = cc[used]
         self.edge_nodes = inverse.reshape(2, -1).T
-        segs = shapely.linestrings(np.stack([self.nodes[self.edge_nodes[:, 0]],
-                                             self.nodes[self.edge_nodes[:, 1]]], axis=1))
-        self.edge_weights = obstacles.clearances(segs, OPEN_CLEARANCE_MM)
-        node_clear = obstacles.clearances(shapely.points(self.nodes), OPEN_CLEARANCE_MM)
+        self.edge_weights = obstacles.segment_clearances(
+            self.nodes[self.edge_nodes[:, 0]], self.nodes[self.edge_nodes[:, 1]],
+            OPEN_CLEARANCE_MM)
+        node_clear = obstacles.segment_clearances(self.nodes, self.nodes, OPEN_CLEARANCE_MM)
         self.free_nodes = np.flatnonzero(node_clear > 0)
         if len(self.free_nodes) < CONNECT_NEIGHBOURS:
             self.free_nodes = np.arange(len(self.nodes))
@@ -307,7 +307,8 @@ def fit_path(obstacles: ObstacleSet | Iterable[Piece], start_mm: Point2, goal_mm
     s = (float(start_mm[0]), float(start_mm[1]))
     g = (float(goal_mm[0]), float(goal_mm[1]))
     need = coin_diameter_mm / 2.0 - tolerance_mm / 2.0
-    direct = obstacles.clearance_of_segment(s, g, OPEN_CLEARANCE_MM)
+    direct = float(obstacles.segment_clearances(np.array([s]), np.array([g]),
+                                                OPEN_CLEARANCE_MM)[0])
     if direct >= OPEN_CLEARANCE_MM or not len(obstacles):
         return FitResult(True, 2 * OPEN_CLEARANCE_MM, (s, g), None)
     rm = roadmap if roadmap is not None else roadmap_for(obstacles)
@@ -316,10 +317,9 @@ def fit_path(obstacles: ObstacleSet | Iterable[Piece], start_mm: Point2, goal_mm
     if k:
         sn = _nearest_nodes(rm, s, k)
         gn = _nearest_nodes(rm, g, k)
-        lines = shapely.linestrings(
-            np.concatenate([np.stack([np.broadcast_to(s, (k, 2)), rm.nodes[sn]], axis=1),
-                            np.stack([np.broadcast_to(g, (k, 2)), rm.nodes[gn]], axis=1)]))
-        w = obstacles.clearances(lines, OPEN_CLEARANCE_MM)
+        ends = np.vstack([np.broadcast_to(s, (k, 2)), np.broadcast_to(g, (k, 2))])
+        w = obstacles.segment_clearances(ends, np.vstack([rm.nodes[sn], rm.nodes[gn]]),
+                                         OPEN_CLEARANCE_MM)
         ws, wg = w[:k], w[k:]
         ai, bi = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
         tree = rm.bottlenecks(sn[ai.ravel()], gn[bi.ravel()])

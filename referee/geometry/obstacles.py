@@ -13,6 +13,7 @@ True
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -21,14 +22,16 @@ import numpy as np
 import shapely
 from shapely.geometry.base import BaseGeometry
 
+from referee.geometry.segments import ConvexObstacles
 from tabletop.pieceset import DEFAULT_PIECES, PieceSet
 from tabletop.scene import Piece
 
 Point2 = tuple[float, float]
 
 
+@functools.lru_cache(maxsize=4096)
 def tile_polygon(x_mm: float, y_mm: float, angle_deg: float, side_mm: float) -> shapely.Polygon:
-    """A square tile's footprint.
+    """A square tile's footprint (cached: tables repeat from scene to scene).
 
     >>> round(tile_polygon(0, 0, 0, 50.8).area, 2)
     2580.64
@@ -51,7 +54,29 @@ def piece_shape(piece: Piece, pieces: PieceSet = DEFAULT_PIECES) -> tuple[BaseGe
     radius = {"coin": pieces.coin_diameter_mm, "post": pieces.post_diameter_mm,
               "segment": pieces.segment_diameter_mm, "token": pieces.token_mm,
               "pawn": pieces.coin_diameter_mm}.get(piece.kind, pieces.coin_diameter_mm) / 2.0
-    return shapely.Point(piece.x_mm, piece.y_mm), radius
+    return _point(piece.x_mm, piece.y_mm), radius
+
+
+def _convex_form(geoms: np.ndarray, radii: np.ndarray) -> ConvexObstacles | None:
+    """The obstacles as discs and convex polygons, or None when one is neither."""
+    disc_idx, poly_idx, polys = [], [], []
+    for k, (g, r) in enumerate(zip(geoms, radii, strict=True)):
+        if r > 0 and g.geom_type == "Point":
+            disc_idx.append(k)
+        elif r == 0 and g.geom_type == "Polygon" and not len(g.interiors) and \
+                abs(g.convex_hull.area - g.area) <= 1e-9 * max(1.0, g.area):
+            poly_idx.append(k)
+            polys.append(np.asarray(g.exterior.coords)[:-1])
+        else:
+            return None
+    centres = np.array([[geoms[k].x, geoms[k].y] for k in disc_idx]).reshape(-1, 2)
+    return ConvexObstacles(centres, radii[disc_idx], polys,
+                           np.array(disc_idx + poly_idx, dtype=int))
+
+
+@functools.lru_cache(maxsize=4096)
+def _point(x_mm: float, y_mm: float) -> shapely.Point:
+    return shapely.Point(x_mm, y_mm)
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,6 +93,7 @@ class ObstacleSet:
     radii_mm: np.ndarray
     labels: tuple[int, ...]
     tree: shapely.STRtree = field(repr=False)
+    convex: ConvexObstacles | None = field(default=None, repr=False)
 
     @classmethod
     def of(cls, shapes: Sequence[tuple[BaseGeometry, float]],
@@ -79,7 +105,9 @@ class ObstacleSet:
         labs = tuple(labels) if labels is not None else tuple(range(len(shapes)))
         if len(labs) != len(shapes):
             raise ValueError("one label per obstacle")
-        return cls(geoms, radii, labs, shapely.STRtree(geoms))
+        out = cls(geoms, radii, labs, shapely.STRtree(geoms))
+        object.__setattr__(out, "convex", _convex_form(geoms, radii))
+        return out
 
     @classmethod
     def from_pieces(cls, pieces: Iterable[Piece], piece_set: PieceSet = DEFAULT_PIECES,
@@ -117,6 +145,41 @@ class ObstacleSet:
             d = shapely.distance(arr[src], self.geoms[dst]) - self.radii_mm[dst]
             np.minimum.at(out, src, d)
         return out
+
+    def distance_matrix(self, geoms: Sequence[BaseGeometry]) -> np.ndarray:
+        """Distance from each geometry to each obstacle (discs measured from their rims),
+        shape (M, N); negative inside an obstacle."""
+        arr = np.empty(len(geoms), dtype=object)
+        arr[:] = list(geoms)
+        if not len(self):
+            return np.empty((len(arr), 0))
+        return shapely.distance(arr[:, None], self.geoms[None, :]) - self.radii_mm[None, :]
+
+    def segment_matrix(self, a_mm: np.ndarray, b_mm: np.ndarray) -> np.ndarray:
+        """Distance from each segment ``a``-``b`` (each (M, 2); a point when a == b) to each
+        obstacle, shape (M, N); exact, in numpy when every obstacle is a disc or convex."""
+        a, b = np.asarray(a_mm, dtype=float).reshape(-1, 2), np.asarray(b_mm, dtype=float
+                                                                         ).reshape(-1, 2)
+        if self.convex is not None:
+            return self.convex.matrix(a, b)
+        same = np.all(a == b, axis=1)
+        geoms = np.where(same, shapely.points(a), shapely.linestrings(
+            np.stack([a, b], axis=1)))
+        return self.distance_matrix(list(geoms))
+
+    def segment_clearances(self, a_mm: np.ndarray, b_mm: np.ndarray, cap_mm: float
+                           ) -> np.ndarray:
+        """Least distance from each segment to any obstacle, at most ``cap_mm``, shape (M,)."""
+        a = np.asarray(a_mm, dtype=float).reshape(-1, 2)
+        if not len(self):
+            return np.full(len(a), float(cap_mm))
+        if self.convex is None or len(a) * len(self) > 200_000:
+            b = np.asarray(b_mm, dtype=float).reshape(-1, 2)
+            same = np.all(a == b, axis=1)
+            geoms = np.where(same, shapely.points(a), shapely.linestrings(
+                np.stack([a, b], axis=1)))
+            return self.clearances(geoms, cap_mm)
+        return np.minimum(self.segment_matrix(a, b_mm).min(axis=1), cap_mm)
 
     def clearance_of_point(self, point_mm: Point2, cap_mm: float = 1e4) -> float:
         """Distance from a point to the nearest obstacle (negative inside one)."""

@@ -269,7 +269,7 @@ class WormDerby(Game):
         if state.roll == "ace":
             judged, new = self.judge_ace_scene(state, scene, player)
             return Step(new if judged.rule == "ok" else state, (judged.verdict(seq, player),))
-        return self._judge_move(state, scene, seq, player, int(state.roll), came)
+        return self._judge_move(state, scene, seq, player, int(state.roll), (gone, came))
 
     # ------------------------------------------------------------------ setup
 
@@ -380,32 +380,31 @@ class WormDerby(Game):
     # ------------------------------------------------------------------ a move
 
     def _judge_move(self, state: DerbyState, scene: Scene, seq: int, player: str, limit: int,
-                    came: list[int]) -> Step:
-        judged, facts = self._judge_move_facts(state, scene, player, limit)
+                    diff: tuple[list[int], list[int]]) -> Step:
+        judged, facts = self._judge_move_facts(state, scene, player, limit, diff)
         if facts is None:
             return Step(state, (judged.verdict(seq, player),))
         return self._apply_move(state, scene, seq, player, judged, facts)
 
-    def _judge_move_facts(self, state: DerbyState, scene: Scene, player: str, limit: int
+    def _judge_move_facts(self, state: DerbyState, scene: Scene, player: str, limit: int,
+                          diff: tuple[list[int], list[int]] | None = None
                           ) -> tuple[Judged, MoveFacts | None]:
         s = self.settings
         assert state.table is not None and state.course is not None
         track = state.worm(player)
         # tiles and stray pieces never move on a roll
-        fixed_old = Scene.of(p for p in state.table.pieces
-                             if not (p.kind == "coin" and p.suit in self.players))
-        fixed_new_idx = [i for i, p in enumerate(scene.pieces)
-                         if not (p.kind == "coin" and p.suit in self.players)]
-        fixed_new = Scene.of(scene.pieces[i] for i in fixed_new_idx)
-        gone, came = scene_diff(fixed_old, fixed_new, s.same_place_mm, s.same_angle_deg)
+        def worm_coin(p: Piece) -> bool:
+            return p.kind == "coin" and p.suit in self.players
+
+        fixed_new_idx = [i for i, p in enumerate(scene.pieces) if not worm_coin(p)]
+        gone_all, came_all = diff if diff is not None else scene_diff(
+            state.table, scene, s.same_place_mm, s.same_angle_deg)
+        gone = [i for i in gone_all if not worm_coin(state.table.pieces[i])]
+        came = [j for j in came_all if not worm_coin(scene.pieces[j])]
         if gone or came:
-            moved = tuple(fixed_new_idx[j] for j in came)
-            what = (f"the {fixed_new.pieces[came[0]].kind} at "
-                    f"{at(fixed_new.pieces[came[0]].centre_mm)}" if came else
-                    f"the {fixed_old.pieces[gone[0]].kind} at "
-                    f"{at(fixed_old.pieces[gone[0]].centre_mm)}")
-            return Judged("obstacle", f"{what} moved; on a roll of {limit} only {player}'s worm "
-                                      f"moves", moved), None
+            p0 = scene.pieces[came[0]] if came else state.table.pieces[gone[0]]
+            return Judged("obstacle", f"the {p0.kind} at {at(p0.centre_mm)} moved; on a roll of "
+                                      f"{limit} only {player}'s worm moves", tuple(came)), None
         shape = extract_worm(scene, player, self.d, s)
         if not shape.ok:
             return Judged("shape", f"{player}'s worm {shape.detail.replace(f'the {player} ', '')}"

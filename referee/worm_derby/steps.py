@@ -113,18 +113,20 @@ class StepWorld:
             return StepResult(StepProblem(
                 "overlap", f"would overlap the worm's end at {at(head)} (centres {mm(reach)} "
                            f"apart)", placed))
+        m = self._matrix(head, placed)
+        depth = self.r - m[0]
+        hit = np.flatnonzero(depth > s.overlap_tolerance_mm)
         eaten: int | None = None
-        hits = self.obstacles.overlapping(placed, self.d, s.overlap_tolerance_mm)
-        if hits:
-            labels = [self.obstacles.labels[i] for _, i in hits]
-            if len(labels) == 1 and labels[0] in self.edible and self._overlays(placed, hits[0][1]):
+        if len(hit):
+            hit = hit[np.argsort(-depth[hit])]
+            labels = [self.labels[i] for i in hit]
+            if len(labels) == 1 and labels[0] in self.edible and self._overlays(placed, hit[0]):
                 eaten = labels[0]
+                m[:, hit[0]] = np.inf
             else:
-                depth, i = hits[0]
-                lab = self.obstacles.labels[i]
                 return StepResult(StepProblem(
-                    "overlap", f"would overlap {self.describe(lab)} by {mm(depth)}", placed,
-                    tuple(labels)))
+                    "overlap", f"would overlap {self.describe(labels[0])} by "
+                               f"{mm(float(depth[hit[0]]))}", placed, tuple(labels)))
         if rest:
             rc = np.asarray(rest)
             dist = np.hypot(rc[:, 0] - placed[0], rc[:, 1] - placed[1])
@@ -136,8 +138,30 @@ class StepWorld:
                 return StepResult(StepProblem(
                     "shape", f"would touch its own worm's body at {at(rest[j])}; a worm never "
                              f"loops", placed))
-        problem = self.slide_problem(head, rest, placed, skip=eaten)
-        return StepResult(problem, eaten)
+        if self._straight_ok(m, head, rest, placed):
+            return StepResult(None, eaten)
+        return StepResult(self.slide_problem(head, rest, placed, skip=eaten), eaten)
+
+    def _matrix(self, head: Point2, placed: Point2) -> np.ndarray:
+        """Distances from the placed coin's centre, the head's centre and the straight way
+        between them to every obstacle, shape (3, N)."""
+        return self.obstacles.segment_matrix(np.array([placed, head, head]),
+                                             np.array([placed, head, placed]))
+
+    def _straight_ok(self, m: np.ndarray, head: Point2, rest: Sequence[Point2],
+                     placed: Point2) -> bool:
+        """Whether the coin slides straight from the head (``m`` from :meth:`_matrix`)."""
+        if m.shape[1]:
+            c_goal, c_start, c_way = (float(x) for x in m.min(axis=1))
+        else:
+            c_goal = c_start = c_way = 3 * self.d
+        if rest:
+            body = np.asarray(rest, dtype=float)
+            c_goal = min(c_goal, float(np.hypot(*(body - placed).T).min()) - self.r)
+            c_start = min(c_start, float(np.hypot(*(body - head).T).min()) - self.r)
+            c_way = min(c_way, float(_point_segment_distance(body, head, placed).min()) - self.r)
+        need = min(self.r - self.settings.gap_tolerance_mm / 2.0, c_start, c_goal) - 1e-9
+        return c_way >= need
 
     def _overlays(self, placed: Point2, i: int) -> bool:
         g = self.obstacles.geoms[i]
@@ -145,15 +169,24 @@ class StepWorld:
 
     def slide_problem(self, head: Point2, rest: Sequence[Point2], placed: Point2,
                       skip: int | None = None) -> StepProblem | None:
-        """None when a coin can slide from ``head`` to ``placed``; else the gap problem."""
+        """None when a coin can slide from ``head`` to ``placed``; else the gap problem.
+
+        The way may be as tight as the places where the coin starts and ends (they were
+        accepted), never tighter; else it needs the coin's diameter less the gap tolerance.
+        """
         s = self.settings
         body = np.asarray(rest, dtype=float).reshape(-1, 2)
-        # clearance of the ends themselves: the way may be as tight as where the coin is
-        c_start = min(self._clear_point(head, body, skip), self.r)
-        c_goal = min(self._clear_point(placed, body, skip), self.r)
+        m = self._matrix(head, placed)
+        if skip is not None:
+            m[:, [k for k, lab in enumerate(self.labels) if lab == skip]] = np.inf
+        if m.shape[1]:
+            c_goal, c_start = (float(x) for x in m[:2].min(axis=1))
+        else:
+            c_goal = c_start = self.r
+        if len(body):
+            c_goal = min(c_goal, float(np.hypot(*(body - placed).T).min()) - self.r)
+            c_start = min(c_start, float(np.hypot(*(body - head).T).min()) - self.r)
         need = min(self.r - s.gap_tolerance_mm / 2.0, c_start, c_goal) - 1e-9
-        if self._clear_segment(head, placed, body, skip) >= need:
-            return None
         local = self._local_obstacles(head, body, skip)
         fit = fit_path(local, head, placed, 2 * need, tolerance_mm=0.0)
         if fit.fits:
@@ -172,25 +205,6 @@ class StepWorld:
                     f"{self.describe(labels[0])} and {self.describe(labels[1])}; a coin needs "
                     f"{mm(self.d)}")
         return StepProblem("gap", what, pinch, labels)
-
-    def _clear_point(self, p: Point2, body: np.ndarray, skip: int | None) -> float:
-        c = self._world_clear(shapely.Point(p), skip)
-        if len(body):
-            c = min(c, float(np.hypot(body[:, 0] - p[0], body[:, 1] - p[1]).min()) - self.r)
-        return c
-
-    def _clear_segment(self, a: Point2, b: Point2, body: np.ndarray, skip: int | None) -> float:
-        c = self._world_clear(shapely.LineString([a, b]), skip)
-        if len(body):
-            c = min(c, float(_point_segment_distance(body, a, b).min()) - self.r)
-        return c
-
-    def _world_clear(self, geom: shapely.Geometry, skip: int | None) -> float:
-        near = self.obstacles.nearest(geom, 3 * self.d)
-        for c, i in near:
-            if self.obstacles.labels[i] != skip:
-                return c
-        return 3 * self.d
 
     def _local_obstacles(self, head: Point2, body: np.ndarray, skip: int | None) -> ObstacleSet:
         reach = self.settings.slide_reach * self.d
@@ -234,20 +248,16 @@ class StepWorld:
     def quick_ok(self, body: Sequence[Point2], placed: Point2) -> bool:
         """A step check for searching: like :meth:`check` but the slide only straight."""
         s = self.settings
-        if self.obstacles.overlaps_coin(placed, self.d, s.overlap_tolerance_mm):
-            return False
         rest = body[1:-1]
         if rest:
             rc = np.asarray(rest)
             if np.hypot(rc[:, 0] - placed[0], rc[:, 1] - placed[1]).min() <= \
                     s.touch_factor * self.d:
                 return False
-        arr = np.asarray(rest, dtype=float).reshape(-1, 2)
-        head = body[-1]
-        c_goal = min(self._clear_point(placed, arr, None), self.r)
-        c_start = min(self._clear_point(head, arr, None), self.r)
-        need = min(self.r - s.gap_tolerance_mm / 2.0, c_start, c_goal) - 1e-9
-        return self._clear_segment(head, placed, arr, None) >= need
+        m = self._matrix(body[-1], placed)
+        if m.shape[1] and float(self.r - m[0].min()) > s.overlap_tolerance_mm:
+            return False
+        return self._straight_ok(m, body[-1], rest, placed)
 
     def longest_move(self, body: Sequence[Point2], limit: int) -> list[Point2]:
         """The placements of a longest possible move from this end (at most ``limit``

@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import math
 
-import numpy as np
-
 from tabletop.scene import Piece, Scene
 
 IGNORED_KINDS = ("die", "pawn")
@@ -53,21 +51,23 @@ def scene_diff(old: Scene, new: Scene, same_place_mm: float, same_angle_deg: flo
             gone.extend(olds)
             came.extend(news)
             continue
-        a = np.array([old.pieces[i].centre_mm for i in olds])
-        b = np.array([new.pieces[j].centre_mm for j in news])
-        d = np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
+        pairs = []
+        for ia, i in enumerate(olds):
+            a = old.pieces[i]
+            for ib, j in enumerate(news):
+                b = new.pieces[j]
+                dx, dy = a.x_mm - b.x_mm, a.y_mm - b.y_mm
+                if abs(dx) <= same_place_mm and abs(dy) <= same_place_mm:
+                    d = math.hypot(dx, dy)
+                    if d <= same_place_mm and _angle_close(a, b, same_angle_deg):
+                        pairs.append((d, ia, ib))
+        pairs.sort()
         used_a: set[int] = set()
         used_b: set[int] = set()
-        for flat in np.argsort(d, axis=None):
-            ia, ib = divmod(int(flat), len(news))
-            if d[ia, ib] > same_place_mm:
-                break
-            if ia in used_a or ib in used_b:
-                continue
-            if not _angle_close(old.pieces[olds[ia]], new.pieces[news[ib]], same_angle_deg):
-                continue
-            used_a.add(ia)
-            used_b.add(ib)
+        for _, ia, ib in pairs:
+            if ia not in used_a and ib not in used_b:
+                used_a.add(ia)
+                used_b.add(ib)
         gone.extend(olds[k] for k in range(len(olds)) if k not in used_a)
         came.extend(news[k] for k in range(len(news)) if k not in used_b)
     return sorted(gone), sorted(came)

@@ -225,3 +225,16 @@ def test_calibrate_command_errors_are_one_line(tmp_path, capsys, setup, message)
     assert main(args) == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("tabletop: error:") and message in err
+
+
+def test_calibrate_command_with_a_lens_keeps_it(a4_view, tmp_path, capsys):
+    img = tmp_path / "view.png"
+    cv2.imwrite(str(img), a4_view.image_bgr)
+    lens_path = tmp_path / "lens.json"
+    Lens((1280, 960), a4_view.camera.K, np.zeros(5), 0.2).save(lens_path)
+    out = tmp_path / "cal.json"
+    assert main(["calibrate", str(img), "--lens", str(lens_path), "-o", str(out)]) == 0
+    cal = Calibration.load(out)
+    assert cal.lens is not None and np.allclose(cal.lens.K, a4_view.camera.K)
+    w, h = a4_view.sheet.size_mm
+    assert mapping_error_mm(cal.homography, a4_view.true_h, grid(0, 0, w, h)).max() < 0.3

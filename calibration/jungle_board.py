@@ -115,9 +115,9 @@ def _text_upside_down(img: np.ndarray, text: str, x_mm: float, y_mm: float, heig
     """Centred text turned 180 degrees (for the player at the top), centred on (x, y) mm."""
     h = _px(height_mm * 2.2, ppmm)
     w = _px(g.PAGE_MM[0], ppmm)
-    patch = np.full((h, w, 3), 255, np.uint8)
-    _text(patch, text, g.PAGE_MM[0] / 2, height_mm * 1.6, height_mm, ppmm, colour, centre=True)
-    patch = patch[::-1, ::-1]
+    upright = np.full((h, w, 3), 255, np.uint8)
+    _text(upright, text, g.PAGE_MM[0] / 2, height_mm * 1.6, height_mm, ppmm, colour, centre=True)
+    patch = upright[::-1, ::-1]
     i0 = _px(y_mm, ppmm) - h // 2
     j0 = _px(x_mm, ppmm) - w // 2
     region = img[i0:i0 + h, max(j0, 0):j0 + w]

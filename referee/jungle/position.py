@@ -203,8 +203,12 @@ class Position:
                     f += int(ch)
                     continue
                 letter = ch.upper()
-                if letter not in LETTERS or f >= g.N_FILES:
-                    raise PositionFormatError(f"{text!r}: bad rank {rank} {row!r}")
+                if letter not in LETTERS:
+                    raise PositionFormatError(
+                        f"{text!r}: bad rank {rank} {row!r} ({ch!r} is no animal: {LETTERS})")
+                if f >= g.N_FILES:
+                    raise PositionFormatError(
+                        f"{text!r}: rank {rank} {row!r} has more than {g.N_FILES} squares")
                 code = code_of(0 if ch.isupper() else 1, LETTERS.index(letter) + 1)
                 if self.where[code] >= 0:
                     raise PositionFormatError(

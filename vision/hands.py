@@ -20,14 +20,14 @@ from vision.prepare import Prepared
 class HandConfig:
     """Attributes:
     min_area_mm2: Least area of an unexplained blob that is a hand.
-    sigmas: A pixel differs from the table by this many noise sigmas...
-    min_difference: ...and by at least this many levels (largest channel difference).
+    bright_ratio: A pixel differs from the table when brighter or darker by this factor...
+    chroma: ...or when its chromaticity (percent) is this far from the table's.
     open_mm: Thin unexplained bits (edges, grain) are opened away at this size.
     """
 
-    min_area_mm2: float = 4000.0
-    sigmas: float = 5.0
-    min_difference: float = 22.0
+    min_area_mm2: float = 6000.0
+    bright_ratio: float = 1.5
+    chroma: float = 10.0
     open_mm: float = 6.0
 
 
@@ -41,10 +41,12 @@ def detect_hands(cfg: HandConfig, prep: Prepared, explained: np.ndarray
         explained: uint8 mask of the detected pieces (with a margin).
     """
     s = prep.view.px_per_mm
-    diff = cv2.absdiff(prep.norm, np.full_like(prep.norm, TABLE_LEVEL))
-    d = cv2.max(cv2.max(diff[..., 0], diff[..., 1]), diff[..., 2])
-    thr = max(cfg.min_difference, cfg.sigmas * prep.noise)
-    mask = np.where((d > thr) & (prep.view.valid > 0), 255, 0).astype(np.uint8)
+    norm = prep.norm.astype(np.float32)
+    total = norm.sum(axis=2) + 1.0
+    ratio = total / (3.0 * TABLE_LEVEL)
+    chroma = np.hypot(norm[..., 0] / total - 1 / 3, norm[..., 1] / total - 1 / 3) * 100.0
+    odd = (ratio > cfg.bright_ratio) | (ratio < 1.0 / cfg.bright_ratio) | (chroma > cfg.chroma)
+    mask = np.where(odd & (prep.view.valid > 0), 255, 0).astype(np.uint8)
     mask = cv2.bitwise_and(mask, cv2.bitwise_not(explained))
     k = max(3, int(cfg.open_mm * s) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,

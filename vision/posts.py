@@ -18,6 +18,7 @@ import numpy as np
 from vision.detections import Detections
 from vision.normalise import TABLE_LEVEL
 from vision.prepare import Prepared
+from vision.topview import TopView
 
 
 @dataclass(frozen=True)
@@ -49,21 +50,10 @@ def _bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
             + img[y0 + 1, x0] * (1 - fx) * fy + img[y0 + 1, x0 + 1] * fx * fy)
 
 
-def _template(cfg: PostConfig, s: float, length_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """Sample offsets (along u, across u) in px: the dark stripe, and the table behind."""
-    r = cfg.radius_mm * s
-    t_hi = max(-0.3 * r, length_px - 1.2 * r)
-    ts = np.linspace(-0.6 * r, t_hi, max(3, int((t_hi + 0.6 * r) / 2) + 2))
-    stripe = np.array([(t, q * r) for t in ts for q in (-0.45, 0.0, 0.45)])
-    behind = np.array([(-(r + 2.5 * s), q * r) for q in (-0.6, 0.0, 0.6)]
-                      + [(-(r + 4.5 * s), q * r) for q in (-0.6, 0.0, 0.6)])
-    return stripe, behind
-
-
 def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = None
                  ) -> Detections:
     """Finds the posts in a prepared frame (their feet, in mm)."""
-    view, cam = prep.view, prep.view.camera
+    view = prep.view
     s = view.px_per_mm
     r = cfg.radius_mm * s
     dark = prep.dark if exclude is None else cv2.bitwise_and(prep.dark, cv2.bitwise_not(exclude))
@@ -84,22 +74,16 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         pts = np.c_[xs + x0, ys + y0].astype(float)
         if len(pts) > 400:
             pts = pts[:: len(pts) // 400 + 1]
-        best = (-1.0, None)
-        for p in pts:
-            score = _score(cfg, soft, view, cam, p, s)
-            if score > best[0]:
-                best = (score, p)
-        score, p = best
-        if p is None or score < cfg.min_score:
+        sc = _scores(cfg, soft, view, pts)
+        best = int(np.argmax(sc))
+        score, p = float(sc[best]), pts[best]
+        if score < cfg.min_score:
             continue
-        # refine along and across the lean, a quarter pixel at a time
-        u = _lean(view, cam, p)
-        v = np.array([-u[1], u[0]])
-        for axis in (u, v, u):
-            steps = np.arange(-6, 7) * 0.25
-            vals = [_score(cfg, soft, view, cam, p + k * axis, s) for k in steps]
-            p = p + steps[int(np.argmax(vals))] * axis
-            score = max(score, max(vals))
+        # refine on a quarter-pixel grid around the best point
+        g = np.arange(-4, 5) * 0.25
+        grid = p + np.c_[np.repeat(g, len(g)), np.tile(g, len(g))]
+        sc = _scores(cfg, soft, view, grid)
+        p, score = grid[int(np.argmax(sc))], max(score, float(sc.max()))
         feet.append(p)
         scores.append(score)
     if not feet:
@@ -108,22 +92,25 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
     return Detections.of(foot_mm, ["post"] * len(feet), confidence=np.clip(scores, 0, 1))
 
 
-def _lean(view, cam, p_px: np.ndarray) -> np.ndarray:
-    """Unit vector (view px) of the way a post at p leans in the view."""
-    mm = view.to_mm(p_px[None])[0]
-    q = view.to_px((mm + cam.outward(mm[None])[0])[None])[0]
-    d = q - p_px
-    return d / max(float(np.linalg.norm(d)), 1e-9)
-
-
-def _score(cfg: PostConfig, soft: np.ndarray, view, cam, p_px: np.ndarray,
-           s: float) -> float:
-    mm = view.to_mm(p_px[None])[0]
-    dist = float(np.linalg.norm(mm - cam.nadir_mm))
-    length_px = dist * cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0) * s
-    u = _lean(view, cam, p_px)
-    v = np.array([-u[1], u[0]])
-    stripe, behind = _template(cfg, s, length_px)
-    a = _bilinear(soft, p_px + stripe[:, :1] * u + stripe[:, 1:] * v)
-    b = _bilinear(soft, p_px + behind[:, :1] * u + behind[:, 1:] * v)
-    return float(a.mean() - b.mean())
+def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray) -> np.ndarray:
+    """Template score of a post standing at each of the view points ``p_px`` (M, 2)."""
+    cam, s = view.camera, view.px_per_mm
+    r = cfg.radius_mm * s
+    mm = view.to_mm(p_px)
+    dist = np.linalg.norm(mm - cam.nadir_mm, axis=1)
+    length = dist * cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0) * s
+    u = cam.outward(mm)
+    if view.flip_y:
+        u[:, 1] = -u[:, 1]
+    v = np.c_[-u[:, 1], u[:, 0]]
+    t_hi = np.maximum(-0.3 * r, length - 1.2 * r)
+    ts = -0.6 * r + (t_hi + 0.6 * r)[:, None] * np.linspace(0.0, 1.0, 8)[None]  # (M, 8)
+    qs = np.array([-0.45, 0.0, 0.45]) * r
+    along = np.repeat(ts, 3, axis=1)  # (M, 24)
+    across = np.tile(qs, 8)[None].repeat(len(p_px), axis=0)
+    stripe = p_px[:, None] + along[..., None] * u[:, None] + across[..., None] * v[:, None]
+    b_along = np.array([-(r + 2.5 * s)] * 3 + [-(r + 4.5 * s)] * 3)
+    b_across = np.array([-0.6, 0.0, 0.6] * 2) * r
+    behind = (p_px[:, None] + b_along[None, :, None] * u[:, None]
+              + b_across[None, :, None] * v[:, None])
+    return _bilinear(soft, stripe).mean(axis=1) - _bilinear(soft, behind).mean(axis=1)

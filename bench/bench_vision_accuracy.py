@@ -1,0 +1,271 @@
+"""Accuracy of vision on the development scenes and on freshly rendered scenes.
+
+Run by hand: ``.venv/bin/python bench/bench_vision_accuracy.py [--render N] [--seed S]``.
+Prints per-scene lines (``# ...``) and then each figure as a ``name=value`` line, for the
+devscenes (``dev_*``) and the renderer's scenes (``render_*``, layouts, light, camera pose,
+noise and blur drawn from seeds never used while developing).
+
+Matching: each true piece is paired with the nearest unpaired detection of its kind within a
+tolerance (coins 8 mm, tiles 20 mm, posts 12 mm); precision and recall count those pairs. Only
+pieces that are not occluded count as truth; detections of a hidden piece are not false.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from calibration.model import Calibration, Lens  # noqa: E402
+from tabletop.scene import Piece, Scene  # noqa: E402
+from vision import Detector, DetectorConfig  # noqa: E402
+
+DEVSCENES = ROOT.parent / "shared" / "devscenes"
+TOLERANCE_MM = {"coin": 8.0, "tile": 20.0, "post": 12.0}
+KINDS = ("coin", "tile", "post")
+
+
+@dataclass
+class Tally:
+    """Counts and errors accumulated over scenes."""
+
+    truth: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    found: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    paired: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    spurious: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
+    errors_mm: list[float] = field(default_factory=list)
+    suit_ok: int = 0
+    suit_n: int = 0
+    face_ok: int = 0
+    face_n: int = 0
+    angle_err: list[float] = field(default_factory=list)
+    hand_ok: int = 0
+    frames: int = 0
+    ms: list[float] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for k in KINDS:
+            for name in ("truth", "found", "paired", "spurious"):
+                getattr(self, name)[k] += getattr(other, name)[k]
+        self.errors_mm += other.errors_mm
+        self.angle_err += other.angle_err
+        for name in ("suit_ok", "suit_n", "face_ok", "face_n", "hand_ok", "frames"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.ms += other.ms
+
+    def figures(self, prefix: str) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for k in KINDS:
+            det = self.paired[k] + self.spurious[k]
+            out[f"{prefix}_{k}_precision"] = self.paired[k] / det if det else 1.0
+            out[f"{prefix}_{k}_recall"] = self.paired[k] / self.truth[k] if self.truth[k] else 1.0
+        out[f"{prefix}_suit_accuracy"] = self.suit_ok / self.suit_n if self.suit_n else 1.0
+        out[f"{prefix}_tile_face_accuracy"] = self.face_ok / self.face_n if self.face_n else 1.0
+        e = np.array(self.errors_mm) if self.errors_mm else np.zeros(1)
+        out[f"{prefix}_centre_error_mean_mm"] = float(e.mean())
+        out[f"{prefix}_centre_error_p95_mm"] = float(np.percentile(e, 95))
+        a = np.array(self.angle_err) if self.angle_err else np.zeros(1)
+        out[f"{prefix}_tile_angle_error_max_deg"] = float(a.max())
+        out[f"{prefix}_tile_angle_within_1deg"] = float(np.mean(a <= 1.0))
+        out[f"{prefix}_hand_accuracy"] = self.hand_ok / self.frames if self.frames else 1.0
+        out[f"{prefix}_ms_per_frame"] = float(np.mean(self.ms)) if self.ms else 0.0
+        return out
+
+
+def angle_diff(a: float, b: float) -> float:
+    """Distance of two tile angles modulo 90 degrees."""
+    d = (a - b) % 90.0
+    return min(d, 90.0 - d)
+
+
+def score(scene: Scene, truth: list[dict], hand_truth: bool, ms: float) -> Tally:
+    """Compares a detected scene with the true pieces (dicts: kind, x, y, suit, face, ...)."""
+    t = Tally(frames=1, ms=[ms])
+    t.hand_ok = int(scene.hand == hand_truth)
+    for kind in KINDS:
+        det = [p for p in scene.pieces if p.kind == kind]
+        tru = [p for p in truth if p["kind"] == kind]
+        vis = [p for p in tru if not p.get("occluded")]
+        t.truth[kind] += len(vis)
+        pairs: list[tuple[int, int, float]] = []
+        if det and tru:
+            D = np.linalg.norm(np.array([[p.x_mm, p.y_mm] for p in det])[:, None]
+                               - np.array([[p["x"], p["y"]] for p in tru])[None], axis=2)
+            used_d, used_t = set(), set()
+            for flat in np.argsort(D, axis=None):
+                i, j = np.unravel_index(flat, D.shape)
+                if D[i, j] > TOLERANCE_MM[kind]:
+                    break
+                if i in used_d or j in used_t:
+                    continue
+                used_d.add(i)
+                used_t.add(j)
+                pairs.append((int(i), int(j), float(D[i, j])))
+        paired_d = {i for i, _, _ in pairs}
+        for i, j, d in pairs:
+            p, q = det[i], tru[j]
+            if q.get("occluded"):
+                continue
+            t.paired[kind] += 1
+            t.errors_mm.append(d)
+            if kind == "coin" or (kind == "tile" and q.get("face") == "up"):
+                t.suit_n += 1
+                t.suit_ok += int(p.suit == q.get("suit"))
+            if kind == "tile":
+                t.face_n += 1
+                t.face_ok += int(p.face == q.get("face"))
+                t.angle_err.append(angle_diff(p.angle_deg or 0.0, float(q["angle_deg"]) % 90))
+        t.found[kind] += len(det)
+        t.spurious[kind] += len(det) - len(paired_d)
+    return t
+
+
+def devscene_cases() -> list[tuple[str, np.ndarray, Calibration, list[dict], bool]]:
+    """The devscenes, calibrated from their points as a user would (lens when distorted)."""
+    out = []
+    for js in sorted(DEVSCENES.glob("*.json")):
+        d = json.loads(js.read_text())
+        img = cv2.imread(str(js.with_suffix(".jpg")))
+        px = np.array([p["pixel"] for p in d["calibration_points"]], float)
+        world = np.array([p["world"] for p in d["calibration_points"]], float)
+        lens = None
+        cam = d["camera"]
+        if cam.get("dist") is not None:
+            lens = Lens((d["width"], d["height"]), cam["K"], cam["dist"])
+            px = lens.undistort_points(px)
+        H, _ = cv2.findHomography(px, world)
+        cal = Calibration((d["width"], d["height"]), H, lens)
+        out.append((js.stem, img, cal, d["pieces"], bool(d.get("hand"))))
+    return out
+
+
+def random_scene(rng: np.random.Generator, n_pieces: int = 30) -> Scene:
+    """A layout like a game's: worms of touching coins, tiles (some edge to edge), posts."""
+    from tabletop.pieceset import PieceSet
+
+    ps = PieceSet()
+    suits = ("suns", "moons", "crowns", "arms")
+    pieces: list[Piece] = []
+
+    def free(x: float, y: float, r: float) -> bool:
+        for p in pieces:
+            rr = {"coin": ps.coin_radius_mm, "tile": ps.tile_mm * 0.75, "post": 6.0}[p.kind]
+            if math.hypot(p.x_mm - x, p.y_mm - y) < r + rr + 1.0:
+                return False
+        return abs(x) < 380 and abs(y) < 230
+
+    tries = 0
+    while len(pieces) < n_pieces and tries < 2000:
+        tries += 1
+        roll = rng.random()
+        x, y = rng.uniform(-380, 380), rng.uniform(-230, 230)
+        if roll < 0.25:  # a tile, or two edge to edge
+            ang = float(rng.uniform(0, 90))
+            face = "up" if rng.random() < 0.5 else "down"
+            suit = str(rng.choice(suits)) if face == "up" else None
+            if not free(x, y, ps.tile_mm * 0.75):
+                continue
+            pieces.append(Piece.tile(x, y, ang, face, suit))
+            if rng.random() < 0.4:
+                a = math.radians(ang)
+                x2, y2 = x + ps.tile_mm * math.cos(a), y + ps.tile_mm * math.sin(a)
+                if free(x2, y2, ps.tile_mm * 0.75):
+                    pieces.append(Piece.tile(x2, y2, ang, "down", None))
+        elif roll < 0.35:
+            if free(x, y, 6.0):
+                pieces.append(Piece("post", x, y))
+        else:  # a worm of 1-6 touching coins
+            n = int(rng.integers(1, 7))
+            suit = str(rng.choice(suits))
+            heading = rng.uniform(0, 2 * math.pi)
+            cx, cy = x, y
+            for _ in range(n):
+                if not free(cx, cy, ps.coin_radius_mm):
+                    break
+                pieces.append(Piece("coin", cx, cy, suit=suit))
+                heading += rng.uniform(-0.7, 0.7)
+                step = ps.coin_diameter_mm + 0.05
+                cx, cy = cx + step * math.cos(heading), cy + step * math.sin(heading)
+    return Scene(tuple(pieces[:n_pieces]))
+
+
+def render_cases(n: int, seed: int) -> list[tuple[str, np.ndarray, Calibration, list[dict], bool]]:
+    """``n`` rendered scenes with light, table, pose and degradations drawn from ``seed``."""
+    from tabletop.render import TABLES, CameraPose, RenderSettings, render_scene
+
+    out = []
+    for k in range(n):
+        rng = np.random.default_rng(seed + k)
+        scene = random_scene(rng)
+        size = (1280, 720) if rng.random() < 0.5 else (1600, 900)
+        pose = CameraPose.looking_at(
+            (float(rng.uniform(-40, 40)), float(rng.uniform(-40, 40))),
+            height_mm=float(rng.uniform(750, 1050)), tilt_deg=float(rng.uniform(0, 25)),
+            yaw_deg=float(rng.uniform(-10, 10)), image_size=size,
+            hfov_deg=float(rng.uniform(60, 72)))
+        settings = RenderSettings(
+            seed=seed + k, table=str(rng.choice(TABLES)),
+            light_dir_deg=float(rng.uniform(0, 360)),
+            light_elevation_deg=float(rng.uniform(35, 85)),
+            shadow_strength=float(rng.uniform(0.2, 0.6)),
+            exposure=float(rng.uniform(0.75, 1.25)),
+            colour_temp_k=float(rng.uniform(3500, 7000)),
+            noise_sigma=float(rng.uniform(1.0, 5.0)), blur_px=float(rng.uniform(0.3, 1.0)),
+            jpeg_quality=int(rng.integers(75, 96)), vignette=float(rng.uniform(0.0, 0.35)),
+            supersample=2)
+        r = render_scene(scene, pose, settings)
+        cal = r.calibration()
+        truth = []
+        for p, tr in zip(scene.pieces, r.truth, strict=True):
+            truth.append({**p.to_json(), "occluded": bool(tr.occluded or tr.visible_fraction < 1)})
+        out.append((f"render{seed + k}", r.image, cal, truth, bool(r.hand_mask.any())))
+    return out
+
+
+def run(cases: list, prefix: str, verbose: bool = True) -> dict[str, float]:
+    """Detects every case and prints per-scene and total figures."""
+    total = Tally()
+    for name, img, cal, truth, hand in cases:
+        det = Detector(cal, config=DetectorConfig(kinds=("tile", "coin", "post")))
+        res = det.detect(img)
+        t = score(res.scene, truth, hand, res.timings_ms["total"])
+        total.add(t)
+        if verbose:
+            f = t.figures("s")
+            print(f"# {name}: " + " ".join(
+                f"{k[2:]}={v:.3f}" for k, v in f.items() if not k.endswith("ms_per_frame")))
+    figs = total.figures(prefix)
+    for k, v in figs.items():
+        print(f"{k}={v:.4f}")
+    return figs
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--render", type=int, default=12, help="rendered scenes (0: none)")
+    ap.add_argument("--seed", type=int, default=9000, help="first seed of the rendered scenes")
+    ap.add_argument("--no-dev", action="store_true", help="skip the devscenes")
+    args = ap.parse_args(argv)
+    if not args.no_dev and DEVSCENES.is_dir():
+        run(devscene_cases(), "dev")
+    if args.render > 0:
+        try:
+            import tabletop.render  # noqa: F401
+        except ImportError:
+            print("# tabletop.render is not there; no rendered scenes")
+            return 0
+        run(render_cases(args.render, args.seed), "render")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

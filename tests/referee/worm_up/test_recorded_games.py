@@ -7,6 +7,7 @@ checked by hand (see ``data/make_game1.py`` for what each scene of game 1 does).
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from collections import Counter
@@ -82,3 +83,29 @@ def test_a_bad_setup_is_one_line_of_error(tmp_path, capsys, setup, words):
     assert main(["referee", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("tabletop: error: ") and err.count("\n") == 1 and words in err
+
+
+def test_game2_x_without_a_free_number_and_post_moves():
+    out = _expected(DATA / "game2.jsonl")
+    fouls = [(o["seq"], o["rule"]) for o in out if o["type"] == "verdict" and not o["legal"]]
+    assert fouls == [(1, "setup"), (9, "turn"), (19, "bid"), (21, "post"), (24, "pieces"),
+                     (33, "post")]
+    post_moves = [o for o in out if o["type"] == "verdict" and o["legal"]
+                  and "finish post" in o["reason"]]
+    assert [(o["seq"], o["player"]) for o in post_moves] == [(10, "purple"), (34, "yellow")]
+    assert not any(o["type"] in ("finish", "winner") for o in out)
+
+
+def test_game2_ends_with_the_finish_line_where_yellow_put_it():
+    from referee.record import Referee
+
+    referee = Referee()
+    for seq, event in enumerate(read_record(DATA / "game2.jsonl")):
+        referee.push(event, seq)
+    d = referee.describe()
+    assert d["round"] == 4 and d["phase"] == "bidding" and d["x_post_move"] is None
+    assert d["tiles"]["yellow"] == {"available": ["4", "5", "6", "7"], "resting": "X"}
+    assert d["tiles"]["green"]["resting"] is None  # green's 6 was cancelled
+    (ax, ay), (bx, by) = d["finish_line_mm"]
+    assert math.hypot(bx - ax, by - ay) == pytest.approx(300.0, abs=15.0)
+    assert (ax, ay) != (0.0, 650.0) and (bx, by) != (300.0, 650.0)  # both moved, one at a time

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import ipaddress
 import json
+import logging
 import sys
 import tempfile
 import threading
@@ -105,14 +106,9 @@ def _calibration(path: str | None) -> Any:
 
 def stabiliser_frames() -> int:
     """How many times a still image is shown so that the stabiliser takes it as at rest."""
-    try:
-        import vision
+    from web.vision_glue import still_frames
 
-        needed = getattr(vision, "STILL_FRAMES", None) or getattr(
-            getattr(vision, "Stabiliser", None), "STILL_FRAMES", None)
-    except ImportError:  # pragma: no cover
-        needed = None
-    return int(needed) + 1 if isinstance(needed, int) and needed > 0 else 6
+    return still_frames() + 1
 
 
 def _is_loopback(host: str) -> bool:
@@ -128,6 +124,7 @@ def serve_app(app: Any, host: str, port: int, banner: str | None = None) -> int:
     """Serves ``app`` until Ctrl-C (threaded, never in debug mode)."""
     from werkzeug.serving import make_server
 
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per picture polled
     try:
         server = make_server(host, port, app, threaded=True)
     except OSError as exc:

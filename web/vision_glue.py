@@ -9,6 +9,7 @@ import numpy as np
 
 from calibration.model import Calibration
 from tabletop.errors import InputError
+from tabletop.pieceset import PieceSet
 from web.pipeline import Vision
 
 
@@ -16,8 +17,9 @@ class VisionUnavailable(InputError):
     """The ``vision`` package does not (yet) provide what the pipeline needs."""
 
 
-def load_vision(calibration: Calibration, game: str | None = None) -> Vision:
-    """The real detector, stabiliser and annotator for frames of this calibration.
+def load_vision(calibration: Calibration, game: str | None = None,
+                pieces: PieceSet | None = None) -> Vision:
+    """The real detector (looking for the kinds ``game`` uses), stabiliser and annotator.
 
     Raises:
         VisionUnavailable: when the vision package lacks ``Detector``/``Stabiliser``.
@@ -26,23 +28,23 @@ def load_vision(calibration: Calibration, game: str | None = None) -> Vision:
         vision: Any = importlib.import_module("vision")
     except ImportError as exc:  # pragma: no cover - the package is part of the project
         raise VisionUnavailable(f"the vision package cannot be imported ({exc})") from None
-    missing = [n for n in ("Detector", "Stabiliser") if not hasattr(vision, n)]
+    missing = [n for n in ("Detector", "DetectorConfig", "Stabiliser") if not hasattr(vision, n)]
     if missing:
         raise VisionUnavailable(f"the vision package does not provide {', '.join(missing)} yet")
-    detector = _make_detector(vision.Detector, calibration, game)
-    annotate = getattr(vision, "annotate", None)
+    config = vision.DetectorConfig.for_game(game)
+    detector = vision.Detector(calibration, pieces or PieceSet(), config)
 
     def check_image(image: np.ndarray) -> None:
         calibration.check_image_size((image.shape[1], image.shape[0]), "the frame")
 
-    return Vision(detect=detector.detect, stabiliser=vision.Stabiliser(), annotate=annotate,
-                  check_image=check_image)
+    return Vision(detect=detector.detect, stabiliser=vision.Stabiliser(),
+                  annotate=getattr(vision, "annotate", None), check_image=check_image)
 
 
-def _make_detector(cls: Any, calibration: Calibration, game: str | None) -> Any:
-    if game is not None:
-        try:
-            return cls(calibration, game=game)
-        except TypeError:
-            pass
-    return cls(calibration)
+def still_frames() -> int:
+    """How many agreeing frames the stabiliser wants before it calls the table still."""
+    try:
+        vision: Any = importlib.import_module("vision")
+        return int(vision.Stabiliser().still_frames)
+    except (ImportError, AttributeError, TypeError, ValueError):  # pragma: no cover
+        return 3

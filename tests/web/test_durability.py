@@ -1,0 +1,107 @@
+"""A server killed with SIGKILL mid-game loses nothing it had shown; restarted, the game goes on.
+
+A feeder posts a game's events (stable tables, rolls) as fast as it can while a listener on
+``/api/stream`` notes every verdict the pages were shown. The server is killed with SIGKILL in
+the middle; a new server on the same log must hold every verdict shown, with its input, and the
+game must go on from there.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import threading
+import time
+import urllib.request
+
+import pytest
+
+from tests.factories import coin, scene
+from tests.web.servers import start_process, stop_process
+
+
+def _post(url, obj):
+    req = urllib.request.Request(url, json.dumps(obj).encode(), method="POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=5) as r:
+        return json.loads(r.read())
+
+
+def _get(url):
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return r.read().decode()
+
+
+def _listen(url, shown, ready):
+    try:
+        with urllib.request.urlopen(url + "/api/stream", timeout=30) as r:
+            ready.set()
+            kind = None
+            for raw in r:
+                line = raw.decode().rstrip("\n")
+                if line.startswith("event: "):
+                    kind = line[7:]
+                elif line.startswith("data: ") and kind == "verdict":
+                    shown.append(json.loads(line[6:]))
+    except OSError:
+        pass  # the server was killed
+
+
+def _feed(url, stop, accepted):
+    n = 0
+    while not stop.is_set():
+        x = 30.0 * (n % 20)
+        event = ({"type": "scene", **scene(coin(x, 0), coin(x, 40)).to_json()} if n % 3
+                 else {"type": "roll", "player": "suns", "value": "3"})
+        try:
+            accepted.append(_post(url + "/api/events", event))
+        except OSError:
+            return
+        n += 1
+
+
+@pytest.mark.slow
+def test_a_kill_9_loses_nothing_shown_and_the_game_goes_on(tmp_path):
+    db = tmp_path / "table.db"
+    proc, url = start_process(["serve", "--db", str(db), "--port", "0", "--game", "web-toy",
+                               "--players", "suns,moons"])
+    shown: list[dict] = []
+    accepted: list[dict] = []
+    ready, stop = threading.Event(), threading.Event()
+    try:
+        listener = threading.Thread(target=_listen, args=(url, shown, ready), daemon=True)
+        listener.start()
+        assert ready.wait(10)
+        feeder = threading.Thread(target=_feed, args=(url, stop, accepted), daemon=True)
+        feeder.start()
+        deadline = time.monotonic() + 15
+        while len(shown) < 25 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        stop_process(proc, signal.SIGKILL)  # mid-game, the feeder still posting
+    finally:
+        stop.set()
+        stop_process(proc, signal.SIGKILL)
+    assert len(shown) >= 25, "the game did not get going"
+    feeder.join(10)
+    listener.join(10)
+
+    proc, url = start_process(["serve", "--db", str(db), "--port", "0"])
+    try:
+        record = [json.loads(x) for x in _get(url + "/api/record").splitlines()]
+        stored = {i: e for i, e in enumerate(record)}
+        for v in shown:
+            assert stored[v["position"]]["type"] == "verdict"
+            assert stored[v["position"]]["reason"] == v["reason"]
+            assert stored[v["seq"]]["type"] in ("scene", "roll")
+        for a in accepted:  # every 201 the feeder got back is in the log too
+            assert stored[a["seq"]]["type"] == a["event"]["type"]
+        state = json.loads(_get(url + "/api/state"))
+        assert state["game"] == "web-toy" and state["next_seq"] == len(record)
+        turn = state["turn"]
+        done = _post(url + "/api/events", {"type": "roll", "player": turn, "value": "ace"})
+        assert done["seq"] == len(record) and done["outputs"] == []
+        other = "moons" if turn == "suns" else "suns"
+        done = _post(url + "/api/events", {"type": "roll", "player": other, "value": "2"})
+        assert done["outputs"][0]["rule"] == "turn"
+    finally:
+        stop_process(proc)

@@ -1,9 +1,9 @@
 """Which suit (or segment colour) a symbol's pixels show.
 
 A symbol seen through a camera is its ink mixed with the piece's pale body (small symbols
-blur into it), so each observed colour ``o`` (relative to the body, 1 = body) is compared
-with ``1 + a * (ink - 1)`` for the best mixing ``a`` of each candidate ink: black ink gives
-greys, red ink pinks and reds, whatever the symbol's size or the light.
+blur into it): the mix keeps the ink's hue and loses saturation, so a symbol's colour
+(relative to the body, which cancels the light's colour) is read by its hue, and black ink by
+having next to none.
 
 >>> inks = {"suns": (213, 94, 0), "moons": (0, 0, 0)}
 >>> classify_ink(np.array([0.9, 0.6, 0.4]), inks)[0]
@@ -19,30 +19,51 @@ from collections.abc import Mapping
 import numpy as np
 
 
-def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]]
-                 ) -> tuple[str | None, float]:
+def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
+                 grey_ratio: float = 0.13) -> tuple[str | None, float]:
     """The ink best explaining a colour relative to the body, and a confidence in [0, 1].
+
+    Blur and print mix an ink with the pale body, which keeps its hue but lowers its
+    saturation, so the reading is by hue direction: the observed colour's deviation from grey
+    is compared (cosine) with each coloured ink's; a colour whose deviation is small for its
+    darkness (below ``grey_ratio``) is the neutral ink (black).
 
     Args:
         rel_rgb: (3,) observed colour divided by the body's colour, RGB order.
         inks_rgb: name -> 8-bit RGB of each candidate ink.
+        grey_ratio: Saturation (chroma over darkness) below which a colour is neutral.
 
     Returns:
-        ``(name, confidence)``; confidence compares the best fit's residual with the runner-up.
+        ``(name, confidence)``, or ``(None, 0.0)`` when there is no ink to read.
     """
-    o = np.asarray(rel_rgb, float) - 1.0
-    if not np.all(np.isfinite(o)) or np.linalg.norm(o) < 0.05:
+    o = np.asarray(rel_rgb, float)
+    if not np.all(np.isfinite(o)):
         return None, 0.0
-    scores = []
+    dark = 1.0 - float(o.mean())
+    if dark < 0.04:
+        return None, 0.0
+    chroma = o - o.mean()
+    sat = float(np.linalg.norm(chroma)) / dark
+    neutral, coloured = [], []
     for name, rgb in inks_rgb.items():
-        c = np.asarray(rgb, float) / 255.0 - 1.0
-        a = float(np.clip(o @ c / max(c @ c, 1e-9), 0.02, 1.2))
-        scores.append((float(np.linalg.norm(o - a * c)), name))
-    scores.sort()
-    best, name = scores[0]
-    second = scores[1][0] if len(scores) > 1 else best + 1.0
-    conf = float(np.clip(1.0 - best / max(second, 1e-9), 0.0, 1.0))
-    return name, conf
+        c = np.asarray(rgb, float) / 255.0
+        cc = c - c.mean()
+        d = max(1.0 - float(c.mean()), 1e-6)
+        if float(np.linalg.norm(cc)) / d < grey_ratio:
+            neutral.append(name)
+        else:
+            coloured.append((name, cc / float(np.linalg.norm(cc))))
+    if (sat < grey_ratio and neutral) or not coloured:
+        if not neutral:
+            return None, 0.0
+        return neutral[0], float(np.clip(1.0 - 0.5 * sat / grey_ratio, 0.0, 1.0))
+    unit = chroma / max(float(np.linalg.norm(chroma)), 1e-9)
+    sims = sorted(((float(unit @ cc), name) for name, cc in coloured), reverse=True)
+    margin = sims[0][0] - (sims[1][0] if len(sims) > 1 else -1.0)
+    conf = min(float(np.clip(margin * 2.0, 0.0, 1.0)),
+               float(np.clip(0.5 + (sat - grey_ratio) / grey_ratio, 0.0, 1.0)) if neutral
+               else 1.0)
+    return sims[0][1], conf
 
 
 def symbol_colour(patch_bgr: np.ndarray, region: np.ndarray, dark_fraction: float = 0.8

@@ -406,6 +406,12 @@ class WormDerby(Game):
             return Judged("obstacle", f"the {p0.kind} at {at(p0.centre_mm)} moved; on a roll of "
                                       f"{limit} only {player}'s worm moves", tuple(came)), None
         shape = extract_worm(scene, player, self.d, s)
+        if shape.status == "split":
+            stray = scene.pieces[shape.pieces[0]]
+            return Judged("touch", f"the {player} coin at {at(stray.centre_mm)} does not touch "
+                                  f"the rest of its worm (touching coins are at most "
+                                  f"{mm(s.touch_factor * self.d)} apart)", shape.pieces,
+                          stray.centre_mm), None
         if not shape.ok:
             return Judged("shape", f"{player}'s worm {shape.detail.replace(f'the {player} ', '')}"
                           if shape.status != "missing" else shape.detail, shape.pieces), None

@@ -23,7 +23,7 @@ import shapely
 from referee.geometry.fit import fit_path
 from referee.geometry.obstacles import ObstacleSet, piece_shape
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
-from referee.worm_derby.words import at, mm
+from referee.worm_derby.words import at, diameter, mm
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Piece
 
@@ -196,14 +196,14 @@ class StepWorld:
         labels = tuple(local.labels[i] for _, i in near[:2])
         if RING in labels or len(labels) < 2:
             what = (f"could not slide there from the worm's end at {at(head)}: the way is "
-                    f"{mm(fit.clearance_mm)} wide at {at(pinch)}; a coin needs {mm(self.d)}")
+                    f"{mm(fit.clearance_mm)} wide at {at(pinch)}; a coin needs {diameter(self.d)}")
             if len(labels) == 1 and labels[0] != RING:
                 what = (f"could not slide there from the worm's end at {at(head)}: "
                         f"{self.describe(labels[0])} is in the way")
         else:
             what = (f"would pass through a {mm(fit.clearance_mm)} gap between "
                     f"{self.describe(labels[0])} and {self.describe(labels[1])}; a coin needs "
-                    f"{mm(self.d)}")
+                    f"{diameter(self.d)}")
         return StepProblem("gap", what, pinch, labels)
 
     def _local_obstacles(self, head: Point2, body: np.ndarray, skip: int | None) -> ObstacleSet:

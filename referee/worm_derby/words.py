@@ -6,6 +6,8 @@
 '(412, 120)'
 >>> mm(17.234)
 '17.2 mm'
+>>> diameter(19.05), diameter(20.0)
+('19.05 mm', '20 mm')
 """
 
 from __future__ import annotations
@@ -27,6 +29,11 @@ def at(point: tuple[float, float]) -> str:
 def mm(value: float) -> str:
     """A length with one decimal: ``'17.2 mm'``."""
     return f"{value:.1f} mm"
+
+
+def diameter(value: float) -> str:
+    """A size with up to two decimals: ``'19.05 mm'``."""
+    return f"{value:.2f}".rstrip("0").rstrip(".") + " mm"
 
 
 def steps(n: int) -> str:

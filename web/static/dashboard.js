@@ -211,7 +211,10 @@
   document.querySelectorAll("#roll-buttons .die").forEach((b) => b.addEventListener("click", async () => {
     if (!rollPlayer) { message("Start a game first.", true); return; }
     const out = await send("/api/events", { type: "roll", player: rollPlayer, value: b.dataset.value });
-    if (out) message(`Logged: ${rollPlayer} rolled ${b.dataset.value}`);
+    if (out) {
+      message(`Logged: ${rollPlayer} rolled ${b.dataset.value}`);
+      delete $("roll-players").dataset.touched;
+    }
   }));
   $("accept").addEventListener("click", () => send("/api/events", { type: "accept" }));
   $("undo").addEventListener("click", () => send("/api/events", { type: "undo" }));

@@ -78,7 +78,7 @@
       const entries = Array.isArray(w) ? w.map((x) => [x.player || x.suit || x.color, x])
         : Object.entries(w);
       for (const [player, v] of entries) {
-        const list = Array.isArray(v) ? v : (v.coins || v.indices || v.points || v.pieces || v.segments || v.body || []);
+        const list = Array.isArray(v) ? v : (v.coins || v.segments_mm || v.indices || v.points || v.pieces || v.segments || v.body || []);
         const p = pts(list, scene);
         if (p.length) out.push({ player, points: p });
       }
@@ -117,8 +117,9 @@
       if (sc && sc.pieces) sc.pieces.forEach((p) => add([p.x, p.y], p.kind === "tile" ? sizes.tile_mm * 0.72 : 15));
     }
     if (describe) {
-      for (const k of ["start_line", "finish_line", "start", "finish"]) {
-        const seg = segmentOf(describe[k]);
+      const course = describe.course || {};
+      for (const v of [course.start_line, describe.start_line_mm, describe.finish_line_mm]) {
+        const seg = segmentOf(v);
         if (seg) seg.forEach((p) => add(p, 10));
       }
     }
@@ -205,19 +206,20 @@
       }
     }
     const lines = s("g", { class: "lines" }, svg);
-    const start = segmentOf(describe.start_line || describe.start);
+    const course = describe.course || {};
+    const start = segmentOf(course.start_line || describe.start_line || describe.start_line_mm);
     if (start) {
       s("line", { x1: start[0][0], y1: start[0][1], x2: start[1][0], y2: start[1][1], class: "start-line" }, lines);
       const t = s("text", { x: start[1][0] + 4, y: start[1][1], class: "line-label" }, lines);
       t.textContent = "start";
     }
-    const finish = segmentOf(describe.finish_line || describe.finish);
+    const finish = segmentOf(course.finish_line || describe.finish_line || describe.finish_line_mm);
     if (finish) {
       s("line", { x1: finish[0][0], y1: finish[0][1], x2: finish[1][0], y2: finish[1][1], class: "finish-line" }, lines);
       const t = s("text", { x: finish[1][0] + 4, y: finish[1][1], class: "line-label" }, lines);
       t.textContent = "finish";
     }
-    const ray = rayOf(describe.pylon_ray || describe.ray);
+    const ray = rayOf(course.far_ray || describe.pylon_ray);
     if (ray) {
       const L = Math.max(vw, vh) * 2;
       s("line", { x1: ray[0][0], y1: ray[0][1], x2: ray[0][0] + ray[1][0] * L, y2: ray[0][1] + ray[1][1] * L,
@@ -232,10 +234,16 @@
     const order = ["tile", "token", "post", "die", "segment", "coin", "pawn"];
     scene.pieces.map((p, i) => [p, i]).sort((a, b) => order.indexOf(a[0].kind) - order.indexOf(b[0].kind))
       .forEach(([p, i]) => { drawPiece(pieceLayer, p, sizes).dataset.index = i; });
-    if (describe.pylon) {
-      const pp = pt(describe.pylon, scene);
-      if (pp) s("circle", { cx: pp[0], cy: pp[1], r: 6, class: "pylon-mark" }, lines);
+    const pylon = pt(course.pylon || describe.pylon, scene);
+    if (pylon) {
+      s("circle", { cx: pylon[0], cy: pylon[1], r: 6, class: "pylon-mark" }, svg);
+      const t = s("text", { x: pylon[0] + 8, y: pylon[1] - 8, class: "line-label" }, svg);
+      t.textContent = "pylon";
     }
+    (course.gates || []).forEach((g) => {
+      const c = pt(g.centre);
+      if (c) s("circle", { cx: c[0], cy: c[1], r: 9, class: "gate-mark", stroke: TT.colourOf(g.colour) || "#fff" }, svg);
+    });
     if (judged && judged.scene) {
       const hl = s("g", { class: "judged" }, svg);
       (judged.pieces || []).forEach((i) => {

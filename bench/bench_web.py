@@ -1,0 +1,168 @@
+"""The dashboard under load: does the pipeline slow down with 20 live-stream clients?
+
+Starts a dashboard in a separate process whose pipeline runs as fast as it can on a live
+source (the sample playthrough's frames with the real vision when the sample is there, else
+synthetic frames with a fixed amount of image work), measures its frame rate alone, then with
+20 clients on ``/api/stream`` (loopback), each for ``--seconds``. Prints ``name=value`` lines:
+
+    fps_alone=..., fps_with_20_clients=..., drop_pct=..., sse_messages=...
+
+Usage: ``python bench/bench_web.py [--seconds 60] [--clients 20]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "sample_images" / "worm_derby"
+
+
+def serve(port_file: str) -> None:
+    """The server side (run in its own process): a live pipeline as fast as it can go."""
+    sys.path.insert(0, str(ROOT))
+    import cv2
+    import numpy as np
+    from werkzeug.serving import make_server
+
+    from tabletop.events import Setup
+    from web import create_app
+    from web.pipeline import Vision
+    from web.sources import Frame, Source
+
+    frames_dir = SAMPLE / "frames"
+    real = (SAMPLE / "calibration.json").is_file() and frames_dir.is_dir()
+    if real:
+        from calibration.model import Calibration
+        from web.vision_glue import load_vision
+
+        cal = Calibration.load(SAMPLE / "calibration.json")
+        files = sorted(frames_dir.glob("*.jpg"))[:6]
+        images = [cv2.imread(str(f)) for f in files]
+        vision = load_vision(cal, "worm-derby")
+        game = Setup("worm-derby", ("suns", "moons"))
+    else:
+        from tests.factories import coin, scene
+        from tests.web.fakes import ToyGame  # noqa: F401  (registers web-toy)
+
+        cal = None
+        scenes = [scene(coin(0, 0)), scene(coin(40, 0))]
+        images = []
+        for i in range(2):
+            img = np.full((960, 1280, 3), 100, np.uint8)
+            img[0, 0, 0] = i
+            images.append(img)
+
+        def detect(image):
+            cv2.GaussianBlur(image, (15, 15), 0)  # some real image work per frame
+            return scenes[int(image[0, 0, 0])]
+
+        from tests.web.fakes import FakeStabiliser
+
+        vision = Vision(detect, FakeStabiliser(3), None)
+        game = Setup("web-toy", ("suns", "moons"))
+
+    class Loop(Source):
+        """A camera that never waits: each picture held for 8 frames, round and round."""
+
+        live = True
+        description = "benchmark loop"
+
+        def items(self):
+            n = 0
+            while True:
+                yield Frame(images[(n // 8) % len(images)], n, time.monotonic(), f"#{n}")
+                n += 1
+                time.sleep(0.001)
+
+    app = create_app({"LOG_PATH": ":memory:", "SOURCE": Loop(), "VISION": vision,
+                      "CALIBRATION": cal, "PIPELINE_AUTOSTART": False})
+    app.extensions["tabletop"].table.submit(game)
+    app.extensions["tabletop"].pipeline.start()
+    import logging
+
+    logging.getLogger("werkzeug").setLevel(logging.WARNING)
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    Path(port_file).write_text(str(server.server_port))
+    server.serve_forever()
+
+
+def processed(url: str) -> int:
+    with urllib.request.urlopen(url + "/api/state", timeout=10) as r:
+        return int(json.loads(r.read())["source"]["frames_processed"])
+
+
+def measure(url: str, seconds: float) -> float:
+    a, t0 = processed(url), time.monotonic()
+    time.sleep(seconds)
+    b, t1 = processed(url), time.monotonic()
+    return (b - a) / (t1 - t0)
+
+
+def client(url: str, stop: threading.Event, counts: list[int], i: int) -> None:
+    try:
+        with urllib.request.urlopen(url + "/api/stream", timeout=10) as r:
+            for line in r:
+                if line.startswith(b"event:"):
+                    counts[i] += 1
+                if stop.is_set():
+                    return
+    except OSError:
+        return
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seconds", type=float, default=60.0, help="each measurement (default 60)")
+    ap.add_argument("--clients", type=int, default=20, help="stream clients (default 20)")
+    ap.add_argument("--serve", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return 0
+    port_file = ROOT / "out" / f"bench_web_port_{os.getpid()}"
+    port_file.parent.mkdir(exist_ok=True)
+    proc = subprocess.Popen([sys.executable, __file__, "--serve", str(port_file)], cwd=ROOT)
+    try:
+        for _ in range(600):
+            if port_file.is_file() and port_file.read_text():
+                break
+            time.sleep(0.1)
+        url = f"http://127.0.0.1:{port_file.read_text()}"
+        time.sleep(min(5.0, args.seconds / 4))  # warm up
+        alone = measure(url, args.seconds)
+        stop = threading.Event()
+        counts = [0] * args.clients
+        threads = [threading.Thread(target=client, args=(url, stop, counts, i), daemon=True)
+                   for i in range(args.clients)]
+        for t in threads:
+            t.start()
+        time.sleep(1.0)
+        loaded = measure(url, args.seconds)
+        stop.set()
+        connected = sum(1 for c in counts if c > 0)
+    finally:
+        proc.terminate()
+        proc.wait(10)
+        port_file.unlink(missing_ok=True)
+    drop = 100.0 * (alone - loaded) / alone if alone > 0 else float("nan")
+    print(f"vision={'real' if (SAMPLE / 'calibration.json').is_file() else 'synthetic'}")
+    print(f"seconds={args.seconds:g}")
+    print(f"fps_alone={alone:.2f}")
+    print(f"fps_with_{args.clients}_clients={loaded:.2f}")
+    print(f"drop_pct={drop:.2f}")
+    print(f"clients_connected={connected}")
+    print(f"sse_messages={sum(counts)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

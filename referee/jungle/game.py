@@ -32,6 +32,7 @@ from referee.jungle.position import (
     Outcome,
     Position,
     Termination,
+    board_text,
     make_move,
     move_squares,
     move_text,
@@ -67,8 +68,8 @@ class JungleState:
     Attributes:
         table: The last accepted table (a scene), or None.
         position: The position in text form (:meth:`Position.text`).
-        history: Every position reached so far (text form), the current one last; the
-            repetition rule counts in it.
+        history: Every position reached so far (:meth:`Position.key`), the current one
+            last; the repetition rule counts in it.
         moves: The moves played, in text form (``--`` for a turn lost to the timer).
         outcome: ``(termination, winning side)`` once the game is over.
         missed: Turns in a row lost to the timer, per side.
@@ -77,7 +78,7 @@ class JungleState:
 
     table: Scene | None
     position: str
-    history: tuple[str, ...]
+    history: tuple[bytes, ...]
     moves: tuple[str, ...] = ()
     outcome: tuple[str, int] | None = None
     missed: tuple[int, int] = (0, 0)
@@ -153,18 +154,17 @@ class Jungle(Game):
     def initial_state(self) -> JungleState:
         """The start position, nobody's table seen yet."""
         pos = Position(rules=self.rules)
-        return JungleState(None, pos.text(), (pos.text(),))
+        return JungleState(None, pos.text(), (pos.key(),))
 
     def position(self, state: JungleState) -> Position:
         """A :class:`Position` of the state, with its repetition counts and the players' names."""
         pos = Position(state.position, self.rules)
-        pos._seen = Counter(g_key(t, self.rules) for t in state.history)
+        pos._seen = Counter(state.history)
         pos.names = (self.players[0], self.players[1])
         return pos
 
     def _after(self, state: JungleState, pos: Position, played: str, **kw: Any) -> JungleState:
-        text = pos.text()
-        return replace(state, position=text, history=(*state.history, text),
+        return replace(state, position=pos.text(), history=(*state.history, pos.key()),
                        moves=(*state.moves, played), **kw)
 
     # ------------------------------------------------------------------ judging
@@ -318,13 +318,13 @@ class Jungle(Game):
         board = [0] * g.N_SQUARES
         for code, sq in seen.squares.items():
             board[sq] = code
-        text = _board_text(board, pos.side, self.rules)
+        text = board_text(board, pos.side)
         new_pos = Position(text, self.rules)
         if new_pos.status():
             return Step(state, (Verdict(seq, None, False, "setup",
                                         "cannot accept this table: an animal stands in the water "
                                         "or in its own den"),))
-        new = replace(state, table=scene, position=text, history=(*state.history, text),
+        new = replace(state, table=scene, position=text, history=(*state.history, new_pos.key()),
                       outcome=None)
         outputs: list[Event] = [Verdict(seq, None, True, "ok",
                                         f"the table is accepted as it stands; "
@@ -362,20 +362,6 @@ class Jungle(Game):
             out["turn_started"] = state.turn_started
             out["missed_turns"] = {self.players[i]: state.missed[i] for i in (0, 1)}
         return out
-
-
-def g_key(text: str, rules: type[Rules]) -> bytes:
-    """The repetition key of a position given in text form."""
-    return Position(text, rules).key()
-
-
-def _board_text(board: list[int], side: int, rules: type[Rules]) -> str:
-    p = Position("7/7/7/7/7/7/7/7/7 1", rules)
-    for sq, code in enumerate(board):
-        if code:
-            p.board[sq] = code
-    p.side = side
-    return p.text()
 
 
 def _sentence(s: str) -> str:

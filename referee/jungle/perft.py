@@ -15,8 +15,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.jungle.errors import JungleError, MoveFormatError, PerftFileError
-from referee.jungle.position import START_TEXT, Position, parse_move_list
+from referee.jungle.errors import IllegalMoveError, JungleError, MoveFormatError, PerftFileError
+from referee.jungle.position import START_TEXT, Position, move_text, parse_move_list
 from referee.jungle.rules import Rules, rules_for
 
 
@@ -66,9 +66,6 @@ def position_after(moves: str | Iterable[int], rules: type[Rules] = Rules,
     Raises:
         MoveFormatError: a word that is no move. IllegalMoveError: an illegal move.
     """
-    from referee.jungle.errors import IllegalMoveError
-    from referee.jungle.position import move_text
-
     pos = Position(start, rules)
     codes = parse_move_list(moves) if isinstance(moves, str) else list(moves)
     for i, m in enumerate(codes, start=1):

@@ -226,22 +226,7 @@ class Position:
 
     def text(self) -> str:
         """The position's text form (round-trips through :meth:`from_text`)."""
-        rows = []
-        for rank in range(g.N_RANKS, 0, -1):
-            row, empty = "", 0
-            for f in range(g.N_FILES):
-                code = self.board[g.square_index(f, rank)]
-                if not code:
-                    empty += 1
-                    continue
-                if empty:
-                    row += str(empty)
-                    empty = 0
-                letter = LETTERS[kind_of(code) - 1]
-                row += letter if side_of(code) == 0 else letter.lower()
-            row += str(empty) if empty else ""
-            rows.append(row)
-        return "/".join(rows) + f" {self.side + 1}"
+        return _board_text(self.board, self.side)
 
     def __repr__(self) -> str:
         return f"Position({self.text()!r}, rules={self.rules.__name__})"
@@ -555,11 +540,33 @@ class Position:
 SIDE_WORDS = ("first", "second")
 
 
+def _board_text(board: list[int], side: int) -> str:
+    rows = []
+    for rank in range(g.N_RANKS, 0, -1):
+        row, empty = "", 0
+        for f in range(g.N_FILES):
+            code = board[g.square_index(f, rank)]
+            if not code:
+                empty += 1
+                continue
+            if empty:
+                row += str(empty)
+                empty = 0
+            letter = LETTERS[kind_of(code) - 1]
+            row += letter if side_of(code) == 0 else letter.lower()
+        row += str(empty) if empty else ""
+        rows.append(row)
+    return "/".join(rows) + f" {side + 1}"
+
+
+def board_text(board: list[int], side: int) -> str:
+    """The text form of a board (63 piece codes, 0 empty) with ``side`` (0 or 1) to move."""
+    return _board_text(board, side)
+
+
 def _key_text(key: bytes) -> str:
-    p = Position.__new__(Position)
-    p.board = list(key[:-1])
-    p.side = key[-1]
-    return Position.text(p)
+    """The text form of a position key (:meth:`Position.key`)."""
+    return _board_text(list(key[:-1]), key[-1])
 
 
 def _swimmers(rules: type[Rules]) -> str:

@@ -72,7 +72,6 @@ class Tables:
         foe: ``foe[side][target]``: whether ``target`` (0..16) is an enemy piece of ``side``.
         trap: ``trap[side][square]``: squares where an enemy of ``side`` has rank 0.
         water: ``water[square]``.
-        blocks: ``blocks[code]``: whether that piece in the water blocks a river jump.
     """
 
     steps: tuple[tuple[tuple[int, ...], ...], ...]
@@ -81,7 +80,6 @@ class Tables:
     foe: tuple[tuple[bool, ...], ...]
     trap: tuple[tuple[bool, ...], ...]
     water: tuple[bool, ...]
-    blocks: tuple[bool, ...]
 
 
 class Rules:
@@ -124,15 +122,11 @@ class Rules:
         """Which river jumps the animal makes: ``(short, long)``.
 
         ``short`` crosses a river's width (two water squares, along a rank), ``long`` its length
-        (three water squares, along a file). The lion and the tiger make both.
+        (three water squares, along a file). The lion and the tiger make both. Any animal in the
+        water on the jump's line (a rat; a dog when dogs swim) blocks it.
         """
         both = animal in ("lion", "tiger")
         return (both, both)
-
-    @classmethod
-    def blocks_jump(cls, animal: str) -> bool:
-        """Whether the animal, in the water on a jump's line, blocks the jump (any swimmer)."""
-        return cls.swims(animal)
 
     # ---------------------------------------------------------------- tables
     @classmethod
@@ -175,8 +169,7 @@ def _build_tables(cls: type[Rules]) -> Tables:
     foe = tuple(tuple(t != 0 and side_of(t) != side for t in range(17)) for side in (0, 1))
     trap = tuple(tuple(s in g.TRAPS[side] for s in range(g.N_SQUARES)) for side in (0, 1))
     water = tuple(s in g.WATER for s in range(g.N_SQUARES))
-    blocks = (False, *tuple(cls.blocks_jump(piece_name(c)) for c in range(1, 17)))
-    return Tables(tuple(steps), tuple(jumps), tuple(beats), foe, trap, water, blocks)
+    return Tables(tuple(steps), tuple(jumps), tuple(beats), foe, trap, water)
 
 
 # --------------------------------------------------------------------------- the variants

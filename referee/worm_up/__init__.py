@@ -7,7 +7,7 @@
 """
 
 from referee.worm_up.bidding import TILES, BidError, Mover, Rack, Reveal, SecretBids, reveal
-from referee.worm_up.game import Phase, Rule, Worm, WormUp, WormUpSettings, WormUpState
+from referee.worm_up.game import Phase, Rule, Status, Worm, WormUp, WormUpSettings, WormUpState
 
-__all__ = ["TILES", "BidError", "Mover", "Phase", "Rack", "Reveal", "Rule", "SecretBids", "Worm",
-           "WormUp", "WormUpSettings", "WormUpState", "reveal"]
+__all__ = ["TILES", "BidError", "Mover", "Phase", "Rack", "Reveal", "Rule", "SecretBids",
+           "Status", "Worm", "WormUp", "WormUpSettings", "WormUpState", "reveal"]

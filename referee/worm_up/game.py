@@ -42,7 +42,7 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, fields, replace
-from enum import StrEnum
+from enum import IntFlag, StrEnum
 from typing import Any
 
 from referee.base import Game, GameState, Step
@@ -80,6 +80,16 @@ class Phase(StrEnum):
     BIDDING = "bidding"    # collecting this round's bids
     MOVING = "moving"      # bids revealed; worms move in order
     OVER = "over"          # a worm's head touched the finish line
+
+
+class Status(IntFlag):
+    """What makes a table physically not a Worm Up! table (python-chess's ``Status`` bits)."""
+
+    VALID = 0
+    SEGMENTS = 1     # a worm has not exactly its segments
+    SPLIT = 2        # a worm's segments do not form one chain of touching segments
+    TOUCHING = 4     # two worms touch
+    POSTS = 8        # fewer than two posts
 
 
 @dataclass(frozen=True)
@@ -347,6 +357,40 @@ class WormUp(Game):
             "worms": {w.player: w.to_json() for w in state.worms},
             "winner": state.winner,
         }
+
+    def status(self, scene: Scene) -> Status:
+        """Whether ``scene`` is physically a table of this game, as bits (``Status.VALID``: yes).
+
+        Asked before any rule: a worm without its segments or not in one piece, worms touching,
+        posts missing.
+        """
+        read = self._read(scene)
+        out = Status.VALID
+        if len(read.posts) < 2:
+            out |= Status.POSTS
+        for p in self.players:
+            if len(read.segments[p]) != self.settings.segments:
+                out |= Status.SEGMENTS
+            elif geo.best_chain(read.centres(p), self.diameter_mm,
+                                self.settings.chain_gap_mm) is None:
+                out |= Status.SPLIT
+        for p in self.players:
+            try:
+                self._check_no_touch(read, p, None, Rule.TOUCH)
+            except _Foul:
+                out |= Status.TOUCHING
+                break
+        return out
+
+    def legal_bids(self, state: WormUpState, player: str) -> tuple[str, ...]:
+        """The tiles ``player`` may bid now (none outside the bidding)."""
+        if state.phase is not Phase.BIDDING or player not in self.players:
+            return ()
+        return state.rack.available(player)
+
+    def outcome(self, state: WormUpState) -> str | None:
+        """The winner, or None while the race goes on."""
+        return state.winner
 
     def secret_bids(self, state: WormUpState) -> SecretBids:
         """A :class:`SecretBids` for the round being bid, holding the bids already in.

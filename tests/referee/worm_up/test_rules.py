@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.record import Referee
-from referee.worm_up.game import WormUpSettings
+from referee.worm_up.game import Status, WormUpSettings
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Accept,
@@ -606,3 +606,32 @@ def test_secret_bids_can_be_rebuilt_from_the_referee_state():
     assert sb.round == 2 and sb.has_bid("red") and not sb.has_bid("yellow")
     assert sb.view_for("yellow")["bids"] == {}
     assert sb.view_for("yellow")["available"] == ["4", "6", "7", "X"]
+
+
+# ----------------------------------------------------------------------------- status
+
+def test_status_tells_what_makes_a_table_impossible():
+    g = Game()
+    game = g.referee.game
+    worms = start_table(THREE)
+    assert game.status(table(worms)) == Status.VALID
+    short = {**worms, "red": worms["red"][1:]}
+    assert game.status(table(short)) == Status.SEGMENTS
+    split = {**worms, "red": [*worms["red"][:3], *[(x + 60, y) for x, y in worms["red"][3:]]]}
+    assert Status.SPLIT in game.status(table(split))
+    touching = {**worms, "red": [(x + 28.0, y) for x, y in worms["red"]]}
+    assert game.status(table(touching, posts=[START[0]])) == Status.TOUCHING | Status.POSTS
+
+
+def test_legal_bids_and_outcome():
+    g = Game()
+    game = g.referee.game
+    assert game.legal_bids(g.state, "red") == ()
+    g.start()
+    assert game.legal_bids(g.state, "red") == ("4", "5", "6", "7", "X")
+    g.bids(red="7", yellow="5", green="6")
+    assert game.legal_bids(g.state, "red") == ()  # worms move now
+    for p, k in (("yellow", 5), ("green", 6), ("red", 7)):
+        g.move(p, k)
+    assert game.legal_bids(g.state, "red") == ("4", "5", "6", "X")
+    assert game.outcome(g.state) is None

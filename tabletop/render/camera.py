@@ -205,7 +205,8 @@ class CameraPose:
         """Approximate table millimetres per image pixel near a table point."""
         x, y = float(point_xy_mm[0]), float(point_xy_mm[1])
         a, b, c = self.project_table([[x, y], [x + 1.0, y], [x, y + 1.0]])
-        area = abs(float(np.cross(b - a, c - a)))
+        (ux, uy), (vx, vy) = b - a, c - a
+        area = abs(float(ux * vy - uy * vx))
         return 1.0 / math.sqrt(area) if area > 0 else float("inf")
 
     def key(self) -> tuple:

@@ -22,37 +22,47 @@ def line_kernel(length_px: float, angle_rad: float) -> np.ndarray:
     return k / max(float(k.sum()), 1e-6)
 
 
-def _radial(w: int, h: int, centre: tuple[float, float], scale: float) -> np.ndarray:
-    """(r / scale)^2 from a centre, computed small and upsampled (smooth anyway)."""
-    sw, sh = max(8, w // 8), max(8, h // 8)
-    x = (np.arange(sw, dtype=np.float32) + 0.5) * (w / sw) - centre[0]
-    y = (np.arange(sh, dtype=np.float32) + 0.5) * (h / sh) - centre[1]
-    r2 = (x[None, :] ** 2 + y[:, None] ** 2) / (scale * scale)
-    return cv2.resize(r2, (w, h), interpolation=cv2.INTER_LINEAR)
-
-
 def white_balance(colour_temp_k: float) -> np.ndarray:
     """Per-channel (B, G, R) gains of a light of this colour temperature on a 5500 K camera."""
     d = (5500.0 - colour_temp_k) / 3000.0
     return np.array([1.0 - 0.16 * d, 1.0, 1.0 + 0.12 * d], np.float32)
 
 
-def illuminate(image: np.ndarray, settings: RenderSettings, light_px_dir: tuple[float, float],
-               ) -> np.ndarray:
-    """Light pool, white balance and exposure (float32 BGR, in place and returned)."""
-    h, w = image.shape[:2]
+def gain_map(size: tuple[int, int], settings: RenderSettings,
+             light_px_dir: tuple[float, float]) -> np.ndarray:
+    """Brightness over the image (H, W) float32: the lamp's light pool times the vignetting."""
+    w, h = size
+    sw, sh = max(8, w // 8), max(8, h // 8)
+    x = (np.arange(sw, dtype=np.float32) + 0.5) * (w / sw)
+    y = (np.arange(sh, dtype=np.float32) + 0.5) * (h / sh)
+    gain = np.ones((sh, sw), np.float32)
     if settings.light_falloff > 0:
-        diag = math.hypot(w, h)
         cx = w / 2.0 + light_px_dir[0] * 0.35 * w
         cy = h / 2.0 + light_px_dir[1] * 0.35 * h
-        pool = 1.0 - settings.light_falloff * np.minimum(_radial(w, h, (cx, cy), diag), 1.5)
-        image *= pool[..., None]
-    image *= white_balance(settings.colour_temp_k) * np.float32(settings.exposure * 1.08)
+        r2 = ((x[None, :] - cx) ** 2 + (y[:, None] - cy) ** 2) / (w * w + h * h)
+        gain *= 1.0 - settings.light_falloff * np.minimum(r2, 1.5)
+    if settings.vignette > 0:
+        r2 = ((x[None, :] - w / 2.0) ** 2 + (y[:, None] - h / 2.0) ** 2) / ((w * w + h * h) / 4)
+        gain *= 1.0 - settings.vignette * r2 * (0.6 + 0.4 * r2)
+    return cv2.resize(gain, (w, h), interpolation=cv2.INTER_LINEAR)
+
+
+def illuminate(image: np.ndarray, settings: RenderSettings, light_px_dir: tuple[float, float],
+               ) -> np.ndarray:
+    """Light pool, vignetting, white balance and exposure (float32 BGR, in place)."""
+    h, w = image.shape[:2]
+    wb = white_balance(settings.colour_temp_k) * np.float32(settings.exposure * 1.08)
+    if settings.light_falloff > 0 or settings.vignette > 0:
+        gain = gain_map((w, h), settings, light_px_dir)
+        for c in range(3):
+            image[..., c] *= gain * wb[c]
+    else:
+        image *= wb
     return image
 
 
 def optics(image: np.ndarray, settings: RenderSettings, rng: np.random.Generator) -> np.ndarray:
-    """Lens blur, camera shake and vignetting."""
+    """Lens blur and camera shake."""
     if settings.blur_px > 0.05:
         image = cv2.GaussianBlur(image, (0, 0), settings.blur_px)
     if settings.motion_blur_px >= 1.0:
@@ -60,27 +70,26 @@ def optics(image: np.ndarray, settings: RenderSettings, rng: np.random.Generator
         a = math.radians(angle) if angle is not None else rng.uniform(0, math.pi)
         image = cv2.filter2D(image, -1, line_kernel(settings.motion_blur_px, a),
                              borderType=cv2.BORDER_REFLECT)
-    if settings.vignette > 0:
-        h, w = image.shape[:2]
-        r2 = _radial(w, h, (w / 2.0, h / 2.0), math.hypot(w, h) / 2.0)
-        image *= (1.0 - settings.vignette * r2 * (0.6 + 0.4 * r2))[..., None]
     return image
 
 
 _BANK_PAD = 64
-_BANKS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+_BANKS: dict[tuple[int, int], np.ndarray] = {}
 
 
-def _noise_bank(h: int, w: int) -> tuple[np.ndarray, np.ndarray]:
-    """Fixed white-noise fields a little bigger than the image (made once per size)."""
+def _noise_bank(h: int, w: int) -> np.ndarray:
+    """A fixed unit noise field a little bigger than the image, (H+pad, W+pad, 3) float32: a
+    luminance part common to the channels plus a weaker colour part (made once per size)."""
     key = (h, w)
     if key not in _BANKS:
         rng = np.random.default_rng(20261122)
-        lum = rng.standard_normal((h + _BANK_PAD, w + _BANK_PAD), dtype=np.float32)
+        lum = rng.standard_normal((h + _BANK_PAD, w + _BANK_PAD, 1), dtype=np.float32)
         chroma = rng.standard_normal((h + _BANK_PAD, w + _BANK_PAD, 3), dtype=np.float32)
+        bank = 0.75 * lum + 0.45 * chroma
+        bank.setflags(write=False)
         if len(_BANKS) > 3:
             _BANKS.clear()
-        _BANKS[key] = (lum, chroma)
+        _BANKS[key] = bank
     return _BANKS[key]
 
 
@@ -97,19 +106,15 @@ def sensor(image: np.ndarray, settings: RenderSettings, rng: np.random.Generator
     image += over
     if settings.noise_sigma > 0:
         h, w = image.shape[:2]
-        lum, chroma = _noise_bank(h, w)
+        bank = _noise_bank(h, w)
         oy, ox = (int(v) for v in rng.integers(0, _BANK_PAD, 2))
         flip = int(rng.integers(4))
-        order = rng.permutation(3)
-        n_l = lum[oy:oy + h, ox:ox + w]
-        n_c = chroma[oy:oy + h, ox:ox + w][:, :, order]
+        noise = bank[oy:oy + h, ox:ox + w]
         if flip & 1:
-            n_l, n_c = n_l[::-1], n_c[::-1]
+            noise = noise[::-1]
         if flip & 2:
-            n_l, n_c = n_l[:, ::-1], n_c[:, ::-1]
+            noise = noise[:, ::-1]
         sigma = np.float32(settings.noise_sigma / 255.0)
-        noise = cv2.addWeighted(np.ascontiguousarray(n_c), 0.45,
-                                cv2.merge([np.ascontiguousarray(n_l)] * 3), 0.75, 0.0)
         scale = image * np.float32(0.9 * sigma)
         scale += np.float32(0.55 * sigma)
         scale *= noise

@@ -35,17 +35,37 @@ class Capsule:
 
 @dataclass(frozen=True, eq=False)
 class HandLayer:
-    """The drawn hand.
+    """The drawn hand, in two windows of the image.
 
     Attributes:
-        alpha: (H, W) float32 coverage.
-        colour: (H, W, 3) float32 premultiplied colour.
-        shadow: (H, W) float32 soft shadow it casts on the table (and on the pieces).
+        roi: (x0, y0, x1, y1) window of ``alpha`` and ``colour`` (empty when out of view).
+        alpha: (h, w) float32 coverage in ``roi``.
+        colour: (h, w, 3) float32 premultiplied colour in ``roi``.
+        shadow_roi: (x0, y0, x1, y1) window of ``shadow``.
+        shadow: float32 soft shadow it casts on the table (and on the pieces), in ``shadow_roi``.
     """
 
+    roi: tuple[int, int, int, int]
     alpha: np.ndarray
     colour: np.ndarray
+    shadow_roi: tuple[int, int, int, int]
     shadow: np.ndarray
+
+    def alpha_full(self, size: tuple[int, int]) -> np.ndarray:
+        """``alpha`` as a whole-image (H, W) array."""
+        out = np.zeros((size[1], size[0]), np.float32)
+        x0, y0, x1, y1 = self.roi
+        out[y0:y1, x0:x1] = self.alpha
+        return out
+
+    def lay_onto(self, image: np.ndarray, shadow_strength: float) -> None:
+        """Darkens the image by the shadow, then lays the hand over it (in place)."""
+        x0, y0, x1, y1 = self.shadow_roi
+        image[y0:y1, x0:x1] *= (1.0 - shadow_strength * self.shadow)[..., None]
+        x0, y0, x1, y1 = self.roi
+        region = image[y0:y1, x0:x1]
+        region *= 1.0 - self.alpha[..., None]
+        region += self.colour
 
 
 def hand_capsules(target_mm: tuple[float, float], from_deg: float, height_mm: float,
@@ -135,64 +155,82 @@ def _capsule_window(cap: Capsule, pose: CameraPose) -> tuple[int, int, int, int]
     return (x0, y0, x1, y1)
 
 
+def _clip_box(box: list[float], pad: int, size: tuple[int, int]) -> tuple[int, int, int, int]:
+    w, h = size
+    x0, y0 = max(0, math.floor(box[0]) - pad), max(0, math.floor(box[1]) - pad)
+    x1, y1 = min(w, math.ceil(box[2]) + pad + 1), min(h, math.ceil(box[3]) + pad + 1)
+    return (x0, y0, max(x0, x1), max(y0, y1))
+
+
+def _shadow(pose: CameraPose, caps: list[Capsule], light: np.ndarray,
+            softness_px: float) -> tuple[tuple[int, int, int, int], np.ndarray]:
+    ring = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    polys = []
+    for cap in caps:
+        disc = np.column_stack([np.cos(ring), np.sin(ring)]) * cap.radius_mm
+        pts = np.concatenate([cast_on_table(cap.a_mm[None], light) + disc,
+                              cast_on_table(cap.b_mm[None], light) + disc])
+        px = pose.project_table(pts)
+        if np.all(np.isfinite(px)):
+            polys.append(px)
+    if not polys:
+        return (0, 0, 0, 0), np.zeros((0, 0), np.float32)
+    allpx = np.concatenate(polys)
+    roi = _clip_box([allpx[:, 0].min(), allpx[:, 1].min(), allpx[:, 0].max(),
+                     allpx[:, 1].max()], int(3 * softness_px) + 2, pose.image_size)
+    x0, y0, x1, y1 = roi
+    shadow = np.zeros((y1 - y0, x1 - x0), np.float32)
+    if shadow.size == 0:
+        return roi, shadow
+    for px in polys:
+        fill_hull(shadow, px - [x0, y0])
+    return roi, cv2.GaussianBlur(np.minimum(shadow, 1.0), (0, 0), softness_px)
+
+
 def draw_hand(pose: CameraPose, caps: list[Capsule], light: np.ndarray, ambient: float,
               rng: np.random.Generator, blur_len_px: float = 4.0,
               shadow_softness_px: float = 6.0) -> HandLayer:
     """Ray traces the capsules and returns the hand's layer and shadow."""
-    w, h = pose.image_size
-    depth = np.full((h, w), np.inf, np.float32)
-    normal = np.zeros((h, w, 3), np.float32)
+    wins = [(cap, win) for cap in caps if (win := _capsule_window(cap, pose)) is not None]
+    shadow_roi, shadow = _shadow(pose, caps, light, shadow_softness_px)
+    if not wins:
+        empty = np.zeros((0, 0), np.float32)
+        return HandLayer((0, 0, 0, 0), empty, np.zeros((0, 0, 3), np.float32), shadow_roi,
+                         shadow)
+    pad = int(blur_len_px) + 4
+    bx0, by0, bx1, by1 = _clip_box([min(w[0] for _, w in wins), min(w[1] for _, w in wins),
+                                    max(w[2] for _, w in wins), max(w[3] for _, w in wins)],
+                                   pad, pose.image_size)
+    depth = np.full((by1 - by0, bx1 - bx0), np.inf, np.float32)
+    normal = np.zeros((by1 - by0, bx1 - bx0, 3), np.float32)
     origin = np.asarray(pose.centre_mm, dtype=float)
-    box = [w, h, 0, 0]
-    for cap in caps:
-        win = _capsule_window(cap, pose)
-        if win is None:
-            continue
-        x0, y0, x1, y1 = win
+    for cap, (x0, y0, x1, y1) in wins:
         u, v = np.meshgrid(np.arange(x0, x1, dtype=np.float64),
                            np.arange(y0, y1, dtype=np.float64))
         rd = pose.rays(u, v)
         rd /= np.linalg.norm(rd, axis=-1, keepdims=True)
         t, n = intersect_capsule(origin, rd, cap)
-        region = depth[y0:y1, x0:x1]
+        region = depth[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0]
         closer = t < region
         if not np.any(closer):
             continue
         region[closer] = t[closer]
-        normal[y0:y1, x0:x1][closer] = n[closer]
-        box = [min(box[0], x0), min(box[1], y0), max(box[2], x1), max(box[3], y1)]
-    alpha = np.zeros((h, w), np.float32)
-    colour = np.zeros((h, w, 3), np.float32)
-    shadow = np.zeros((h, w), np.float32)
-    for cap in caps:
-        ring = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-        disc = np.c_[np.cos(ring), np.sin(ring)] * cap.radius_mm
-        pts = np.r_[cast_on_table(cap.a_mm[None], light) + disc,
-                    cast_on_table(cap.b_mm[None], light) + disc]
-        fill_hull(shadow, pose.project_table(pts))
-    shadow = cv2.GaussianBlur(np.minimum(shadow, 1.0), (0, 0), shadow_softness_px)
-    if box[2] <= box[0]:
-        return HandLayer(alpha, colour, shadow)
-    pad = int(blur_len_px) + 4
-    x0, y0 = max(0, box[0] - pad), max(0, box[1] - pad)
-    x1, y1 = min(w, box[2] + pad), min(h, box[3] + pad)
-    mask = np.isfinite(depth[y0:y1, x0:x1]).astype(np.float32)
-    n = normal[y0:y1, x0:x1]
+        normal[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0][closer] = n[closer]
+    mask = np.isfinite(depth).astype(np.float32)
     skin = np.asarray(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], np.float32)
-    ndl = n @ light.astype(np.float32)
+    ndl = normal @ light.astype(np.float32)
     wrap = np.clip((ndl + 0.35) / 1.35, 0.0, 1.0)
     diffuse = ambient + (1.0 - ambient) * wrap / max(float(light[2]), 0.3)
-    rim = np.clip(n[..., 2], 0.0, 1.0) ** 0.5  # a touch of occlusion at the silhouettes
+    rim = np.sqrt(np.clip(normal[..., 2], 0.0, 1.0))  # a touch of occlusion at the silhouettes
     blotch = smooth_noise(rng, mask.shape, (12.0, 12.0)) * 0.04
     col = skin[None, None, :] * (diffuse * (0.75 + 0.25 * rim) * (1.0 + blotch))[..., None]
     col[..., 2] += 0.04 * (1.0 - rim)  # light through skin at the edges is redder
     premul = col * mask[..., None]
     if blur_len_px >= 1.0:
-        angle = rng.uniform(0, math.pi)
-        k = line_kernel(blur_len_px, angle)
+        k = line_kernel(blur_len_px, rng.uniform(0, math.pi))
         premul = cv2.filter2D(premul, -1, k)
         mask = cv2.filter2D(mask, -1, k)
-    alpha[y0:y1, x0:x1] = cv2.GaussianBlur(mask, (0, 0), 0.6)
-    colour[y0:y1, x0:x1] = cv2.GaussianBlur(premul, (0, 0), 0.6)
-    return HandLayer(alpha, colour, shadow)
-
+    alpha = cv2.GaussianBlur(mask, (0, 0), 0.6)
+    colour = cv2.GaussianBlur(premul, (0, 0), 0.6)
+    return HandLayer((bx0, by0, bx1, by1), alpha, colour.astype(np.float32), shadow_roi,
+                     shadow)

@@ -9,7 +9,7 @@ Layers are laid far to near (painter's order) and their visibility is counted ne
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -37,10 +37,6 @@ class Layer:
     top_cover: np.ndarray
     depth_mm: float
     top_area_px: float
-
-
-BIG_WINDOW_PX = 2500
-"""Shapes with a bigger window get at most 2 x 2 rays a pixel (their edges are a small share)."""
 
 
 def light_vector(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
@@ -143,27 +139,74 @@ def top_area_px(shape: Shape, pose: CameraPose) -> float:
     return float(cv2.contourArea(hull))
 
 
+_FILTERED: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def filtered_texture(texture: np.ndarray, sigma_px: float) -> np.ndarray:
+    """A face texture blurred for sampling once per image pixel (cached)."""
+    sigma = round(max(sigma_px, 0.0), 1)
+    if sigma < 0.5:
+        return texture
+    key = (id(texture), sigma)
+    if key not in _FILTERED:
+        if len(_FILTERED) > 512:
+            _FILTERED.clear()
+        blurred = cv2.GaussianBlur(texture, (0, 0), sigma)
+        blurred.setflags(write=False)
+        _FILTERED[key] = (texture, blurred)  # keeps the source alive, so its id stays unique
+    return _FILTERED[key][1]
+
+
+def _state(hit_mask: np.ndarray, top: np.ndarray) -> np.ndarray:
+    return np.where(hit_mask, np.where(top, 2, 1), 0).astype(np.uint8)
+
+
 def trace(shape: Shape, pose: CameraPose, light: np.ndarray, ambient: float,
           s: int) -> Layer | None:
-    """Traces one shape; None when it is outside the image."""
+    """Traces one shape; None when it is outside the image.
+
+    One ray through each pixel centre; pixels on an edge (between the shape and the table, or
+    between its top and a side) are traced again with ``s x s`` rays and averaged.
+    """
     roi = window_of(pose.project(shape.outline_xyz()), pose.image_size)
     if roi is None:
         return None
-    if (roi[2] - roi[0]) * (roi[3] - roi[1]) > BIG_WINDOW_PX:
-        s = min(s, 2)
-    u, v = subpixel_grid(roi, s)
-    d = pose.rays(u, v)
+    x0, y0, x1, y1 = roi
     origin = np.asarray(pose.centre_mm, dtype=float)
-    hit = shape.intersect(origin, d)
+    if shape.top_texture is not None:
+        ratio = 8.0 * pose.mm_per_px_at(shape.centre_mm)  # texture pixels per image pixel
+        shape = replace(shape, top_texture=filtered_texture(shape.top_texture, 0.45 * ratio))
+    u, v = np.meshgrid(np.arange(x0, x1, dtype=np.float64), np.arange(y0, y1, dtype=np.float64))
+    hit = shape.intersect(origin, pose.rays(u, v))
     mask = hit.mask
+    state = _state(mask, hit.top)
+    kernel = np.ones((3, 3), np.uint8)
+    edge = cv2.dilate(state, kernel) != cv2.erode(state, kernel) if s > 1 else np.zeros_like(mask)
+    cover = mask.astype(np.float32)
+    top_cover = hit.top.astype(np.float32)
     colour = np.zeros((*mask.shape, 3), np.float32)
-    if np.any(mask):
-        colour[mask] = shade(shape, hit.normal[mask], hit.point[mask], hit.top[mask], origin,
-                             light, ambient)
+    inner = mask & ~edge
+    if np.any(inner):
+        colour[inner] = shade(shape, hit.normal[inner], hit.point[inner], hit.top[inner], origin,
+                              light, ambient)
+    if np.any(edge):
+        ey, ex = np.nonzero(edge)
+        off = (np.arange(s) + 0.5) / s - 0.5
+        ou, ov = np.meshgrid(off, off)
+        su = (ex + x0)[:, None] + ou.ravel()[None, :]
+        sv = (ey + y0)[:, None] + ov.ravel()[None, :]
+        sub = shape.intersect(origin, pose.rays(su, sv))
+        smask = sub.mask
+        scol = np.zeros((*smask.shape, 3), np.float32)
+        if np.any(smask):
+            scol[smask] = shade(shape, sub.normal[smask], sub.point[smask], sub.top[smask],
+                                origin, light, ambient)
+        cover[ey, ex] = smask.mean(axis=1)
+        top_cover[ey, ex] = sub.top.mean(axis=1)
+        colour[ey, ex] = scol.mean(axis=1)
     cx, cy = shape.centre_mm
     depth = float(np.linalg.norm(origin - np.array([cx, cy, shape.height_mm / 2.0])))
-    return Layer(roi, bin_down(mask.astype(np.float32), s), bin_down(colour, s),
-                 bin_down(hit.top.astype(np.float32), s), depth, top_area_px(shape, pose))
+    return Layer(roi, cover, colour, top_cover, depth, top_area_px(shape, pose))
 
 
 def composite(image: np.ndarray, layers: list[Layer]) -> None:

@@ -19,7 +19,7 @@ from tabletop.render.hand import draw_hand, hand_capsules
 from tabletop.render.pieces import piece_height_mm, shape_of
 from tabletop.render.raytrace import Layer, composite, light_vector, trace, visible_fractions
 from tabletop.render.settings import Decal, RenderSettings
-from tabletop.render.shadows import apply_table_shadows, shadow_masks
+from tabletop.render.shadows import shadow_masks
 from tabletop.render.table import draw_decal, draw_table
 from tabletop.scene import Scene
 
@@ -190,8 +190,8 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
         draw_decal(image, pose, d)
     light = light_vector(settings.light_dir_deg, settings.light_elevation_deg)
     shapes = [shape_of(p, i, pieces) for i, p in enumerate(scene.pieces)]
-    cast, contact = shadow_masks(shapes, pose, light, settings.shadow_softness_px)
-    apply_table_shadows(image, cast, contact, settings.shadow_strength)
+    shadow_masks(shapes, pose, light, settings.shadow_softness_px).apply(
+        image, settings.shadow_strength)
     layers: list[Layer | None] = [trace(s, pose, light, settings.ambient, settings.supersample)
                                   for s in shapes]
     composite(image, [ly for ly in layers if ly is not None])
@@ -208,10 +208,8 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
         hand = draw_hand(pose, caps, light, settings.ambient, rng,
                          blur_len_px=rng.uniform(2.0, 7.0),
                          shadow_softness_px=4.0 + 2.0 * settings.shadow_softness_px)
-        image *= (1.0 - 0.9 * settings.shadow_strength * hand.shadow)[..., None]
-        image *= 1.0 - hand.alpha[..., None]
-        image += hand.colour
-        occluder = hand.alpha
+        hand.lay_onto(image, 0.9 * settings.shadow_strength)
+        occluder = hand.alpha_full(pose.image_size)
     fractions = visible_fractions(layers, occluder)
     image = illuminate(image, settings, _light_direction_px(pose, light))
     image = optics(image, settings, rng)

@@ -4,6 +4,7 @@ contact line (ambient occlusion) round its foot."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -30,9 +31,32 @@ def fill_hull(mask: np.ndarray, points_px: np.ndarray, value: float = 1.0) -> No
     cv2.fillPoly(mask, [pts], value, cv2.LINE_AA, _SHIFT)
 
 
+@dataclass(frozen=True, eq=False)
+class TableShadows:
+    """Shadow masks in one window of the image.
+
+    Attributes:
+        roi: (x0, y0, x1, y1).
+        cast: (h, w) float32 soft cast shadows, 0-1.
+        contact: (h, w) float32 contact darkening round the pieces' feet, 0-1.
+    """
+
+    roi: tuple[int, int, int, int]
+    cast: np.ndarray
+    contact: np.ndarray
+
+    def apply(self, image: np.ndarray, strength: float) -> None:
+        """Darkens the table image (float32 BGR) in place."""
+        x0, y0, x1, y1 = self.roi
+        if x1 <= x0 or y1 <= y0:
+            return
+        factor = (1.0 - strength * self.cast) * (1.0 - 0.4 * self.contact)
+        image[y0:y1, x0:x1] *= factor[..., None]
+
+
 def shadow_masks(shapes: Iterable[Shape], pose: CameraPose, light: np.ndarray,
-                 softness_px: float) -> tuple[np.ndarray, np.ndarray]:
-    """The cast-shadow and contact masks of solids, (H, W) float32 each, blurred.
+                 softness_px: float) -> TableShadows:
+    """The cast-shadow and contact masks of solids, blurred.
 
     Args:
         shapes: The solids.
@@ -40,52 +64,36 @@ def shadow_masks(shapes: Iterable[Shape], pose: CameraPose, light: np.ndarray,
         light: Unit vector toward the light.
         softness_px: Blur of the cast shadow's edge, pixels.
     """
-    w, h = pose.image_size
-    cast = np.zeros((h, w), np.float32)
-    contact = np.zeros((h, w), np.float32)
+    casts, feet = [], []
     for shape in shapes:
-        pts = shape.outline_xyz()
-        shadow = cast_on_table(pts, light)
-        fill_hull(cast, pose.project_table(shadow))
+        casts.append(pose.project_table(cast_on_table(shape.outline_xyz(), light)))
         foot = shape.footprint_xy()
         if len(foot) >= 3:
             c = np.asarray(shape.centre_mm)
             r = np.linalg.norm(foot - c, axis=1, keepdims=True)
-            grown = c + (foot - c) * (r + 1.2) / np.maximum(r, 1e-6)
-            fill_hull(contact, pose.project_table(grown))
+            feet.append(pose.project_table(c + (foot - c) * (r + 1.2) / np.maximum(r, 1e-6)))
     sigma = max(0.5, softness_px + 0.8)
-    _blur_used(cast, sigma)
-    _blur_used(contact, 1.3)
-    return cast, contact
-
-
-def used_window(mask: np.ndarray, pad: int) -> tuple[int, int, int, int] | None:
-    """The window (x0, y0, x1, y1) round the non-zero part of a mask, padded; None if empty."""
-    rows = np.flatnonzero(mask.any(axis=1))
-    if rows.size == 0:
-        return None
-    cols = np.flatnonzero(mask[rows[0]:rows[-1] + 1].any(axis=0))
-    h, w = mask.shape
-    return (max(0, int(cols[0]) - pad), max(0, int(rows[0]) - pad),
-            min(w, int(cols[-1]) + pad + 1), min(h, int(rows[-1]) + pad + 1))
-
-
-def _blur_used(mask: np.ndarray, sigma: float) -> None:
-    """Clips to 1 and blurs a mask in place, only round where it is non-zero."""
-    win = used_window(mask, int(3 * sigma) + 2)
-    if win is None:
-        return
-    x0, y0, x1, y1 = win
-    region = np.minimum(mask[y0:y1, x0:x1], 1.0)
-    mask[y0:y1, x0:x1] = cv2.GaussianBlur(region, (0, 0), sigma, borderType=cv2.BORDER_CONSTANT)
-
-
-def apply_table_shadows(image: np.ndarray, cast: np.ndarray, contact: np.ndarray,
-                        strength: float) -> None:
-    """Darkens the table image (float32 BGR) by the shadow masks, in place."""
-    win = used_window(cast + contact, 0)
-    if win is None:
-        return
-    x0, y0, x1, y1 = win
-    factor = (1.0 - strength * cast[y0:y1, x0:x1]) * (1.0 - 0.4 * contact[y0:y1, x0:x1])
-    image[y0:y1, x0:x1] *= factor[..., None]
+    pts = [p[np.all(np.isfinite(p), axis=1)] for p in casts + feet]
+    pts = [p for p in pts if len(p)]
+    w, h = pose.image_size
+    if not pts:
+        z = np.zeros((0, 0), np.float32)
+        return TableShadows((0, 0, 0, 0), z, z)
+    allpx = np.concatenate(pts)
+    pad = int(3 * sigma) + 3
+    x0 = max(0, int(np.floor(allpx[:, 0].min())) - pad)
+    y0 = max(0, int(np.floor(allpx[:, 1].min())) - pad)
+    x1 = min(w, int(np.ceil(allpx[:, 0].max())) + pad + 1)
+    y1 = min(h, int(np.ceil(allpx[:, 1].max())) + pad + 1)
+    if x1 <= x0 or y1 <= y0:
+        z = np.zeros((0, 0), np.float32)
+        return TableShadows((0, 0, 0, 0), z, z)
+    cast = np.zeros((y1 - y0, x1 - x0), np.float32)
+    contact = np.zeros_like(cast)
+    for p in casts:
+        fill_hull(cast, p - [x0, y0])
+    for p in feet:
+        fill_hull(contact, p - [x0, y0])
+    cast = cv2.GaussianBlur(np.minimum(cast, 1.0), (0, 0), sigma)
+    contact = cv2.GaussianBlur(np.minimum(contact, 1.0), (0, 0), 1.3)
+    return TableShadows((x0, y0, x1, y1), cast, contact)

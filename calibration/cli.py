@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.errors import MatNotFound
+from calibration.errors import MatNotFound, ResolutionMismatch
 from calibration.model import Lens
 from tabletop.errors import InputError, UsageError
 from tabletop.printing import PAPER_MM, save_printable
@@ -55,6 +55,8 @@ def _calibrate(args: argparse.Namespace) -> int:
                                      100.0 if args.bar_mm is None else args.bar_mm)
     except MatNotFound as exc:
         raise MatNotFound(f"{args.image}: {exc}") from None
+    except ResolutionMismatch as exc:
+        raise ResolutionMismatch(f"{args.image}: {exc}") from None
     cal.save(args.output)
     fit = cal.extra.get("fit", {})
     if "markers" in cal.extra:

@@ -237,12 +237,12 @@ def general_position_four(points: np.ndarray, rel_tol: float = 0.01) -> np.ndarr
     """Indices of 4 points with no three on one line, or None when there are none.
 
     Greedy: the two points farthest apart, the one farthest from their line, then the one
-    that makes the smallest of the four triangles largest. Collinear means a height below
-    ``rel_tol`` times the spread.
+    that makes the flattest of the four triangles least flat. Collinear means a triangle
+    whose smallest height is below ``rel_tol`` times the spread of all the points.
 
     >>> general_position_four(np.array([[0, 0], [1, 0], [2, 0], [3, 0]])) is None
     True
-    >>> sorted(general_position_four(np.array([[0, 0], [9, 0], [0, 9], [9, 9], [4, 0]])))
+    >>> sorted(general_position_four(np.array([[0, 0], [9, 0], [0, 9], [9, 9], [4, 0]])).tolist())
     [0, 1, 2, 3]
     """
     pts = np.asarray(points, dtype=float)
@@ -255,24 +255,23 @@ def general_position_four(points: np.ndarray, rel_tol: float = 0.01) -> np.ndarr
         return None
 
     def height(i: np.ndarray | int, p: int, q: int) -> np.ndarray:
-        e = pts[q] - pts[p]
-        w = pts[i] - pts[p]
-        return np.abs(e[0] * w[..., 1] - e[1] * w[..., 0]) / max(np.linalg.norm(e), 1e-300)
+        """Smallest height of the triangles (i, p, q): twice the area over the longest side."""
+        u, w = pts[q] - pts[p], pts[i] - pts[p]
+        area2 = np.abs(u[0] * w[..., 1] - u[1] * w[..., 0])
+        longest = np.maximum(np.linalg.norm(u), np.maximum(
+            np.linalg.norm(w, axis=-1), np.linalg.norm(pts[i] - pts[q], axis=-1)))
+        return area2 / np.maximum(longest, 1e-300)
 
     hc = height(np.arange(len(pts)), a, b)
     c = int(np.argmax(hc))
     if hc[c] < rel_tol * spread:
         return None
-    best, best_h = -1, -1.0
-    for i in range(len(pts)):
-        if i in (a, b, c):
-            continue
-        h = min(height(i, a, b), height(i, a, c), height(i, b, c))
-        if h > best_h:
-            best, best_h = i, float(h)
-    if best < 0 or best_h < rel_tol * spread:
+    others = np.array([i for i in range(len(pts)) if i not in (a, b, c)])
+    h = np.minimum(np.minimum(height(others, a, b), height(others, a, c)), height(others, b, c))
+    best = int(np.argmax(h))
+    if h[best] < rel_tol * spread:
         return None
-    return np.array([a, b, c, best])
+    return np.array([a, b, c, int(others[best])])
 
 
 def load_points(path: str | Path) -> Any:

@@ -109,9 +109,11 @@ def calibrate_lens(paths: Sequence[str | Path], pattern: tuple[int, int], square
     assert size is not None
     cols, rows = pattern
     if len(used) < MIN_IMAGES:
+        missing = ", ".join(p.name for p in rejected[:5]) + (", ..." if len(rejected) > 5 else "")
         raise LensError(f"the {cols}x{rows} chessboard was found in {len(used)} of "
-                        f"{len(paths)} images; at least {MIN_IMAGES} needed (whole board in view, "
-                        "sharp, and --chessboard counting inner corners)")
+                        f"{len(paths)} images{f' (not in {missing})' if missing else ''}; "
+                        f"at least {MIN_IMAGES} needed "
+                        "(whole board in view, sharp, --chessboard counting inner corners)")
     cov = coverage(img_pts, size)
     if cov < min_coverage:
         raise LensError(f"the chessboards cover {cov:.0%} of the view, less than "

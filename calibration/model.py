@@ -232,7 +232,8 @@ class Calibration:
         """Local scale: table mm per image pixel near a pixel (geometric mean of both axes)."""
         u, v = float(point_px[0]), float(point_px[1])
         a, b, c = self.to_table([[u, v], [u + 1, v], [u, v + 1]])
-        return math.sqrt(abs(np.cross(b - a, c - a)))
+        (ux, uy), (vx, vy) = b - a, c - a
+        return math.sqrt(abs(ux * vy - uy * vx))
 
     def to_json(self) -> dict[str, Any]:
         """The CAL.json object."""

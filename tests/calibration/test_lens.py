@@ -53,7 +53,8 @@ def test_too_few_photos_with_the_board_are_refused(left_images):
 @pytest.mark.realdata
 def test_wrong_pattern_is_refused(left_images):
     paths, _ = left_images
-    with pytest.raises(LensError, match="7x7 chessboard was found in 0 of 3"):
+    with pytest.raises(LensError, match=r"7x7 chessboard was found in 0 of 3 images \(not in "
+                                         r"left01.jpg, left02.jpg"):
         calibrate_lens(paths[:3], (7, 7), 25.0)
 
 

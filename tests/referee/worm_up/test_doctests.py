@@ -1,0 +1,17 @@
+"""The ``>>>`` examples in the Worm Up! modules are tests too."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+
+from referee.worm_up import bidding, game, geometry
+
+
+@pytest.mark.parametrize("module", [bidding, geometry, game], ids=lambda m: m.__name__)
+def test_doctests(module):
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0
+    if module is not game:
+        assert result.attempted > 0

@@ -1,0 +1,163 @@
+"""Worm Derby variants, rule by rule: Slalom gates and aces, Cannibal worms."""
+
+from __future__ import annotations
+
+from referee.worm_derby import Cannibal, Slalom, SlalomCannibal, WormDerby
+from tabletop.events import Verdict
+from tests.factories import scene, tile
+from tests.referee.worm_derby.helpers import D, coins_at, course, line, new_game, play, roll, seen
+from tests.referee.worm_derby.helpers import started as start_game
+
+SUNS0 = line(-40, 0, 6, "suns")
+MOONS0 = line(40, 0, 6, "moons")
+
+
+def only_verdict(out) -> Verdict:
+    vs = [e for e in out if isinstance(e, Verdict)]
+    assert len(vs) == 1, out
+    return vs[0]
+
+
+def test_variants_are_subclasses_found_from_the_setup_options():
+    assert type(new_game()) is WormDerby
+    assert type(new_game(variant="slalom")) is Slalom
+    assert type(new_game(cannibal=True)) is Cannibal
+    assert type(new_game(variant="slalom", cannibal=True)) is SlalomCannibal
+
+
+# --------------------------------------------------------------------------- Slalom
+
+def _slalom(gate):
+    game = new_game(["suns"], variant="slalom", lengths={"suns": 2})
+    first = scene(course(gates=[gate]), line(-40, 0, 2, "suns"))
+    state = start_game(game, first, scene(course(gates=[gate]), line(-40, 261, 2, "suns")))
+    return game, state
+
+
+def test_slalom_pass_right_of_red_tiles():
+    red_left = tile(-100, 300, face="up", suit="suns")
+    game, state = _slalom(red_left)
+    _, out = play(game, state, roll("suns", "2"),
+                  seen(course(gates=[red_left]), line(-40, 261 + 2 * D, 2, "suns")))
+    assert only_verdict(out).legal
+
+
+def test_slalom_passing_left_of_a_red_tile_is_refused():
+    red_right = tile(20, 300, face="up", suit="suns")
+    game, state = _slalom(red_right)
+    _, out = play(game, state, roll("suns", "2"),
+                  seen(course(gates=[red_right]), line(-40, 261 + 2 * D, 2, "suns")))
+    v = only_verdict(out)
+    assert not v.legal and v.rule == "gate" and "red gate" in v.reason
+    assert v.where == (20.0, 300.0)
+
+
+def test_slalom_pass_left_of_blue_tiles():
+    blue_right = tile(20, 300, face="up", suit="arms")
+    game, state = _slalom(blue_right)
+    _, out = play(game, state, roll("suns", "2"),
+                  seen(course(gates=[blue_right]), line(-40, 261 + 2 * D, 2, "suns")))
+    assert only_verdict(out).legal
+
+
+def test_slalom_gates_are_red_or_blue():
+    green = tile(-100, 300, face="up", suit="crowns")
+    game = new_game(["suns"], variant="slalom", lengths={"suns": 2})
+    first = scene(course(gates=[green]), line(-40, 0, 2, "suns"))
+    v = only_verdict(game.step(game.initial_state(), seen(first.pieces), 1).outputs)
+    assert not v.legal and v.rule == "setup" and "gates show suns (red) or arms (blue)" in v.reason
+
+
+def test_slalom_an_ace_is_one_step():
+    game = new_game(["suns"], variant="slalom")
+    state = start_game(game, scene(course(), SUNS0))
+    state, out = play(game, state, roll("suns", "ace"),
+                      seen(course(), line(-40, D, 6, "suns")))
+    assert only_verdict(out).legal and "1 step" in only_verdict(out).reason
+
+
+def test_basic_face_up_tiles_other_than_start_and_pylon_are_refused():
+    game = new_game(["suns"])
+    first = scene(course(gates=[tile(-100, 300, face="up", suit="suns")]), SUNS0)
+    v = only_verdict(game.step(game.initial_state(), seen(first.pieces), 1).outputs)
+    assert not v.legal and "obstacles lie face down" in v.reason
+
+
+# --------------------------------------------------------------------------- Cannibal
+
+MOONS_ACROSS = coins_at([(-40 + k * D, 6 * D) for k in range(6)], "moons")
+
+
+def _cannibal():
+    game = new_game(cannibal=True)
+    state = start_game(game, scene(course(), SUNS0, MOONS0), scene(course(), SUNS0, MOONS_ACROSS))
+    return game, state
+
+
+def _eaten():
+    game, state = _cannibal()
+    state, out = play(game, state, roll("suns", "3"),
+                      seen(course(), line(-40, D, 6, "suns"), MOONS_ACROSS[1:]))
+    return game, state, out
+
+
+def test_cannibal_a_step_may_eat_an_end_coin_and_ends_the_move():
+    game, state, out = _eaten()
+    v = only_verdict(out)
+    assert v.legal and "ate an end coin of moons's worm" in v.reason
+    d = game.describe(state)
+    assert d["worms"][1]["length"] == 5 and d["worms"][1]["eaten"] == 1
+    assert d["turn"] == "moons"
+
+
+def test_cannibal_no_eating_a_worm_shorter_than_three():
+    game = new_game(cannibal=True, lengths={"suns": 6, "moons": 2})
+    short = MOONS_ACROSS[:2]
+    state = start_game(game, scene(course(), SUNS0, line(40, 0, 2, "moons")),
+                       scene(course(), SUNS0, short))
+    _, out = play(game, state, roll("suns", "3"),
+                  seen(course(), line(-40, D, 6, "suns"), short[1:]))
+    v = only_verdict(out)
+    assert not v.legal
+
+
+def test_cannibal_the_eaten_worm_must_next_move_away_from_the_attacker():
+    game, state, _ = _eaten()
+    suns = line(-40, D, 6, "suns")
+    # leading with the end beside suns's head (up from (-40 + D, 6 D)) is moving towards it
+    toward = [*coins_at([(-40 + D, 8 * D), (-40 + D, 7 * D)], "moons"), *MOONS_ACROSS[1:4]]
+    _, out = play(game, state, roll("moons", "2"), seen(course(), suns, toward))
+    v = only_verdict(out)
+    assert not v.legal and v.rule == "direction" and "move away" in v.reason
+    away = coins_at([(-40 + k * D, 6 * D) for k in range(3, 8)], "moons")
+    _, out = play(game, state, roll("moons", "2"), seen(course(), suns, away))
+    assert only_verdict(out).legal, only_verdict(out).reason
+
+
+def test_cannibal_no_worm_moves_more_steps_than_its_length():
+    game = new_game(["suns"], cannibal=True, lengths={"suns": 2})
+    state = start_game(game, scene(course(), line(-40, 0, 2, "suns")))
+    state, _ = play(game, state, roll("suns", "5"))
+    assert game.describe(state)["roll"] == "2"
+
+
+def test_cannibal_an_ace_may_return_an_eaten_coin_then_roll_again():
+    game, state, _ = _eaten()
+    returned = coins_at([(-40 + k * D, 6 * D) for k in range(1, 7)], "moons")
+    state, out = play(game, state, roll("moons", "ace"),
+                      seen(course(), line(-40, D, 6, "suns"), returned))
+    v = only_verdict(out)
+    assert v.legal and "returned an eaten coin" in v.reason
+    d = game.describe(state)
+    assert d["worms"][1]["length"] == 6 and d["worms"][1]["eaten"] == 0 and d["roll"] == "again"
+
+
+def test_cannibal_the_eaten_worm_may_not_attack_its_attacker_on_its_next_turn():
+    game, state, _ = _eaten()
+    assert not {v for v, _ in game.edible(state, "moons")} & {"suns"}
+    away = coins_at([(-40 + k * D, 6 * D) for k in range(3, 8)], "moons")
+    state, out = play(game, state, roll("moons", "2"),
+                      seen(course(), line(-40, D, 6, "suns"), away))
+    assert only_verdict(out).legal
+    assert state.truce == () and state.flee == ()
+    assert ("suns", 0) in game.edible(state, "moons")

@@ -340,10 +340,9 @@ class Position:
             short, long = self.rules.jumps(animal)
             along_rank = g.rank_of(fr) == g.rank_of(to)
             if not (short if along_rank else long):
-                who = _jumpers(self.rules)
-                return Illegal(Rule.JUMP, f"the {animal} cannot jump the river "
-                                          f"{'across' if along_rank else 'along'} it; "
-                                          f"{who}")
+                way = "across (two water squares)" if along_rank else "along (three squares)"
+                return Illegal(Rule.JUMP, f"the {animal} cannot jump a river {way}; "
+                                          f"{_jumpers(self.rules)}")
             blocker = next((c for c in jump if self.board[c]), None)
             if blocker is not None:
                 return Illegal(Rule.JUMP, f"the jump from {frn} to {ton} is blocked by "
@@ -360,8 +359,10 @@ class Position:
                 how = "from the water onto land" if t.water[fr] else "into the water"
                 return Illegal(Rule.WATER, f"the {animal} cannot capture {how} ({victim})")
             if not t.trap[self.side][to] and not t.beats[code][target]:
-                return Illegal(Rule.CAPTURE, self._why_not_capture(animal, piece_name(target),
-                                                                   victim))
+                why = self._why_not_capture(animal, piece_name(target), victim)
+                if t.trap[1 - self.side][to]:
+                    why += "; a trap weakens only the enemies standing on it"
+                return Illegal(Rule.CAPTURE, why)
         if move not in self.generate_moves():  # pragma: no cover - the checks above are complete
             return Illegal(Rule.STEPS, f"{frn}{ton} is not a legal move")
         if self._repeats(move):
@@ -575,13 +576,10 @@ def _swimmers(rules: type[Rules]) -> str:
 
 
 def _jumpers(rules: type[Rules]) -> str:
-    parts = []
+    both = [a for a in ANIMALS if all(rules.jumps(a))]
+    out = ("only the " + " and the ".join(both) + " jump rivers") if both else "no animal jumps"
     for a in ANIMALS:
         short, long = rules.jumps(a)
-        if short and long:
-            parts.append(f"the {a} jumps both ways")
-        elif short:
-            parts.append(f"the {a} jumps only across")
-        elif long:
-            parts.append(f"the {a} jumps only along")
-    return "; ".join(parts) if parts else "no animal jumps"
+        if short != long:
+            out += f"; the {a} jumps only {'across' if short else 'along'} a river"
+    return out

@@ -39,8 +39,23 @@ def full_state() -> dict[str, Any]:
         "source": None, "state": "none", "message": "no camera or recording", "fps": 0.0,
         "latency_ms": None}
     state["bids"] = services.bids.status()
+    state["drift"] = cached_drift(services)
     state["stream_id"] = services.bus.last_id
     return state
+
+
+DRIFT_EVERY_S = 10.0
+
+
+def cached_drift(services: Any) -> dict[str, Any] | None:
+    """The drift check on the live picture, made at most every ``DRIFT_EVERY_S`` seconds."""
+    now = time.monotonic()
+    if services.calibration is not None and now - services.drift_checked >= DRIFT_EVERY_S:
+        from web.calibration_page import drift_report
+
+        services.drift_checked = now
+        services.drift = drift_report(services)
+    return services.drift
 
 
 @bp.get("/state")

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import time
 from pathlib import Path
 from typing import Any
 
@@ -168,7 +169,13 @@ def info() -> Any:
     return jsonify(calibration={
         "image_size": list(cal.image_size), "reprojection_mm": cal.reprojection_mm,
         "lens": cal.lens is not None, "extent_mm": table_extent_mm(cal),
-        "homography": cal.homography.tolist()}, drift=drift_report(services))
+        "homography": cal.homography.tolist()}, drift=_fresh_drift(services))
+
+
+def _fresh_drift(services: Services) -> dict[str, Any] | None:
+    services.drift = drift_report(services)
+    services.drift_checked = time.monotonic()
+    return services.drift
 
 
 @bp.post("/recalibrate")
@@ -188,6 +195,7 @@ def recalibrate() -> Any:
         return jsonify(error=str(exc)), 400
     services.calibration = cal
     services.table.to_image, services.table.image_size = cal.to_image, cal.image_size
+    services.drift_checked = 0.0
     if services.pipeline is not None and current_app.config.get("VISION") is None:
         from web.vision_glue import load_vision
 

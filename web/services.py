@@ -42,6 +42,8 @@ class Services:
     bids: BidRoom
     calibration: Calibration | None = None
     pipeline: Pipeline | None = None
+    drift: dict[str, Any] | None = None
+    drift_checked: float = 0.0
     extra: dict[str, Any] = field(default_factory=dict)
 
     def close(self) -> None:

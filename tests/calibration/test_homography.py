@@ -238,3 +238,9 @@ def test_calibrate_command_with_a_lens_keeps_it(a4_view, tmp_path, capsys):
     assert cal.lens is not None and np.allclose(cal.lens.K, a4_view.camera.K)
     w, h = a4_view.sheet.size_mm
     assert mapping_error_mm(cal.homography, a4_view.true_h, grid(0, 0, w, h)).max() < 0.3
+
+
+def test_paper_given_against_the_mat_s_own_paper_marker_is_refused(a4_view):
+    with pytest.raises(CalibrationError, match="printed on A4"):
+        calibrate_from_mat(a4_view.image_bgr, paper="a3")
+    assert calibrate_from_mat(a4_view.image_bgr, paper="a4").extra["mat"]["paper"] == "a4"

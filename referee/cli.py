@@ -9,6 +9,7 @@ import json
 import sys
 
 from referee.record import Referee
+from tabletop.errors import RecordFormatError
 from tabletop.events import read_record
 
 # Games add their own subcommands here: a module with register(subparsers).
@@ -34,6 +35,10 @@ def run_referee(args: argparse.Namespace) -> int:
     events = read_record(args.record)
     referee = Referee()
     for seq, event in enumerate(events):
-        for out in referee.push(event, seq):
+        try:
+            outs = referee.push(event, seq)
+        except RecordFormatError as exc:  # name the file, as every error of the command line
+            raise RecordFormatError(f"{args.record}: event {seq}: {exc}") from None
+        for out in outs:
             sys.stdout.write(json.dumps(out.to_json()) + "\n")
     return 0

@@ -83,6 +83,7 @@ def test_a_bad_setup_is_one_line_of_error(tmp_path, capsys, setup, words):
     assert main(["referee", str(bad)]) == 1
     err = capsys.readouterr().err
     assert err.startswith("tabletop: error: ") and err.count("\n") == 1 and words in err
+    assert str(bad) in err
 
 
 def test_game2_x_without_a_free_number_and_post_moves():

@@ -173,7 +173,7 @@ class Jungle(Game):
         player = getattr(event, "player", None)
         if not isinstance(event, Move | SceneSeen):
             return Step(state, (Verdict(seq, player, False, "event",
-                                        f"the animal game has no {event.type} events"),))
+                                        f"The animal game has no {event.type} events."),))
         state, outputs = self._run_clock(state, event.t, seq)
         if isinstance(event, Move):
             step = self._judge_move(state, event.player, event.from_square, event.to_square,
@@ -253,7 +253,7 @@ class Jungle(Game):
         return Step(new, tuple(outputs))
 
     def _judge_scene(self, state: JungleState, scene: Scene, seq: int, t: float | None) -> Step:
-        seen = read_tokens(scene)
+        seen = read_tokens(scene, names=(self.players[0], self.players[1]))
         pos = self.position(state)
 
         def no(rule: str, reason: str, idx: tuple[int, ...] = (),
@@ -268,7 +268,7 @@ class Jungle(Game):
         appeared = [c for c in seen.squares if c not in on_board]
         if appeared:
             c = appeared[0]
-            return no("token", f"the {self._owner(c)} {piece_name(c)} stands on "
+            return no("token", f"{self._animal(c)} stands on "
                                f"{g.SQUARE_NAMES[seen.squares[c]]}, but it was captured",
                       (seen.index[c],), g.square_centre_mm(seen.squares[c]))
         moved = sorted((c for c in seen.squares if seen.squares[c] != on_board[c]),
@@ -277,8 +277,8 @@ class Jungle(Game):
         if not moved and not vanished:
             if state.table is None:
                 return Step(replace(state, table=scene), (Verdict(
-                    seq, None, True, "ok", f"the board stands as the game does; "
-                    f"{self.players[pos.side]} to move"),))
+                    seq, None, True, "ok", f"The board stands as the game does; "
+                    f"{self.players[pos.side]} to move."),))
             return Step(replace(state, table=scene))
         if len(moved) >= 2:
             said = " and ".join(f"the {piece_name(c)} {g.SQUARE_NAMES[on_board[c]]}-"
@@ -287,7 +287,7 @@ class Jungle(Game):
                       tuple(seen.index[c] for c in moved))
         if not moved:
             c = vanished[0]
-            return no("vanished", f"the {self._owner(c)} {piece_name(c)} left "
+            return no("vanished", f"{self._animal(c)} left "
                                   f"{g.SQUARE_NAMES[on_board[c]]} but nothing captured it; "
                                   "put it back", (), g.square_centre_mm(on_board[c]))
         c = moved[0]
@@ -296,24 +296,25 @@ class Jungle(Game):
         others = [v for v in vanished if v != captured]
         if others:
             v = others[0]
-            return no("vanished", f"the {self._owner(v)} {piece_name(v)} left "
+            return no("vanished", f"{self._animal(v)} left "
                                   f"{g.SQUARE_NAMES[on_board[v]]} but nothing captured it; "
                                   "put it back", (seen.index[c],),
                       g.square_centre_mm(on_board[v]))
         return self._judge_move(state, self.players[side_of(c)], g.SQUARE_NAMES[fr],
                                 g.SQUARE_NAMES[to], seq, t, scene, (seen.index[c],))
 
-    def _owner(self, code: int) -> str:
-        return self.players[side_of(code)] + "'s"
+    def _animal(self, code: int) -> str:
+        return f"the {piece_name(code)} of {self.players[side_of(code)]}"
 
     def accept(self, state: JungleState, scene: Scene, seq: int) -> Step:
         """The table as seen becomes the position (tokens snapped to their nearest squares);
         the side to move stays."""
-        seen = read_tokens(scene, snap=True)
+        seen = read_tokens(scene, snap=True, names=(self.players[0], self.players[1]))
         if seen.problem is not None:
             _rule, reason, idx, where = seen.problem
             return Step(state, (Verdict(seq, None, False, "setup",
-                                        f"cannot accept this table: {reason}", idx, where),))
+                                        _sentence(f"cannot accept this table: {reason}"), idx,
+                                        where),))
         pos = self.position(state)
         board = [0] * g.N_SQUARES
         for code, sq in seen.squares.items():
@@ -322,13 +323,13 @@ class Jungle(Game):
         new_pos = Position(text, self.rules)
         if new_pos.status():
             return Step(state, (Verdict(seq, None, False, "setup",
-                                        "cannot accept this table: an animal stands in the water "
-                                        "or in its own den"),))
+                                        "Cannot accept this table: an animal stands in the water "
+                                        "or in its own den."),))
         new = replace(state, table=scene, position=text, history=(*state.history, new_pos.key()),
                       outcome=None)
         outputs: list[Event] = [Verdict(seq, None, True, "ok",
-                                        f"the table is accepted as it stands; "
-                                        f"{self.players[new_pos.side]} to move")]
+                                        f"The table is accepted as it stands; "
+                                        f"{self.players[new_pos.side]} to move.")]
         outcome = new_pos.outcome()
         if outcome is not None:
             new = replace(new, outcome=(outcome.termination.value, outcome.winner))
@@ -401,7 +402,9 @@ def token_code(piece: Piece) -> int | None:
     return piece.id - 49
 
 
-def read_tokens(scene: Scene, snap: bool = False) -> TokenReading:
+def read_tokens(scene: Scene, snap: bool = False,
+                names: tuple[str, str] = ("the first player", "the second player")
+                ) -> TokenReading:
     """Maps the Jungle tokens of a scene (board millimetre frame) to squares.
 
     Tokens off the board (put aside) are left out; other pieces are ignored.
@@ -409,6 +412,7 @@ def read_tokens(scene: Scene, snap: bool = False) -> TokenReading:
     Args:
         scene: The scene.
         snap: Take a token between squares as standing on the nearest one.
+        names: The players' names, for the sentences.
     """
     squares: dict[int, int] = {}
     index: dict[int, int] = {}
@@ -417,7 +421,7 @@ def read_tokens(scene: Scene, snap: bool = False) -> TokenReading:
         code = token_code(p)
         if code is None:
             continue
-        name = f"{SIDE_NAMES_SHORT[side_of(code)]} {ANIMALS[kind_of(code) - 1]}"
+        name = f"{ANIMALS[kind_of(code) - 1]} of {names[side_of(code)]}"
         if code in index:
             return TokenReading(squares, index, (
                 "token", f"two tokens carry marker {p.id} (the {name})", (index[code], i),
@@ -428,7 +432,8 @@ def read_tokens(scene: Scene, snap: bool = False) -> TokenReading:
             continue
         if hit.status == "between" and not snap:
             return TokenReading(squares, index, (
-                "between", f"the {name} token sits between squares near "
+                "between", f"the {ANIMALS[kind_of(code) - 1]} token of {names[side_of(code)]} "
+                           "sits between squares near "
                            f"{g.SQUARE_NAMES[hit.square]}; put it in the middle of one square",
                 (i,), (p.x_mm, p.y_mm)))
         if hit.square in by_square:
@@ -439,8 +444,5 @@ def read_tokens(scene: Scene, snap: bool = False) -> TokenReading:
         by_square[hit.square] = code
         squares[code] = hit.square
     return TokenReading(squares, index)
-
-
-SIDE_NAMES_SHORT = ("first player's", "second player's")
 
 __all__ = ["Jungle", "JungleState", "TokenReading", "move_squares", "read_tokens", "token_code"]

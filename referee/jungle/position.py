@@ -352,7 +352,7 @@ class Position:
                                        f"{_swimmers(self.rules)} may enter the water ({ton})")
         target = self.board[to]
         if target and side_of(target) == self.side:
-            return Illegal(Rule.OCCUPIED, f"{ton} holds your own {piece_name(target)}")
+            return Illegal(Rule.OCCUPIED, f"your own {piece_name(target)} stands on {ton}")
         if target:
             victim = _describe(target, to)
             if t.water[fr] != t.water[to]:

@@ -315,3 +315,27 @@ def test_describe_for_the_dashboard():
     assert d["squares"]["a1"] == {"player": "ann", "side": 0, "animal": "tiger", "rank": 6,
                                   "token": 55}
     assert len(d["legal_moves"]) == 24 and d["timer_s"] == 45.0
+
+
+# ------------------------------------------------------------------ a recorded game
+
+def test_recorded_game_gives_the_recorded_verdicts():
+    """data/game.jsonl: typed moves and camera scenes (water, turn, blocked and free jumps,
+    occupied, capture by rank, undo, two tokens moved, a token between squares, a token gone,
+    a hand over the table, accept, a den entry, a move after the end); its expected output,
+    checked by hand when recorded, is data/game.expected.jsonl."""
+    import json
+    from pathlib import Path
+
+    from tabletop.events import read_record
+
+    data = Path(__file__).parent / "data"
+    out = [e.to_json() for e in fold(read_record(data / "game.jsonl"))]
+    expected = [json.loads(line) for line in
+                (data / "game.expected.jsonl").read_text().splitlines()]
+    assert out == expected
+    rules = [(e["seq"], e["rule"]) for e in expected if e["type"] == "verdict" and not e["legal"]]
+    assert rules == [(4, "water"), (6, "turn"), (14, "jump"), (18, "occupied"),
+                     (21, "capture"), (22, "capture"), (23, "water"), (26, "moves"),
+                     (27, "between"), (28, "vanished"), (31, "vanished"), (35, "over")]
+    assert {"type": "winner", "player": "red", "seq": 34} in expected

@@ -511,10 +511,8 @@ class WormUp(Game):
             raise _Foul(Rule.SETUP, f"The table needs 4 posts (2 start, 2 finish), not "
                                     f"{len(read.posts)}.", None, [i for i, _ in read.posts])
         chains = {p: self._chain(read, p, Rule.SETUP) for p in self.players}
-        every = [c for p in self.players for c in read.centres(p)]
-        nearest = sorted(read.posts, key=lambda ip: min(geo.dist(ip[1], c) for c in every))
-        s1, s2 = nearest[0][1], nearest[1][1]
-        f1, f2 = nearest[2][1], nearest[3][1]
+        ends = [read.centres(p)[k] for p in self.players for k in (chains[p][0], chains[p][-1])]
+        s1, s2, f1, f2 = self._start_and_finish([c for _, c in read.posts], ends)
         worms = []
         for p in self.players:
             pts = [read.centres(p)[k] for k in chains[p]]
@@ -527,12 +525,38 @@ class WormUp(Game):
         return WormUpState(table=scene, rack=Rack.fresh(self.players), worms=tuple(worms),
                            start_posts_mm=(s1, s2), finish_posts_mm=(f1, f2))
 
+    @staticmethod
+    def _start_and_finish(posts: Sequence[Point2],
+                          ends: Sequence[Point2]) -> tuple[Point2, Point2, Point2, Point2]:
+        """Splits 4 posts into the start pair (the line nearest the worms' ends) and the finish.
+
+        Returns:
+            ``(start_a, start_b, finish_a, finish_b)``.
+        """
+        best: tuple[float, tuple[int, int]] | None = None
+        for i in range(4):
+            for j in range(i + 1, 4):
+                a, b = posts[i], posts[j]
+                # each worm's nearer end to the start line
+                score = sum(min(geo.segment_distance(e, a, b), geo.segment_distance(f, a, b))
+                            for e, f in zip(ends[::2], ends[1::2], strict=True))
+                if best is None or score < best[0]:
+                    best = (score, (i, j))
+        assert best is not None
+        i, j = best[1]
+        fi, fj = (k for k in range(4) if k not in (i, j))
+        return posts[i], posts[j], posts[fi], posts[fj]
+
     def _check_start(self, read: _Read, worms: Sequence[Worm], start: tuple[Point2, Point2],
                      finish: tuple[Point2, Point2]) -> None:
         s = self.settings
         s1, s2 = start
         finish_mid = ((finish[0][0] + finish[1][0]) / 2, (finish[0][1] + finish[1][1]) / 2)
         finish_side = geo.line_distance(finish_mid, s1, s2)[0]
+        if abs(finish_side) < self.diameter_mm:
+            raise _Foul(Rule.SETUP, "The finish posts must stand well ahead of the start posts.",
+                        None, [i for i, _ in read.posts])
+        behind = -1.0 if finish_side > 0 else 1.0  # distances times this: > 0 behind the line
         span_mm = geo.dist(s1, s2)
         for w in worms:
             idx = read.indices(w.player)
@@ -540,14 +564,15 @@ class WormUp(Game):
                 raise _Foul(Rule.SETUP, f"{w.player}'s worm is not laid out in a straight line.",
                             w.player, idx)
             head_d, t = geo.line_distance(w.head_mm, s1, s2)
-            tail_d = geo.line_distance(w.tail_mm, s1, s2)[0]
-            if (head_d > 0) == (finish_side > 0) or (tail_d > 0) == (finish_side > 0):
+            head_behind = head_d * behind
+            tail_behind = geo.line_distance(w.tail_mm, s1, s2)[0] * behind
+            if tail_behind <= 0:
                 raise _Foul(Rule.SETUP, f"{w.player}'s worm must start behind the start line, "
                                         f"facing the finish.", w.player, idx, _pt(w.head_mm))
-            if abs(tail_d) - abs(head_d) < 0.5 * geo.dist(w.tail_mm, w.head_mm):
+            if tail_behind - head_behind < 0.5 * geo.dist(w.tail_mm, w.head_mm):
                 raise _Foul(Rule.SETUP, f"{w.player}'s worm must point at the start line, not "
                                         f"lie along it.", w.player, idx, _pt(w.head_mm))
-            gap = abs(head_d) - self.radius_mm
+            gap = head_behind - self.radius_mm
             if gap < -s.touch_gap_mm:
                 raise _Foul(Rule.SETUP, f"{w.player}'s head lies over the start line.",
                             w.player, idx, _pt(w.head_mm))

@@ -182,6 +182,17 @@ def line_distance(p: Point2, a: Point2, b: Point2) -> tuple[float, float]:
     return signed, t
 
 
+def segment_distance(p: Point2, a: Point2, b: Point2) -> float:
+    """Distance (mm) from ``p`` to the line segment ``a``-``b``.
+
+    >>> segment_distance((5, 3), (0, 0), (10, 0)), segment_distance((13, 4), (0, 0), (10, 0))
+    (3.0, 5.0)
+    """
+    _, t = line_distance(p, a, b)
+    t = min(1.0, max(0.0, t))
+    return dist(p, (a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])))
+
+
 def max_deviation(points: Sequence[Point2]) -> float:
     """How far (mm) any point lies from the line through the first and last point.
 

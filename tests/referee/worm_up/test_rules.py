@@ -57,6 +57,7 @@ def test_setup_accepts_straight_worms_just_behind_the_start_line():
     (lambda w: {**w, "red": w["red"][:-1]}, "red has 6 segments"),
     (lambda w: {**w, "red": [(x, y - 40.0) for x, y in w["red"]]}, "mm behind the start line"),
     (lambda w: {**w, "red": [(x, y + 8.0) for x, y in w["red"]]}, "over the start line"),
+    (lambda w: {**w, "red": [(x, y + 15.0) for x, y in w["red"]]}, "over the start line"),
     (lambda w: {**w, "red": [*w["red"][:3], *[(x, y + 40) for x, y in w["red"][3:]]]},
      "one chain"),
     (lambda w: {**w, "red": [(x + 29.0, y) for x, y in w["red"]]}, "touches"),
@@ -80,6 +81,12 @@ def test_setup_refuses_a_worm_that_is_not_straight():
     worms["red"] = [red[0], red[1], red[2], (red[3][0] + 11.0, red[3][1]), red[4], red[5], red[6]]
     v = verdict(g.scene(worms))
     assert not v.legal and v.rule == "setup" and "straight line" in v.reason
+
+
+def test_setup_needs_the_finish_ahead_of_the_start():
+    g = Game()
+    v = verdict(g.scene(posts=[*START, (0.0, 5.0), (300.0, 5.0)]))
+    assert not v.legal and v.rule == "setup" and "well ahead" in v.reason
 
 
 def test_setup_needs_four_posts():

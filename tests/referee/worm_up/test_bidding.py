@@ -261,3 +261,23 @@ def test_reveal_in_text_form():
     r = reveal(bids, numbers)
     assert order(r) == [("blue", 5), ("red", 6)]
     assert r.cancelled == ("yellow", "green")
+
+
+@given(st.integers(3, 5).flatmap(
+    lambda n: st.lists(st.sampled_from(TILES), min_size=n, max_size=n)))
+def test_every_reveal_keeps_the_rules(tiles):
+    bids = dict(zip(PLAYERS, tiles, strict=False))
+    r = reveal(bids)
+    counts = {t: tiles.count(t) for t in tiles}
+    movers = [m.player for m in r.order]
+    for p, t in bids.items():
+        if counts[t] > 1:  # equal bids cancel, and their tiles stay available
+            assert p in r.cancelled and p not in movers
+            assert r.rack_next.resting.get(p) is None
+        else:  # a unique bid moves (an X needs a free number) and its tile sits out
+            assert p not in r.cancelled
+            assert (p in movers) == (t != "X" or bool(r.free_numbers))
+            assert r.rack_next.resting[p] == t
+    assert not set(r.free_numbers) & {int(t) for t in tiles if t != "X"}
+    keys = [m.sort_key for m in r.order]
+    assert keys == sorted(keys) and len(set(keys)) == len(keys)

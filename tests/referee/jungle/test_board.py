@@ -142,3 +142,32 @@ def test_token_sheet_and_board_sizes():
     ppmm = px_per_mm(50)
     assert make_token_sheet(50).shape[:2] == (round(297 * ppmm), round(210 * ppmm))
     assert make_board(50).shape[:2] == (round(420 * ppmm), round(297 * ppmm))
+
+
+def test_board_command_calibrates_a_photo_in_the_board_frame(tmp_path, capsys):
+    sheet = make_board(DPI)
+    cam = PinholeCamera.look_at((120.0, 300.0, -700.0), (148.5, 210.0, 0.0),
+                                image_size=(1280, 960), hfov_deg=60.0)
+    photo = render_sheet(cam, sheet, DPI, seed=5, supersample=2)
+    img = tmp_path / "photo.png"
+    cv2.imwrite(str(img), photo)
+    out = tmp_path / "cal.json"
+    assert main(["board", "jungle", "--photo", str(img), "-o", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[-1].startswith("reprojection_mm=") and float(lines[-1].split("=")[1]) < 0.5
+    from calibration.model import Calibration
+    cal = Calibration.load(out)
+    # the centre of d5 on the page, seen by the camera, maps to d5's centre in the board frame
+    page = np.array(g.board_to_page_mm(*g.square_centre_mm(g.parse_square("d5"))))
+    px = cv2.perspectiveTransform(page.reshape(1, 1, 2), cam.table_to_image()).reshape(1, 2)
+    assert np.allclose(cal.to_table(px)[0], g.square_centre_mm(g.parse_square("d5")), atol=0.5)
+
+
+def test_board_command_photo_errors(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((200, 300, 3), 128, np.uint8))
+    assert main(["board", "jungle", "--photo", str(blank), "-o", str(tmp_path / "c.json")]) == 1
+    err = capsys.readouterr().err
+    assert "blank.png" in err and "corner markers" in err and len(err.splitlines()) == 1
+    assert main(["board", "jungle", "--photo", str(blank), "-o", str(tmp_path / "c.pdf")]) == 2
+    assert "(.json)" in capsys.readouterr().err

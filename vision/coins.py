@@ -88,6 +88,81 @@ def _mean_shift(mask: np.ndarray, start: tuple[float, float], offsets: np.ndarra
     return x, y, fill
 
 
+def _bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    h, w = img.shape
+    x = np.clip(xy[..., 0], 0, w - 1.001)
+    y = np.clip(xy[..., 1], 0, h - 1.001)
+    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
+    fx, fy = x - x0, y - y0
+    return (img[y0, x0] * (1 - fx) * (1 - fy) + img[y0, x0 + 1] * fx * (1 - fy)
+            + img[y0 + 1, x0] * (1 - fx) * fy + img[y0 + 1, x0 + 1] * fx * fy)
+
+
+def _fit_circle(e: np.ndarray, c: np.ndarray, r: float, free_radius: bool) -> np.ndarray:
+    """Least-squares circle centre through points (Gauss-Newton), radius fixed or free."""
+    rr = r
+    for _ in range(10):
+        d = e - c
+        n = np.maximum(np.linalg.norm(d, axis=1), 1e-9)
+        res = n - rr
+        J = -d / n[:, None]
+        if free_radius:
+            J = np.c_[J, -np.ones(len(n))]
+        step, *_ = np.linalg.lstsq(J, -res, rcond=None)
+        c = c + step[:2]
+        if free_radius:
+            rr = float(np.clip(rr + step[2], 0.8 * r, 1.2 * r))
+        if float(np.hypot(step[0], step[1])) < 1e-3:
+            break
+    return c
+
+
+def far_edge_centre(level: np.ndarray, centre: np.ndarray, away: np.ndarray, r: float,
+                    table_level: float, rays: int = 17, spread_deg: float = 80.0,
+                    free_radius: bool = False) -> np.ndarray | None:
+    """The centre of a disc's top face from the far half of its outline, subpixel.
+
+    Seen from a tilted camera, a raised disc's outline on the side away from the camera's
+    nadir is its top face's edge (the side wall hides behind it), while the near side shows
+    the wall. Along rays fanning out over the far side, the edge is where the brightness
+    falls halfway from the face to the table; a circle of the disc's radius is fitted to
+    those points. Rays that meet no edge (a touching neighbour) are left out.
+
+    Returns:
+        The centre (x, y) in view pixels, or None when too few edge points were found.
+    """
+    base = math.atan2(away[1], away[0])
+    angs = base + np.radians(np.linspace(-spread_deg, spread_deg, rays))
+    dirs = np.c_[np.cos(angs), np.sin(angs)]
+    rho = np.arange(0.45 * r, 1.6 * r, 0.25)
+    pts = centre[None, None] + rho[None, :, None] * dirs[:, None]
+    prof = _bilinear(level, pts)  # (rays, samples)
+    inside = prof[:, rho < 0.75 * r]
+    body = float(np.median(inside)) if inside.size else table_level
+    if body - table_level < 0.04 * table_level:
+        return None
+    mid = (body + table_level) / 2.0
+    edge_pts = []
+    for k in range(rays):
+        below = np.nonzero(prof[k] < mid)[0]
+        below = below[rho[below] > 0.6 * r]
+        if not below.size:
+            continue
+        j = int(below[0])
+        if j == 0 or rho[j] > 1.35 * r:
+            continue
+        a, b = prof[k, j - 1], prof[k, j]
+        t = (a - mid) / max(a - b, 1e-6)
+        edge_pts.append(centre + (rho[j - 1] + t * (rho[j] - rho[j - 1])) * dirs[k])
+    if len(edge_pts) < rays // 2:
+        return None
+    e = np.array(edge_pts)
+    c = _fit_circle(e, centre.astype(float), r, free_radius)
+    if float(np.hypot(*(c - centre))) > 0.4 * r:
+        return None
+    return c
+
+
 def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = None
                  ) -> Detections:
     """Finds the coins in a prepared frame.
@@ -128,8 +203,20 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
             centres.append((cx + xa, cy + ya))
     if not centres:
         return Detections.empty()
-    seen_mm = prep.view.to_mm(np.array(centres))
-    foot_mm = prep.view.camera.foot_of(seen_mm, cfg.seen_height * cfg.thickness_mm)
+    cam = prep.view.camera
+    rough_mm = prep.view.to_mm(np.array(centres))
+    away = cam.outward(rough_mm)
+    if prep.view.flip_y:
+        away[:, 1] = -away[:, 1]
+    top_px = []
+    for c, u in zip(centres, away, strict=True):
+        c = np.array(c, float)
+        fine = far_edge_centre(prep.shade, c, u if np.any(u) else np.array([1.0, 0.0]), r,
+                               1.0, spread_deg=80.0 if np.any(u) else 180.0)
+        top_px.append(c if fine is None else fine)
+    seen_mm = prep.view.to_mm(np.array(top_px))
+    foot_mm = cam.foot_of(seen_mm, cfg.thickness_mm)
+    centres = [tuple(c) for c in top_px]
     for cx, cy in centres:
         ix, iy = round(cx), round(cy)
         k = math.ceil(r) + 1

@@ -26,7 +26,8 @@ class PrepareConfig:
     min_dark: ...and at least by this much.
     close_mm: Gaps narrower than this in a pale piece (a back's grid lines) are closed.
     hole_table_sigmas: A hole in a pale blob stays open when its colour is within this many
-        noise sigmas of the table's (table seen through a loop of coins).
+        noise sigmas of the table's (table seen through a loop of coins)...
+    small_hole_mm2: ...unless it is smaller than this (less than half a coin: a symbol).
     """
 
     normalise: NormaliseConfig = field(default_factory=NormaliseConfig)
@@ -36,6 +37,7 @@ class PrepareConfig:
     min_dark: float = 25.0
     close_mm: float = 2.0
     hole_table_sigmas: float = 5.0
+    small_hole_mm2: float = 120.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -50,6 +52,8 @@ class Prepared:
         bright: 255 where a pale piece is (holes such as symbols filled), uint8 (H, W).
         dark: 255 where something darker than the table is, uint8 (H, W).
         noise: The table's noise (robust sigma of ``level``).
+        shade: Grey brightness relative to the table's (1 = table), float32 (H, W), not
+            clipped: for finding edges to a fraction of a pixel.
     """
 
     view: TopView
@@ -59,15 +63,17 @@ class Prepared:
     bright: np.ndarray
     dark: np.ndarray
     noise: float
+    shade: np.ndarray
 
 
 def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
-               min_table_distance: float = 0.0) -> np.ndarray:
+               min_table_distance: float = 0.0, always_below_px: float = 0.0) -> np.ndarray:
     """The mask with holes inside its outer contours filled (uint8 0/255).
 
     With ``norm``, a hole that looks like the table (mean distance of its normalised colour
     from the table's below ``min_table_distance``) stays open: it is the table showing
-    through a ring of pieces (a worm closed in a loop), not a symbol.
+    through a ring of pieces (a worm closed in a loop), not a symbol. Holes smaller than
+    ``always_below_px`` pixels are filled whatever they look like.
     """
     contours, hierarchy = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
     out = mask.copy()
@@ -76,7 +82,7 @@ def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
     for i, c in enumerate(contours):
         if hierarchy[0][i][3] < 0:  # an outer contour
             continue
-        if norm is not None:
+        if norm is not None and cv2.contourArea(c) >= always_below_px:
             x, y, w, h = cv2.boundingRect(c)
             hole = np.zeros((h, w), np.uint8)
             cv2.drawContours(hole, [c], -1, 255, thickness=cv2.FILLED, offset=(-x, -y))
@@ -92,7 +98,9 @@ def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
 def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray) -> Prepared:
     """Warps and normalises a frame and finds its bright and dark masks."""
     top = view.warp(frame_bgr)
-    norm, _ = normalise(cfg.normalise, top, view.valid, view.px_per_mm)
+    norm, bg = normalise(cfg.normalise, top, view.valid, view.px_per_mm)
+    shade = cv2.divide(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                       cv2.cvtColor(bg, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0)
     blur = cv2.GaussianBlur(norm, (3, 3), 0)
     level = cv2.max(cv2.max(blur[..., 0], blur[..., 1]), blur[..., 2])
     sample = level[::7, ::7][view.valid[::7, ::7] > 0]
@@ -107,6 +115,7 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray) -> Prepare
     k = max(3, round(cfg.close_mm * view.px_per_mm) | 1)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    bright = fill_holes(bright, norm, cfg.hole_table_sigmas * max(noise, 2.0))
+    bright = fill_holes(bright, norm, cfg.hole_table_sigmas * max(noise, 2.0),
+                        cfg.small_hole_mm2 * view.px_per_mm ** 2)
     dark = np.where((level < lo) & (view.valid > 0), 255, 0).astype(np.uint8)
-    return Prepared(view, top, norm, level, bright, dark, noise)
+    return Prepared(view, top, norm, level, bright, dark, noise, shade)

@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from referee.jungle import geometry as g
 from referee.jungle.game import Jungle
 from referee.record import Referee, fold
 from referee.registry import find_game
@@ -339,3 +342,41 @@ def test_recorded_game_gives_the_recorded_verdicts():
                      (21, "capture"), (22, "capture"), (23, "water"), (26, "moves"),
                      (27, "between"), (28, "vanished"), (31, "vanished"), (35, "over")]
     assert {"type": "winner", "player": "red", "seq": 34} in expected
+
+
+# ------------------------------------------------------------------ property: camera = typing
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(0, 10_000), min_size=1, max_size=40),
+       st.lists(st.tuples(st.floats(-10.0, 10.0), st.floats(-10.0, 10.0)), min_size=16,
+                max_size=16))
+def test_a_game_seen_on_camera_is_refereed_like_the_same_game_typed_in(choices, jitter):
+    """Random legal games: the tokens of every position (placed off-centre by up to 10 mm)
+    as scenes give the same verdicts and positions as the moves typed in."""
+    from referee.jungle.position import Position, move_squares
+
+    pos = Position()
+    typed, seen = [setup()], [setup()]
+    for c in choices:
+        legal = pos.legal_moves()
+        if not legal:
+            break
+        m = legal[c % len(legal)]
+        fr, to = move_squares(m)
+        typed.append(Move(PLAYERS[pos.side], g.SQUARE_NAMES[fr], g.SQUARE_NAMES[to]))
+        pos.push(m)
+        tokens = []
+        for sq, code in pos.pieces():
+            cx, cy = g.square_centre_mm(sq)
+            dx, dy = jitter[code - 1]
+            tokens.append(Piece("token", cx + dx, cy + dy, id=49 + code))
+        seen.append(SceneSeen(Scene.of(tokens)))
+    a, b = Referee(), Referee()
+    out_a = [e for i, ev in enumerate(typed) for e in a.push(ev, i)]
+    out_b = [e for i, ev in enumerate(seen) for e in b.push(ev, i)]
+    assert [(v.legal, v.rule, v.reason) for v in out_a if isinstance(v, Verdict)] == \
+        [(v.legal, v.rule, v.reason) for v in out_b if isinstance(v, Verdict)]
+    assert all(v.legal for v in out_b if isinstance(v, Verdict))
+    assert a.describe()["board"] == b.describe()["board"] == pos.text()
+    assert [e for e in out_a if isinstance(e, Winner)] == \
+        [e for e in out_b if isinstance(e, Winner)]

@@ -122,6 +122,9 @@ class Roadmap:
         lo, hi = lo - OPEN_CLEARANCE_MM, hi + OPEN_CLEARANCE_MM
         frame = _frame_points(lo, hi, max(spacing_mm * 8, float((hi - lo).max()) / 40))
         gens = np.vstack([outline, frame])
+        # a tiny fixed jitter keeps GEOS's Delaunay clear of exactly collinear or cocircular
+        # samples (it can fail on them); weights are computed exactly afterwards anyway
+        gens = gens + np.random.default_rng(0).uniform(-1e-4, 1e-4, gens.shape)
         owners = np.concatenate([owner, np.full(len(frame), -1)])
         # unique generators, keyed as complex numbers (sorted lexicographically by numpy)
         key = gens[:, 0] + 1j * gens[:, 1]
@@ -142,11 +145,14 @@ class Roadmap:
         pair = np.flatnonzero(ek[1:] == ek[:-1])
         t1, t2 = to[pair], to[pair + 1]
         g1, g2 = ek[pair] // m, ek[pair] % m
-        keep = owners[g1] != owners[g2]
+        cc = _circumcentres(tc)
+        # the medial axis: edges between outlines of different obstacles, plus the short edges
+        # that join pieces of one split vertex (nearly cocircular samples)
+        length = np.hypot(*(cc[t1] - cc[t2]).T)
+        keep = (owners[g1] != owners[g2]) | (length < spacing_mm)
         t1, t2 = t1[keep], t2[keep]
         # circumcentres of nearly flat triangles (collinear samples) fly off: keep edges
         # whose both ends lie within the frame
-        cc = _circumcentres(tc)
         inside = np.all((cc >= lo) & (cc <= hi), axis=1)
         ok = inside[t1] & inside[t2]
         t1, t2 = t1[ok], t2[ok]
@@ -307,20 +313,22 @@ def fit_path(obstacles: ObstacleSet | Iterable[Piece], start_mm: Point2, goal_mm
     s = (float(start_mm[0]), float(start_mm[1]))
     g = (float(goal_mm[0]), float(goal_mm[1]))
     need = coin_diameter_mm / 2.0 - tolerance_mm / 2.0
-    direct = float(obstacles.segment_clearances(np.array([s]), np.array([g]),
-                                                OPEN_CLEARANCE_MM)[0])
-    if direct >= OPEN_CLEARANCE_MM or not len(obstacles):
+    if not len(obstacles):
         return FitResult(True, 2 * OPEN_CLEARANCE_MM, (s, g), None)
     rm = roadmap if roadmap is not None else roadmap_for(obstacles)
     k = min(CONNECT_NEIGHBOURS, len(rm.nodes))
+    sn = _nearest_nodes(rm, s, k)
+    gn = _nearest_nodes(rm, g, k)
+    # one batch: the straight way, then start and goal to their nearby roadmap nodes
+    a_pts = np.vstack([[s], np.broadcast_to(s, (k, 2)), np.broadcast_to(g, (k, 2))])
+    b_pts = np.vstack([[g], rm.nodes[sn], rm.nodes[gn]])
+    w = obstacles.segment_clearances(a_pts, b_pts, OPEN_CLEARANCE_MM)
+    direct = float(w[0])
+    if direct >= OPEN_CLEARANCE_MM:
+        return FitResult(True, 2 * OPEN_CLEARANCE_MM, (s, g), None)
     best_w, best_path, best_edge = direct, np.array([s, g]), (s, g)
     if k:
-        sn = _nearest_nodes(rm, s, k)
-        gn = _nearest_nodes(rm, g, k)
-        ends = np.vstack([np.broadcast_to(s, (k, 2)), np.broadcast_to(g, (k, 2))])
-        w = obstacles.segment_clearances(ends, np.vstack([rm.nodes[sn], rm.nodes[gn]]),
-                                         OPEN_CLEARANCE_MM)
-        ws, wg = w[:k], w[k:]
+        ws, wg = w[1:k + 1], w[k + 1:]
         ai, bi = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
         tree = rm.bottlenecks(sn[ai.ravel()], gn[bi.ravel()])
         total = np.minimum(np.minimum(ws[ai.ravel()], wg[bi.ravel()]), tree)

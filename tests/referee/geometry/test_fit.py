@@ -1,0 +1,154 @@
+"""The gap fit: can a coin slide from A to B, how wide is the narrowest place, where is it."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.geometry import FitResult, ObstacleSet, fit_path
+from tabletop.cli import main
+from tabletop.scene import Piece, Scene
+
+D = 19.05
+T = 50.8
+
+
+def room(gap_mm: float, n: int = 5) -> list[Piece]:
+    """A square room of touching tiles (n tiles a side) with one doorway ``gap_mm`` wide in the
+    middle of its top wall (at y = n T / 2 + T / 2)."""
+    half = n * T / 2
+    out = []
+    for k in range(n):
+        c = -half + T / 2 + k * T
+        out += [Piece.tile(c, -half - T / 2), Piece.tile(-half - T / 2, c),
+                Piece.tile(half + T / 2, c)]
+    out += [Piece.tile(-half - T / 2, -half - T / 2), Piece.tile(half + T / 2, -half - T / 2),
+            Piece.tile(-half - T / 2, half + T / 2), Piece.tile(half + T / 2, half + T / 2)]
+    for k in range(n // 2 + 1):
+        x = gap_mm / 2 + T / 2 + k * T
+        if x - T / 2 < half:
+            out += [Piece.tile(x, half + T / 2), Piece.tile(-x, half + T / 2)]
+    return out
+
+
+DOOR_Y = 5 * T / 2 + T / 2
+
+
+@pytest.mark.parametrize(("gap_mm", "fits"), [(D - 0.5, False), (D, True), (D + 0.5, True),
+                                              (12.0, False), (30.0, True)])
+def test_a_coin_slides_through_a_doorway_at_least_its_diameter_wide(gap_mm, fits):
+    r = fit_path(ObstacleSet.from_pieces(room(gap_mm)), (0.0, 0.0), (0.0, 250.0), D)
+    assert r.fits is fits
+    assert r.clearance_mm == pytest.approx(gap_mm, abs=0.05)
+    assert r.pinch_mm is not None and math.dist(r.pinch_mm, (0.0, DOOR_Y)) < T / 2 + 0.1
+    assert r.path_mm[0] == (0.0, 0.0) and r.path_mm[-1] == (0.0, 250.0)
+
+
+@pytest.mark.parametrize("gap_mm", [D - 0.5, D + 0.5])
+def test_the_best_path_bends_to_the_doorway_from_anywhere_in_the_room(gap_mm):
+    r = fit_path(ObstacleSet.from_pieces(room(gap_mm)), (-80.0, -70.0), (90.0, 260.0), D)
+    assert r.fits is (gap_mm >= D)
+    assert r.clearance_mm == pytest.approx(gap_mm, abs=0.05)
+    assert len(r.path_mm) > 2
+    obstacles = ObstacleSet.from_pieces(room(gap_mm))
+    for a, b in zip(r.path_mm, r.path_mm[1:], strict=False):  # the path never crosses a tile
+        assert obstacles.clearance_of_segment(a, b) > 0
+
+
+def test_a_closed_room_has_no_way_out():
+    closed = [*room(30.0), Piece.tile(0.0, DOOR_Y)]
+    r = fit_path(ObstacleSet.from_pieces(closed), (0.0, 0.0), (0.0, 250.0), D)
+    assert not r.fits and r.clearance_mm < 1.0
+
+
+def test_an_open_table_has_no_pinch():
+    r = fit_path(ObstacleSet.from_pieces([]), (0.0, 0.0), (500.0, 0.0), D)
+    assert r.fits and r.pinch_mm is None and r.path_mm == ((0.0, 0.0), (500.0, 0.0))
+
+
+def test_a_coin_cannot_start_inside_an_obstacle():
+    r = fit_path(ObstacleSet.from_pieces([Piece.tile(0, 0)]), (0.0, 0.0), (200.0, 0.0), D)
+    assert not r.fits
+
+
+def test_coins_are_discs_measured_exactly():
+    # a ring of touching coins (radius 120 mm) with one 18 mm gap between two rims
+    radius, gap = 120.0, 18.0
+    step = 2 * math.asin(D / (2 * radius))
+    first_gap = 2 * math.asin((D + gap) / (2 * radius))
+    ring, a = [], first_gap
+    while a < 2 * math.pi - step / 2:
+        ring.append(Piece("coin", radius * math.cos(a), radius * math.sin(a), suit="moons"))
+        a += step
+    # close the ring: the last coin may overlap the first a little, never leave a gap
+    ring.append(Piece("coin", radius, 0.0, suit="moons"))
+    r = fit_path(ObstacleSet.from_pieces(ring), (0.0, 0.0), (300.0, 300.0), 17.0)
+    assert r.clearance_mm == pytest.approx(gap, abs=0.05) and r.fits
+    middle = (radius * (1 + math.cos(first_gap)) / 2, radius * math.sin(first_gap) / 2)
+    assert math.dist(r.pinch_mm, middle) < 0.1
+
+
+@settings(max_examples=6, deadline=None)
+@given(angle=st.floats(0, 90), dx=st.floats(-300, 300), dy=st.floats(-300, 300),
+       gap=st.floats(15.0, 24.0))
+def test_the_fit_does_not_depend_on_where_the_room_lies(angle, dx, dy, gap):
+    a = math.radians(angle)
+
+    def move(x, y):
+        return (x * math.cos(a) - y * math.sin(a) + dx, x * math.sin(a) + y * math.cos(a) + dy)
+
+    tiles = [Piece.tile(*move(p.x_mm, p.y_mm), angle_deg=angle) for p in room(gap)]
+    r = fit_path(ObstacleSet.from_pieces(tiles), move(0, 0), move(0, 250), D)
+    assert r.clearance_mm == pytest.approx(gap, abs=0.05)
+    assert r.fits is (gap >= D)
+
+
+def test_the_json_form_is_the_contracts():
+    r = FitResult(True, 19.5, ((0.0, 0.0), (1.0, 2.0)), (0.5, 1.0))
+    assert r.to_json() == {"fits": True, "clearance_mm": 19.5, "path": [[0.0, 0.0], [1.0, 2.0]],
+                           "pinch": [0.5, 1.0]}
+
+
+# --------------------------------------------------------------------------- tabletop fit
+
+def test_fit_command_prints_the_fit_as_json(tmp_path, capsys):
+    path = tmp_path / "room.json"
+    path.write_text(Scene.of(room(D - 0.5)).dumps())
+    assert main(["fit", str(path), "--from", "0,0", "--to", "0,250"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["fits"] is False and out["clearance_mm"] == pytest.approx(D - 0.5, abs=0.05)
+    assert out["path"][0] == [0.0, 0.0] and len(out["pinch"]) == 2
+
+
+def test_fit_command_ignores_the_coin_that_slides(tmp_path, capsys):
+    path = tmp_path / "room.json"
+    path.write_text(Scene.of([*room(30.0), Piece("coin", 0.0, 0.0, suit="suns")]).dumps())
+    assert main(["fit", str(path), "--from", "0,0", "--to", "0,250"]) == 0
+    assert json.loads(capsys.readouterr().out)["fits"] is True
+
+
+def test_fit_command_bad_point_is_a_usage_error(tmp_path, capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["fit", str(tmp_path / "x.json"), "--from", "0", "--to", "1,1"])
+    assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert "X,Y" in err and err.count("\n") == 1
+
+
+def test_fit_command_image_needs_a_calibration(tmp_path, capsys):
+    image = tmp_path / "table.png"
+    image.write_bytes(b"not really")
+    assert main(["fit", str(image), "--from", "0,0", "--to", "1,1"]) == 2
+    err = capsys.readouterr().err
+    assert "needs --calibration" in err and err.count("\n") == 1
+
+
+def test_fit_command_unreadable_scene_is_one_line(tmp_path, capsys):
+    path = tmp_path / "bad.json"
+    path.write_text("{")
+    assert main(["fit", str(path), "--from", "0,0", "--to", "1,1"]) == 1
+    assert "bad.json" in capsys.readouterr().err

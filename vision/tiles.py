@@ -81,6 +81,102 @@ def _tiles_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_T
     return out
 
 
+def _profile_crossing(shade: np.ndarray, p0: np.ndarray, n: np.ndarray, lo: float, hi: float,
+                      body: float, table: float = 1.0) -> float | None:
+    """Distance along ``n`` from ``p0`` of the outermost point halfway from body to table.
+
+    Searched from outside in, so lines printed inside the face (a back's frame) are passed.
+    """
+    ts = np.arange(hi, lo, -0.25)
+    prof = _bilinear(shade, p0[None] + ts[:, None] * n[None])
+    mid = (body + table) / 2.0
+    above = np.nonzero(prof >= mid)[0]
+    if not above.size or above[0] == 0:
+        return None
+    j = int(above[0])
+    a, b = prof[j - 1], prof[j]  # a outside (below mid), b inside
+    return float(ts[j - 1] - (mid - a) / max(b - a, 1e-6) * 0.25)
+
+
+def refine_tile(shade: np.ndarray, bright: np.ndarray, centre: np.ndarray, angle_deg: float,
+                side: float, away: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The top face's centre and angle from its edges facing away from the camera, subpixel.
+
+    Edges turned towards the camera show the side wall and are left out, and so are edges
+    shared with a touching tile. Along each kept edge, brightness profiles across it give
+    edge points; a square of the known side is fitted to them (centre and angle).
+
+    Returns:
+        ``(centre_px, angle_deg)`` or None when the edges cannot be measured.
+    """
+    th = math.radians(angle_deg)
+    inner = _bilinear(shade, centre[None] + np.array([[0.3, 0.3], [-0.3, 0.3], [0.3, -0.3],
+                                                      [-0.3, -0.3]]) * side)
+    body = float(np.median(inner))
+    if body < 1.04:
+        return None
+    obs = []  # (k, point)
+    for k in range(4):
+        a = th + k * math.pi / 2
+        n = np.array([math.cos(a), math.sin(a)])
+        if float(n @ away) < -0.3:
+            continue
+        t = np.array([-n[1], n[0]])
+        beyond = centre + n * (side / 2 + 0.12 * side)
+        bx, by = round(beyond[0]), round(beyond[1])
+        if 0 <= by < bright.shape[0] and 0 <= bx < bright.shape[1] and bright[by, bx]:
+            continue  # a neighbour lies against this edge
+        for q in np.linspace(-0.38, 0.38, 9):
+            p0 = centre + t * q * side
+            d = _profile_crossing(shade, p0, n, 0.3 * side, 0.7 * side, body)
+            if d is not None and abs(d - side / 2) < 0.12 * side:
+                obs.append((k, p0 + d * n))
+    if len(obs) < 8 or len({k for k, _ in obs}) < 2:
+        return None
+    c, a = centre.astype(float), th
+    for _round in range(3):  # fit, drop outliers (a chipped edge, a coin against it), refit
+        c, a, res = _fit_square(obs, c, a, side)
+        keep = np.abs(res) <= max(0.75, 3.0 * float(np.median(np.abs(res))))
+        if keep.all():
+            break
+        obs = [o for o, k in zip(obs, keep, strict=True) if k]
+        if len(obs) < 8 or len({k for k, _ in obs}) < 2:
+            return None
+    if float(np.hypot(*(c - centre))) > 0.15 * side or abs(math.degrees(a - th)) > 5:
+        return None
+    return c, math.degrees(a)
+
+
+def _fit_square(obs: list[tuple[int, np.ndarray]], c: np.ndarray, a: float, side: float
+                ) -> tuple[np.ndarray, float, np.ndarray]:
+    """Gauss-Newton fit of a square's centre and angle to points on its edges."""
+    res = np.zeros(len(obs))
+    for _ in range(10):
+        J, r = [], []
+        for k, p in obs:
+            ak = a + k * math.pi / 2
+            n = np.array([math.cos(ak), math.sin(ak)])
+            dn = np.array([-math.sin(ak), math.cos(ak)])
+            r.append(float(n @ (p - c)) - side / 2)
+            J.append([-n[0], -n[1], float(dn @ (p - c))])
+        res = np.array(r)
+        step, *_ = np.linalg.lstsq(np.array(J), -res, rcond=None)
+        c, a = c + step[:2], a + step[2]
+        if abs(step[0]) + abs(step[1]) < 1e-3 and abs(step[2]) < 1e-5:
+            break
+    return c, a, res
+
+
+def _bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    h, w = img.shape
+    x = np.clip(xy[..., 0], 0, w - 1.001)
+    y = np.clip(xy[..., 1], 0, h - 1.001)
+    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
+    fx, fy = x - x0, y - y0
+    return (img[y0, x0] * (1 - fx) * (1 - fy) + img[y0, x0 + 1] * fx * (1 - fy)
+            + img[y0 + 1, x0] * (1 - fx) * fy + img[y0 + 1, x0 + 1] * fx * fy)
+
+
 def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px: float,
                side_px: float, inks: dict[str, tuple[int, int, int]]
                ) -> tuple[str, str | None, float]:
@@ -152,8 +248,19 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         return Detections.empty(), mask
     inks = dict(cfg.suit_inks)
     cam = prep.view.camera
+    rough_mm = prep.view.to_mm(np.array([t.centre_px for t in found]))
+    away = cam.outward(rough_mm)
+    if prep.view.flip_y:
+        away[:, 1] = -away[:, 1]
+    z = np.full(len(found), cfg.seen_height * cfg.thickness_mm)
+    for i, t in enumerate(found):
+        fine = refine_tile(prep.shade, closed, np.array(t.centre_px), t.angle_px,
+                           cfg.side_mm * s, away[i])
+        if fine is not None:
+            found[i] = _Tile((float(fine[0][0]), float(fine[0][1])), fine[1], t.side_px)
+            z[i] = cfg.thickness_mm
     seen_mm = prep.view.to_mm(np.array([t.centre_px for t in found]))
-    foot_mm = cam.foot_of(seen_mm, cfg.seen_height * cfg.thickness_mm)
+    foot_mm = cam.foot_of(seen_mm, z)
     top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)
     top_px = prep.view.to_px(top_mm)
     faces, suits, confs, angles = [], [], [], []

@@ -29,17 +29,16 @@ def perft(position: Position, depth: int) -> int:
     """
     if depth <= 0:
         return 1
-    gen = position.generate_moves
+    gen, count = position.generate_moves, position.count_moves
     if depth == 1:
-        return len(gen())
+        return count()
     push, pop = position._make, position._unmake
 
     def rec(d: int) -> int:
-        moves = gen()
         if d == 1:
-            return len(moves)
+            return count()
         n = 0
-        for m in moves:
+        for m in gen():
             push(m)
             n += rec(d - 1)
             pop()

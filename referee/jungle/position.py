@@ -276,8 +276,7 @@ class Position:
         steps, jumps, beats = t.steps, t.jumps, t.beats
         out: list[int] = []
         append = out.append
-        base = 8 * side
-        for code in range(base + 1, base + 9):
+        for code in t.codes[side]:
             sq = where[code]
             if sq < 0:
                 continue
@@ -288,6 +287,12 @@ class Position:
                 x = board[to]
                 if not x or (foe[x] and (trap[to] or (b[x] and water[to] == w))):
                     append(m + to)
+        for code in t.jumpers[side]:
+            sq = where[code]
+            if sq < 0:
+                continue
+            b = beats[code]
+            m = sq * 64
             for to, crossed in jumps[code][sq]:
                 for c in crossed:
                     if board[c]:
@@ -297,6 +302,40 @@ class Position:
                     if not x or (foe[x] and (trap[to] or b[x])):
                         append(m + to)
         return out
+
+    def count_moves(self) -> int:
+        """``len(self.generate_moves())``, without building the list (perft's leaves)."""
+        if self.winner is not None:
+            return 0
+        t = self.tables
+        board, where, side = self.board, self.where, self.side
+        foe, trap, water = t.foe[side], t.trap[side], t.water
+        steps, jumps, beats = t.steps, t.jumps, t.beats
+        n = 0
+        for code in t.codes[side]:
+            sq = where[code]
+            if sq < 0:
+                continue
+            b = beats[code]
+            w = water[sq]
+            for to in steps[code][sq]:
+                x = board[to]
+                if not x or (foe[x] and (trap[to] or (b[x] and water[to] == w))):
+                    n += 1
+        for code in t.jumpers[side]:
+            sq = where[code]
+            if sq < 0:
+                continue
+            b = beats[code]
+            for to, crossed in jumps[code][sq]:
+                for c in crossed:
+                    if board[c]:
+                        break
+                else:
+                    x = board[to]
+                    if not x or (foe[x] and (trap[to] or b[x])):
+                        n += 1
+        return n
 
     def legal_moves(self) -> list[int]:
         """The moves allowed by every rule, the repetition rule included."""

@@ -72,6 +72,8 @@ class Tables:
         foe: ``foe[side][target]``: whether ``target`` (0..16) is an enemy piece of ``side``.
         trap: ``trap[side][square]``: squares where an enemy of ``side`` has rank 0.
         water: ``water[square]``.
+        codes: ``codes[side]``: the side's piece codes.
+        jumpers: ``jumpers[side]``: the side's piece codes that can jump a river at all.
     """
 
     steps: tuple[tuple[tuple[int, ...], ...], ...]
@@ -80,6 +82,8 @@ class Tables:
     foe: tuple[tuple[bool, ...], ...]
     trap: tuple[tuple[bool, ...], ...]
     water: tuple[bool, ...]
+    codes: tuple[tuple[int, ...], ...]
+    jumpers: tuple[tuple[int, ...], ...]
 
 
 class Rules:
@@ -169,7 +173,9 @@ def _build_tables(cls: type[Rules]) -> Tables:
     foe = tuple(tuple(t != 0 and side_of(t) != side for t in range(17)) for side in (0, 1))
     trap = tuple(tuple(s in g.TRAPS[side] for s in range(g.N_SQUARES)) for side in (0, 1))
     water = tuple(s in g.WATER for s in range(g.N_SQUARES))
-    return Tables(tuple(steps), tuple(jumps), tuple(beats), foe, trap, water)
+    codes = tuple(tuple(range(8 * side + 1, 8 * side + 9)) for side in (0, 1))
+    jumpers = tuple(tuple(c for c in codes[side] if any(jumps[c])) for side in (0, 1))
+    return Tables(tuple(steps), tuple(jumps), tuple(beats), foe, trap, water, codes, jumpers)
 
 
 # --------------------------------------------------------------------------- the variants

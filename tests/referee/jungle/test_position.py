@@ -57,6 +57,7 @@ def test_text_round_trips_and_pop_restores(choices, variants):
         assert again.text() == pos.text() and again.board == pos.board
         assert again.winner == pos.winner
         assert sorted(again.generate_moves()) == sorted(pos.generate_moves())
+        assert pos.count_moves() == len(pos.generate_moves())
     for snap in reversed(snapshots):
         pos.pop()
         assert (pos.text(), pos.board, pos.where, pos.counts, pos.winner,

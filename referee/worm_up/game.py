@@ -348,7 +348,7 @@ class WormUp(Game):
             "moved": list(state.moved),
             "next": next_players,
             "x_post_move": (revealed.x_player if revealed is not None and not state.post_moved
-                            and state.phase is not Phase.SETUP else None),
+                            and state.phase in (Phase.BIDDING, Phase.MOVING) else None),
             "start_line_mm": ([list(p) for p in state.start_posts_mm]
                               if state.start_posts_mm else None),
             "finish_line_mm": ([list(p) for p in state.finish_posts_mm]
@@ -638,7 +638,7 @@ class WormUp(Game):
         x_player = state.reveal.x_player if state.reveal is not None else None
         if not changed:
             assert moved_post is not None
-            new = self._post_move(state, read, moved_post, None)
+            new = self._post_move(state, read, moved_post)
             return self._after_post(new, scene, seq)
         if state.phase is not Phase.MOVING:
             raise _Foul(Rule.TURN, f"No worm may move before the bids of round {state.round} "
@@ -669,7 +669,7 @@ class WormUp(Game):
         how = f" (X as {number})" if rv.bid_of(player) == "X" else ""
         also = ""
         if moved_post is not None:
-            new = self._post_move(new, read, moved_post, player)
+            new = self._post_move(new, read, moved_post)
             also = " and moved a finish post"
         outputs: list[Event] = [Verdict(seq, player, True, Rule.OK.value,
                                         f"{player} moved {number} segments from tail to head"
@@ -769,8 +769,7 @@ class WormUp(Game):
                                 f"round; the free numbers are "
                                 f"{_and([str(f) for f in mover.free])}.", player, moved_idx, where)
 
-    def _post_move(self, state: WormUpState, read: _Read, moved_to: Point2,
-                   player: str | None) -> WormUpState:
+    def _post_move(self, state: WormUpState, read: _Read, moved_to: Point2) -> WormUpState:
         """Checks a finish post move; returns the state with the finish line moved."""
         s = self.settings
         rv = state.reveal

@@ -261,12 +261,40 @@ def main(argv: list[str] | None = None) -> int:
     with open(out / "record.jsonl", "w", encoding="utf-8") as f:
         for line in record:
             f.write(json.dumps(line) + "\n")
-    (out / "README.md").write_text(readme(frames, script, names, decal is not None),
+    (out / "README.md").write_text(readme(frames, script, names, decal is not None, record),
                                    encoding="utf-8")
     return 0
 
 
-def readme(frames: list[Frame], script: list[dict], names: list[str], mat: bool) -> str:
+def _xy(p: Piece) -> str:
+    return f"({p.x_mm:g}, {p.y_mm:g})"
+
+
+def expected_verdicts(record: list[dict]) -> list[str]:
+    """What the referee must say on each scene of the record (seq: rule)."""
+    out, first = [], True
+    illegal_after = {i for i, t in enumerate(TURNS) if t.correction is not None}
+    turn, seen_in_turn = -1, 0
+    for seq, line in enumerate(record):
+        if line["type"] == "roll":
+            turn, seen_in_turn = turn + 1, 0
+        if line["type"] != "scene":
+            continue
+        if first:
+            out.append(f"- seq {seq}: `ok` (the course is set up; a `small table` warning, the "
+                       "pylon being 500 mm away)")
+            first = False
+            continue
+        bad = turn in illegal_after and seen_in_turn == 0
+        who = TURNS[turn].player
+        out.append(f"- seq {seq}: " + (f"`steps` ({who} moved one step too many)" if bad
+                                        else f"`ok` ({who})"))
+        seen_in_turn += 1
+    return out
+
+
+def readme(frames: list[Frame], script: list[dict], names: list[str], mat: bool,
+           record: list[dict]) -> str:
     """The sample's README: what, how, and the turn list."""
     lines = [
         "# A rendered Worm Derby playthrough",
@@ -280,9 +308,9 @@ def readme(frames: list[Frame], script: list[dict], names: list[str], mat: bool)
         "- World frame: the printed calibration mat's (origin at its top-left corner, x right,",
         "  y down, mm)." + (" The A4 mat lies at the left of the course in every frame."
                             if mat else " (The mat was not drawn: calibration.mat was absent.)"),
-        f"- Course: start tiles at {START_TILES[0].centre_mm} and {START_TILES[1].centre_mm}"
-        f" (face up), pylon at {PYLON.centre_mm} (face up), obstacles (face down) at "
-        + ", ".join(str(t.centre_mm) for t in OBSTACLES) + ".",
+        f"- Course: start tiles at {_xy(START_TILES[0])} and {_xy(START_TILES[1])}"
+        f" (face up), pylon at {_xy(PYLON)} (face up), obstacles (face down) at "
+        + ", ".join(_xy(t) for t in OBSTACLES) + ".",
         f"- Worms: suns and moons, {LENGTH} coins each, straight, tails on the start line"
         f" (x = {START_X}), heads toward the pylon; a step moves the tail coin to the head.",
         "",
@@ -294,8 +322,8 @@ def readme(frames: list[Frame], script: list[dict], names: list[str], mat: bool)
         "- `truth.jsonl`: per frame, the true scene (contract JSON; `hand` true while a hand is",
         "  over the table, when a coin being carried is not on the table) and each piece's",
         "  pixels (`centre_px`, `top_px`, `visible_fraction`, `occluded`).",
-        "- `record.jsonl`: the true game record (setup, rolls, each stable table once); the",
-        "  referee's verdicts on it are listed below.",
+        "- `record.jsonl`: the true game record (setup, rolls, each stable table once);",
+        "  `tabletop referee record.jsonl` must give the verdicts listed below.",
         "",
         "## Turns",
     ]
@@ -305,6 +333,7 @@ def readme(frames: list[Frame], script: list[dict], names: list[str], mat: bool)
             desc += (f" (illegal: one step too many, verdict `steps`), then the extra coin is"
                      f" put back: {len(turn.correction)} steps (legal)")
         lines.append(desc)
+    lines += ["", "## Verdicts on record.jsonl", "", *expected_verdicts(record)]
     lines += ["", "## Timeline", ""]
     for line in script:
         if "frame" in line:

@@ -221,7 +221,7 @@ def draw_token(img: np.ndarray, side: int, animal: str, x0_mm: float, y0_mm: flo
     _fill(img, x0_mm, y0_mm, x0_mm + t, y0_mm + t, colour, ppmm)
     _fill(img, x0_mm + frame, y0_mm + frame, x0_mm + t - frame, y0_mm + t - frame,
           (255, 255, 255), ppmm)
-    mx, my = x0_mm + (t - m) / 2, y0_mm + 5.0
+    mx, my = x0_mm + (t - m) / 2, y0_mm + g.TOKEN_MARKER_TOP_MM
     draw_marker(img, token_id(side, animal), mx, my, m, ppmm)
     r = ANIMALS.index(animal) + 1 if rank is None else rank
     _text(img, f"{animal.upper()} {r}", x0_mm + t / 2, y0_mm + t - 3.4, 3.4, ppmm, colour,

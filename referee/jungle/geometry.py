@@ -157,6 +157,10 @@ TOKEN_MM = 32.0
 """Side of a printed token (square, to cut out); it fits a square with room to spare."""
 TOKEN_MARKER_MM = 18.0
 """Side of the marker printed on a token."""
+TOKEN_MARKER_TOP_MM = 5.0
+"""From a token's top edge to its marker's (the name and rank are printed below the marker), so
+the marker's centre lies ``TOKEN_MM / 2 - TOKEN_MARKER_TOP_MM - TOKEN_MARKER_MM / 2`` = 2 mm
+from the token's centre, towards the marker's top edge."""
 
 BETWEEN_FRACTION = 0.3
 """A token whose centre is more than this fraction of a square from the square's centre (in x

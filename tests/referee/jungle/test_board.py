@@ -71,7 +71,8 @@ def test_the_token_sheet_beside_the_png(board_png):
     ppmm = px_per_mm(DPI)
     for slot in token_slots():
         centre = (found[slot.marker_id].mean(axis=0) + 0.5) / ppmm
-        want = (slot.x0_mm + g.TOKEN_MM / 2, slot.y0_mm + 5.0 + g.TOKEN_MARKER_MM / 2)
+        want = (slot.x0_mm + g.TOKEN_MM / 2,
+                slot.y0_mm + g.TOKEN_MARKER_TOP_MM + g.TOKEN_MARKER_MM / 2)
         assert np.abs(centre - want).max() < 0.4
         assert slot.marker_id == 50 + 8 * slot.side + ANIMALS.index(slot.animal)
 

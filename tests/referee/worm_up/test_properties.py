@@ -77,3 +77,35 @@ def test_the_course_may_lie_any_way_round_on_the_table(deg, shift):
     wrong["yellow"] = advance(worms["yellow"], 4, 90.0 + deg)
     v = verdict(g.push(SceneSeen(table(wrong, posts))))
     assert not v.legal and v.rule == "steps"
+
+
+@settings(max_examples=60, deadline=None)
+@given(changes=st.lists(st.tuples(st.sampled_from(["red", "yellow", "green", "post"]),
+                                  st.integers(0, 6),
+                                  st.tuples(st.floats(-700, 700), st.floats(-700, 700))),
+                        max_size=6),
+       drop=st.lists(st.integers(0, 24), max_size=2),
+       phase=st.sampled_from(["bidding", "moving"]))
+def test_any_table_gets_at_most_one_verdict_and_never_an_exception(changes, drop, phase):
+    g = Game()
+    g.start()
+    if phase == "moving":
+        g.bids(red="X", yellow="5", green="6")
+    worms = {p: list(w) for p, w in g.worms.items()}
+    posts = list(g.posts)
+    for who, i, xy in changes:
+        if who == "post":
+            posts[i % 4] = xy
+        else:
+            worms[who][i] = xy
+    scene = table(worms, posts)
+    for i in sorted(set(drop), reverse=True):
+        if i < len(scene.pieces):
+            scene = scene.without_piece(i)
+    out = g.push(SceneSeen(scene))
+    verdicts = [e for e in out if e.type == "verdict"]
+    assert len(verdicts) <= 1
+    if not changes and not drop:
+        assert out == ()
+    for v in verdicts:
+        assert v.reason.endswith(".") and "\n" not in v.reason

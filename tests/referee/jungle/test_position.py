@@ -123,3 +123,30 @@ def test_locate_mm_statuses():
     assert g.locate_mm(0.5 * s, -0.1 * s).status == "between"  # over the board's edge
     assert g.locate_mm(0.5 * s, -0.5 * s).status == "off"
     assert g.locate_mm(0.5 * s + 0.29 * s, 0.5 * s).status == "on"
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.lists(st.integers(0, 10_000), min_size=0, max_size=50),
+       st.sampled_from([(), ("dog-swims", "leopard-jumps"), ("elephant-captures-rat",
+                                                              "dog-over-wolf")]))
+def test_check_agrees_with_move_generation(choices, variants):
+    """In positions of random games, every move between two squares in a line (up to four
+    apart) is legal by check() exactly when the generator lists it, and otherwise check() names
+    the broken rule with a sentence."""
+    pos = Position(rules=rules_for(variants))
+    for c in choices:
+        moves = pos.generate_moves()
+        if not moves:
+            break
+        pos.push(moves[c % len(moves)])
+    legal = set(pos.legal_moves())
+    for fr in range(g.N_SQUARES):
+        for to in range(g.N_SQUARES):
+            df, dr = abs(g.file_of(fr) - g.file_of(to)), abs(g.rank_of(fr) - g.rank_of(to))
+            if (df and dr) or df + dr > 4:
+                continue
+            m = fr * 64 + to
+            bad = pos.check(m)
+            assert (bad is None) == (m in legal), (pos.text(), move_text(m), bad)
+            if bad is not None:
+                assert bad.reason and "\n" not in bad.reason

@@ -136,10 +136,23 @@ class BidRoom:
         data = dict(notice.data) if notice is not None and notice.data else result.to_json()
         self.last_reveal = {**_plain(data), "round": round_no,
                             "summary": notice.message if notice is not None
-                            else f"Round {round_no}. {result.summary()}",
+                            else result.summary(round_no),
                             "refused": refused}
         self._box, self._key = None, None
         return self.last_reveal
+
+    def _public(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Adds what the referee says about the round: its phase and who moves next."""
+        described = self.table.referee.describe()
+        view["active"] = True
+        view["phase"] = described.get("phase")
+        view["open"] = described.get("phase") == "bidding"
+        view["next"] = described.get("next") or []
+        view["move_order"] = described.get("move_order") or []
+        view["last_reveal"] = self.last_reveal
+        if view["last_reveal"] is None and described.get("last_reveal"):
+            view["last_reveal"] = _plain(described["last_reveal"])
+        return view
 
     def status(self) -> dict[str, Any]:
         """What everyone may see: the round, who has bid (never what) and the last reveal."""
@@ -149,20 +162,14 @@ class BidRoom:
             return {"active": False}
         with self._lock:
             view = self._current_box().view_for(None)
-        view["active"] = True
-        view["phase"] = getattr(getattr(self.table.referee.state, "phase", None), "value", None)
-        view["last_reveal"] = self.last_reveal
-        return view
+        return self._public(view)
 
     def view(self, player: str) -> dict[str, Any]:
         """One player's view: who has bid, their own bid (and only theirs), the last reveal."""
         with self._lock:
             self.check_player(player)
             view = self._current_box().view_for(player)
-        view["active"] = True
-        view["phase"] = getattr(getattr(self.table.referee.state, "phase", None), "value", None)
-        view["last_reveal"] = self.last_reveal
-        return view
+        return self._public(view)
 
 
 def _plain(obj: Any) -> Any:

@@ -162,6 +162,7 @@ class Pipeline:
         self._latency: deque[float] = deque(maxlen=60)
         self._last_status_pub = 0.0
         self._last_error: str | None = None
+        self._source_done = False
 
     # ------------------------------------------------------------------ control
 
@@ -246,7 +247,7 @@ class Pipeline:
                     self._slot.put(item, replace=self.source.live and isinstance(item, Frame),
                                    stop=self._stop)
                 else:
-                    self._set_state("ended", f"{self.source.description}: all frames seen")
+                    self._source_done = True  # the worker says "ended" once it has judged all
                     break
             except SourceLost as exc:
                 self._set_state("lost", f"{exc}; trying again every {self.retry_s:g} s")
@@ -264,6 +265,8 @@ class Pipeline:
         while not self._stop.is_set():
             item, ended = self._slot.take(0.2)
             if ended:
+                if self._source_done:
+                    self._set_state("ended", f"{self.source.description}: every frame judged")
                 break
             if item is None:
                 continue

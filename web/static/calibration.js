@@ -31,16 +31,18 @@
       const top = Number(r.headers.get("X-Error-Max-Mm"));
       heat.src = URL.createObjectURL(await r.blob());
       heat.hidden = false;
+      document.querySelector(".legend").hidden = false;
       $("heat-max").textContent = isFinite(top) ? top.toFixed(2) + " mm" : "max";
       $("heat-note").textContent = "Expected error of a position (1 sigma), black: outside the camera's view.";
     } catch (e) {
       heat.hidden = true;
-      $("heat-note").textContent = "No error map: " + e.message;
+      document.querySelector(".legend").hidden = true;
+      $("heat-note").textContent = "Not available: " + e.message + ".";
     }
     const d = info.drift;
     const box = $("drift");
     if (d && d.status === "unknown") {
-      box.hidden = false; box.className = "warning";
+      box.hidden = false; box.className = "note-box";
       box.textContent = "⚠ Drift cannot be checked: " + d.message;
     } else if (d && d.moved) {
       box.hidden = false; box.className = "warning";

@@ -71,7 +71,7 @@
   TT.fmtTime = function (t) {
     if (!t) return "";
     const d = new Date(t * 1000);
-    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+    return d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit", hour12: false });
   };
 
   TT.el = function (tag, attrs, ...children) {
@@ -84,6 +84,15 @@
     }
     for (const c of children) if (c !== null && c !== undefined) e.append(c);
     return e;
+  };
+
+  TT.revealText = function (r) {
+    /* One line about a reveal: the referee's summary, or the bids when there is none. */
+    if (!r) return "";
+    if (r.summary) return r.summary;
+    const bids = Object.entries(r.bids || {}).map(([p, b]) => p + " " + b).join(", ");
+    const order = (r.order || []).map((m) => m.player).join(", ");
+    return "Bids: " + bids + (order ? "; move order: " + order : "") + ".";
   };
 
   TT.colourOf = function (name) {

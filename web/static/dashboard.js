@@ -71,6 +71,7 @@
     if (now) extra.push("to play: " + now);
     if (s.roll) extra.push("roll: " + (typeof s.roll === "object" ? JSON.stringify(s.roll) : s.roll));
     if (s.variant) extra.push("variant: " + s.variant);
+    if (s.phase) extra.push("phase: " + s.phase);
     $("game-extra").textContent = extra.join(" · ");
   }
 
@@ -119,7 +120,12 @@
         p + (done ? " ✔" : " …")));
     });
     const r = b.last_reveal;
-    $("reveal").textContent = r ? "Round " + r.round + ": " + r.summary : "";
+    $("reveal").textContent = TT.revealText(r);
+    if (!b.open) {
+      st.append(TT.el("div", { class: "muted", text: b.phase === "moving"
+        ? "Worms move now" + (b.next.length ? " — next: " + b.next.join(" or ") : "") + "."
+        : b.phase === "over" ? "The race is over." : "Bidding opens once the worms stand at the start." }));
+    }
   }
 
   function judgedOf(v) {

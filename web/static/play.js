@@ -22,7 +22,7 @@
     $("round").textContent = v.round || "";
     const available = v.available || [];
     document.querySelectorAll("#bid-buttons button").forEach((b) => {
-      b.disabled = !v.active || !available.includes(b.dataset.bid);
+      b.disabled = !v.open || !available.includes(b.dataset.bid);
       b.classList.toggle("mine", v.your_bid === b.dataset.bid);
       b.title = available.includes(b.dataset.bid) ? "" : "this tile sits out this round";
     });
@@ -30,16 +30,23 @@
     if (v.your_bid) {
       $("yours").append("Your bid: ", TT.el("b", { text: v.your_bid + (v.your_number ? " (as " + v.your_number + ")" : "") }),
         " — you may change it until everyone has bid.");
+    } else if (!v.active) {
+      $("yours").append("No Worm Up! game is running.");
+    } else if (!v.open) {
+      $("yours").append(v.phase === "moving"
+        ? "Worms are moving" + (v.next.length ? " (next: " + v.next.join(" or ") + ")" : "") +
+          ". Bids for the next round open once every worm has moved."
+        : v.phase === "over" ? "The race is over." : "Bids open once the worms stand at the start.");
     } else {
-      $("yours").append(v.active ? "No bid yet this round." : "No Worm Up! game is running.");
+      $("yours").append("No bid yet this round.");
     }
-    const waiting = v.waiting_for || [];
+    const waiting = v.open ? (v.waiting_for || []) : [];
     const inn = (v.bids_in || []).filter((p) => p !== v.you);
     $("others").textContent = (inn.length ? "Has bid: " + inn.join(", ") + ". " : "") +
       (waiting.length ? "Waiting for: " + waiting.join(", ") + "." : "");
     const r = v.last_reveal;
     $("reveal-box").hidden = !r;
-    if (r) $("reveal-text").textContent = "Round " + r.round + ": " + r.summary;
+    if (r) $("reveal-text").textContent = TT.revealText(r);
   }
 
   async function refresh() {
@@ -75,6 +82,7 @@
     $("join-card").hidden = false;
   });
 
-  TT.listen({ bids: () => refresh(), reveal: () => refresh(), game: () => refresh(), resync: () => refresh() });
+  TT.listen({ bids: () => refresh(), reveal: () => refresh(), game: () => refresh(),
+    table: () => refresh(), resync: () => refresh() });
   refresh();
 })();

@@ -21,11 +21,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from referee.geometry import ObstacleSet, fit_path, roadmap_for  # noqa: E402
-from referee.record import Referee  # noqa: E402
-from tabletop.events import Roll, SceneSeen, Setup  # noqa: E402
-from tabletop.pieceset import PieceSet  # noqa: E402
-from tabletop.scene import Piece, Scene  # noqa: E402
+from referee.geometry import ObstacleSet, fit_path, roadmap_for
+from referee.record import Referee
+from tabletop.events import Roll, SceneSeen, Setup
+from tabletop.pieceset import PieceSet
+from tabletop.scene import Piece, Scene
 
 D = PieceSet().coin_diameter_mm
 T = PieceSet().tile_mm
@@ -54,7 +54,7 @@ def scenes() -> tuple[Scene, Scene, Scene]:
     xs = (-60.0, -20.0, 20.0, 60.0)
     worms = [worm(x, 0.0, 6, s) for x, s in zip(xs, PLAYERS, strict=True)]
     start = Scene.of(tiles + [c for w in worms for c in w] + [Piece.tile(-400, -200)])
-    moved = [worm(xs[0], 3 * D, 6, "suns")] + worms[1:]
+    moved = [worm(xs[0], 3 * D, 6, "suns"), *worms[1:]]
     after = Scene.of(tiles + [c for w in moved for c in w] + [Piece.tile(-400, -200)])
     return start, after, after
 

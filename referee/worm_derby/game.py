@@ -444,7 +444,8 @@ class WormDerby(Game):
         if len(new_pts) != track.length:
             return Judged("shape", f"{player}'s worm has {len(new_pts)} coins; it should have "
                                    f"{track.length}", shape.coins), None
-        inferred = infer_move(track.coins_mm, new_pts, s.same_place_mm, limit)
+        inferred = infer_move(track.coins_mm, new_pts, s.same_place_mm,
+                              s.touch_factor * self.d)
         if inferred is None:
             if missing_ends:
                 victim = next(iter(missing_ends))

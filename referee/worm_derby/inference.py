@@ -53,14 +53,15 @@ def _near(a: Point2, b: Point2, tol: float) -> bool:
 
 
 def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: float,
-               steps_if_all_moved: int | None = None) -> InferredMove | NoMove | None:
+               reach_mm: float = math.inf) -> InferredMove | NoMove | None:
     """Reads a move of one worm; None when nothing moved.
 
     Args:
         old: The worm's coins before, in chain order.
         new: Its coins after, in chain order (either way round), as many as before.
         same_place_mm: A coin that moved less than this stayed.
-        steps_if_all_moved: The number of steps to assume when every coin moved (the roll).
+        reach_mm: Farthest apart two touching coins' centres are. When every coin moved, the
+            fewest unseen placements that bridge the old head and the new tail are assumed.
     """
     n = len(old)
     if len(new) != n:
@@ -87,13 +88,12 @@ def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: floa
                                        "go the same way")
         return NoMove("shape", "the worm's coins do not follow from whole steps of one end")
     # every coin moved: the head end of the old worm is nearest the new tail
-    k = steps_if_all_moved if steps_if_all_moved is not None else n
     choices = []
     for forward in (True, False):
         head = old[-1] if forward else old[0]
         for o in orders:
             t = new[o[0]]
             choices.append((math.hypot(t[0] - head[0], t[1] - head[1]), forward, o))
-    _, forward, o = min(choices, key=lambda c: c[0])
-    k = max(k, n)
-    return InferredMove(forward, k, tuple(o), tuple(range(n)), hidden=k - n)
+    gap, forward, o = min(choices, key=lambda c: c[0])
+    hidden = 0 if gap <= reach_mm else max(0, math.ceil(gap / reach_mm) - 1)
+    return InferredMove(forward, n + hidden, tuple(o), tuple(range(n)), hidden=hidden)

@@ -6,7 +6,8 @@ revealed (a :class:`tabletop.events.Notice` with the reveal as ``data``), one sc
 worm in move order. The referee checks each scene:
 
 - ``pieces``: every worm has its 7 segments and both finish posts are on the table;
-- ``turn``: the worm that moved is the one whose move it is, and no other worm moved;
+- ``turn``: only a worm whose bid succeeded moves, once a round, after the reveal, one at a
+  time; ``order``: it moves in its place in the move order (lowest bid first);
 - ``shape``: the worm is still one chain of touching segments (never split);
 - ``tail``: the moved segments came from the tail and were laid, one after the other, in front
   of the head;
@@ -63,6 +64,7 @@ class Rule(StrEnum):
     SETUP = "setup"
     BID = "bid"
     TURN = "turn"
+    ORDER = "order"
     STEPS = "steps"
     TAIL = "tail"
     SHAPE = "shape"
@@ -654,7 +656,9 @@ class WormUp(Game):
                                    f"moved.", who, [i for p in changed for i in read.indices(p)])
         player = changed[0]
         if not movers:
-            raise _Foul(Rule.TURN, self._not_your_turn(state, player), player,
+            pending = rv.mover(player) is not None and player not in state.moved
+            raise _Foul(Rule.ORDER if pending else Rule.TURN, self._not_your_turn(state, player),
+                        player,
                         read.indices(player))
         if moved_post is not None and player != x_player:
             raise _Foul(Rule.POST, f"A finish post moved with {player}'s worm; only the X "
@@ -763,7 +767,7 @@ class WormUp(Game):
         if k in mover.free:
             first = [o for o in rv.order if o.player not in state.moved
                      and o.number is not None and o.number < k]
-            raise _Foul(Rule.TURN, f"{player}'s X took {k}, so {first[0].label()} moves first.",
+            raise _Foul(Rule.ORDER, f"{player}'s X took {k}, so {first[0].label()} moves first.",
                         player, moved_idx, where)
         raise _Foul(Rule.STEPS, f"{player} bid X and moved {k} {segments}, but {k} was bid this "
                                 f"round; the free numbers are "

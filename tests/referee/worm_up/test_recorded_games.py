@@ -46,8 +46,8 @@ def test_recorded_game_gives_the_expected_verdicts(record, capsys):
 def test_game1_has_each_foul_once_and_red_wins():
     out = _expected(DATA / "game1.jsonl")
     fouls = Counter(o["rule"] for o in out if o["type"] == "verdict" and not o["legal"])
-    assert fouls == {"turn": 3, "bid": 1, "steps": 1, "post": 1, "pieces": 1, "shape": 1,
-                     "touch": 1}
+    assert fouls == {"turn": 1, "order": 2, "bid": 1, "steps": 1, "post": 1, "pieces": 1,
+                     "shape": 1, "touch": 1}
     reveals = [o for o in out if o["type"] == "notice"]
     assert [r["data"]["round"] for r in reveals] == [1, 2, 3, 4, 5, 6, 7]
     assert reveals[1]["data"]["order"][0] == {"player": "yellow", "bid": "X", "number": None,

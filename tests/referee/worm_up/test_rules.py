@@ -194,7 +194,7 @@ def test_worms_move_in_order_of_their_bids():
     g = started()
     g.bids(red="6", yellow="4", green="5")
     v = verdict(g.move("red", 6))
-    assert not v.legal and v.rule == "turn" and "yellow's move" in v.reason
+    assert not v.legal and v.rule == "order" and "yellow's move" in v.reason
     assert verdict(g.move("yellow", 4)).legal
     assert g.referee.describe()["next"] == ["green"]
     assert verdict(g.move("green", 5)).legal
@@ -377,7 +377,7 @@ def test_x_taking_a_high_number_waits_for_lower_bids():
     g.bids(red="4", yellow="6", green="X")
     g.move("red", 4)
     v = verdict(g.move("green", 7))
-    assert not v.legal and v.rule == "turn" and "yellow (6) moves first" in v.reason
+    assert not v.legal and v.rule == "order" and "yellow (6) moves first" in v.reason
 
 
 def test_x_declared_number_must_be_moved():

@@ -53,7 +53,7 @@ def main() -> None:
     bid("red", "5"), bid("yellow", "X"), bid("blue", "6")
     worms = moved("yellow", 4, [90, 75, 75, 90])
     scene()                                   # ok: yellow X as 4 (before red's 5)
-    scene(moved("blue", 6))                   # turn: red (5) moves before blue
+    scene(moved("blue", 6))                   # order: red (5) moves before blue
     worms = moved("red", 5)
     scene(hand=True)                          # a hand over the table: not judged
     scene()                                   # ok: red 5
@@ -100,7 +100,7 @@ def main() -> None:
     # round 6: red X (free: 4 and 6), yellow 5, blue 7
     bid("red", "X"), bid("yellow", "5"), bid("blue", "7")
     worms = moved("red", 6)
-    scene()                                   # turn: red's X took 6; yellow (5) moves first
+    scene()                                   # order: red's X took 6; yellow (5) moves first
     events.append(Accept())                   # the players accept red's early move anyway
     worms = moved("yellow", 5)
     scene()                                   # ok: yellow 5

@@ -89,11 +89,11 @@ def hand_capsules(target_mm: tuple[float, float], from_deg: float, height_mm: fl
     lengths = {-27.0: 52.0, -9.0: 66.0, 9.0: 72.0, 27.0: 64.0}  # pinky .. index
     for o, length in lengths.items():
         off = o * thumb_side
-        fi = f + s * (off / 260.0)
+        fi = f - s * (off / 420.0)  # fingers close toward the grip
         fi = fi / np.linalg.norm(fi)
         base = knuckles + s * off
-        bend = base + fi * 0.55 * length - up * 9
-        tip = bend + fi * 0.45 * length - up * 11
+        bend = base + fi * 0.5 * length - up * 6
+        tip = bend + fi * 0.42 * length - up * 16
         caps.append(Capsule(base, bend, 9.0))
         caps.append(Capsule(bend, tip, 8.0))
     t_base = wrist + f * 25 + s * thumb_side * 34 - up * 4

@@ -63,7 +63,7 @@ def wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
     streak = smooth_noise(rng, (h, w), (0.6 * ppm, 45.0 * ppm))
     pores = smooth_noise(rng, (h, w), (0.5 * ppm, 4.0 * ppm))
     blotch = smooth_noise(rng, (h, w), (60.0 * ppm, 200.0 * ppm))
-    lum = (0.86 + 0.10 * rings - 0.05 * np.abs(streak) + 0.03 * pores + 0.04 * blotch)
+    lum = (0.84 + 0.15 * rings - 0.09 * np.abs(streak) + 0.04 * pores + 0.04 * blotch)
     lum *= tone[plank]
     # joints between planks and staggered butt joints
     within = np.mod(rows + offset, plank_mm)
@@ -73,7 +73,8 @@ def wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
     along = np.mod(cols + start[plank], ends[plank])
     butt = np.exp(-((np.minimum(along, ends[plank] - along)) * ppm / 0.9) ** 2)
     lum *= 1.0 - 0.45 * np.maximum(joint, butt)
-    base = np.array([0.30, 0.47, 0.68], np.float32)  # B, G, R of oak
+    oak = ((0.33, 0.48, 0.66), (0.28, 0.42, 0.60), (0.38, 0.55, 0.72))
+    base = np.array(oak[int(rng.integers(len(oak)))], np.float32)  # B, G, R
     out = _colour(tuple(base), (h, w)) * lum[..., None]
     out[..., 0] *= 1.0 - hue[plank]
     out[..., 2] *= 1.0 + hue[plank]
@@ -143,7 +144,7 @@ def table_texture(kind: str, seed: int, shape_hw: tuple[int, int], ppm: float) -
     """
     rng = np.random.default_rng([seed, 7919])
     tex = TEXTURES[kind](rng, shape_hw[0], shape_hw[1], ppm)
-    tex = cv2.GaussianBlur(tex, (0, 0), 0.6)
+    tex = cv2.GaussianBlur(tex, (0, 0), 0.45)
     tex = np.clip(tex * 255.0 + 0.5, 0.0, 255.0).astype(np.uint8)
     tex.setflags(write=False)
     return tex

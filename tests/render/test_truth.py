@@ -128,3 +128,16 @@ def test_piece_outside_the_view_is_not_visible():
     r = render_scene(scene, CameraPose.looking_at((0.0, 0.0), image_size=(160, 120)),
                      RenderSettings.clean())
     assert r.truth[0].visible_fraction == 0.0 and r.truth[0].occluded
+
+
+def test_token_carries_a_readable_aruco_marker_of_its_id():
+    pose = CameraPose.looking_at((0.0, 0.0), 700.0, 10.0, image_size=(640, 480))
+    scene = Scene((Piece("token", -60.0, 0.0, id=57, angle_deg=20.0),
+                   Piece("token", 70.0, 30.0, id=131)))
+    r = render_scene(scene, pose, RenderSettings(seed=3, table="cloth"))
+    dictionary = cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_250)
+    corners, ids, _ = cv2.aruco.ArucoDetector(dictionary).detectMarkers(r.image)
+    assert ids is not None and sorted(ids.ravel().tolist()) == [57, 131]
+    for c, marker_id in zip(corners, ids.ravel(), strict=True):
+        t = r.truth[0 if marker_id == 57 else 1]
+        assert np.linalg.norm(c.reshape(4, 2).mean(axis=0) - t.top_px) < 1.0

@@ -186,7 +186,9 @@ def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px
     M[:, 2] += np.array([PATCH_PX / 2, PATCH_PX / 2]) - centre_px
     patch = cv2.warpAffine(top, M, (PATCH_PX, PATCH_PX), flags=cv2.INTER_LINEAR,
                            borderMode=cv2.BORDER_REPLICATE)
-    lum = patch.astype(np.float32).sum(axis=2)
+    # darkness in the largest channel: a back's black lines are dark, a red or green symbol
+    # keeps one bright channel
+    lum = patch.astype(np.float32).max(axis=2)
     inner = lum[4:-4, 4:-4]
     body = float(np.percentile(inner, 80))
     dark = np.clip(1.0 - lum / max(body, 1.0), 0.0, 1.0)

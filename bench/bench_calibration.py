@@ -21,9 +21,13 @@ sys.path.insert(0, str(ROOT))
 from calibration.coverage import error_map  # noqa: E402
 from calibration.drift import DriftWatch  # noqa: E402
 from calibration.from_mat import calibrate_from_mat  # noqa: E402
-from calibration.homography import calibrate_from_points  # noqa: E402
+from calibration.homography import (  # noqa: E402
+    calibrate_from_markers,
+    calibrate_from_points,
+    detect_markers,
+)
 from calibration.lens import calibrate_lens  # noqa: E402
-from calibration.mat import make_mat  # noqa: E402
+from calibration.mat import make_mat, mat_layout  # noqa: E402
 from calibration.model import Lens  # noqa: E402
 from calibration.synthetic import PinholeCamera, mapping_error_mm, render_sheet  # noqa: E402
 
@@ -119,6 +123,88 @@ def bench_synthetic() -> None:
     print(f"drift_3mm_shift_measured_mm_max={max(drift_3mm):.3f}")
 
 
+# (name, paper, height mm, tilt, roll, hfov, image size, blur px, noise, degradation)
+CONDITIONS = [
+    ("a4_640x480_1m", "a4", 1000, 10, 5, 60, (640, 480), 0.8, 3, None),
+    ("a4_800x600", "a4", 800, 10, 5, 60, (800, 600), 0.8, 3, None),
+    ("a4_tilt40", "a4", 800, 40, 10, 60, (1280, 720), 0.8, 3, None),
+    ("a4_jpeg60", "a4", 800, 15, 10, 60, (1280, 720), 1.0, 3, "jpeg60"),
+    ("a4_uneven_light", "a4", 800, 15, 10, 60, (1280, 720), 1.0, 3, "light"),
+    ("a4_motion_blur_9px", "a4", 800, 15, 10, 60, (1280, 720), 0.8, 3, "motion"),
+    ("a3_blur2", "a3", 1100, 15, 10, 72, (1920, 1080), 2.0, 3, None),
+    ("a3_noise8", "a3", 1100, 15, 10, 72, (1920, 1080), 1.0, 8, None),
+    ("a3_1500mm", "a3", 1500, 20, 10, 80, (1920, 1080), 1.0, 3, None),
+]
+
+
+def degrade(img: np.ndarray, kind: str | None) -> np.ndarray:
+    if kind == "jpeg60":
+        _, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, 60])
+        return cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    if kind == "light":
+        h, w = img.shape[:2]
+        gain = np.linspace(0.45, 1.15, w)[None, :, None] * np.linspace(1.1, 0.7, h)[:, None, None]
+        return np.clip(img * gain, 0, 255).astype(np.uint8)
+    if kind == "motion":
+        k = np.zeros((9, 9), np.float32)
+        k[4, :] = 1 / 9
+        return cv2.filter2D(img, -1, k)
+    return img
+
+
+def bench_conditions() -> None:
+    """Harder views: the edge-fitted corners against the detector's own refinement."""
+    sheets = {p: make_mat(p, dpi=300) for p in ("a4", "a3")}
+    for name, paper, height, tilt, roll, hfov, size, blur, noise, kind in CONDITIONS:
+        sheet = sheets[paper]
+        cam = camera(sheet.size_mm, height, tilt, roll, hfov, size)
+        img = degrade(render_sheet(cam, sheet.image_bgr, sheet.dpi, seed=3, blur_px=blur,
+                                   noise=noise), kind)
+        w, h = sheet.size_mm
+        for label, refine in (("edges", True), ("subpix", False)):
+            found = detect_markers(img, refine=refine)
+            cal = calibrate_from_markers(img, mat_layout(paper), detections=found)
+            err = mapping_error_mm(cal.homography, cam.image_to_table(), grid(0, 0, w, h)).max()
+            print(f"{name}_{label}_mat_err_max_mm={err:.4f}")
+        print(f"{name}_markers_used={len(cal.extra['markers']['inlier_ids'])}")
+
+
+def bench_renderer() -> None:
+    """The project renderer's views (tabletop.render), when it is there."""
+    try:
+        from tabletop.render import CameraPose, Decal, RenderSettings, render_scene
+        from tabletop.scene import Scene
+    except ImportError:
+        print("renderer_skipped=1")
+        return
+    sheet = make_mat("a3", dpi=200)
+    worst_mat, worst_table = 0.0, 0.0
+    for i, (tilt, angle, dist) in enumerate([(0, 0, None), (20, 30, (-0.12, 0.03, 0, 0, 0))]):
+        pose = CameraPose.looking_at((0, 0), height_mm=1100, tilt_deg=tilt,
+                                     image_size=(1920, 1080), hfov_deg=72, dist=dist)
+        r = render_scene(Scene(()), pose, RenderSettings(seed=i, blur_px=0.9, noise_sigma=3.0),
+                         decals=[Decal(sheet.image_bgr, size_mm=sheet.size_mm,
+                                       centre_mm=(0, 0), angle_deg=angle)])
+        truth = r.calibration()
+        cal = calibrate_from_mat(r.image, lens=truth.lens)
+        a = np.radians(angle)
+        rot = np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])
+        for label, area in (("mat", (-148, -210, 148, 210)), ("table", (-500, -350, 500, 350))):
+            q = grid(*area, n=21)
+            if label == "mat":
+                q = q @ rot.T
+            back = (cal.to_table(truth.to_image(q)) - np.array(sheet.size_mm) / 2) @ rot.T
+            err = float(np.linalg.norm(back - q, axis=1).max())
+            print(f"render{i}_tilt{tilt}_{'lens' if dist else 'pinhole'}_{label}_err_max_mm="
+                  f"{err:.4f}")
+            if label == "mat":
+                worst_mat = max(worst_mat, err)
+            else:
+                worst_table = max(worst_table, err)
+    print(f"render_mat_err_max_mm={worst_mat:.4f}")
+    print(f"render_table_err_max_mm={worst_table:.4f}")
+
+
 def bench_points() -> None:
     if not SHARED.joinpath("devscenes").is_dir():
         print("devscenes_skipped=1")
@@ -170,5 +256,7 @@ def bench_lens() -> None:
 
 if __name__ == "__main__":
     bench_synthetic()
+    bench_conditions()
+    bench_renderer()
     bench_points()
     bench_lens()

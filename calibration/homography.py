@@ -126,6 +126,7 @@ def calibrate_from_markers(image_bgr: np.ndarray, layout: Mapping[int, Any],
                            dictionary_name: str = ARUCO_DICTIONARY,
                            detections: MarkerDetections | None = None,
                            ransac_mm: float | None = None,
+                           edge_bias: bool = True,
                            extra: Mapping[str, Any] | None = None) -> Calibration:
     """Image-to-table homography from ArUco markers at known positions.
 
@@ -136,6 +137,9 @@ def calibrate_from_markers(image_bgr: np.ndarray, layout: Mapping[int, Any],
         dictionary_name: The markers' dictionary.
         detections: Markers already found in ``image_bgr`` (skips detection).
         ransac_mm: RANSAC inlier threshold in mm (default: 4 pixels' worth, at least 1 mm).
+        edge_bias: Estimate and undo a shift common to every marker edge (in pixels: a camera's
+            tone curve or the printer's ink spread makes black squares look smaller or bigger);
+            it is kept in ``extra["fit"]["edge_bias_px"]``.
         extra: More fields for the calibration's ``extra``.
 
     Returns:
@@ -186,7 +190,17 @@ def calibrate_from_markers(image_bgr: np.ndarray, layout: Mapping[int, Any],
     if use2.sum() >= 8 and not np.array_equal(use2, use):
         use = use2
         H = fit_homography(px[use], mm[use])
-        res = _residuals_mm(H, px, mm)
+    edge_bias_px = 0.0
+    if edge_bias:
+        # every edge seen shifted by the same few tenths of a pixel (tone curve, ink spread,
+        # blur): estimate that shift against the layout's marker sizes, undo it, refit
+        whole = np.repeat(use.reshape(-1, 4).all(axis=1), 4)
+        for _ in range(3):
+            delta, px_fixed = _edge_shift(H, px, mm, whole)
+            edge_bias_px += delta
+            px = px_fixed
+            H = fit_homography(px[use], mm[use])
+    res = _residuals_mm(H, px, mm)
     inlier_ids = sorted({int(k) for k, ok in zip(ids, marker_ok, strict=True) if ok})
     out_extra: dict[str, Any] = {
         "source": "markers",
@@ -198,10 +212,52 @@ def calibrate_from_markers(image_bgr: np.ndarray, layout: Mapping[int, Any],
             "inlier_ids": inlier_ids,
             "outlier_ids": sorted({int(k) for k in ids} - set(inlier_ids)),
         },
-        "fit": _fit_extra(px[use], mm[use], res[use]),
+        "fit": {**_fit_extra(px[use], mm[use], res[use]), "edge_bias_px": edge_bias_px},
     }
     out_extra.update(extra or {})
     return Calibration(size_wh, H, lens, float(res[use].mean()), out_extra)
+
+
+def _edge_shift(H: np.ndarray, px: np.ndarray, mm: np.ndarray,
+                use: np.ndarray) -> tuple[float, np.ndarray]:
+    """The inward shift of every marker edge in pixels, and the corners with it undone.
+
+    Shifting both edges through a corner inward by ``delta`` moves the corner by ``delta * m``,
+    ``m`` solving ``m . n1 = m . n2 = 1`` for the edges' inward normals ``n1``, ``n2``.
+
+    Args:
+        H: pixels -> mm.
+        px: (4N, 2) observed corners, marker by marker in ArUco's order.
+        mm: (4N, 2) their layout positions.
+        use: (4N,) corners of markers taking part (whole markers).
+    """
+    quads = px.reshape(-1, 4, 2)
+    m = np.zeros_like(quads)
+    for j in range(4):
+        prev, nxt = quads[:, (j - 1) % 4], quads[:, (j + 1) % 4]
+        c = quads[:, j]
+        centre = quads.mean(axis=1)
+        normals = []
+        for other in (prev, nxt):
+            d = other - c
+            n = np.c_[-d[:, 1], d[:, 0]] / np.maximum(np.linalg.norm(d, axis=1), 1e-12)[:, None]
+            flip = np.sum(n * (centre - c), axis=1) < 0
+            n[flip] *= -1
+            normals.append(n)
+        A = np.stack(normals, axis=1)  # (N, 2, 2): rows n1, n2
+        ok = np.abs(np.linalg.det(A)) > 1e-3
+        m[ok, j] = np.linalg.solve(A[ok], np.ones((int(ok.sum()), 2, 1)))[:, :, 0]
+    m = m.reshape(-1, 2)
+    inv = np.linalg.inv(H)
+    hom = np.c_[mm, np.ones(len(mm))] @ inv.T
+    predicted = hom[:, :2] / hom[:, 2:3]
+    d = (px - predicted)[use]
+    mu = m[use]
+    denom = float(np.sum(mu * mu))
+    if denom <= 0:
+        return 0.0, px
+    delta = float(np.sum(d * mu) / denom)
+    return delta, px - delta * m
 
 
 def _fit_extra(px: np.ndarray, mm: np.ndarray, res: np.ndarray) -> dict[str, Any]:

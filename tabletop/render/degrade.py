@@ -53,12 +53,23 @@ def illuminate(image: np.ndarray, settings: RenderSettings, light_px_dir: tuple[
     h, w = image.shape[:2]
     wb = white_balance(settings.colour_temp_k) * np.float32(settings.exposure * 1.08)
     if settings.light_falloff > 0 or settings.vignette > 0:
-        gain = gain_map((w, h), settings, light_px_dir)
-        for c in range(3):
-            image[..., c] *= gain * wb[c]
+        key = (w, h, settings.light_falloff, settings.vignette, settings.colour_temp_k,
+               settings.exposure, round(light_px_dir[0], 6), round(light_px_dir[1], 6))
+        gain = _GAINS.get(key)
+        if gain is None:
+            g = gain_map((w, h), settings, light_px_dir)
+            gain = cv2.merge([g * wb[0], g * wb[1], g * wb[2]])
+            gain.setflags(write=False)
+            if len(_GAINS) > 8:
+                _GAINS.clear()
+            _GAINS[key] = gain
+        image *= gain
     else:
         image *= wb
     return image
+
+
+_GAINS: dict[tuple, np.ndarray] = {}
 
 
 def optics(image: np.ndarray, settings: RenderSettings, rng: np.random.Generator) -> np.ndarray:

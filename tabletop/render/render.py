@@ -181,11 +181,12 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
         if not isinstance(d, Decal):
             raise RenderError(f"decals must be Decal values, not {type(d).__name__}")
     rng = np.random.default_rng(settings.seed)
-    table_rng = np.random.default_rng([settings.texture_seed, 1])
+    table_rng = np.random.default_rng([settings.seed if settings.table_seed is None
+                                       else settings.table_seed, 1])
     angle = settings.table_angle_deg
     if angle is None:
         angle = float(table_rng.choice([0.0, 90.0]) + table_rng.uniform(-25.0, 25.0))
-    image = draw_table(pose, settings.table, settings.texture_seed, angle).copy()
+    image = draw_table(pose, settings.table, settings.texture_seed, angle)  # a new array
     for d in decals:
         draw_decal(image, pose, d)
     light = light_vector(settings.light_dir_deg, settings.light_elevation_deg)

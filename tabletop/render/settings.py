@@ -15,6 +15,9 @@ from tabletop.render.errors import RenderError
 TABLES: tuple[str, ...] = ("wood", "cloth", "felt", "linen")
 """Table surfaces the renderer can draw."""
 
+DEFAULT_TABLES = 4
+"""How many different tables of each kind ``seed`` picks from when ``table_seed`` is None."""
+
 
 def _check_range(name: str, value: float, lo: float, hi: float) -> None:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
@@ -30,8 +33,10 @@ class RenderSettings:
     Attributes:
         seed: Seeds every random choice (noise, hand pose, symbol rotations): same seed, same bytes.
         table: One of :data:`TABLES`.
-        table_seed: Seeds the table's texture alone (None: ``seed``), so a sequence of frames can
-            share one table and differ in noise.
+        table_seed: Seeds the table's texture alone, so a sequence of frames can share one
+            table and differ in noise. None: one of :data:`DEFAULT_TABLES` tables picked by
+            ``seed`` (textures are cached, so runs over many seeds stay fast; the planks' or
+            weave's direction still follows ``seed``).
         table_angle_deg: Direction of the wood's planks or the cloth's weave (None: from the seed).
         light_dir_deg: Azimuth the light comes from, in the table frame (0 = from +x, 90 = from +y).
         light_elevation_deg: Height of the light above the horizon (90 = straight above).
@@ -112,7 +117,7 @@ class RenderSettings:
     @property
     def texture_seed(self) -> int:
         """The seed of the table texture."""
-        return self.seed if self.table_seed is None else self.table_seed
+        return self.seed % DEFAULT_TABLES if self.table_seed is None else self.table_seed
 
     @classmethod
     def clean(cls, **kw: Any) -> RenderSettings:

@@ -82,7 +82,7 @@ def _texture_maps(pose: CameraPose, angle_deg: float) -> tuple[np.ndarray, np.nd
     ok = np.isfinite(along)
     lo_a, hi_a = float(along[ok].min()) - 5, float(along[ok].max()) + 5
     lo_b, hi_b = float(across[ok].min()) - 5, float(across[ok].max()) + 5
-    ppm = min(2.5, max(1.0, 1.4 * view.ppm_max))
+    ppm = min(2.0, max(1.0, 1.25 * view.ppm_max))
     ppm = min(ppm, MAX_TEXTURE_PX / max(hi_a - lo_a, hi_b - lo_b, 1.0))
     mx = np.where(ok, (along - lo_a) * ppm, -10.0).astype(np.float32)
     my = np.where(ok, (across - lo_b) * ppm, -10.0).astype(np.float32)

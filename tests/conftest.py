@@ -5,6 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, settings
+
+# The machines are shared and noisy: no per-example deadline (speed is measured in bench/).
+settings.register_profile("project", deadline=None,
+                          suppress_health_check=[HealthCheck.too_slow], print_blob=True)
+settings.load_profile("project")
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared"

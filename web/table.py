@@ -11,6 +11,7 @@ fresh referee, so ``tabletop serve --db LOG`` goes on where it stopped.
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -35,6 +36,8 @@ from web.bus import Bus
 from web.log import GameLog
 
 RECENT_VERDICTS = 30
+RING_MM = {"tile": 40.0, "token": 24.0, "coin": 15.0, "segment": 15.0, "post": 12.0}
+"""Radius of the ring drawn round an offending piece on the camera picture, by kind."""
 
 
 class NoGame(InputError):
@@ -203,16 +206,16 @@ class Table:
     def _pixels(self, scene: Scene, verdict: Verdict) -> dict[str, Any]:
         """Where a verdict's pieces (and its point) are in the camera picture."""
         idx = [i for i in verdict.pieces if 0 <= i < len(scene.pieces)]
-        points = [scene.pieces[i].centre_mm for i in idx]
+        points = [(*scene.pieces[i].centre_mm, RING_MM.get(scene.pieces[i].kind, 16.0))
+                  for i in idx]
         if verdict.where is not None:
-            points.append(verdict.where)
+            points.append((*verdict.where, 12.0))
         if not points or self.to_image is None:
             return {}
-        ring_mm = 16.0
         out = []
-        for x, y in points:
-            (u, v), (u2, _) = self.to_image([[x, y], [x + ring_mm, y]])
-            out.append([float(u), float(v), float(abs(u2 - u)) or 20.0])
+        for x, y, ring_mm in points:
+            (u, v), (u2, v2) = self.to_image([[x, y], [x + ring_mm, y]])
+            out.append([float(u), float(v), float(max(math.hypot(u2 - u, v2 - v), 10.0))])
         return {"pieces_px": out, "image_size": list(self.image_size or ())}
 
     def state(self, verdicts: bool = True) -> dict[str, Any]:

@@ -6,8 +6,9 @@ Slalom, the gates (a face-up tile's suit tells its colour: suns red, arms blue).
 tiles are obstacles.
 
 Angles round the pylon are measured from the direction pointing back to the start line,
-counter-clockwise positive in the table frame (x to the right, y away from the viewer, seen
-from above): ``angle_of`` is 0 towards the start line and +-pi on the far-side ray.
+positive from x towards y in the table frame: ``angle_of`` is 0 towards the start line and
++-pi on the far-side ray (rounding either way is allowed, so the frame's handedness does not
+matter here).
 """
 
 from __future__ import annotations
@@ -118,7 +119,11 @@ def face_up_tiles(scene: Scene) -> list[int]:
 
 @dataclass(frozen=True)
 class CourseReading:
-    """What the first scene says about the course: the course, or why there is none."""
+    """What the first scene says about the course: the course, or why there is none.
+
+    ``extra_idx``: face-up tiles that are neither start tiles nor the pylon (basic game): they
+    are obstacles lying the wrong way up (or a misread), worth a warning.
+    """
 
     course: Course | None
     problem: str = ""
@@ -126,6 +131,7 @@ class CourseReading:
     start_idx: tuple[int, ...] = ()
     pylon_idx: int | None = None
     gate_idx: tuple[int, ...] = ()
+    extra_idx: tuple[int, ...] = ()
 
 
 def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles: float,
@@ -163,14 +169,14 @@ def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles
     _, i, j, k = best
     gates: list[Gate] = []
     gate_idx: list[int] = []
+    extra: list[int] = []
     for g in up:
         if g in (i, j, k):
             continue
         p = scene.pieces[g]
         if not slalom:
-            return CourseReading(None, f"the face-up tile at ({p.x_mm:.0f}, {p.y_mm:.0f}) is "
-                                       f"neither a start tile nor the pylon; obstacles lie "
-                                       f"face down", (g,))
+            extra.append(g)
+            continue
         colour = GATE_COLOURS.get(p.suit or "")
         if colour is None:
             return CourseReading(None, f"the gate tile at ({p.x_mm:.0f}, {p.y_mm:.0f}) shows "
@@ -181,4 +187,4 @@ def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles
     fixed = tuple(scene.pieces[x] for x in (i, j, k, *gate_idx))
     course = Course((scene.pieces[i].centre_mm, scene.pieces[j].centre_mm),
                     scene.pieces[k].centre_mm, tuple(gates), tile, fixed)
-    return CourseReading(course, "", (), (i, j), k, tuple(gate_idx))
+    return CourseReading(course, "", (), (i, j), k, tuple(gate_idx), tuple(extra))

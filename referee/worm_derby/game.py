@@ -285,6 +285,11 @@ class WormDerby(Game):
         if course is None:
             return bad(reading.problem, reading.pieces)
         notices: list[Event] = []
+        for i in reading.extra_idx:
+            p = scene.pieces[i]
+            notices.append(Notice(seq, f"the face-up tile at {at(p.centre_mm)} is neither a start "
+                                       f"tile nor the pylon; it counts as an obstacle (obstacles "
+                                       f"lie face down)", "warning"))
         apart = math.dist(*course.start_mm) / tile
         lo, hi = s.start_apart_usual_tiles
         if not lo <= apart <= hi:

@@ -34,6 +34,9 @@ class WormSettings:
             widths of the gate's centre.
         eat_reach: An attacking coin overlays an end coin when their centres are at most this
             many coin diameters apart (Cannibal).
+        y_axis_down: The table frame's y axis points towards the viewer's bottom when seen from
+            above (the printed calibration mat's frame: x right, y down). Left and right (Slalom
+            gates) are judged as seen from above.
         search_angles: Placements tried around a worm's end when searching for possible steps.
         search_budget: Most placements tried in one search.
     """
@@ -54,6 +57,7 @@ class WormSettings:
     rounding_back_deg: float = 90.0
     gate_reach_tiles: float = 2.5
     eat_reach: float = 0.5
+    y_axis_down: bool = True
     search_angles: int = 36
     search_budget: int = 3000
 

@@ -47,7 +47,8 @@ class Slalom(WormDerby):
                     ) -> list[tuple[int, bool]]:
         """A step passes a gate when the gate comes abeam of the head during it (within
         ``gate_reach_tiles``): red must then be on the worm's left (the worm passes right of
-        it), blue on its right."""
+        it), blue on its right, as seen from above (``y_axis_down`` says how the frame
+        turns)."""
         ux, uy = placed[0] - head[0], placed[1] - head[1]
         n = math.hypot(ux, uy)
         if n < 1e-9:
@@ -61,10 +62,11 @@ class Slalom(WormDerby):
             after = (gx - placed[0]) * ux + (gy - placed[1]) * uy
             if not (before > 0 >= after):
                 continue
-            lateral = ux * (gy - head[1]) - uy * (gx - head[0])  # > 0: gate on the left
+            lateral = ux * (gy - head[1]) - uy * (gx - head[0])  # > 0: left when y is up
             if abs(lateral) > reach:
                 continue
-            out.append((k, lateral > 0 if g.colour == "red" else lateral < 0))
+            on_left = lateral < 0 if self.settings.y_axis_down else lateral > 0
+            out.append((k, on_left if g.colour == "red" else not on_left))
         return out
 
 

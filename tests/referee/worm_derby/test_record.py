@@ -38,3 +38,17 @@ def test_recorded_game_has_every_kind_of_outcome():
     assert {"ok", "turn", "steps"} <= rules
     assert [e["type"] for e in expected[-2:]] == ["finish", "winner"]
     assert any(e["type"] == "rounded" for e in expected)
+
+
+SAMPLE = Path(__file__).resolve().parents[3] / "sample_images" / "worm_derby" / "record.jsonl"
+
+
+def test_the_bundled_sample_playthrough_is_judged_as_its_readme_says(capsys):
+    if not SAMPLE.exists():
+        pytest.skip("sample_images/worm_derby is absent")
+    assert main(["referee", str(SAMPLE)]) == 0
+    got = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    verdicts = [(e["seq"], e["rule"]) for e in got if e["type"] == "verdict"]
+    assert verdicts == [(1, "ok"), (3, "ok"), (5, "ok"), (7, "ok"), (9, "steps"), (10, "ok"),
+                        (12, "ok")]
+    assert any(e["type"] == "notice" and "small table" in e["message"] for e in got)

@@ -344,7 +344,7 @@ def parse_event(obj: Any, where: str = "event") -> Event:
     if not isinstance(obj, Mapping):
         raise RecordFormatError(f"{where}: an event must be a JSON object")
     kind = obj.get("type")
-    if kind not in EVENT_TYPES:
+    if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise RecordFormatError(
             f"{where}: unknown event type {json.dumps(kind)} (expected one of "
             f"{', '.join(EVENT_TYPES)})")

@@ -123,7 +123,8 @@ class PieceSet:
             for name in colour_fields & set(obj):
                 if not isinstance(obj[name], Mapping):
                     raise InputError(f"{name} must be an object of name -> #RRGGBB")
-                out = replace(out, **{name: {**getattr(out, name), **obj[name]}})
+                merged: dict[str, Any] = {name: {**getattr(out, name), **obj[name]}}
+                out = replace(out, **merged)
         except InputError as exc:
             raise InputError(f"{where}: {exc}") from None
         return out

@@ -205,6 +205,25 @@ def bench_renderer() -> None:
     print(f"render_table_err_max_mm={worst_table:.4f}")
 
 
+def _calibrate_cli_points(path: Path, truth: dict) -> float:
+    """Runs ``tabletop calibrate IMAGE --points POINTS.json -o CAL.json``; its last line."""
+    import contextlib
+    import io
+    import tempfile
+
+    from tabletop.cli import main
+
+    with tempfile.TemporaryDirectory() as tmp:
+        pts = Path(tmp) / "points.json"
+        pts.write_text(json.dumps(truth["calibration_points"]))
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(["calibrate", str(path.with_name(truth["image"])), "--points", str(pts),
+                         "-o", str(Path(tmp) / "cal.json")])
+        assert code == 0
+    return float(out.getvalue().strip().splitlines()[-1].split("=")[1])
+
+
 def bench_points() -> None:
     if not SHARED.joinpath("devscenes").is_dir():
         print("devscenes_skipped=1")
@@ -216,6 +235,7 @@ def bench_points() -> None:
         size = (truth["width"], truth["height"])
         lens = None if cam["dist"] is None else Lens(size, cam["K"], cam["dist"])
         cal = calibrate_from_points(truth["calibration_points"], size, lens)
+        cli_reproj = _calibrate_cli_points(path, truth)
         R, t, K = (np.array(cam[k], float) for k in ("R", "t", "K"))
         world = grid(-400, -300, 400, 300, 9)
         xc = np.c_[world, np.zeros(len(world))] @ R.T + t
@@ -225,6 +245,7 @@ def bench_points() -> None:
         err = np.linalg.norm(cal.to_table(raw[inside]) - world[inside], axis=1).max()
         name = path.stem.replace("-", "_")
         print(f"{name}_points_reprojection_mm={cal.reprojection_mm:.4f}")
+        print(f"{name}_cli_calibrate_points_reprojection_mm={cli_reproj:.4f}")
         print(f"{name}_points_table_err_max_mm={err:.4f}")
         if lens is not None:
             plain = calibrate_from_points(truth["calibration_points"], size)

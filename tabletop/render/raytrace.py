@@ -206,6 +206,8 @@ def trace(shape: Shape, pose: CameraPose, light: np.ndarray, ambient: float,
         colour[ey, ex] = scol.mean(axis=1)
     cx, cy = shape.centre_mm
     depth = float(np.linalg.norm(origin - np.array([cx, cy, shape.height_mm / 2.0])))
+    for a in (cover, colour, top_cover):
+        a.setflags(write=False)  # layers are shared between frames
     return Layer(roi, cover, colour, top_cover, depth, top_area_px(shape, pose))
 
 

@@ -4,6 +4,7 @@ exact pixel positions of every piece (:class:`PieceTruth`) and calibration point
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -20,8 +21,9 @@ from tabletop.render.pieces import piece_height_mm, shape_of
 from tabletop.render.raytrace import Layer, composite, light_vector, trace, visible_fractions
 from tabletop.render.settings import Decal, RenderSettings
 from tabletop.render.shadows import shadow_masks
+from tabletop.render.shapes import Shape
 from tabletop.render.table import draw_decal, draw_table
-from tabletop.scene import Scene
+from tabletop.scene import Piece, Scene
 
 OCCLUDED_BELOW = 0.95
 """A piece whose top face is less visible than this is ``occluded``."""
@@ -125,6 +127,26 @@ def calibration_points(pose: CameraPose, n_across: int = 7, n_down: int = 5,
     return out
 
 
+_LAYERS: OrderedDict[tuple, Layer | None] = OrderedDict()
+_LAYER_CACHE_SIZE = 512
+
+
+def _traced(piece: Piece, index: int, shape: Shape, pieces: PieceSet, pose: CameraPose,
+            light: np.ndarray, settings: RenderSettings) -> Layer | None:
+    """Traces a piece, or reuses its layer from an earlier frame with the same camera and light
+    (a sequence of frames mostly shows pieces that have not moved)."""
+    key = (pose.key(), tuple(np.round(light, 12)), settings.ambient, settings.supersample,
+           piece, index, repr(pieces))
+    if key in _LAYERS:
+        _LAYERS.move_to_end(key)
+        return _LAYERS[key]
+    layer = trace(shape, pose, light, settings.ambient, settings.supersample)
+    _LAYERS[key] = layer
+    while len(_LAYERS) > _LAYER_CACHE_SIZE:
+        _LAYERS.popitem(last=False)
+    return layer
+
+
 def _hand_target(scene: Scene, pose: CameraPose, rng: np.random.Generator) -> tuple[float, float]:
     w, h = pose.image_size
     inside = []
@@ -193,8 +215,8 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
     shapes = [shape_of(p, i, pieces) for i, p in enumerate(scene.pieces)]
     shadow_masks(shapes, pose, light, settings.shadow_softness_px).apply(
         image, settings.shadow_strength)
-    layers: list[Layer | None] = [trace(s, pose, light, settings.ambient, settings.supersample)
-                                  for s in shapes]
+    layers = [_traced(p, i, shape, pieces, pose, light, settings)
+              for i, (p, shape) in enumerate(zip(scene.pieces, shapes, strict=True))]
     composite(image, [ly for ly in layers if ly is not None])
     w, h = pose.image_size
     occluder = np.zeros((h, w), np.float32)

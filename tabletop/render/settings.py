@@ -120,6 +120,35 @@ class RenderSettings:
         return self.seed % DEFAULT_TABLES if self.table_seed is None else self.table_seed
 
     @classmethod
+    def random(cls, seed: int, **kw: Any) -> RenderSettings:
+        """Varied but plausible settings drawn from ``seed`` (table, light, camera faults), for
+        tests that must not depend on one look; keyword arguments override the draw.
+
+        >>> RenderSettings.random(3) == RenderSettings.random(3)
+        True
+        """
+        rng = np.random.default_rng([seed, 4242])
+        drawn: dict[str, Any] = {
+            "seed": seed,
+            "table": TABLES[int(rng.integers(len(TABLES)))],
+            "light_dir_deg": float(rng.uniform(0.0, 360.0)),
+            "light_elevation_deg": float(rng.uniform(35.0, 85.0)),
+            "shadow_strength": float(rng.uniform(0.2, 0.6)),
+            "shadow_softness_px": float(rng.uniform(0.5, 4.0)),
+            "ambient": float(rng.uniform(0.3, 0.6)),
+            "exposure": float(rng.uniform(0.8, 1.15)),
+            "colour_temp_k": float(rng.uniform(3500.0, 6500.0)),
+            "light_falloff": float(rng.uniform(0.0, 0.3)),
+            "noise_sigma": float(rng.uniform(1.0, 5.0)),
+            "blur_px": float(rng.uniform(0.3, 1.2)),
+            "motion_blur_px": float(rng.choice([0.0, 0.0, 0.0, rng.uniform(2.0, 6.0)])),
+            "jpeg_quality": int(rng.integers(70, 96)),
+            "vignette": float(rng.uniform(0.05, 0.4)),
+        }
+        drawn.update(kw)
+        return cls(**drawn)
+
+    @classmethod
     def clean(cls, **kw: Any) -> RenderSettings:
         """Settings without noise, blur, vignette or JPEG (for exact measurements)."""
         base: dict[str, Any] = {"noise_sigma": 0.0, "blur_px": 0.0, "jpeg_quality": None,

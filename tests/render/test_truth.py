@@ -141,3 +141,13 @@ def test_token_carries_a_readable_aruco_marker_of_its_id():
     for c, marker_id in zip(corners, ids.ravel(), strict=True):
         t = r.truth[0 if marker_id == 57 else 1]
         assert np.linalg.norm(c.reshape(4, 2).mean(axis=0) - t.top_px) < 1.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_random_settings_render_and_keep_pieces_visible(seed):
+    settings = RenderSettings.random(seed)
+    assert RenderSettings.random(seed) == settings
+    scene = Scene((Piece("coin", 0.0, 0.0, suit="crowns"), Piece.tile(70.0, 0.0, 40.0)))
+    r = render_scene(scene, CameraPose.looking_at((30.0, 0.0), image_size=(320, 240)), settings)
+    assert r.image.dtype == np.uint8 and 20 < r.image.mean() < 235
+    assert all(not t.occluded for t in r.truth)

@@ -44,7 +44,7 @@ class TileConfig:
     open_mm: float = 26.0
     min_fill: float = 0.85
     side_tolerance: float = 0.3
-    back_contrast: float = 0.12
+    back_contrast: float = 0.05
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = (
         ("suns", (213, 94, 0)), ("moons", (0, 0, 0)), ("crowns", (0, 158, 115)),
         ("arms", (0, 114, 178)))
@@ -201,7 +201,8 @@ def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px
         else:
             win = dark[y - 2:y + 2, x - 4:x + 4]
         arms.append(float(win.max(axis=0 if dx else 1).mean()))
-    quads = [float(dark[c + dy - 3:c + dy + 3, c + dx - 3:c + dx + 3].mean())
+    # the same statistic (largest across an 8-pixel window) where a back is blank
+    quads = [float(dark[c + dy - 4:c + dy + 4, c + dx - 2:c + dx + 2].max(axis=0).mean())
              for dx in (-q, q) for dy in (-q, q)]
     back = min(arms) - max(quads)
     if back > cfg.back_contrast:

@@ -130,8 +130,12 @@ class TopView:
         x0, y0, x1, y1 = (float(v) for v in area_mm)
         if not (x1 > x0 and y1 > y0):
             raise ViewError(f"the play area {area_mm} is empty")
+        cx, cy = (w - 1) / 2.0, (h - 1) / 2.0
+        J = calibration.to_table([[cx, cy], [cx + 1, cy], [cx, cy + 1]])
+        ja, jb = J[1] - J[0], J[2] - J[0]
+        det = float(ja[0] * jb[1] - ja[1] * jb[0])  # table mm^2 per image pixel, signed
         if px_per_mm is None:
-            mm_px = calibration.mm_per_px_at(((w - 1) / 2.0, (h - 1) / 2.0))
+            mm_px = math.sqrt(abs(det))
             px_per_mm = float(np.clip(1.0 / max(mm_px, 1e-9), 1.0, 2.0))
         s = float(px_per_mm)
         if (x1 - x0) * (y1 - y0) * s * s > max_pixels:
@@ -141,8 +145,7 @@ class TopView:
         cols, rows = math.ceil((x1 - x0) * s), math.ceil((y1 - y0) * s)
         self.size_wh = (cols, rows)
         # Keep the view's handedness the camera's, so text and markers are not mirrored.
-        J = calibration.to_table([[w / 2, h / 2], [w / 2 + 1, h / 2], [w / 2, h / 2 + 1]])
-        flip = float(np.cross(J[1] - J[0], J[2] - J[0])) < 0
+        flip = det < 0
         self.flip_y = flip
         sy = -1.0 / s if flip else 1.0 / s
         oy = y1 if flip else y0

@@ -1,0 +1,58 @@
+"""The stabiliser: one scene per still period, no later than the frame it becomes still."""
+
+from __future__ import annotations
+
+import pytest
+
+from tabletop.scene import Piece, Scene
+from vision.stabiliser import Stabiliser, same_table
+
+
+def _scene(x: float = 0.0, suit: str = "suns", hand: bool = False, n: int = 2) -> Scene:
+    pieces = [Piece("coin", x + 25.0 * i, 0.0, suit=suit, confidence=0.9) for i in range(n)]
+    return Scene(tuple(pieces), hand=hand)
+
+
+def test_emits_on_the_frame_the_table_becomes_still_and_only_once() -> None:
+    stab = Stabiliser(still_frames=3, tolerance_mm=1.5)
+    out = [stab.update(_scene(x=0.1 * k)) for k in range(6)]
+    assert [o is not None for o in out] == [False, False, True, False, False, False]
+
+
+def test_a_hand_stops_emission_and_movement_restarts_the_count() -> None:
+    stab = Stabiliser(still_frames=2)
+    assert stab.update(_scene(hand=True)) is None
+    assert stab.update(_scene(hand=True)) is None
+    assert stab.update(_scene(x=0.0)) is None
+    assert stab.update(_scene(x=30.0)) is None  # moved: the count starts again
+    emitted = stab.update(_scene(x=30.2))
+    assert emitted is not None and not emitted.hand
+    assert emitted.pieces[0].x_mm == pytest.approx(30.1)
+
+
+def test_a_flickering_suit_takes_the_majority() -> None:
+    stab = Stabiliser(still_frames=3)
+    stab.update(_scene(suit="suns"))
+    stab.update(_scene(suit="arms"))
+    emitted = stab.update(_scene(suit="suns"))
+    assert emitted is not None and emitted.pieces[0].suit == "suns"
+
+
+def test_the_same_table_after_a_hand_is_not_emitted_again_but_a_change_is() -> None:
+    stab = Stabiliser(still_frames=1)
+    assert stab.update(_scene()) is not None
+    assert stab.update(_scene(hand=True)) is None
+    assert stab.update(_scene()) is None
+    assert stab.update(_scene(hand=True)) is None
+    assert stab.update(_scene(n=3)) is not None
+
+
+def test_same_table_compares_kinds_and_places() -> None:
+    assert same_table(_scene(), _scene(x=1.0))
+    assert not same_table(_scene(), _scene(x=3.0))
+    assert not same_table(_scene(), _scene(n=3))
+
+
+def test_still_frames_must_be_positive() -> None:
+    with pytest.raises(ValueError):
+        Stabiliser(still_frames=0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +12,7 @@ from tabletop.events import Setup
 from tests.factories import coin, scene, tile
 from tests.referee.worm_up.tables import start_table, table
 from tests.web.fakes import ListSource, fake_vision, frame_of
-from tests.web.servers import ThreadServer
+from tests.web.servers import ThreadServer, start_process, stop_process
 
 pytestmark = pytest.mark.browser
 
@@ -142,3 +143,28 @@ def test_three_phones_bid_and_none_sees_another_bid_before_the_reveal(browser, m
             page.context.close()
     finally:
         server.close()
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_images" / "worm_derby"
+
+
+@pytest.mark.slow
+def test_tabletop_demo_shows_the_picture_the_diagram_and_a_verdict(browser, tmp_path):
+    if not (SAMPLE / "script.jsonl").is_file():
+        pytest.skip("the sample playthrough is not there")
+    proc, url = start_process(["demo", "--port", "0", "--pace", "0", "--db",
+                               str(tmp_path / "demo.db")])
+    try:
+        assert url.startswith("http://127.0.0.1:")
+        page = browser.new_page()
+        page.goto(url + "/")
+        page.wait_for_function("document.getElementById('picture').naturalWidth > 0",
+                               timeout=60_000)
+        page.wait_for_function("document.querySelectorAll('#verdicts li.legal, "
+                               "#verdicts li.illegal').length >= 1", timeout=60_000)
+        assert page.locator("#diagram .pieces > *").count() >= 5
+        assert page.inner_text("#verdict-word").strip()
+        assert page.inner_text("#game-title").startswith("worm-derby")
+        page.close()
+    finally:
+        stop_process(proc)

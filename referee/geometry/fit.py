@@ -42,7 +42,7 @@ OPEN_CLEARANCE_MM = 100.0
 SAMPLE_SPACING_MM = 4.0
 """Spacing of the points sampled on obstacle outlines for the roadmap."""
 
-CONNECT_NEIGHBOURS = 6
+CONNECT_NEIGHBOURS = 4
 """How many nearby roadmap nodes a query's start and goal are joined to."""
 
 FIT_TOLERANCE_MM = 0.0
@@ -204,10 +204,12 @@ class Roadmap:
         depth = [0] * n
         up_w = [math.inf] * n
         seen = [False] * n
+        comp = [0] * n
         for root in range(n):
             if seen[root]:
                 continue
             seen[root] = True
+            comp[root] = root
             stack = [root]
             while stack:
                 a = stack.pop()
@@ -215,7 +217,16 @@ class Roadmap:
                     if not seen[b]:
                         seen[b] = True
                         parent[b], depth[b], up_w[b] = a, depth[a] + 1, w
+                        comp[b] = root
                         stack.append(b)
+        # start and goal join the main roadmap (scraps cut off at the frame are useless)
+        comps = np.asarray(comp)
+        if n:
+            main = np.bincount(comps).argmax()
+            in_main = comps[self.free_nodes] == main
+            if in_main.sum() >= CONNECT_NEIGHBOURS:
+                self.free_nodes = self.free_nodes[in_main]
+                self.free_xy = self.nodes[self.free_nodes]
         self.parent, self.depth, self.up_w = parent, depth, up_w
         self.parent_arr, self.up_w_arr = np.asarray(parent), np.asarray(up_w)
         # Kruskal reconstruction tree with binary lifting

@@ -7,6 +7,7 @@ table at the target, as when a player is about to pick up or put down a piece.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 
@@ -79,10 +80,9 @@ def hand_capsules(target_mm: tuple[float, float], from_deg: float, height_mm: fl
     hh = height_mm
     knuckles = t - f * 72 + up * (hh + 20)
     wrist = t - f * 160 + up * (hh + 36)
-    mid = wrist - f * 140 + up * 32
     elbow = wrist - f * 280 + up * 75
     shoulder = elbow - f * 300 + up * 160
-    caps = [Capsule(wrist, mid, 27.0), Capsule(mid, elbow, 33.0), Capsule(elbow, shoulder, 44.0),
+    caps = [*_tapered(wrist, elbow, 26.0, 34.0, 5), *_tapered(elbow, shoulder, 34.0, 44.0, 4),
             Capsule(wrist, wrist, 27.0)]
     for o in (-21.0, 0.0, 21.0):
         caps.append(Capsule(wrist + s * o * 0.6 + up * 2, knuckles + s * o, 15.5))
@@ -101,6 +101,13 @@ def hand_capsules(target_mm: tuple[float, float], from_deg: float, height_mm: fl
     t_tip = t_mid + f * 30 - s * thumb_side * 4 - up * 10
     caps += [Capsule(t_base, t_mid, 11.5), Capsule(t_mid, t_tip, 10.0)]
     return caps
+
+
+def _tapered(a: np.ndarray, b: np.ndarray, ra: float, rb: float, n: int) -> list[Capsule]:
+    """A limb from ``a`` to ``b`` narrowing from ``rb`` to ``ra``, as ``n`` short capsules."""
+    ks = np.linspace(0.0, 1.0, n + 1)
+    return [Capsule(a + (b - a) * k0, a + (b - a) * k1, ra + (rb - ra) * (k0 + k1) / 2.0)
+            for k0, k1 in itertools.pairwise(ks)]
 
 
 def intersect_capsule(origin: np.ndarray, rd: np.ndarray, cap: Capsule) -> tuple[np.ndarray,
@@ -217,6 +224,9 @@ def draw_hand(pose: CameraPose, caps: list[Capsule], light: np.ndarray, ambient:
         region[closer] = t[closer]
         normal[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0][closer] = n[closer]
     mask = np.isfinite(depth).astype(np.float32)
+    # smooth the creases where capsules meet (a hand is one surface, not beads on a string)
+    normal = cv2.GaussianBlur(normal, (0, 0), 2.2)
+    normal /= np.linalg.norm(normal, axis=-1, keepdims=True) + 1e-6
     skin = np.asarray(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], np.float32)
     ndl = normal @ light.astype(np.float32)
     wrap = np.clip((ndl + 0.35) / 1.35, 0.0, 1.0)

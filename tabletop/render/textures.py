@@ -45,7 +45,7 @@ def _colour(bgr: tuple[float, float, float], shape_hw: tuple[int, int]) -> np.nd
 def wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
     """Oak-like planks running along x: per-plank tone, flowing growth rings, pores, joints."""
     plank_mm = rng.uniform(85.0, 140.0)
-    ring_mm = rng.uniform(3.0, 6.0)
+    ring_mm = rng.uniform(7.0, 13.0)  # finer grain than the camera resolves would alias
     rows = np.arange(h, dtype=np.float32)[:, None] / ppm  # across the planks, mm
     cols = np.arange(w, dtype=np.float32)[None, :] / ppm  # along the planks, mm
     offset = rng.uniform(0, plank_mm)
@@ -54,12 +54,12 @@ def wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
     tone = rng.uniform(0.80, 1.12, n_planks).astype(np.float32)
     hue = rng.uniform(-0.06, 0.06, n_planks).astype(np.float32)
     phase = rng.uniform(0, 100.0, n_planks).astype(np.float32)
-    warp_a = smooth_noise(rng, (h, w), (18.0 * ppm, 260.0 * ppm)) * (9.0 * ring_mm)
+    warp_a = smooth_noise(rng, (h, w), (25.0 * ppm, 260.0 * ppm)) * (5.0 * ring_mm)
     warp_b = smooth_noise(rng, (h, w), (6.0 * ppm, 60.0 * ppm)) * (1.5 * ring_mm)
     even = (plank % 2 == 0)
     warp = np.where(even, warp_a, -warp_a) + warp_b
     rings = np.sin((rows + warp + phase[plank]) * (2 * math.pi / ring_mm))
-    rings = np.clip(rings * 1.8, -1, 1) * 0.5 + 0.5          # sharper late-wood bands
+    rings = np.clip(rings * 1.25, -1, 1) * 0.5 + 0.5         # slightly sharp late-wood bands
     streak = smooth_noise(rng, (h, w), (0.6 * ppm, 45.0 * ppm))
     pores = smooth_noise(rng, (h, w), (0.5 * ppm, 4.0 * ppm))
     blotch = smooth_noise(rng, (h, w), (60.0 * ppm, 200.0 * ppm))

@@ -74,8 +74,6 @@ def test_lens_file_round_trips_and_rejects_a_calibration_file(tmp_path):
 
 def test_calibrate_with_a_broken_lens_file_names_it(tmp_path, capsys):
     img = tmp_path / "img.png"
-
-
     cv2.imwrite(str(img), np.full((48, 64, 3), 200, np.uint8))
     (tmp_path / "lens.json").write_text('{"version": 1, "K": "x", "dist": []}')
     code = main(["calibrate", str(img), "--lens", str(tmp_path / "lens.json"), "-o",

@@ -18,8 +18,6 @@ from tabletop.errors import InputError, UsageError
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 
-_IGNORED = ("die", "pawn")
-
 
 def _point(text: str) -> tuple[float, float]:
     try:
@@ -75,17 +73,13 @@ def _scene_of(args: argparse.Namespace, pieces: PieceSet) -> Scene:
 
 def run(args: argparse.Namespace) -> int:
     """Runs ``fit``."""
-    from referee.geometry import ObstacleSet, fit_path
+    from referee.geometry import fit_in_scene
 
     pieces = PieceSet.load(args.pieces) if args.pieces else PieceSet()
     diameter = args.coin if args.coin is not None else pieces.coin_diameter_mm
     if not (math.isfinite(diameter) and diameter > 0):
         raise UsageError(f"--coin must be a positive number of mm, not {args.coin}")
     scene = _scene_of(args, pieces)
-    sx, sy = args.start
-    keep = [p for p in scene.pieces if p.kind not in _IGNORED
-            and not (p.kind == "coin" and math.hypot(p.x_mm - sx, p.y_mm - sy)
-                     <= pieces.coin_radius_mm)]
-    result = fit_path(ObstacleSet.from_pieces(keep, pieces), args.start, args.goal, diameter)
+    result = fit_in_scene(scene, args.start, args.goal, pieces, diameter)
     print(json.dumps(result.to_json()))
     return 0

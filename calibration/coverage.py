@@ -144,7 +144,12 @@ def error_map(cal: Calibration, area_mm: Sequence[float] | None = None, step_mm:
         raise CalibrationError(f"step_mm must be positive, not {step_mm}")
     w, h = cal.image_size
     if area_mm is None:
-        corners_mm = cal.to_table([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+        corners_px = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], float)
+        und = cal.lens.undistort_points(corners_px) if cal.lens is not None else corners_px
+        if np.any(np.c_[und, np.ones(4)] @ cal.homography[2] <= 0):
+            raise CalibrationError("the view reaches the horizon, so it has no extent on the "
+                                   "table; give area_mm")
+        corners_mm = cal.to_table(corners_px)
         x0, y0 = corners_mm.min(axis=0)
         x1, y1 = corners_mm.max(axis=0)
     else:

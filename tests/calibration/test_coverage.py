@@ -98,3 +98,16 @@ def test_calibration_without_fit_points_cannot_map():
     cal = Calibration((640, 480), np.eye(3))
     with pytest.raises(CalibrationError, match="keeps no fit points"):
         error_map(cal, (0, 0, 100, 100))
+
+
+def test_view_reaching_the_horizon_needs_an_area():
+    # a homography whose line at infinity crosses the image
+    H = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0.004, -1.0]])
+    px = np.array([[0, 0], [600, 0], [600, 200], [0, 200], [300, 100.0]])
+    hom = np.c_[px, np.ones(5)] @ H.T
+    world = hom[:, :2] / hom[:, 2:]
+    cal = Calibration((640, 480), H, extra={"fit": {"pixels": px.tolist(),
+                                                    "world_mm": world.tolist()}})
+    with pytest.raises(CalibrationError, match="horizon"):
+        error_map(cal)
+    assert error_map(cal, (0, 0, 100, 100)).error_mm.shape == (6, 6)

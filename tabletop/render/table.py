@@ -31,11 +31,13 @@ class TableView:
         x_mm: (H, W) float32 table x seen by each pixel (NaN above the horizon).
         y_mm: (H, W) float32, as ``x_mm``.
         ppm_max: The finest table resolution anywhere in the image, pixels per mm.
+        ppm_min: The coarsest (far side of a tilted view).
     """
 
     x_mm: np.ndarray
     y_mm: np.ndarray
     ppm_max: float
+    ppm_min: float
 
 
 _VIEWS: OrderedDict[tuple, TableView] = OrderedDict()
@@ -61,9 +63,10 @@ def table_view(pose: CameraPose) -> TableView:
     gx = np.hypot(np.diff(x, axis=1), np.diff(y, axis=1))
     finite = gx[np.isfinite(gx)]
     ppm = 1.0 / max(float(finite.min()), 1e-3) if finite.size else 1.0
+    ppm_lo = 1.0 / max(float(finite.max()), 1e-3) if finite.size else 1.0
     for a in (x, y):
         a.setflags(write=False)
-    view = TableView(x, y, ppm)
+    view = TableView(x, y, ppm, ppm_lo)
     _remember(_VIEWS, key, view)
     return view
 
@@ -82,7 +85,8 @@ def _texture_maps(pose: CameraPose, angle_deg: float) -> tuple[np.ndarray, np.nd
     ok = np.isfinite(along)
     lo_a, hi_a = float(along[ok].min()) - 5, float(along[ok].max()) + 5
     lo_b, hi_b = float(across[ok].min()) - 5, float(across[ok].max()) + 5
-    ppm = min(2.0, max(1.0, 1.25 * view.ppm_max))
+    # sampled no finer than the far side sees it: a texture finer than the pixels would alias
+    ppm = min(2.0, max(0.8, 1.2 * view.ppm_min))
     ppm = min(ppm, MAX_TEXTURE_PX / max(hi_a - lo_a, hi_b - lo_b, 1.0))
     mx = np.where(ok, (along - lo_a) * ppm, -10.0).astype(np.float32)
     my = np.where(ok, (across - lo_b) * ppm, -10.0).astype(np.float32)

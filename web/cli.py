@@ -52,7 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=int, default=5000, help="port (default 5000; 0: any free)")
     p.add_argument("--db", default=str(DEFAULT_DB), metavar="LOG",
                    help=f"the log; an existing one is resumed (default {DEFAULT_DB})")
-    p.add_argument("--repeat", type=int, default=1, help=argparse.SUPPRESS)
+    p.add_argument("--repeat", type=int, default=None, metavar="N",
+                   help="show each image of a folder N times, over a second (default: as the "
+                        "stabiliser needs)")
     p.set_defaults(func=run_serve)
 
     p = sub.add_parser("replay", help="the full pipeline over a recording",
@@ -157,8 +159,10 @@ def run_serve(args: argparse.Namespace) -> int:
         if cal is None:
             raise UsageError("--camera/--source need --calibration CAL.json")
         spec = args.camera if args.camera is not None else args.source
-        source = open_source(spec, repeat=max(1, args.repeat), realtime=True,
-                             hold_s=1.0 if args.repeat > 1 else 0.0)
+        repeat = args.repeat if args.repeat is not None else stabiliser_frames()
+        if repeat < 1:
+            raise UsageError("--repeat must be 1 or more")
+        source = open_source(spec, repeat=repeat, realtime=True, hold_s=1.0)
     if args.game is not None:
         from referee.registry import find_game
 

@@ -95,7 +95,14 @@
     return "Bids: " + bids + (order ? "; move order: " + order : "") + ".";
   };
 
+  const BY_SEAT = ["#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00"];
+  TT.players = [];
+
   TT.colourOf = function (name) {
-    return (TT.suitColours && TT.suitColours[name]) || (TT.segmentColours && TT.segmentColours[name]) || null;
+    /* A suit's or a worm's colour; other players (Jungle) by their seat. */
+    const known = (TT.suitColours && TT.suitColours[name]) || (TT.segmentColours && TT.segmentColours[name]);
+    if (known) return known;
+    const seat = TT.players.indexOf(name);
+    return seat >= 0 ? BY_SEAT[seat % BY_SEAT.length] : null;
   };
 })();

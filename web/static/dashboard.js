@@ -91,6 +91,20 @@
     $("roll-card").hidden = !players.length || s.game === "worm-up" || s.game === "jungle";
   }
 
+  function renderMove(s) {
+    $("move-card").hidden = s.game !== "jungle";
+    if (s.game !== "jungle") return;
+    const sel = $("move-player");
+    const now = currentPlayer(s);
+    const names = (s.players || []).join(",");
+    if (sel.dataset.names !== names) {
+      sel.textContent = "";
+      (s.players || []).forEach((p) => sel.append(TT.el("option", { value: p, text: p })));
+      sel.dataset.names = names;
+    }
+    if (now) sel.value = now;
+  }
+
   function renderVerdicts(s) {
     const list = $("verdicts");
     list.textContent = "";
@@ -172,9 +186,11 @@
 
   function render(s) {
     state = s;
+    TT.players = s.players || [];
     $("game-title").textContent = s.game ? s.game + (s.game_id ? "  · game " + s.game_id : "") : "No game yet";
     renderPlayers(s);
     renderRoll(s);
+    renderMove(s);
     renderVerdicts(s);
     renderBids(s);
     renderDiagram(s);
@@ -228,6 +244,13 @@
       delete $("roll-players").dataset.touched;
     }
   }));
+  $("move-form").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const m = $("move-text").value.trim().toLowerCase();
+    const out = await send("/api/events", { type: "move", player: $("move-player").value,
+      from: m.slice(0, 2), to: m.slice(2) });
+    if (out) { $("move-text").value = ""; message(`Logged: ${m}`); }
+  });
   $("accept").addEventListener("click", () => send("/api/events", { type: "accept" }));
   $("undo").addEventListener("click", () => send("/api/events", { type: "undo" }));
   $("gap-tool").addEventListener("click", () => {

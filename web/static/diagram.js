@@ -124,6 +124,7 @@
       }
     }
     if (fit) { add(fit.from, 12); add(fit.to, 12); }
+    if (describe && describe.squares) { add([0, 0], 0); add([7 * SQ, 9 * SQ], 0); }
     if (!xs.length) return [0, 0, 600, 400];
     let x0 = Math.min(...xs) - 40, x1 = Math.max(...xs) + 40;
     let y0 = Math.min(...ys) - 40, y1 = Math.max(...ys) + 40;
@@ -180,6 +181,41 @@
     return s("circle", { cx: p.x, cy: p.y, r: 8, class: "pawn" }, g);
   }
 
+  const SQ = 38;  /* referee/jungle/geometry.py SQUARE_MM: a1's outer corner is the origin */
+  const WATER = ["b4", "c4", "b5", "c5", "b6", "c6", "e4", "f4", "e5", "f5", "e6", "f6"];
+  const TRAPS = ["c1", "e1", "d2", "c9", "e9", "d8"];
+  const DENS = ["d1", "d9"];
+
+  function squareXY(name) {
+    return ["abcdefg".indexOf(name[0]) * SQ, (Number(name.slice(1)) - 1) * SQ];
+  }
+
+  function drawJungle(svg, d) {
+    /* The Jungle board in the board's mm frame, with each animal where the referee has it. */
+    const g = s("g", { class: "jungle" }, svg);
+    for (let f = 0; f < 7; f++) {
+      for (let r = 1; r <= 9; r++) {
+        const name = "abcdefg"[f] + r;
+        const cls = WATER.includes(name) ? "water" : TRAPS.includes(name) ? "trap" : DENS.includes(name) ? "den" : "land";
+        s("rect", { x: f * SQ, y: (r - 1) * SQ, width: SQ, height: SQ, class: "sq " + cls }, g);
+      }
+    }
+    const players = d.players || [];
+    for (const [name, a] of Object.entries(d.squares || {})) {
+      const [x, y] = squareXY(name);
+      s("circle", { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.4, class: "animal",
+        fill: TT.colourOf(a.player) || (a.side === 0 ? "#D55E00" : "#0072B2") }, g);
+      const t = s("text", { x: x + SQ / 2, y: y + SQ / 2 + 4, class: "animal-label" }, g);
+      t.textContent = (a.animal || "?").slice(0, 3);
+    }
+    if (d.last_move) {
+      const m = String(d.last_move);
+      const a = squareXY(m.slice(0, 2)), b = squareXY(m.slice(2, 4));
+      s("line", { x1: a[0] + SQ / 2, y1: a[1] + SQ / 2, x2: b[0] + SQ / 2, y2: b[1] + SQ / 2, class: "last-move" }, g);
+    }
+    return players;
+  }
+
   TT.drawDiagram = function (svg, o) {
     const sizes = Object.assign({}, DEFAULT_SIZES, o.sizes || {});
     const scene = o.scene || { pieces: [] };
@@ -225,6 +261,7 @@
       s("line", { x1: ray[0][0], y1: ray[0][1], x2: ray[0][0] + ray[1][0] * L, y2: ray[0][1] + ray[1][1] * L,
         class: "pylon-ray" }, lines);
     }
+    if (describe.squares) drawJungle(svg, describe);
     const wormLayer = s("g", { class: "worms" }, svg);
     for (const w of worms(describe, scene, sizes)) {
       s("polyline", { points: w.points.map((p) => p.join(",")).join(" "), class: "worm",

@@ -23,12 +23,14 @@ class HandConfig:
     bright_ratio: A pixel differs from the table when brighter or darker by this factor...
     chroma: ...or when its chromaticity (percent) is this far from the table's.
     open_mm: Thin unexplained bits (edges, grain) are opened away at this size.
+    cell_mm: The coarse grid hands are looked for on.
     """
 
     min_area_mm2: float = 6000.0
     bright_ratio: float = 1.5
     chroma: float = 10.0
     open_mm: float = 6.0
+    cell_mm: float = 4.0
 
 
 def detect_hands(cfg: HandConfig, prep: Prepared, explained: np.ndarray
@@ -41,18 +43,24 @@ def detect_hands(cfg: HandConfig, prep: Prepared, explained: np.ndarray
         explained: uint8 mask of the detected pieces (with a margin).
     """
     s = prep.view.px_per_mm
-    norm = prep.norm.astype(np.float32)
-    total = norm.sum(axis=2) + 1.0
+    h, w = explained.shape
+    f = max(1, int(cfg.cell_mm * s))  # hands are big: a coarse grid is enough
+    sw, sh = max(1, w // f), max(1, h // f)
+    small = cv2.resize(prep.norm, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    ex = cv2.resize(explained, (sw, sh), interpolation=cv2.INTER_AREA) > 0
+    valid = cv2.resize(prep.view.valid, (sw, sh), interpolation=cv2.INTER_AREA) > 250
+    total = small.sum(axis=2) + 1.0
     ratio = total / (3.0 * TABLE_LEVEL)
-    chroma = np.hypot(norm[..., 0] / total - 1 / 3, norm[..., 1] / total - 1 / 3) * 100.0
+    chroma = np.hypot(small[..., 0] / total - 1 / 3, small[..., 1] / total - 1 / 3) * 100.0
     odd = (ratio > cfg.bright_ratio) | (ratio < 1.0 / cfg.bright_ratio) | (chroma > cfg.chroma)
-    mask = np.where(odd & (prep.view.valid > 0), 255, 0).astype(np.uint8)
-    mask = cv2.bitwise_and(mask, cv2.bitwise_not(explained))
-    k = max(3, int(cfg.open_mm * s) | 1)
+    mask = np.where(odd & valid & ~ex, 255, 0).astype(np.uint8)
+    k = max(3, int(cfg.open_mm * s / f) | 1)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    min_px = cfg.min_area_mm2 * s * s
+    min_px = cfg.min_area_mm2 * (s / f) ** 2
     big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_px]
-    out = np.isin(labels, big).astype(np.uint8) * 255 if big else np.zeros_like(mask)
-    return bool(big), out
+    if not big:
+        return False, np.zeros((h, w), np.uint8)
+    out = np.isin(labels, big).astype(np.uint8) * 255
+    return True, cv2.resize(out, (w, h), interpolation=cv2.INTER_NEAREST)

@@ -81,23 +81,6 @@ def _tiles_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_T
     return out
 
 
-def _profile_crossing(shade: np.ndarray, p0: np.ndarray, n: np.ndarray, lo: float, hi: float,
-                      body: float, table: float = 1.0) -> float | None:
-    """Distance along ``n`` from ``p0`` of the outermost point halfway from body to table.
-
-    Searched from outside in, so lines printed inside the face (a back's frame) are passed.
-    """
-    ts = np.arange(hi, lo, -0.25)
-    prof = _bilinear(shade, p0[None] + ts[:, None] * n[None])
-    mid = (body + table) / 2.0
-    above = np.nonzero(prof >= mid)[0]
-    if not above.size or above[0] == 0:
-        return None
-    j = int(above[0])
-    a, b = prof[j - 1], prof[j]  # a outside (below mid), b inside
-    return float(ts[j - 1] - (mid - a) / max(b - a, 1e-6) * 0.25)
-
-
 def refine_tile(shade: np.ndarray, bright: np.ndarray, centre: np.ndarray, angle_deg: float,
                 side: float, away: np.ndarray) -> tuple[np.ndarray, float] | None:
     """The top face's centre and angle from its edges facing away from the camera, subpixel.
@@ -115,7 +98,7 @@ def refine_tile(shade: np.ndarray, bright: np.ndarray, centre: np.ndarray, angle
     body = float(np.median(inner))
     if body < 1.04:
         return None
-    obs = []  # (k, point)
+    starts, normals, ks = [], [], []
     for k in range(4):
         a = th + k * math.pi / 2
         n = np.array([math.cos(a), math.sin(a)])
@@ -127,10 +110,24 @@ def refine_tile(shade: np.ndarray, bright: np.ndarray, centre: np.ndarray, angle
         if 0 <= by < bright.shape[0] and 0 <= bx < bright.shape[1] and bright[by, bx]:
             continue  # a neighbour lies against this edge
         for q in np.linspace(-0.38, 0.38, 9):
-            p0 = centre + t * q * side
-            d = _profile_crossing(shade, p0, n, 0.3 * side, 0.7 * side, body)
-            if d is not None and abs(d - side / 2) < 0.12 * side:
-                obs.append((k, p0 + d * n))
+            starts.append(centre + t * q * side)
+            normals.append(n)
+            ks.append(k)
+    if len(starts) < 8:
+        return None
+    p0, nn = np.array(starts), np.array(normals)
+    ts = np.arange(0.7 * side, 0.3 * side, -0.25)  # from outside in
+    prof = _bilinear(shade, p0[:, None] + ts[None, :, None] * nn[:, None])
+    mid = (body + 1.0) / 2.0
+    above = prof >= mid
+    first = np.argmax(above, axis=1)
+    ok = above.any(axis=1) & (first > 0)
+    rows = np.nonzero(ok)[0]
+    j = first[rows]
+    a_, b_ = prof[rows, j - 1], prof[rows, j]
+    d = ts[j - 1] - (mid - a_) / np.maximum(b_ - a_, 1e-6) * 0.25
+    good = np.abs(d - side / 2) < 0.12 * side
+    obs = [(ks[r], p0[r] + dd * nn[r]) for r, dd, g in zip(rows, d, good, strict=True) if g]
     if len(obs) < 8 or len({k for k, _ in obs}) < 2:
         return None
     c, a = centre.astype(float), th

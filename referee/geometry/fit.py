@@ -13,11 +13,17 @@ through the Kruskal reconstruction tree (lowest common ancestor by binary liftin
 narrowest edge of the chosen path is then refined exactly: when it lies in a gap between two
 obstacles, the clearance is half their exact distance and the pinch is the middle of the gap.
 
+Two tiles 18 mm apart: a 19.05 mm coin cannot pass between them, so the best path goes round
+(a 17 mm coin takes the gap, whose exact width is the clearance):
+
 >>> from tabletop.scene import Piece
 >>> two_tiles = ObstacleSet.from_pieces([Piece.tile(0, 0), Piece.tile(50.8 + 18.0, 0)])
 >>> r = fit_path(two_tiles, (34.4, -60.0), (34.4, 60.0), 19.05)
->>> r.fits, round(r.clearance_mm, 2), r.pinch_mm is not None
-(False, 18.0, True)
+>>> r.fits, r.clearance_mm > 19.05, len(r.path_mm) > 2
+(True, True, True)
+>>> r = fit_path(two_tiles, (34.4, -30.0), (34.4, 30.0), 17.0)
+>>> r.fits, round(r.clearance_mm, 3), r.pinch_mm
+(True, 18.0, (34.4, -25.4))
 """
 
 from __future__ import annotations

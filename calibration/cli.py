@@ -91,6 +91,11 @@ def _lens(args: argparse.Namespace) -> int:
     print(f"corners found in {len(result.used)}/{len(args.images)} images"
           + (f" (not in: {', '.join(str(p) for p in result.rejected)})" if result.rejected else "")
           + f"; coverage {result.coverage:.0%} of the view", file=sys.stderr)
+    worst = max(range(len(result.used)), key=lambda i: result.per_view_rms_px[i])
+    if result.lens.rms_px > 1.0:
+        print(f"warning: rms {result.lens.rms_px:.2f} px is high; the worst photo is "
+              f"{result.used[worst]} ({result.per_view_rms_px[worst]:.2f} px): blurred, or the "
+              "board not flat?", file=sys.stderr)
     print(f"fx={result.lens.K[0, 0]:.3f} fy={result.lens.K[1, 1]:.3f}")
     print(f"rms_px={result.lens.rms_px:.6f}")
     return 0

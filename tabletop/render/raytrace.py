@@ -172,12 +172,13 @@ def trace(shape: Shape, pose: CameraPose, light: np.ndarray, ambient: float,
     if roi is None:
         return None
     x0, y0, x1, y1 = roi
-    origin = np.asarray(pose.centre_mm, dtype=float)
+    origin = np.asarray(pose.centre_mm, dtype=np.float32)  # float32 is ample at 1e-4 mm
+    light = np.asarray(light, dtype=np.float32)
     if shape.top_texture is not None:
         ratio = 8.0 * pose.mm_per_px_at(shape.centre_mm)  # texture pixels per image pixel
         shape = replace(shape, top_texture=filtered_texture(shape.top_texture, 0.45 * ratio))
     u, v = np.meshgrid(np.arange(x0, x1, dtype=np.float64), np.arange(y0, y1, dtype=np.float64))
-    hit = shape.intersect(origin, pose.rays(u, v))
+    hit = shape.intersect(origin, pose.rays(u, v).astype(np.float32))
     mask = hit.mask
     state = _state(mask, hit.top)
     kernel = np.ones((3, 3), np.uint8)
@@ -195,7 +196,7 @@ def trace(shape: Shape, pose: CameraPose, light: np.ndarray, ambient: float,
         ou, ov = np.meshgrid(off, off)
         su = (ex + x0)[:, None] + ou.ravel()[None, :]
         sv = (ey + y0)[:, None] + ov.ravel()[None, :]
-        sub = shape.intersect(origin, pose.rays(su, sv))
+        sub = shape.intersect(origin, pose.rays(su, sv).astype(np.float32))
         smask = sub.mask
         scol = np.zeros((*smask.shape, 3), np.float32)
         if np.any(smask):

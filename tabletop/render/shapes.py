@@ -172,7 +172,7 @@ class Box(Shape):
         """
         a = math.radians(self.angle_deg)
         ca, sa = math.cos(a), math.sin(a)
-        ox, oy = self.local_xy(np.float64(origin[0]), np.float64(origin[1]))
+        ox, oy = self.local_xy(float(origin[0]), float(origin[1]))  # type: ignore[arg-type]
         oz = float(origin[2])
         dx = ca * d[..., 0] + sa * d[..., 1]
         dy = -sa * d[..., 0] + ca * d[..., 1]

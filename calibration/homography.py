@@ -305,7 +305,7 @@ def general_position_four(points: np.ndarray, rel_tol: float = 0.01) -> np.ndarr
     if len(pts) < 4:
         return None
     d = np.linalg.norm(pts[:, None] - pts[None], axis=2)
-    a, b = np.unravel_index(np.argmax(d), d.shape)
+    a, b = (int(v) for v in np.unravel_index(np.argmax(d), d.shape))
     spread = d[a, b]
     if spread <= 0:
         return None

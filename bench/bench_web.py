@@ -2,12 +2,14 @@
 
 Starts a dashboard in a separate process whose pipeline runs as fast as it can on a live
 source (the sample playthrough's frames with the real vision when the sample is there, else
-synthetic frames with a fixed amount of image work), measures its frame rate alone, then with
-20 clients on ``/api/stream`` (loopback), each for ``--seconds``. Prints ``name=value`` lines:
+synthetic frames with a fixed amount of image work), and measures its frame rate alone and with
+20 clients on ``/api/stream`` (loopback), ``--seconds`` of each. The two conditions alternate in
+windows of ``--window`` seconds (alone, with clients, alone...) so that other load on the
+machine falls on both alike. Prints ``name=value`` lines:
 
     fps_alone=..., fps_with_20_clients=..., drop_pct=..., sse_messages=...
 
-Usage: ``python bench/bench_web.py [--seconds 60] [--clients 20]``.
+Usage: ``python bench/bench_web.py [--seconds 60] [--clients 20] [--window 10]``.
 """
 
 from __future__ import annotations
@@ -100,11 +102,12 @@ def processed(url: str) -> int:
         return int(json.loads(r.read())["source"]["frames_processed"])
 
 
-def measure(url: str, seconds: float) -> float:
+def measure(url: str, seconds: float) -> tuple[int, float]:
+    """Frames processed and seconds elapsed over one window."""
     a, t0 = processed(url), time.monotonic()
     time.sleep(seconds)
     b, t1 = processed(url), time.monotonic()
-    return (b - a) / (t1 - t0)
+    return b - a, t1 - t0
 
 
 def client(url: str, stop: threading.Event, counts: list[int], i: int) -> None:
@@ -123,6 +126,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=60.0, help="each measurement (default 60)")
     ap.add_argument("--clients", type=int, default=20, help="stream clients (default 20)")
+    ap.add_argument("--window", type=float, default=10.0,
+                    help="length of one alternating window (default 10)")
     ap.add_argument("--serve", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.serve:
@@ -138,24 +143,39 @@ def main() -> int:
             time.sleep(0.1)
         url = f"http://127.0.0.1:{port_file.read_text()}"
         time.sleep(min(5.0, args.seconds / 4))  # warm up
-        alone = measure(url, args.seconds)
-        stop = threading.Event()
+        window = min(args.window, args.seconds)
+        n_windows = max(1, round(args.seconds / window))
+        frames = {"alone": 0, "loaded": 0}
+        spent = {"alone": 0.0, "loaded": 0.0}
         counts = [0] * args.clients
-        threads = [threading.Thread(target=client, args=(url, stop, counts, i), daemon=True)
-                   for i in range(args.clients)]
-        for t in threads:
-            t.start()
-        time.sleep(1.0)
-        loaded = measure(url, args.seconds)
-        stop.set()
-        connected = sum(1 for c in counts if c > 0)
+        connected = 0
+        for _ in range(n_windows):
+            n, dt = measure(url, window)
+            frames["alone"] += n
+            spent["alone"] += dt
+            stop = threading.Event()
+            threads = [threading.Thread(target=client, args=(url, stop, counts, i), daemon=True)
+                       for i in range(args.clients)]
+            for t in threads:
+                t.start()
+            time.sleep(0.5)
+            n, dt = measure(url, window)
+            frames["loaded"] += n
+            spent["loaded"] += dt
+            connected = max(connected, sum(1 for t in threads if t.is_alive()))
+            stop.set()
+            for t in threads:
+                t.join(15)
+        alone = frames["alone"] / spent["alone"]
+        loaded = frames["loaded"] / spent["loaded"]
     finally:
         proc.terminate()
         proc.wait(10)
         port_file.unlink(missing_ok=True)
     drop = 100.0 * (alone - loaded) / alone if alone > 0 else float("nan")
     print(f"vision={'real' if (SAMPLE / 'calibration.json').is_file() else 'synthetic'}")
-    print(f"seconds={args.seconds:g}")
+    print(f"seconds_each={spent['alone']:.0f}")
+    print(f"windows={n_windows}")
     print(f"fps_alone={alone:.2f}")
     print(f"fps_with_{args.clients}_clients={loaded:.2f}")
     print(f"drop_pct={drop:.2f}")

@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import threading
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 
@@ -28,10 +28,16 @@ class Message:
     id: int
     kind: str
     data: Any
+    text: str = field(default="", repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.text:  # encoded once, however many clients it goes to
+            object.__setattr__(self, "text", f"id: {self.id}\nevent: {self.kind}\n"
+                                             f"data: {json.dumps(self.data)}\n\n")
 
     def sse(self) -> str:
         """The message in the ``text/event-stream`` format."""
-        return f"id: {self.id}\nevent: {self.kind}\ndata: {json.dumps(self.data)}\n\n"
+        return self.text
 
 
 class Bus:

@@ -114,7 +114,7 @@ def felt(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
     fuzz = smooth_noise(rng, (h, w), (0.6 * ppm, 0.6 * ppm))
     fibres = smooth_noise(rng, (h, w), (0.5 * ppm, 3.0 * ppm))
     mottle = smooth_noise(rng, (h, w), (40.0 * ppm, 40.0 * ppm))
-    lum = 1.0 + 0.07 * fuzz + 0.05 * fibres + 0.06 * mottle
+    lum = 1.0 + 0.07 * fuzz + 0.05 * fibres + 0.04 * mottle
     return _colour(base, (h, w)) * lum[..., None]
 
 
@@ -122,7 +122,7 @@ def linen(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
     """Grey-beige linen: irregular crosshatch of thick and thin threads, cloudy tone."""
     base = (0.50, 0.54, 0.56) if rng.uniform() < 0.6 else (0.58, 0.66, 0.72)
     lum = _weave(rng, h, w, ppm, rng.uniform(2.2, 3.2), 0.14)
-    lum *= 1.0 + 0.10 * smooth_noise(rng, (h, w), (35.0 * ppm, 35.0 * ppm))
+    lum *= 1.0 + 0.06 * smooth_noise(rng, (h, w), (35.0 * ppm, 35.0 * ppm))
     lum *= 1.0 + 0.06 * smooth_noise(rng, (h, w), (0.6 * ppm, 8.0 * ppm))
     lum *= 1.0 + 0.06 * smooth_noise(rng, (h, w), (8.0 * ppm, 0.6 * ppm))
     return _colour(base, (h, w)) * lum[..., None]

@@ -24,6 +24,7 @@ from tabletop.events import parse_event
 from web.fit import check_fit
 from web.security import BadRequest, json_body
 from web.services import get_bus, get_log, get_services, get_table
+from web.table import LogWriteError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -107,6 +108,8 @@ def post_event() -> Any:
         done = get_table().submit(event)
     except InputError as exc:
         return jsonify(error=str(exc)), 400
+    except LogWriteError as exc:
+        return jsonify(error=str(exc)), 503
     return jsonify(done.to_json()), 201
 
 

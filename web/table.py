@@ -12,6 +12,7 @@ fresh referee, so ``tabletop serve --db LOG`` goes on where it stopped.
 from __future__ import annotations
 
 import math
+import sqlite3
 import threading
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from typing import Any
 
 from referee.record import Referee
 from referee.registry import make_game
-from tabletop.errors import InputError, RecordFormatError
+from tabletop.errors import InputError, RecordFormatError, TabletopError
 from tabletop.events import (
     Correction,
     Event,
@@ -42,6 +43,10 @@ RING_MM = {"tile": 40.0, "token": 24.0, "coin": 15.0, "segment": 15.0, "post": 1
 
 class NoGame(InputError):
     """An event arrived before any game was set up."""
+
+
+class LogWriteError(TabletopError):
+    """The log could not store an event (disk full, file gone): the event did not happen."""
 
 
 @dataclass(frozen=True)
@@ -152,7 +157,12 @@ class Table:
             if any(isinstance(o, Verdict) for o in outputs):
                 data = jpeg if jpeg is not None else self.snapshot()
                 picture = (seq, data) if data else None
-            self.log.append(self.game_id, [(seq, event), *positioned], scene_row, picture)
+            try:
+                self.log.append(self.game_id, [(seq, event), *positioned], scene_row, picture)
+            except sqlite3.Error as exc:  # not stored, so not judged: back to what the log holds
+                self._load(self.game_id)
+                raise LogWriteError(f"the event could not be stored in the log ({exc}); "
+                                    f"nothing was changed") from None
             self.next_seq = seq + 1 + len(outputs)
             self._outputs.extend(positioned)
             if judged is not None:

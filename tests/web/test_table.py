@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from tabletop.errors import InputError
@@ -9,7 +11,7 @@ from tabletop.events import Accept, Roll, SceneSeen, Setup, Undo, Verdict
 from tests.factories import coin, scene
 from web.bus import Bus
 from web.log import GameLog
-from web.table import NoGame, Table
+from web.table import LogWriteError, NoGame, Table
 
 S1 = scene(coin(0, 0))
 S2 = scene(coin(0, 0), coin(50, 0))
@@ -101,3 +103,23 @@ def test_offending_pieces_are_placed_on_the_picture(tmp_path):
     assert v["pieces_px"][0][:2] == [110.0, 5.0]
     assert v["pieces_px"][0][2] == 30.0  # a coin: 15 mm, at 2 px per mm
     assert v["image_size"] == [640, 480]
+
+
+def test_an_event_the_log_cannot_store_does_not_happen(tmp_path):
+    table = _table(tmp_path / "t.db")
+    table.submit(Setup("web-toy", ("suns", "moons")))
+    table.submit(SceneSeen(S1))
+    before = table.state()
+    real_append = table.log.append
+
+    def full_disk(*a, **kw):
+        raise sqlite3.OperationalError("database or disk is full")
+
+    table.log.append = full_disk
+    with pytest.raises(LogWriteError, match="disk is full"):
+        table.submit(SceneSeen(S3))
+    table.log.append = real_append
+    after = table.state()
+    assert after["turn"] == before["turn"] and after["next_seq"] == before["next_seq"]
+    assert after["scene"] == S1.to_json()
+    assert table.submit(SceneSeen(S3)).seq == before["next_seq"]

@@ -56,7 +56,7 @@ def shape_of(piece: Piece, index: int, pieces: PieceSet) -> Shape:
         face = coin_face(pieces.coin_diameter_mm, piece.suit, colour, symbol_angle(piece, index),
                          piece.face or "up")
         return Cylinder(c, h, 0.0, face, pieces.coin_diameter_mm, CREAM, COIN_EDGE,
-                        gloss=0.04, shininess=12.0, bevel_mm=0.5,
+                        gloss=0.0, shininess=12.0, bevel_mm=0.5,
                         radius_mm=pieces.coin_radius_mm)
     if piece.kind == "tile":
         face_side = piece.face or "down"
@@ -64,7 +64,7 @@ def shape_of(piece: Piece, index: int, pieces: PieceSet) -> Shape:
         top = tile_face(pieces.tile_mm, face_side, piece.suit, colour,
                         symbol_angle(piece, index) // 90 * 90)
         return Box(c, h, angle, top, pieces.tile_mm, (0.9, 0.9, 0.9), TILE_EDGE,
-                   gloss=0.05, shininess=15.0, bevel_mm=0.7, half_mm=pieces.tile_mm / 2.0)
+                   gloss=0.0, shininess=15.0, bevel_mm=0.7, half_mm=pieces.tile_mm / 2.0)
     if piece.kind == "post":
         r = pieces.post_diameter_mm / 2.0
         return Cylinder(c, h, 0.0, None, 0.0, POST_BLACK, POST_BLACK, gloss=0.25,
@@ -80,7 +80,7 @@ def shape_of(piece: Piece, index: int, pieces: PieceSet) -> Shape:
     if piece.kind == "token":
         face = token_face(pieces.token_mm, piece.id)
         return Box(c, h, angle, face, pieces.token_mm, (0.9, 0.92, 0.92), (0.75, 0.78, 0.8),
-                   gloss=0.05, shininess=15.0, bevel_mm=0.3, half_mm=pieces.token_mm / 2.0)
+                   gloss=0.0, shininess=15.0, bevel_mm=0.3, half_mm=pieces.token_mm / 2.0)
     if piece.kind == "die":
         face = die_face(pieces.die_mm, piece.value)
         return Box(c, h, angle, face, pieces.die_mm, (0.86, 0.88, 0.88), (0.7, 0.72, 0.72),

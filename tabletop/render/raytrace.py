@@ -39,6 +39,10 @@ class Layer:
     top_area_px: float
 
 
+BIG_WINDOW_PX = 3000
+"""Shapes with a bigger window get at most 2 x 2 rays on their edge pixels."""
+
+
 def light_vector(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
     """Unit vector toward the light (table frame, z up)."""
     a, e = math.radians(azimuth_deg), math.radians(elevation_deg)
@@ -172,6 +176,8 @@ def trace(shape: Shape, pose: CameraPose, light: np.ndarray, ambient: float,
     if roi is None:
         return None
     x0, y0, x1, y1 = roi
+    if (x1 - x0) * (y1 - y0) > BIG_WINDOW_PX:
+        s = min(s, 2)  # long straight edges: 2 x 2 rays are enough
     origin = np.asarray(pose.centre_mm, dtype=np.float32)  # float32 is ample at 1e-4 mm
     light = np.asarray(light, dtype=np.float32)
     if shape.top_texture is not None:

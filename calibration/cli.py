@@ -42,6 +42,8 @@ def _calibrate(args: argparse.Namespace) -> int:
     from calibration.from_mat import calibrate_from_mat
     from calibration.homography import calibrate_from_points
 
+    if args.show and Path(args.show).suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        raise UsageError(f"{args.show}: --show writes a .png or .jpg picture")
     lens = Lens.load(args.lens) if args.lens else None
     img = read_image(args.image)
     try:
@@ -58,6 +60,16 @@ def _calibrate(args: argparse.Namespace) -> int:
     except ResolutionMismatch as exc:
         raise ResolutionMismatch(f"{args.image}: {exc}") from None
     cal.save(args.output)
+    if args.show:
+        from calibration.annotate import CalibrationAnnotator
+
+        out = CalibrationAnnotator(thickness=max(1, round(img.shape[1] / 900))).annotate(img, cal)
+        try:
+            written = cv2.imwrite(str(args.show), out)
+        except cv2.error:
+            written = False
+        if not written:
+            raise InputError(f"{args.show}: cannot write the picture")
     fit = cal.extra.get("fit", {})
     if "markers" in cal.extra:
         m = cal.extra["markers"]
@@ -124,6 +136,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="the mat's paper (default: read from the mat)")
     p.add_argument("--bar-mm", type=float, default=None,
                    help="the printed 100 mm bar as measured with a ruler (default 100)")
+    p.add_argument("--show", metavar="CHECK.png",
+                   help="also write the image with the markers used (green), ignored (red) "
+                   "and a 50 mm table grid drawn on it")
     p.set_defaults(func=_calibrate)
 
     p = subparsers.add_parser(

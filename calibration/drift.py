@@ -17,7 +17,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError
-from calibration.homography import _grey, detect_markers, detector_parameters
+from calibration.homography import detect_markers, detector_parameters, to_grey
 from calibration.model import Calibration
 
 EDGE_PX = 3
@@ -119,7 +119,7 @@ class DriftWatch:
         w, h = self._mosaic_size
         out = np.full((h, w), 255, np.uint8)
         for mx, my, x0, y0, x1, y1 in self._tiles.values():
-            out[my:my + y1 - y0, mx:mx + x1 - x0] = _grey(frame[y0:y1, x0:x1])
+            out[my:my + y1 - y0, mx:mx + x1 - x0] = to_grey(frame[y0:y1, x0:x1])
         return out
 
     def _shift_mm(self, marker_id: int, corners_px: np.ndarray) -> float:

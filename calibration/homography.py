@@ -58,7 +58,8 @@ def detector_parameters() -> cv2.aruco.DetectorParameters:
     return params
 
 
-def _grey(image_bgr: np.ndarray) -> np.ndarray:
+def to_grey(image_bgr: np.ndarray) -> np.ndarray:
+    """(H, W) grey from BGR, BGRA or grey (returned as it is)."""
     img = np.asarray(image_bgr)
     if img.ndim == 3:
         return cv2.cvtColor(img, cv2.COLOR_BGR2GRAY if img.shape[2] == 3 else cv2.COLOR_BGRA2GRAY)
@@ -82,7 +83,7 @@ def detect_markers(image_bgr: np.ndarray, dictionary_name: str = ARUCO_DICTIONAR
     """
     dictionary = cv2.aruco.getPredefinedDictionary(getattr(cv2.aruco, dictionary_name))
     detector = cv2.aruco.ArucoDetector(dictionary, params or detector_parameters())
-    grey = _grey(image_bgr)
+    grey = to_grey(image_bgr)
     corners, ids, _ = detector.detectMarkers(grey)
     if ids is None or len(ids) == 0:
         return MarkerDetections(np.zeros(0, int), np.zeros((0, 4, 2)))

@@ -26,6 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from calibration.model import Calibration, Lens  # noqa: E402
+from tabletop.pieceset import PieceSet  # noqa: E402
 from tabletop.scene import Piece, Scene  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
 
@@ -150,8 +151,6 @@ def devscene_cases() -> list[tuple[str, np.ndarray, Calibration, list[dict], boo
 
 def random_scene(rng: np.random.Generator, n_pieces: int = 30) -> Scene:
     """A layout like a game's: worms of touching coins, tiles (some edge to edge), posts."""
-    from tabletop.pieceset import PieceSet
-
     ps = PieceSet()
     suits = ("suns", "moons", "crowns", "arms")
     pieces: list[Piece] = []
@@ -231,11 +230,16 @@ def render_cases(n: int, seed: int) -> list[tuple[str, np.ndarray, Calibration, 
     return out
 
 
-def run(cases: list, prefix: str, verbose: bool = True) -> dict[str, float]:
+DEVSCENE_PIECES = PieceSet(coin_thickness_mm=3.0, tile_thickness_mm=5.0, post_height_mm=35.0)
+"""The devscenes' set, as its README and truth give it (thinner coins, 35 mm posts)."""
+
+
+def run(cases: list, prefix: str, pieces: PieceSet | None = None, verbose: bool = True
+        ) -> dict[str, float]:
     """Detects every case and prints per-scene and total figures."""
     total = Tally()
     for name, img, cal, truth, hand in cases:
-        det = Detector(cal, config=DetectorConfig(kinds=("tile", "coin", "post")))
+        det = Detector(cal, pieces, config=DetectorConfig(kinds=("tile", "coin", "post")))
         res = det.detect(img)
         t = score(res.scene, truth, hand, res.timings_ms["total"])
         total.add(t)
@@ -256,7 +260,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-dev", action="store_true", help="skip the devscenes")
     args = ap.parse_args(argv)
     if not args.no_dev and DEVSCENES.is_dir():
-        run(devscene_cases(), "dev")
+        run(devscene_cases(), "dev", DEVSCENE_PIECES)
     if args.render > 0:
         try:
             import tabletop.render  # noqa: F401

@@ -28,6 +28,7 @@ class PostConfig:
     height_mm: The post's height.
     contrast: Levels below the table at which a pixel counts as fully dark.
     min_score: Least template score (dark stripe minus dark behind) of a post.
+    beyond_weight: Weight of the penalty for darkness beyond the post's top end.
     max_core_level: A post's darkest tenth is below this level (table = 100): black, not shade.
     border_mm: Blobs this close to the edge of the view are left out (vignetting).
     """
@@ -36,6 +37,7 @@ class PostConfig:
     height_mm: float = 40.0
     contrast: float = 45.0
     min_score: float = 0.55
+    beyond_weight: float = 0.0
     max_core_level: float = 60.0
     border_mm: float = 15.0
 
@@ -113,4 +115,8 @@ def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray) 
     b_across = np.array([-0.6, 0.0, 0.6] * 2) * r
     behind = (p_px[:, None] + b_along[None, :, None] * u[:, None]
               + b_across[None, :, None] * v[:, None])
-    return _bilinear(soft, stripe).mean(axis=1) - _bilinear(soft, behind).mean(axis=1)
+    # beyond the top end: the table, or the post's pale cap; not dark either way
+    beyond = (p_px[:, None] + (length[:, None, None] + r + 3.0 * s) * u[:, None]
+              + b_across[None, :3, None] * v[:, None])
+    return (_bilinear(soft, stripe).mean(axis=1) - _bilinear(soft, behind).mean(axis=1)
+            - cfg.beyond_weight * _bilinear(soft, beyond).mean(axis=1))

@@ -82,7 +82,7 @@ class RenderSettings:
     hand_target_mm: tuple[float, float] | None = None
     hand_from_deg: float | None = None
     hand_height_mm: float = 35.0
-    supersample: int = 3
+    supersample: int = 2
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):

@@ -23,8 +23,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     Config keys (all optional): ``LOG_PATH`` (the SQLite log; default in the instance folder),
     ``SOURCE`` (a :class:`web.sources.Source`), ``VISION`` (a :class:`web.pipeline.Vision`;
     default: the real one built from ``CALIBRATION``), ``CALIBRATION``, ``CALIBRATION_PATH``,
-    ``GAME`` (the rule set a new game starts with), ``LAN`` (True when bound beyond loopback:
-    every change then needs the join code), ``JOIN_CODE``, ``PIPELINE_AUTOSTART``.
+    ``GAME`` (the rule set a new game starts with), ``AREA_MM`` (the play area vision
+    searches), ``LAN`` (True when bound beyond loopback: every change then needs the join
+    code), ``JOIN_CODE``, ``PIPELINE_AUTOSTART``.
     """
     from web import api, calibration_page, dashboard, history, players, security
     from web.services import init_app, new_join_code

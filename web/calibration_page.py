@@ -200,7 +200,8 @@ def recalibrate() -> Any:
         from web.vision_glue import load_vision
 
         try:
-            services.pipeline.vision = load_vision(cal, current_app.config.get("GAME"))
+            services.pipeline.vision = load_vision(cal, current_app.config.get("GAME"),
+                                                   area_mm=current_app.config.get("AREA_MM"))
         except InputError as exc:
             return jsonify(error=str(exc)), 400
     saved = current_app.config.get("CALIBRATION_PATH")

@@ -55,6 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--repeat", type=int, default=None, metavar="N",
                    help="show each image of a folder N times, over a second (default: as the "
                         "stabiliser needs)")
+    p.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1",
+                   help="the play area in table mm (pieces are looked for only there; leave "
+                        "out the calibration mat)")
     p.set_defaults(func=run_serve)
 
     p = sub.add_parser("replay", help="the full pipeline over a recording",
@@ -72,6 +75,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="show each image of a folder N times (a still picture must be seen "
                         "several times to count as a table at rest; default: as the stabiliser "
                         "needs)")
+    p.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1",
+                   help="the play area in table mm (pieces are looked for only there)")
     p.set_defaults(func=run_replay)
 
 
@@ -84,6 +89,16 @@ def _players(game: str, text: str | None) -> tuple[str, ...]:
             raise UsageError("--players: give names separated by commas")
         return names
     return DEFAULT_PLAYERS.get(game, ("one", "two"))
+
+
+def _area(text: str) -> tuple[float, float, float, float]:
+    try:
+        x0, y0, x1, y1 = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not X0,Y0,X1,Y1 in mm") from None
+    if not (x1 > x0 and y1 > y0):
+        raise argparse.ArgumentTypeError(f"{text!r}: X1 must exceed X0 and Y1 exceed Y0")
+    return (x0, y0, x1, y1)
 
 
 def _options(text: str | None) -> dict[str, Any]:
@@ -173,7 +188,7 @@ def run_serve(args: argparse.Namespace) -> int:
     lan = not _is_loopback(args.host)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
                       "CALIBRATION_PATH": args.calibration, "GAME": args.game or "worm-derby",
-                      "LAN": lan, "PIPELINE_AUTOSTART": False})
+                      "AREA_MM": args.area, "LAN": lan, "PIPELINE_AUTOSTART": False})
     services = app.extensions["tabletop"]
     if services.table.game_id is None and args.game is not None:
         services.table.submit(Setup(args.game, _players(args.game, args.players)))
@@ -259,7 +274,7 @@ def run_replay(args: argparse.Namespace) -> int:
     source = open_source(args.source, repeat=repeat)
     if getattr(source, "live", False):
         raise UsageError("replay takes a recording (a video file or a folder), not a camera")
-    vision = load_vision(cal, args.game)
+    vision = load_vision(cal, args.game, area_mm=args.area)
     db = args.db or ":memory:"
     if args.db:
         Path(args.db).parent.mkdir(parents=True, exist_ok=True)

@@ -78,7 +78,8 @@ def init_app(app: Flask) -> Services:
 
             if services.calibration is None:
                 raise ValueError("a frame source needs a calibration (or a VISION in the config)")
-            vision = load_vision(services.calibration, cfg.get("GAME"))
+            vision = load_vision(services.calibration, cfg.get("GAME"),
+                                 area_mm=cfg.get("AREA_MM"))
         services.pipeline = Pipeline(source, vision, table.submit, bus, hub)
         if cfg.get("PIPELINE_AUTOSTART", True):
             services.pipeline.start()

@@ -18,8 +18,11 @@ class VisionUnavailable(InputError):
 
 
 def load_vision(calibration: Calibration, game: str | None = None,
-                pieces: PieceSet | None = None) -> Vision:
+                pieces: PieceSet | None = None,
+                area_mm: tuple[float, float, float, float] | None = None) -> Vision:
     """The real detector (looking for the kinds ``game`` uses), stabiliser and annotator.
+
+    ``area_mm`` (x0, y0, x1, y1) limits the search to the play area (default: all the picture).
 
     Raises:
         VisionUnavailable: when the vision package lacks ``Detector``/``Stabiliser``.
@@ -31,7 +34,7 @@ def load_vision(calibration: Calibration, game: str | None = None,
     missing = [n for n in ("Detector", "DetectorConfig", "Stabiliser") if not hasattr(vision, n)]
     if missing:
         raise VisionUnavailable(f"the vision package does not provide {', '.join(missing)} yet")
-    config = vision.DetectorConfig.for_game(game)
+    config = vision.DetectorConfig.for_game(game, area_mm=area_mm)
     detector = vision.Detector(calibration, pieces or PieceSet(), config)
 
     def check_image(image: np.ndarray) -> None:

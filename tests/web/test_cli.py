@@ -29,7 +29,8 @@ def recording(tmp_path, monkeypatch):
     cal = tmp_path / "cal.json"
     Calibration((64, 48), np.eye(3)).save(cal)
     monkeypatch.setattr("web.vision_glue.load_vision",
-                        lambda c, game=None, pieces=None: fake_vision(SCENES, still=3))
+                        lambda c, game=None, pieces=None, area_mm=None: fake_vision(SCENES,
+                                                                                  still=3))
     return folder, cal
 
 
@@ -71,11 +72,19 @@ def test_replay_into_a_log(recording, tmp_path, capsys):
     (["serve", "--camera", "0", "--port", "0", "--db", "{tmp}/x.db"], 2, "need --calibration"),
     (["serve", "--game", "chess", "--port", "0", "--db", "{tmp}/x.db"], 1, "unknown game"),
     (["demo", "--sample", "{tmp}", "--port", "0"], 1, "sample playthrough is not there"),
+    (["replay", "{folder}", "--calibration", "{cal}", "--game", "web-toy", "--area", "1,2,3"],
+     2, "not X0,Y0,X1,Y1"),
+    (["replay", "{folder}", "--calibration", "{cal}", "--game", "web-toy", "--area",
+      "0,0,-5,10"], 2, "X1 must exceed X0"),
 ])
 def test_bad_input_is_one_line_and_an_exit_code(recording, tmp_path, capsys, args, code, message):
     folder, cal = recording
     argv = [a.format(folder=folder, cal=cal, tmp=tmp_path) for a in args]
-    assert main(argv) == code
+    try:
+        got = main(argv)
+    except SystemExit as exc:  # argparse's own usage errors
+        got = exc.code
+    assert got == code
     err = capsys.readouterr().err
     assert message in err
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err

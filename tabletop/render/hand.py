@@ -208,24 +208,31 @@ def draw_hand(pose: CameraPose, caps: list[Capsule], light: np.ndarray, ambient:
     bx0, by0, bx1, by1 = _clip_box([min(w[0] for _, w in wins), min(w[1] for _, w in wins),
                                     max(w[2] for _, w in wins), max(w[3] for _, w in wins)],
                                    pad, pose.image_size)
-    depth = np.full((by1 - by0, bx1 - bx0), np.inf, np.float32)
-    normal = np.zeros((by1 - by0, bx1 - bx0, 3), np.float32)
+    # traced on a half-resolution grid (a moving, blurred hand needs no more), then upsampled
+    bw, bh = bx1 - bx0, by1 - by0
+    hw, hh = (bw + 1) // 2, (bh + 1) // 2
+    depth = np.full((hh, hw), np.inf, np.float32)
+    normal = np.zeros((hh, hw, 3), np.float32)
     origin = np.asarray(pose.centre_mm, dtype=float)
     for cap, (x0, y0, x1, y1) in wins:
-        u, v = np.meshgrid(np.arange(x0, x1, dtype=np.float64),
-                           np.arange(y0, y1, dtype=np.float64))
+        i0, j0 = (x0 - bx0) // 2, (y0 - by0) // 2
+        i1, j1 = min(hw, (x1 - bx0 + 1) // 2 + 1), min(hh, (y1 - by0 + 1) // 2 + 1)
+        u, v = np.meshgrid(bx0 + 2.0 * np.arange(i0, i1) + 0.5,
+                           by0 + 2.0 * np.arange(j0, j1) + 0.5)
         rd = pose.rays(u, v)
         rd /= np.linalg.norm(rd, axis=-1, keepdims=True)
         t, n = intersect_capsule(origin, rd, cap)
-        region = depth[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0]
+        region = depth[j0:j1, i0:i1]
         closer = t < region
         if not np.any(closer):
             continue
         region[closer] = t[closer]
-        normal[y0 - by0:y1 - by0, x0 - bx0:x1 - bx0][closer] = n[closer]
-    mask = np.isfinite(depth).astype(np.float32)
+        normal[j0:j1, i0:i1][closer] = n[closer]
     # smooth the creases where capsules meet (a hand is one surface, not beads on a string)
-    normal = cv2.GaussianBlur(normal, (0, 0), 2.2)
+    normal = cv2.GaussianBlur(normal, (0, 0), 1.1)
+    mask = cv2.resize(np.isfinite(depth).astype(np.float32), (2 * hw, 2 * hh),
+                      interpolation=cv2.INTER_LINEAR)[:bh, :bw]
+    normal = cv2.resize(normal, (2 * hw, 2 * hh), interpolation=cv2.INTER_LINEAR)[:bh, :bw]
     normal /= np.linalg.norm(normal, axis=-1, keepdims=True) + 1e-6
     skin = np.asarray(SKIN_BGR[int(rng.integers(len(SKIN_BGR)))], np.float32)
     ndl = normal @ light.astype(np.float32)
@@ -240,7 +247,7 @@ def draw_hand(pose: CameraPose, caps: list[Capsule], light: np.ndarray, ambient:
         k = line_kernel(blur_len_px, rng.uniform(0, math.pi))
         premul = cv2.filter2D(premul, -1, k)
         mask = cv2.filter2D(mask, -1, k)
-    alpha = cv2.GaussianBlur(mask, (0, 0), 0.6)
-    colour = cv2.GaussianBlur(premul, (0, 0), 0.6)
+    alpha = cv2.GaussianBlur(mask, (0, 0), 0.5)
+    colour = cv2.GaussianBlur(premul, (0, 0), 0.5)
     return HandLayer((bx0, by0, bx1, by1), alpha, colour.astype(np.float32), shadow_roi,
                      shadow)

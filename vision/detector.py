@@ -19,7 +19,7 @@ from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 from vision.coins import CoinConfig, detect_coins
 from vision.detections import Detections
-from vision.hands import HandConfig, detect_hands
+from vision.hands import HandConfig, MemoryConfig, TableMemory, detect_hands
 from vision.io import as_bgr
 from vision.posts import PostConfig, detect_posts
 from vision.prepare import PrepareConfig, prepare
@@ -50,6 +50,8 @@ class DetectorConfig:
         area_mm: ``(x0, y0, x1, y1)`` play area on the table; None: the image's footprint.
         kinds: Which kinds of piece to look for.
         prepare, tiles, coins, posts, segments, tokens, hands: Each stage's configuration.
+        memory: How the detector remembers the empty table from frame to frame, to see hands
+            that look like the table; None: each frame alone.
     """
 
     px_per_mm: float | None = None
@@ -62,6 +64,7 @@ class DetectorConfig:
     segments: SegmentConfig = field(default_factory=SegmentConfig)
     tokens: TokenConfig = field(default_factory=TokenConfig)
     hands: HandConfig = field(default_factory=HandConfig)
+    memory: MemoryConfig | None = field(default_factory=MemoryConfig)
 
     @classmethod
     def for_game(cls, game: str | None, **kw: Any) -> DetectorConfig:
@@ -126,7 +129,8 @@ class Detector:
     """Finds the pieces on a calibrated table, frame after frame.
 
     Building it makes the top-view warp tables (a fraction of a second); each :meth:`detect`
-    then reuses them.
+    then reuses them. It remembers the empty table across frames (:class:`TableMemory`) to
+    see hands; use one detector per camera, or ``config.memory=None`` for unrelated images.
     """
 
     def __init__(self, calibration: Calibration, pieces: PieceSet | None = None,
@@ -135,6 +139,7 @@ class Detector:
         self.pieces = pieces or PieceSet()
         self.config = (config or DetectorConfig()).with_pieces(self.pieces)
         self.view = TopView(calibration, self.config.px_per_mm, self.config.area_mm)
+        self.memory = TableMemory(self.config.memory) if self.config.memory else None
 
     def detect(self, frame_bgr: np.ndarray) -> FrameResult:
         """Detects every piece in one raw camera frame.
@@ -182,6 +187,10 @@ class Detector:
             for c in self.view.to_px(segs.seen_mm):
                 cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
         hand, hmask = timed(tm, "hands", detect_hands, cfg.hands, prep, explained)
+        if self.memory is not None:
+            moved, mmask = timed(tm, "memory", self.memory.update, prep, explained)
+            if moved:
+                hand, hmask = True, cv2.bitwise_or(hmask, mmask)
         dets = Detections.merge(parts)
         scene = Scene(dets.to_pieces(), hand=hand)
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)

@@ -64,3 +64,75 @@ def detect_hands(cfg: HandConfig, prep: Prepared, explained: np.ndarray
         return False, np.zeros((h, w), np.uint8)
     out = np.isin(labels, big).astype(np.uint8) * 255
     return True, cv2.resize(out, (w, h), interpolation=cv2.INTER_NEAREST)
+
+
+@dataclass(frozen=True)
+class MemoryConfig:
+    """Attributes:
+    cell_mm: Grid of the remembered table.
+    change: A cell changed when a channel differs from the memory by this share.
+    learn: How fast unchanged cells follow the table (slow light drift), per frame.
+    absorb: How fast changed cells are taken in (a cup left on the table stops being a hand).
+    min_area_mm2: Least changed area, not explained by pieces, that is a hand.
+    """
+
+    cell_mm: float = 4.0
+    change: float = 0.22
+    learn: float = 0.2
+    absorb: float = 0.01
+    min_area_mm2: float = 6000.0
+
+
+class TableMemory:
+    """The empty table as the last frames showed it, to see a hand that looks like the table.
+
+    A single frame cannot tell a tan hand from an oak table, but a hand is a change: cells of
+    the view that differ from the remembered table and that no detected piece explains. Global
+    light changes are divided out (each frame is scaled to the memory's median colour), slow
+    drifts are learnt, and a change that stays (an object left lying) is absorbed in time.
+    """
+
+    def __init__(self, cfg: MemoryConfig | None = None) -> None:
+        self.cfg = cfg or MemoryConfig()
+        self._ref: np.ndarray | None = None
+
+    def reset(self) -> None:
+        """Forgets the table."""
+        self._ref = None
+
+    def update(self, prep: Prepared, explained: np.ndarray) -> tuple[bool, np.ndarray]:
+        """Compares a frame with the memory, then learns from it.
+
+        Returns:
+            ``(hand, mask)``: whether a large unexplained change is over the table, and the
+            changed area as a view-sized uint8 mask. The first frame is never a hand.
+        """
+        cfg = self.cfg
+        s = prep.view.px_per_mm
+        h, w = explained.shape
+        f = max(1, int(cfg.cell_mm * s))
+        sw, sh = max(1, w // f), max(1, h // f)
+        small = cv2.resize(prep.top, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+        valid = cv2.resize(prep.view.valid, (sw, sh), interpolation=cv2.INTER_AREA) > 250
+        ex = cv2.resize(explained, (sw, sh), interpolation=cv2.INTER_AREA) > 0
+        if self._ref is None or self._ref.shape != small.shape:
+            self._ref = small
+            return False, np.zeros((h, w), np.uint8)
+        ref = self._ref
+        if valid.any():
+            rv, sv = ref[valid][::3], small[valid][::3]
+            gain = np.median(rv, axis=0) / np.maximum(np.median(sv, axis=0), 1.0)
+            small = small * gain
+        rel = np.abs(small - ref) / np.maximum(ref, 8.0)
+        changed = (rel.max(axis=2) > cfg.change) & valid
+        mask = np.where(changed & ~ex, 255, 0).astype(np.uint8)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+        min_px = cfg.min_area_mm2 * (s / f) ** 2
+        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_px]
+        rate = np.where(changed[..., None], cfg.absorb, cfg.learn).astype(np.float32)
+        self._ref = ref + rate * (small - ref)
+        if not big:
+            return False, np.zeros((h, w), np.uint8)
+        out = np.isin(labels, big).astype(np.uint8) * 255
+        return True, cv2.resize(out, (w, h), interpolation=cv2.INTER_NEAREST)

@@ -109,3 +109,24 @@ def test_annotate_draws_on_a_copy(devscenes) -> None:
     assert out.shape == img.shape and out is not img
     assert np.array_equal(img, before)
     assert np.count_nonzero(np.any(out != img, axis=2)) > 100
+
+
+def test_a_hand_like_the_table_is_seen_as_a_change_and_light_is_not() -> None:
+    render = pytest.importorskip("tabletop.render")
+    from tabletop.scene import Piece
+
+    scene = Scene(tuple(Piece("coin", 30.0 * i - 60, 20.0, suit="suns") for i in range(5)))
+    pose = render.CameraPose.looking_at((0, 0), height_mm=700, tilt_deg=10,
+                                        image_size=(640, 360), hfov_deg=60)
+
+    def frame(k: int, hand: bool, exposure: float) -> np.ndarray:
+        return render.render_scene(scene, pose, render.RenderSettings(
+            seed=40 + k, table="wood", table_seed=2, hand=hand, exposure=exposure,
+            supersample=1, hand_target_mm=(0.0, 20.0))).image
+
+    cal = render.render_scene(scene, pose, render.RenderSettings(supersample=1)).calibration()
+    det = Detector(cal, config=DetectorConfig.for_game("worm-derby"))
+    seen = [det.detect(frame(k, hand, exp)).scene.hand
+            for k, (hand, exp) in enumerate([(False, 1.0), (False, 1.0), (True, 1.0),
+                                             (False, 1.0), (False, 1.25)])]
+    assert seen == [False, False, True, False, False]

@@ -82,7 +82,7 @@ def hand_capsules(target_mm: tuple[float, float], from_deg: float, height_mm: fl
     wrist = t - f * 160 + up * (hh + 36)
     elbow = wrist - f * 280 + up * 75
     shoulder = elbow - f * 300 + up * 160
-    caps = [*_tapered(wrist, elbow, 26.0, 34.0, 5), *_tapered(elbow, shoulder, 34.0, 44.0, 4),
+    caps = [*_tapered(wrist, elbow, 26.0, 34.0, 10), *_tapered(elbow, shoulder, 34.0, 44.0, 6),
             Capsule(wrist, wrist, 27.0)]
     for o in (-21.0, 0.0, 21.0):
         caps.append(Capsule(wrist + s * o * 0.6 + up * 2, knuckles + s * o, 15.5))

@@ -6,6 +6,7 @@ import argparse
 import ipaddress
 import json
 import logging
+import socket
 import sys
 import tempfile
 import threading
@@ -137,15 +138,36 @@ def _is_loopback(host: str) -> bool:
         return False
 
 
-def serve_app(app: Any, host: str, port: int, banner: str | None = None) -> int:
+def _cannot_listen(host: str, port: int) -> str | None:
+    """Why a server could not listen there (werkzeug would exit with a message), or None."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except socket.gaierror as exc:
+        return str(exc.strerror)
+    family, kind, proto, _, addr = infos[0]
+    with socket.socket(family, kind, proto) as s:
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            s.bind(addr)
+        except OSError as exc:
+            return str(exc.strerror)
+    return None
+
+
+def serve_app(app: Any, host: str, port: int, banner: str | None = None,
+              any_port_if_busy: bool = False) -> int:
     """Serves ``app`` until Ctrl-C (threaded, never in debug mode)."""
     from werkzeug.serving import make_server
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per picture polled
-    try:
-        server = make_server(host, port, app, threaded=True)
-    except OSError as exc:
-        raise InputError(f"cannot listen on {host}:{port} ({exc.strerror})") from None
+    problem = _cannot_listen(host, port)
+    if problem and any_port_if_busy:
+        print(f"tabletop: port {port} is busy; using a free one", file=sys.stderr)
+        port, problem = 0, _cannot_listen(host, 0)
+    if problem:
+        app.extensions["tabletop"].close()
+        raise InputError(f"cannot listen on {host}:{port} ({problem})")
+    server = make_server(host, port, app, threaded=True)
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{server.server_port}/"
     print(f"tabletop: dashboard at {url}", flush=True)
@@ -225,7 +247,8 @@ def run_demo(args: argparse.Namespace) -> int:
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
                       "GAME": "worm-derby", "PIPELINE_AUTOSTART": True})
     return serve_app(app, "127.0.0.1", args.port,
-                     f"tabletop: replaying {sample} into {db}; Ctrl-C stops")
+                     f"tabletop: replaying {sample} into {db}; Ctrl-C stops",
+                     any_port_if_busy=True)
 
 
 class _Progress:

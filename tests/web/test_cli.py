@@ -96,3 +96,15 @@ def test_replay_options_go_into_the_setup(recording, capsys):
                  "--options", json.dumps({"speed": 2}), "--repeat", "4"]) == 0
     first = json.loads(capsys.readouterr().out.splitlines()[0])
     assert first["options"] == {"speed": 2}
+
+
+def test_serve_on_a_busy_port_is_one_clear_line(tmp_path, capsys):
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        s.listen()
+        port = s.getsockname()[1]
+        assert main(["serve", "--port", str(port), "--db", str(tmp_path / "x.db")]) == 1
+    err = capsys.readouterr().err
+    assert f"cannot listen on 127.0.0.1:{port}" in err and len(err.strip().splitlines()) == 1

@@ -16,6 +16,7 @@ from tabletop.pieceset import PieceSet
 from tabletop.render.camera import CameraPose
 from tabletop.render.degrade import illuminate, optics, sensor
 from tabletop.render.errors import RenderError
+from tabletop.render.glare import glare_map
 from tabletop.render.hand import draw_hand, hand_capsules
 from tabletop.render.pieces import piece_height_mm, shape_of
 from tabletop.render.raytrace import Layer, composite, light_vector, trace, visible_fractions
@@ -233,6 +234,11 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
                          shadow_softness_px=4.0 + 2.0 * settings.shadow_softness_px)
         hand.lay_onto(image, 0.9 * settings.shadow_strength)
         occluder = hand.alpha_full(pose.image_size)
+    if settings.glare > 0:
+        spot = glare_map(pose, light, settings.glare_shininess) * np.float32(settings.glare)
+        if settings.hand:
+            spot = spot * (1.0 - occluder)
+        image += spot[..., None]
     fractions = visible_fractions(layers, occluder)
     image = illuminate(image, settings, _light_direction_px(pose, light))
     image = optics(image, settings, rng)

@@ -46,6 +46,8 @@ class RenderSettings:
         exposure: Overall brightness factor.
         colour_temp_k: Colour of the light (white balance error), kelvin; 5500 is neutral.
         light_falloff: Brightness lost toward the far edge of the light pool, 0-1.
+        glare: Strength of the lamp's mirror image on a glossy table and flat tops (0: matte).
+        glare_shininess: Sharpness of that highlight (bigger: a smaller spot).
         noise_sigma: Sensor noise (standard deviation at mid-grey, 8-bit levels).
         blur_px: Optical blur (Gaussian sigma, pixels).
         motion_blur_px: Length of a straight camera-shake blur (pixels), 0 for none.
@@ -72,6 +74,8 @@ class RenderSettings:
     exposure: float = 1.0
     colour_temp_k: float = 5000.0
     light_falloff: float = 0.12
+    glare: float = 0.0
+    glare_shininess: float = 80.0
     noise_sigma: float = 2.5
     blur_px: float = 0.6
     motion_blur_px: float = 0.0
@@ -97,6 +101,8 @@ class RenderSettings:
         _check_range("exposure", self.exposure, 0.05, 5.0)
         _check_range("colour_temp_k", self.colour_temp_k, 2000.0, 12000.0)
         _check_range("light_falloff", self.light_falloff, 0.0, 0.9)
+        _check_range("glare", self.glare, 0.0, 3.0)
+        _check_range("glare_shininess", self.glare_shininess, 2.0, 5000.0)
         _check_range("noise_sigma", self.noise_sigma, 0.0, 60.0)
         _check_range("blur_px", self.blur_px, 0.0, 30.0)
         _check_range("motion_blur_px", self.motion_blur_px, 0.0, 100.0)
@@ -139,6 +145,8 @@ class RenderSettings:
             "exposure": float(rng.uniform(0.8, 1.15)),
             "colour_temp_k": float(rng.uniform(3500.0, 6500.0)),
             "light_falloff": float(rng.uniform(0.0, 0.3)),
+            "glare": float(rng.choice([0.0, 0.0, rng.uniform(0.2, 0.9)])),
+            "glare_shininess": float(rng.uniform(30.0, 300.0)),
             "noise_sigma": float(rng.uniform(1.0, 5.0)),
             "blur_px": float(rng.uniform(0.3, 1.2)),
             "motion_blur_px": float(rng.choice([0.0, 0.0, 0.0, rng.uniform(2.0, 6.0)])),

@@ -151,3 +151,20 @@ def test_random_settings_render_and_keep_pieces_visible(seed):
     r = render_scene(scene, CameraPose.looking_at((30.0, 0.0), image_size=(320, 240)), settings)
     assert r.image.dtype == np.uint8 and 20 < r.image.mean() < 235
     assert all(not t.occluded for t in r.truth)
+
+
+def test_glare_is_brightest_where_the_lamp_is_mirrored_in_the_table():
+    from tabletop.render.glare import glare_map
+
+    pose = CameraPose.looking_at((0.0, 0.0), 900.0, 15.0, image_size=(640, 360), hfov_deg=80.0)
+    light = light_vector(250.0, 75.0)
+    spot = glare_map(pose, light, 200.0)
+    v, u = np.unravel_index(np.argmax(spot), spot.shape)
+    c = pose.centre_mm
+    mirror = c[:2] + c[2] * light[:2] / light[2]  # where the view ray reflects to the light
+    assert np.linalg.norm(pose.project_table([mirror])[0] - (u, v)) < 2.0
+    dull = render_scene(Scene.empty(), pose, RenderSettings(seed=1, light_dir_deg=250.0,
+                                                            light_elevation_deg=75.0))
+    shiny = render_scene(Scene.empty(), pose, RenderSettings(seed=1, light_dir_deg=250.0,
+                                                             light_elevation_deg=75.0, glare=0.8))
+    assert shiny.image[v, u].mean() > dull.image[v, u].mean() + 40

@@ -49,7 +49,11 @@ SAMPLE_SPACING_MM = 4.0
 """Spacing of the points sampled on obstacle outlines for the roadmap."""
 
 CONNECT_NEIGHBOURS = 4
-"""How many nearby roadmap nodes a query's start and goal are joined to."""
+"""How many roadmap nodes a query's start and goal are joined to: the widest joins among the
+:data:`CONNECT_CANDIDATES` nearest."""
+
+CONNECT_CANDIDATES = 16
+"""How many nearby roadmap nodes are tried for joining a query's start and goal."""
 
 FIT_TOLERANCE_MM = 0.0
 """Default slack: a coin fits a gap at least ``diameter - tolerance`` wide."""
@@ -104,12 +108,13 @@ def _outline_points(obstacles: ObstacleSet, spacing_mm: float) -> tuple[np.ndarr
             t = np.arange(n) * (2 * math.pi / n)
             pts.append(np.column_stack([geom.x + r * np.cos(t), geom.y + r * np.sin(t)]))
         else:
-            ring = np.asarray(geom.exterior.coords if hasattr(geom, "exterior")
-                              else geom.coords)
-            for a, b in itertools.pairwise(ring):
-                n = max(1, math.ceil(float(np.hypot(*(b - a))) / spacing_mm))
-                t = (np.arange(n) / n)[:, None]
-                pts.append(a + t * (b - a))
+            rings = ([geom.exterior, *geom.interiors] if hasattr(geom, "exterior")
+                     else [geom])
+            for ring in rings:
+                for a, b in itertools.pairwise(np.asarray(ring.coords)):
+                    n = max(1, math.ceil(float(np.hypot(*(b - a))) / spacing_mm))
+                    t = (np.arange(n) / n)[:, None]
+                    pts.append(a + t * (b - a))
         owner.extend(np.full(len(p), k) for p in pts[before:])
     if not pts:
         return np.empty((0, 2)), np.empty(0, dtype=int)
@@ -126,7 +131,8 @@ class Roadmap:
         every = np.vstack([outline, np.asarray(extra_points_mm, dtype=float).reshape(-1, 2)])
         lo, hi = (every.min(axis=0), every.max(axis=0)) if len(every) else (np.zeros(2),) * 2
         lo, hi = lo - OPEN_CLEARANCE_MM, hi + OPEN_CLEARANCE_MM
-        frame = _frame_points(lo, hi, max(spacing_mm * 8, float((hi - lo).max()) / 40))
+        frame_step = max(spacing_mm * 8, float((hi - lo).max()) / 40)
+        frame = _frame_points(lo, hi, frame_step)
         gens = np.vstack([outline, frame])
         # a tiny fixed jitter keeps GEOS's Delaunay clear of exactly collinear or cocircular
         # samples (it can fail on them); weights are computed exactly afterwards anyway
@@ -169,7 +175,11 @@ class Roadmap:
             self.nodes[self.edge_nodes[:, 0]], self.nodes[self.edge_nodes[:, 1]],
             OPEN_CLEARANCE_MM)
         node_clear = obstacles.segment_clearances(self.nodes, self.nodes, OPEN_CLEARANCE_MM)
-        self.free_nodes = np.flatnonzero(node_clear > 0)
+        # start and goal join nodes in free space, away from the frame (the roadmap is cut
+        # into scraps there)
+        margin = frame_step
+        away = np.all((self.nodes > lo + margin) & (self.nodes < hi - margin), axis=1)
+        self.free_nodes = np.flatnonzero((node_clear > 0) & away)
         if len(self.free_nodes) < CONNECT_NEIGHBOURS:
             self.free_nodes = np.arange(len(self.nodes))
         self.free_xy = self.nodes[self.free_nodes]
@@ -210,12 +220,10 @@ class Roadmap:
         depth = [0] * n
         up_w = [math.inf] * n
         seen = [False] * n
-        comp = [0] * n
         for root in range(n):
             if seen[root]:
                 continue
             seen[root] = True
-            comp[root] = root
             stack = [root]
             while stack:
                 a = stack.pop()
@@ -223,16 +231,7 @@ class Roadmap:
                     if not seen[b]:
                         seen[b] = True
                         parent[b], depth[b], up_w[b] = a, depth[a] + 1, w
-                        comp[b] = root
                         stack.append(b)
-        # start and goal join the main roadmap (scraps cut off at the frame are useless)
-        comps = np.asarray(comp)
-        if n:
-            main = np.bincount(comps).argmax()
-            in_main = comps[self.free_nodes] == main
-            if in_main.sum() >= CONNECT_NEIGHBOURS:
-                self.free_nodes = self.free_nodes[in_main]
-                self.free_xy = self.nodes[self.free_nodes]
         self.parent, self.depth, self.up_w = parent, depth, up_w
         self.parent_arr, self.up_w_arr = np.asarray(parent), np.asarray(up_w)
         # Kruskal reconstruction tree with binary lifting
@@ -333,19 +332,24 @@ def fit_path(obstacles: ObstacleSet | Iterable[Piece], start_mm: Point2, goal_mm
     if not len(obstacles):
         return FitResult(True, 2 * OPEN_CLEARANCE_MM, (s, g), None)
     rm = roadmap if roadmap is not None else roadmap_for(obstacles)
-    k = min(CONNECT_NEIGHBOURS, len(rm.nodes))
-    sn = _nearest_nodes(rm, s, k)
-    gn = _nearest_nodes(rm, g, k)
+    c = min(CONNECT_CANDIDATES, len(rm.free_nodes))
+    sn = _nearest_nodes(rm, s, c)
+    gn = _nearest_nodes(rm, g, c)
     # one batch: the straight way, then start and goal to their nearby roadmap nodes
-    a_pts = np.vstack([[s], np.broadcast_to(s, (k, 2)), np.broadcast_to(g, (k, 2))])
+    a_pts = np.vstack([[s], np.broadcast_to(s, (c, 2)), np.broadcast_to(g, (c, 2))])
     b_pts = np.vstack([[g], rm.nodes[sn], rm.nodes[gn]])
     w = obstacles.segment_clearances(a_pts, b_pts, OPEN_CLEARANCE_MM)
     direct = float(w[0])
     if direct >= OPEN_CLEARANCE_MM:
         return FitResult(True, 2 * OPEN_CLEARANCE_MM, (s, g), None)
     best_w, best_path, best_edge = direct, np.array([s, g]), (s, g)
+    k = min(CONNECT_NEIGHBOURS, c)
     if k:
-        ws, wg = w[1:k + 1], w[k + 1:]
+        # the widest joins (the nearest first among equals: stable sort by distance order)
+        ks = np.argsort(-w[1:c + 1], kind="stable")[:k]
+        kg = np.argsort(-w[c + 1:], kind="stable")[:k]
+        ws, wg = w[1:c + 1][ks], w[c + 1:][kg]
+        sn, gn = sn[ks], gn[kg]
         ai, bi = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
         tree = rm.bottlenecks(sn[ai.ravel()], gn[bi.ravel()])
         total = np.minimum(np.minimum(ws[ai.ravel()], wg[bi.ravel()]), tree)

@@ -17,13 +17,15 @@ import numpy as np
 
 def point_segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Distances from points ``p`` (K, 2) to segments ``a``-``b`` (M, 2): shape (M, K)."""
-    d = (b - a)[:, None, :]                       # (M, 1, 2)
-    w = p[None, :, :] - a[:, None, :]             # (M, K, 2)
-    n2 = (d * d).sum(-1)                          # (M, 1)
-    t = np.where(n2 > 1e-18, (w * d).sum(-1) / np.where(n2 > 1e-18, n2, 1.0), 0.0)
-    t = np.clip(t, 0.0, 1.0)
-    q = w - t[..., None] * d
-    return np.hypot(q[..., 0], q[..., 1])
+    ax, ay = a[:, 0:1], a[:, 1:2]
+    dx, dy = b[:, 0:1] - ax, b[:, 1:2] - ay
+    wx, wy = p[None, :, 0] - ax, p[None, :, 1] - ay
+    n2 = dx * dx + dy * dy
+    ok = n2 > 1e-18
+    t = (wx * dx + wy * dy) / np.where(ok, n2, 1.0)
+    t = np.minimum(np.maximum(np.where(ok, t, 0.0), 0.0), 1.0)
+    qx, qy = wx - t * dx, wy - t * dy
+    return np.sqrt(qx * qx + qy * qy)
 
 
 def _cross(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from tabletop.events import Verdict
-from tests.factories import scene, tile
+from tests.factories import coin, scene, tile
 from tests.referee.worm_derby.helpers import D, T, coins_at, course, line, new_game, play, roll
 from tests.referee.worm_derby.helpers import started as start_game
 
@@ -98,3 +98,34 @@ def test_generated_moves_go_round_obstacles():
     state, _ = play(game, state, roll("suns", "3"))
     moves = game.legal_moves(state, "suns", 3)
     assert max(len(m) for m in moves) == 3
+
+
+pieces_st = st.lists(st.one_of(
+    st.builds(lambda x, y, s: coin(x, y, s), st.floats(-200, 200), st.floats(-50, 400),
+              st.sampled_from(["suns", "moons", "arms"])),
+    st.builds(lambda x, y, a, f: tile(x, y, a, f), st.floats(-200, 200), st.floats(-50, 400),
+              st.floats(0, 89), st.sampled_from(["up", "down"]))), max_size=14)
+event_st = st.one_of(
+    st.builds(lambda ps: ("scene", ps), pieces_st),
+    st.builds(lambda p, v: ("roll", p, v), st.sampled_from(["suns", "moons"]),
+              st.sampled_from(["null", "ace", "2", "3", "4", "5"])))
+
+
+@settings(max_examples=40, deadline=None)
+@given(events=st.lists(event_st, max_size=8), variant=st.sampled_from(["basic", "slalom"]),
+       cannibal=st.booleans())
+def test_any_record_is_judged_without_crashing(events, variant, cannibal):
+    from referee.record import fold
+    from tabletop.events import Roll, SceneSeen
+    from tests.factories import setup
+
+    first = SceneSeen(scene(course(), SUNS0, MOONS0))
+    record = [setup("worm-derby", ["suns", "moons"], variant=variant, cannibal=cannibal), first]
+    for e in events:
+        if e[0] == "scene":
+            record.append(SceneSeen(scene(course(), e[1], SUNS0[:3], MOONS0[:4])))
+        else:
+            record.append(Roll(e[1], e[2]))
+    for out in fold(record):
+        if isinstance(out, Verdict):
+            assert out.reason and out.rule

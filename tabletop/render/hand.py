@@ -27,11 +27,17 @@ SKIN_BGR: tuple[tuple[float, float, float], ...] = (
 
 @dataclass(frozen=True, eq=False)
 class Capsule:
-    """A segment from ``a_mm`` to ``b_mm`` (world, 3-D) thickened by ``radius_mm``."""
+    """A segment from ``a_mm`` to ``b_mm`` (world, 3-D) thickened by ``radius_mm``.
+
+    ``limb_mm``, when given, is the (start, end) of the whole limb the capsule is a piece of:
+    normals are then taken from the limb's axis, so a chain of capsules shades as one smooth
+    tapering limb instead of a string of beads.
+    """
 
     a_mm: np.ndarray
     b_mm: np.ndarray
     radius_mm: float
+    limb_mm: tuple[np.ndarray, np.ndarray] | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -106,8 +112,8 @@ def hand_capsules(target_mm: tuple[float, float], from_deg: float, height_mm: fl
 def _tapered(a: np.ndarray, b: np.ndarray, ra: float, rb: float, n: int) -> list[Capsule]:
     """A limb from ``a`` to ``b`` narrowing from ``rb`` to ``ra``, as ``n`` short capsules."""
     ks = np.linspace(0.0, 1.0, n + 1)
-    return [Capsule(a + (b - a) * k0, a + (b - a) * k1, ra + (rb - ra) * (k0 + k1) / 2.0)
-            for k0, k1 in itertools.pairwise(ks)]
+    return [Capsule(a + (b - a) * k0, a + (b - a) * k1, ra + (rb - ra) * (k0 + k1) / 2.0,
+                    (a, b)) for k0, k1 in itertools.pairwise(ks)]
 
 
 def intersect_capsule(origin: np.ndarray, rd: np.ndarray, cap: Capsule) -> tuple[np.ndarray,
@@ -138,11 +144,15 @@ def intersect_capsule(origin: np.ndarray, rd: np.ndarray, cap: Capsule) -> tuple
     t = np.where(body, t_body, np.where(h2 > 0, t_cap, np.inf))
     t = np.where(t > 0, t, np.inf)
     p = origin + np.where(np.isfinite(t), t, 0.0)[..., None] * rd
+    if cap.limb_mm is not None:
+        pa, ba = cap.limb_mm[0], cap.limb_mm[1] - cap.limb_mm[0]
+        baba = float(ba @ ba)
     if baba > 0:
         k = np.clip(((p - pa) @ ba) / baba, 0.0, 1.0)[..., None]
     else:
         k = np.zeros((*p.shape[:-1], 1))
-    n = (p - pa - k * ba) / r
+    n = p - pa - k * ba
+    n /= np.linalg.norm(n, axis=-1, keepdims=True) + 1e-9
     return t, n
 
 

@@ -33,6 +33,7 @@ class TileConfig:
     open_mm: Diameter of the opening that removes coins from tile blobs.
     min_fill: Share of its rectangle a blob of tiles must fill.
     side_tolerance: How far (share of a side) a blob's side may be from a whole number of tiles.
+    gap_mm: The gap left between tiles laid edge to edge.
     back_contrast: How much darker the middle lines of a back are than its quadrants.
     suit_inks: Suit name -> 8-bit RGB of its ink.
     """
@@ -44,6 +45,7 @@ class TileConfig:
     open_mm: float = 26.0
     min_fill: float = 0.85
     side_tolerance: float = 0.3
+    gap_mm: float = 0.5
     back_contrast: float = 0.05
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = (
         ("suns", (213, 94, 0)), ("moons", (0, 0, 0)), ("crowns", (0, 158, 115)),
@@ -51,13 +53,31 @@ class TileConfig:
 
 
 @dataclass(frozen=True)
-class _Tile:
+class _Block:
+    """Tiles laid edge to edge in an nx by ny rectangle (1 by 1: a lone tile), view pixels."""
+
     centre_px: tuple[float, float]
-    angle_px: float  # degrees, direction of one side in the view
+    angle_px: float  # degrees, direction of the x side in the view
+    nx: int
+    ny: int
     side_px: float
+    pitch_px: tuple[float, float] = (0.0, 0.0)  # tile to tile along x and y (gaps included)
+
+    def tiles(self) -> list[tuple[float, float]]:
+        """The centre of each tile of the block."""
+        t = math.radians(self.angle_px)
+        ex, ey = np.array([math.cos(t), math.sin(t)]), np.array([-math.sin(t), math.cos(t)])
+        c = np.array(self.centre_px)
+        out = []
+        for i in range(self.nx):
+            for j in range(self.ny):
+                px, py = (v if v > 0 else self.side_px for v in self.pitch_px)
+                p = c + (i - (self.nx - 1) / 2) * px * ex + (j - (self.ny - 1) / 2) * py * ey
+                out.append((float(p[0]), float(p[1])))
+        return out
 
 
-def _tiles_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_Tile]:
+def _blocks_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_Block]:
     contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
     for c in contours:
@@ -71,31 +91,36 @@ def _tiles_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_T
             continue
         if area < cfg.min_fill * rw * rh:
             continue
-        t = math.radians(ang)
-        ex, ey = np.array([math.cos(t), math.sin(t)]), np.array([-math.sin(t), math.cos(t)])
-        sx, sy = rw / nx, rh / ny
-        for i in range(nx):
-            for j in range(ny):
-                p = np.array([cx, cy]) + (i - (nx - 1) / 2) * sx * ex + (j - (ny - 1) / 2) * sy * ey
-                out.append(_Tile((float(p[0]), float(p[1])), float(ang), float((sx + sy) / 2)))
+        out.append(_Block((float(cx), float(cy)), float(ang), nx, ny, side_px,
+                          (float(rw / nx), float(rh / ny))))
     return out
 
 
-def refine_tile(shade: np.ndarray, bright: np.ndarray, centre: np.ndarray, angle_deg: float,
-                side: float, away: np.ndarray) -> tuple[np.ndarray, float] | None:
-    """The top face's centre and angle from its edges facing away from the camera, subpixel.
+def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
+                 away: np.ndarray, gap_px: float = 0.0) -> _Block | None:
+    """The top faces' centre and angle from the edges facing away from the camera, subpixel.
 
     Edges turned towards the camera show the side wall and are left out, and so are edges
-    shared with a touching tile. Along each kept edge, brightness profiles across it give
-    edge points; a square of the known side is fitted to them (centre and angle).
+    with another piece against them. Across each kept edge, brightness profiles give edge
+    points (searched from outside in, past lines printed near the edge); a rectangle of the
+    known size (whole tiles) is fitted to them: centre and angle.
+
+    A block's tiles are taken to lie ``gap_px`` apart (hand-laid tiles leave a fraction of a
+    millimetre between them).
 
     Returns:
-        ``(centre_px, angle_deg)`` or None when the edges cannot be measured.
+        The refined block, or None when its edges cannot be measured.
     """
-    th = math.radians(angle_deg)
-    inner = _bilinear(shade, centre[None] + np.array([[0.3, 0.3], [-0.3, 0.3], [0.3, -0.3],
-                                                      [-0.3, -0.3]]) * side)
-    body = float(np.median(inner))
+    th = math.radians(block.angle_px)
+    centre = np.array(block.centre_px, float)
+    ex, ey = np.array([math.cos(th), math.sin(th)]), np.array([-math.sin(th), math.cos(th)])
+    pitch = side + gap_px
+    ext = [n_ * side + (n_ - 1) * gap_px for n_ in (block.nx, block.ny)]
+    half = (ext[0] / 2, ext[1] / 2)
+    g = np.linspace(-0.35, 0.35, 5)
+    inner = centre[None] + (g[:, None, None] * 2 * half[0] * ex
+                            + g[None, :, None] * 2 * half[1] * ey).reshape(-1, 2)
+    body = float(np.percentile(_bilinear(shade, inner), 75))
     if body < 1.04:
         return None
     starts, normals, ks = [], [], []
@@ -105,19 +130,22 @@ def refine_tile(shade: np.ndarray, bright: np.ndarray, centre: np.ndarray, angle
         if float(n @ away) < -0.3:
             continue
         t = np.array([-n[1], n[0]])
-        beyond = centre + n * (side / 2 + 0.12 * side)
-        bx, by = round(beyond[0]), round(beyond[1])
-        if 0 <= by < bright.shape[0] and 0 <= bx < bright.shape[1] and bright[by, bx]:
-            continue  # a neighbour lies against this edge
-        for q in np.linspace(-0.38, 0.38, 9):
-            starts.append(centre + t * q * side)
+        h_n, h_t = half[k % 2], half[1 - k % 2]
+        for q in np.linspace(-0.9, 0.9, 9 * round(h_t / (side / 2)) // 2 + 1):
+            beyond = centre + n * (h_n + 0.12 * side) + t * q * h_t
+            bx, by = round(beyond[0]), round(beyond[1])
+            if 0 <= by < bright.shape[0] and 0 <= bx < bright.shape[1] and bright[by, bx]:
+                continue  # another piece lies against the edge here
+            starts.append(centre + t * q * h_t)
             normals.append(n)
             ks.append(k)
     if len(starts) < 8:
         return None
     p0, nn = np.array(starts), np.array(normals)
-    ts = np.arange(0.7 * side, 0.3 * side, -0.25)  # from outside in
-    prof = _bilinear(shade, p0[:, None] + ts[None, :, None] * nn[:, None])
+    hn = np.array([half[k % 2] for k in ks])
+    steps = np.arange(0.0, -0.4 * side, -0.25)  # from outside in, relative to h_n + 0.2 side
+    ts = hn[:, None] + 0.2 * side + steps[None, :]
+    prof = _bilinear(shade, p0[:, None] + ts[..., None] * nn[:, None])
     mid = (body + 1.0) / 2.0
     above = prof >= mid
     first = np.argmax(above, axis=1)
@@ -125,14 +153,14 @@ def refine_tile(shade: np.ndarray, bright: np.ndarray, centre: np.ndarray, angle
     rows = np.nonzero(ok)[0]
     j = first[rows]
     a_, b_ = prof[rows, j - 1], prof[rows, j]
-    d = ts[j - 1] - (mid - a_) / np.maximum(b_ - a_, 1e-6) * 0.25
-    good = np.abs(d - side / 2) < 0.12 * side
-    obs = [(ks[r], p0[r] + dd * nn[r]) for r, dd, g in zip(rows, d, good, strict=True) if g]
+    d = ts[rows, j - 1] - (mid - a_) / np.maximum(b_ - a_, 1e-6) * 0.25
+    good = np.abs(d - hn[rows]) < 0.12 * side
+    obs = [(ks[r], p0[r] + dd * nn[r]) for r, dd, g_ in zip(rows, d, good, strict=True) if g_]
     if len(obs) < 8 or len({k for k, _ in obs}) < 2:
         return None
-    c, a = centre.astype(float), th
+    c, a = centre, th
     for _round in range(3):  # fit, drop outliers (a chipped edge, a coin against it), refit
-        c, a, res = _fit_square(obs, c, a, side)
+        c, a, res = _fit_rect(obs, c, a, half)
         keep = np.abs(res) <= max(0.75, 3.0 * float(np.median(np.abs(res))))
         if keep.all():
             break
@@ -141,12 +169,13 @@ def refine_tile(shade: np.ndarray, bright: np.ndarray, centre: np.ndarray, angle
             return None
     if float(np.hypot(*(c - centre))) > 0.15 * side or abs(math.degrees(a - th)) > 5:
         return None
-    return c, math.degrees(a)
+    return _Block((float(c[0]), float(c[1])), math.degrees(a), block.nx, block.ny, side,
+                  (pitch, pitch))
 
 
-def _fit_square(obs: list[tuple[int, np.ndarray]], c: np.ndarray, a: float, side: float
-                ) -> tuple[np.ndarray, float, np.ndarray]:
-    """Gauss-Newton fit of a square's centre and angle to points on its edges."""
+def _fit_rect(obs: list[tuple[int, np.ndarray]], c: np.ndarray, a: float,
+              half: tuple[float, float]) -> tuple[np.ndarray, float, np.ndarray]:
+    """Gauss-Newton fit of a rectangle's centre and angle to points on its edges."""
     res = np.zeros(len(obs))
     for _ in range(10):
         J, r = [], []
@@ -154,7 +183,7 @@ def _fit_square(obs: list[tuple[int, np.ndarray]], c: np.ndarray, a: float, side
             ak = a + k * math.pi / 2
             n = np.array([math.cos(ak), math.sin(ak)])
             dn = np.array([-math.sin(ak), math.cos(ak)])
-            r.append(float(n @ (p - c)) - side / 2)
+            r.append(float(n @ (p - c)) - half[k % 2])
             J.append([-n[0], -n[1], float(dn @ (p - c))])
         res = np.array(r)
         step, *_ = np.linalg.lstsq(np.array(J), -res, rcond=None)
@@ -213,6 +242,15 @@ def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px
     return "up", suit, conf
 
 
+def _block_mask(b: _Block, shape: tuple[int, ...], margin_px: float) -> np.ndarray:
+    m = np.zeros(shape[:2], np.uint8)
+    px, py = (v if v > 0 else b.side_px for v in b.pitch_px)
+    box = cv2.boxPoints((b.centre_px, ((b.nx - 1) * px + b.side_px + margin_px,
+                                       (b.ny - 1) * py + b.side_px + margin_px), b.angle_px))
+    cv2.fillConvexPoly(m, np.round(box).astype(np.int32), 255)
+    return m
+
+
 def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarray]:
     """Finds the tiles in a prepared frame.
 
@@ -230,7 +268,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     k = max(3, int(cfg.open_mm * s) | 1)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
     h, w = prep.bright.shape
-    found: list[_Tile] = []
+    blocks: list[_Block] = []
     for i in range(1, n):
         x0, y0, bw, bh, area = stats[i]
         if area < 0.5 * side * side:
@@ -240,38 +278,39 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
         blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
         opened = cv2.morphologyEx(blob, cv2.MORPH_OPEN, kernel)
-        for t in _tiles_in_blob(cfg, opened, side):
-            found.append(_Tile((t.centre_px[0] + xa, t.centre_px[1] + ya), t.angle_px,
-                               t.side_px))
+        for b in _blocks_in_blob(cfg, opened, side):
+            blocks.append(_Block((b.centre_px[0] + xa, b.centre_px[1] + ya), b.angle_px,
+                                 b.nx, b.ny, b.side_px, b.pitch_px))
     mask = np.zeros((h, w), np.uint8)
-    if not found:
+    if not blocks:
         return Detections.empty(), mask
     inks = dict(cfg.suit_inks)
     cam = prep.view.camera
-    rough_mm = prep.view.to_mm(np.array([t.centre_px for t in found]))
-    away = cam.outward(rough_mm)
+    away = cam.outward(prep.view.to_mm(np.array([b.centre_px for b in blocks])))
     if prep.view.flip_y:
         away[:, 1] = -away[:, 1]
-    z = np.full(len(found), cfg.seen_height * cfg.thickness_mm)
-    for i, t in enumerate(found):
-        fine = refine_tile(prep.shade, closed, np.array(t.centre_px), t.angle_px,
-                           cfg.side_mm * s, away[i])
-        if fine is not None:
-            found[i] = _Tile((float(fine[0][0]), float(fine[0][1])), fine[1], t.side_px)
-            z[i] = cfg.thickness_mm
-    seen_mm = prep.view.to_mm(np.array([t.centre_px for t in found]))
-    foot_mm = cam.foot_of(seen_mm, z)
+    found: list[tuple[float, float]] = []
+    angles_px: list[float] = []
+    z: list[float] = []
+    for b, u in zip(blocks, away, strict=True):
+        others = cv2.bitwise_and(closed, cv2.bitwise_not(_block_mask(b, closed.shape, 2.0)))
+        fine = refine_block(prep.shade, others, b, side, u, cfg.gap_mm * s)
+        use = fine or b
+        for c in use.tiles():
+            found.append(c)
+            angles_px.append(use.angle_px)
+            z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)
+        cv2.bitwise_or(mask, _block_mask(use, mask.shape, 4.0), dst=mask)
+    seen_mm = prep.view.to_mm(np.array(found))
+    foot_mm = cam.foot_of(seen_mm, np.array(z))
     top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)
     top_px = prep.view.to_px(top_mm)
     faces, suits, confs, angles = [], [], [], []
-    for t, tp in zip(found, top_px, strict=True):
-        face, suit, conf = _read_face(cfg, prep.top, tp, t.angle_px, cfg.side_mm * s, inks)
+    for a_px, tp in zip(angles_px, top_px, strict=True):
+        face, suit, conf = _read_face(cfg, prep.top, tp, a_px, side, inks)
         faces.append(face)
         suits.append(suit)
         confs.append(conf)
-        angles.append(float(prep.view.angle_to_mm(t.angle_px)) % 90.0)
-        box = cv2.boxPoints(((t.centre_px[0], t.centre_px[1]), (t.side_px + 4, t.side_px + 4),
-                             t.angle_px))
-        cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 255)
+        angles.append(float(prep.view.angle_to_mm(a_px)) % 90.0)
     return (Detections.of(foot_mm, ["tile"] * len(found), confidence=confs, seen_mm=seen_mm,
                           suit=suits, angle_deg=angles, face=faces), mask)

@@ -218,8 +218,8 @@ class StepWorld:
             if math.hypot(x - head[0], y - head[1]) <= reach + self.d:
                 shapes.append((shapely.Point(x, y), self.r))
                 labels.append(-1)
-        big = shapely.box(head[0] - 4 * reach, head[1] - 4 * reach,
-                          head[0] + 4 * reach, head[1] + 4 * reach)
+        big = shapely.box(head[0] - 2 * reach, head[1] - 2 * reach,
+                          head[0] + 2 * reach, head[1] + 2 * reach)
         ring = big.difference(shapely.Point(head).buffer(reach + self.r, quad_segs=16))
         shapes.append((ring, 0.0))
         labels.append(RING)

@@ -444,3 +444,22 @@ def test_describe_tells_whose_turn_the_roll_worms_course_and_places():
     assert d["worms"][0]["coins"][0] == [-40.0, 0.0] and d["worms"][0]["rounded"] is False
     assert d["course"]["pylon"] == [0.0, 1000.0]
     assert d["course"]["far_ray"][0] == [0.0, 1000.0] and d["course"]["far_ray"][1][1] > 1000
+
+
+def test_gap_a_sharp_bend_is_fine_when_the_coin_can_slide_round_its_own_body():
+    # the straight way from the head to the new coin clips the coin behind the head; sliding
+    # round it is free, so the step is legal
+    game = new_game(["suns"], lengths={"suns": 3})
+    base = [(-300.0, 400.0), (-300.0, 400.0 + D), (-300.0, 400.0 + 2 * D)]
+    a = math.radians(-90 + 75)
+    q = (base[-1][0] + D * math.cos(a), base[-1][1] + D * math.sin(a))
+    state = started(game, scene(course(), line(-40, 0, 3, "suns")),
+                    scene(course(), coins_at(base, "suns")))
+    state, _ = play(game, state, roll("suns", "2"))
+    from referee.worm_derby.steps import StepWorld
+
+    world = StepWorld([], game.pieces)
+    assert world.slide_problem(base[-1], [base[1]], q) is None
+    _, out = play(game, state, seen(course(), coins_at([*base[1:], q], "suns")))
+    v = only_verdict(out)
+    assert v.rule == "steps"  # legal as a step; only one of two possible steps was taken

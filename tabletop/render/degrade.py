@@ -111,10 +111,10 @@ def sensor(image: np.ndarray, settings: RenderSettings, rng: np.random.Generator
     from the seed (fast, and still different in every frame).
     """
     knee = np.float32(0.82)
-    over = np.maximum(image - knee, np.float32(0.0))
-    over /= over * np.float32(1.0 / (1.0 - knee)) + np.float32(1.0)
-    image = np.minimum(image, knee)
-    image += over
+    hot = image > knee  # a soft shoulder above the knee, only where it is needed
+    if hot.any():
+        over = image[hot] - knee
+        image[hot] = knee + over / (over * np.float32(1.0 / (1.0 - knee)) + np.float32(1.0))
     if settings.noise_sigma > 0:
         h, w = image.shape[:2]
         bank = _noise_bank(h, w)

@@ -56,9 +56,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--repeat", type=int, default=None, metavar="N",
                    help="show each image of a folder N times, over a second (default: as the "
                         "stabiliser needs)")
-    p.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1",
-                   help="the play area in table mm (pieces are looked for only there; leave "
-                        "out the calibration mat)")
+    p.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1|auto",
+                   help="the play area in table mm (pieces are looked for only there); auto: "
+                        "all the table in view beside the calibration mat")
     p.set_defaults(func=run_serve)
 
     p = sub.add_parser("replay", help="the full pipeline over a recording",
@@ -76,8 +76,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="show each image of a folder N times (a still picture must be seen "
                         "several times to count as a table at rest; default: as the stabiliser "
                         "needs)")
-    p.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1",
-                   help="the play area in table mm (pieces are looked for only there)")
+    p.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1|auto",
+                   help="the play area in table mm (pieces are looked for only there); auto: "
+                        "all the table in view beside the calibration mat")
     p.set_defaults(func=run_replay)
 
 
@@ -92,7 +93,9 @@ def _players(game: str, text: str | None) -> tuple[str, ...]:
     return DEFAULT_PLAYERS.get(game, ("one", "two"))
 
 
-def _area(text: str) -> tuple[float, float, float, float]:
+def _area(text: str) -> tuple[float, float, float, float] | str:
+    if text == "auto":
+        return text
     try:
         x0, y0, x1, y1 = (float(v) for v in text.split(","))
     except ValueError:
@@ -127,6 +130,30 @@ def stabiliser_frames() -> int:
     from web.vision_glue import still_frames
 
     return still_frames() + 1
+
+
+def resolve_area(area: Any, source: Any, cal: Any) -> tuple[float, float, float, float] | None:
+    """``--area``: as given, or ``auto``: the table beside the mat in the source's first frame."""
+    if area != "auto":
+        return area  # type: ignore[no-any-return]
+    from web.sources import Frame
+    from web.vision_glue import play_area_without_mat
+
+    first = None
+    try:
+        for item in source.items():
+            if isinstance(item, Frame):
+                first = item.image_bgr
+                break
+    finally:
+        source.close()
+    if first is None:
+        raise InputError("--area auto: the source gave no frame to find the mat in")
+    found = play_area_without_mat(cal, first)
+    if found is None:
+        print("tabletop: --area auto: no calibration mat in view; searching the whole picture",
+              file=sys.stderr)
+    return found
 
 
 def _is_loopback(host: str) -> bool:
@@ -200,6 +227,9 @@ def run_serve(args: argparse.Namespace) -> int:
         if repeat < 1:
             raise UsageError("--repeat must be 1 or more")
         source = open_source(spec, repeat=repeat, realtime=True, hold_s=1.0)
+        area = resolve_area(args.area, source, cal)
+    else:
+        area = None
     if args.game is not None:
         from referee.registry import find_game
 
@@ -210,7 +240,7 @@ def run_serve(args: argparse.Namespace) -> int:
     lan = not _is_loopback(args.host)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
                       "CALIBRATION_PATH": args.calibration, "GAME": args.game or "worm-derby",
-                      "AREA_MM": args.area, "LAN": lan, "PIPELINE_AUTOSTART": False})
+                      "AREA_MM": area, "LAN": lan, "PIPELINE_AUTOSTART": False})
     services = app.extensions["tabletop"]
     if services.table.game_id is None and args.game is not None:
         services.table.submit(Setup(args.game, _players(args.game, args.players)))
@@ -244,8 +274,9 @@ def run_demo(args: argparse.Namespace) -> int:
     db = Path(args.db) if args.db else Path(tempfile.mkdtemp(prefix="tabletop-demo-")) / "demo.db"
     repeat = stabiliser_frames()
     source = TimelineSource(script, repeat=repeat, hold_s=args.pace)
+    area = resolve_area("auto", TimelineSource(script), cal)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
-                      "GAME": "worm-derby", "PIPELINE_AUTOSTART": True})
+                      "GAME": "worm-derby", "AREA_MM": area, "PIPELINE_AUTOSTART": True})
     return serve_app(app, "127.0.0.1", args.port,
                      f"tabletop: replaying {sample} into {db}; Ctrl-C stops",
                      any_port_if_busy=True)
@@ -297,7 +328,8 @@ def run_replay(args: argparse.Namespace) -> int:
     source = open_source(args.source, repeat=repeat)
     if getattr(source, "live", False):
         raise UsageError("replay takes a recording (a video file or a folder), not a camera")
-    vision = load_vision(cal, args.game, area_mm=args.area)
+    area = resolve_area(args.area, source, cal)
+    vision = load_vision(cal, args.game, area_mm=area)
     db = args.db or ":memory:"
     if args.db:
         Path(args.db).parent.mkdir(parents=True, exist_ok=True)

@@ -51,3 +51,39 @@ def still_frames() -> int:
         return int(vision.Stabiliser().still_frames)
     except (ImportError, AttributeError, TypeError, ValueError):  # pragma: no cover
         return 3
+
+
+MAT_MARGIN_MM = 20.0
+"""Paper round the mat's markers (the sheet's edge, the scale bar) left out with them."""
+
+
+def play_area_without_mat(calibration: Calibration, frame_bgr: np.ndarray
+                          ) -> tuple[float, float, float, float] | None:
+    """The largest rectangle of the table in view that leaves out the calibration mat.
+
+    The printed mat usually stays on the table (the drift watch reads it), and its markers are
+    not pieces. This finds the mat's markers in ``frame_bgr`` and returns the biggest of the
+    four strips of the view beside it (left, right, above, below), in table mm, as
+    ``(x0, y0, x1, y1)``; None when no mat marker is in view.
+    """
+    from calibration.homography import detect_markers
+    from tabletop.markers import MAT_IDS
+
+    found = detect_markers(frame_bgr, refine=False)
+    quads = [q for i, q in zip(found.ids, found.corners_px, strict=True) if int(i) in MAT_IDS]
+    if not quads:
+        return None
+    mat_mm = calibration.to_table(np.concatenate(quads))
+    mx0, my0 = mat_mm.min(axis=0) - MAT_MARGIN_MM
+    mx1, my1 = mat_mm.max(axis=0) + MAT_MARGIN_MM
+    w, h = calibration.image_size
+    view = calibration.to_table([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    # the rectangle inside the view's quadrilateral (a camera looks nearly straight down)
+    xs, ys = np.sort(view[:, 0]), np.sort(view[:, 1])
+    vx0, vx1, vy0, vy1 = xs[1], xs[2], ys[1], ys[2]
+    strips = [(vx0, vy0, min(mx0, vx1), vy1), (max(mx1, vx0), vy0, vx1, vy1),
+              (vx0, vy0, vx1, min(my0, vy1)), (vx0, max(my1, vy0), vx1, vy1)]
+    best = max(strips, key=lambda r: max(0.0, r[2] - r[0]) * max(0.0, r[3] - r[1]))
+    if best[2] - best[0] <= 0 or best[3] - best[1] <= 0:
+        return None
+    return (float(best[0]), float(best[1]), float(best[2]), float(best[3]))

@@ -156,3 +156,17 @@ def test_a_new_game_is_shown_on_the_history(client):
     start_game(client, players=("arms", "crowns"))
     html = client.get("/history").data.decode()
     assert html.count('href="/history/') == 2
+
+
+def test_the_play_area_leaves_out_the_mat(mat_view):
+    from calibration.mat import mat_layout
+    from web.vision_glue import play_area_without_mat
+
+    image, exact = mat_view
+    x0, y0, x1, y1 = play_area_without_mat(exact, image)
+    assert x1 > x0 and y1 > y0
+    for corners in mat_layout("a4").values():
+        for x, y in corners:  # no marker corner of the mat inside the play area
+            assert not (x0 <= x <= x1 and y0 <= y <= y1)
+    blank = np.full_like(image, 120)
+    assert play_area_without_mat(exact, blank) is None

@@ -10,8 +10,22 @@
 >>> [round(v, 2) for v in r.truth[0].centre_px]
 [159.5, 119.5]
 
-World frame: table millimetres, ``x`` right and ``y`` down the image of the default pose (as a
-printed sheet reads from above), ``z`` up from the table; see :mod:`tabletop.render.camera`.
+- World frame: table millimetres, ``x`` right and ``y`` down the image of the default pose (as
+  a printed sheet reads from above; the calibration mat's frame), ``z`` up from the table; see
+  :mod:`tabletop.render.camera` (``R`` has determinant -1 because of it).
+- Pieces are ray traced (:mod:`~tabletop.render.raytrace`): raised tops are displaced under a
+  tilted camera, sides show, and edges are antialiased with extra rays, so the ground truth
+  (``centre_px`` on the table, ``top_px`` on the top face) matches the drawing to a fraction
+  of a pixel. ``visible_fraction`` is the share of a piece's top face in view (the hand and
+  nearer pieces hide it); ``occluded`` is ``visible_fraction < 0.95``.
+- Decals (:class:`Decal`) are flat sheets under the pieces: the mat, the Jungle board.
+- Seeded and deterministic. Table textures (four per kind unless ``table_seed`` is given) and
+  the traced layers of pieces that have not moved are cached, so a sequence of frames of one
+  table renders fast; ``bench/bench_render.py`` measures it.
+- ``RenderSettings.clean()`` turns noise, blur, vignetting and JPEG off (exact measurements);
+  ``RenderSettings.random(seed)`` draws a varied, plausible look (robustness tests).
+- ``tabletop render SCENE.json -o OUT.jpg`` renders from the command line;
+  ``scripts/make_sample_images.py`` makes ``sample_images/worm_derby``.
 """
 
 from tabletop.render.camera import CameraPose

@@ -26,7 +26,8 @@ class PostConfig:
     """Attributes:
     radius_mm: The post's radius.
     height_mm: The post's height.
-    contrast: Levels below the table at which a pixel counts as fully dark.
+    black_level: Level (table = 100) where darkness starts to count (below: a shadow's).
+    contrast: Levels below ``black_level`` at which a pixel counts as fully dark.
     min_score: Least template score (dark stripe minus dark behind) of a post.
     beyond_weight: Weight of the penalty for darkness beyond the post's top end.
     max_core_level: A post's darkest tenth is below this level (table = 100): black, not shade.
@@ -35,7 +36,8 @@ class PostConfig:
 
     radius_mm: float = 5.0
     height_mm: float = 40.0
-    contrast: float = 45.0
+    black_level: float = 75.0
+    contrast: float = 35.0
     min_score: float = 0.55
     beyond_weight: float = 0.0
     max_core_level: float = 60.0
@@ -63,7 +65,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
     inner = cv2.erode(view.valid, cv2.getStructuringElement(cv2.MORPH_RECT, (kb, kb)))
     dark = cv2.bitwise_and(dark, inner)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
-    soft = np.clip((TABLE_LEVEL - prep.level.astype(np.float32)) / cfg.contrast, 0.0, 1.0)
+    soft = np.clip((cfg.black_level - prep.level.astype(np.float32)) / cfg.contrast, 0.0, 1.0)
     feet, scores = [], []
     min_area = 0.5 * math.pi * r * r
     for i in range(1, n):

@@ -170,6 +170,12 @@ class Detector:
             tiles, tmask = timed(tm, "tiles", detect_tiles, cfg.tiles, prep)
             parts.append(tiles)
             explained = cv2.bitwise_or(explained, tmask)
+        if "segment" in cfg.kinds:
+            segs = timed(tm, "segments", detect_segments, cfg.segments, prep, explained)
+            parts.append(segs)
+            r = round((cfg.segments.diameter_mm / 2 + 2) * s)
+            for c in self.view.to_px(segs.seen_mm):
+                cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
         if "coin" in cfg.kinds:
             coins = timed(tm, "coins", detect_coins, cfg.coins, prep, explained)
             parts.append(coins)
@@ -180,12 +186,6 @@ class Detector:
             posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained)
             parts.append(posts)
             self._draw_posts(explained, posts)
-        if "segment" in cfg.kinds:
-            segs = timed(tm, "segments", detect_segments, cfg.segments, prep, explained)
-            parts.append(segs)
-            r = round((cfg.segments.diameter_mm / 2 + 2) * s)
-            for c in self.view.to_px(segs.seen_mm):
-                cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
         hand, hmask = timed(tm, "hands", detect_hands, cfg.hands, prep, explained)
         if self.memory is not None:
             moved, mmask = timed(tm, "memory", self.memory.update, prep, explained)

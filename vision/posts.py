@@ -16,7 +16,6 @@ import cv2
 import numpy as np
 
 from vision.detections import Detections
-from vision.normalise import TABLE_LEVEL
 from vision.prepare import Prepared
 from vision.topview import TopView
 

@@ -25,6 +25,8 @@ class SegmentConfig:
     height_mm: A segment's height (its seen outline centres at half of it).
     min_saturation: Least HSV saturation (0-255) of a segment's pixels.
     min_value: Least HSV value (0-255).
+    hue_margin: A segment's hue differs from the table's by more than this (0-255 scale)...
+    sat_margin: ...or its saturation exceeds the table's by more than this.
     colours: Colour name -> 8-bit RGB.
     """
 
@@ -32,6 +34,8 @@ class SegmentConfig:
     height_mm: float = 10.0
     min_saturation: int = 110
     min_value: int = 60
+    hue_margin: int = 12
+    sat_margin: int = 70
     colours: tuple[tuple[str, tuple[int, int, int]], ...] = (
         ("red", (209, 52, 47)), ("yellow", (242, 194, 48)), ("green", (58, 154, 69)),
         ("blue", (47, 100, 192)), ("purple", (122, 62, 157)))
@@ -47,10 +51,19 @@ def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | No
     """Finds the Worm Up segments in a prepared frame."""
     s = prep.view.px_per_mm
     hsv = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)
-    table_sat = float(np.median(hsv[..., 1][prep.view.valid > 0])) if prep.view.valid.any() else 0
-    sat_min = max(cfg.min_saturation, table_sat + 60)
-    mask = cv2.inRange(hsv, (0, sat_min, cfg.min_value), (255, 255, 255))
-    mask = cv2.bitwise_and(mask, prep.view.valid)
+    v = prep.view.valid > 0
+    sample = hsv[::5, ::5][v[::5, ::5]]
+    if sample.size:
+        t_hue = float(np.median(sample[:, 0]))
+        t_sat = float(np.median(sample[:, 1]))
+    else:
+        t_hue, t_sat = 0.0, 0.0
+    mask = cv2.inRange(hsv, (0, cfg.min_saturation, cfg.min_value), (255, 255, 255))
+    # not the table's own colour: another hue, or far more saturated
+    dh = np.abs(hsv[..., 0].astype(np.int16) - int(t_hue))
+    dh = np.minimum(dh, 256 - dh)
+    other = (dh > cfg.hue_margin) | (hsv[..., 1] > t_sat + cfg.sat_margin)
+    mask = np.where((mask > 0) & other & v, 255, 0).astype(np.uint8)
     if exclude is not None:
         mask = cv2.bitwise_and(mask, cv2.bitwise_not(exclude))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))

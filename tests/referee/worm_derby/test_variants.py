@@ -179,3 +179,40 @@ def test_cannibal_the_eaten_worm_may_not_attack_its_attacker_on_its_next_turn():
     assert only_verdict(out).legal
     assert state.truce == () and state.flee == ()
     assert ("suns", 0) in game.edible(state, "moons")
+
+
+def test_slalom_a_worm_finishes_only_after_passing_every_gate():
+    from tabletop.events import Finish, Notice
+    from tests.referee.worm_derby.helpers import lap
+
+    far_gate = tile(300, 150, face="up", suit="arms")  # off the course: never passed
+    path = lap(-60, 60, 300)
+    game = new_game(["suns"], variant="slalom", lengths={"suns": 2})
+    state = start_game(game, scene(course(pylon_y=300, gates=[far_gate]),
+                                   coins_at(path[:2], "suns")))
+    outs, i = [], 0
+    for r in [5] * 8:
+        i += r
+        state, out = play(game, state, roll("suns", str(r)),
+                          seen(course(pylon_y=300, gates=[far_gate]),
+                               coins_at(path[i:i + 2], "suns")))
+        outs += out
+    assert not [e for e in outs if isinstance(e, Finish)]
+    assert any(isinstance(e, Notice) and "has not passed the blue gate" in e.message
+               for e in outs)
+
+
+def test_undo_after_a_move_gives_the_turn_back():
+    from referee.record import Referee
+    from tabletop.events import Roll, SceneSeen, Undo
+    from tests.factories import setup
+
+    r = Referee()
+    events = [setup("worm-derby", ["suns", "moons"]), SceneSeen(scene(course(), SUNS0, MOONS0)),
+              Roll("suns", "2"), SceneSeen(scene(course(), line(-40, 2 * D, 6, "suns"), MOONS0))]
+    for seq, e in enumerate(events):
+        r.push(e, seq)
+    assert r.describe()["turn"] == "moons"
+    r.push(Undo(), 4)
+    d = r.describe()
+    assert d["turn"] == "suns" and d["roll"] == "2" and d["worms"][0]["coins"][0] == [-40.0, 0.0]

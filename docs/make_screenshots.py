@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import subprocess
 import sys
 import tempfile
@@ -74,13 +75,16 @@ def demo_shots(browser, sample: Path, out: Path) -> None:
         page.wait_for_timeout(800)
         page.screenshot(path=str(out / "dashboard.png"))
         scene = state["scene"] or state["last_seen"]
-        tiles = [p for p in scene["pieces"] if p["kind"] == "tile"]
-        coins = [p for p in scene["pieces"] if p["kind"] == "coin"]
-        if coins:  # from a worm's head to the far side of the nearest tile
-            a = max(coins, key=lambda p: p["y"])
-            b = min(tiles, key=lambda p: abs(p["x"] - a["x"]) + abs(p["y"] - a["y"]))
-            fit = post(url + "/api/fit", {"from": [a["x"], a["y"]],
-                                          "to": [b["x"], b["y"] + 90]})
+        tiles = [p for p in scene["pieces"] if p["kind"] == "tile" and p.get("face") == "down"]
+        pairs = [(a, b) for i, a in enumerate(tiles) for b in tiles[i + 1:]]
+        if pairs:  # straight through the narrowest gap between two obstacles
+            a, b = min(pairs, key=lambda ab: math.dist((ab[0]["x"], ab[0]["y"]),
+                                                       (ab[1]["x"], ab[1]["y"])))
+            mx, my = (a["x"] + b["x"]) / 2, (a["y"] + b["y"]) / 2
+            dx, dy = b["x"] - a["x"], b["y"] - a["y"]
+            n = math.hypot(dx, dy)
+            px, py = -dy / n * 70, dx / n * 70
+            fit = post(url + "/api/fit", {"from": [mx - px, my - py], "to": [mx + px, my + py]})
             print(f"gap check: fits={fit['fits']} clearance_mm={fit['clearance_mm']}")
         page.reload()
         page.wait_for_function("document.getElementById('picture').naturalWidth > 0")
@@ -100,6 +104,11 @@ def demo_shots(browser, sample: Path, out: Path) -> None:
         page.wait_for_timeout(800)
         page.screenshot(path=str(out / "replay.png"))
         page.goto(url + "/calibration")
+        page.wait_for_timeout(1500)
+        page.click("#recalibrate")  # from the mat in the last frame: the error map appears
+        page.wait_for_function("document.getElementById('message').textContent.includes('Done')"
+                               " || document.getElementById('message').className.includes('bad')",
+                               timeout=60_000)
         page.wait_for_timeout(2500)
         page.screenshot(path=str(out / "calibration.png"))
         page.close()

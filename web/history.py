@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, abort, jsonify, render_template
 
+from referee.record import Referee
 from tabletop.errors import InputError
 from tabletop.events import Correction, Event, SceneSeen, Setup, Verdict
 from tabletop.scene import Scene
@@ -60,8 +61,11 @@ def steps(game_id: int) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     table: Scene | None = None
     seen: Scene | None = None
+    referee = Referee()  # what the referee knew after each step (course, worms, board)
     for seq, event in log.event_rows(game_id):
         if event.is_input:
+            with contextlib.suppress(InputError):
+                referee.push(event, seq)
             if seq in accepted:
                 table = accepted[seq]
             if isinstance(event, SceneSeen):
@@ -74,7 +78,7 @@ def steps(game_id: int) -> list[dict[str, Any]]:
                         "table": None if table is None else table.to_json(),
                         "seen": None if seen is None or not isinstance(
                             event, SceneSeen | Correction) else seen.to_json(),
-                        "picture": seq in pictures})
+                        "picture": seq in pictures, "describe": _plain(referee.describe())})
         elif out:
             d = event.to_json()
             if isinstance(event, Verdict):
@@ -82,6 +86,15 @@ def steps(game_id: int) -> list[dict[str, Any]]:
                     f": {event.reason}"
             out[-1]["outputs"].append(d)
     return out
+
+
+def _plain(obj: Any) -> Any:
+    """A game's description as plain JSON values (tuples and frozen mappings unfolded)."""
+    if isinstance(obj, dict) or hasattr(obj, "items"):
+        return {str(k): _plain(v) for k, v in obj.items()}
+    if isinstance(obj, list | tuple):
+        return [_plain(v) for v in obj]
+    return obj
 
 
 @bp.get("/<int:game_id>/steps.json")

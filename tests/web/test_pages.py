@@ -82,6 +82,7 @@ def test_the_history_steps_through_a_game_with_its_pictures(fed):
     judged = [s for s in steps if any(o["type"] == "verdict" for o in s["outputs"])]
     assert len(judged) == 3
     assert all(s["picture"] for s in judged)
+    assert [s["describe"]["turn"] for s in judged] == ["moons", "suns", "suns"]
     last = judged[-1]
     assert "illegal (extra)" in last["outputs"][0]["text"]
     assert len(last["table"]["pieces"]) == 1 and len(last["seen"]["pieces"]) == 2

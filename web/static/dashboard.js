@@ -143,8 +143,8 @@
   }
 
   function judgedOf(v) {
-    if (!v || v.legal || !v.judged_scene) return null;
-    return { scene: v.judged_scene, pieces: v.pieces || [], where: v.where || null };
+    if (!v || !v.judged_scene) return null;
+    return { scene: v.judged_scene, pieces: v.pieces || [], where: v.where || null, legal: v.legal };
   }
 
   function renderDiagram(s) {
@@ -228,6 +228,7 @@
       img.src = next.src;
       $("picture-empty").hidden = true;
       img.hidden = false;
+      $("picture-wrap").style.aspectRatio = next.naturalWidth + " / " + next.naturalHeight;
       if (state) renderOverlay(state);
       setTimeout(pollPicture, 200);
     };

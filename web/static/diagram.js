@@ -282,15 +282,17 @@
       if (c) s("circle", { cx: c[0], cy: c[1], r: 9, class: "gate-mark", stroke: TT.colourOf(g.colour) || "#fff" }, svg);
     });
     if (judged && judged.scene) {
-      const hl = s("g", { class: "judged" }, svg);
+      /* the pieces a verdict is about: red rings (and the piece where it was seen) when it is
+         illegal, green rings round the pieces that moved when it is legal */
+      const hl = s("g", { class: "judged " + (judged.legal ? "legal" : "illegal") }, svg);
       (judged.pieces || []).forEach((i) => {
         const p = judged.scene.pieces[i];
         if (!p) return;
-        drawPiece(hl, p, sizes, "ghost");
+        if (!judged.legal) drawPiece(hl, p, sizes, "ghost");
         const r = p.kind === "tile" ? sizes.tile_mm * 0.75 : (p.kind === "segment" ? sizes.segment_diameter_mm : sizes.coin_diameter_mm) * 0.8;
-        s("circle", { cx: p.x, cy: p.y, r, class: "offender" }, hl);
+        s("circle", { cx: p.x, cy: p.y, r, class: judged.legal ? "mover" : "offender" }, hl);
       });
-      if (judged.where) s("circle", { cx: judged.where[0], cy: judged.where[1], r: 6, class: "where" }, hl);
+      if (judged.where && !judged.legal) s("circle", { cx: judged.where[0], cy: judged.where[1], r: 6, class: "where" }, hl);
     }
     const fit = o.fit;
     if (fit) {

@@ -33,11 +33,13 @@
     }
     const img = $("step-picture");
     if (st.picture) {
+      img.onload = () => { $("step-wrap").style.aspectRatio = img.naturalWidth + " / " + img.naturalHeight; };
       img.src = `/history/${window.GAME_ID}/frame/${st.seq}.jpg`;
       img.hidden = false; $("no-picture").hidden = true;
     } else { img.hidden = true; $("no-picture").hidden = false; }
-    const judged = v && !v.legal && st.seen ? { scene: st.seen, pieces: v.pieces || [], where: v.where || null } : null;
-    TT.drawDiagram($("diagram"), { scene: st.table || st.seen, describe: {}, judged });
+    const judged = v && st.seen ? { scene: st.seen, pieces: v.pieces || [], where: v.where || null, legal: v.legal } : null;
+    TT.players = st.describe && st.describe.players ? st.describe.players : TT.players;
+    TT.drawDiagram($("diagram"), { scene: st.table || st.seen, describe: st.describe || {}, judged });
     $("diagram-note").textContent = st.table ? "" : "(none accepted yet)";
   }
 

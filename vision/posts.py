@@ -37,7 +37,7 @@ class PostConfig:
     height_mm: float = 40.0
     black_level: float = 75.0
     contrast: float = 35.0
-    min_score: float = 0.55
+    min_score: float = 0.67
     beyond_weight: float = 0.0
     max_core_level: float = 60.0
     border_mm: float = 15.0

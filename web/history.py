@@ -15,7 +15,7 @@ from flask import Blueprint, Response, abort, jsonify, render_template
 
 from referee.record import Referee
 from tabletop.errors import InputError
-from tabletop.events import Correction, Event, SceneSeen, Setup, Verdict
+from tabletop.events import Correction, Event, Notice, SceneSeen, Setup, Verdict
 from tabletop.scene import Scene
 from web.dashboard import page_context
 from web.services import get_log
@@ -84,6 +84,11 @@ def steps(game_id: int) -> list[dict[str, Any]]:
             if isinstance(event, Verdict):
                 d["text"] = ("legal" if event.legal else f"illegal ({event.rule})") + \
                     f": {event.reason}"
+            elif isinstance(event, Notice):
+                d["text"] = event.message
+            else:
+                who = getattr(event, "player", None)
+                d["text"] = event.type + (f" {who}" if who else "")
             out[-1]["outputs"].append(d)
     return out
 

@@ -33,7 +33,7 @@
       heat.hidden = false;
       document.querySelector(".legend").hidden = false;
       $("heat-max").textContent = isFinite(top) ? top.toFixed(2) + " mm" : "max";
-      $("heat-note").textContent = "Expected error of a position (1 sigma), black: outside the camera's view.";
+      $("heat-note").textContent = "Expected error of a position on the table (1 sigma), seen from above: x to the right, y down; black: outside the camera's view.";
     } catch (e) {
       heat.hidden = true;
       document.querySelector(".legend").hidden = true;
@@ -49,7 +49,7 @@
       box.textContent = "⚠ The camera or the table has moved (" + (d.shift_mm != null ? d.shift_mm.toFixed(1) + " mm" : "") + "): " + d.message + " Re-calibrate.";
     } else if (d) {
       box.hidden = false; box.className = "ok-box";
-      box.textContent = "No drift: " + d.message;
+      box.textContent = "✔ " + d.message;
     } else { box.hidden = true; }
   }
 

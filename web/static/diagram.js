@@ -123,7 +123,7 @@
         if (seg) seg.forEach((p) => add(p, 10));
       }
     }
-    if (fit) { add(fit.from, 12); add(fit.to, 12); }
+    if (fit) { add(fit.from, 12); add(fit.to, 12); (fit.path || []).forEach((p) => add(p, 12)); }
     if (describe && describe.squares) { add([0, 0], 0); add([7 * SQ, 9 * SQ], 0); }
     if (!xs.length) return [0, 0, 600, 400];
     let x0 = Math.min(...xs) - 40, x1 = Math.max(...xs) + 40;

@@ -26,6 +26,7 @@
       b.classList.toggle("mine", v.your_bid === b.dataset.bid);
       b.title = available.includes(b.dataset.bid) ? "" : "this tile sits out this round";
     });
+    $("x-number-label").hidden = !v.open || !available.includes("X");
     $("yours").innerHTML = "";
     if (v.your_bid) {
       $("yours").append("Your bid: ", TT.el("b", { text: v.your_bid + (v.your_number ? " (as " + v.your_number + ")" : "") }),

@@ -44,6 +44,8 @@ class Tally:
     paired: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     spurious: dict[str, int] = field(default_factory=lambda: dict.fromkeys(KINDS, 0))
     errors_mm: list[float] = field(default_factory=list)
+    kind_errors_mm: dict[str, list[float]] = field(
+        default_factory=lambda: {k: [] for k in KINDS})
     suit_ok: int = 0
     suit_n: int = 0
     face_ok: int = 0
@@ -58,6 +60,8 @@ class Tally:
             for name in ("truth", "found", "paired", "spurious"):
                 getattr(self, name)[k] += getattr(other, name)[k]
         self.errors_mm += other.errors_mm
+        for k in KINDS:
+            self.kind_errors_mm[k] += other.kind_errors_mm[k]
         self.angle_err += other.angle_err
         for name in ("suit_ok", "suit_n", "face_ok", "face_n", "hand_ok", "frames"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
@@ -74,6 +78,10 @@ class Tally:
         e = np.array(self.errors_mm) if self.errors_mm else np.zeros(1)
         out[f"{prefix}_centre_error_mean_mm"] = float(e.mean())
         out[f"{prefix}_centre_error_p95_mm"] = float(np.percentile(e, 95))
+        for k in KINDS:
+            ek = np.array(self.kind_errors_mm[k]) if self.kind_errors_mm[k] else np.zeros(1)
+            out[f"{prefix}_{k}_centre_error_mean_mm"] = float(ek.mean())
+            out[f"{prefix}_{k}_centre_error_p95_mm"] = float(np.percentile(ek, 95))
         a = np.array(self.angle_err) if self.angle_err else np.zeros(1)
         out[f"{prefix}_tile_angle_error_max_deg"] = float(a.max())
         out[f"{prefix}_tile_angle_within_1deg"] = float(np.mean(a <= 1.0))
@@ -118,6 +126,7 @@ def score(scene: Scene, truth: list[dict], hand_truth: bool, ms: float) -> Tally
                 continue
             t.paired[kind] += 1
             t.errors_mm.append(d)
+            t.kind_errors_mm[kind].append(d)
             if kind == "coin" or (kind == "tile" and q.get("face") == "up"):
                 t.suit_n += 1
                 t.suit_ok += int(p.suit == q.get("suit"))

@@ -168,3 +168,25 @@ def test_tabletop_demo_shows_the_picture_the_diagram_and_a_verdict(browser, tmp_
         page.close()
     finally:
         stop_process(proc)
+
+
+def test_a_lost_camera_is_said_on_the_page(browser, make_app):
+    from tests.web.fakes import EndlessSource
+
+    class Unplugged(EndlessSource):
+        def items(self):
+            from web.sources import SourceLost
+
+            raise SourceLost("camera 0 stopped sending frames")
+
+    app = make_app(SOURCE=Unplugged([frame_of(0)]), VISION=fake_vision(SCENES))
+    server = ThreadServer(app)
+    try:
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_function("document.getElementById('status-state').textContent === 'lost'")
+        note = page.inner_text("#picture-note")
+        assert "camera 0 stopped sending frames" in note and "trying again" in note
+        page.close()
+    finally:
+        server.close()

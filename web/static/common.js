@@ -64,8 +64,12 @@
       s.state === "running" || s.fps ? (s.fps || 0).toFixed(1) + " fps" : "";
     document.getElementById("status-latency").textContent =
       s.latency_ms != null ? Math.round(s.latency_ms) + " ms" : "";
-    const msg = document.getElementById("status-message");
-    if (msg) msg.textContent = s.message || "";
+    const note = document.getElementById("picture-note");
+    if (note) {  /* a lost camera or a failing frame is said where the picture should be */
+      const trouble = s.state === "lost" || s.state === "error" ? s.message : s.error;
+      note.textContent = trouble ? "— " + trouble : "";
+      note.className = trouble ? "trouble" : "muted";
+    }
   };
 
   TT.fmtTime = function (t) {

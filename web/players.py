@@ -16,7 +16,7 @@ from flask import Blueprint, jsonify, render_template, session
 
 from tabletop.errors import InputError
 from web.dashboard import page_context
-from web.security import BadRequest, code_ok, json_body
+from web.security import BadRequest, code_ok, json_body, note_wrong_code
 from web.services import get_services
 
 bp = Blueprint("players", __name__)
@@ -43,6 +43,7 @@ def join() -> Any:
     if not isinstance(code, str) or not isinstance(player, str):
         raise BadRequest("send {\"code\": ..., \"player\": ...}")
     if not code_ok(code):
+        note_wrong_code()
         return jsonify(error="that is not this table's join code"), 403
     bids = get_services().bids
     try:

@@ -12,12 +12,46 @@
 from __future__ import annotations
 
 import hmac
+import threading
+import time
+from collections import deque
 from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, jsonify, request, session
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+MAX_WRONG_CODES = 10
+"""Wrong join codes one address may send within :data:`WRONG_CODE_WINDOW_S` (then 429)."""
+WRONG_CODE_WINDOW_S = 60.0
+
+class WrongCodes:
+    """Recent wrong join codes by address (one per app)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.by_addr: dict[str, deque[float]] = {}
+
+
+def _wrong() -> WrongCodes:
+    return current_app.extensions["tabletop_wrong_codes"]  # type: ignore[no-any-return]
+
+
+def note_wrong_code() -> None:
+    """Counts a wrong join code from this request's address."""
+    w = _wrong()
+    with w.lock:
+        q = w.by_addr.setdefault(request.remote_addr or "?", deque(maxlen=MAX_WRONG_CODES))
+        q.append(time.monotonic())
+
+
+def too_many_wrong_codes() -> bool:
+    """True when this address has sent too many wrong codes lately (guessing the code)."""
+    w = _wrong()
+    with w.lock:
+        q = w.by_addr.get(request.remote_addr or "?")
+        return (q is not None and len(q) >= MAX_WRONG_CODES
+                and time.monotonic() - q[0] < WRONG_CODE_WINDOW_S)
 
 
 class BadRequest(Exception):
@@ -55,8 +89,12 @@ def _check() -> Any:
     problem = _cross_site()
     if problem:
         return jsonify(error=problem), 403
+    if too_many_wrong_codes():
+        return jsonify(error="too many wrong join codes; wait a minute"), 429
     exempt = request.endpoint in ("players.join",)
     if current_app.config.get("LAN") and not exempt and not has_code():
+        if request.headers.get("X-Join-Code"):
+            note_wrong_code()
         return jsonify(error="this table needs its join code (shown on the dashboard)"), 403
     return None
 
@@ -80,6 +118,7 @@ def json_body() -> dict[str, Any]:
 
 def init_app(app: Flask) -> None:
     """Installs the checks on every request, and no caching of the API."""
+    app.extensions["tabletop_wrong_codes"] = WrongCodes()
     app.before_request(_check)
 
     @app.errorhandler(BadRequest)

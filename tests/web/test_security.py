@@ -65,3 +65,21 @@ def test_pages_are_not_framed_and_not_sniffed(client):
 
 def test_no_debug_mode(app):
     assert not app.debug
+
+
+def test_guessing_the_join_code_is_stopped(make_app):
+    client = make_app(LAN=True).test_client()
+    env = {"REMOTE_ADDR": "192.168.1.77"}
+    for guess in range(10):
+        r = client.post("/play/join", json={"code": f"Z{guess:03d}", "player": "red"},
+                        environ_base=env)
+        assert r.status_code == 403
+    r = client.post("/play/join", json={"code": "ABCD", "player": "red"}, environ_base=env)
+    assert r.status_code == 429 and "wait" in r.json["error"]
+    r = client.post("/api/events", headers={"X-Join-Code": "ABCD"}, environ_base=env,
+                    json={"type": "setup", "game": "web-toy", "players": ["suns", "moons"]})
+    assert r.status_code == 429
+    other = {"REMOTE_ADDR": "192.168.1.78"}  # another phone is not punished
+    r = client.post("/api/events", headers={"X-Join-Code": "ABCD"}, environ_base=other,
+                    json={"type": "setup", "game": "web-toy", "players": ["suns", "moons"]})
+    assert r.status_code == 201

@@ -87,12 +87,44 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         grid = p + np.c_[np.repeat(g, len(g)), np.tile(g, len(g))]
         sc = _scores(cfg, soft, view, grid)
         p, score = grid[int(np.argmax(sc))], max(score, float(sc.max()))
+        p = _foot_from_near_edge(cfg, soft, view, p)
         feet.append(p)
         scores.append(score)
     if not feet:
         return Detections.empty()
     foot_mm = view.to_mm(np.array(feet))
     return Detections.of(foot_mm, ["post"] * len(feet), confidence=np.clip(scores, 0, 1))
+
+
+def _foot_from_near_edge(cfg: PostConfig, soft: np.ndarray, view: TopView, p: np.ndarray
+                         ) -> np.ndarray:
+    """The foot from the inner end of the post's dark body, to a fraction of a pixel.
+
+    Along the post's axis, coming from the camera's side, the first place the darkness
+    reaches one half is the near edge of its base; the foot is one radius further in.
+    Keeps ``p`` when no such edge is near it.
+    """
+    s = view.px_per_mm
+    r = cfg.radius_mm * s
+    u = view.camera.outward(view.to_mm(p[None]))[0]
+    if not np.any(u):
+        return p
+    if view.flip_y:
+        u = np.array([u[0], -u[1]])
+    v = np.array([-u[1], u[0]])
+    ts = np.arange(-3.0 * r, 0.5 * r, 0.25)
+    lines = [_bilinear(soft, p[None] + ts[:, None] * u[None] + q * r * v[None])
+             for q in (-0.3, 0.0, 0.3)]
+    prof = np.mean(lines, axis=0)
+    hit = np.nonzero(prof >= 0.5)[0]
+    if not hit.size or hit[0] == 0:
+        return p
+    j = int(hit[0])
+    a, b = prof[j - 1], prof[j]
+    edge = ts[j - 1] + (0.5 - a) / max(b - a, 1e-6) * 0.25
+    if abs(edge + r) > 0.8 * r:  # not where a base's edge could be: keep the template's
+        return p
+    return p + (edge + r) * u
 
 
 def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray) -> np.ndarray:

@@ -18,7 +18,7 @@ from tabletop.errors import InputError
 from tabletop.events import Correction, Event, Notice, SceneSeen, Setup, Verdict
 from tabletop.scene import Scene
 from web.dashboard import page_context
-from web.services import get_log
+from web.services import get_log, get_services
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
@@ -62,6 +62,7 @@ def steps(game_id: int) -> list[dict[str, Any]]:
     table: Scene | None = None
     seen: Scene | None = None
     referee = Referee()  # what the referee knew after each step (course, worms, board)
+    table_now = get_services().table  # places pieces on the picture (the calibration now)
     for seq, event in log.event_rows(game_id):
         if event.is_input:
             with contextlib.suppress(InputError):
@@ -84,6 +85,8 @@ def steps(game_id: int) -> list[dict[str, Any]]:
             if isinstance(event, Verdict):
                 d["text"] = ("legal" if event.legal else f"illegal ({event.rule})") + \
                     f": {event.reason}"
+                if not event.legal and seen is not None and out[-1]["seen"] is not None:
+                    d.update(table_now.pixels_of(seen, event))
             elif isinstance(event, Notice):
                 d["text"] = event.message
             else:

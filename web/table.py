@@ -210,10 +210,10 @@ class Table:
             scene = self._judged.get(out.seq)
             d["judged_scene"] = None if scene is None else scene.to_json()
             if scene is not None and not out.legal and self.to_image is not None:
-                d.update(self._pixels(scene, out))
+                d.update(self.pixels_of(scene, out))
         return d
 
-    def _pixels(self, scene: Scene, verdict: Verdict) -> dict[str, Any]:
+    def pixels_of(self, scene: Scene, verdict: Verdict) -> dict[str, Any]:
         """Where a verdict's pieces (and its point) are in the camera picture."""
         idx = [i for i in verdict.pieces if 0 <= i < len(scene.pieces)]
         points = [(*scene.pieces[i].centre_mm, RING_MM.get(scene.pieces[i].kind, 16.0))

@@ -50,7 +50,8 @@ def fed(make_app):
     items = [Setup("web-toy", ("suns", "moons"))]
     for i in range(3):
         items += [frame_of(i, (160, 120))] * 4
-    app = make_app(SOURCE=ListSource(items), VISION=fake_vision(SCENES))
+    app = make_app(SOURCE=ListSource(items), VISION=fake_vision(SCENES),
+                   CALIBRATION=Calibration((160, 120), np.eye(3)))  # 1 px = 1 mm
     services = app.extensions["tabletop"]
     assert _wait(lambda: services.pipeline.status()["state"] == "ended")
     services.pipeline.join(5)
@@ -85,6 +86,7 @@ def test_the_history_steps_through_a_game_with_its_pictures(fed):
     assert [s["describe"]["turn"] for s in judged] == ["moons", "suns", "suns"]
     last = judged[-1]
     assert "illegal (extra)" in last["outputs"][0]["text"]
+    assert last["outputs"][0]["pieces_px"] == [[90.0, 0.0, 15.0]]  # the extra coin, ringed
     assert len(last["table"]["pieces"]) == 1 and len(last["seen"]["pieces"]) == 2
     r = c.get(f"/history/{gid}/frame/{last['seq']}.jpg")
     assert r.status_code == 200 and r.data[:2] == b"\xff\xd8"

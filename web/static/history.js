@@ -32,8 +32,13 @@
       $("verdict-reason").textContent = st.outputs.map((o) => o.type).join(", ");
     }
     const img = $("step-picture");
+    const overlay = $("step-overlay");
+    while (overlay.firstChild) overlay.removeChild(overlay.firstChild);
     if (st.picture) {
-      img.onload = () => { $("step-wrap").style.aspectRatio = img.naturalWidth + " / " + img.naturalHeight; };
+      img.onload = () => {
+        $("step-wrap").style.aspectRatio = img.naturalWidth + " / " + img.naturalHeight;
+        ring(overlay, img, v);
+      };
       img.src = `/history/${window.GAME_ID}/frame/${st.seq}.jpg`;
       img.hidden = false; $("no-picture").hidden = true;
     } else { img.hidden = true; $("no-picture").hidden = false; }
@@ -41,6 +46,20 @@
     TT.players = st.describe && st.describe.players ? st.describe.players : TT.players;
     TT.drawDiagram($("diagram"), { scene: st.table || st.seen, describe: st.describe || {}, judged });
     $("diagram-note").textContent = st.table ? "" : "(none accepted yet)";
+  }
+
+  function ring(svg, img, v) {
+    /* the verdict's pieces ringed on the picture kept with it */
+    while (svg.firstChild) svg.removeChild(svg.firstChild);
+    if (!v || v.legal || !v.pieces_px || !img.naturalWidth) return;
+    svg.setAttribute("viewBox", `0 0 ${img.naturalWidth} ${img.naturalHeight}`);
+    const k = img.naturalWidth / (v.image_size && v.image_size[0] ? v.image_size[0] : img.naturalWidth);
+    v.pieces_px.forEach((p) => {
+      const c = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+      c.setAttribute("cx", p[0] * k); c.setAttribute("cy", p[1] * k);
+      c.setAttribute("r", Math.max(6, p[2] * k)); c.setAttribute("class", "offender");
+      svg.appendChild(c);
+    });
   }
 
   function renderList() {

@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import socket
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,12 +27,35 @@ def is_local_request() -> bool:
     return request.remote_addr in ("127.0.0.1", "::1")
 
 
+def lan_address() -> str | None:
+    """This machine's address on the local network (no packet is sent), or None."""
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+            s.connect(("10.255.255.255", 1))
+            addr = s.getsockname()[0]
+    except OSError:
+        return None
+    return None if addr.startswith("127.") else str(addr)
+
+
+def play_url() -> str | None:
+    """Where phones open the bidding page: this server's LAN address (LAN mode only)."""
+    if not current_app.config.get("LAN"):
+        return None
+    port = request.host.rsplit(":", 1)[1] if ":" in request.host else "80"
+    host = request.host.rsplit(":", 1)[0]
+    if host in ("127.0.0.1", "localhost", "[::1]"):
+        host = lan_address() or host
+    return f"http://{host}:{port}/play"
+
+
 def page_context() -> dict[str, Any]:
     """What every page's template needs."""
     cfg = current_app.config
     show_code = not cfg.get("LAN") or is_local_request()
     return {
         "join_code": cfg["JOIN_CODE"] if show_code else None,
+        "play_url": play_url(),
         "lan": bool(cfg.get("LAN")),
         "game_names": game_names(),
         "default_game": cfg.get("GAME"),

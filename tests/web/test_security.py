@@ -83,3 +83,10 @@ def test_guessing_the_join_code_is_stopped(make_app):
     r = client.post("/api/events", headers={"X-Join-Code": "ABCD"}, environ_base=other,
                     json={"type": "setup", "game": "web-toy", "players": ["suns", "moons"]})
     assert r.status_code == 201
+
+
+def test_lan_mode_tells_phones_where_to_go(make_app, client):
+    lan = make_app(LAN=True).test_client()
+    html = lan.get("/", base_url="http://192.168.1.5:5000").data.decode()
+    assert "http://192.168.1.5:5000/play" in html
+    assert "--host 0.0.0.0" in client.get("/").data.decode()  # not served to the LAN yet

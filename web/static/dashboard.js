@@ -124,7 +124,6 @@
     $("bids-card").hidden = !b.active;
     if (!b.active) return;
     $("bid-round").textContent = b.round;
-    $("play-url").textContent = location.origin + "/play";
     const st = $("bid-status");
     st.textContent = "";
     (b.players || []).forEach((p) => {
@@ -196,6 +195,9 @@
     renderDiagram(s);
     renderOverlay(s);
     TT.showStatus(s.source);
+    const noCamera = !s.source || s.source.state === "none";
+    $("camera-view").hidden = noCamera;
+    $("views").classList.toggle("no-camera", noCamera);
     const drift = $("drift-warning");
     drift.hidden = !(s.drift && s.drift.moved);
     if (s.drift && s.drift.moved) {

@@ -137,7 +137,8 @@ class Roadmap:
         # a tiny fixed jitter keeps GEOS's Delaunay clear of exactly collinear or cocircular
         # samples (it can fail on them); weights are computed exactly afterwards anyway
         gens = gens + np.random.default_rng(0).uniform(-1e-4, 1e-4, gens.shape)
-        owners = np.concatenate([owner, np.full(len(frame), -1)])
+        # every frame point is its own owner: the open table between them stays connected
+        owners = np.concatenate([owner, -1 - np.arange(len(frame))])
         # unique generators, keyed as complex numbers (sorted lexicographically by numpy)
         key = gens[:, 0] + 1j * gens[:, 1]
         key, first = np.unique(key, return_index=True)
@@ -164,8 +165,10 @@ class Roadmap:
         keep = (owners[g1] != owners[g2]) | (length < spacing_mm)
         t1, t2 = t1[keep], t2[keep]
         # circumcentres of nearly flat triangles (collinear samples) fly off: keep edges
-        # whose both ends lie within the frame
-        inside = np.all((cc >= lo) & (cc <= hi), axis=1)
+        # whose both ends lie within a box one frame size beyond the frame (cutting at the
+        # frame itself would cut the outer roadmap into scraps)
+        big = float((hi - lo).max())
+        inside = np.all((cc >= lo - big) & (cc <= hi + big), axis=1)
         ok = inside[t1] & inside[t2]
         t1, t2 = t1[ok], t2[ok]
         used, inverse = np.unique(np.concatenate([t1, t2]), return_inverse=True)

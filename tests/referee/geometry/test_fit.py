@@ -152,3 +152,14 @@ def test_fit_command_unreadable_scene_is_one_line(tmp_path, capsys):
     path.write_text("{")
     assert main(["fit", str(path), "--from", "0,0", "--to", "1,1"]) == 1
     assert "bad.json" in capsys.readouterr().err
+
+
+def test_a_coin_always_finds_the_way_over_the_open_table():
+    # tiles along two sides of a square metre, one in the middle; starts all over the empty
+    # corner far from every piece (where the roadmap is thinnest) must reach the middle
+    pieces = [Piece.tile(x, 0) for x in range(0, 1001, 200)]
+    pieces += [Piece.tile(1000, y) for y in range(200, 1001, 200)] + [Piece.tile(500, 500, 30)]
+    obstacles = ObstacleSet.from_pieces(pieces)
+    stuck = [(x, y) for x in range(-80, 400, 40) for y in range(700, 1100, 40)
+             if not fit_path(obstacles, (x, y), (600.0, 250.0), D).fits]
+    assert stuck == []

@@ -190,12 +190,22 @@ class WormDerby(Game):
                                     f"a {event.type} event has no meaning in worm-derby"),))
 
     def describe(self, state: DerbyState) -> dict[str, Any]:
-        """Whose turn, the pending roll, the worms, the course and the places."""
+        """Whose turn, the pending roll, what the referee waits for, the worms (coins in mm, in
+        order; rounded or not), the course (start line, pylon, far-side ray, gates) and the
+        places."""
         live = [w for w in state.worms if not w.finished]
+        if state.course is None:
+            awaiting = "setup"
+        elif not live:
+            awaiting = "nothing: the race is over"
+        else:
+            awaiting = {None: "roll", "again": "roll",
+                        "ace": "an obstacle moved (or a roll)"}.get(state.roll, "move")
         return {
             "variant": self.variant_name, "cannibal": self.cannibal,
             "turn": (self.players[state.turn] if state.course is not None and live else None),
             "roll": state.roll,
+            "awaiting": awaiting,
             "worms": [w.to_json() for w in state.worms],
             "course": None if state.course is None else state.course.to_json(),
             "places": list(state.places),

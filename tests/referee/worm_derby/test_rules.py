@@ -440,6 +440,7 @@ def test_describe_tells_whose_turn_the_roll_worms_course_and_places():
     state, _ = play(game, state, roll("suns", "3"))
     d = game.describe(state)
     assert d["turn"] == "suns" and d["roll"] == "3" and d["places"] == []
+    assert d["awaiting"] == "move"
     assert [w["player"] for w in d["worms"]] == ["suns", "moons"]
     assert d["worms"][0]["coins"][0] == [-40.0, 0.0] and d["worms"][0]["rounded"] is False
     assert d["course"]["pylon"] == [0.0, 1000.0]

@@ -110,6 +110,8 @@ class CameraSource(Source):
                  open_capture: Callable[[int], Any] = cv2.VideoCapture) -> None:
         self.index = index
         self.description = f"camera {index}"
+        if hasattr(cv2, "setLogLevel"):
+            cv2.setLogLevel(0)  # silent: a missing camera is said once, on the status line
         self._open = open_capture
         self._cap: Any = None
 

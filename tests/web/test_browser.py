@@ -190,3 +190,18 @@ def test_a_lost_camera_is_said_on_the_page(browser, make_app):
         page.close()
     finally:
         server.close()
+
+
+def test_a_misread_piece_is_fixed_from_the_diagram(browser, live):
+    page = browser.new_page()
+    page.goto(live.url + "/")
+    page.wait_for_function("document.querySelectorAll('#verdicts li.illegal').length >= 2")
+    page.click("#fix-tool")
+    page.click("#diagram .pieces [data-index='3']")
+    assert "coin" in page.inner_text("#fix-what") and "(200, 200)" in page.inner_text("#fix-what")
+    page.click("#fix-remove")
+    page.wait_for_function(
+        "document.getElementById('message').textContent.includes('Correction logged')")
+    fixes = [e for e in _record(live) if e["type"] == "correction"]
+    assert fixes == [{"type": "correction", "op": "remove", "index": 3, "t": fixes[0]["t"]}]
+    page.close()

@@ -7,6 +7,8 @@
   let state = null;
   let rollPlayer = null;
   let gapMode = false;
+  let fixMode = false;
+  let fixIndex = null;
   let picks = [];
   let lastVerdictKey = null;
   let refreshTimer = null;
@@ -149,8 +151,12 @@
   function renderDiagram(s) {
     const v = latestVerdict(s);
     TT.drawDiagram($("diagram"), {
-      scene: s.scene || s.last_seen, describe: s, sizes: s.sizes, judged: judgedOf(v),
-      fit: s.fit, picks });
+      scene: fixMode ? s.last_seen : (s.scene || s.last_seen), describe: s, sizes: s.sizes,
+      judged: fixMode ? null : judgedOf(v), fit: fixMode ? null : s.fit, picks });
+    if (fixMode && fixIndex !== null) {
+      const el = $("diagram").querySelector(`.pieces [data-index="${fixIndex}"]`);
+      if (el) el.classList.add("picked");
+    }
     $("diagram-note").textContent = s.scene ? "" : (s.last_seen ? "(last table seen, none accepted yet)" : "(no table yet)");
     renderFit(s.fit);
   }
@@ -258,13 +264,57 @@
   $("undo").addEventListener("click", () => send("/api/events", { type: "undo" }));
   $("gap-tool").addEventListener("click", () => {
     gapMode = !gapMode;
+    if (gapMode && fixMode) setFix(false);
     picks = [];
     $("gap-tool").setAttribute("aria-pressed", String(gapMode));
     $("gap-tool").classList.toggle("on", gapMode);
     $("gap-hint").hidden = !gapMode;
     if (state) renderDiagram(state);
   });
+  /* ---- fixing a misread: a logged correction of the last table seen ---- */
+  function setFix(on) {
+    fixMode = on;
+    fixIndex = null;
+    $("fix-tool").setAttribute("aria-pressed", String(on));
+    $("fix-hint").hidden = !on;
+    $("fix-panel").hidden = true;
+    if (on && gapMode) $("gap-tool").click();
+    if (state) renderDiagram(state);
+  }
+  $("fix-tool").addEventListener("click", () => setFix(!fixMode));
+  const suits = Object.keys(TT.suitColours || {});
+  $("fix-suit").append(TT.el("option", { value: "", text: "Coin's real suit…" }),
+    ...suits.map((x) => TT.el("option", { value: x, text: x })));
+  async function correct(body) {
+    const out = await send("/api/events", Object.assign({ type: "correction" }, body));
+    if (out) { message("Correction logged; the corrected table was judged."); setFix(false); }
+  }
+  $("fix-remove").addEventListener("click", () => correct({ op: "remove", index: fixIndex }));
+  $("fix-flip").addEventListener("click", () => {
+    const p = state.last_seen.pieces[fixIndex];
+    correct({ op: "change", index: fixIndex, piece: Object.assign({}, p, { face: p.face === "up" ? "down" : "up" }) });
+  });
+  $("fix-suit").addEventListener("change", () => {
+    if (!$("fix-suit").value) return;
+    const p = state.last_seen.pieces[fixIndex];
+    correct({ op: "change", index: fixIndex, piece: Object.assign({}, p, { suit: $("fix-suit").value }) });
+  });
+  function pickForFix(ev) {
+    const el = ev.target.closest(".pieces [data-index]");
+    if (!el || !state || !state.last_seen) return;
+    fixIndex = Number(el.dataset.index);
+    const p = state.last_seen.pieces[fixIndex];
+    $("fix-what").textContent = `Piece ${fixIndex}: ${p.kind}${p.suit ? " " + p.suit : ""}` +
+      `${p.face ? " face " + p.face : ""} at (${Math.round(p.x)}, ${Math.round(p.y)}) mm`;
+    $("fix-flip").hidden = p.kind !== "tile";
+    $("fix-suit").hidden = p.kind !== "coin";
+    $("fix-suit").value = "";
+    $("fix-panel").hidden = false;
+    renderDiagram(state);
+  }
+
   $("diagram").addEventListener("click", async (ev) => {
+    if (fixMode) { pickForFix(ev); return; }
     if (!gapMode) return;
     picks.push(TT.svgPoint($("diagram"), ev));
     if (picks.length < 2) {

@@ -270,7 +270,7 @@
     const pieceLayer = s("g", { class: "pieces" }, svg);
     const order = ["tile", "token", "post", "die", "segment", "coin", "pawn"];
     scene.pieces.map((p, i) => [p, i]).sort((a, b) => order.indexOf(a[0].kind) - order.indexOf(b[0].kind))
-      .forEach(([p, i]) => { drawPiece(pieceLayer, p, sizes).dataset.index = i; });
+      .forEach(([p, i]) => { drawPiece(pieceLayer, p, sizes).setAttribute("data-index", i); });
     const pylon = pt(course.pylon || describe.pylon, scene);
     if (pylon) {
       s("circle", { cx: pylon[0], cy: pylon[1], r: 6, class: "pylon-mark" }, svg);

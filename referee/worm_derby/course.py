@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tabletop.pieceset import PieceSet
@@ -112,6 +113,15 @@ class Course:
                           for g in self.gates]}
 
 
+def _between(a: Piece, b: Piece, p: Point2, tile_mm: float) -> bool:
+    """Whether ``p`` lies between two tiles (on the line joining them, within half a tile)."""
+    length = math.hypot(b.x_mm - a.x_mm, b.y_mm - a.y_mm)
+    ex, ey = (b.x_mm - a.x_mm) / length, (b.y_mm - a.y_mm) / length
+    t = (p[0] - a.x_mm) * ex + (p[1] - a.y_mm) * ey
+    off = abs((p[0] - a.x_mm) * -ey + (p[1] - a.y_mm) * ex)
+    return tile_mm / 2 <= t <= length - tile_mm / 2 and off <= tile_mm / 2
+
+
 def face_up_tiles(scene: Scene) -> list[int]:
     """Indices of the face-up tiles."""
     return [i for i, p in enumerate(scene.pieces) if p.kind == "tile" and p.face == "up"]
@@ -135,15 +145,21 @@ class CourseReading:
 
 
 def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles: float,
-                start_apart_tiles: tuple[float, float]) -> CourseReading:
-    """Finds the start tiles, the pylon and the gates among the face-up tiles."""
+                start_apart_tiles: tuple[float, float],
+                worm_ends_mm: Sequence[Point2] = ()) -> CourseReading:
+    """Finds the start tiles, the pylon and the gates among the face-up tiles.
+
+    Among the pairs of face-up tiles that could be the start tiles (with a pylon on their
+    perpendicular bisector), the pair with the most worm end coins between them wins (worms
+    start there), then the pair nearest four tile widths apart, then the farthest pylon.
+    """
     tile = pieces.tile_mm
     up = face_up_tiles(scene)
     if len(up) < 3:
         return CourseReading(None, f"the course needs three face-up tiles (two start tiles and "
                                    f"the pylon) but {len(up)} are face up", tuple(up))
     lo, hi = start_apart_tiles
-    best: tuple[float, int, int, int] | None = None
+    best: tuple[tuple[int, float, float], int, int, int] | None = None
     for i, j in itertools.combinations(up, 2):
         a, b = scene.pieces[i], scene.pieces[j]
         d = math.hypot(a.x_mm - b.x_mm, a.y_mm - b.y_mm)
@@ -159,7 +175,8 @@ def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles
             dist = abs((p.x_mm - mx) * -ey + (p.y_mm - my) * ex)
             if off > pylon_offset_tiles * tile or dist < 2 * tile:
                 continue
-            score = dist - abs(d - 4 * tile)
+            between = sum(1 for e in worm_ends_mm if _between(a, b, e, tile))
+            score = (between, -round(abs(d - 4 * tile) / tile), dist)
             if best is None or score > best[0]:
                 best = (score, i, j, k)
     if best is None:

@@ -285,8 +285,14 @@ class WormDerby(Game):
 
     def _judge_setup(self, state: DerbyState, scene: Scene, seq: int) -> Step:
         s, tile = self.settings, self.pieces.tile_mm
+        ends = []
+        for player in self.players:
+            shape = extract_worm(scene, player, self.d, s)
+            if shape.ok:
+                ends += [scene.pieces[shape.coins[0]].centre_mm,
+                         scene.pieces[shape.coins[-1]].centre_mm]
         reading = read_course(scene, self.pieces, self.slalom, s.pylon_offset_tiles,
-                              s.start_apart_tiles)
+                              s.start_apart_tiles, ends)
         course = reading.course
 
         def bad(reason: str, pieces: tuple[int, ...] = (), where: Point2 | None = None) -> Step:

@@ -19,7 +19,11 @@ IGNORED_KINDS = ("die", "pawn")
 
 
 def _key(p: Piece) -> tuple[str, str | None, str | None]:
-    return (p.kind, p.suit, p.face if p.kind == "tile" else None)
+    # a tile is known by its place, angle and face; its suit is no part of its identity (a
+    # face-up tile's suit may be misread now and then)
+    if p.kind == "tile":
+        return (p.kind, None, p.face)
+    return (p.kind, p.suit, None)
 
 
 def _angle_close(a: Piece, b: Piece, tol_deg: float) -> bool:

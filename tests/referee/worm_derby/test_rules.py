@@ -464,3 +464,16 @@ def test_gap_a_sharp_bend_is_fine_when_the_coin_can_slide_round_its_own_body():
     _, out = play(game, state, seen(course(), coins_at([*base[1:], q], "suns")))
     v = only_verdict(out)
     assert v.rule == "steps"  # legal as a step; only one of two possible steps was taken
+
+
+def test_setup_the_start_tiles_are_the_pair_the_worms_start_between():
+    # a decoy pair of face-up tiles four widths apart, farther from the pylon's line than the
+    # real start tiles: the worms' ends say which pair is the start
+    decoys = [tile(-2 * T, -400, face="up", suit="moons"), tile(2 * T, -400, face="up",
+                                                                suit="moons")]
+    first = scene(course(obstacles=[tile(0, 500)]), decoys, SUNS0, MOONS0)
+    out = fold([setup("worm-derby", ["suns", "moons"]), SceneSeen(first)])
+    v = only_verdict(out)
+    assert v.legal and "1000 mm away" in v.reason
+    assert sum(1 for e in out if isinstance(e, Notice) and "counts as an obstacle" in e.message) \
+        == 2

@@ -13,6 +13,7 @@ import signal
 import threading
 import time
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -103,5 +104,45 @@ def test_a_kill_9_loses_nothing_shown_and_the_game_goes_on(tmp_path):
         other = "moons" if turn == "suns" else "suns"
         done = _post(url + "/api/events", {"type": "roll", "player": other, "value": "2"})
         assert done["outputs"][0]["rule"] == "turn"
+    finally:
+        stop_process(proc)
+
+
+SAMPLE = Path(__file__).resolve().parents[2] / "sample_images" / "worm_derby"
+
+
+@pytest.mark.slow
+def test_a_kill_9_mid_replay_of_the_sample_loses_no_verdict_shown(tmp_path):
+    if not (SAMPLE / "script.jsonl").is_file():
+        pytest.skip("the sample playthrough is not there")
+    db = tmp_path / "table.db"
+    proc, url = start_process(["serve", "--source", str(SAMPLE), "--calibration",
+                               str(SAMPLE / "calibration.json"), "--area", "auto",
+                               "--repeat", "4", "--db", str(db), "--port", "0"])
+    shown: list[dict] = []
+    ready = threading.Event()
+    try:
+        listener = threading.Thread(target=_listen, args=(url, shown, ready), daemon=True)
+        listener.start()
+        assert ready.wait(10)
+        deadline = time.monotonic() + 60
+        while len(shown) < 3 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        stop_process(proc, signal.SIGKILL)  # mid-replay: the pipeline is still running
+    finally:
+        stop_process(proc, signal.SIGKILL)
+    listener.join(10)
+    assert len(shown) >= 3, "the replay gave no verdicts"
+    proc, url = start_process(["serve", "--db", str(db), "--port", "0"])
+    try:
+        record = [json.loads(x) for x in _get(url + "/api/record").splitlines()]
+        for v in shown:
+            assert record[v["position"]]["type"] == "verdict"
+            assert record[v["position"]]["reason"] == v["reason"]
+        state = json.loads(_get(url + "/api/state"))
+        assert state["game"] == "worm-derby" and state["next_seq"] == len(record)
+        done = _post(url + "/api/events", {"type": "undo"})  # the game goes on
+        assert done["seq"] == len(record)
+        assert done["outputs"][0]["type"] in ("undone", "verdict")
     finally:
         stop_process(proc)

@@ -237,7 +237,7 @@ def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px
     region = (xx - c + 0.5) ** 2 + (yy - c + 0.5) ** 2 <= (0.4 * PATCH_PX) ** 2
     rel, _ = symbol_colour(patch, region)
     if rel is None:
-        return "up", None, 0.0
+        return "down", None, 0.2  # no symbol at all: a back whose lines did not show
     suit, conf = classify_ink(rel, inks)
     return "up", suit, conf
 

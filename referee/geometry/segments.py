@@ -63,15 +63,19 @@ class ConvexObstacles:
         self.radii = radii
         self.n = len(order)
         self.order = order
-        starts, ends, owner = [], [], []
-        for k, poly in enumerate(polygons):
-            starts.append(poly)
-            ends.append(np.roll(poly, -1, axis=0))
-            owner.append(np.full(len(poly), k))
-        self.e0 = np.vstack(starts) if starts else np.empty((0, 2))
-        self.e1 = np.vstack(ends) if ends else np.empty((0, 2))
-        self.owner = np.concatenate(owner) if owner else np.empty(0, dtype=int)
         self.n_poly = len(polygons)
+        if not polygons:
+            self.e0 = self.e1 = np.empty((0, 2))
+            self.owner = np.empty(0, dtype=int)
+            return
+        sizes = np.array([len(p) for p in polygons])
+        self.e0 = np.vstack(polygons)
+        # each corner's next corner: the following row, or the polygon's first one
+        nxt = np.arange(1, len(self.e0) + 1)
+        firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+        nxt[firsts + sizes - 1] = firsts
+        self.e1 = self.e0[nxt]
+        self.owner = np.repeat(np.arange(len(polygons)), sizes)
 
     def matrix(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Distances from segments ``a``-``b`` (M, 2) to every obstacle: shape (M, N), columns

@@ -7,10 +7,11 @@ import importlib
 import importlib.util
 import json
 import sys
+from pathlib import Path
 
 from referee.record import Referee
 from tabletop.errors import RecordFormatError
-from tabletop.events import read_record
+from tabletop.events import parse_event
 
 # Games add their own subcommands here: a module with register(subparsers).
 _GAME_COMMANDS = ("referee.worm_derby.cli", "referee.worm_up.cli", "referee.jungle.cli")
@@ -23,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description="Reads a game record (JSON Lines: a setup, then scenes, rolls, bids, moves, "
                     "corrections) and prints one JSON line per verdict and per game event. "
                     "Output events already in the record are ignored and derived anew.")
-    p.add_argument("record", metavar="RECORD.jsonl", help="the game record")
+    p.add_argument("record", metavar="RECORD.jsonl", help="the game record (- for standard input)")
     p.set_defaults(func=run_referee)
     for name in _GAME_COMMANDS:
         if importlib.util.find_spec(name.rsplit(".", 1)[0]) and importlib.util.find_spec(name):
@@ -31,14 +32,40 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def run_referee(args: argparse.Namespace) -> int:
-    """``tabletop referee RECORD.jsonl``."""
-    events = read_record(args.record)
+    """``tabletop referee RECORD.jsonl`` (``-`` reads the record from standard input).
+
+    Verdicts are printed as each event is judged, so a malformed line further down still leaves
+    every verdict before it on stdout; the error names the file and the 1-based line.
+    """
+    name = "<stdin>" if args.record == "-" else args.record
+    if args.record == "-":
+        lines = sys.stdin.read().splitlines()
+    else:
+        path = Path(args.record)
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except OSError as exc:
+            raise RecordFormatError(f"{path}: cannot read ({exc.strerror})") from None
+        except UnicodeDecodeError:
+            raise RecordFormatError(f"{path}: not a text file") from None
     referee = Referee()
-    for seq, event in enumerate(events):
+    seq = 0
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        where = f"{name}: line {number}"
+        try:
+            event = parse_event(json.loads(line), where)
+        except json.JSONDecodeError as exc:
+            raise RecordFormatError(f"{where}: not valid JSON ({exc.msg})") from None
         try:
             outs = referee.push(event, seq)
         except RecordFormatError as exc:  # name the file, as every error of the command line
-            raise RecordFormatError(f"{args.record}: event {seq}: {exc}") from None
+            raise RecordFormatError(f"{name}: line {number}: {exc}") from None
         for out in outs:
             sys.stdout.write(json.dumps(out.to_json()) + "\n")
+        sys.stdout.flush()
+        seq += 1
+    if seq == 0:
+        raise RecordFormatError(f"{name}: the record is empty (it must begin with a setup event)")
     return 0

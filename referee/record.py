@@ -74,7 +74,7 @@ class Referee:
             self._history.clear()
             return ()
         if self.game is None:
-            raise RecordFormatError(f"event {seq}: a record must begin with a setup event")
+            raise RecordFormatError("a record must begin with a setup event")
         if isinstance(event, Undo):
             return self._emit(self._undo(seq))
         if isinstance(event, Accept):

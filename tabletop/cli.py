@@ -15,6 +15,7 @@ import argparse
 import importlib
 import importlib.util
 import os
+import re
 import sys
 from collections.abc import Sequence
 
@@ -54,10 +55,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+_NEGATIVE_VALUES = re.compile(r"^-\d[\d.]*(,-?\d[\d.]*)*$")
+
+
+def join_negative_values(argv: Sequence[str]) -> list[str]:
+    """Lets ``--from -1,2`` mean ``--from=-1,2`` (argparse would take ``-1,2`` for an option).
+
+    >>> join_negative_values(["fit", "s.json", "--from", "-1.5,2", "--to", "3,-4"])
+    ['fit', 's.json', '--from=-1.5,2', '--to', '3,-4']
+    """
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if (tok.startswith("--") and "=" not in tok and i + 1 < len(argv)
+                and _NEGATIVE_VALUES.match(argv[i + 1])):
+            out.append(f"{tok}={argv[i + 1]}")
+            i += 2
+            continue
+        out.append(tok)
+        i += 1
+    return out
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Runs the command line; returns the exit code."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args = parser.parse_args(join_negative_values(sys.argv[1:] if argv is None else argv))
     if not getattr(args, "func", None):
         parser.print_help()
         return 0 if args.command is None else 2

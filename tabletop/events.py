@@ -352,7 +352,9 @@ def parse_event(obj: Any, where: str = "event") -> Event:
     try:
         return _PARSERS[kind](obj, where, t)
     except SceneFormatError as exc:
-        raise RecordFormatError(f"{where}: {exc}") from None
+        message = str(exc)  # already names ``where`` when a parser passed it down
+        raise RecordFormatError(
+            message if message.startswith(where) else f"{where}: {message}") from None
 
 
 def _parse_setup(o: Mapping[str, Any], w: str, t: float | None) -> Event:

@@ -19,7 +19,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "and the token sheet (A4: 16 tokens with ArUco markers 50-65, the animal's "
                     "name and rank, red for the first player and blue for the second). A PDF "
                     "gets both as two pages; a PNG gets the tokens beside it as NAME-tokens.png. "
-                    "Print at 100 %%. With --photo, calibrates a camera photo of the printed "
+                    "Print at 100 %. With --photo, calibrates a camera photo of the printed "
                     "board instead and writes CAL.json whose millimetre frame is the board's "
                     "(origin at the outer corner of a1, x towards file g, y towards rank 9): "
                     "the frame the Jungle referee reads tokens in.")

@@ -117,7 +117,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds ``mat``, ``calibrate`` and ``lens``."""
     papers = list(PAPER_MM)
     p = subparsers.add_parser("mat", help="printable calibration mat (markers at known places)",
-                              description="Writes the printable marker mat. Print it at 100 %% "
+                              description="Writes the printable marker mat. Print it at 100 % "
                               "and check its 100 mm bar with a ruler.")
     p.add_argument("-o", "--output", required=True, help="OUT.pdf or OUT.png")
     p.add_argument("--paper", choices=papers, default="a4")

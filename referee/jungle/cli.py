@@ -32,6 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="one move list a line ('-' or an empty list: the start); prints one "
                           "count a line")
     p.add_argument("--variant", action="append", default=[], metavar="NAME",
+                   choices=variant_names(),
                    help=f"a rule variant, repeatable: {', '.join(variant_names())}")
     p.add_argument("--divide", action="store_true",
                    help="print the count under each first move (move: count), then the total")

@@ -5,18 +5,25 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import cv2
-import numpy as np
-
-from calibration.errors import MatNotFound, ResolutionMismatch
-from calibration.model import Lens
 from tabletop.errors import InputError, UsageError
 from tabletop.printing import PAPER_MM, save_printable
 
+if TYPE_CHECKING:
+    import numpy as np
 
-def read_image(path: str | Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
-    """Reads an image file or raises a one-line :class:`InputError`."""
+# OpenCV and the calibration modules are imported inside the commands, so that
+# `tabletop --help` and the other subcommands start without loading them.
+
+
+def read_image(path: str | Path, flags: int | None = None) -> np.ndarray:
+    """Reads an image file (colour unless ``flags`` say otherwise) or raises a one-line
+    :class:`InputError`."""
+    import cv2
+
+    if flags is None:
+        flags = cv2.IMREAD_COLOR
     p = Path(path)
     if not p.is_file():
         raise InputError(f"{p}: no such image file")
@@ -39,8 +46,12 @@ def _mat(args: argparse.Namespace) -> int:
 
 
 def _calibrate(args: argparse.Namespace) -> int:
+    import cv2
+
+    from calibration.errors import MatNotFound, ResolutionMismatch
     from calibration.from_mat import calibrate_from_mat
     from calibration.homography import calibrate_from_points
+    from calibration.model import Lens
 
     if args.show and Path(args.show).suffix.lower() not in (".png", ".jpg", ".jpeg"):
         raise UsageError(f"{args.show}: --show writes a .png or .jpg picture")

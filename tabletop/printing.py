@@ -5,7 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import numpy as np
-from PIL import Image
 
 from tabletop.errors import InputError, UsageError
 
@@ -39,6 +38,8 @@ def save_printable(image: np.ndarray, path: str | Path, dpi: float) -> Path:
     suffix = p.suffix.lower()
     if suffix not in (".png", ".pdf"):
         raise UsageError(f"{p}: the output must end in .pdf or .png")
+    from PIL import Image
+
     arr = np.asarray(image)
     if arr.ndim == 3:
         arr = arr[:, :, ::-1]  # BGR -> RGB

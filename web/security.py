@@ -102,10 +102,15 @@ def _check() -> Any:
 def json_body() -> dict[str, Any]:
     """The request's JSON object.
 
+    Only ``Content-Type: application/json`` is read: a cross-site page cannot send that without
+    asking first (CORS), which this server never allows.
+
     Raises:
         BadRequest: when the body is not a JSON object.
     """
-    data = request.get_json(silent=True, force=True)
+    if not request.is_json:
+        raise BadRequest("send the body as JSON (Content-Type: application/json)")
+    data = request.get_json(silent=True)
     if data is None:
         raw = request.get_data(cache=True)
         if not raw:

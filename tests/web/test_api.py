@@ -75,6 +75,14 @@ def test_a_setup_the_game_refuses_is_400(client):
     assert r.status_code == 400 and "unknown game" in r.json["error"]
 
 
+def test_only_json_bodies_are_read(client):
+    start_game(client)
+    r = client.post("/api/events", data='{"type": "undo"}', content_type="text/plain")
+    assert r.status_code == 400 and "Content-Type: application/json" in r.json["error"]
+    r = client.post("/api/events", data={"type": "undo"})  # a form
+    assert r.status_code == 400
+
+
 def test_a_too_large_body_is_refused(client):
     r = client.post("/api/events", data="x" * 200_000, content_type="application/json")
     assert r.status_code == 413

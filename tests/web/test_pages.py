@@ -18,7 +18,7 @@ from tests.web.fakes import ListSource, fake_vision, frame_of
 SCENES = [scene(coin(0, 0)), scene(coin(30, 0)), scene(coin(30, 0), coin(90, 0))]
 
 
-def _wait(pred, timeout_s=5.0):
+def _wait(pred, timeout_s=20.0):
     end = time.monotonic() + timeout_s
     while time.monotonic() < end and not pred():
         time.sleep(0.02)

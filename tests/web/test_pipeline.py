@@ -29,7 +29,7 @@ from web.table import Table
 SCENES = [scene(coin(0, 0)), scene(coin(30, 0)), scene(coin(30, 0), coin(90, 0))]
 
 
-def _wait(pred, timeout_s=5.0):
+def _wait(pred, timeout_s=20.0):
     end = time.monotonic() + timeout_s
     while time.monotonic() < end:
         if pred():
@@ -49,7 +49,7 @@ def test_stable_scenes_reach_the_referee_and_the_log(tmp_path):
     frames = [frame_of(0)] * 4 + [frame_of(1)] * 4 + [frame_of(2)] * 4
     pipe = Pipeline(ListSource(frames), fake_vision(SCENES, still=3), table.submit, table.bus)
     pipe.start()
-    pipe.join(5)
+    pipe.join(20)
     assert not pipe.running
     rules = [v["rule"] for v in reversed(table.state()["verdicts"])]
     assert rules == ["ok", "ok", "extra"]
@@ -80,7 +80,7 @@ def test_a_slow_worker_drops_live_frames_instead_of_queueing(tmp_path):
     assert st["frames_dropped"] > 0
     assert st["frames_read"] - st["frames_dropped"] - st["frames_processed"] <= 1
     assert 0 < st["fps"] <= 60
-    assert st["latency_ms"] is not None and st["latency_ms"] < 500
+    assert st["latency_ms"] is not None and st["latency_ms"] < 2000
 
 
 def test_a_lost_camera_is_retried_and_the_game_goes_on(tmp_path):
@@ -108,7 +108,7 @@ def test_a_failing_detector_is_reported_not_fatal(tmp_path):
     vision.detect = broken
     pipe = Pipeline(ListSource([frame_of(0)] * 3), vision, table.submit, table.bus)
     pipe.start()
-    pipe.join(5)
+    pipe.join(20)
     assert "calibration was made for" in pipe.status()["error"]
 
 

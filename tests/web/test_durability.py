@@ -75,7 +75,7 @@ def test_a_kill_9_loses_nothing_shown_and_the_game_goes_on(tmp_path):
         assert ready.wait(10)
         feeder = threading.Thread(target=_feed, args=(url, stop, accepted), daemon=True)
         feeder.start()
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + 40
         while len(shown) < 25 and time.monotonic() < deadline:
             time.sleep(0.01)
         stop_process(proc, signal.SIGKILL)  # mid-game, the feeder still posting

@@ -24,6 +24,7 @@ from vision.io import as_bgr
 from vision.posts import PostConfig, detect_posts
 from vision.prepare import PrepareConfig, prepare
 from vision.segments import SegmentConfig, detect_segments
+from vision.sheets import SheetConfig, find_sheets, sheet_mask, sheets_from_calibration
 from vision.tiles import TileConfig, detect_tiles
 from vision.tokens import TokenConfig, detect_tokens
 from vision.topview import TopView
@@ -52,6 +53,8 @@ class DetectorConfig:
         prepare, tiles, coins, posts, segments, tokens, hands: Each stage's configuration.
         memory: How the detector remembers the empty table from frame to frame, to see hands
             that look like the table; None: each frame alone.
+        sheets: How printed sheets (the calibration mat, the Jungle board) are found and
+            masked out of the play area; None: never looked for.
     """
 
     px_per_mm: float | None = None
@@ -65,6 +68,7 @@ class DetectorConfig:
     tokens: TokenConfig = field(default_factory=TokenConfig)
     hands: HandConfig = field(default_factory=HandConfig)
     memory: MemoryConfig | None = field(default_factory=MemoryConfig)
+    sheets: SheetConfig | None = field(default_factory=SheetConfig)
 
     @classmethod
     def for_game(cls, game: str | None, **kw: Any) -> DetectorConfig:
@@ -140,6 +144,39 @@ class Detector:
         self.config = (config or DetectorConfig()).with_pieces(self.pieces)
         self.view = TopView(calibration, self.config.px_per_mm, self.config.area_mm)
         self.memory = TableMemory(self.config.memory) if self.config.memory else None
+        self._static_sheets = sheets_from_calibration(calibration) if self.config.sheets else []
+        self._seen_sheets: dict[str, np.ndarray] = {}
+        self._frames = 0
+        self._valid = self._play_area()
+
+    @property
+    def sheets_mm(self) -> tuple[np.ndarray, ...]:
+        """The printed sheets masked out of the play area, each (4, 2) table mm."""
+        return (*self._static_sheets, *self._seen_sheets.values())
+
+    def _play_area(self) -> np.ndarray:
+        sheets = self.sheets_mm
+        if not sheets or self.config.sheets is None:
+            return self.view.valid
+        h, w = self.view.valid.shape
+        mask = sheet_mask(list(sheets), self.view.to_px, (h, w),
+                          self.config.sheets.margin_mm * self.view.px_per_mm)
+        return cv2.bitwise_and(self.view.valid, cv2.bitwise_not(mask))
+
+    def _look_for_sheets(self, frame: np.ndarray) -> None:
+        """Finds the sheets' markers on the first frame and every few frames after.
+
+        A sheet once seen stays masked while its markers are hidden (a hand over the mat).
+        """
+        cfg = self.config.sheets
+        if cfg is None:
+            return
+        if self._frames % max(1, cfg.every_frames) == 0:
+            found = find_sheets(frame, self.calibration, cfg.max_residual_mm)
+            if found:
+                self._seen_sheets.update(found)
+                self._valid = self._play_area()
+        self._frames += 1
 
     def detect(self, frame_bgr: np.ndarray) -> FrameResult:
         """Detects every piece in one raw camera frame.
@@ -153,7 +190,8 @@ class Detector:
         self.calibration.check_image_size((frame.shape[1], frame.shape[0]), "the frame")
         tm: dict[str, float] = {}
         t_all = time.perf_counter()
-        prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame)
+        timed(tm, "sheets", self._look_for_sheets, frame)
+        prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid)
         parts: list[Detections] = []
         h, w = prep.bright.shape
         explained = np.zeros((h, w), np.uint8)

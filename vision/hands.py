@@ -48,7 +48,7 @@ def detect_hands(cfg: HandConfig, prep: Prepared, explained: np.ndarray
     sw, sh = max(1, w // f), max(1, h // f)
     small = cv2.resize(prep.norm, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
     ex = cv2.resize(explained, (sw, sh), interpolation=cv2.INTER_AREA) > 0
-    valid = cv2.resize(prep.view.valid, (sw, sh), interpolation=cv2.INTER_AREA) > 250
+    valid = cv2.resize(prep.valid, (sw, sh), interpolation=cv2.INTER_AREA) > 250
     total = small.sum(axis=2) + 1.0
     ratio = total / (3.0 * TABLE_LEVEL)
     chroma = np.hypot(small[..., 0] / total - 1 / 3, small[..., 1] / total - 1 / 3) * 100.0
@@ -113,7 +113,7 @@ class TableMemory:
         f = max(1, int(cfg.cell_mm * s))
         sw, sh = max(1, w // f), max(1, h // f)
         small = cv2.resize(prep.top, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-        valid = cv2.resize(prep.view.valid, (sw, sh), interpolation=cv2.INTER_AREA) > 250
+        valid = cv2.resize(prep.valid, (sw, sh), interpolation=cv2.INTER_AREA) > 250
         ex = cv2.resize(explained, (sw, sh), interpolation=cv2.INTER_AREA) > 0
         if self._ref is None or self._ref.shape != small.shape:
             self._ref = small

@@ -61,7 +61,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
     r = cfg.radius_mm * s
     dark = prep.dark if exclude is None else cv2.bitwise_and(prep.dark, cv2.bitwise_not(exclude))
     kb = max(3, int(cfg.border_mm * s) | 1)
-    inner = cv2.erode(view.valid, cv2.getStructuringElement(cv2.MORPH_RECT, (kb, kb)))
+    inner = cv2.erode(prep.valid, cv2.getStructuringElement(cv2.MORPH_RECT, (kb, kb)))
     dark = cv2.bitwise_and(dark, inner)
     n, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
     soft = np.clip((cfg.black_level - prep.level.astype(np.float32)) / cfg.contrast, 0.0, 1.0)

@@ -54,6 +54,8 @@ class Prepared:
         noise: The table's noise (robust sigma of ``level``).
         shade: Grey brightness relative to the table's (1 = table), float32 (H, W), not
             clipped: for finding edges to a fraction of a pixel.
+        valid: uint8 (H, W), 255 over the play area: where the view sees the camera image and
+            no printed sheet (the calibration mat, a board) lies.
     """
 
     view: TopView
@@ -64,6 +66,7 @@ class Prepared:
     dark: np.ndarray
     noise: float
     shade: np.ndarray
+    valid: np.ndarray
 
 
 def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
@@ -95,15 +98,24 @@ def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
     return out
 
 
-def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray) -> Prepared:
-    """Warps and normalises a frame and finds its bright and dark masks."""
+def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
+            valid: np.ndarray | None = None) -> Prepared:
+    """Warps and normalises a frame and finds its bright and dark masks.
+
+    Args:
+        cfg: Thresholds.
+        view: The top view.
+        frame_bgr: The raw frame.
+        valid: uint8 (H, W) play area in the view; None: all the view sees.
+    """
+    valid = view.valid if valid is None else valid
     top = view.warp(frame_bgr)
-    norm, bg = normalise(cfg.normalise, top, view.valid, view.px_per_mm)
+    norm, bg = normalise(cfg.normalise, top, valid, view.px_per_mm)
     shade = cv2.divide(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32),
                        cv2.cvtColor(bg, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0)
     blur = cv2.GaussianBlur(norm, (3, 3), 0)
     level = cv2.max(cv2.max(blur[..., 0], blur[..., 1]), blur[..., 2])
-    sample = level[::7, ::7][view.valid[::7, ::7] > 0]
+    sample = level[::7, ::7][valid[::7, ::7] > 0]
     if sample.size:
         med = float(np.median(sample))
         noise = 1.4826 * float(np.median(np.abs(sample.astype(float) - med)))
@@ -111,11 +123,11 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray) -> Prepare
         noise = 0.0
     hi = TABLE_LEVEL + max(cfg.min_bright, cfg.bright_sigmas * noise)
     lo = TABLE_LEVEL - max(cfg.min_dark, cfg.dark_sigmas * noise)
-    bright = np.where((level > hi) & (view.valid > 0), 255, 0).astype(np.uint8)
+    bright = np.where((level > hi) & (valid > 0), 255, 0).astype(np.uint8)
     k = max(3, round(cfg.close_mm * view.px_per_mm) | 1)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     bright = fill_holes(bright, norm, cfg.hole_table_sigmas * max(noise, 2.0),
                         cfg.small_hole_mm2 * view.px_per_mm ** 2)
-    dark = np.where((level < lo) & (view.valid > 0), 255, 0).astype(np.uint8)
-    return Prepared(view, top, norm, level, bright, dark, noise, shade)
+    dark = np.where((level < lo) & (valid > 0), 255, 0).astype(np.uint8)
+    return Prepared(view, top, norm, level, bright, dark, noise, shade, valid)

@@ -51,7 +51,7 @@ def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | No
     """Finds the Worm Up segments in a prepared frame."""
     s = prep.view.px_per_mm
     hsv = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)
-    v = prep.view.valid > 0
+    v = prep.valid > 0
     sample = hsv[::5, ::5][v[::5, ::5]]
     if sample.size:
         t_hue = float(np.median(sample[:, 0]))

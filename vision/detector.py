@@ -19,7 +19,7 @@ from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 from vision.coins import CoinConfig, detect_coins
 from vision.detections import Detections
-from vision.hands import HandConfig, MemoryConfig, TableMemory, detect_hands
+from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
 from vision.io import as_bgr
 from vision.posts import PostConfig, detect_posts
 from vision.prepare import PrepareConfig, prepare
@@ -144,6 +144,7 @@ class Detector:
         self.config = (config or DetectorConfig()).with_pieces(self.pieces)
         self.view = TopView(calibration, self.config.px_per_mm, self.config.area_mm)
         self.memory = TableMemory(self.config.memory) if self.config.memory else None
+        self.hand_grid = HandGrid(calibration, self.view, self.config.hands.cells_across)
         self._static_sheets = sheets_from_calibration(calibration) if self.config.sheets else []
         self._seen_sheets: dict[str, np.ndarray] = {}
         self._frames = 0
@@ -224,7 +225,8 @@ class Detector:
             posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained)
             parts.append(posts)
             self._draw_posts(explained, posts)
-        hand, hmask = timed(tm, "hands", detect_hands, cfg.hands, prep, explained)
+        hand, hmask = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
+                            explained, self._valid)
         if self.memory is not None:
             moved, mmask = timed(tm, "memory", self.memory.update, prep, explained)
             if moved:

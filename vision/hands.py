@@ -1,8 +1,10 @@
 """Hands and arms: a large blob unlike the table that no piece explains.
 
-Anything over the play area that differs strongly from the table (in the normalised view) and
-is not a detected piece counts; if such a region is bigger than a few tiles' worth of area,
-a hand (or an arm, or a sleeve) is over the table and the frame must not be refereed.
+Two cues. On any frame alone (:func:`detect_hands`): a large region of the raw frame that
+differs from the table around it in colour, brightness or grain, that no detected piece
+explains, entering from the frame's border (an arm) or far too big to be anything else. In
+live use, also a change against the remembered empty table (:class:`TableMemory`), which sees
+a hand that looks like the table.
 """
 
 from __future__ import annotations
@@ -12,58 +14,140 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.normalise import TABLE_LEVEL
+from calibration.model import Calibration
 from vision.prepare import Prepared
+from vision.topview import TopView
 
 
 @dataclass(frozen=True)
 class HandConfig:
     """Attributes:
-    min_area_mm2: Least area of an unexplained blob that is a hand.
-    bright_ratio: A pixel differs from the table when brighter or darker by this factor...
-    chroma: ...or when its chromaticity (percent) is this far from the table's.
-    open_mm: Thin unexplained bits (edges, grain) are opened away at this size.
-    cell_mm: The coarse grid hands are looked for on.
+    cells_across: The raw frame is looked at on a grid this many cells wide.
+    window: Width of the table's local colour window, as a share of the frame's width.
+    threshold: Least mean foreign score (over 3x3 cells) of a hand's cell.
+    texture_weight: Weight of smoothness where the table is grained (wood): skin is smooth.
+    min_area_mm2: Least area of a foreign blob entering from the frame's border.
+    min_area_inside_mm2: Least area of a foreign blob that does not reach the border.
+    min_depth: Least width and height (share of the grid's width) of a blob's bounding box: an
+        arm reaches into the frame, a strip along the border (vignetting) does not.
     """
 
+    cells_across: int = 160
+    window: float = 0.25
+    threshold: float = 2.5
+    texture_weight: float = 2.0
     min_area_mm2: float = 6000.0
-    bright_ratio: float = 1.5
-    chroma: float = 10.0
-    open_mm: float = 6.0
-    cell_mm: float = 4.0
+    min_area_inside_mm2: float = 40000.0
+    min_depth: float = 0.035
 
 
-def detect_hands(cfg: HandConfig, prep: Prepared, explained: np.ndarray
-                 ) -> tuple[bool, np.ndarray]:
-    """Whether a hand is over the table, and its mask in the view (uint8 0/255, (H, W)).
+class HandGrid:
+    """A coarse grid over the raw frame, and where each of its cells lies in the top view.
+
+    Built once per calibration: the view's masks (pieces found, the play area) are sampled at
+    the cells' centres, and each cell's area on the table is known, so a blob's size is in mm².
+    """
+
+    def __init__(self, calibration: Calibration, view: TopView, cells_across: int) -> None:
+        w, h = calibration.image_size
+        cell = max(1.0, w / max(1, cells_across))
+        sw, sh = max(1, round(w / cell)), max(1, round(h / cell))
+        self.size_wh = (sw, sh)
+        us = (np.arange(sw) + 0.5) * (w / sw) - 0.5
+        vs = (np.arange(sh) + 0.5) * (h / sh) - 0.5
+        uu, vv = np.meshgrid(us, vs)
+        pts = np.c_[uu.ravel(), vv.ravel()]
+        with np.errstate(all="ignore"):
+            mm = calibration.to_table(pts)
+            du = calibration.to_table(pts + np.array([1.0, 0.0])) - mm
+            dv = calibration.to_table(pts + np.array([0.0, 1.0])) - mm
+            px = view.to_px(mm)
+        area = np.abs(du[:, 0] * dv[:, 1] - du[:, 1] * dv[:, 0]) * (w / sw) * (h / sh)
+        area = np.where(np.isfinite(area), area, 0.0)
+        px = np.where(np.isfinite(px), px, -10.0)
+        self.cell_mm2 = np.clip(area, 0.0, 1e4).reshape(sh, sw).astype(np.float32)
+        self.map_x = px[:, 0].reshape(sh, sw).astype(np.float32)
+        self.map_y = px[:, 1].reshape(sh, sw).astype(np.float32)
+        self.view = view
+
+    def sample(self, view_mask: np.ndarray) -> np.ndarray:
+        """A uint8 view mask at the cells (any part of the mask near a cell's centre counts)."""
+        return cv2.remap(view_mask, self.map_x, self.map_y, cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+
+    def to_view_mask(self, cells: np.ndarray) -> np.ndarray:
+        """A cell mask (uint8) drawn into the view (uint8 0/255, the view's size)."""
+        w, h = self.view.size_wh
+        out = np.zeros((h, w), np.uint8)
+        ys, xs = np.nonzero(cells)
+        if len(xs):
+            r = max(1, int(0.6 * float(np.sqrt(self.cell_mm2[ys, xs].mean()))
+                           * self.view.px_per_mm))
+            for x, y in zip(self.map_x[ys, xs], self.map_y[ys, xs], strict=True):
+                cv2.circle(out, (int(x), int(y)), r, 255, -1)
+        return out
+
+
+def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
+                 valid: np.ndarray) -> tuple[bool, np.ndarray]:
+    """Whether a hand or arm is over the table in one raw frame alone, and its mask in the view.
+
+    Each cell of a coarse grid over the raw frame is compared with the table around it (a
+    wide median, which a hand does not fill): its colour (chromaticity) and brightness, and,
+    on a grained table (wood), its smoothness. Cells of detected pieces and outside the play
+    area are left out. A hand is a large blob of foreign cells: an arm enters from the frame's
+    border, and nothing else that large and unexplained lies on a game table.
 
     Args:
         cfg: Thresholds.
-        prep: The prepared frame.
-        explained: uint8 mask of the detected pieces (with a margin).
+        grid: The frame's grid (built once per calibration).
+        frame_bgr: The raw frame.
+        explained: uint8 view mask of the detected pieces (with a margin).
+        valid: uint8 view mask of the play area.
+
+    Returns:
+        ``(hand, mask)``: the flag and the hand's cells drawn in the view (uint8 0/255).
     """
-    s = prep.view.px_per_mm
-    h, w = explained.shape
-    f = max(1, int(cfg.cell_mm * s))  # hands are big: a coarse grid is enough
-    sw, sh = max(1, w // f), max(1, h // f)
-    small = cv2.resize(prep.norm, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-    ex = cv2.resize(explained, (sw, sh), interpolation=cv2.INTER_AREA) > 0
-    valid = cv2.resize(prep.valid, (sw, sh), interpolation=cv2.INTER_AREA) > 250
-    total = small.sum(axis=2) + 1.0
-    ratio = total / (3.0 * TABLE_LEVEL)
-    chroma = np.hypot(small[..., 0] / total - 1 / 3, small[..., 1] / total - 1 / 3) * 100.0
-    odd = (ratio > cfg.bright_ratio) | (ratio < 1.0 / cfg.bright_ratio) | (chroma > cfg.chroma)
-    mask = np.where(odd & valid & ~ex, 255, 0).astype(np.uint8)
-    k = max(3, int(cfg.open_mm * s / f) | 1)
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    sw, sh = grid.size_wh
+    small = cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA)
+    grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
+    fine = cv2.absdiff(grey, cv2.GaussianBlur(grey, (7, 7), 1.5))
+    tex = cv2.resize(fine, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
+    k = max(3, int(cfg.window * sw) | 1)
+    bg = cv2.medianBlur(small, k).astype(np.float32) + 1.0
+    norm = small.astype(np.float32) / bg
+    use = (grid.sample(valid) > 250) & (grid.sample(explained) == 0) & (grid.cell_mm2 > 0)
+    if np.count_nonzero(use) < 16:
+        return False, np.zeros(explained.shape, np.uint8)
+    tot = np.maximum(norm.sum(axis=2), 1e-3)
+    ratio = np.abs(np.log(tot / 3.0))
+    chroma = np.hypot(norm[..., 0] / tot - 1 / 3, norm[..., 1] / tot - 1 / 3) * 100.0
+    lvl = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    tex = tex / np.maximum(lvl, 1.0) * 100.0
+    c = chroma / max(float(np.percentile(chroma[use], 90)), 0.8)
+    b = ratio / max(float(np.percentile(ratio[use], 90)), float(np.log(1.1)))
+    mt = float(np.median(tex[use]))
+    smooth = np.clip(1.0 - tex / max(mt, 1e-3), 0.0, 1.0) * float(np.clip(mt - 0.5, 0.0, 1.0))
+    score = (c + b + cfg.texture_weight * smooth) * use
+    w3 = cv2.blur(use.astype(np.float32), (3, 3))
+    score = cv2.blur(score.astype(np.float32), (3, 3)) / np.maximum(w3, 1e-3)
+    mask = ((score > cfg.threshold) & use).astype(np.uint8)
+    # an arm's cells come in lace (grain and shading cross it): tie them together
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)) & use
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-    min_px = cfg.min_area_mm2 * (s / f) ** 2
-    big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_px]
+    if n <= 1:
+        return False, np.zeros(explained.shape, np.uint8)
+    areas = np.bincount(labels.ravel(), weights=grid.cell_mm2.ravel(), minlength=n)
+    x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
+    x1 = x0 + stats[:, cv2.CC_STAT_WIDTH]
+    y1 = y0 + stats[:, cv2.CC_STAT_HEIGHT]
+    border = (x0 <= 1) | (y0 <= 1) | (x1 >= sw - 1) | (y1 >= sh - 1)
+    deep = np.minimum(x1 - x0, y1 - y0) >= cfg.min_depth * sw
+    big = [i for i in range(1, n) if deep[i]
+           and areas[i] >= (cfg.min_area_mm2 if border[i] else cfg.min_area_inside_mm2)]
     if not big:
-        return False, np.zeros((h, w), np.uint8)
-    out = np.isin(labels, big).astype(np.uint8) * 255
-    return True, cv2.resize(out, (w, h), interpolation=cv2.INTER_NEAREST)
+        return False, np.zeros(explained.shape, np.uint8)
+    return True, grid.to_view_mask(np.isin(labels, big))
 
 
 @dataclass(frozen=True)

@@ -92,19 +92,26 @@ def sheets_from_calibration(calibration: Calibration) -> list[np.ndarray]:
 
 def _fit(seen: dict[int, np.ndarray], layout: Mapping[int, np.ndarray], rect: np.ndarray,
          max_residual_mm: float) -> tuple[float, np.ndarray] | None:
-    """The sheet's rectangle in table mm from its markers seen there, and the mean residual."""
+    """The sheet's rectangle in table mm from its markers seen there, and the mean residual.
+
+    The table frame may be mirrored against the sheet's (a y axis pointing the other way),
+    so the layout is fitted as printed and mirrored, and the better fit kept.
+    """
     ids = [k for k in seen if k in layout]
     if not ids:
         return None
-    src = np.concatenate([layout[k] for k in ids]).astype(np.float32)
     dst = np.concatenate([seen[k] for k in ids]).astype(np.float32)
-    M, _ = cv2.estimateAffinePartial2D(src, dst, method=cv2.LMEDS)
-    if M is None:
-        return None
-    res = float(np.linalg.norm(src @ M[:, :2].T + M[:, 2] - dst, axis=1).mean())
-    if res > max_residual_mm:
-        return None
-    return res, rect @ M[:, :2].T + M[:, 2]
+    best: tuple[float, np.ndarray] | None = None
+    for flip in (1.0, -1.0):
+        f = np.array([1.0, flip])
+        src = (np.concatenate([layout[k] for k in ids]) * f).astype(np.float32)
+        M, _ = cv2.estimateAffinePartial2D(src, dst, method=cv2.LMEDS)
+        if M is None:
+            continue
+        res = float(np.linalg.norm(src @ M[:, :2].T + M[:, 2] - dst, axis=1).mean())
+        if res <= max_residual_mm and (best is None or res < best[0]):
+            best = (res, (rect * f) @ M[:, :2].T + M[:, 2])
+    return best
 
 
 def find_sheets(frame_bgr: np.ndarray, calibration: Calibration,

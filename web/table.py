@@ -26,6 +26,7 @@ from tabletop.events import (
     Correction,
     Event,
     Finish,
+    Notice,
     SceneSeen,
     Setup,
     Verdict,
@@ -251,6 +252,9 @@ class Table:
                 recent = [(s, e) for s, e in self._outputs if isinstance(e, Verdict)]
                 out["verdicts"] = [self._output_json(s, e)
                                    for s, e in reversed(recent[-RECENT_VERDICTS:])]
+                notes = [(s, e) for s, e in self._outputs if isinstance(e, Notice)]
+                out["notices"] = [self._output_json(s, e)
+                                  for s, e in reversed(notes[-RECENT_VERDICTS:])]
             return out
 
     def record(self, game_id: int | None = None) -> str:

@@ -87,6 +87,8 @@ def test_the_last_bid_reveals_the_round_to_everyone_and_logs_the_bids(worm_up):
     assert [(b["player"], b["bid"]) for b in bids] == [("red", "5"), ("yellow", "6"),
                                                         ("green", "5")]
     assert any(x["type"] == "notice" for x in lines)
+    notices = worm_up.test_client().get("/api/state").json["notices"]
+    assert notices[0]["message"].startswith("Round 1") and "cancel" in notices[0]["message"]
     stream = worm_up.test_client().get("/api/stream?once=1&since=0").data.decode()
     assert "event: reveal" in stream
 

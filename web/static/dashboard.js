@@ -110,7 +110,18 @@
   function renderVerdicts(s) {
     const list = $("verdicts");
     list.textContent = "";
-    (s.verdicts || []).forEach((v) => {
+    const items = [...(s.verdicts || []), ...(s.notices || [])]
+      .sort((a, b) => b.position - a.position).slice(0, 30);
+    items.forEach((v) => {
+      if (v.type === "notice") {
+        list.append(TT.el("li", { class: "notice " + (v.level || "info") },
+          TT.el("span", { class: "when", text: TT.fmtTime(v.t) }),
+          TT.el("span", { class: "mark", text: v.level === "warning" ? "⚠" : "ℹ" }),
+          TT.el("span", { class: "who", text: "" }),
+          TT.el("span", { class: "rule", text: "note" }),
+          TT.el("span", { class: "why", text: v.message })));
+        return;
+      }
       list.append(TT.el("li", { class: v.legal ? "legal" : "illegal" },
         TT.el("span", { class: "when", text: TT.fmtTime(v.t) }),
         TT.el("span", { class: "mark", text: v.legal ? "✔" : "✘" }),
@@ -217,6 +228,8 @@
       $("verdict-word").textContent = "Game on: " + s.game;
       $("verdict-reason").textContent = "The referee judges each move when the table is still.";
     }
+    const note = (s.notices || [])[0];
+    $("verdict-note").textContent = note && (!v || note.position > v.position) ? "ℹ " + note.message : "";
   }
 
   async function refresh() {
@@ -240,7 +253,8 @@
       if (state) renderOverlay(state);
       setTimeout(pollPicture, 200);
     };
-    next.onerror = () => { setTimeout(pollPicture, 1000); };
+    const noCamera = state && (!state.source || state.source.state === "none");
+    next.onerror = () => { setTimeout(pollPicture, noCamera ? 5000 : 1000); };
     next.src = "/frame.jpg?t=" + Date.now();
   }
 

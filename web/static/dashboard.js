@@ -114,7 +114,7 @@
       .sort((a, b) => b.position - a.position).slice(0, 30);
     items.forEach((v) => {
       if (v.type === "notice") {
-        list.append(TT.el("li", { class: "notice " + (v.level || "info") },
+        list.append(TT.el("li", { class: "notice level-" + (v.level || "info") },
           TT.el("span", { class: "when", text: TT.fmtTime(v.t) }),
           TT.el("span", { class: "mark", text: v.level === "warning" ? "⚠" : "ℹ" }),
           TT.el("span", { class: "who", text: "" }),

@@ -229,6 +229,12 @@ class Detector:
                             explained, self._valid)
         if self.memory is not None:
             moved, mmask = timed(tm, "memory", self.memory.update, prep, explained)
+            changed = self.memory.changed_view
+            if hand and changed is not None:  # live: what never moves is the table itself
+                n_hand = max(1, cv2.countNonZero(hmask))
+                if cv2.countNonZero(cv2.bitwise_and(hmask, changed)) < (
+                        cfg.hands.confirm_share * n_hand):
+                    hand, hmask = False, np.zeros_like(hmask)
             if moved:
                 hand, hmask = True, cv2.bitwise_or(hmask, mmask)
         dets = Detections.merge(parts)

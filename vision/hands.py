@@ -30,6 +30,11 @@ class HandConfig:
     min_area_inside_mm2: Least area of a foreign blob that does not reach the border.
     min_depth: Least width and height (share of the grid's width) of a blob's bounding box: an
         arm reaches into the frame, a strip along the border (vignetting) does not.
+    max_brightness_score: Brightness alone scores at most this (below ``threshold``): a
+        darker plank of a wooden table is not a hand; colour or smoothness must agree.
+    confirm_share: In live use (a remembered table), a foreign blob is a hand only when at
+        least this share of it has changed against the memory: a plank or a glare that looks
+        foreign but never moves is the table.
     """
 
     cells_across: int = 160
@@ -39,6 +44,8 @@ class HandConfig:
     min_area_mm2: float = 6000.0
     min_area_inside_mm2: float = 40000.0
     min_depth: float = 0.035
+    max_brightness_score: float = 1.5
+    confirm_share: float = 0.2
 
 
 class HandGrid:
@@ -125,7 +132,8 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     lvl = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tex = tex / np.maximum(lvl, 1.0) * 100.0
     c = chroma / max(float(np.percentile(chroma[use], 90)), 0.8)
-    b = ratio / max(float(np.percentile(ratio[use], 90)), float(np.log(1.1)))
+    b = np.minimum(ratio / max(float(np.percentile(ratio[use], 90)), float(np.log(1.1))),
+                   cfg.max_brightness_score)
     mt = float(np.median(tex[use]))
     smooth = np.clip(1.0 - tex / max(mt, 1e-3), 0.0, 1.0) * float(np.clip(mt - 0.5, 0.0, 1.0))
     score = (c + b + cfg.texture_weight * smooth) * use
@@ -155,6 +163,8 @@ class MemoryConfig:
     """Attributes:
     cell_mm: Grid of the remembered table.
     change: A cell changed when a channel differs from the memory by this share.
+    loose_change: A cell changed at all (:attr:`TableMemory.changed_view`, which confirms a
+        hand seen in the frame alone) past this share.
     learn: How fast unchanged cells follow the table (slow light drift), per frame.
     absorb: How fast changed cells are taken in (a cup left on the table stops being a hand).
     min_area_mm2: Least changed area, not explained by pieces, that is a hand.
@@ -162,6 +172,7 @@ class MemoryConfig:
 
     cell_mm: float = 4.0
     change: float = 0.22
+    loose_change: float = 0.08
     learn: float = 0.2
     absorb: float = 0.01
     min_area_mm2: float = 6000.0
@@ -179,10 +190,13 @@ class TableMemory:
     def __init__(self, cfg: MemoryConfig | None = None) -> None:
         self.cfg = cfg or MemoryConfig()
         self._ref: np.ndarray | None = None
+        self.changed_view: np.ndarray | None = None
+        """Cells that changed at all on the last frame (view-sized uint8); None before a memory."""
 
     def reset(self) -> None:
         """Forgets the table."""
         self._ref = None
+        self.changed_view = None
 
     def update(self, prep: Prepared, explained: np.ndarray) -> tuple[bool, np.ndarray]:
         """Compares a frame with the memory, then learns from it.
@@ -201,6 +215,7 @@ class TableMemory:
         ex = cv2.resize(explained, (sw, sh), interpolation=cv2.INTER_AREA) > 0
         if self._ref is None or self._ref.shape != small.shape:
             self._ref = small
+            self.changed_view = None
             return False, np.zeros((h, w), np.uint8)
         ref = self._ref
         if valid.any():
@@ -209,6 +224,9 @@ class TableMemory:
             small = small * gain
         rel = np.abs(small - ref) / np.maximum(ref, 8.0)
         changed = (rel.max(axis=2) > cfg.change) & valid
+        loose = (rel.max(axis=2) > cfg.loose_change) & valid
+        self.changed_view = cv2.resize(loose.astype(np.uint8) * 255, (w, h),
+                                       interpolation=cv2.INTER_NEAREST)
         mask = np.where(changed & ~ex, 255, 0).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)

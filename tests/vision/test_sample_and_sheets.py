@@ -120,3 +120,11 @@ def test_a_jungle_board_is_never_read_as_pieces() -> None:
     assert d.max() < 5.0
     res = Detector(cal, config=DetectorConfig.for_game("worm-derby")).detect(r.image)
     assert [p.kind for p in res.scene.pieces] == ["coin"]
+
+
+def test_the_sample_played_live_gets_every_hand_flag() -> None:
+    frames = _sample_frames()
+    cal = Calibration.load(SAMPLE / "calibration.json")
+    det = Detector(cal, config=DetectorConfig.for_game("worm-derby"))
+    seen = [det.detect(cv2.imread(str(SAMPLE / t["frame"]))).scene.hand for t in frames]
+    assert seen == [t["hand"] for t in frames]

@@ -32,7 +32,11 @@ def play() -> str:
     """The phone page."""
     ctx = page_context()
     ctx["join_code"] = None  # a phone types the code it reads off the table's screen
-    return render_template("play.html", page="play", me=_me(), **ctx)
+    game = get_services().table.referee.game
+    colours = ctx["segment_colours"]
+    if game is not None and all(p in colours for p in game.players):
+        colours = {p: colours[p] for p in game.players}  # only the worms in this game
+    return render_template("play.html", page="play", me=_me(), colours=colours, **ctx)
 
 
 @bp.post("/play/join")

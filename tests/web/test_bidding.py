@@ -33,6 +33,8 @@ def _phone(app, player, code="ABCD"):
 
 def test_joining_needs_the_code_and_a_colour_that_plays(worm_up):
     c = worm_up.test_client()
+    page = c.get("/play").data.decode()
+    assert 'data-player="green"' in page and 'data-player="purple"' not in page
     r = c.post("/play/join", json={"code": "ZZZZ", "player": "red"})
     assert r.status_code == 403 and "join code" in r.json["error"]
     r = c.post("/play/join", json={"code": "abcd", "player": "purple"})

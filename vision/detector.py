@@ -225,22 +225,22 @@ class Detector:
             posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained)
             parts.append(posts)
             self._draw_posts(explained, posts)
-        hand, hmask = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
-                            explained, self._valid)
+        hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
+                             explained, self._valid)
         if self.memory is not None:
-            moved, mmask = timed(tm, "memory", self.memory.update, prep, explained)
-            changed = self.memory.changed_view
+            moved, mcells = timed(tm, "memory", self.memory.update, self.hand_grid, frame,
+                                  explained, self._valid)
+            changed = self.memory.changed_cells
             if hand and changed is not None:  # live: what never moves is the table itself
-                n_hand = max(1, cv2.countNonZero(hmask))
-                if cv2.countNonZero(cv2.bitwise_and(hmask, changed)) < (
-                        cfg.hands.confirm_share * n_hand):
-                    hand, hmask = False, np.zeros_like(hmask)
+                n_hand = max(1, int(np.count_nonzero(hcells)))
+                if np.count_nonzero(hcells & changed) < cfg.hands.confirm_share * n_hand:
+                    hand, hcells = False, np.zeros_like(hcells)
             if moved:
-                hand, hmask = True, cv2.bitwise_or(hmask, mmask)
+                hand, hcells = True, hcells | mcells
         dets = Detections.merge(parts)
         scene = Scene(dets.to_pieces(), hand=hand)
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
-        outlines = self._outlines_px(hmask) if hand else ()
+        outlines = self.hand_grid.outlines_px(hcells) if hand else ()
         tm["total"] = (time.perf_counter() - t_all) * 1000.0
         return FrameResult(scene, centres_px, tm, dets, outlines)
 
@@ -251,11 +251,3 @@ class Detector:
             top = cam.seen_at(foot[None], self.config.posts.height_mm)[0]
             a, b = self.view.to_px(np.array([foot, top]))
             cv2.line(mask, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), 255, 2 * r)
-
-    def _outlines_px(self, hmask: np.ndarray) -> tuple[np.ndarray, ...]:
-        contours, _ = cv2.findContours(hmask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        out = []
-        for c in contours:
-            poly = cv2.approxPolyDP(c, 3.0, True).reshape(-1, 2).astype(float)
-            out.append(self.calibration.to_image(self.view.to_mm(poly)))
-        return tuple(out)

@@ -15,7 +15,6 @@ import cv2
 import numpy as np
 
 from calibration.model import Calibration
-from vision.prepare import Prepared
 from vision.topview import TopView
 
 
@@ -60,6 +59,7 @@ class HandGrid:
         cell = max(1.0, w / max(1, cells_across))
         sw, sh = max(1, round(w / cell)), max(1, round(h / cell))
         self.size_wh = (sw, sh)
+        self.image_size = (w, h)
         us = (np.arange(sw) + 0.5) * (w / sw) - 0.5
         vs = (np.arange(sh) + 0.5) * (h / sh) - 0.5
         uu, vv = np.meshgrid(us, vs)
@@ -75,24 +75,24 @@ class HandGrid:
         self.cell_mm2 = np.clip(area, 0.0, 1e4).reshape(sh, sw).astype(np.float32)
         self.map_x = px[:, 0].reshape(sh, sw).astype(np.float32)
         self.map_y = px[:, 1].reshape(sh, sw).astype(np.float32)
-        self.view = view
 
     def sample(self, view_mask: np.ndarray) -> np.ndarray:
         """A uint8 view mask at the cells (any part of the mask near a cell's centre counts)."""
         return cv2.remap(view_mask, self.map_x, self.map_y, cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_CONSTANT, borderValue=0)
 
-    def to_view_mask(self, cells: np.ndarray) -> np.ndarray:
-        """A cell mask (uint8) drawn into the view (uint8 0/255, the view's size)."""
-        w, h = self.view.size_wh
-        out = np.zeros((h, w), np.uint8)
-        ys, xs = np.nonzero(cells)
-        if len(xs):
-            r = max(1, int(0.6 * float(np.sqrt(self.cell_mm2[ys, xs].mean()))
-                           * self.view.px_per_mm))
-            for x, y in zip(self.map_x[ys, xs], self.map_y[ys, xs], strict=True):
-                cv2.circle(out, (int(x), int(y)), r, 255, -1)
-        return out
+    def cells_of(self, frame_bgr: np.ndarray) -> np.ndarray:
+        """The frame's mean colour in each cell, uint8 (rows, columns, 3)."""
+        return cv2.resize(frame_bgr, self.size_wh, interpolation=cv2.INTER_AREA)
+
+    def outlines_px(self, cells: np.ndarray) -> tuple[np.ndarray, ...]:
+        """Outlines (each (K, 2) raw image pixels) of the blobs of a cell mask."""
+        w, h = self.image_size
+        sw, sh = self.size_wh
+        contours, _ = cv2.findContours(cells.astype(np.uint8), cv2.RETR_EXTERNAL,
+                                       cv2.CHAIN_APPROX_SIMPLE)
+        scale = np.array([w / sw, h / sh])
+        return tuple((c.reshape(-1, 2).astype(float) + 0.5) * scale - 0.5 for c in contours)
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
@@ -113,10 +113,11 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
         valid: uint8 view mask of the play area.
 
     Returns:
-        ``(hand, mask)``: the flag and the hand's cells drawn in the view (uint8 0/255).
+        ``(hand, cells)``: the flag and the hand's cells of the grid (uint8 0/1, (rows, cols)).
     """
     sw, sh = grid.size_wh
-    small = cv2.resize(frame_bgr, (sw, sh), interpolation=cv2.INTER_AREA)
+    none = np.zeros((sh, sw), np.uint8)
+    small = grid.cells_of(frame_bgr)
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     fine = cv2.absdiff(grey, cv2.GaussianBlur(grey, (7, 7), 1.5))
     tex = cv2.resize(fine, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -125,7 +126,7 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     norm = small.astype(np.float32) / bg
     use = (grid.sample(valid) > 250) & (grid.sample(explained) == 0) & (grid.cell_mm2 > 0)
     if np.count_nonzero(use) < 16:
-        return False, np.zeros(explained.shape, np.uint8)
+        return False, none
     tot = np.maximum(norm.sum(axis=2), 1e-3)
     ratio = np.abs(np.log(tot / 3.0))
     chroma = np.hypot(norm[..., 0] / tot - 1 / 3, norm[..., 1] / tot - 1 / 3) * 100.0
@@ -144,7 +145,7 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)) & use
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     if n <= 1:
-        return False, np.zeros(explained.shape, np.uint8)
+        return False, none
     areas = np.bincount(labels.ravel(), weights=grid.cell_mm2.ravel(), minlength=n)
     x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
     x1 = x0 + stats[:, cv2.CC_STAT_WIDTH]
@@ -154,8 +155,8 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     big = [i for i in range(1, n) if deep[i]
            and areas[i] >= (cfg.min_area_mm2 if border[i] else cfg.min_area_inside_mm2)]
     if not big:
-        return False, np.zeros(explained.shape, np.uint8)
-    return True, grid.to_view_mask(np.isin(labels, big))
+        return False, none
+    return True, np.isin(labels, big).astype(np.uint8)
 
 
 @dataclass(frozen=True)
@@ -163,7 +164,7 @@ class MemoryConfig:
     """Attributes:
     cell_mm: Grid of the remembered table.
     change: A cell changed when a channel differs from the memory by this share.
-    loose_change: A cell changed at all (:attr:`TableMemory.changed_view`, which confirms a
+    loose_change: A cell changed at all (:attr:`TableMemory.changed_cells`, which confirms a
         hand seen in the frame alone) past this share.
     learn: How fast unchanged cells follow the table (slow light drift), per frame.
     absorb: How fast changed cells are taken in (a cup left on the table stops being a hand).
@@ -190,51 +191,55 @@ class TableMemory:
     def __init__(self, cfg: MemoryConfig | None = None) -> None:
         self.cfg = cfg or MemoryConfig()
         self._ref: np.ndarray | None = None
-        self.changed_view: np.ndarray | None = None
-        """Cells that changed at all on the last frame (view-sized uint8); None before a memory."""
+        self.changed_cells: np.ndarray | None = None
+        """Grid cells that changed at all on the last frame (uint8 0/1); None before a memory."""
 
     def reset(self) -> None:
         """Forgets the table."""
         self._ref = None
-        self.changed_view = None
+        self.changed_cells = None
 
-    def update(self, prep: Prepared, explained: np.ndarray) -> tuple[bool, np.ndarray]:
+    def update(self, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
+               valid: np.ndarray) -> tuple[bool, np.ndarray]:
         """Compares a frame with the memory, then learns from it.
 
+        Args:
+            grid: The frame's grid (the memory is kept on it).
+            frame_bgr: The raw frame.
+            explained: uint8 view mask of the detected pieces.
+            valid: uint8 view mask of the play area.
+
         Returns:
-            ``(hand, mask)``: whether a large unexplained change is over the table, and the
-            changed area as a view-sized uint8 mask. The first frame is never a hand.
+            ``(hand, cells)``: whether a large unexplained change is over the table, and the
+            changed blobs as a cell mask (uint8 0/1). The first frame is never a hand.
         """
         cfg = self.cfg
-        s = prep.view.px_per_mm
-        h, w = explained.shape
-        f = max(1, int(cfg.cell_mm * s))
-        sw, sh = max(1, w // f), max(1, h // f)
-        small = cv2.resize(prep.top, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-        valid = cv2.resize(prep.valid, (sw, sh), interpolation=cv2.INTER_AREA) > 250
-        ex = cv2.resize(explained, (sw, sh), interpolation=cv2.INTER_AREA) > 0
+        sw, sh = grid.size_wh
+        none = np.zeros((sh, sw), np.uint8)
+        small = grid.cells_of(frame_bgr).astype(np.float32)
+        ok = (grid.sample(valid) > 250) & (grid.cell_mm2 > 0)
+        ex = grid.sample(explained) > 0
         if self._ref is None or self._ref.shape != small.shape:
             self._ref = small
-            self.changed_view = None
-            return False, np.zeros((h, w), np.uint8)
+            self.changed_cells = None
+            return False, none
         ref = self._ref
-        if valid.any():
-            rv, sv = ref[valid][::3], small[valid][::3]
+        if ok.any():
+            rv, sv = ref[ok][::3], small[ok][::3]
             gain = np.median(rv, axis=0) / np.maximum(np.median(sv, axis=0), 1.0)
             small = small * gain
-        rel = np.abs(small - ref) / np.maximum(ref, 8.0)
-        changed = (rel.max(axis=2) > cfg.change) & valid
-        loose = (rel.max(axis=2) > cfg.loose_change) & valid
-        self.changed_view = cv2.resize(loose.astype(np.uint8) * 255, (w, h),
-                                       interpolation=cv2.INTER_NEAREST)
-        mask = np.where(changed & ~ex, 255, 0).astype(np.uint8)
+        rel = (np.abs(small - ref) / np.maximum(ref, 8.0)).max(axis=2)
+        changed = (rel > cfg.change) & ok
+        self.changed_cells = ((rel > cfg.loose_change) & ok).astype(np.uint8)
+        mask = (changed & ~ex).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
-        min_px = cfg.min_area_mm2 * (s / f) ** 2
-        big = [i for i in range(1, n) if stats[i, cv2.CC_STAT_AREA] >= min_px]
         rate = np.where(changed[..., None], cfg.absorb, cfg.learn).astype(np.float32)
         self._ref = ref + rate * (small - ref)
+        n, labels = cv2.connectedComponents(mask, connectivity=8)
+        if n <= 1:
+            return False, none
+        areas = np.bincount(labels.ravel(), weights=grid.cell_mm2.ravel(), minlength=n)
+        big = [i for i in range(1, n) if areas[i] >= cfg.min_area_mm2]
         if not big:
-            return False, np.zeros((h, w), np.uint8)
-        out = np.isin(labels, big).astype(np.uint8) * 255
-        return True, cv2.resize(out, (w, h), interpolation=cv2.INTER_NEAREST)
+            return False, none
+        return True, np.isin(labels, big).astype(np.uint8)

@@ -7,6 +7,7 @@ table's own noise, measured on each frame.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import cv2
@@ -82,18 +83,24 @@ def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
     out = mask.copy()
     if hierarchy is None:
         return out
-    for i, c in enumerate(contours):
-        if hierarchy[0][i][3] < 0:  # an outer contour
-            continue
-        if norm is not None and cv2.contourArea(c) >= always_below_px:
-            x, y, w, h = cv2.boundingRect(c)
-            hole = np.zeros((h, w), np.uint8)
-            cv2.drawContours(hole, [c], -1, 255, thickness=cv2.FILLED, offset=(-x, -y))
-            hole = cv2.bitwise_and(hole, cv2.bitwise_not(mask[y:y + h, x:x + w]))
-            if hole.any():
-                px = norm[y:y + h, x:x + w][hole > 0].astype(np.float32) - TABLE_LEVEL
-                if float(np.sqrt((px * px).sum(axis=1)).mean()) < min_table_distance:
-                    continue
+    holes = [c for c, hh in zip(contours, hierarchy[0], strict=True) if hh[3] >= 0]
+    if norm is None:
+        cv2.drawContours(out, holes, -1, 255, thickness=cv2.FILLED)
+        return out
+    small, large = [], []
+    for c in holes:
+        (small if cv2.contourArea(c) < always_below_px else large).append(c)
+    if small:  # symbols and the like: filled whatever they look like, all at once
+        cv2.drawContours(out, small, -1, 255, thickness=cv2.FILLED)
+    for c in large:
+        x, y, w, h = cv2.boundingRect(c)
+        hole = np.zeros((h, w), np.uint8)
+        cv2.drawContours(hole, [c], -1, 255, thickness=cv2.FILLED, offset=(-x, -y))
+        hole = cv2.bitwise_and(hole, cv2.bitwise_not(mask[y:y + h, x:x + w]))
+        if hole.any():
+            px = norm[y:y + h, x:x + w][hole > 0].astype(np.float32) - TABLE_LEVEL
+            if float(np.sqrt((px * px).sum(axis=1)).mean()) < min_table_distance:
+                continue
         cv2.drawContours(out, [c], -1, 255, thickness=cv2.FILLED)
     return out
 
@@ -123,11 +130,13 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
         noise = 0.0
     hi = TABLE_LEVEL + max(cfg.min_bright, cfg.bright_sigmas * noise)
     lo = TABLE_LEVEL - max(cfg.min_dark, cfg.dark_sigmas * noise)
-    bright = np.where((level > hi) & (valid > 0), 255, 0).astype(np.uint8)
+    bright = cv2.bitwise_and(cv2.threshold(level, hi, 255, cv2.THRESH_BINARY)[1], valid)
     k = max(3, round(cfg.close_mm * view.px_per_mm) | 1)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     bright = fill_holes(bright, norm, cfg.hole_table_sigmas * max(noise, 2.0),
                         cfg.small_hole_mm2 * view.px_per_mm ** 2)
-    dark = np.where((level < lo) & (valid > 0), 255, 0).astype(np.uint8)
+    # level < lo for whole-numbered levels: level <= ceil(lo) - 1
+    dark = cv2.bitwise_and(
+        cv2.threshold(level, math.ceil(lo) - 1, 255, cv2.THRESH_BINARY_INV)[1], valid)
     return Prepared(view, top, norm, level, bright, dark, noise, shade, valid)

@@ -1,5 +1,6 @@
 """The dashboard: a local Flask site, the pipeline runner and the playthrough log.
 
+>>> from web import create_app
 >>> app = create_app({"TESTING": True, "LOG_PATH": ":memory:"})
 >>> app.test_client().get("/api/state").status_code
 200

@@ -38,6 +38,7 @@ def resolve_with_previous(scene: Scene, previous_accepted: Scene | None,
     Returns:
         A new scene; confident readings and pieces with no previous counterpart are unchanged.
 
+    >>> from tabletop.scene import Piece, Scene
     >>> prev = Scene((Piece("coin", 10.0, 10.0, suit="suns", confidence=0.9),))
     >>> now = Scene((Piece("coin", 11.0, 10.0, suit="arms", confidence=0.3),))
     >>> resolve_with_previous(now, prev).pieces[0].suit

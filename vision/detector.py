@@ -55,6 +55,11 @@ class DetectorConfig:
             that look like the table; None: each frame alone.
         sheets: How printed sheets (the calibration mat, the Jungle board) are found and
             masked out of the play area; None: never looked for.
+        still_change: A frame whose every cell (the coarse grid of :class:`HandGrid`) is
+            within this many grey levels, or this share of its value (``still_share``), of the
+            last fully detected frame shows the same table: its result is reused (a few
+            milliseconds instead of a detection). None: every frame is detected in full.
+        still_share: See ``still_change``.
     """
 
     px_per_mm: float | None = None
@@ -69,6 +74,8 @@ class DetectorConfig:
     hands: HandConfig = field(default_factory=HandConfig)
     memory: MemoryConfig | None = field(default_factory=MemoryConfig)
     sheets: SheetConfig | None = field(default_factory=SheetConfig)
+    still_change: float | None = 5.0
+    still_share: float = 0.04
 
     @classmethod
     def for_game(cls, game: str | None, **kw: Any) -> DetectorConfig:
@@ -133,8 +140,11 @@ class Detector:
     """Finds the pieces on a calibrated table, frame after frame.
 
     Building it makes the top-view warp tables (a fraction of a second); each :meth:`detect`
-    then reuses them. It remembers the empty table across frames (:class:`TableMemory`) to
-    see hands; use one detector per camera, or ``config.memory=None`` for unrelated images.
+    then reuses them. A frame that shows the same table as the last fully detected one (every
+    cell of a coarse grid within noise of it) gets that frame's result again at once
+    (``config.still_change``): on a still table, most frames cost a few milliseconds. It
+    remembers the empty table across frames (:class:`TableMemory`) to see hands; use one
+    detector per camera, or ``config.memory=None`` for unrelated images.
     """
 
     def __init__(self, calibration: Calibration, pieces: PieceSet | None = None,
@@ -149,6 +159,8 @@ class Detector:
         self._seen_sheets: dict[str, np.ndarray] = {}
         self._frames = 0
         self._valid = self._play_area()
+        self._last: FrameResult | None = None
+        self._last_cells: np.ndarray | None = None
 
     @property
     def sheets_mm(self) -> tuple[np.ndarray, ...]:
@@ -191,6 +203,15 @@ class Detector:
         self.calibration.check_image_size((frame.shape[1], frame.shape[0]), "the frame")
         tm: dict[str, float] = {}
         t_all = time.perf_counter()
+        cells = self.hand_grid.cells_of(frame)
+        if self._unchanged(cells):
+            assert self._last is not None
+            self._frames += 1
+            last = self._last
+            return FrameResult(last.scene, last.centres_px,
+                               {"still": (time.perf_counter() - t_all) * 1000.0,
+                                "total": (time.perf_counter() - t_all) * 1000.0},
+                               last.detections, last.hand_outlines_px)
         timed(tm, "sheets", self._look_for_sheets, frame)
         prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid)
         parts: list[Detections] = []
@@ -226,10 +247,10 @@ class Detector:
             parts.append(posts)
             self._draw_posts(explained, posts)
         hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
-                             explained, self._valid)
+                             explained, self._valid, cells)
         if self.memory is not None:
             moved, mcells = timed(tm, "memory", self.memory.update, self.hand_grid, frame,
-                                  explained, self._valid)
+                                  explained, self._valid, cells)
             changed = self.memory.changed_cells
             if hand and changed is not None:  # live: what never moves is the table itself
                 n_hand = max(1, int(np.count_nonzero(hcells)))
@@ -242,7 +263,19 @@ class Detector:
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         outlines = self.hand_grid.outlines_px(hcells) if hand else ()
         tm["total"] = (time.perf_counter() - t_all) * 1000.0
-        return FrameResult(scene, centres_px, tm, dets, outlines)
+        result = FrameResult(scene, centres_px, tm, dets, outlines)
+        self._last, self._last_cells = result, cells
+        return result
+
+    def _unchanged(self, cells: np.ndarray) -> bool:
+        """True when a frame's cells all match the last fully detected frame's."""
+        cfg = self.config
+        last = self._last_cells
+        if cfg.still_change is None or last is None or last.shape != cells.shape:
+            return False
+        diff = cv2.absdiff(cells, last)
+        limit = np.maximum(cfg.still_change, cfg.still_share * last.astype(np.float32))
+        return not bool(np.any(diff > limit))
 
     def _draw_posts(self, mask: np.ndarray, posts: Detections) -> None:
         cam, s = self.view.camera, self.view.px_per_mm

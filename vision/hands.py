@@ -96,7 +96,7 @@ class HandGrid:
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
-                 valid: np.ndarray) -> tuple[bool, np.ndarray]:
+                 valid: np.ndarray, cells: np.ndarray | None = None) -> tuple[bool, np.ndarray]:
     """Whether a hand or arm is over the table in one raw frame alone, and its mask in the view.
 
     Each cell of a coarse grid over the raw frame is compared with the table around it (a
@@ -111,13 +111,14 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
         frame_bgr: The raw frame.
         explained: uint8 view mask of the detected pieces (with a margin).
         valid: uint8 view mask of the play area.
+        cells: ``grid.cells_of(frame_bgr)`` when already made.
 
     Returns:
         ``(hand, cells)``: the flag and the hand's cells of the grid (uint8 0/1, (rows, cols)).
     """
     sw, sh = grid.size_wh
     none = np.zeros((sh, sw), np.uint8)
-    small = grid.cells_of(frame_bgr)
+    small = grid.cells_of(frame_bgr) if cells is None else cells
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     fine = cv2.absdiff(grey, cv2.GaussianBlur(grey, (7, 7), 1.5))
     tex = cv2.resize(fine, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
@@ -200,7 +201,7 @@ class TableMemory:
         self.changed_cells = None
 
     def update(self, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
-               valid: np.ndarray) -> tuple[bool, np.ndarray]:
+               valid: np.ndarray, cells: np.ndarray | None = None) -> tuple[bool, np.ndarray]:
         """Compares a frame with the memory, then learns from it.
 
         Args:
@@ -208,6 +209,7 @@ class TableMemory:
             frame_bgr: The raw frame.
             explained: uint8 view mask of the detected pieces.
             valid: uint8 view mask of the play area.
+            cells: ``grid.cells_of(frame_bgr)`` when already made.
 
         Returns:
             ``(hand, cells)``: whether a large unexplained change is over the table, and the
@@ -216,7 +218,7 @@ class TableMemory:
         cfg = self.cfg
         sw, sh = grid.size_wh
         none = np.zeros((sh, sw), np.uint8)
-        small = grid.cells_of(frame_bgr).astype(np.float32)
+        small = (grid.cells_of(frame_bgr) if cells is None else cells).astype(np.float32)
         ok = (grid.sample(valid) > 250) & (grid.cell_mm2 > 0)
         ex = grid.sample(explained) > 0
         if self._ref is None or self._ref.shape != small.shape:

@@ -130,3 +130,31 @@ def test_a_hand_like_the_table_is_seen_as_a_change_and_light_is_not() -> None:
             for k, (hand, exp) in enumerate([(False, 1.0), (False, 1.0), (True, 1.0),
                                              (False, 1.0), (False, 1.25)])]
     assert seen == [False, False, True, False, False]
+
+
+def test_a_frame_showing_the_same_table_reuses_the_last_result() -> None:
+    render = pytest.importorskip("tabletop.render")
+    from tabletop.scene import Piece
+
+    pose = render.CameraPose.looking_at((0, 0), height_mm=800, tilt_deg=10,
+                                        image_size=(800, 450), hfov_deg=55)
+
+    def frame(seed: int, x: float) -> np.ndarray:
+        scene = Scene((Piece("coin", x, 0.0, suit="suns"), Piece("coin", 60.0, 30.0,
+                                                                 suit="arms")))
+        return render.render_scene(scene, pose, render.RenderSettings(
+            seed=seed, table="wood", table_seed=1, supersample=1, noise_sigma=3.0)).image
+
+    cal = render.render_scene(Scene.empty(), pose, render.RenderSettings(supersample=1))
+    det = Detector(cal.calibration(), config=DetectorConfig.for_game("worm-derby"))
+    first = det.detect(frame(1, 0.0))
+    again = det.detect(frame(2, 0.0))  # the same table, other sensor noise
+    assert "still" in again.timings_ms and again.scene == first.scene
+    moved = det.detect(frame(3, 2.0))  # a coin moved by 2 mm is seen
+    assert "still" not in moved.timings_ms
+    xs = sorted(p.x_mm for p in moved.scene.pieces)
+    assert xs[0] == pytest.approx(2.0, abs=0.5)
+    full = Detector(cal.calibration(), config=DetectorConfig.for_game(
+        "worm-derby", still_change=None))
+    full.detect(frame(1, 0.0))
+    assert "still" not in full.detect(frame(2, 0.0)).timings_ms

@@ -8,7 +8,7 @@ import sys
 from referee.jungle.errors import JungleError, PerftFileError, PerftUsageError
 from referee.jungle.perft import divide, iter_move_lists, perft, position_after
 from referee.jungle.position import move_text
-from referee.jungle.rules import rules_for, variant_names
+from referee.jungle.rules import find_variant, rules_for, variant_names
 
 HELP = """\
 Counts the move sequences of DEPTH plies from the start position (or after --moves, or after
@@ -17,6 +17,15 @@ cut-off is a den entry or the capture of a side's last piece (no move follows th
 repetition rule is NOT applied inside perft, and the turn timer does not exist here.
 Squares a1..g9 as in the contract; a move list is moves like g3g4 separated by spaces.
 """
+
+
+def _variant(name: str) -> str:
+    """A known variant name or alias (an unknown one is a usage error, exit 2)."""
+    try:
+        find_variant(name)
+    except JungleError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return name
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -31,8 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--positions", metavar="FILE",
                      help="one move list a line ('-' or an empty list: the start); prints one "
                           "count a line")
-    p.add_argument("--variant", action="append", default=[], metavar="NAME",
-                   choices=variant_names(),
+    p.add_argument("--variant", action="append", default=[], metavar="NAME", type=_variant,
                    help=f"a rule variant, repeatable: {', '.join(variant_names())}")
     p.add_argument("--divide", action="store_true",
                    help="print the count under each first move (move: count), then the total")

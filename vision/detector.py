@@ -259,8 +259,12 @@ class Detector:
             if moved:
                 hand, hcells = True, hcells | mcells
         dets = Detections.merge(parts)
-        scene = Scene(dets.to_pieces(), hand=hand)
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
+        if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand
+            under = self.hand_grid.covers(hcells, centres_px)
+            keep = ~(under & (dets.kind == "post"))
+            dets, centres_px = dets[keep], centres_px[keep]
+        scene = Scene(dets.to_pieces(), hand=hand)
         outlines = self.hand_grid.outlines_px(hcells) if hand else ()
         tm["total"] = (time.perf_counter() - t_all) * 1000.0
         result = FrameResult(scene, centres_px, tm, dets, outlines)

@@ -85,6 +85,20 @@ class HandGrid:
         """The frame's mean colour in each cell, uint8 (rows, columns, 3)."""
         return cv2.resize(frame_bgr, self.size_wh, interpolation=cv2.INTER_AREA)
 
+    def covers(self, cells: np.ndarray, points_px: np.ndarray) -> np.ndarray:
+        """Which raw pixels (N, 2) fall on a cell mask's blobs, holes filled and grown by a
+        cell (a piece found inside a hand leaves a hole in it); bool (N,)."""
+        w, h = self.image_size
+        sw, sh = self.size_wh
+        blobs = cells.astype(np.uint8)
+        contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        cv2.drawContours(blobs, contours, -1, 1, cv2.FILLED)
+        blobs = cv2.dilate(blobs, np.ones((3, 3), np.uint8))
+        p = np.asarray(points_px, float).reshape(-1, 2)
+        i = np.clip(((p[:, 0] + 0.5) * sw / w).astype(int), 0, sw - 1)
+        j = np.clip(((p[:, 1] + 0.5) * sh / h).astype(int), 0, sh - 1)
+        return blobs[j, i] > 0
+
     def outlines_px(self, cells: np.ndarray) -> tuple[np.ndarray, ...]:
         """Outlines (each (K, 2) raw image pixels) of the blobs of a cell mask."""
         w, h = self.image_size

@@ -3,7 +3,9 @@
 Run by hand: ``.venv/bin/python bench/bench_vision_accuracy.py [--render N] [--seed S]``.
 Prints per-scene lines (``# ...``) and then each figure as a ``name=value`` line, for the
 devscenes (``dev_*``) and the renderer's scenes (``render_*``, layouts, light, camera pose,
-noise and blur drawn from seeds never used while developing).
+noise and blur drawn from seeds never used while developing), and rendered scenes with a hand
+reaching over the table (``render_hand_*``: ``render_hand_hand_accuracy`` is the share of them
+flagged, each frame judged alone).
 
 Matching: each true piece is paired with the nearest unpaired detection of its kind within a
 tolerance (coins 8 mm, tiles 20 mm, posts 12 mm); precision and recall count those pairs. Only
@@ -206,8 +208,10 @@ def random_scene(rng: np.random.Generator, n_pieces: int = 30) -> Scene:
     return Scene(tuple(pieces[:n_pieces]))
 
 
-def render_cases(n: int, seed: int) -> list[tuple[str, np.ndarray, Calibration, list[dict], bool]]:
-    """``n`` rendered scenes with light, table, pose and degradations drawn from ``seed``."""
+def render_cases(n: int, seed: int, hand: bool = False
+                 ) -> list[tuple[str, np.ndarray, Calibration, list[dict], bool]]:
+    """``n`` rendered scenes with light, table, pose and degradations drawn from ``seed``
+    (``hand``: a hand and arm reach over each)."""
     from tabletop.render import TABLES, CameraPose, RenderSettings, render_scene
 
     out = []
@@ -229,7 +233,7 @@ def render_cases(n: int, seed: int) -> list[tuple[str, np.ndarray, Calibration, 
             colour_temp_k=float(rng.uniform(3500, 7000)),
             noise_sigma=float(rng.uniform(1.0, 5.0)), blur_px=float(rng.uniform(0.3, 1.0)),
             jpeg_quality=int(rng.integers(75, 96)), vignette=float(rng.uniform(0.0, 0.35)),
-            supersample=2)
+            supersample=2, hand=hand)
         r = render_scene(scene, pose, settings)
         cal = r.calibration()
         truth = []
@@ -266,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--render", type=int, default=12, help="rendered scenes (0: none)")
     ap.add_argument("--seed", type=int, default=9000, help="first seed of the rendered scenes")
+    ap.add_argument("--hands", type=int, default=6,
+                    help="rendered scenes with a hand over the table (0: none), figures "
+                         "render_hand_* (each frame judged alone)")
     ap.add_argument("--no-dev", action="store_true", help="skip the devscenes")
     args = ap.parse_args(argv)
     if not args.no_dev and DEVSCENES.is_dir():
@@ -277,6 +284,8 @@ def main(argv: list[str] | None = None) -> int:
             print("# tabletop.render is not there; no rendered scenes")
             return 0
         run(render_cases(args.render, args.seed), "render")
+        if args.hands > 0:
+            run(render_cases(args.hands, args.seed + 500, hand=True), "render_hand")
     return 0
 
 

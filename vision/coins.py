@@ -108,7 +108,10 @@ def _fit_circle(e: np.ndarray, c: np.ndarray, r: float, free_radius: bool) -> np
         J = -d / n[:, None]
         if free_radius:
             J = np.c_[J, -np.ones(len(n))]
-        step, *_ = np.linalg.lstsq(J, -res, rcond=None)
+        try:  # the normal equations (2 or 3 unknowns): far cheaper than lstsq
+            step = np.linalg.solve(J.T @ J, -(J.T @ res))
+        except np.linalg.LinAlgError:
+            step, *_ = np.linalg.lstsq(J, -res, rcond=None)
         c = c + step[:2]
         if free_radius:
             rr = float(np.clip(rr + step[2], 0.8 * r, 1.2 * r))
@@ -142,21 +145,17 @@ def far_edge_centre(level: np.ndarray, centre: np.ndarray, away: np.ndarray, r: 
     if body - table_level < 0.04 * table_level:
         return None
     mid = (body + table_level) / 2.0
-    edge_pts = []
-    for k in range(rays):
-        below = np.nonzero(prof[k] < mid)[0]
-        below = below[rho[below] > 0.6 * r]
-        if not below.size:
-            continue
-        j = int(below[0])
-        if j == 0 or rho[j] > 1.35 * r:
-            continue
-        a, b = prof[k, j - 1], prof[k, j]
-        t = (a - mid) / max(a - b, 1e-6)
-        edge_pts.append(centre + (rho[j - 1] + t * (rho[j] - rho[j - 1])) * dirs[k])
-    if len(edge_pts) < rays // 2:
+    # along each ray, the first sample past 0.6 r below halfway (all rays at once)
+    below = (prof < mid) & (rho > 0.6 * r)[None, :]
+    j = np.argmax(below, axis=1)
+    ok = below[np.arange(rays), j] & (j > 0)
+    ok &= rho[j] <= 1.35 * r
+    if int(ok.sum()) < rays // 2:
         return None
-    e = np.array(edge_pts)
+    k, j = np.nonzero(ok)[0], j[ok]
+    a, b = prof[k, j - 1], prof[k, j]
+    t = (a - mid) / np.maximum(a - b, 1e-6)
+    e = centre + (rho[j - 1] + t * (rho[j] - rho[j - 1]))[:, None] * dirs[k]
     c = _fit_circle(e, centre.astype(float), r, free_radius)
     if float(np.hypot(*(c - centre))) > 0.4 * r:
         return None

@@ -177,16 +177,19 @@ def _fit_rect(obs: list[tuple[int, np.ndarray]], c: np.ndarray, a: float,
               half: tuple[float, float]) -> tuple[np.ndarray, float, np.ndarray]:
     """Gauss-Newton fit of a rectangle's centre and angle to points on its edges."""
     res = np.zeros(len(obs))
+    ks = np.array([k for k, _ in obs])
+    pts = np.array([p for _, p in obs], float).reshape(-1, 2)
+    hk = np.where(ks % 2 == 0, half[0], half[1])
     for _ in range(10):
-        J, r = [], []
-        for k, p in obs:
-            ak = a + k * math.pi / 2
-            n = np.array([math.cos(ak), math.sin(ak)])
-            dn = np.array([-math.sin(ak), math.cos(ak)])
-            r.append(float(n @ (p - c)) - half[k % 2])
-            J.append([-n[0], -n[1], float(dn @ (p - c))])
-        res = np.array(r)
-        step, *_ = np.linalg.lstsq(np.array(J), -res, rcond=None)
+        ak = a + ks * (math.pi / 2)
+        cos, sin = np.cos(ak), np.sin(ak)
+        d = pts - c
+        res = cos * d[:, 0] + sin * d[:, 1] - hk
+        Jm = np.c_[-cos, -sin, -sin * d[:, 0] + cos * d[:, 1]]
+        try:  # the normal equations (3 unknowns): far cheaper than lstsq
+            step = np.linalg.solve(Jm.T @ Jm, -(Jm.T @ res))
+        except np.linalg.LinAlgError:
+            step, *_ = np.linalg.lstsq(Jm, -res, rcond=None)
         c, a = c + step[:2], a + step[2]
         if abs(step[0]) + abs(step[1]) < 1e-3 and abs(step[2]) < 1e-5:
             break

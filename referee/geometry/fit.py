@@ -9,12 +9,18 @@ roadmap that follows the middle of every gap (the medial axis). Every roadmap ed
 its exact clearance (the least distance from the segment to any obstacle, discs measured from
 their centres). The roadmap and its maximum spanning tree are built once per obstacle set and
 cached; the widest path between two roadmap nodes is the path in that tree, found per query
-through the Kruskal reconstruction tree (lowest common ancestor by binary lifting). The
-narrowest edge of the chosen path is then refined exactly: when it lies in a gap between two
-obstacles, the clearance is half their exact distance and the pinch is the middle of the gap.
+through the Kruskal reconstruction tree (lowest common ancestor by binary lifting). Long roadmap
+edges are split so that every place has nodes near it. A query's start and goal are joined by
+straight segments to every roadmap node near them (within twice their own clearance, and at
+least their nearest few), each join weighed by its own clearance; the best path is the widest
+over every pair of joins and the tree between them (the clearance of a path is the least over
+all its links, the first and last included). The narrowest link of the chosen path is then
+refined exactly: when it lies in a gap between two obstacles, the clearance is half their exact
+distance and the pinch is the middle of the gap.
 
-Two tiles 18 mm apart: a 19.05 mm coin cannot pass between them, so the best path goes round
-(a 17 mm coin takes the gap, whose exact width is the clearance):
+Two tiles 18 mm apart: a 19.05 mm coin cannot pass between them, so the best path goes round;
+from near the gap's mouth, the way round is still wider than the gap (the narrowest place is
+the start itself, 20.2 mm wide), and inside the gap the gap is the pinch:
 
 >>> from tabletop.scene import Piece
 >>> two_tiles = ObstacleSet.from_pieces([Piece.tile(0, 0), Piece.tile(50.8 + 18.0, 0)])
@@ -23,7 +29,10 @@ Two tiles 18 mm apart: a 19.05 mm coin cannot pass between them, so the best pat
 (True, True, True)
 >>> r = fit_path(two_tiles, (34.4, -30.0), (34.4, 30.0), 17.0)
 >>> r.fits, round(r.clearance_mm, 3), r.pinch_mm
-(True, 18.0, (34.4, -25.4))
+(True, 20.215, (34.4, -30.0))
+>>> r = fit_path(two_tiles, (34.4, -10.0), (34.4, 10.0), 18.5)
+>>> r.fits, round(r.clearance_mm, 3), r.pinch_mm
+(False, 18.0, (34.4, -10.0))
 """
 
 from __future__ import annotations
@@ -48,12 +57,35 @@ OPEN_CLEARANCE_MM = 100.0
 SAMPLE_SPACING_MM = 4.0
 """Spacing of the points sampled on obstacle outlines for the roadmap."""
 
-CONNECT_NEIGHBOURS = 4
-"""How many roadmap nodes a query's start and goal are joined to: the widest joins among the
-:data:`CONNECT_CANDIDATES` nearest."""
+EDGE_MOST_MM = 2 * SAMPLE_SPACING_MM
+"""Longer roadmap edges are split (so a query point always has roadmap nodes near it)."""
 
-CONNECT_CANDIDATES = 16
-"""How many nearby roadmap nodes are tried for joining a query's start and goal."""
+JOIN_RADIUS = 2.0
+"""A query's start and goal are joined to every roadmap node within this many times their own
+clearance (by a straight segment, weighed by its own clearance)..."""
+
+JOIN_RADIUS_MIN_MM = 4 * SAMPLE_SPACING_MM
+"""... and at least within this distance ..."""
+
+JOIN_NEAREST = 8
+"""... and to at least this many nearest nodes (where the roadmap is thin: the open table) ..."""
+
+JOIN_MOST = 24
+"""... and to at most this many (the nearest)."""
+
+FRAME_MARGIN_MM = 2.5 * OPEN_CLEARANCE_MM
+"""The roadmap's frame (Voronoi generators that bound it) lies this far beyond the pieces."""
+
+RETRACT_MOST_MM = OPEN_CLEARANCE_MM
+"""Farthest a query point is moved away from its nearest obstacle to reach the medial axis (no
+farther than where the clearance is :data:`OPEN_CLEARANCE_MM`)."""
+
+RETRACT_SAMPLES = 16
+
+RETRACT_GAIN_MM = 0.05
+"""An end is also joined through the place it retracts to unless a straight join is already
+within this of the end's own clearance (none could be clearer)."""
+"""Points tried along the way (twice: coarse, then fine)."""
 
 FIT_TOLERANCE_MM = 0.0
 """Default slack: a coin fits a gap at least ``diameter - tolerance`` wide."""
@@ -130,7 +162,9 @@ class Roadmap:
         outline, owner = _outline_points(obstacles, spacing_mm)
         every = np.vstack([outline, np.asarray(extra_points_mm, dtype=float).reshape(-1, 2)])
         lo, hi = (every.min(axis=0), every.max(axis=0)) if len(every) else (np.zeros(2),) * 2
-        lo, hi = lo - OPEN_CLEARANCE_MM, hi + OPEN_CLEARANCE_MM
+        # the frame lies far enough out that the roadmap's outer ring (midway between the
+        # pieces and the frame) is open table
+        lo, hi = lo - FRAME_MARGIN_MM, hi + FRAME_MARGIN_MM
         frame_step = max(spacing_mm * 8, float((hi - lo).max()) / 40)
         frame = _frame_points(lo, hi, frame_step)
         gens = np.vstack([outline, frame])
@@ -172,8 +206,8 @@ class Roadmap:
         ok = inside[t1] & inside[t2]
         t1, t2 = t1[ok], t2[ok]
         used, inverse = np.unique(np.concatenate([t1, t2]), return_inverse=True)
-        self.nodes = cc[used]
-        self.edge_nodes = inverse.reshape(2, -1).T
+        self.nodes, self.edge_nodes = _subdivide(cc[used], inverse.reshape(2, -1).T,
+                                                 EDGE_MOST_MM)
         self.edge_weights = obstacles.segment_clearances(
             self.nodes[self.edge_nodes[:, 0]], self.nodes[self.edge_nodes[:, 1]],
             OPEN_CLEARANCE_MM)
@@ -183,7 +217,7 @@ class Roadmap:
         margin = frame_step
         away = np.all((self.nodes > lo + margin) & (self.nodes < hi - margin), axis=1)
         self.free_nodes = np.flatnonzero((node_clear > 0) & away)
-        if len(self.free_nodes) < CONNECT_NEIGHBOURS:
+        if len(self.free_nodes) < JOIN_NEAREST:
             self.free_nodes = np.arange(len(self.nodes))
         self.free_xy = self.nodes[self.free_nodes]
         self._build_tree()
@@ -249,6 +283,24 @@ class Roadmap:
         self.krt_up = levels
         self.krt_depth = kd
         self.krt_weight = np.asarray(krt_weight)
+        # preorder intervals of the Kruskal tree: x lies under y when
+        # tin[y] <= tin[x] < tin[y] + size[y] (children have smaller ids than parents)
+        kpl = kp.tolist()
+        size = [1] * len(kpl)
+        for v in range(len(kpl)):
+            if kpl[v] != v:
+                size[kpl[v]] += size[v]
+        tin = [0] * len(kpl)
+        next_free = [0] * len(kpl)  # where a node's next child starts
+        start = 0
+        for v in range(len(kpl) - 1, -1, -1):
+            if kpl[v] == v:
+                tin[v], start = start, start + size[v]
+            else:
+                p = kpl[v]
+                tin[v] = tin[p] + 1 + next_free[p]
+                next_free[p] += size[v]
+        self.krt_tin, self.krt_size = np.asarray(tin), np.asarray(size)
 
     def bottlenecks(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Widest-path clearance between node arrays ``a`` and ``b`` (same shape), -inf when
@@ -271,6 +323,46 @@ class Roadmap:
         out[same & np.isinf(out)] = math.inf
         return out
 
+    def _undominated(self, nodes: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """Positions of the joins worth trying: a join is dominated by one at least as clear
+        whose roadmap part (at that clearance) holds its node, for every way on through the
+        dominated node is at least as wide through the other."""
+        order = np.lexsort((np.arange(len(w)), -w))
+        nodes, w = nodes[order], w[order]
+        parts = nodes.copy()
+        for up in reversed(self.krt_up):  # each node's part at its own join's clearance
+            cand = up[parts]
+            ok = self.krt_weight[cand] >= w
+            parts[ok] = cand[ok]
+        lo = self.krt_tin[parts]
+        hi = lo + self.krt_size[parts]
+        t = self.krt_tin[nodes]
+        under = (lo[:, None] <= t[None, :]) & (t[None, :] < hi[:, None])  # [k, i]: i under k
+        np.fill_diagonal(under, False)
+        dominated = np.triu(under, 1).T.any(axis=1)  # by an earlier (at least as clear) join
+        return np.sort(order[~dominated])
+
+    def widest(self, a: np.ndarray, wa: np.ndarray, b: np.ndarray, wb: np.ndarray
+               ) -> tuple[float, int, int] | None:
+        """The widest way from a point joined to nodes ``a`` (with join clearances ``wa``) to a
+        point joined to nodes ``b`` (``wb``) through the roadmap.
+
+        Returns:
+            ``(clearance, i, j)``: the way's clearance (the least over the two joins and the
+            roadmap edges between ``a[i]`` and ``b[j]``), or None when no node of ``a`` is
+            connected to one of ``b``.
+        """
+        if not len(a) or not len(b):
+            return None
+        ia, ib = self._undominated(a, wa), self._undominated(b, wb)
+        ai, bi = np.meshgrid(ia, ib, indexing="ij")
+        ai, bi = ai.ravel(), bi.ravel()
+        total = np.minimum(np.minimum(wa[ai], wb[bi]), self.bottlenecks(a[ai], b[bi]))
+        k = int(np.argmax(total))
+        if not np.isfinite(total[k]):
+            return None
+        return float(total[k]), int(ai[k]), int(bi[k])
+
     def tree_path(self, a: int, b: int) -> list[int]:
         """Node ids of the spanning-tree path from ``a`` to ``b``."""
         left, right = [a], [b]
@@ -282,6 +374,33 @@ class Roadmap:
             else:
                 right.append(self.parent[right[-1]])
         return left + right[-2::-1]
+
+
+def _subdivide(nodes: np.ndarray, edges: np.ndarray, most_mm: float
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """Splits edges longer than ``most_mm`` into equal pieces (new nodes between them), so
+    that every place on the roadmap has a node near it: nodes (N, 2), edges (E, 2) ->
+    nodes (N', 2), edges (E', 2)."""
+    a, b = nodes[edges[:, 0]], nodes[edges[:, 1]]
+    pieces = np.maximum(1, np.ceil(np.hypot(*(b - a).T) / most_mm).astype(int))
+    long = np.flatnonzero(pieces > 1)
+    if not len(long):
+        return nodes, edges
+    k = pieces[long]
+    inner = k - 1  # new nodes per long edge
+    owner = np.repeat(np.arange(len(long)), inner)
+    first = np.concatenate([[0], np.cumsum(inner)[:-1]])
+    step = np.arange(len(owner)) - first[owner] + 1  # 1 .. k-1 along its edge
+    t = (step / k[owner])[:, None]
+    e = long[owner]
+    new_xy = a[e] + t * (b[e] - a[e])
+    new_id = len(nodes) + np.arange(len(owner))
+    # each long edge becomes a chain: start, its new nodes in order, end
+    prev = np.where(step == 1, edges[e, 0], new_id - 1)
+    links = [np.column_stack([prev, new_id]),
+             np.column_stack([new_id[step == k[owner] - 1], edges[long, 1]]),
+             edges[pieces == 1]]
+    return np.vstack([nodes, new_xy]), np.vstack(links).astype(int)
 
 
 def _frame_points(lo: np.ndarray, hi: np.ndarray, step: float) -> np.ndarray:
@@ -335,55 +454,189 @@ def fit_path(obstacles: ObstacleSet | Iterable[Piece], start_mm: Point2, goal_mm
     if not len(obstacles):
         return FitResult(True, 2 * OPEN_CLEARANCE_MM, (s, g), None)
     rm = roadmap if roadmap is not None else roadmap_for(obstacles)
-    c = min(CONNECT_CANDIDATES, len(rm.free_nodes))
-    sn = _nearest_nodes(rm, s, c)
-    gn = _nearest_nodes(rm, g, c)
-    # one batch: the straight way, then start and goal to their nearby roadmap nodes
-    a_pts = np.vstack([[s], np.broadcast_to(s, (c, 2)), np.broadcast_to(g, (c, 2))])
-    b_pts = np.vstack([[g], rm.nodes[sn], rm.nodes[gn]])
-    w = obstacles.segment_clearances(a_pts, b_pts, OPEN_CLEARANCE_MM)
-    direct = float(w[0])
+    ends = np.array([s, g])
+    own, near_pts = obstacles.nearest_points(ends)
+    own_s, own_g = float(own[0]), float(own[1])
+    # the straight way and the straight joins of the start and of the goal, in one batch
+    # (a join is no clearer than its end: only obstacles that near matter)
+    ds, dg = _direct_joins(rm, s, own_s), _direct_joins(rm, g, own_g)
+    cap = float(np.clip(own.max(), 0.0, OPEN_CLEARANCE_MM))
+    mid = ((s[0] + g[0]) / 2, (s[1] + g[1]) / 2)
+    w = obstacles.segment_clearances(
+        np.vstack([[s], np.broadcast_to(s, (len(ds), 2)), np.broadcast_to(g, (len(dg), 2))]),
+        np.vstack([[g], rm.nodes[ds], rm.nodes[dg]]), cap,
+        near_mm=[(mid, math.dist(s, g) / 2 + cap + 1.0),
+                 *((p, _reach(rm, p, ids) + cap + 1.0) for p, ids in ((s, ds), (g, dg)))])
+    direct = float(min(w[0], own_s, own_g))
     if direct >= OPEN_CLEARANCE_MM:
         return FitResult(True, 2 * OPEN_CLEARANCE_MM, (s, g), None)
     best_w, best_path, best_edge = direct, np.array([s, g]), (s, g)
-    k = min(CONNECT_NEIGHBOURS, c)
-    if k:
-        # the widest joins (the nearest first among equals: stable sort by distance order)
-        ks = np.argsort(-w[1:c + 1], kind="stable")[:k]
-        kg = np.argsort(-w[c + 1:], kind="stable")[:k]
-        ws, wg = w[1:c + 1][ks], w[c + 1:][kg]
-        sn, gn = sn[ks], gn[kg]
-        ai, bi = np.meshgrid(np.arange(k), np.arange(k), indexing="ij")
-        tree = rm.bottlenecks(sn[ai.ravel()], gn[bi.ravel()])
-        total = np.minimum(np.minimum(ws[ai.ravel()], wg[bi.ravel()]), tree)
-        j = int(np.argmax(total))
-        if total[j] > best_w:
-            a, b = int(sn[ai.ravel()[j]]), int(gn[bi.ravel()[j]])
-            ids = np.asarray(rm.tree_path(a, b))
-            pts = np.vstack([s, rm.nodes[ids], g])
-            x, y = ids[:-1], ids[1:]
-            inner = np.where(rm.parent_arr[x] == y, rm.up_w_arr[x], rm.up_w_arr[y])
-            wts = np.concatenate([[ws[ai.ravel()[j]]], inner, [wg[bi.ravel()[j]]]])
-            m = int(np.argmin(wts))
-            best_w, best_path = float(total[j]), pts
-            best_edge = ((float(pts[m][0]), float(pts[m][1])),
-                         (float(pts[m + 1][0]), float(pts[m + 1][1])))
+    js = _Joins.straight(s, own_s, ds, w[1:len(ds) + 1])
+    jg = _Joins.straight(g, own_g, dg, w[len(ds) + 1:])
+    # an end whose straight joins are all narrower than itself is joined through the place it
+    # retracts to as well (on the medial axis, as clear as the end itself)
+    short = [k for k, j in enumerate((js, jg))
+             if not len(j.weights) or float(j.weights.max()) < j.own - RETRACT_GAIN_MM]
+    if short:
+        places = _retract(obstacles, ends[short], own[short], near_pts[short])
+        joined = [(k, r, _free_near(rm, r)) for k, r in zip(short, places, strict=True)
+                  if r is not None]
+        if joined:
+            w2 = obstacles.segment_clearances(
+                np.vstack([np.broadcast_to(r, (len(ids), 2)) for _, r, ids in joined]),
+                np.vstack([rm.nodes[ids] for _, _, ids in joined]), cap,
+                near_mm=[(r, _reach(rm, r, ids) + cap + 1.0) for _, r, ids in joined])
+            at = 0
+            for k, r, ids in joined:
+                part = w2[at:at + len(ids)]
+                at += len(ids)
+                if k == 0:
+                    js = js.through(r, ids, part)
+                else:
+                    jg = jg.through(r, ids, part)
+    found = rm.widest(js.nodes, js.weights, jg.nodes, jg.weights)
+    if found is not None and found[0] > best_w:
+        width, i, j = found
+        ids = np.asarray(rm.tree_path(int(js.nodes[i]), int(jg.nodes[j])))
+        x, y = ids[:-1], ids[1:]
+        inner = np.where(rm.parent_arr[x] == y, rm.up_w_arr[x], rm.up_w_arr[y])
+        head_pts, head_w = js.links(i)
+        tail_pts, tail_w = jg.links(j)
+        pts = np.vstack([head_pts, rm.nodes[ids], tail_pts[::-1]])
+        wts = np.concatenate([head_w, inner, tail_w[::-1]])
+        m = int(np.argmin(wts))
+        best_w, best_path = width, pts
+        best_edge = ((float(pts[m][0]), float(pts[m][1])),
+                     (float(pts[m + 1][0]), float(pts[m + 1][1])))
     clearance, pinch = _refine(obstacles, best_w, best_edge)
     pinch_pt: Point2 | None = pinch
+    if clearance > min(own_s, own_g):  # the ends are on every path: never wider than them
+        clearance, pinch_pt = (own_s, s) if own_s <= own_g else (own_g, g)
     if clearance >= OPEN_CLEARANCE_MM:
         clearance, pinch_pt = OPEN_CLEARANCE_MM, None
     return FitResult(clearance >= need - 1e-9, max(0.0, 2.0 * clearance),
                      tuple(_dedupe(best_path)), pinch_pt)
 
 
-def _nearest_nodes(rm: Roadmap, p: Point2, k: int) -> np.ndarray:
-    """The ``k`` free roadmap nodes nearest to ``p`` (node ids)."""
-    free, pts = rm.free_nodes, rm.free_xy
-    d = (pts[:, 0] - p[0]) ** 2 + (pts[:, 1] - p[1]) ** 2
-    if k >= len(d):
-        return free[np.argsort(d)]
-    idx = np.argpartition(d, k)[:k]
-    return free[idx[np.argsort(d[idx])]]
+@dataclass(frozen=True)
+class _Joins:
+    """The links from a query point to the roadmap.
+
+    Attributes:
+        point: The query point.
+        nodes: Roadmap node of each join, shape (K,).
+        weights: Each join's clearance (the least over its links), shape (K,).
+        via: Whether a join goes through ``retract`` first, shape (K,).
+        retract: Where the point retracts to (or None).
+        own: The point's own clearance (the link to ``retract`` is as clear).
+        last: Clearance of each join's link that ends at its node, shape (K,).
+    """
+
+    point: Point2
+    nodes: np.ndarray
+    weights: np.ndarray
+    via: np.ndarray
+    retract: Point2 | None
+    own: float
+    last: np.ndarray
+
+    @classmethod
+    def straight(cls, point: Point2, own: float, nodes: np.ndarray, clear: np.ndarray
+                 ) -> _Joins:
+        """Straight joins to ``nodes`` whose segments are ``clear``."""
+        return cls(point, nodes, np.minimum(clear, own), np.zeros(len(nodes), dtype=bool),
+                   None, own, clear)
+
+    def through(self, retract: Point2, nodes: np.ndarray, clear: np.ndarray) -> _Joins:
+        """These joins and more through ``retract`` to ``nodes`` (last links ``clear``)."""
+        return _Joins(self.point, np.concatenate([self.nodes, nodes]),
+                      np.concatenate([self.weights, np.minimum(clear, self.own)]),
+                      np.concatenate([self.via, np.ones(len(nodes), dtype=bool)]), retract,
+                      self.own, np.concatenate([self.last, clear]))
+
+    def links(self, k: int) -> tuple[np.ndarray, np.ndarray]:
+        """The points of join ``k`` up to (not including) its node, and each link's
+        clearance."""
+        if self.via[k] and self.retract is not None:
+            return np.array([self.point, self.retract]), np.array([self.own, self.last[k]])
+        return np.array([self.point]), np.array([self.last[k]])
+
+
+def _retract(obstacles: ObstacleSet, points_mm: np.ndarray, own_mm: np.ndarray,
+             nearest_mm: np.ndarray) -> list[Point2 | None]:
+    """Where each point gets to moving straight away from the nearest place on its nearest
+    obstacle (``nearest_mm``) for as long as its clearance grows as fast as it moves: to the
+    middle between that obstacle and the next (the medial axis), and no farther than
+    :data:`RETRACT_MOST_MM` or than where the table is open. The way there is as clear as the
+    point itself. None for a point inside an obstacle or already on the open table.
+
+    Points (K, 2), their clearances (K,) and nearest places (K, 2) -> K places or None.
+    """
+    k = len(points_mm)
+    u = points_mm - nearest_mm
+    n = np.hypot(u[:, 0], u[:, 1])
+    ok_pt = (own_mm > 0) & (n > 1e-9)
+    u = u / np.where(n > 1e-9, n, 1.0)[:, None]
+    lo: np.ndarray = np.zeros(k)
+    hi: np.ndarray = np.clip(np.minimum(RETRACT_MOST_MM, OPEN_CLEARANCE_MM - own_mm), 0.0, None)
+    frac = np.arange(1, RETRACT_SAMPLES + 1) / RETRACT_SAMPLES
+    for _ in range(2):  # a coarse pass, then a fine one, every point at once
+        ts = lo[:, None] + (hi - lo)[:, None] * frac[None, :]  # (K, S)
+        pts = points_mm[:, None, :] + ts[..., None] * u[:, None, :]
+        c = obstacles.point_clearances(pts.reshape(-1, 2)).reshape(ts.shape)
+        ok = c >= own_mm[:, None] + ts - 1e-6
+        first_bad = np.where(ok.all(axis=1), RETRACT_SAMPLES, np.argmin(ok, axis=1))
+        rows = np.arange(k)
+        new_lo = np.where(first_bad > 0, ts[rows, np.maximum(first_bad - 1, 0)], lo)
+        hi = np.where(first_bad < RETRACT_SAMPLES,
+                      ts[rows, np.minimum(first_bad, RETRACT_SAMPLES - 1)], hi)
+        lo = new_lo
+    out: list[Point2 | None] = []
+    for i in range(k):
+        if not ok_pt[i] or lo[i] <= 0:
+            out.append(None)
+        else:
+            out.append((float(points_mm[i, 0] + lo[i] * u[i, 0]),
+                        float(points_mm[i, 1] + lo[i] * u[i, 1])))
+    return out
+
+
+def _nearest_free(rm: Roadmap, p: Point2, most: int) -> tuple[np.ndarray, np.ndarray]:
+    """Positions in ``rm.free_nodes`` of the ``most`` free nodes nearest to ``p`` (nearest
+    first), and their squared distances."""
+    pts = rm.free_xy
+    d2 = (pts[:, 0] - p[0]) ** 2 + (pts[:, 1] - p[1]) ** 2
+    most = min(most, len(d2))
+    near = np.argpartition(d2, most - 1)[:most] if most < len(d2) else np.arange(len(d2))
+    near = near[np.argsort(d2[near], kind="stable")]
+    return near, d2[near]
+
+
+def _free_near(rm: Roadmap, p: Point2, most: int = 0) -> np.ndarray:
+    """Ids of the ``most`` (default :data:`JOIN_NEAREST`) free roadmap nodes nearest ``p``."""
+    near, _ = _nearest_free(rm, p, most or JOIN_NEAREST)
+    return rm.free_nodes[near]
+
+
+def _reach(rm: Roadmap, p: Point2, ids: np.ndarray) -> float:
+    """How far the farthest of the nodes ``ids`` is from ``p``."""
+    if not len(ids):
+        return 0.0
+    q = rm.nodes[ids]
+    return float(np.sqrt(((q[:, 0] - p[0]) ** 2 + (q[:, 1] - p[1]) ** 2).max()))
+
+
+def _direct_joins(rm: Roadmap, p: Point2, own_mm: float) -> np.ndarray:
+    """The roadmap nodes a query point is joined to straight: every free node within
+    :data:`JOIN_RADIUS` times its own clearance (at least :data:`JOIN_RADIUS_MIN_MM`) and its
+    :data:`JOIN_NEAREST` nearest nodes (the open table's roadmap is thin), at most
+    :data:`JOIN_MOST`, nearest first."""
+    if not len(rm.free_nodes):
+        return np.empty(0, dtype=int)
+    radius = max(JOIN_RADIUS_MIN_MM, JOIN_RADIUS * min(max(own_mm, 0.0), OPEN_CLEARANCE_MM))
+    near, d2 = _nearest_free(rm, p, JOIN_MOST)
+    n = int(np.searchsorted(d2, radius * radius, side="right"))
+    return rm.free_nodes[near[:max(n, min(JOIN_NEAREST, len(near)))]]
 
 
 def _refine(obstacles: ObstacleSet, weight: float,

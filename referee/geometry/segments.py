@@ -48,6 +48,14 @@ def segment_segment_distance(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.
     return np.where(crossing, 0.0, dist)
 
 
+def _ends_to_edges(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Distance from each segment ``a``-``b`` (M, 2) to each segment ``c``-``d`` (E, 2) as
+    far as their ends ``a`` and ``b`` are concerned: shape (M, E)."""
+    m = len(a)
+    both = point_segment_distance(np.vstack([a, b]), c, d)  # (E, 2M)
+    return np.minimum(both[:, :m], both[:, m:]).T
+
+
 class ConvexObstacles:
     """Discs and convex polygons, for exact segment distances in numpy.
 
@@ -56,6 +64,15 @@ class ConvexObstacles:
         polygons: Each polygon's corners in order (list of (K, 2) arrays).
         order: Obstacle number of each disc then each polygon (for the columns of results).
     """
+
+    centres: np.ndarray
+    radii: np.ndarray
+    order: np.ndarray
+    e0: np.ndarray
+    e1: np.ndarray
+    owner: np.ndarray
+    firsts: np.ndarray
+    next_corner: np.ndarray
 
     def __init__(self, centres: np.ndarray, radii: np.ndarray, polygons: list[np.ndarray],
                  order: np.ndarray) -> None:
@@ -66,7 +83,7 @@ class ConvexObstacles:
         self.n_poly = len(polygons)
         if not polygons:
             self.e0 = self.e1 = np.empty((0, 2))
-            self.owner = np.empty(0, dtype=int)
+            self.owner = self.firsts = self.next_corner = np.empty(0, dtype=int)
             return
         sizes = np.array([len(p) for p in polygons])
         self.e0 = np.vstack(polygons)
@@ -75,7 +92,53 @@ class ConvexObstacles:
         firsts = np.concatenate([[0], np.cumsum(sizes)[:-1]])
         nxt[firsts + sizes - 1] = firsts
         self.e1 = self.e0[nxt]
+        self.next_corner = nxt
         self.owner = np.repeat(np.arange(len(polygons)), sizes)
+        self.firsts = firsts  # each polygon's first edge (edges are grouped by polygon)
+
+    def subset(self, keep: np.ndarray) -> ConvexObstacles:
+        """Only the obstacles whose number is in ``keep`` (their columns renumbered in the
+        order of ``keep``)."""
+        keep = np.asarray(keep, dtype=int)
+        col = np.full(self.n, -1)
+        col[keep] = np.arange(len(keep))
+        nd = len(self.centres)
+        disc_cols = col[self.order[:nd]]
+        d_ok = disc_cols >= 0
+        poly_cols = col[self.order[nd:]]
+        p_ok = poly_cols >= 0
+        out = ConvexObstacles.__new__(ConvexObstacles)
+        out.centres, out.radii = self.centres[d_ok], self.radii[d_ok]
+        out.n, out.n_poly = len(keep), int(p_ok.sum())
+        out.order = np.concatenate([disc_cols[d_ok], poly_cols[p_ok]]).astype(int)
+        e_ok = p_ok[self.owner] if self.n_poly else np.zeros(0, dtype=bool)
+        renumber = np.cumsum(p_ok) - 1
+        out.e0, out.e1 = self.e0[e_ok], self.e1[e_ok]
+        new_pos = np.cumsum(e_ok) - 1
+        out.next_corner = new_pos[self.next_corner[e_ok]]
+        out.owner = renumber[self.owner[e_ok]] if self.n_poly else self.owner
+        out.firsts = np.flatnonzero(np.diff(out.owner, prepend=-1) != 0)
+        return out
+
+    def point_matrix(self, p: np.ndarray) -> np.ndarray:
+        """Distances from points ``p`` (M, 2) to every obstacle: shape (M, N), 0 inside a
+        polygon, negative inside a disc."""
+        m = len(p)
+        out = np.empty((m, self.n))
+        nd = len(self.centres)
+        if nd:
+            out[:, self.order[:nd]] = np.hypot(p[:, None, 0] - self.centres[None, :, 0],
+                                               p[:, None, 1] - self.centres[None, :, 1]
+                                               ) - self.radii
+        if self.n_poly:
+            d = point_segment_distance(p, self.e0, self.e1)  # (E, M)
+            per = np.minimum.reduceat(d, self.firsts, axis=0)
+            side = _cross(self.e0[:, None, :], self.e1[:, None, :], p[None, :, :])  # (E, M)
+            pos = np.logical_or.reduceat(side > 0, self.firsts, axis=0)
+            neg = np.logical_or.reduceat(side < 0, self.firsts, axis=0)
+            per[~(pos & neg)] = 0.0
+            out[:, self.order[nd:]] = per.T
+        return out
 
     def matrix(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         """Distances from segments ``a``-``b`` (M, 2) to every obstacle: shape (M, N), columns
@@ -86,17 +149,20 @@ class ConvexObstacles:
         if nd:
             out[:, self.order[:nd]] = point_segment_distance(self.centres, a, b) - self.radii
         if self.n_poly:
-            d = segment_segment_distance(a, b, self.e0, self.e1)
-            per = np.full((m, self.n_poly), np.inf)
-            np.minimum.at(per.T, self.owner, d.T)
+            # the polygons are closed rings: every edge's end is another edge's start, so the
+            # corners are the edges' starts
+            d = np.minimum(point_segment_distance(self.e0, a, b),
+                           _ends_to_edges(a, b, self.e0, self.e1))  # (M, E)
+            side_a = _cross(self.e0[None], self.e1[None], a[:, None, :])  # (M, E)
+            side_b = _cross(self.e0[None], self.e1[None], b[:, None, :])
+            corner = _cross(a[:, None, :], b[:, None, :], self.e0[None])  # (M, E)
+            corner_end = corner[:, self.next_corner]
+            crossing = (corner * corner_end < 0) & (side_a * side_b < 0)
+            d[crossing] = 0.0
+            per = np.minimum.reduceat(d, self.firsts, axis=1)
             # a segment wholly inside a convex polygon: its start is inside
-            side = _cross(self.e0[None], self.e1[None], a[:, None, :])  # (M, E)
-            inside = np.ones((m, self.n_poly), dtype=bool)
-            pos = np.zeros((m, self.n_poly), dtype=bool)
-            neg = np.zeros((m, self.n_poly), dtype=bool)
-            np.logical_or.at(pos.T, self.owner, (side > 0).T)
-            np.logical_or.at(neg.T, self.owner, (side < 0).T)
-            inside = ~(pos & neg)
-            per[inside] = 0.0
+            pos = np.logical_or.reduceat(side_a > 0, self.firsts, axis=1)
+            neg = np.logical_or.reduceat(side_a < 0, self.firsts, axis=1)
+            per[~(pos & neg)] = 0.0
             out[:, self.order[nd:]] = per
         return out

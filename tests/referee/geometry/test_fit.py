@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import random
 
 import pytest
 from hypothesis import given, settings
@@ -12,6 +13,7 @@ from hypothesis import strategies as st
 from referee.geometry import FitResult, ObstacleSet, fit_path
 from tabletop.cli import main
 from tabletop.scene import Piece, Scene
+from tests.referee.geometry.grid_widest import Grid
 
 D = 19.05
 T = 50.8
@@ -163,3 +165,68 @@ def test_a_coin_always_finds_the_way_over_the_open_table():
     stuck = [(x, y) for x in range(-80, 400, 40) for y in range(700, 1100, 40)
              if not fit_path(obstacles, (x, y), (600.0, 250.0), D).fits]
     assert stuck == []
+
+
+# --------------------------------------------------------------------------- the widest way
+
+# an audited table (detected, mm): a 19 mm gap between the first two tiles, the start above
+# its mouth, the goal below it among coins; the way round the second tile is 24 mm wide
+AUDIT_TILES = [(241.36, 79.26, 76.66), (309.31, 63.08, 76.58), (370.07, -56.18, 2.29),
+               (211.42, -12.34, 89.08), (-382.19, -67.03, 39.44), (505.73, -320.4, 60.68)]
+AUDIT_COINS = [(-475.15, 219.47), (544.19, 55.64), (274.01, -12.95), (319.74, -47.64),
+               (301.77, -83.33), (257.59, -2.91), (305.66, -34.41), (319.99, -96.53),
+               (261.91, 15.67), (290.87, -22.16), (277.94, -36.54), (277.27, -55.53),
+               (327.45, -65.16), (286.24, -72.3), (333.81, -83.15), (-150.29, -8.69),
+               (73.23, -135.3), (-148.39, -179.89)]
+
+
+def audit_table() -> list[Piece]:
+    return ([Piece.tile(x, y, a) for x, y, a in AUDIT_TILES]
+            + [Piece("coin", x, y, suit="suns") for x, y in AUDIT_COINS]
+            + [Piece("post", 166.38, -74.3)])
+
+
+@pytest.mark.parametrize("start", [(284.5, 110.1), (284.5, 150.0)])
+def test_a_start_at_the_mouth_of_a_narrow_gap_takes_the_wide_way_round(start):
+    obstacles = ObstacleSet.from_pieces(audit_table())
+    r = fit_path(obstacles, start, (276.1, 31.9), 24.0)
+    assert r.fits and r.clearance_mm == pytest.approx(24.067, abs=0.01)
+    assert r.pinch_mm == pytest.approx((276.1, 31.9))
+    for a, b in zip(r.path_mm, r.path_mm[1:], strict=False):  # never into the gap
+        assert 2 * obstacles.clearance_of_segment(a, b) >= 24.0
+
+
+def gap_mouth_case(seed: int) -> tuple[list[Piece], tuple[float, float], tuple[float, float]]:
+    """Two tiles with a gap of 0.6 to 1.1 coin diameters, the start near one mouth and the goal
+    near the other, other tiles and coins around (a random table, reproducible by seed)."""
+    rng = random.Random(seed)
+    while True:
+        gap, a = rng.uniform(0.6, 1.1) * D, rng.uniform(0, 90)
+        ca, sa = math.cos(math.radians(a)), math.sin(math.radians(a))
+        h = (T + gap) / 2
+        out = [Piece.tile(150 - h * ca, 150 - h * sa, a), Piece.tile(150 + h * ca, 150 + h * sa, a)]
+        while len(out) < 2 + rng.randint(2, 5):
+            p = Piece.tile(rng.uniform(0, 300), rng.uniform(0, 300), rng.uniform(0, 89))
+            if all(math.dist(p.centre_mm, q.centre_mm) > T * 1.2 for q in out):
+                out.append(p)
+        out += [Piece("coin", rng.uniform(0, 300), rng.uniform(0, 300), suit="suns")
+                for _ in range(rng.randint(0, 8))]
+        side, off = rng.choice([-1, 1]), rng.uniform(T / 2 + 5, T / 2 + 40)
+        s = (150 - sa * off * side + rng.uniform(-10, 10) * ca,
+             150 + ca * off * side + rng.uniform(-10, 10) * sa)
+        g = (150 + sa * off * side + rng.uniform(-10, 10) * ca,
+             150 - ca * off * side + rng.uniform(-10, 10) * sa)
+        obstacles = ObstacleSet.from_pieces(out)
+        if obstacles.clearance_of_point(s) > 5 and obstacles.clearance_of_point(g) > 5:
+            return out, s, g
+
+
+# seeds 15, 19, 23 and 44 once fooled the fit (it took the gap when the way round was wider)
+@pytest.mark.parametrize("seed", [15, 19, 23, 44, 3, 8])
+def test_the_fit_is_as_wide_as_a_brute_force_grid_path(seed):
+    pieces, s, g = gap_mouth_case(seed)
+    obstacles = ObstacleSet.from_pieces(pieces)
+    r = fit_path(obstacles, s, g, D)
+    grid = Grid(obstacles, (-150.0, -150.0), (450.0, 450.0), 1.0)
+    assert not grid.passable(s, g, r.clearance_mm + 2.0), "the fit missed a wider way"
+    assert grid.passable(s, g, r.clearance_mm - 2.0), "the fit claims a way that is not there"

@@ -14,18 +14,19 @@ import json
 import math
 from pathlib import Path
 
-from tabletop.errors import InputError, UsageError
+from tabletop.errors import InputError, SceneFormatError, UsageError
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 
 
-def _point(text: str) -> tuple[float, float]:
+def _point(text: str, option: str, where: str) -> tuple[float, float]:
+    """``"X,Y"`` in mm as a point; a usage error naming the file and the option otherwise."""
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a point is X,Y in mm, not {text!r}") from None
+        raise UsageError(f"{where}: {option} is a point X,Y in mm, not {text!r}") from None
     if not (math.isfinite(x) and math.isfinite(y)):
-        raise argparse.ArgumentTypeError(f"a point must be finite, not {text!r}")
+        raise UsageError(f"{where}: {option} must be a finite point X,Y, not {text!r}")
     return (x, y)
 
 
@@ -38,9 +39,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                     "narrowest width on that path, the path and the pinch point (table mm).")
     p.add_argument("scene", metavar="SCENE_OR_IMAGE",
                    help="a scene (.json, the contract's format) or a camera image")
-    p.add_argument("--from", dest="start", required=True, type=_point, metavar="X,Y",
+    p.add_argument("--from", dest="start", required=True, metavar="X,Y",
                    help="where the coin's centre starts (mm)")
-    p.add_argument("--to", dest="goal", required=True, type=_point, metavar="X,Y",
+    p.add_argument("--to", dest="goal", required=True, metavar="X,Y",
                    help="where it should get to (mm)")
     p.add_argument("--calibration", metavar="CAL.json",
                    help="the table calibration (needed for an image)")
@@ -51,12 +52,48 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp")
+IMAGE_MAGIC = (b"\x89PNG", b"\xff\xd8\xff", b"BM", b"II*\x00", b"MM\x00*")
+
+
+def _looks_like_image(path: Path, head: bytes) -> bool:
+    return (path.suffix.lower() in IMAGE_SUFFIXES or head.startswith(IMAGE_MAGIC)
+            or (head[:4] == b"RIFF" and head[8:12] == b"WEBP"))
+
+
+def _what_json_is(text: bytes) -> str:
+    """A few words on a JSON (Lines) file that is not a scene, for the error message."""
+    lines = [ln for ln in text.splitlines() if ln.strip()]
+    if len(lines) > 1:
+        try:
+            for ln in lines[:2]:
+                json.loads(ln)
+        except ValueError:
+            return ""
+        return " (it is JSON Lines, like a game record)"
+    return ""
+
+
 def _scene_of(args: argparse.Namespace, pieces: PieceSet) -> Scene:
     path = Path(args.scene)
-    if path.suffix.lower() == ".json":
-        return Scene.load(path)
     if not path.exists():
         raise InputError(f"{path}: no such file")
+    try:
+        with path.open("rb") as fh:
+            head = fh.read(16)
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror})") from None
+    if not _looks_like_image(path, head):
+        if path.suffix.lower() != ".json" and head.lstrip()[:1] not in (b"{", b"["):
+            raise InputError(f"{path} is not a scene JSON or an image")
+        text = path.read_bytes()
+        try:
+            return Scene.loads(text, where=str(path))
+        except SceneFormatError as exc:
+            hint = _what_json_is(text)
+            if hint:
+                raise InputError(f"{path} is not a scene JSON or an image{hint}") from None
+            raise InputError(str(exc) if str(path) in str(exc) else f"{path}: {exc}") from None
     if not args.calibration:
         raise UsageError(f"{path}: an image needs --calibration CAL.json")
     try:
@@ -75,11 +112,14 @@ def run(args: argparse.Namespace) -> int:
     """Runs ``fit``."""
     from referee.geometry import fit_in_scene
 
+    start = _point(args.start, "--from", args.scene)
+    goal = _point(args.goal, "--to", args.scene)
     pieces = PieceSet.load(args.pieces) if args.pieces else PieceSet()
     diameter = args.coin if args.coin is not None else pieces.coin_diameter_mm
     if not (math.isfinite(diameter) and diameter > 0):
-        raise UsageError(f"--coin must be a positive number of mm, not {args.coin}")
+        raise UsageError(f"{args.scene}: --coin must be a positive number of mm, not "
+                         f"{args.coin}")
     scene = _scene_of(args, pieces)
-    result = fit_in_scene(scene, args.start, args.goal, pieces, diameter)
+    result = fit_in_scene(scene, start, goal, pieces, diameter)
     print(json.dumps(result.to_json()))
     return 0

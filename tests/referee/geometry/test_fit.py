@@ -133,12 +133,42 @@ def test_fit_command_ignores_the_coin_that_slides(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["fits"] is True
 
 
-def test_fit_command_bad_point_is_a_usage_error(tmp_path, capsys):
-    with pytest.raises(SystemExit) as exc:
-        main(["fit", str(tmp_path / "x.json"), "--from", "0", "--to", "1,1"])
-    assert exc.value.code == 2
+@pytest.mark.parametrize("args", [["--from", "0", "--to", "1,1"],
+                                  ["--from", "0,0", "--to", "1,x"],
+                                  ["--from", "0,0", "--to", "1,1", "--coin", "0"]])
+def test_fit_command_bad_point_is_a_usage_error_naming_the_file(tmp_path, capsys, args):
+    path = tmp_path / "x.json"
+    path.write_text(Scene.of([]).dumps())
+    assert main(["fit", str(path), *args]) == 2
     err = capsys.readouterr().err
-    assert "X,Y" in err and err.count("\n") == 1
+    assert "x.json" in err and err.count("\n") == 1
+
+
+def test_fit_command_takes_negative_points(tmp_path, capsys):
+    path = tmp_path / "x.json"
+    path.write_text(Scene.of([]).dumps())
+    assert main(["fit", str(path), "--from", "-10,-5", "--to", "-1,2"]) == 0
+    assert json.loads(capsys.readouterr().out)["path"][0] == [-10.0, -5.0]
+
+
+@pytest.mark.parametrize(("name", "text"), [
+    ("record.jsonl", '{"type": "setup", "game": "worm-derby", "players": ["suns"]}\n'
+                     '{"type": "roll", "player": "suns", "value": "2"}\n'),
+    ("record.json", '{"type": "roll", "player": "suns", "value": "2"}\n'
+                    '{"type": "roll", "player": "moons", "value": "3"}\n'),
+    ("notes.txt", "hello\n")])
+def test_fit_command_says_a_file_is_not_a_scene_or_an_image(tmp_path, capsys, name, text):
+    path = tmp_path / name
+    path.write_text(text)
+    assert main(["fit", str(path), "--from", "0,0", "--to", "1,1"]) == 1
+    err = capsys.readouterr().err
+    assert f"{path} is not a scene JSON or an image" in err and err.count("\n") == 1
+
+
+def test_fit_command_missing_file_is_one_line_naming_it(tmp_path, capsys):
+    assert main(["fit", str(tmp_path / "gone.json"), "--from", "0,0", "--to", "1,1"]) == 1
+    err = capsys.readouterr().err
+    assert "gone.json" in err and err.count("\n") == 1
 
 
 def test_fit_command_image_needs_a_calibration(tmp_path, capsys):

@@ -30,7 +30,7 @@ from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepProblem, StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
-from referee.worm_derby.words import at, mm, ordinal, steps
+from referee.worm_derby.words import at, count, mm, ordinal, possessive, sentence, steps
 from referee.worm_derby.worms import WormShape, extract_worm, straightness_mm
 from tabletop.errors import RecordFormatError
 from tabletop.events import Event, Finish, Notice, Roll, Rounded, SceneSeen, Setup, Verdict, Winner
@@ -54,7 +54,7 @@ class Judged:
         """The verdict event (illegal unless the rule is ``ok``)."""
         where = None if self.where is None else (round(self.where[0], 2),
                                                  round(self.where[1], 2))
-        return Verdict(seq, player, self.rule == "ok", self.rule, self.reason,
+        return Verdict(seq, player, self.rule == "ok", self.rule, sentence(self.reason),
                        tuple(i for i in self.pieces if i >= 0), where)
 
 
@@ -67,6 +67,11 @@ class MoveFacts:
     eaten_player: str | None = None
     eaten_end: int | None = None  # 0 or -1: which end of the victim's track was eaten
     gates: frozenset[int] = frozenset()
+
+
+def _notice(seq: int, message: str, level: str = "info") -> Notice:
+    """A notice whose message is one plain sentence."""
+    return Notice(seq, sentence(message), level)
 
 
 _VARIANTS: dict[tuple[str, bool], type[WormDerby]] = {}
@@ -102,7 +107,8 @@ class WormDerby(Game):
         for p in self.players:
             n = lengths.get(p, DEFAULT_LENGTH)
             if isinstance(n, bool) or not isinstance(n, int) or not 2 <= n <= 6:
-                raise RecordFormatError(f"setup: the length of {p}'s worm must be 2..6, not {n!r}")
+                raise RecordFormatError(f"setup: the length of {possessive(p)} worm must be "
+                                        f"2..6, not {n!r}")
             self.lengths[p] = n
         for p in lengths:
             if p not in self.players:
@@ -178,7 +184,7 @@ class WormDerby(Game):
             else:
                 worms.append(w)
         new = replace(state, table=scene, worms=tuple(worms))
-        return Step(new, (Verdict(seq, None, True, "ok", "the table is accepted as it is"),))
+        return Step(new, (Verdict(seq, None, True, "ok", "The table is accepted as it is."),))
 
     def step(self, state: DerbyState, event: Event, seq: int) -> Step:
         """Judges a roll or a scene."""
@@ -187,7 +193,7 @@ class WormDerby(Game):
         if isinstance(event, SceneSeen):
             return self._scene(state, event.scene, seq)
         return Step(state, (Verdict(seq, getattr(event, "player", None), False, "event",
-                                    f"a {event.type} event has no meaning in worm-derby"),))
+                                    f"A {event.type} event has no meaning in worm-derby."),))
 
     def describe(self, state: DerbyState) -> dict[str, Any]:
         """Whose turn, the pending roll, what the referee waits for, the worms (coins in mm, in
@@ -216,7 +222,7 @@ class WormDerby(Game):
 
     def _roll(self, state: DerbyState, roll: Roll, seq: int) -> Step:
         def bad(rule: str, reason: str) -> Step:
-            return Step(state, (Verdict(seq, roll.player, False, rule, reason),))
+            return Step(state, (Verdict(seq, roll.player, False, rule, sentence(reason)),))
 
         if state.course is None:
             return bad("setup", "no course is set up yet; show the table before rolling")
@@ -226,24 +232,25 @@ class WormDerby(Game):
             return bad("turn", "the race is over")
         current = self.players[state.turn]
         if roll.player != current:
-            return bad("turn", f"it is {current}'s turn to roll, not {roll.player}'s")
+            return bad("turn", f"it is {possessive(current)} turn to roll, not "
+                               f"{possessive(roll.player)}")
         if state.roll not in (None, "again", "ace"):
             return bad("turn", f"{current} has a roll of {state.roll} to play first")
         value = roll.value
         if value == "null":
             new = self._next_turn(replace(state, roll=None))
-            return Step(new, (Notice(seq, f"{current} rolled null: no move"),))
+            return Step(new, (_notice(seq, f"{current} rolled null: no move"),))
         if value == "ace":
             n = self.ace_steps(state, current)
             if n is None:
-                return Step(replace(state, roll="ace"), (Notice(
+                return Step(replace(state, roll="ace"), (_notice(
                     seq, f"{current} rolled an ace: move one obstacle (or not), then roll "
                          f"again"),))
             value = str(n)
         limit = self.step_limit(state.worm(current), int(value))
         if not self._can_step(state, current):
             new = self._next_turn(replace(state, roll=None))
-            return Step(new, (Notice(seq, f"{current} cannot make a single step: the turn "
+            return Step(new, (_notice(seq, f"{current} cannot make a single step: the turn "
                                           f"passes"),))
         return Step(replace(state, roll=str(limit)), ())
 
@@ -270,7 +277,7 @@ class WormDerby(Game):
                                        tuple(came)).verdict(seq, None),))
         if state.roll is None:
             return Step(state, (Judged(
-                "turn", f"nothing may move before a roll; it is {player}'s turn to roll",
+                "turn", f"nothing may move before a roll; it is {possessive(player)} turn to roll",
                 tuple(came)).verdict(seq, player),))
         if state.roll == "again":
             return Step(state, (Judged(
@@ -303,16 +310,16 @@ class WormDerby(Game):
         notices: list[Event] = []
         for i in reading.extra_idx:
             p = scene.pieces[i]
-            notices.append(Notice(seq, f"the face-up tile at {at(p.centre_mm)} is neither a start "
+            notices.append(_notice(seq, f"the face-up tile at {at(p.centre_mm)} is neither a start "
                                        f"tile nor the pylon; it counts as an obstacle (obstacles "
                                        f"lie face down)", "warning"))
         apart = math.dist(*course.start_mm) / tile
         lo, hi = s.start_apart_usual_tiles
         if not lo <= apart <= hi:
-            notices.append(Notice(seq, f"the start tiles are {apart:.1f} tile widths apart; the "
+            notices.append(_notice(seq, f"the start tiles are {apart:.1f} tile widths apart; the "
                                        f"rules ask for about four", "warning"))
         if course.pylon_distance_mm < s.small_table_mm:
-            notices.append(Notice(seq, f"small table: the pylon is {course.pylon_distance_mm:.0f}"
+            notices.append(_notice(seq, f"small table: the pylon is {course.pylon_distance_mm:.0f}"
                                        f" mm from the start line; the rules ask for 3 to 6 feet "
                                        f"(914 to 1829 mm)", "warning"))
         tiles = [i for i, p in enumerate(scene.pieces) if p.kind == "tile"]
@@ -361,40 +368,44 @@ class WormDerby(Game):
                 for c in w.coins_mm:
                     depth = self.d / 2 - shape_.distance(shapely.Point(c))
                     if depth > s.overlap_tolerance_mm:
-                        return bad(f"{w.player}'s coin at {at(c)} overlaps the tile at "
+                        return bad(f"{possessive(w.player)} coin at {at(c)} overlaps the tile at "
                                    f"{at(other.centre_mm)}", (), c)
         n_obst = sum(1 for i in tiles if scene.pieces[i].face == "down")
-        gates = f", {len(course.gates)} gates" if course.gates else ""
+        gates = f", {count(len(course.gates), 'gate')}" if course.gates else ""
         reason = (f"the course is set up: start tiles {math.dist(*course.start_mm):.0f} mm "
-                  f"apart, the pylon {course.pylon_distance_mm:.0f} mm away, {n_obst} "
-                  f"obstacles{gates}, {len(worms)} worms")
+                  f"apart, the pylon {course.pylon_distance_mm:.0f} mm away, "
+                  f"{count(n_obst, 'obstacle')}{gates}, {count(len(worms), 'worm')}")
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=0, roll=None)
-        return Step(new, (Verdict(seq, None, True, "ok", reason), *notices))
+        return Step(new, (Verdict(seq, None, True, "ok", sentence(reason)), *notices))
 
     def _start_worm_problem(self, course: Course, scene: Scene, shape: WormShape, player: str
                             ) -> tuple[str, tuple[int, ...], Point2 | None] | None:
         s = self.settings
         if not shape.ok:
-            return (f"{player}'s worm is not a chain: {shape.detail}", shape.pieces, None)
+            return (f"{possessive(player)} worm is not a chain: {shape.detail}", shape.pieces, None)
         n = len(shape.coins)
         if n != self.lengths[player]:
-            return (f"{player}'s worm has {n} coins; it should have {self.lengths[player]}",
+            return (f"{possessive(player)} worm has {n} coins; it should have "
+                    f"{self.lengths[player]}",
                     shape.coins, None)
         pts = np.array([scene.pieces[i].centre_mm for i in shape.coins])
         off = straightness_mm(pts)
         if off > s.straight_mm:
-            return (f"{player}'s worm does not start straight (a coin is {mm(off)} off its "
+            return (f"{possessive(player)} worm does not start straight (a coin is {mm(off)} "
+                    f"off its "
                     f"line)", shape.coins, None)
         if n >= 2:
             dx, dy = pts[-1] - pts[0]
             ex, ey = course.along
             lean = math.degrees(math.asin(min(1.0, abs(dx * ex + dy * ey) / math.hypot(dx, dy))))
             if lean > s.perpendicular_deg:
-                return (f"{player}'s worm leans {lean:.0f} degrees from square to the start "
+                return (f"{possessive(player)} worm leans {lean:.0f} degrees from square to the "
+                        f"start "
                         f"line; worms start perpendicular to it", shape.coins, None)
         ends = [tuple(pts[0]), tuple(pts[-1])]
         if not any(course.between_start_tiles(e) for e in ends):  # type: ignore[arg-type]
-            return (f"{player}'s worm has no end coin between the start tiles", shape.coins,
+            return (f"{possessive(player)} worm has no end coin between the start "
+                    f"tiles", shape.coins,
                     None)
         return None
 
@@ -425,7 +436,8 @@ class WormDerby(Game):
         if gone or came:
             p0 = scene.pieces[came[0]] if came else state.table.pieces[gone[0]]
             return Judged("obstacle", f"the {p0.kind} at {at(p0.centre_mm)} moved; on a roll of "
-                                      f"{limit} only {player}'s worm moves", tuple(came)), None
+                                      f"{limit} only {possessive(player)} worm "
+                                      f"moves", tuple(came)), None
         shape = extract_worm(scene, player, self.d, s)
         if shape.status == "split":
             stray = scene.pieces[shape.pieces[0]]
@@ -434,7 +446,8 @@ class WormDerby(Game):
                                   f"{mm(s.touch_factor * self.d)} apart)", shape.pieces,
                           stray.centre_mm), None
         if not shape.ok:
-            return Judged("shape", f"{player}'s worm {shape.detail.replace(f'the {player} ', '')}"
+            return Judged("shape", f"{possessive(player)} worm "
+                                   f"{shape.detail.replace(f'the {player} ', '')}"
                           if shape.status != "missing" else shape.detail, shape.pieces), None
         new_pts = [scene.pieces[i].centre_mm for i in shape.coins]
         # other worms stay; in Cannibal one may have lost an end coin
@@ -453,7 +466,8 @@ class WormDerby(Game):
             extra = [i for i, q in zip(idx, pts, strict=True)
                      if not any(math.dist(c, q) <= s.same_place_mm for c in w.coins_mm)]
             if extra or len(lost) > 1 or (lost and lost[0] not in (0, len(w.coins_mm) - 1)):
-                return Judged("turn", f"{w.player}'s worm moved, but it is {player}'s turn",
+                return Judged("turn", f"{possessive(w.player)} worm moved, but it is "
+                                      f"{possessive(player)} turn",
                               tuple(extra) or tuple(idx)), None
             if lost:
                 missing_ends[w.player] = 0 if lost[0] == 0 else -1
@@ -463,25 +477,30 @@ class WormDerby(Game):
                 label = j if j is not None else EATEN_LABEL - k
                 others.append((Piece("coin", c[0], c[1], suit=w.player), label))
         if len(new_pts) != track.length:
-            return Judged("shape", f"{player}'s worm has {len(new_pts)} coins; it should have "
+            return Judged("shape", f"{possessive(player)} worm has {len(new_pts)} coins; it "
+                                   f"should have "
                                    f"{track.length}", shape.coins), None
         inferred = infer_move(track.coins_mm, new_pts, s.same_place_mm,
                               s.touch_factor * self.d)
         if inferred is None:
             if missing_ends:
                 victim = next(iter(missing_ends))
-                return Judged("turn", f"a coin of {victim}'s worm is gone, but {player}'s worm "
+                return Judged("turn", f"a coin of {possessive(victim)} worm is gone, but "
+                                      f"{possessive(player)} worm "
                                       f"did not move"), None
-            return Judged("turn", f"something changed, but {player}'s worm did not move"), None
+            return Judged("turn", f"something changed, but {possessive(player)} worm did not "
+                                  f"move"), None
         if isinstance(inferred, NoMove):
-            return Judged(inferred.rule, f"{player}'s {inferred.reason.removeprefix('the ')}",
+            return Judged(inferred.rule, f"{possessive(player)} "
+                                         f"{inferred.reason.removeprefix('the ')}",
                           shape.coins), None
         body = list(track.coins_mm) if inferred.forward else list(track.coins_mm)[::-1]
         problem = self.direction_problem(state, player, body)
         if problem is not None:
             return problem, None
         if inferred.steps > limit:
-            return Judged("steps", f"{player}'s worm moved {steps(inferred.steps)} on a roll "
+            return Judged("steps", f"{possessive(player)} worm moved {steps(inferred.steps)} on "
+                                   f"a roll "
                                    f"allowing {steps(limit)}",
                           tuple(shape.coins[inferred.new_order[i]] for i in inferred.placed_at)
                           ), None
@@ -508,13 +527,15 @@ class WormDerby(Game):
         if inferred.steps < limit and facts.eaten_player is None:
             possible = self._most_steps(state, world, player, limit)
             if possible > inferred.steps:
-                return Judged("steps", f"{player}'s worm moved {steps(inferred.steps)} on a roll "
+                return Judged("steps", f"{possessive(player)} worm moved "
+                                       f"{steps(inferred.steps)} on a roll "
                                        f"of {limit}, but {possible} were possible",
                               tuple(placed_idx)), None
         how = "" if inferred.steps == limit or facts.eaten_player else \
             f" (as many as possible on a roll of {limit})"
-        ate = f" and ate an end coin of {facts.eaten_player}'s worm" if facts.eaten_player else ""
-        return Judged("ok", f"{player}'s worm moved {steps(inferred.steps)}{how}{ate}",
+        ate = (f" and ate an end coin of {possessive(facts.eaten_player)} worm"
+               if facts.eaten_player else "")
+        return Judged("ok", f"{possessive(player)} worm moved {steps(inferred.steps)}{how}{ate}",
                       tuple(placed_idx), chain[-1]), facts
 
     def _check_steps(self, state: DerbyState, world: StepWorld, body: list[Point2],
@@ -560,7 +581,8 @@ class WormDerby(Game):
                 end_pt = next(p.centre_mm for p, lab in others if lab == result.eaten)
                 eaten_end = 0 if math.dist(vt.coins_mm[0], end_pt) < 1e-6 else -1
                 if missing_ends.get(victim) != eaten_end:
-                    return Judged("cannibal", f"the {ordinal(n)} coin lies on {victim}'s end coin"
+                    return Judged("cannibal", f"the {ordinal(n)} coin lies on "
+                                              f"{possessive(victim)} end coin"
                                               f" but that coin was not taken away",
                                   (placed_idx[i],), q), None
                 eaten_player = victim
@@ -577,7 +599,8 @@ class WormDerby(Game):
         unexplained = set(missing_ends) - ({eaten_player} if eaten_player else set())
         if unexplained:
             victim = next(iter(unexplained))
-            return Judged("turn", f"a coin of {victim}'s worm is gone, but no worm ate it"), None
+            return Judged("turn", f"a coin of {possessive(victim)} worm is gone, but no worm "
+                                  f"ate it"), None
         return None, MoveFacts(tuple(chain), len(placed), eaten_player, eaten_end,
                                frozenset(passed))
 
@@ -649,7 +672,7 @@ class WormDerby(Game):
             missing = [i for i in range(len(course.gates)) if i not in new_track.gates]
             if missing:
                 g = course.gates[missing[0]]
-                outputs.append(Notice(seq, f"{player} is between the start tiles but has not "
+                outputs.append(_notice(seq, f"{player} is between the start tiles but has not "
                                            f"passed the {g.colour} gate at {at(g.centre_mm)}",
                                       "warning"))
             else:

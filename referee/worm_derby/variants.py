@@ -18,7 +18,7 @@ from referee.worm_derby.game import Judged, MoveFacts, WormDerby, variant
 from referee.worm_derby.state import DerbyState, WormTrack
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import scene_diff
-from referee.worm_derby.words import at
+from referee.worm_derby.words import at, possessive
 from referee.worm_derby.worms import extract_worm
 from tabletop.scene import Scene
 
@@ -108,7 +108,8 @@ class Cannibal(WormDerby):
                 return min(math.dist(p, c) for c in coins)
 
             if gap(body[-1]) < gap(body[0]):
-                return Judged("direction", f"{player}'s worm was eaten by {attacker}'s and must "
+                return Judged("direction", f"{possessive(player)} worm was eaten by "
+                                           f"{possessive(attacker)} and must "
                                            f"move away from it, leading with its end at "
                                            f"{at(body[0])}", (), body[-1])
         return None
@@ -138,7 +139,7 @@ class Cannibal(WormDerby):
         if gone or len(came) != 1 or len(new_coins) != 1:
             return super().judge_ace_scene(state, scene, player)
         if track.eaten <= 0:
-            return Judged("cannibal", f"{player}'s worm has no eaten coin to return",
+            return Judged("cannibal", f"{possessive(player)} worm has no eaten coin to return",
                           tuple(came)), state
         shape = extract_worm(scene, player, self.d, s)
         q = scene.pieces[new_coins[0]].centre_mm

@@ -8,6 +8,8 @@
 '17.2 mm'
 >>> diameter(19.05), diameter(20.0)
 ('19.05 mm', '20 mm')
+>>> sentence(f"{possessive('suns')} worm moved {steps(4)}")
+"Suns' worm moved 4 steps."
 """
 
 from __future__ import annotations
@@ -39,3 +41,26 @@ def diameter(value: float) -> str:
 def steps(n: int) -> str:
     """``'1 step'``, ``'3 steps'``."""
     return f"{n} step" if n == 1 else f"{n} steps"
+
+
+def count(n: int, noun: str) -> str:
+    """``'1 obstacle'``, ``'3 obstacles'``."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def possessive(name: str) -> str:
+    """``'suns'`` -> ``"suns'"``, ``'Ann'`` -> ``"Ann's"``."""
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def sentence(text: str) -> str:
+    """One plain sentence: the first letter capitalised, a full stop at the end.
+
+    >>> sentence("the course is set up"), sentence("Already one."), sentence("")
+    ('The course is set up.', 'Already one.', '')
+    """
+    t = text.strip()
+    if not t:
+        return t
+    t = t[0].upper() + t[1:]
+    return t if t[-1] in ".!?" else t + "."

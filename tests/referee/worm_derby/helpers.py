@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Sequence
 
 from referee.registry import make_game
 from referee.worm_derby.game import WormDerby
 from referee.worm_derby.state import DerbyState
-from tabletop.events import Event, Roll, SceneSeen
+from tabletop.events import Event, Notice, Roll, SceneSeen, Verdict
 from tabletop.scene import Piece, Scene
 from tests.factories import PIECES, coin, setup, tile
 
@@ -44,19 +45,37 @@ def started(game: WormDerby, first: Scene, table: Scene | None = None) -> DerbyS
     """The state after a legal setup scene and, if given, with ``table`` accepted as is."""
     step = game.step(game.initial_state(), SceneSeen(first), 1)
     assert step.verdicts and step.verdicts[0].legal, step.verdicts
+    assert_plain_sentences(step.outputs)
     state = step.state
     if table is not None:
         state = game.accept(state, table, 2).state
     return state
 
 
+def is_one_plain_sentence(text: str) -> bool:
+    """A capitalised first word, one full stop at the very end, no "suns's"."""
+    return (bool(text) and text[0].isupper() and text.endswith(".") and "s's" not in text
+            and re.search(r"[.!?]\s+\S", text) is None)
+
+
+def assert_plain_sentences(outputs: Iterable[Event]) -> None:
+    """Every verdict's reason and every notice's message is one plain sentence."""
+    for e in outputs:
+        if isinstance(e, Verdict):
+            assert is_one_plain_sentence(e.reason), e.reason
+        if isinstance(e, Notice):
+            assert is_one_plain_sentence(e.message), e.message
+
+
 def play(game: WormDerby, state: DerbyState, *events: Event) -> tuple[DerbyState, list[Event]]:
-    """Steps through events (seq from 10); the final state and every output."""
+    """Steps through events (seq from 10); the final state and every output (every reason
+    and message checked to be one plain sentence)."""
     out: list[Event] = []
     for k, e in enumerate(events):
         step = game.step(state, e, 10 + k)
         state = step.state
         out.extend(step.outputs)
+    assert_plain_sentences(out)
     return state, out
 
 

@@ -14,6 +14,14 @@ from pathlib import Path
 import pytest
 
 from tabletop.cli import main
+from tests.referee.worm_derby.helpers import (
+    assert_plain_sentences,
+    course,
+    is_one_plain_sentence,
+    line,
+    new_game,
+    seen,
+)
 
 DATA = Path(__file__).parent / "data"
 RECORDS = sorted(DATA.glob("*.jsonl"))
@@ -51,4 +59,27 @@ def test_the_bundled_sample_playthrough_is_judged_as_its_readme_says(capsys):
     verdicts = [(e["seq"], e["rule"]) for e in got if e["type"] == "verdict"]
     assert verdicts == [(1, "ok"), (3, "ok"), (5, "ok"), (7, "ok"), (9, "steps"), (10, "ok"),
                         (12, "ok")]
-    assert any(e["type"] == "notice" and "small table" in e["message"] for e in got)
+    assert any(e["type"] == "notice" and "Small table" in e["message"] for e in got)
+
+
+def test_every_reason_and_message_is_one_plain_sentence(capsys):
+    records = [DATA / "basic_race.jsonl"] + ([SAMPLE] if SAMPLE.exists() else [])
+    for record in records:
+        assert main(["referee", str(record)]) == 0
+        got = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+        texts = [e["reason"] for e in got if e["type"] == "verdict"]
+        texts += [e["message"] for e in got if e["type"] == "notice"]
+        assert texts and all(is_one_plain_sentence(t) for t in texts), texts
+
+
+@pytest.mark.parametrize(("pieces", "rule"), [
+    ([], "setup"),
+    ([*course(pylon_y=400), *line(-40, 0, 5, "suns"), *line(40, 0, 6, "moons")], "setup"),
+    ([*course(pylon_y=400), *line(-40, 0, 6, "suns")], "setup"),
+])
+def test_setup_verdicts_are_plain_sentences_naming_the_suit_right(pieces, rule):
+    game = new_game()
+    step = game.step(game.initial_state(), seen(pieces), 1)
+    v = step.verdicts[0]
+    assert v.rule == rule and is_one_plain_sentence(v.reason), v.reason
+    assert_plain_sentences(step.outputs)

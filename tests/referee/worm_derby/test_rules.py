@@ -45,7 +45,7 @@ def only_verdict(out) -> Verdict:
 def test_setup_course_is_read_from_the_face_up_tiles():
     out = fold([setup("worm-derby", ["suns", "moons"]), SceneSeen(FIRST)])
     v = only_verdict(out)
-    assert v.legal and "1000 mm away" in v.reason and "1 obstacles" in v.reason
+    assert v.legal and "1000 mm away" in v.reason and "1 obstacle," in v.reason
 
 
 def test_setup_players_are_suits():
@@ -81,7 +81,7 @@ def test_setup_small_table_is_allowed_with_a_warning():
     out = fold([setup("worm-derby", ["suns", "moons"]), SceneSeen(first)])
     assert verdicts(out)[0].legal
     warnings = [e for e in out if isinstance(e, Notice) and e.level == "warning"]
-    assert warnings and "small table" in warnings[0].message
+    assert warnings and "Small table" in warnings[0].message
 
 
 def test_setup_worms_start_straight():
@@ -127,7 +127,7 @@ def test_turn_players_roll_in_setup_order():
     state = started(game, FIRST)
     _, out = play(game, state, roll("moons", "3"))
     v = only_verdict(out)
-    assert not v.legal and v.rule == "turn" and "suns's turn" in v.reason
+    assert not v.legal and v.rule == "turn" and "suns' turn" in v.reason
 
 
 def test_turn_nothing_moves_before_a_roll():
@@ -145,7 +145,7 @@ def test_turn_only_the_rolling_players_worm_moves():
     _, out = play(game, state, roll("suns", "2"),
                   seen(course(obstacles=[tile(0, 500)]), SUNS0, line(40, 2 * D, 6, "moons")))
     v = only_verdict(out)
-    assert not v.legal and v.rule == "turn" and "moons's worm moved" in v.reason
+    assert not v.legal and v.rule == "turn" and "Moons' worm moved" in v.reason
 
 
 def test_dice_null_means_no_move_and_the_turn_passes():
@@ -185,7 +185,7 @@ def test_steps_fewer_than_possible_are_refused():
 
 
 def _boxed_in(free_steps: int):
-    """suns's worm in a dead-end corridor of tiles: ``free_steps`` steps fit ahead of it, and
+    """Suns' worm in a dead-end corridor of tiles: ``free_steps`` steps fit ahead of it, and
     its tail end is walled off too."""
     x = -300.0
     wall = []
@@ -283,7 +283,7 @@ def test_overlap_other_worms_are_obstacles():
 # --------------------------------------------------------------------------- the gap rule
 
 def _gap_table(gap_mm: float):
-    """suns's head just below a gap between the corners of two diamond tiles at y = 6 D - D/2
+    """Suns' head just below a gap between the corners of two diamond tiles at y = 6 D - D/2
     (the next coin would go straight through it)."""
     y = 5 * D + D / 2
     h = T / math.sqrt(2)
@@ -307,7 +307,7 @@ def test_gap_a_coin_cannot_pass_between_obstacles_closer_than_its_diameter(gap_m
         assert v.rule == "gap"
         width = float(re.search(r"a ([0-9.]+) mm gap", v.reason).group(1))
         assert width == pytest.approx(gap_mm, abs=0.051) and "a coin needs 19.05 mm" in v.reason
-        assert v.reason.startswith("the first coin would pass through")
+        assert v.reason.startswith("The first coin would pass through")
         assert math.dist(v.where, (-40, 5 * D + D / 2)) < 1.0
         assert {3, 4} <= set(v.pieces)
 
@@ -320,7 +320,7 @@ def test_gap_rule_is_checked_for_each_step_in_order():
     _, out = play(game, state, roll("suns", "2"),
                   seen(course(obstacles=tiles), line(-40, 2 * D, 6, "suns")))
     v = only_verdict(out)
-    assert not v.legal and v.rule == "gap" and v.reason.startswith("the second coin")
+    assert not v.legal and v.rule == "gap" and v.reason.startswith("The second coin")
 
 
 # --------------------------------------------------------------------------- rounding, finish

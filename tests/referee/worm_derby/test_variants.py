@@ -122,7 +122,7 @@ def _eaten():
 def test_cannibal_a_step_may_eat_an_end_coin_and_ends_the_move():
     game, state, out = _eaten()
     v = only_verdict(out)
-    assert v.legal and "ate an end coin of moons's worm" in v.reason
+    assert v.legal and "ate an end coin of moons' worm" in v.reason
     d = game.describe(state)
     assert d["worms"][1]["length"] == 5 and d["worms"][1]["eaten"] == 1
     assert d["turn"] == "moons"

@@ -11,9 +11,16 @@ class WormSettings:
 
     Attributes:
         touch_factor: Two coins touch when their centres are at most this many coin diameters
-            apart (real placement is never exact).
+            apart (real placement is never exact, and vision measures each coordinate with
+            about 0.6 mm of noise: neighbours then read up to about 1.15 diameters apart).
+            Worms are chained by nearest neighbours within it (a coin touches at most its two
+            nearest), so a bend never joins a coin to the one beyond its neighbour.
         overlap_tolerance_mm: A coin may reach this far into another piece without overlapping
             it (placement and measuring noise).
+        centre_noise_mm: Two coins' centre distance as measured may read this much shorter
+            than it is (vision's noise of about 0.6 mm per coordinate, three standard
+            deviations of a distance between two measured centres): a placed coin overlaps its
+            own worm's coins only when nearer than that allows.
         gap_tolerance_mm: A coin slides through a gap at least ``diameter - this`` wide.
         same_place_mm: A piece that moved less than this has not moved.
         same_angle_deg: A tile that turned less than this has not turned.
@@ -41,8 +48,9 @@ class WormSettings:
         search_budget: Most placements tried in one search.
     """
 
-    touch_factor: float = 1.1
+    touch_factor: float = 1.2
     overlap_tolerance_mm: float = 0.5
+    centre_noise_mm: float = 2.5
     gap_tolerance_mm: float = 0.25
     same_place_mm: float = 4.0
     same_angle_deg: float = 6.0

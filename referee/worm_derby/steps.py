@@ -85,6 +85,12 @@ class StepWorld:
         self.obstacles = ObstacleSet.of([piece_shape(p, pieces) for p in self.items],
                                         self.labels)
         self.edible = edible
+        # how far a placed coin may reach into each obstacle: into a coin (both measured, each
+        # with noise) as far as into its own worm's coins
+        coin = np.array([p.kind == "coin" for p in self.items], dtype=bool)
+        self.reach_ok_mm = np.where(coin, 2 * settings.overlap_tolerance_mm
+                                    + settings.centre_noise_mm,
+                                    settings.overlap_tolerance_mm)
 
     def describe(self, label: int) -> str:
         """A plain name for an obstacle: 'the tile at (300, 500)'."""
@@ -109,13 +115,14 @@ class StepWorld:
                 "touch", f"would not touch the worm's end at {at(head)} (centres "
                          f"{mm(reach)} apart; touching coins are at most "
                          f"{mm(s.touch_factor * self.d)} apart)", placed))
-        if reach < self.d - 2 * s.overlap_tolerance_mm:
+        too_near = self.d - 2 * s.overlap_tolerance_mm - s.centre_noise_mm
+        if reach < too_near:
             return StepResult(StepProblem(
                 "overlap", f"would overlap the worm's end at {at(head)} (centres {mm(reach)} "
                            f"apart)", placed))
         m = self._matrix(head, placed)
         depth = self.r - m[0]
-        hit = np.flatnonzero(depth > s.overlap_tolerance_mm)
+        hit = np.flatnonzero(depth > self.reach_ok_mm)
         eaten: int | None = None
         if len(hit):
             hit = hit[np.argsort(-depth[hit])]
@@ -131,7 +138,7 @@ class StepWorld:
             rc = np.asarray(rest)
             dist = np.hypot(rc[:, 0] - placed[0], rc[:, 1] - placed[1])
             j = int(np.argmin(dist))
-            if dist[j] < self.d - 2 * s.overlap_tolerance_mm:
+            if dist[j] < too_near:
                 return StepResult(StepProblem(
                     "overlap", f"would overlap its own worm's coin at {at(rest[j])}", placed))
             if dist[j] <= s.touch_factor * self.d:

@@ -50,11 +50,29 @@ class WormShape:
         return self.status == "ok"
 
 
-def touch_matrix(centres_mm: np.ndarray, diameter_mm: float, touch_factor: float) -> np.ndarray:
-    """Which coins touch which: boolean (N, N) from centres of shape (N, 2)."""
+def touch_matrix(centres_mm: np.ndarray, diameter_mm: float, touch_factor: float,
+                 nearest: int = 0) -> np.ndarray:
+    """Which coins touch which: boolean (N, N) from centres of shape (N, 2).
+
+    With ``nearest`` > 0, two coins within the tolerance touch only when one of them is among
+    the other's ``nearest`` nearest coins (a chain's coin touches at most two): a generous
+    tolerance for measuring noise then does not join a coin to the one beyond its neighbour
+    where a worm bends.
+
+    >>> pts = np.array([[0.0, 0.0], [19.0, 0.0], [28.5, 16.5]])  # bent: 0 and 2 are 1.7 D apart
+    >>> touch_matrix(pts, 19.05, 1.2, nearest=2).sum(axis=1).tolist()
+    [1, 2, 1]
+    """
     d = np.hypot(*(centres_mm[:, None, :] - centres_mm[None, :, :]).transpose(2, 0, 1))
     t = d <= touch_factor * diameter_mm
     np.fill_diagonal(t, False)
+    n = len(centres_mm)
+    if nearest and n > nearest + 1:
+        np.fill_diagonal(d, np.inf)
+        near = np.zeros_like(t)
+        rows = np.arange(n)[:, None]
+        near[rows, np.argsort(d, axis=1, kind="stable")[:, :nearest]] = True
+        t &= near | near.T
     return t
 
 
@@ -68,7 +86,7 @@ def extract_worm(scene: Scene, suit: str, coin_diameter_mm: float,
     if len(idx) == 1:
         return WormShape(suit, "ok", tuple(idx))
     centres = np.array([scene.pieces[i].centre_mm for i in idx])
-    t = touch_matrix(centres, coin_diameter_mm, settings.touch_factor)
+    t = touch_matrix(centres, coin_diameter_mm, settings.touch_factor, nearest=2)
     deg = t.sum(axis=1)
     # connected parts
     part = [-1] * len(idx)

@@ -67,10 +67,10 @@ clearance (by a straight segment, weighed by its own clearance)..."""
 JOIN_RADIUS_MIN_MM = 4 * SAMPLE_SPACING_MM
 """... and at least within this distance ..."""
 
-JOIN_NEAREST = 8
+JOIN_NEAREST = 6
 """... and to at least this many nearest nodes (where the roadmap is thin: the open table) ..."""
 
-JOIN_MOST = 24
+JOIN_MOST = 16
 """... and to at most this many (the nearest)."""
 
 FRAME_MARGIN_MM = 2.5 * OPEN_CLEARANCE_MM
@@ -80,7 +80,7 @@ RETRACT_MOST_MM = OPEN_CLEARANCE_MM
 """Farthest a query point is moved away from its nearest obstacle to reach the medial axis (no
 farther than where the clearance is :data:`OPEN_CLEARANCE_MM`)."""
 
-RETRACT_SAMPLES = 16
+RETRACT_SAMPLES = 12
 
 RETRACT_GAIN_MM = 0.05
 """An end is also joined through the place it retracts to unless a straight join is already

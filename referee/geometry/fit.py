@@ -157,14 +157,15 @@ class Roadmap:
     """The medial-axis roadmap of one obstacle set and its maximum spanning tree (build once)."""
 
     def __init__(self, obstacles: ObstacleSet, spacing_mm: float = SAMPLE_SPACING_MM,
-                 extra_points_mm: Sequence[Point2] = ()) -> None:
+                 extra_points_mm: Sequence[Point2] = (),
+                 frame_margin_mm: float = FRAME_MARGIN_MM) -> None:
         self.obstacles = obstacles
         outline, owner = _outline_points(obstacles, spacing_mm)
         every = np.vstack([outline, np.asarray(extra_points_mm, dtype=float).reshape(-1, 2)])
         lo, hi = (every.min(axis=0), every.max(axis=0)) if len(every) else (np.zeros(2),) * 2
         # the frame lies far enough out that the roadmap's outer ring (midway between the
         # pieces and the frame) is open table
-        lo, hi = lo - FRAME_MARGIN_MM, hi + FRAME_MARGIN_MM
+        lo, hi = lo - frame_margin_mm, hi + frame_margin_mm
         frame_step = max(spacing_mm * 8, float((hi - lo).max()) / 40)
         frame = _frame_points(lo, hi, frame_step)
         gens = np.vstack([outline, frame])

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
-from referee.geometry.fit import fit_path
+from referee.geometry.fit import OPEN_CLEARANCE_MM, Roadmap, fit_path
 from referee.geometry.obstacles import ObstacleSet, piece_shape
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.words import at, diameter, mm
@@ -195,7 +195,9 @@ class StepWorld:
             c_start = min(c_start, float(np.hypot(*(body - head).T).min()) - self.r)
         need = min(self.r - s.gap_tolerance_mm / 2.0, c_start, c_goal) - 1e-9
         local = self._local_obstacles(head, body, skip)
-        fit = fit_path(local, head, placed, 2 * need, tolerance_mm=0.0)
+        # the local obstacles are walled in by the ring: a narrow frame round them will do
+        fit = fit_path(local, head, placed, 2 * need, tolerance_mm=0.0,
+                       roadmap=Roadmap(local, frame_margin_mm=OPEN_CLEARANCE_MM))
         if fit.fits:
             return None
         pinch = fit.pinch_mm or placed

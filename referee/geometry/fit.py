@@ -18,9 +18,11 @@ all its links, the first and last included). The narrowest link of the chosen pa
 refined exactly: when it lies in a gap between two obstacles, the clearance is half their exact
 distance and the pinch is the middle of the gap.
 
-Two tiles 18 mm apart: a 19.05 mm coin cannot pass between them, so the best path goes round;
-from near the gap's mouth, the way round is still wider than the gap (the narrowest place is
-the start itself, 20.2 mm wide), and inside the gap the gap is the pinch:
+When the coin slides straight from start to goal, that straight path is the answer (it is the
+path a player means when asking about a gap), with its narrowest place as the pinch; otherwise
+the widest path is. Two tiles 18 mm apart: a 19.05 mm coin cannot pass between them, so the
+path goes round; a 17 mm coin goes straight through the 18 mm gap; inside the gap, an 18.5 mm
+coin does not fit:
 
 >>> from tabletop.scene import Piece
 >>> two_tiles = ObstacleSet.from_pieces([Piece.tile(0, 0), Piece.tile(50.8 + 18.0, 0)])
@@ -28,8 +30,8 @@ the start itself, 20.2 mm wide), and inside the gap the gap is the pinch:
 >>> r.fits, r.clearance_mm > 19.05, len(r.path_mm) > 2
 (True, True, True)
 >>> r = fit_path(two_tiles, (34.4, -30.0), (34.4, 30.0), 17.0)
->>> r.fits, round(r.clearance_mm, 3), r.pinch_mm
-(True, 20.215, (34.4, -30.0))
+>>> r.fits, round(r.clearance_mm, 3), len(r.path_mm)
+(True, 18.0, 2)
 >>> r = fit_path(two_tiles, (34.4, -10.0), (34.4, 10.0), 18.5)
 >>> r.fits, round(r.clearance_mm, 3), r.pinch_mm
 (False, 18.0, (34.4, -10.0))
@@ -471,6 +473,11 @@ def fit_path(obstacles: ObstacleSet | Iterable[Piece], start_mm: Point2, goal_mm
     direct = float(min(w[0], own_s, own_g))
     if direct >= OPEN_CLEARANCE_MM:
         return FitResult(True, 2 * OPEN_CLEARANCE_MM, (s, g), None)
+    if direct >= need - 1e-9:
+        # the coin slides straight there: that is the path a player means, and its narrowest
+        # place is the gap they asked about (a wider way round would answer another question)
+        clearance, pinch = _refine(obstacles, direct, (s, g))
+        return FitResult(True, max(0.0, 2.0 * clearance), (s, g), pinch)
     best_w, best_path, best_edge = direct, np.array([s, g]), (s, g)
     js = _Joins.straight(s, own_s, ds, w[1:len(ds) + 1])
     jg = _Joins.straight(g, own_g, dg, w[len(ds) + 1:])

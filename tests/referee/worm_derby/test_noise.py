@@ -72,7 +72,8 @@ def test_a_legal_move_seen_with_noise_is_judged_legal(turn, value, seed):
     track = [tuple(c) for c in state.worm("suns").coins_mm]
     moves = [m for m in game.legal_moves(state, "suns", int(state.roll)) if m]
     best = max(moves, key=len)
-    body = track if best in game.legal_moves(state, "suns", int(state.roll))[:1] else track[::-1]
+    # the first coin placed touches the head: the end it lies nearer to
+    body = track if math.dist(best[0], track[-1]) < math.dist(best[0], track[0]) else track[::-1]
     for q in best:
         body = [*body[1:], q]
     after = scene(course(), coins_at(noisy(body, rng), "suns"), moons)

@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.prepare import Prepared
-from vision.suits import classify_ink, symbol_colour
+from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colour
 
 
 @dataclass(frozen=True)
@@ -38,9 +38,7 @@ class CoinConfig:
     min_peak: float = 0.6
     max_peak: float = 1.3
     min_fill: float = 0.8
-    suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = (
-        ("suns", (213, 94, 0)), ("moons", (0, 0, 0)), ("crowns", (0, 158, 115)),
-        ("arms", (0, 114, 178)))
+    suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
 
 
 def _disc_offsets(radius_px: float) -> np.ndarray:

@@ -17,7 +17,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
-from vision.suits import classify_ink, symbol_colour
+from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colour
 
 PATCH_PX = 48
 """Side of the canonical patch a tile's face is read from."""
@@ -47,9 +47,7 @@ class TileConfig:
     side_tolerance: float = 0.3
     gap_mm: float = 0.5
     back_contrast: float = 0.05
-    suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = (
-        ("suns", (213, 94, 0)), ("moons", (0, 0, 0)), ("crowns", (0, 158, 115)),
-        ("arms", (0, 114, 178)))
+    suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
 
 
 @dataclass(frozen=True)

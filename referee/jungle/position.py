@@ -432,22 +432,7 @@ class Position:
 
     def push(self, move: int) -> None:
         """Makes a move (not checked: use :meth:`is_legal` or :meth:`push_checked`)."""
-        fr, to = move >> 6, move & 63
-        board = self.board
-        code, captured = board[fr], board[to]
-        self._stack.append((move, captured, self.winner))
-        board[to] = code
-        board[fr] = 0
-        self.where[code] = to
-        side = self.side
-        if captured:
-            self.where[captured] = -1
-            self.counts[1 - side] -= 1
-            if not self.counts[1 - side]:
-                self.winner = side
-        if to == g.DENS[1 - side]:
-            self.winner = side
-        self.side = 1 - side
+        self._make(move)
         key = self.key()
         self._keys.append(key)
         self._seen[key] += 1

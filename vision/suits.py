@@ -24,6 +24,7 @@ DEFAULT_SUIT_INKS: tuple[tuple[str, tuple[int, int, int]], ...] = tuple(
     (suit, hex_to_rgb(colour)) for suit, colour in SUIT_COLOURS_HEX.items())
 """Suit name -> 8-bit RGB of its ink, as the piece set's defaults (piecepackr's colours)."""
 
+
 def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
                  grey_ratio: float = 0.13) -> tuple[str | None, float]:
     """The ink best explaining a colour relative to the body, and a confidence in [0, 1].

@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.prepare import Prepared
+from vision.sampling import bilinear
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colour
 
 
@@ -86,16 +87,6 @@ def _mean_shift(mask: np.ndarray, start: tuple[float, float], offsets: np.ndarra
     return x, y, fill
 
 
-def _bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    h, w = img.shape
-    x = np.clip(xy[..., 0], 0, w - 1.001)
-    y = np.clip(xy[..., 1], 0, h - 1.001)
-    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
-    fx, fy = x - x0, y - y0
-    return (img[y0, x0] * (1 - fx) * (1 - fy) + img[y0, x0 + 1] * fx * (1 - fy)
-            + img[y0 + 1, x0] * (1 - fx) * fy + img[y0 + 1, x0 + 1] * fx * fy)
-
-
 def _fit_circle(e: np.ndarray, c: np.ndarray, r: float, free_radius: bool) -> np.ndarray:
     """Least-squares circle centre through points (Gauss-Newton), radius fixed or free."""
     rr = r
@@ -137,7 +128,7 @@ def far_edge_centre(level: np.ndarray, centre: np.ndarray, away: np.ndarray, r: 
     dirs = np.c_[np.cos(angs), np.sin(angs)]
     rho = np.arange(0.45 * r, 1.6 * r, 0.25)
     pts = centre[None, None] + rho[None, :, None] * dirs[:, None]
-    prof = _bilinear(level, pts)  # (rays, samples)
+    prof = bilinear(level, pts)  # (rays, samples)
     inside = prof[:, rho < 0.75 * r]
     body = float(np.median(inside)) if inside.size else table_level
     if body - table_level < 0.04 * table_level:

@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.prepare import Prepared
+from vision.sampling import bilinear
 from vision.topview import TopView
 
 
@@ -41,16 +42,6 @@ class PostConfig:
     beyond_weight: float = 0.0
     max_core_level: float = 60.0
     border_mm: float = 15.0
-
-
-def _bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    h, w = img.shape
-    x = np.clip(xy[..., 0], 0, w - 1.001)
-    y = np.clip(xy[..., 1], 0, h - 1.001)
-    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
-    fx, fy = x - x0, y - y0
-    return (img[y0, x0] * (1 - fx) * (1 - fy) + img[y0, x0 + 1] * fx * (1 - fy)
-            + img[y0 + 1, x0] * (1 - fx) * fy + img[y0 + 1, x0 + 1] * fx * fy)
 
 
 def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = None
@@ -113,7 +104,7 @@ def _foot_from_near_edge(cfg: PostConfig, soft: np.ndarray, view: TopView, p: np
         u = np.array([u[0], -u[1]])
     v = np.array([-u[1], u[0]])
     ts = np.arange(-3.0 * r, 0.5 * r, 0.25)
-    lines = [_bilinear(soft, p[None] + ts[:, None] * u[None] + q * r * v[None])
+    lines = [bilinear(soft, p[None] + ts[:, None] * u[None] + q * r * v[None])
              for q in (-0.3, 0.0, 0.3)]
     prof = np.mean(lines, axis=0)
     hit = np.nonzero(prof >= 0.5)[0]
@@ -151,5 +142,5 @@ def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray) 
     # beyond the top end: the table, or the post's pale cap; not dark either way
     beyond = (p_px[:, None] + (length[:, None, None] + r + 3.0 * s) * u[:, None]
               + b_across[None, :3, None] * v[:, None])
-    return (_bilinear(soft, stripe).mean(axis=1) - _bilinear(soft, behind).mean(axis=1)
-            - cfg.beyond_weight * _bilinear(soft, beyond).mean(axis=1))
+    return (bilinear(soft, stripe).mean(axis=1) - bilinear(soft, behind).mean(axis=1)
+            - cfg.beyond_weight * bilinear(soft, beyond).mean(axis=1))

@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
+from vision.sampling import bilinear
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colour
 
 PATCH_PX = 48
@@ -118,7 +119,7 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     g = np.linspace(-0.35, 0.35, 5)
     inner = centre[None] + (g[:, None, None] * 2 * half[0] * ex
                             + g[None, :, None] * 2 * half[1] * ey).reshape(-1, 2)
-    body = float(np.percentile(_bilinear(shade, inner), 75))
+    body = float(np.percentile(bilinear(shade, inner), 75))
     if body < 1.04:
         return None
     starts, normals, ks = [], [], []
@@ -143,7 +144,7 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     hn = np.array([half[k % 2] for k in ks])
     steps = np.arange(0.0, -0.4 * side, -0.25)  # from outside in, relative to h_n + 0.2 side
     ts = hn[:, None] + 0.2 * side + steps[None, :]
-    prof = _bilinear(shade, p0[:, None] + ts[..., None] * nn[:, None])
+    prof = bilinear(shade, p0[:, None] + ts[..., None] * nn[:, None])
     mid = (body + 1.0) / 2.0
     above = prof >= mid
     first = np.argmax(above, axis=1)
@@ -192,16 +193,6 @@ def _fit_rect(obs: list[tuple[int, np.ndarray]], c: np.ndarray, a: float,
         if abs(step[0]) + abs(step[1]) < 1e-3 and abs(step[2]) < 1e-5:
             break
     return c, a, res
-
-
-def _bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    h, w = img.shape
-    x = np.clip(xy[..., 0], 0, w - 1.001)
-    y = np.clip(xy[..., 1], 0, h - 1.001)
-    x0, y0 = np.floor(x).astype(int), np.floor(y).astype(int)
-    fx, fy = x - x0, y - y0
-    return (img[y0, x0] * (1 - fx) * (1 - fy) + img[y0, x0 + 1] * fx * (1 - fy)
-            + img[y0 + 1, x0] * (1 - fx) * fy + img[y0 + 1, x0 + 1] * fx * fy)
 
 
 def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px: float,

@@ -9,8 +9,8 @@ def bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
     """Bilinear samples of a 2-D image at points ``xy`` (..., 2), clamped to the image.
 
     >>> img = np.array([[0.0, 1.0], [2.0, 3.0]])
-    >>> bilinear(img, np.array([[0.5, 0.5], [0.0, 1.0]])).tolist()
-    [1.5, 2.0]
+    >>> bilinear(img, np.array([[0.5, 0.5], [0.25, 0.0]])).tolist()
+    [1.5, 0.25]
     """
     h, w = img.shape
     x = np.clip(xy[..., 0], 0, w - 1.001)

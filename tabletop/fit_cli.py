@@ -34,8 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds ``fit``."""
     p = subparsers.add_parser(
         "fit", help="can a coin slide from one point to another between the pieces",
-        description="Finds the best path (widest at its narrowest place) for a coin sliding "
-                    "between the pieces of a scene, and prints whether the coin fits, the "
+        description="Finds the path for a coin sliding between the pieces of a scene (straight "
+                    "when the coin fits along it, else the widest way round), and prints "
+                    "whether the coin fits, the "
                     "narrowest width on that path, the path and the pinch point (table mm).")
     p.add_argument("scene", metavar="SCENE_OR_IMAGE",
                    help="a scene (.json, the contract's format) or a camera image")

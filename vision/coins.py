@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared
 from vision.sampling import bilinear
@@ -167,22 +168,18 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
     r = cfg.radius_mm * s
     mask = prep.bright if exclude is None else cv2.bitwise_and(prep.bright,
                                                                cv2.bitwise_not(exclude))
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     offsets = _disc_offsets(r)
     inner = _disc_offsets(0.8 * r)
     inks = dict(cfg.suit_inks)
     centres, suits, confs = [], [], []
-    pad = 2
     h, w = mask.shape
-    for i in range(1, n):
-        x0, y0, bw, bh, area = stats[i]
-        if area < 0.5 * math.pi * r * r or min(bw, bh) < 1.2 * r:
+    min_area = 0.5 * math.pi * r * r
+    for found in blobs(mask, math.floor(min_area)):
+        if found.area < min_area or min(found.w, found.h) < 1.2 * r:
             continue
-        if area > 60 * math.pi * r * r:  # far too big for a group of coins (a hand, a sheet)
+        if found.area > 60 * math.pi * r * r:  # far too big for coins (a hand, a sheet)
             continue
-        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
-        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
-        blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
+        blob, xa, ya = found.mask(pad=2)
         dt = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
         for px, py in _peaks(dt, cfg.min_peak * r, cfg.max_peak * r, 1.4 * r):
             cx, cy, fill = _mean_shift(blob, (px, py), offsets)

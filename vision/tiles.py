@@ -15,6 +15,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
 from vision.sampling import bilinear
@@ -234,13 +235,12 @@ def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px
     return "up", suit, conf
 
 
-def _block_mask(b: _Block, shape: tuple[int, ...], margin_px: float) -> np.ndarray:
-    m = np.zeros(shape[:2], np.uint8)
+def _draw_block(mask: np.ndarray, b: _Block, margin_px: float) -> None:
+    """Fills the block's rectangle, grown by ``margin_px`` in all, into ``mask``."""
     px, py = (v if v > 0 else b.side_px for v in b.pitch_px)
     box = cv2.boxPoints((b.centre_px, ((b.nx - 1) * px + b.side_px + margin_px,
                                        (b.ny - 1) * py + b.side_px + margin_px), b.angle_px))
-    cv2.fillConvexPoly(m, np.round(box).astype(np.int32), 255)
-    return m
+    cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 255)
 
 
 def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarray]:
@@ -256,20 +256,16 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     closed = cv2.morphologyEx(prep.bright, cv2.MORPH_CLOSE,
                               cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc)))
     closed = fill_holes(closed)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(closed, connectivity=8)
     k = max(3, int(cfg.open_mm * s) | 1)
     k2 = max(3, int(cfg.open_mm * s / 2) | 1)  # the opening runs at half resolution (speed)
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2))
     h, w = prep.bright.shape
     blocks: list[_Block] = []
-    for i in range(1, n):
-        x0, y0, bw, bh, area = stats[i]
-        if area < 0.5 * side * side:
+    min_area = 0.5 * side * side
+    for found in blobs(closed, math.floor(min_area)):
+        if found.area < min_area:
             continue
-        pad = k
-        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
-        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
-        blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
+        blob, xa, ya = found.mask(pad=k)
         bh2, bw2 = blob.shape
         half = cv2.resize(blob, ((bw2 + 1) // 2, (bh2 + 1) // 2), interpolation=cv2.INTER_AREA)
         half = cv2.morphologyEx(np.where(half > 127, 255, 0).astype(np.uint8), cv2.MORPH_OPEN,
@@ -292,14 +288,15 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     angles_px: list[float] = []
     z: list[float] = []
     for b, u in zip(blocks, away, strict=True):
-        others = cv2.bitwise_and(closed, cv2.bitwise_not(_block_mask(b, closed.shape, 2.0)))
-        fine = refine_block(prep.shade, others, b, side, u, cfg.gap_mm * s)
+        # the places refine_block looks at lie beyond the block's edges: closed there is
+        # another piece against it
+        fine = refine_block(prep.shade, closed, b, side, u, cfg.gap_mm * s)
         use = fine or b
         for c in use.tiles():
             found.append(c)
             angles_px.append(use.angle_px)
             z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)
-        cv2.bitwise_or(mask, _block_mask(use, mask.shape, 4.0), dst=mask)
+        _draw_block(mask, use, 4.0)
     seen_mm = prep.view.to_mm(np.array(found))
     foot_mm = cam.foot_of(seen_mm, np.array(z))
     top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)

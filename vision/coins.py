@@ -88,68 +88,87 @@ def _mean_shift(mask: np.ndarray, start: tuple[float, float], offsets: np.ndarra
     return x, y, fill
 
 
-def _fit_circle(e: np.ndarray, c: np.ndarray, r: float, free_radius: bool) -> np.ndarray:
-    """Least-squares circle centre through points (Gauss-Newton), radius fixed or free."""
-    rr = r
+def _fit_circles(e: np.ndarray, w: np.ndarray, c: np.ndarray, r: float) -> np.ndarray:
+    """Least-squares circle centres of a known radius through weighted points (Gauss-Newton).
+
+    Args:
+        e: (N, K, 2) points of each circle.
+        w: (N, K) weights (0 leaves a point out).
+        c: (N, 2) starting centres.
+    """
+    c = c.astype(float).copy()
+    active = np.ones(len(c), bool)
     for _ in range(10):
-        d = e - c
-        n = np.maximum(np.linalg.norm(d, axis=1), 1e-9)
-        res = n - rr
-        J = -d / n[:, None]
-        if free_radius:
-            J = np.c_[J, -np.ones(len(n))]
-        try:  # the normal equations (2 or 3 unknowns): far cheaper than lstsq
-            step = np.linalg.solve(J.T @ J, -(J.T @ res))
-        except np.linalg.LinAlgError:
-            step, *_ = np.linalg.lstsq(J, -res, rcond=None)
-        c = c + step[:2]
-        if free_radius:
-            rr = float(np.clip(rr + step[2], 0.8 * r, 1.2 * r))
-        if float(np.hypot(step[0], step[1])) < 1e-3:
+        d = e - c[:, None]
+        n = np.maximum(np.linalg.norm(d, axis=2), 1e-9)
+        res = (n - r) * w
+        J = -d / n[..., None] * w[..., None]  # (N, K, 2)
+        A = np.einsum("nki,nkj->nij", J, J)
+        b = -np.einsum("nki,nk->ni", J, res)
+        A[~active] = np.eye(2)
+        b[~active] = 0.0
+        bad = np.abs(np.linalg.det(A)) < 1e-12
+        A[bad], b[bad] = np.eye(2), 0.0
+        step = np.linalg.solve(A, b[..., None])[..., 0]
+        c += step
+        active &= np.hypot(step[:, 0], step[:, 1]) >= 1e-3
+        if not active.any():
             break
     return c
 
 
-def far_edge_centre(level: np.ndarray, centre: np.ndarray, away: np.ndarray, r: float,
-                    table_level: float, rays: int = 17, spread_deg: float = 80.0,
-                    free_radius: bool = False) -> np.ndarray | None:
-    """The centre of a disc's top face from the far half of its outline, subpixel.
+def far_edge_centres(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: float,
+                     table_level: float, rays: int = 17, spread_deg: float = 80.0
+                     ) -> np.ndarray:
+    """The centres of discs' top faces from the far half of their outlines, subpixel.
 
     Seen from a tilted camera, a raised disc's outline on the side away from the camera's
     nadir is its top face's edge (the side wall hides behind it), while the near side shows
     the wall. Along rays fanning out over the far side, the edge is where the brightness
     falls halfway from the face to the table; a circle of the disc's radius is fitted to
-    those points. Rays that meet no edge (a touching neighbour) are left out.
+    those points. Rays that meet no edge (a touching neighbour) are left out. A disc with no
+    way ``away`` (zero: straight below the camera) is looked at all round. Every disc is
+    measured at once.
+
+    Args:
+        level: Brightness (float), the table at ``table_level``.
+        centres: (N, 2) rough centres in view pixels.
+        away: (N, 2) unit vectors away from the camera's nadir (or zero).
 
     Returns:
-        The centre (x, y) in view pixels, or None when too few edge points were found.
+        (N, 2) centres; NaN where too few edge points were found.
     """
-    base = math.atan2(away[1], away[0])
-    angs = base + np.radians(np.linspace(-spread_deg, spread_deg, rays))
-    dirs = np.c_[np.cos(angs), np.sin(angs)]
+    centres = np.asarray(centres, float).reshape(-1, 2)
+    away = np.asarray(away, float).reshape(-1, 2)
+    n = len(centres)
+    if n == 0:
+        return np.zeros((0, 2))
+    none = ~np.any(away != 0, axis=1)
+    base = np.where(none, 0.0, np.arctan2(away[:, 1], away[:, 0]))
+    spread = np.where(none, 180.0, spread_deg)
+    angs = base[:, None] + np.radians(spread[:, None] * np.linspace(-1.0, 1.0, rays)[None])
+    dirs = np.stack([np.cos(angs), np.sin(angs)], axis=-1)  # (N, rays, 2)
     rho = np.arange(0.45 * r, 1.6 * r, 0.25)
-    pts = centre[None, None] + rho[None, :, None] * dirs[:, None]
-    prof = bilinear(level, pts)  # (rays, samples)
-    inside = prof[:, rho < 0.75 * r]
-    body = float(np.median(inside)) if inside.size else table_level
-    if body - table_level < 0.04 * table_level:
-        return None
+    pts = centres[:, None, None] + rho[None, None, :, None] * dirs[:, :, None]
+    prof = bilinear(level, pts)  # (N, rays, samples)
+    inside = prof[:, :, rho < 0.75 * r].reshape(n, -1)
+    body = np.median(inside, axis=1) if inside.shape[1] else np.full(n, table_level)
     mid = (body + table_level) / 2.0
-    # along each ray, the first sample past 0.6 r below halfway (all rays at once)
-    below = (prof < mid) & (rho > 0.6 * r)[None, :]
-    j = np.argmax(below, axis=1)
-    ok = below[np.arange(rays), j] & (j > 0)
+    # along each ray, the first sample past 0.6 r below halfway
+    below = (prof < mid[:, None, None]) & (rho > 0.6 * r)[None, None, :]
+    j = np.argmax(below, axis=2)  # (N, rays)
+    ok = np.take_along_axis(below, j[..., None], axis=2)[..., 0] & (j > 0)
     ok &= rho[j] <= 1.35 * r
-    if int(ok.sum()) < rays // 2:
-        return None
-    k, j = np.nonzero(ok)[0], j[ok]
-    a, b = prof[k, j - 1], prof[k, j]
-    t = (a - mid) / np.maximum(a - b, 1e-6)
-    e = centre + (rho[j - 1] + t * (rho[j] - rho[j - 1]))[:, None] * dirs[k]
-    c = _fit_circle(e, centre.astype(float), r, free_radius)
-    if float(np.hypot(*(c - centre))) > 0.4 * r:
-        return None
-    return c
+    jm = np.maximum(j - 1, 0)
+    a = np.take_along_axis(prof, jm[..., None], axis=2)[..., 0]
+    b = np.take_along_axis(prof, j[..., None], axis=2)[..., 0]
+    t = (a - mid[:, None]) / np.maximum(a - b, 1e-6)
+    e = centres[:, None] + (rho[jm] + t * (rho[j] - rho[jm]))[..., None] * dirs
+    e = np.where(ok[..., None], e, centres[:, None])
+    fitted = _fit_circles(e, ok.astype(float), centres, r)
+    good = (body - table_level >= 0.04 * table_level) & (ok.sum(axis=1) >= rays // 2)
+    good &= np.hypot(*(fitted - centres).T) <= 0.4 * r
+    return np.where(good[:, None], fitted, np.nan)
 
 
 def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = None
@@ -193,13 +212,10 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
     away = cam.outward(rough_mm)
     if prep.view.flip_y:
         away[:, 1] = -away[:, 1]
-    top_px = []
-    for c, u in zip(centres, away, strict=True):
-        c = np.array(c, float)
-        fine = far_edge_centre(prep.shade, c, u if np.any(u) else np.array([1.0, 0.0]), r,
-                               1.0, spread_deg=80.0 if np.any(u) else 180.0)
-        top_px.append(c if fine is None else fine)
-    seen_mm = prep.view.to_mm(np.array(top_px))
+    rough_px = np.array(centres, float)
+    fine = far_edge_centres(prep.shade, rough_px, away, r, 1.0)
+    top_px = np.where(np.isnan(fine), rough_px, fine)
+    seen_mm = prep.view.to_mm(top_px)
     foot_mm = cam.foot_of(seen_mm, cfg.thickness_mm)
     centres = [tuple(c) for c in top_px]
     for cx, cy in centres:

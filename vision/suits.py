@@ -14,6 +14,8 @@ having next to none.
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Mapping
 
 import numpy as np
@@ -23,6 +25,23 @@ from tabletop.pieceset import SUIT_COLOURS_HEX, hex_to_rgb
 DEFAULT_SUIT_INKS: tuple[tuple[str, tuple[int, int, int]], ...] = tuple(
     (suit, hex_to_rgb(colour)) for suit, colour in SUIT_COLOURS_HEX.items())
 """Suit name -> 8-bit RGB of its ink, as the piece set's defaults (piecepackr's colours)."""
+
+
+@functools.lru_cache(maxsize=32)
+def _ink_directions(inks: tuple[tuple[str, tuple[int, int, int]], ...], grey_ratio: float
+                    ) -> tuple[list[str], list[tuple[str, tuple[float, float, float]]]]:
+    """(neutral ink names, [(coloured ink name, unit chroma direction)]) of a set of inks."""
+    neutral, coloured = [], []
+    for name, rgb in inks:
+        c = [v / 255.0 for v in rgb]
+        m = sum(c) / 3.0
+        cc = [v - m for v in c]
+        norm = math.sqrt(sum(v * v for v in cc))
+        if norm / max(1.0 - m, 1e-6) < grey_ratio:
+            neutral.append(name)
+        else:
+            coloured.append((name, (cc[0] / norm, cc[1] / norm, cc[2] / norm)))
+    return neutral, coloured
 
 
 def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
@@ -42,29 +61,25 @@ def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int
     Returns:
         ``(name, confidence)``, or ``(None, 0.0)`` when there is no ink to read.
     """
-    o = np.asarray(rel_rgb, float)
-    if not np.all(np.isfinite(o)):
+    o = [float(v) for v in np.asarray(rel_rgb, float).reshape(3)]
+    if not all(math.isfinite(v) for v in o):
         return None, 0.0
-    dark = 1.0 - float(o.mean())
+    mean = sum(o) / 3.0
+    dark = 1.0 - mean
     if dark < 0.04:
         return None, 0.0
-    chroma = o - o.mean()
-    sat = float(np.linalg.norm(chroma)) / dark
-    neutral, coloured = [], []
-    for name, rgb in inks_rgb.items():
-        c = np.asarray(rgb, float) / 255.0
-        cc = c - c.mean()
-        d = max(1.0 - float(c.mean()), 1e-6)
-        if float(np.linalg.norm(cc)) / d < grey_ratio:
-            neutral.append(name)
-        else:
-            coloured.append((name, cc / float(np.linalg.norm(cc))))
+    chroma = [v - mean for v in o]
+    norm = math.sqrt(sum(v * v for v in chroma))
+    sat = norm / dark
+    neutral, coloured = _ink_directions(
+        tuple((k, tuple(int(c) for c in v)) for k, v in inks_rgb.items()), grey_ratio)
     if (sat < grey_ratio and neutral) or not coloured:
         if not neutral:
             return None, 0.0
         return neutral[0], float(np.clip(1.0 - 0.5 * sat / grey_ratio, 0.0, 1.0))
-    unit = chroma / max(float(np.linalg.norm(chroma)), 1e-9)
-    sims = sorted(((float(unit @ cc), name) for name, cc in coloured), reverse=True)
+    unit = [v / max(norm, 1e-9) for v in chroma]
+    sims = sorted(((unit[0] * d[0] + unit[1] * d[1] + unit[2] * d[2], name)
+                   for name, d in coloured), reverse=True)
     margin = sims[0][0] - (sims[1][0] if len(sims) > 1 else -1.0)
     conf = min(float(np.clip(margin * 2.0, 0.0, 1.0)),
                float(np.clip(0.5 + (sat - grey_ratio) / grey_ratio, 0.0, 1.0)) if neutral

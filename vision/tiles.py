@@ -19,6 +19,7 @@ from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
 from vision.sampling import bilinear
+from vision.stats import percentile
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colour
 
 PATCH_PX = 48
@@ -120,10 +121,10 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     g = np.linspace(-0.35, 0.35, 5)
     inner = centre[None] + (g[:, None, None] * 2 * half[0] * ex
                             + g[None, :, None] * 2 * half[1] * ey).reshape(-1, 2)
-    body = float(np.percentile(bilinear(shade, inner), 75))
+    body = percentile(bilinear(shade, inner), 75)
     if body < 1.04:
         return None
-    starts, normals, ks = [], [], []
+    p0s, nns, kss = [], [], []
     for k in range(4):
         a = th + k * math.pi / 2
         n = np.array([math.cos(a), math.sin(a)])
@@ -131,18 +132,21 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
             continue
         t = np.array([-n[1], n[0]])
         h_n, h_t = half[k % 2], half[1 - k % 2]
-        for q in np.linspace(-0.9, 0.9, 9 * round(h_t / (side / 2)) // 2 + 1):
-            beyond = centre + n * (h_n + 0.12 * side) + t * q * h_t
-            bx, by = round(beyond[0]), round(beyond[1])
-            if 0 <= by < bright.shape[0] and 0 <= bx < bright.shape[1] and bright[by, bx]:
-                continue  # another piece lies against the edge here
-            starts.append(centre + t * q * h_t)
-            normals.append(n)
-            ks.append(k)
-    if len(starts) < 8:
+        qs = np.linspace(-0.9, 0.9, 9 * round(h_t / (side / 2)) // 2 + 1)
+        along = centre + (qs * h_t)[:, None] * t
+        beyond = np.round(along + n * (h_n + 0.12 * side)).astype(int)
+        inside = ((beyond[:, 0] >= 0) & (beyond[:, 0] < bright.shape[1])
+                  & (beyond[:, 1] >= 0) & (beyond[:, 1] < bright.shape[0]))
+        against = np.zeros(len(qs), bool)  # another piece lies against the edge here
+        against[inside] = bright[beyond[inside, 1], beyond[inside, 0]] > 0
+        p0s.append(along[~against])
+        nns.append(np.repeat(n[None], int((~against).sum()), axis=0))
+        kss.append(np.full(int((~against).sum()), k))
+    p0 = np.concatenate(p0s) if p0s else np.zeros((0, 2))
+    if len(p0) < 8:
         return None
-    p0, nn = np.array(starts), np.array(normals)
-    hn = np.array([half[k % 2] for k in ks])
+    nn, ks = np.concatenate(nns), np.concatenate(kss)
+    hn = np.where(ks % 2 == 0, half[0], half[1])
     steps = np.arange(0.0, -0.4 * side, -0.25)  # from outside in, relative to h_n + 0.2 side
     ts = hn[:, None] + 0.2 * side + steps[None, :]
     prof = bilinear(shade, p0[:, None] + ts[..., None] * nn[:, None])
@@ -155,17 +159,18 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     a_, b_ = prof[rows, j - 1], prof[rows, j]
     d = ts[rows, j - 1] - (mid - a_) / np.maximum(b_ - a_, 1e-6) * 0.25
     good = np.abs(d - hn[rows]) < 0.12 * side
-    obs = [(ks[r], p0[r] + dd * nn[r]) for r, dd, g_ in zip(rows, d, good, strict=True) if g_]
-    if len(obs) < 8 or len({k for k, _ in obs}) < 2:
+    rows, d = rows[good], d[good]
+    obs_k, obs_p = ks[rows], p0[rows] + d[:, None] * nn[rows]
+    if len(obs_k) < 8 or len(np.unique(obs_k)) < 2:
         return None
     c, a = centre, th
     for _round in range(3):  # fit, drop outliers (a chipped edge, a coin against it), refit
-        c, a, res = _fit_rect(obs, c, a, half)
-        keep = np.abs(res) <= max(0.75, 3.0 * float(np.median(np.abs(res))))
+        c, a, res = _fit_rect(obs_k, obs_p, c, a, half)
+        keep = np.abs(res) <= max(0.75, 3.0 * percentile(np.abs(res), 50))
         if keep.all():
             break
-        obs = [o for o, k in zip(obs, keep, strict=True) if k]
-        if len(obs) < 8 or len({k for k, _ in obs}) < 2:
+        obs_k, obs_p = obs_k[keep], obs_p[keep]
+        if len(obs_k) < 8 or len(np.unique(obs_k)) < 2:
             return None
     if float(np.hypot(*(c - centre))) > 0.15 * side or abs(math.degrees(a - th)) > 5:
         return None
@@ -173,12 +178,15 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
                   (pitch, pitch))
 
 
-def _fit_rect(obs: list[tuple[int, np.ndarray]], c: np.ndarray, a: float,
+def _fit_rect(ks: np.ndarray, pts: np.ndarray, c: np.ndarray, a: float,
               half: tuple[float, float]) -> tuple[np.ndarray, float, np.ndarray]:
-    """Gauss-Newton fit of a rectangle's centre and angle to points on its edges."""
-    res = np.zeros(len(obs))
-    ks = np.array([k for k, _ in obs])
-    pts = np.array([p for _, p in obs], float).reshape(-1, 2)
+    """Gauss-Newton fit of a rectangle's centre and angle to points on its edges.
+
+    Args:
+        ks: (N,) which edge each point is on (0-3, counter-clockwise from the x side's).
+        pts: (N, 2) the points.
+    """
+    res = np.zeros(len(ks))
     hk = np.where(ks % 2 == 0, half[0], half[1])
     for _ in range(10):
         ak = a + ks * (math.pi / 2)

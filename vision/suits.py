@@ -21,6 +21,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from tabletop.pieceset import SUIT_COLOURS_HEX, hex_to_rgb
+from vision.stats import percentile
 
 DEFAULT_SUIT_INKS: tuple[tuple[str, tuple[int, int, int]], ...] = tuple(
     (suit, hex_to_rgb(colour)) for suit, colour in SUIT_COLOURS_HEX.items())
@@ -103,7 +104,7 @@ def symbol_colour(patch_bgr: np.ndarray, region: np.ndarray, dark_fraction: floa
     if len(px) < 8:
         return None, 0
     lum = px.sum(axis=1)
-    body = px[lum >= np.percentile(lum, 75)].mean(axis=0)
+    body = px[lum >= percentile(lum, 75)].mean(axis=0)
     ink = lum < dark_fraction * body.sum()
     n = int(ink.sum())
     if n < 3:

@@ -25,6 +25,11 @@ from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colour
 PATCH_PX = 48
 """Side of the canonical patch a tile's face is read from."""
 
+_yy, _xx = np.mgrid[0:PATCH_PX, 0:PATCH_PX]
+_FACE_REGION = (_xx - PATCH_PX // 2 + 0.5) ** 2 + (_yy - PATCH_PX // 2 + 0.5) ** 2 <= (
+    0.4 * PATCH_PX) ** 2
+"""Where a face's symbol is looked for in the patch (a disc of 0.4 of its side)."""
+
 
 @dataclass(frozen=True)
 class TileConfig:
@@ -215,9 +220,10 @@ def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px
                            borderMode=cv2.BORDER_REPLICATE)
     # darkness in the largest channel: a back's black lines are dark, a red or green symbol
     # keeps one bright channel
-    lum = patch.astype(np.float32).max(axis=2)
+    b_, g_, r_ = cv2.split(patch)
+    lum = cv2.max(cv2.max(b_, g_), r_).astype(np.float32)
     inner = lum[4:-4, 4:-4]
-    body = float(np.percentile(inner, 80))
+    body = percentile(inner, 80)
     dark = np.clip(1.0 - lum / max(body, 1.0), 0.0, 1.0)
     c, q = PATCH_PX // 2, int(PATCH_PX * 0.3)
     arms = []
@@ -234,9 +240,7 @@ def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px
     back = min(arms) - max(quads)
     if back > cfg.back_contrast:
         return "down", None, float(np.clip(0.5 + back, 0.0, 1.0))
-    yy, xx = np.mgrid[0:PATCH_PX, 0:PATCH_PX]
-    region = (xx - c + 0.5) ** 2 + (yy - c + 0.5) ** 2 <= (0.4 * PATCH_PX) ** 2
-    rel, _ = symbol_colour(patch, region)
+    rel, _ = symbol_colour(patch, _FACE_REGION)
     if rel is None:
         return "down", None, 0.2  # no symbol at all: a back whose lines did not show
     suit, conf = classify_ink(rel, inks)

@@ -213,7 +213,8 @@ class Detector:
                                 "total": (time.perf_counter() - t_all) * 1000.0},
                                last.detections, last.hand_outlines_px)
         timed(tm, "sheets", self._look_for_sheets, frame)
-        prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid)
+        prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid,
+                     everywhere="segment" in cfg.kinds)  # segments are read from all the view
         parts: list[Detections] = []
         h, w = prep.bright.shape
         explained = np.zeros((h, w), np.uint8)

@@ -8,6 +8,7 @@ a lamp switched on changes nothing the stages see.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import cv2
@@ -28,18 +29,100 @@ class NormaliseConfig:
     window_mm: float = 200.0
 
 
-def table_background(cfg: NormaliseConfig, top_bgr: np.ndarray, valid: np.ndarray,
-                     px_per_mm: float) -> np.ndarray:
-    """The table's colour at every view pixel, uint8 (H, W, 3) (pieces and hands left out).
+@dataclass(frozen=True, eq=False)
+class TableColour:
+    """The table's colour over the view, known on a coarse grid of cells.
 
-    The view is averaged over whole cells of ``cell`` pixels (a whole number: OpenCV's fast
-    path), median-filtered over the window and interpolated back up.
+    Attributes:
+        grid: uint8 (rows, cols, 3) BGR: the table's colour at each cell's centre.
+        cell_px: Side of a cell in view pixels (a whole number).
+        size_wh: The view's ``(width, height)``.
     """
-    h, w = top_bgr.shape[:2]
-    cell = max(1, round(cfg.cell_mm * px_per_mm))
-    sw, sh = max(1, w // cell), max(1, h // cell)
-    small = cv2.resize(top_bgr[:sh * cell, :sw * cell], (sw, sh), interpolation=cv2.INTER_AREA)
-    vsmall = cv2.resize(valid[:sh * cell, :sw * cell], (sw, sh),
+
+    grid: np.ndarray
+    cell_px: int
+    size_wh: tuple[int, int]
+
+    def at_rect(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
+        """The colour at every view pixel of ``[x0, x1) x [y0, y1)``, uint8 (h, w, 3):
+        bilinear between the cells' centres, the edge cells' colour beyond them (the same
+        values, pixel for pixel, as :meth:`full`'s)."""
+        c = self.cell_px
+        gh, gw = self.grid.shape[:2]
+        i0 = min(gw - 1, max(0, math.floor((x0 + 0.5) / c - 0.5)))
+        i1 = min(gw - 1, max(i0, math.ceil((x1 - 0.5) / c - 0.5)))
+        j0 = min(gh - 1, max(0, math.floor((y0 + 0.5) / c - 0.5)))
+        j1 = min(gh - 1, max(j0, math.ceil((y1 - 0.5) / c - 0.5)))
+        sub = self.grid[j0:j1 + 1, i0:i1 + 1]
+        up = cv2.resize(sub, ((i1 - i0 + 1) * c, (j1 - j0 + 1) * c),
+                        interpolation=cv2.INTER_LINEAR)
+        ox, oy = x0 - i0 * c, y0 - j0 * c  # never negative
+        if y1 - j0 * c <= up.shape[0] and x1 - i0 * c <= up.shape[1]:
+            return up[oy:y1 - j0 * c, ox:x1 - i0 * c]
+        # past the grid's last cell: its colour
+        ys = np.minimum(np.arange(oy, y1 - j0 * c), up.shape[0] - 1)
+        xs = np.minimum(np.arange(ox, x1 - i0 * c), up.shape[1] - 1)
+        return up[ys][:, xs]
+
+    def at_rows(self, rows: np.ndarray) -> np.ndarray:
+        """The colour along whole view rows, uint8 (len(rows), W, 3) (as :meth:`full`'s, but
+        for rounding)."""
+        c = self.cell_px
+        w = self.size_wh[0]
+        gh, gw = self.grid.shape[:2]
+        across = cv2.resize(self.grid, (gw * c, gh), interpolation=cv2.INTER_LINEAR)
+        if across.shape[1] < w:
+            across = cv2.copyMakeBorder(across, 0, 0, 0, w - across.shape[1],
+                                        cv2.BORDER_REPLICATE)
+        across = across[:, :w].astype(np.float32)
+        g = np.clip((np.asarray(rows, float) + 0.5) / c - 0.5, 0.0, gh - 1.0)
+        j0 = np.floor(g).astype(int)
+        j1 = np.minimum(j0 + 1, gh - 1)
+        t = (g - j0).astype(np.float32)[:, None, None]
+        return np.rint(across[j0] * (1.0 - t) + across[j1] * t).astype(np.uint8)
+
+    def at_cells(self, factor: int) -> np.ndarray:
+        """The colour at the centres of the view's ``factor``-pixel cells, uint8
+        (H // factor, W // factor, 3); ``factor`` divides :attr:`cell_px`."""
+        k = self.cell_px // factor
+        w, h = self.size_wh
+        gh, gw = self.grid.shape[:2]
+        up = cv2.resize(self.grid, (gw * k, gh * k), interpolation=cv2.INTER_LINEAR)
+        hc, wc = max(1, h // factor), max(1, w // factor)
+        up = up[:hc, :wc]
+        if up.shape[:2] != (hc, wc):
+            up = cv2.copyMakeBorder(up, 0, hc - up.shape[0], 0, wc - up.shape[1],
+                                    cv2.BORDER_REPLICATE)
+        return up
+
+    def full(self) -> np.ndarray:
+        """The colour at every view pixel, uint8 (H, W, 3)."""
+        w, h = self.size_wh
+        return self.at_rect(0, 0, w, h)
+
+
+def cell_px(cfg: NormaliseConfig, px_per_mm: float, factor: int = 1) -> int:
+    """The background grid's cell in view pixels: about ``cell_mm``, a multiple of
+    ``factor``."""
+    return factor * max(1, round(cfg.cell_mm * px_per_mm / factor))
+
+
+def table_colour(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.ndarray,
+                 factor: int, size_wh: tuple[int, int], px_per_mm: float) -> TableColour:
+    """The table's colour (pieces and hands left out), from a median over a wide window.
+
+    Args:
+        cells_bgr: The view's mean colour in cells of ``factor`` pixels, uint8 (h, w, 3).
+        valid_cells: bool (h, w): cells wholly in the play area.
+        factor: Their side in view pixels.
+        size_wh: The view's size.
+    """
+    cell = cell_px(cfg, px_per_mm, factor)
+    k = cell // factor
+    h, w = cells_bgr.shape[:2]
+    sw, sh = max(1, w // k), max(1, h // k)
+    small = cv2.resize(cells_bgr[:sh * k, :sw * k], (sw, sh), interpolation=cv2.INTER_AREA)
+    vsmall = cv2.resize(valid_cells[:sh * k, :sw * k].astype(np.uint8) * 255, (sw, sh),
                         interpolation=cv2.INTER_AREA) > 250
     if vsmall.any() and not vsmall.all():
         # cells the camera does not (fully) see take the colour of the valid cells near them
@@ -49,28 +132,19 @@ def table_background(cfg: NormaliseConfig, top_bgr: np.ndarray, valid: np.ndarra
         num = cv2.boxFilter(small.astype(np.float32) * v[..., None], -1, (near, near),
                             normalize=False)
         den = cv2.boxFilter(v, -1, (near, near), normalize=False)[..., None]
-        fill = np.median(small[vsmall], axis=0)
-        local = np.where(den > 0.5, num / np.maximum(den, 1e-6), fill)
+        if np.all(den > 0.5):
+            local = num / den
+        else:
+            local = np.where(den > 0.5, num / np.maximum(den, 1e-6),
+                             np.median(small[vsmall], axis=0))
         small[~vsmall] = np.clip(local[~vsmall], 0, 255).astype(np.uint8)
-    k = int(cfg.window_mm * px_per_mm / cell) | 1
-    k = max(3, min(k, (min(sw, sh) - 1) | 1 if min(sw, sh) > 3 else 3))
-    bg = cv2.medianBlur(small, k)
-    bg = cv2.blur(bg, (3, 3))
-    up = cv2.resize(bg, (sw * cell, sh * cell), interpolation=cv2.INTER_LINEAR)[:h, :w]
-    if up.shape[:2] != (h, w):  # the last part-cell: its neighbour's colour
-        up = cv2.copyMakeBorder(up, 0, h - up.shape[0], 0, w - up.shape[1],
-                                cv2.BORDER_REPLICATE)
-    return up
+    win = int(cfg.window_mm * px_per_mm / cell) | 1
+    win = max(3, min(win, (min(sw, sh) - 1) | 1 if min(sw, sh) > 3 else 3))
+    grid = cv2.blur(cv2.medianBlur(small, win), (3, 3))
+    return TableColour(grid, cell, size_wh)
 
 
-def normalise(cfg: NormaliseConfig, top_bgr: np.ndarray, valid: np.ndarray,
-              px_per_mm: float) -> tuple[np.ndarray, np.ndarray]:
-    """The view divided by the table's colour, and that colour.
-
-    Returns:
-        ``(norm, background)``: ``norm`` uint8 (H, W, 3) with the table at :data:`TABLE_LEVEL`
-        in every channel; ``background`` uint8 (H, W, 3).
-    """
-    bg = table_background(cfg, top_bgr, valid, px_per_mm)
-    norm = cv2.divide(top_bgr, cv2.max(bg, 1), scale=TABLE_LEVEL)
-    return norm, bg
+def divide_by_table(top_bgr: np.ndarray, table_bgr: np.ndarray) -> np.ndarray:
+    """A view (or part of one) divided by the table's colour there: the table at
+    :data:`TABLE_LEVEL`, uint8 (H, W, 3)."""
+    return cv2.divide(top_bgr, cv2.max(table_bgr, 1), scale=TABLE_LEVEL)

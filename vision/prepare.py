@@ -13,7 +13,13 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.normalise import TABLE_LEVEL, NormaliseConfig, normalise
+from vision.normalise import (
+    TABLE_LEVEL,
+    NormaliseConfig,
+    TableColour,
+    divide_by_table,
+    table_colour,
+)
 from vision.topview import TopView
 
 
@@ -29,6 +35,11 @@ class PrepareConfig:
     hole_table_sigmas: A hole in a pale blob stays open when its colour is within this many
         noise sigmas of the table's (table seen through a loop of coins)...
     small_hole_mm2: ...unless it is smaller than this (less than half a coin: a symbol).
+    candidate_cell_px: The view is first seen in cells this many pixels wide...
+    candidate_share: ...and a cell whose level is past this share of the bright or dark
+        threshold may hold a piece...
+    margin_mm: ...so the view is warped and normalised in full this far around such cells
+        (farther than any stage looks past a piece's edge).
     """
 
     normalise: NormaliseConfig = field(default_factory=NormaliseConfig)
@@ -39,6 +50,9 @@ class PrepareConfig:
     close_mm: float = 2.0
     hole_table_sigmas: float = 5.0
     small_hole_mm2: float = 120.0
+    candidate_cell_px: int = 2
+    candidate_share: float = 0.9
+    margin_mm: float = 15.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -47,7 +61,7 @@ class Prepared:
 
     Attributes:
         view: The top view it was made with.
-        top: The warped frame, uint8 (H, W, 3) BGR.
+        top: The warped frame, uint8 (H, W, 3) BGR (in ``rois_px``).
         norm: ``top`` divided by the table's colour (table = 100), uint8 (H, W, 3).
         level: Per-pixel brightness of ``norm`` (the largest channel), uint8 (H, W).
         bright: 255 where a pale piece is (holes such as symbols filled), uint8 (H, W).
@@ -57,6 +71,8 @@ class Prepared:
             clipped: for finding edges to a fraction of a pixel.
         valid: uint8 (H, W), 255 over the play area: where the view sees the camera image and
             no printed sheet (the calibration mat, a board) lies.
+        rois_px: The rectangles ``(x0, y0, x1, y1)`` where ``top``, ``norm``, ``level`` and
+            ``shade`` were made in full (elsewhere: black, black, the table's level, 1).
     """
 
     view: TopView
@@ -68,6 +84,7 @@ class Prepared:
     noise: float
     shade: np.ndarray
     valid: np.ndarray
+    rois_px: tuple[tuple[int, int, int, int], ...] = ()
 
 
 def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
@@ -105,31 +122,105 @@ def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
     return out
 
 
+def _level(norm: np.ndarray) -> np.ndarray:
+    """Brightness of a normalised view: the largest channel, after a 3x3 Gaussian blur."""
+    b, g, r = cv2.split(cv2.GaussianBlur(norm, (3, 3), 0))
+    return cv2.max(cv2.max(b, g), r)
+
+
+def _noise(view: TopView, frame_bgr: np.ndarray, table: TableColour, valid: np.ndarray,
+           step: int = 7, row_step: int = 35) -> float:
+    """The table's noise: robust sigma of the level on a sparse grid of the view (every
+    ``step``-th pixel of every ``row_step``-th row; pieces are too few to move it)."""
+    h = valid.shape[0]
+    mids = np.arange(1, h - 1, row_step)
+    if not len(mids):
+        return 0.0
+    rows = (mids[:, None] + np.arange(-1, 2)[None]).ravel()
+    bg = table.at_rows(rows)
+    level = _level(divide_by_table(view.warp_rows(frame_bgr, rows), bg))[1::3]
+    sample = level[:, ::step][valid[mids][:, ::step] > 0]
+    if not sample.size:
+        return 0.0
+    med = float(np.median(sample))
+    return 1.4826 * float(np.median(np.abs(sample.astype(float) - med)))
+
+
+def _rois(cand: np.ndarray, factor: int, margin_px: int, shape: tuple[int, int]
+          ) -> list[tuple[int, int, int, int]]:
+    """Rectangles ``(x0, y0, x1, y1)`` of the view around the blobs of candidate cells (lone
+    cells left out), grown by ``margin_px`` and clipped to the view."""
+    h, w = shape
+    cand = cv2.morphologyEx(cand, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+    m = max(0, math.ceil(margin_px / factor))
+    cand = cv2.dilate(cand, np.ones((2 * m + 1, 2 * m + 1), np.uint8))
+    contours, _ = cv2.findContours(cand, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    out = []
+    for c in contours:
+        x, y, cw, ch = cv2.boundingRect(c)
+        x1 = w if x + cw >= cand.shape[1] else (x + cw) * factor
+        y1 = h if y + ch >= cand.shape[0] else (y + ch) * factor
+        out.append((x * factor, y * factor, x1, y1))
+    return out
+
+
 def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
-            valid: np.ndarray | None = None) -> Prepared:
+            valid: np.ndarray | None = None, everywhere: bool = False) -> Prepared:
     """Warps and normalises a frame and finds its bright and dark masks.
+
+    Coarse to fine: the view is first seen in cells of ``candidate_cell_px`` pixels, from
+    which the table's colour and the candidate cells (brighter or darker than the table by
+    nearly the masks' thresholds) come; the view is then warped and normalised in full only
+    in rectangles around the candidates (``margin_mm`` more all round). Elsewhere ``top`` and
+    ``norm`` are black and the table's own values stand: level :data:`TABLE_LEVEL`, shade 1.
 
     Args:
         cfg: Thresholds.
         view: The top view.
         frame_bgr: The raw frame.
         valid: uint8 (H, W) play area in the view; None: all the view sees.
+        everywhere: Warp and normalise the whole view (a stage needs all of ``top``).
     """
     valid = view.valid if valid is None else valid
-    top = view.warp(frame_bgr)
-    norm, bg = normalise(cfg.normalise, top, valid, view.px_per_mm)
-    shade = cv2.divide(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32),
-                       cv2.cvtColor(bg, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0)
-    blur = cv2.GaussianBlur(norm, (3, 3), 0)
-    level = cv2.max(cv2.max(blur[..., 0], blur[..., 1]), blur[..., 2])
-    sample = level[::7, ::7][valid[::7, ::7] > 0]
-    if sample.size:
-        med = float(np.median(sample))
-        noise = 1.4826 * float(np.median(np.abs(sample.astype(float) - med)))
+    h, w = valid.shape
+    f = max(1, cfg.candidate_cell_px)
+    hc, wc = max(1, h // f), max(1, w // f)
+    coarse = view.warp_coarse(frame_bgr, f)
+    valid_cells = cv2.resize(valid[:hc * f, :wc * f], (wc, hc),
+                             interpolation=cv2.INTER_AREA) > 250
+    table = table_colour(cfg.normalise, coarse, valid_cells, f, (w, h), view.px_per_mm)
+    noise = _noise(view, frame_bgr, table, valid)
+    above = max(cfg.min_bright, cfg.bright_sigmas * noise)
+    below = max(cfg.min_dark, cfg.dark_sigmas * noise)
+    if everywhere:
+        rois = [(0, 0, w, h)]
     else:
-        noise = 0.0
-    hi = TABLE_LEVEL + max(cfg.min_bright, cfg.bright_sigmas * noise)
-    lo = TABLE_LEVEL - max(cfg.min_dark, cfg.dark_sigmas * noise)
+        c0, c1, c2 = cv2.split(divide_by_table(coarse, table.at_cells(f)))
+        clevel = cv2.max(cv2.max(c0, c1), c2)
+        share = cfg.candidate_share
+        cand = cv2.bitwise_or(
+            cv2.threshold(clevel, TABLE_LEVEL + share * above, 255, cv2.THRESH_BINARY)[1],
+            cv2.threshold(clevel, TABLE_LEVEL - share * below, 255, cv2.THRESH_BINARY_INV)[1])
+        cand[~valid_cells] = 0
+        rois = _rois(cand, f, math.ceil(cfg.margin_mm * view.px_per_mm), (h, w))
+    top = np.zeros((h, w, 3), np.uint8)
+    norm = np.zeros((h, w, 3), np.uint8)
+    level = np.full((h, w), TABLE_LEVEL, np.uint8)
+    shade = np.ones((h, w), np.float32)
+    for x0, y0, x1, y1 in rois:
+        # one pixel more all round, so the blur inside sees what the full view's would
+        xa, ya, xb, yb = max(0, x0 - 1), max(0, y0 - 1), min(w, x1 + 1), min(h, y1 + 1)
+        t = view.warp_rect(frame_bgr, xa, ya, xb, yb)
+        bg = table.at_rect(xa, ya, xb, yb)
+        n = divide_by_table(t, bg)
+        inner = (slice(y0 - ya, y1 - ya), slice(x0 - xa, x1 - xa))
+        top[y0:y1, x0:x1] = t[inner]
+        norm[y0:y1, x0:x1] = n[inner]
+        level[y0:y1, x0:x1] = _level(n)[inner]
+        shade[y0:y1, x0:x1] = cv2.divide(
+            cv2.cvtColor(t[inner], cv2.COLOR_BGR2GRAY).astype(np.float32),
+            cv2.cvtColor(bg[inner], cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0)
+    hi, lo = TABLE_LEVEL + above, TABLE_LEVEL - below
     bright = cv2.bitwise_and(cv2.threshold(level, hi, 255, cv2.THRESH_BINARY)[1], valid)
     k = max(3, round(cfg.close_mm * view.px_per_mm) | 1)
     bright = cv2.morphologyEx(bright, cv2.MORPH_CLOSE,
@@ -139,4 +230,4 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
     # level < lo for whole-numbered levels: level <= ceil(lo) - 1
     dark = cv2.bitwise_and(
         cv2.threshold(level, math.ceil(lo) - 1, 255, cv2.THRESH_BINARY_INV)[1], valid)
-    return Prepared(view, top, norm, level, bright, dark, noise, shade, valid)
+    return Prepared(view, top, norm, level, bright, dark, noise, shade, valid, tuple(rois))

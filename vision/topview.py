@@ -160,6 +160,7 @@ class TopView:
         self.valid = np.where(inside, 255, 0).astype(np.uint8)
         self._map1, self._map2 = cv2.convertMaps(raw, None, cv2.CV_16SC2)
         self.camera = estimate_camera(calibration)
+        self._coarse: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     @staticmethod
     def _footprint(cal: Calibration, max_extent_mm: float) -> tuple[float, float, float, float]:
@@ -186,6 +187,39 @@ class TopView:
         """The frame seen from above, shape (H, W, 3) of :attr:`size_wh`."""
         return cv2.remap(frame_bgr, self._map1, self._map2, cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+    def warp_rect(self, frame_bgr: np.ndarray, x0: int, y0: int, x1: int, y1: int
+                  ) -> np.ndarray:
+        """The part ``[x0, x1) x [y0, y1)`` of :meth:`warp`'s view (the same pixels)."""
+        return cv2.remap(frame_bgr, self._map1[y0:y1, x0:x1], self._map2[y0:y1, x0:x1],
+                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+    def warp_rows(self, frame_bgr: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        """Whole rows of :meth:`warp`'s view (the same pixels), shape (len(rows), W, 3)."""
+        return cv2.remap(frame_bgr, self._map1[rows], self._map2[rows], cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
+
+    def warp_coarse(self, frame_bgr: np.ndarray, factor: int) -> np.ndarray:
+        """About the mean colour of each ``factor`` x ``factor`` cell of the view, uint8
+        (H // factor, W // factor, 3): the frame halved, then sampled at the cells' centres.
+        A fraction of the cost of :meth:`warp`."""
+        if factor not in self._coarse:
+            cols, rows = self.size_wh
+            wc, hc = max(1, cols // factor), max(1, rows // factor)
+            jj, ii = np.meshgrid((np.arange(wc) + 0.5) * factor - 0.5,
+                                 (np.arange(hc) + 0.5) * factor - 0.5)
+            mm = self.to_mm(np.c_[jj.ravel(), ii.ravel()])
+            raw = self.calibration.to_image(mm).reshape(hc, wc, 2)
+            half = ((raw + 0.5) / 2.0 - 0.5).astype(np.float32)
+            bad = ~np.isfinite(half).all(axis=2)
+            half[bad] = -10.0
+            self._coarse[factor] = cv2.convertMaps(half, None, cv2.CV_16SC2)
+        m1, m2 = self._coarse[factor]
+        h, w = frame_bgr.shape[:2]
+        small = cv2.resize(frame_bgr[:h - h % 2, :w - w % 2], (w // 2, h // 2),
+                           interpolation=cv2.INTER_AREA)
+        return cv2.remap(small, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                         borderValue=(0, 0, 0))
 
     def to_mm(self, points_px: np.ndarray) -> np.ndarray:
         """View pixels (column, row), shape (N, 2) -> table mm, shape (N, 2)."""

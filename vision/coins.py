@@ -99,19 +99,21 @@ def _fit_circles(e: np.ndarray, w: np.ndarray, c: np.ndarray, r: float) -> np.nd
     c = c.astype(float).copy()
     active = np.ones(len(c), bool)
     for _ in range(10):
-        d = e - c[:, None]
-        n = np.maximum(np.linalg.norm(d, axis=2), 1e-9)
+        dx, dy = e[..., 0] - c[:, None, 0], e[..., 1] - c[:, None, 1]
+        n = np.maximum(np.hypot(dx, dy), 1e-9)
         res = (n - r) * w
-        J = -d / n[..., None] * w[..., None]  # (N, K, 2)
-        A = np.einsum("nki,nkj->nij", J, J)
-        b = -np.einsum("nki,nk->ni", J, res)
-        A[~active] = np.eye(2)
-        b[~active] = 0.0
-        bad = np.abs(np.linalg.det(A)) < 1e-12
-        A[bad], b[bad] = np.eye(2), 0.0
-        step = np.linalg.solve(A, b[..., None])[..., 0]
-        c += step
-        active &= np.hypot(step[:, 0], step[:, 1]) >= 1e-3
+        jx, jy = -dx / n * w, -dy / n * w  # the Jacobian, weighted
+        # the normal equations (2 unknowns a circle), solved in closed form
+        a00, a01, a11 = (jx * jx).sum(axis=1), (jx * jy).sum(axis=1), (jy * jy).sum(axis=1)
+        b0, b1 = -(jx * res).sum(axis=1), -(jy * res).sum(axis=1)
+        det = a00 * a11 - a01 * a01
+        ok = active & (np.abs(det) >= 1e-12)
+        det = np.where(ok, det, 1.0)
+        sx = np.where(ok, (a11 * b0 - a01 * b1) / det, 0.0)
+        sy = np.where(ok, (a00 * b1 - a01 * b0) / det, 0.0)
+        c[:, 0] += sx
+        c[:, 1] += sy
+        active &= np.hypot(sx, sy) >= 1e-3
         if not active.any():
             break
     return c

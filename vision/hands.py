@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 
 from calibration.model import Calibration
+from vision.stats import percentile
 from vision.topview import TopView
 
 
@@ -147,10 +148,10 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     chroma = np.hypot(norm[..., 0] / tot - 1 / 3, norm[..., 1] / tot - 1 / 3) * 100.0
     lvl = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
     tex = tex / np.maximum(lvl, 1.0) * 100.0
-    c = chroma / max(float(np.percentile(chroma[use], 90)), 0.8)
-    b = np.minimum(ratio / max(float(np.percentile(ratio[use], 90)), float(np.log(1.1))),
+    c = chroma / max(percentile(chroma[use], 90), 0.8)
+    b = np.minimum(ratio / max(percentile(ratio[use], 90), float(np.log(1.1))),
                    cfg.max_brightness_score)
-    mt = float(np.median(tex[use]))
+    mt = percentile(tex[use], 50)
     smooth = np.clip(1.0 - tex / max(mt, 1e-3), 0.0, 1.0) * float(np.clip(mt - 0.5, 0.0, 1.0))
     score = (c + b + cfg.texture_weight * smooth) * use
     w3 = cv2.blur(use.astype(np.float32), (3, 3))
@@ -242,9 +243,11 @@ class TableMemory:
         ref = self._ref
         if ok.any():
             rv, sv = ref[ok][::3], small[ok][::3]
-            gain = np.median(rv, axis=0) / np.maximum(np.median(sv, axis=0), 1.0)
+            gain = np.array([percentile(rv[:, k], 50) / max(percentile(sv[:, k], 50), 1.0)
+                             for k in range(small.shape[2])], np.float32)
             small = small * gain
-        rel = (np.abs(small - ref) / np.maximum(ref, 8.0)).max(axis=2)
+        r0, r1, r2 = cv2.split(cv2.divide(cv2.absdiff(small, ref), cv2.max(ref, 8.0)))
+        rel = cv2.max(cv2.max(r0, r1), r2)
         changed = (rel > cfg.change) & ok
         self.changed_cells = ((rel > cfg.loose_change) & ok).astype(np.uint8)
         mask = (changed & ~ex).astype(np.uint8)

@@ -8,6 +8,7 @@ table's own noise, measured on each frame.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -85,6 +86,18 @@ class Prepared:
     shade: np.ndarray
     valid: np.ndarray
     rois_px: tuple[tuple[int, int, int, int], ...] = ()
+
+    def in_rois(self, fn: Callable[[np.ndarray], np.ndarray], mask: np.ndarray) -> np.ndarray:
+        """``fn`` (a mask -> mask filter such as a closing) applied to ``mask`` rectangle by
+        rectangle of :attr:`rois_px` (outside them the masks are empty), the results together.
+        """
+        if not self.rois_px:
+            return fn(mask)
+        out = np.zeros_like(mask)
+        for x0, y0, x1, y1 in self.rois_px:
+            part = out[y0:y1, x0:x1]
+            cv2.bitwise_or(part, fn(mask[y0:y1, x0:x1]), dst=part)
+        return out
 
 
 def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,

@@ -183,6 +183,19 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
                   (pitch, pitch))
 
 
+def _solve3(A: tuple[tuple[float, ...], ...], b: tuple[float, ...]
+            ) -> tuple[float, float, float] | None:
+    """The solution of a 3x3 linear system by Cramer's rule; None when it is singular."""
+    (a, b_, c), (d, e, f), (g, h, i) = A
+    det = a * (e * i - f * h) - b_ * (d * i - f * g) + c * (d * h - e * g)
+    if abs(det) < 1e-12 * max(1.0, abs(a * e * i)):
+        return None
+    x = (b[0] * (e * i - f * h) - b_ * (b[1] * i - f * b[2]) + c * (b[1] * h - e * b[2])) / det
+    y = (a * (b[1] * i - f * b[2]) - b[0] * (d * i - f * g) + c * (d * b[2] - b[1] * g)) / det
+    z = (a * (e * b[2] - b[1] * h) - b_ * (d * b[2] - b[1] * g) + b[0] * (d * h - e * g)) / det
+    return x, y, z
+
+
 def _fit_rect(ks: np.ndarray, pts: np.ndarray, c: np.ndarray, a: float,
               half: tuple[float, float]) -> tuple[np.ndarray, float, np.ndarray]:
     """Gauss-Newton fit of a rectangle's centre and angle to points on its edges.
@@ -198,12 +211,17 @@ def _fit_rect(ks: np.ndarray, pts: np.ndarray, c: np.ndarray, a: float,
         cos, sin = np.cos(ak), np.sin(ak)
         d = pts - c
         res = cos * d[:, 0] + sin * d[:, 1] - hk
-        Jm = np.c_[-cos, -sin, -sin * d[:, 0] + cos * d[:, 1]]
-        try:  # the normal equations (3 unknowns): far cheaper than lstsq
-            step = np.linalg.solve(Jm.T @ Jm, -(Jm.T @ res))
-        except np.linalg.LinAlgError:
-            step, *_ = np.linalg.lstsq(Jm, -res, rcond=None)
-        c, a = c + step[:2], a + step[2]
+        q = -sin * d[:, 0] + cos * d[:, 1]
+        # the normal equations of the Jacobian [-cos, -sin, q] (3 unknowns), solved directly
+        A = ((float(cos @ cos), float(cos @ sin), -float(cos @ q)),
+             (float(cos @ sin), float(sin @ sin), -float(sin @ q)),
+             (-float(cos @ q), -float(sin @ q), float(q @ q)))
+        b = (float(cos @ res), float(sin @ res), -float(q @ res))
+        step = _solve3(A, b)
+        if step is None:
+            Jm = np.stack([-cos, -sin, q], axis=1)
+            step = np.linalg.lstsq(Jm, -res, rcond=None)[0]
+        c, a = c + np.asarray(step[:2]), a + float(step[2])
         if abs(step[0]) + abs(step[1]) < 1e-3 and abs(step[2]) < 1e-5:
             break
     return c, a, res
@@ -265,8 +283,8 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     s = prep.view.px_per_mm
     side = cfg.side_mm * s
     kc = max(3, round(cfg.close_mm * s) | 1)
-    closed = cv2.morphologyEx(prep.bright, cv2.MORPH_CLOSE,
-                              cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc)))
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc))
+    closed = prep.in_rois(lambda m: cv2.morphologyEx(m, cv2.MORPH_CLOSE, disc), prep.bright)
     closed = fill_holes(closed)
     k = max(3, int(cfg.open_mm * s) | 1)
     k2 = max(3, int(cfg.open_mm * s / 2) | 1)  # the opening runs at half resolution (speed)

@@ -27,7 +27,7 @@ from vision.segments import SegmentConfig, detect_segments
 from vision.sheets import SheetConfig, find_sheets, sheet_mask, sheets_from_calibration
 from vision.tiles import TileConfig, detect_tiles
 from vision.tokens import TokenConfig, detect_tokens
-from vision.topview import TopView
+from vision.topview import TopView, halve
 
 T = TypeVar("T")
 
@@ -203,7 +203,8 @@ class Detector:
         self.calibration.check_image_size((frame.shape[1], frame.shape[0]), "the frame")
         tm: dict[str, float] = {}
         t_all = time.perf_counter()
-        cells = self.hand_grid.cells_of(frame)
+        half = halve(frame)
+        cells = self.hand_grid.cells_of(frame, half)
         if self._unchanged(cells):
             assert self._last is not None
             self._frames += 1
@@ -214,7 +215,8 @@ class Detector:
                                last.detections, last.hand_outlines_px)
         timed(tm, "sheets", self._look_for_sheets, frame)
         prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid,
-                     everywhere="segment" in cfg.kinds)  # segments are read from all the view
+                     everywhere="segment" in cfg.kinds,  # segments are read from all the view
+                     half_bgr=half)
         parts: list[Detections] = []
         h, w = prep.bright.shape
         explained = np.zeros((h, w), np.uint8)

@@ -178,7 +178,8 @@ def _rois(cand: np.ndarray, factor: int, margin_px: int, shape: tuple[int, int]
 
 
 def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
-            valid: np.ndarray | None = None, everywhere: bool = False) -> Prepared:
+            valid: np.ndarray | None = None, everywhere: bool = False,
+            half_bgr: np.ndarray | None = None) -> Prepared:
     """Warps and normalises a frame and finds its bright and dark masks.
 
     Coarse to fine: the view is first seen in cells of ``candidate_cell_px`` pixels, from
@@ -193,12 +194,13 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
         frame_bgr: The raw frame.
         valid: uint8 (H, W) play area in the view; None: all the view sees.
         everywhere: Warp and normalise the whole view (a stage needs all of ``top``).
+        half_bgr: The frame halved (:func:`vision.topview.halve`), when already made.
     """
     valid = view.valid if valid is None else valid
     h, w = valid.shape
     f = max(1, cfg.candidate_cell_px)
     hc, wc = max(1, h // f), max(1, w // f)
-    coarse = view.warp_coarse(frame_bgr, f)
+    coarse = view.warp_coarse(frame_bgr, f, half_bgr)
     valid_cells = cv2.resize(valid[:hc * f, :wc * f], (wc, hc),
                              interpolation=cv2.INTER_AREA) > 250
     table = table_colour(cfg.normalise, coarse, valid_cells, f, (w, h), view.px_per_mm)

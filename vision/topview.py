@@ -64,6 +64,14 @@ class CameraGeometry:
         return np.where(n > 1e-9, d / np.maximum(n, 1e-9), 0.0)
 
 
+def halve(frame_bgr: np.ndarray) -> np.ndarray:
+    """The frame at half its size, each pixel the mean of two by two (a last odd row or
+    column left out)."""
+    h, w = frame_bgr.shape[:2]
+    return cv2.resize(frame_bgr[:h - h % 2, :w - w % 2], (max(1, w // 2), max(1, h // 2)),
+                      interpolation=cv2.INTER_AREA)
+
+
 def estimate_camera(calibration: Calibration) -> CameraGeometry:
     """The camera centre from the homography and the lens (or an assumed principal point).
 
@@ -199,10 +207,12 @@ class TopView:
         return cv2.remap(frame_bgr, self._map1[rows], self._map2[rows], cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
-    def warp_coarse(self, frame_bgr: np.ndarray, factor: int) -> np.ndarray:
+    def warp_coarse(self, frame_bgr: np.ndarray, factor: int,
+                    half_bgr: np.ndarray | None = None) -> np.ndarray:
         """About the mean colour of each ``factor`` x ``factor`` cell of the view, uint8
-        (H // factor, W // factor, 3): the frame halved, then sampled at the cells' centres.
-        A fraction of the cost of :meth:`warp`."""
+        (H // factor, W // factor, 3): the frame halved (``half_bgr``, :func:`halve`'s, when
+        already made), then sampled at the cells' centres. A fraction of the cost of
+        :meth:`warp`."""
         if factor not in self._coarse:
             cols, rows = self.size_wh
             wc, hc = max(1, cols // factor), max(1, rows // factor)
@@ -215,9 +225,7 @@ class TopView:
             half[bad] = -10.0
             self._coarse[factor] = cv2.convertMaps(half, None, cv2.CV_16SC2)
         m1, m2 = self._coarse[factor]
-        h, w = frame_bgr.shape[:2]
-        small = cv2.resize(frame_bgr[:h - h % 2, :w - w % 2], (w // 2, h // 2),
-                           interpolation=cv2.INTER_AREA)
+        small = halve(frame_bgr) if half_bgr is None else half_bgr
         return cv2.remap(small, m1, m2, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                          borderValue=(0, 0, 0))
 

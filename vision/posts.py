@@ -16,7 +16,7 @@ sides, the far half of the top) and the foot moved until the outline fits them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -39,7 +39,10 @@ class PostConfig:
     max_core_level: A post's darkest tenth is below this level (table = 100): black, not shade.
     border_mm: Blobs this close to the edge of the view are left out (vignetting).
     max_points: Candidate feet tried per blob (the blob's pixels, thinned to this many).
-    min_edge: Least rise of the level (table = 100) per pixel across an edge of the outline.
+    min_edge: Least change of the level (table = 100) per pixel across an edge of the outline.
+    min_contrast: Least difference of level between the two surfaces (table, wall, top face)
+        on either side of a part of the outline for it to be fitted.
+    edge_share: An edge must show this share of the contrast between its two surfaces.
     fit_steps: Most steps of the outline fit.
     """
 
@@ -53,7 +56,9 @@ class PostConfig:
     border_mm: float = 15.0
     max_points: int = 120
     min_edge: float = 6.0
-    fit_steps: int = 4
+    min_contrast: float = 20.0
+    edge_share: float = 0.6
+    fit_steps: int = 5
 
 
 _INNER: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -77,9 +82,10 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
     view = prep.view
     s = view.px_per_mm
     r = cfg.radius_mm * s
-    dark = prep.dark if exclude is None else cv2.bitwise_and(prep.dark, cv2.bitwise_not(exclude))
     kb = max(3, int(cfg.border_mm * s) | 1)
-    dark = cv2.bitwise_and(dark, _inner(prep.valid, kb))
+    dark = cv2.bitwise_and(prep.dark, _inner(prep.valid, kb))
+    if exclude is not None:
+        cv2.subtract(dark, exclude, dst=dark)
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     lut = np.clip((cfg.black_level - np.arange(256, dtype=np.float32)) / cfg.contrast, 0.0, 1.0)
     h, w = dark.shape
@@ -123,21 +129,49 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
     return Detections.of(foot_mm, ["post"] * len(feet), confidence=np.clip(scores, 0, 1))
 
 
-def post_outline(cfg: PostConfig, view: TopView, foot_px: np.ndarray, step_px: float = 1.5
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Points along the outline of a post standing at ``foot_px``, as the view shows it.
+FOOT, SIDE, TOP, CAP = 0, 1, 2, 3
+"""Parts of a post's outline: the near half of the foot circle, the long sides, the far half
+of the top circle (against the table), the near half of the top circle (against the wall)."""
 
-    The outline is the convex hull of the foot circle and the top circle (seen ``k`` times
-    farther from the nadir and ``k`` times larger, ``k = H / (H - height)``). Only the parts
-    whose edge the table shows are given: the near half of the foot circle (``part`` 0), the
-    two long sides where the top does not cover them (1) and the far half of the top circle
-    (2).
 
-    Returns:
-        points (M, 2), outward unit normals (M, 2), how far each point moves when the foot
-        moves by one pixel (M,: 1 on the foot circle, ``k`` on the top circle), and the part
-        of each point (M,).
+@dataclass(frozen=True)
+class Outline:
+    """Points along the outline of a post standing at ``foot`` (view pixels), as the view
+    shows it: the convex hull of the foot circle and of the top circle, which is seen ``k``
+    times farther from the nadir and ``k`` times larger (``k = H / (H - height)``).
+
+    Attributes:
+        foot, top: Centres of the foot and top circles (2,).
+        k: How much farther from the nadir the top is seen than the foot.
+        axis: Unit vector from the foot towards the top (2,).
+        length: Distance from the foot to the top.
+        points: (M, 2) points: the near half of the foot circle (part :data:`FOOT`), the two
+            long sides where the top does not cover them (:data:`SIDE`), the far half of the
+            top circle (:data:`TOP`), and inside the hull the near half of the top circle,
+            where the top face meets the wall (:data:`CAP`).
+        normals: (M, 2) unit normals, away from the post (for :data:`CAP`, from the top face).
+        jac: (M,) how far each point moves when the foot moves by one pixel: 1 on the foot
+            circle, ``k`` on the top circle.
+        part: (M,) the part of each point.
+        top_share: (M,) how much of each point's radius is the top circle's: 0 on the foot
+            circle, 1 on the top circle, between along the sides.
     """
+
+    foot: np.ndarray
+    top: np.ndarray
+    k: float
+    axis: np.ndarray
+    length: float
+    points: np.ndarray
+    normals: np.ndarray
+    jac: np.ndarray
+    part: np.ndarray
+    top_share: np.ndarray
+
+
+def post_outline(cfg: PostConfig, view: TopView, foot_px: np.ndarray, step_px: float = 1.5
+                 ) -> Outline:
+    """The outline of a post standing at ``foot_px``, a point every ``step_px`` or so."""
     cam, s = view.camera, view.px_per_mm
     r = cfg.radius_mm * s
     k = cam.height_mm / max(cam.height_mm - cfg.height_mm, 1.0)
@@ -154,85 +188,139 @@ def post_outline(cfg: PostConfig, view: TopView, foot_px: np.ndarray, step_px: f
     def normals(th: np.ndarray) -> np.ndarray:
         return -np.cos(th)[:, None] * u + np.sin(th)[:, None] * v
 
+    pts, nrm, jac, part, share = [], [], [], [], []
+
+    def add(p: np.ndarray, n: np.ndarray, j: np.ndarray, which: int, sh: np.ndarray) -> None:
+        pts.append(p)
+        nrm.append(n)
+        jac.append(j)
+        part.append(np.full(len(p), which))
+        share.append(sh)
+
     na = max(5, int(2 * th_t * r / step_px) | 1)
     n_a = normals(np.linspace(-th_t, th_t, na))
-    nc = max(5, int(2 * (math.pi - th_t) * big_r / step_px) | 1)
-    n_c = normals(np.linspace(th_t, 2 * math.pi - th_t, nc))
-    pts, nrm, jac, part = [f + r * n_a, top + big_r * n_c], [n_a, n_c], \
-        [np.ones(na), np.full(nc, k)], [np.zeros(na, int), np.full(nc, 2)]
+    add(f + r * n_a, n_a, np.ones(na), FOOT, np.zeros(na))
     lam_max = 1.0 - (big_r + 1.0) / max(d, 1e-6)  # the sides' points short of the top
     if lam_max > 0:
-        lam = np.linspace(0.0, lam_max, max(1, int(lam_max * d / step_px)) + 1)[1:]
+        ls = np.linspace(0.0, lam_max, max(1, int(lam_max * d / step_px)) + 1)[1:]
         for sg in (-1.0, 1.0):
             n1 = normals(np.array([sg * th_t]))[0]
-            pts.append((1 - lam)[:, None] * (f + r * n1) + lam[:, None] * (top + big_r * n1))
-            nrm.append(np.repeat(n1[None], len(lam), axis=0))
-            jac.append((1 - lam) + lam * k)
-            part.append(np.ones(len(lam), int))
-    return np.concatenate(pts), np.concatenate(nrm), np.concatenate(jac), np.concatenate(part)
+            add((1 - ls)[:, None] * (f + r * n1) + ls[:, None] * (top + big_r * n1),
+                np.repeat(n1[None], len(ls), axis=0), (1 - ls) + ls * k, SIDE, ls)
+    nc = max(5, int(2 * (math.pi - th_t) * big_r / step_px) | 1)
+    n_c = normals(np.linspace(th_t, 2 * math.pi - th_t, nc))
+    add(top + big_r * n_c, n_c, np.full(nc, k), TOP, np.ones(nc))
+    nd = max(3, int(2 * (math.pi / 3) * big_r / step_px) | 1)  # within 60 degrees of the axis
+    n_d = normals(np.linspace(-math.pi / 3, math.pi / 3, nd))
+    add(top + big_r * n_d, n_d, np.full(nd, k), CAP, np.ones(nd))
+    return Outline(f, top, k, u, d, np.concatenate(pts), np.concatenate(nrm),
+                   np.concatenate(jac), np.concatenate(part), np.concatenate(share))
 
 
-def edge_offsets(level: np.ndarray, points: np.ndarray, normals: np.ndarray, half_px: float,
-                 min_rise: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Where the level rises most steeply, dark to light, along each normal (subpixel).
+def edge_offsets(level: np.ndarray, points: np.ndarray, normals: np.ndarray, sign: np.ndarray,
+                 half_px: float, margin_px: float = 2.0
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Where the level changes most steeply along each normal, to a fraction of a pixel:
+    where it rises for a ``sign`` of 1, where it falls for -1.
 
-    Each profile runs ``half_px`` either side of its point. Returns the offsets along the
-    normals (M,), the rise per pixel there (M,), and whether an edge was found (M,): the
-    steepest rise is inside the profile and at least ``min_rise``.
+    The steepest change is looked for within ``half_px`` either side of each point. Returns
+    the offsets along the normals (M,), the change per pixel there (M,, times ``sign``),
+    whether it lies inside the window (M,), and the levels ``margin_px`` before and after
+    the edge (M,), (M,).
     """
-    ts = np.arange(-half_px, half_px + 1e-9, 0.5)
+    step = 0.5
+    k = round(margin_px / step)
+    ts = np.arange(-half_px - margin_px, half_px + margin_px + 1e-9, step)
     prof = bilinear(level, points[:, None] + ts[None, :, None] * normals[:, None])
-    g = prof[:, 2:] - prof[:, :-2]  # rise per pixel, at ts[1:-1]
+    g = (prof[:, 2:] - prof[:, :-2]) * sign[:, None]  # change per pixel, at ts[1:-1]
+    g[:, :k - 1] = -np.inf
+    g[:, g.shape[1] - k + 1:] = -np.inf
     j = np.argmax(g, axis=1)
     rows = np.arange(len(points))
-    jj = np.clip(j, 1, g.shape[1] - 2)
+    jj = np.clip(j, k, g.shape[1] - k - 1)
     a, b, c = g[rows, jj - 1], g[rows, jj], g[rows, jj + 1]
     den = a - 2 * b + c
     off = np.clip(0.5 * (a - c) / np.where(den < -1e-9, den, -np.inf), -0.5, 0.5)
-    strength = g[rows, j]
-    ok = (strength >= min_rise) & (j > 0) & (j < g.shape[1] - 1)
-    return ts[1:-1][jj] + 0.5 * off, strength, ok
+    inside = (j >= k) & (j <= g.shape[1] - k - 1)
+    return (ts[1:-1][jj] + step * off, g[rows, j], inside, prof[rows, jj + 1 - k],
+            prof[rows, jj + 1 + k])
+
+
+def surface_levels(level: np.ndarray, cfg: PostConfig, view: TopView, out: Outline
+                   ) -> tuple[float, float, float]:
+    """Levels of the table round a post, of its wall and of its top face (medians)."""
+    r = cfg.radius_mm * view.px_per_mm
+    f, top, u, d = out.foot, out.top, out.axis, out.length
+    v = np.array([-u[1], u[0]])
+    ang = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    ring = np.c_[np.cos(ang), np.sin(ang)]
+    cap = float(np.median(bilinear(level, top + 0.5 * r * ring)))
+    # the wall: from the foot to short of the top face (near the nadir: the crescent before it)
+    a = np.linspace(-0.7 * r, max(-0.7 * r, d - 1.3 * r), 5)
+    q = np.array([-0.4, 0.0, 0.4]) * r
+    wall = float(np.median(bilinear(level, f + a[:, None, None] * u + q[None, :, None] * v)))
+    table = float(np.median(bilinear(level, (f + top) / 2 + (0.5 * d + 2.5 * r) * ring)))
+    return table, wall, cap
 
 
 def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray
              ) -> np.ndarray:
     """The foot (view pixels) whose outline (:func:`post_outline`) fits the edges best.
 
-    Gauss-Newton steps on the foot and a common change of the radius (blur and the light
-    make a post look a little thinner or fatter than it is: the two sides and the near and
-    far ends then move apart alike), each edge weighted by its strength and robustly (edges
-    of a shadow or a neighbour that do not fit count less).
+    Each part of the outline is an edge between two surfaces: the dark wall and the table
+    (the foot's near half and the sides), the top face and the table (the top's far half),
+    the top face and the wall (the top's near half). Their levels are measured on the post,
+    which tells each edge's sign (a top face may be darker than the wall, or shine) and
+    contrast; an edge that does not show most of that contrast is left out (the post's own
+    shadow beside it, a neighbour touching it), and so is a part whose two surfaces look
+    alike. The edges are found along the outline's normals, and Gauss-Newton steps move the
+    foot (and change the radii of the foot and of the top circles: blur and light make a
+    post look a little thinner or fatter than it is) to fit them, each edge weighted by its
+    strength and robustly. The outline is drawn once and moved with the foot (its shape
+    hardly changes over a few pixels); the levels are measured again at each step.
     """
-    s = view.px_per_mm
-    r = cfg.radius_mm * s
-    f = np.asarray(foot_px, float).reshape(2).copy()
+    r = cfg.radius_mm * view.px_per_mm
+    out = post_outline(cfg, view, foot_px)
+    part = out.part
+    moved = np.zeros(2)
+    design = np.c_[out.normals * out.jac[:, None], 1 - out.top_share, out.top_share]
+    reg = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
     for step in range(cfg.fit_steps):
-        pts, nrm, jac, _ = post_outline(cfg, view, f)
-        half = max(3.0, 0.6 * r) if step == 0 else 3.0
-        off, strength, ok = edge_offsets(level, pts, nrm, half, cfg.min_edge)
+        here = replace(out, foot=out.foot + moved, top=out.top + moved * out.k)
+        table, wall, cap = surface_levels(level, cfg, view, here)
+        sign = np.ones(len(part))
+        want = np.full(len(part), table - wall)
+        sign[part == TOP], want[part == TOP] = np.sign(table - cap), abs(table - cap)
+        sign[part == CAP], want[part == CAP] = np.sign(wall - cap), abs(wall - cap)
+        use = (want >= cfg.min_contrast) & (table - wall >= cfg.min_contrast)
+        # coarse to fine: the first steps look farther for the edges
+        half = max(3.0, (1.2, 0.6)[step] * r) if step < 2 else 3.0
+        off, strength, ok, before, after = edge_offsets(
+            level, out.points[use] + out.jac[use, None] * moved, out.normals[use], sign[use],
+            half)
+        ok &= (strength >= cfg.min_edge) & (sign[use] * (after - before)
+                                            >= cfg.edge_share * want[use])
         if ok.sum() < 4:
             break
-        a = np.c_[nrm[ok] * jac[ok, None], np.ones(int(ok.sum()))]
-        y = off[ok]
-        w0 = strength[ok]
+        a, y, w0 = design[use][ok], off[ok], strength[ok]
         wgt = w0
-        for _ in range(3):
-            m = (a * wgt[:, None]).T @ a + 1e-2 * wgt.sum() * np.eye(3)
-            delta = np.linalg.solve(m, (a * wgt[:, None]).T @ y)
-            res = a @ delta - y
-            wgt = w0 / (1.0 + (res / 0.7) ** 2)
-        f += delta[:2]
-        if float(np.hypot(*delta[:2])) < 0.05:
+        for _ in range(2):
+            aw = a * wgt[:, None]
+            delta = np.linalg.solve(aw.T @ a + reg * wgt.sum(), aw.T @ y)
+            wgt = w0 / (1.0 + ((a @ delta - y) / 0.7) ** 2)
+        moved += delta[:2]
+        if step >= 2 and abs(delta[0]) + abs(delta[1]) < 0.05:
             break
-    return f
+    return out.foot + moved
 
 
 def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray,
             origin: np.ndarray) -> np.ndarray:
-    """Template score of a post standing at each of the points ``p_px`` (M, 2) of ``soft``,
-    a window of the view whose top left corner is the view point ``origin``."""
+    """Template score of a post standing at each of the points ``p_px`` (M, 2) of ``soft``
+    (float32), a window of the view whose top left corner is the view point ``origin``."""
     cam, s = view.camera, view.px_per_mm
     r = cfg.radius_mm * s
+    m = len(p_px)
     mm = view.to_mm(p_px + origin)
     dist = np.linalg.norm(mm - cam.nadir_mm, axis=1)
     length = dist * cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0) * s
@@ -240,20 +328,19 @@ def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray,
     if view.flip_y:
         u[:, 1] = -u[:, 1]
     v = np.c_[-u[:, 1], u[:, 0]]
+    # along the stripe: 8 steps from 0.6 r behind the foot to 1.2 r short of the top's centre,
+    # 3 across; behind the foot: 2 x 3 points on the table
     t_hi = np.maximum(-0.3 * r, length - 1.2 * r)
     ts = -0.6 * r + (t_hi + 0.6 * r)[:, None] * np.linspace(0.0, 1.0, 8)[None]  # (M, 8)
-    qs = np.array([-0.45, 0.0, 0.45]) * r
-    along = np.repeat(ts, 3, axis=1)  # (M, 24)
-    across = np.tile(qs, 8)[None].repeat(len(p_px), axis=0)
-    stripe = p_px[:, None] + along[..., None] * u[:, None] + across[..., None] * v[:, None]
-    b_along = np.array([-(r + 2.5 * s)] * 3 + [-(r + 4.5 * s)] * 3)
-    b_across = np.array([-0.6, 0.0, 0.6] * 2) * r
-    behind = (p_px[:, None] + b_along[None, :, None] * u[:, None]
-              + b_across[None, :, None] * v[:, None])
-    score = bilinear(soft, stripe).mean(axis=1) - bilinear(soft, behind).mean(axis=1)
+    along = np.c_[np.repeat(ts, 3, axis=1), np.tile([-(r + 2.5 * s), -(r + 4.5 * s)], (m, 3))]
+    across = np.r_[np.tile([-0.45, 0.0, 0.45], 8), np.repeat([-0.6, 0.0, 0.6], 2)] * r
+    xy = (p_px[:, None] + along[..., None] * u[:, None] + across[None, :, None] * v[:, None])
+    val = cv2.remap(soft, xy.astype(np.float32), None, cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE)
+    score = val[:, :24].mean(axis=1) - val[:, 24:].mean(axis=1)
     if cfg.beyond_weight:
         # beyond the top end: the table, or the post's pale cap; not dark either way
         beyond = (p_px[:, None] + (length[:, None, None] + r + 3.0 * s) * u[:, None]
-                  + b_across[None, :3, None] * v[:, None])
+                  + (np.array([-0.6, 0.0, 0.6]) * r)[None, :, None] * v[:, None])
         score -= cfg.beyond_weight * bilinear(soft, beyond).mean(axis=1)
     return score

@@ -16,7 +16,7 @@ sides, the far half of the top) and the foot moved until the outline fits them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 import cv2
 import numpy as np
@@ -184,83 +184,62 @@ def post_outline(cfg: PostConfig, view: TopView, foot_px: np.ndarray, step_px: f
     v = np.array([-u[1], u[0]])
     # the sides touch both circles where the normal n has n.u = -(R - r) / d
     th_t = math.acos(max(-1.0, min(1.0, -(big_r - r) / d))) if d > 1e-6 else math.pi / 2
-
-    def normals(th: np.ndarray) -> np.ndarray:
-        return -np.cos(th)[:, None] * u + np.sin(th)[:, None] * v
-
-    pts, nrm, jac, part, share = [], [], [], [], []
-
-    def add(p: np.ndarray, n: np.ndarray, j: np.ndarray, which: int, sh: np.ndarray) -> None:
-        pts.append(p)
-        nrm.append(n)
-        jac.append(j)
-        part.append(np.full(len(p), which))
-        share.append(sh)
-
+    # every point is on a circle between the two: its share of the way from the foot circle
+    # to the top circle (centre, radius and motion alike), and the angle of its normal from -u
     na = max(5, int(2 * th_t * r / step_px) | 1)
-    n_a = normals(np.linspace(-th_t, th_t, na))
-    add(f + r * n_a, n_a, np.ones(na), FOOT, np.zeros(na))
-    lam_max = 1.0 - (big_r + 1.0) / max(d, 1e-6)  # the sides' points short of the top
-    if lam_max > 0:
-        ls = np.linspace(0.0, lam_max, max(1, int(lam_max * d / step_px)) + 1)[1:]
-        for sg in (-1.0, 1.0):
-            n1 = normals(np.array([sg * th_t]))[0]
-            add((1 - ls)[:, None] * (f + r * n1) + ls[:, None] * (top + big_r * n1),
-                np.repeat(n1[None], len(ls), axis=0), (1 - ls) + ls * k, SIDE, ls)
     nc = max(5, int(2 * (math.pi - th_t) * big_r / step_px) | 1)
-    n_c = normals(np.linspace(th_t, 2 * math.pi - th_t, nc))
-    add(top + big_r * n_c, n_c, np.full(nc, k), TOP, np.ones(nc))
     nd = max(3, int(2 * (math.pi / 3) * big_r / step_px) | 1)  # within 60 degrees of the axis
-    n_d = normals(np.linspace(-math.pi / 3, math.pi / 3, nd))
-    add(top + big_r * n_d, n_d, np.full(nd, k), CAP, np.ones(nd))
-    return Outline(f, top, k, u, d, np.concatenate(pts), np.concatenate(nrm),
-                   np.concatenate(jac), np.concatenate(part), np.concatenate(share))
+    lam_max = 1.0 - (big_r + 1.0) / max(d, 1e-6)  # the sides' points short of the top
+    ls = (np.linspace(0.0, lam_max, max(1, int(lam_max * d / step_px)) + 1)[1:]
+          if lam_max > 0 else np.zeros(0))
+    th = np.r_[np.linspace(-th_t, th_t, na), np.full(len(ls), -th_t), np.full(len(ls), th_t),
+               np.linspace(th_t, 2 * math.pi - th_t, nc), np.linspace(-1.0, 1.0, nd) * math.pi / 3]
+    share = np.r_[np.zeros(na), ls, ls, np.ones(nc + nd)]
+    part = np.repeat([FOOT, SIDE, TOP, CAP], [na, 2 * len(ls), nc, nd])
+    nrm = -np.cos(th)[:, None] * u + np.sin(th)[:, None] * v
+    pts = f + share[:, None] * (top - f) + (r + share * (big_r - r))[:, None] * nrm
+    return Outline(f, top, k, u, d, pts, nrm, 1.0 + share * (k - 1.0), part, share)
 
 
-def edge_offsets(level: np.ndarray, points: np.ndarray, normals: np.ndarray, sign: np.ndarray,
-                 half_px: float, margin_px: float = 2.0
-                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Where the level changes most steeply along each normal, to a fraction of a pixel:
-    where it rises for a ``sign`` of 1, where it falls for -1.
+def steepest(prof: np.ndarray, sign: np.ndarray, step_px: float, lo: int, hi: int
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The steepest change along each profile (rows of ``prof``, samples ``step_px`` apart),
+    a rise where ``sign`` is 1, a fall where it is -1, looked for between samples ``lo`` and
+    ``hi`` (inclusive).
 
-    The steepest change is looked for within ``half_px`` either side of each point. Returns
-    the offsets along the normals (M,), the change per pixel there (M,, times ``sign``),
-    whether it lies inside the window (M,), and the levels ``margin_px`` before and after
-    the edge (M,), (M,).
+    Returns its position in samples to a fraction (M,: the peak of a parabola through the
+    differences), the change per pixel there (M,, times ``sign``), and whether the steepest
+    change lies inside ``lo`` - ``hi`` rather than at an end (M,).
+
+    >>> prof = np.array([[0.0, 0.0, 1.0, 3.0, 4.0, 4.0]])
+    >>> pos, rise, inside = steepest(prof, np.ones(1), 1.0, 1, 4)
+    >>> float(pos[0]), float(rise[0]), bool(inside[0])
+    (2.5, 1.5, True)
     """
-    step = 0.5
-    k = round(margin_px / step)
-    ts = np.arange(-half_px - margin_px, half_px + margin_px + 1e-9, step)
-    prof = bilinear(level, points[:, None] + ts[None, :, None] * normals[:, None])
-    g = (prof[:, 2:] - prof[:, :-2]) * sign[:, None]  # change per pixel, at ts[1:-1]
-    g[:, :k - 1] = -np.inf
-    g[:, g.shape[1] - k + 1:] = -np.inf
-    j = np.argmax(g, axis=1)
-    rows = np.arange(len(points))
-    jj = np.clip(j, k, g.shape[1] - k - 1)
+    g = (prof[:, lo + 1:hi + 2] - prof[:, lo - 1:hi]) * (sign / (2 * step_px))[:, None]
+    j = np.argmax(g, axis=1)  # g[:, i] is the change at sample lo + i
+    rows = np.arange(len(prof))
+    jj = np.minimum(np.maximum(j, 1), g.shape[1] - 2)
     a, b, c = g[rows, jj - 1], g[rows, jj], g[rows, jj + 1]
     den = a - 2 * b + c
-    off = np.clip(0.5 * (a - c) / np.where(den < -1e-9, den, -np.inf), -0.5, 0.5)
-    inside = (j >= k) & (j <= g.shape[1] - k - 1)
-    return (ts[1:-1][jj] + step * off, g[rows, j], inside, prof[rows, jj + 1 - k],
-            prof[rows, jj + 1 + k])
+    off = np.minimum(np.maximum(0.5 * (a - c) / np.where(den < -1e-9, den, -np.inf), -0.5), 0.5)
+    return lo + jj + off, g[rows, j], (j > 0) & (j < g.shape[1] - 1)
 
 
-def surface_levels(level: np.ndarray, cfg: PostConfig, view: TopView, out: Outline
-                   ) -> tuple[float, float, float]:
-    """Levels of the table round a post, of its wall and of its top face (medians)."""
-    r = cfg.radius_mm * view.px_per_mm
-    f, top, u, d = out.foot, out.top, out.axis, out.length
-    v = np.array([-u[1], u[0]])
-    ang = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-    ring = np.c_[np.cos(ang), np.sin(ang)]
-    cap = float(np.median(bilinear(level, top + 0.5 * r * ring)))
-    # the wall: from the foot to short of the top face (near the nadir: the crescent before it)
-    a = np.linspace(-0.7 * r, max(-0.7 * r, d - 1.3 * r), 5)
-    q = np.array([-0.4, 0.0, 0.4]) * r
-    wall = float(np.median(bilinear(level, f + a[:, None, None] * u + q[None, :, None] * v)))
-    table = float(np.median(bilinear(level, (f + top) / 2 + (0.5 * d + 2.5 * r) * ring)))
-    return table, wall, cap
+def _window(level: np.ndarray, points: np.ndarray, pad: float) -> tuple[np.ndarray, np.ndarray]:
+    """A float32 copy of ``level`` round ``points`` (``pad`` pixels more) and its corner."""
+    h, w = level.shape
+    x0, y0 = (max(0, int(v - pad)) for v in points.min(axis=0))
+    x1, y1 = (int(v + pad) + 2 for v in points.max(axis=0))
+    x1, y1 = min(w, max(x1, x0 + 2)), min(h, max(y1, y0 + 2))
+    return level[y0:y1, x0:x1].astype(np.float32), np.array([x0, y0], float)
+
+
+def _sample(win: np.ndarray, corner: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Bilinear samples of ``win`` at view points ``xy`` (..., 2), clamped to its edge."""
+    m = (xy - corner).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.remap(win, m, None, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).reshape(xy.shape[:-1])
 
 
 def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray
@@ -277,39 +256,62 @@ def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     foot (and change the radii of the foot and of the top circles: blur and light make a
     post look a little thinner or fatter than it is) to fit them, each edge weighted by its
     strength and robustly. The outline is drawn once and moved with the foot (its shape
-    hardly changes over a few pixels); the levels are measured again at each step.
+    hardly changes over a few pixels); the levels are measured again after the first step.
     """
     r = cfg.radius_mm * view.px_per_mm
     out = post_outline(cfg, view, foot_px)
-    part = out.part
-    moved = np.zeros(2)
-    design = np.c_[out.normals * out.jac[:, None], 1 - out.top_share, out.top_share]
+    part, jac, nrm = out.part, out.jac, out.normals
+    # where the surfaces' levels are read (16 points each): a ring on the table round the
+    # whole post, the wall along the axis from the foot to short of the top face (near the
+    # nadir: the crescent before it), a ring inside the top face; and how each moves with
+    # the foot
+    u, d, k = out.axis, out.length, out.k
+    v = np.array([-u[1], u[0]])
+    ang = np.linspace(0, 2 * math.pi, 16, endpoint=False)
+    ring = np.c_[np.cos(ang), np.sin(ang)]
+    a = np.repeat(np.linspace(-0.7 * r, max(-0.7 * r, d - 1.3 * r), 4), 4)[:, None]
+    q = np.tile([-0.45, -0.15, 0.15, 0.45], 4)[:, None] * r
+    probes = np.r_[(out.foot + out.top) / 2 + (0.5 * d + 2.5 * r) * ring,
+                   out.foot + a * u + q * v, out.top + 0.5 * r * ring]
+    probe_jac = np.repeat([(1.0 + k) / 2, 1.0, k], 16)[:, None]
+    margin, st = 2.0, 0.5
+    km = round(margin / st)
+    win, corner = _window(level, out.points, 1.2 * r + margin + 3.0 * r + 2.0)
+    design = np.c_[nrm * jac[:, None], 1 - out.top_share, out.top_share]
     reg = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
+    moved = np.zeros(2)
     for step in range(cfg.fit_steps):
-        here = replace(out, foot=out.foot + moved, top=out.top + moved * out.k)
-        table, wall, cap = surface_levels(level, cfg, view, here)
-        sign = np.ones(len(part))
-        want = np.full(len(part), table - wall)
-        sign[part == TOP], want[part == TOP] = np.sign(table - cap), abs(table - cap)
-        sign[part == CAP], want[part == CAP] = np.sign(wall - cap), abs(wall - cap)
-        use = (want >= cfg.min_contrast) & (table - wall >= cfg.min_contrast)
+        if step < 2:
+            table, wall, cap = np.median(
+                _sample(win, corner, probes + probe_jac * moved).reshape(3, 16), axis=1)
+            sign = np.array([1.0, 1.0, np.sign(table - cap), np.sign(wall - cap)])[part]
+            want = np.array([table - wall, table - wall, abs(table - cap),
+                             abs(wall - cap)])[part]
+            use = np.nonzero((want >= cfg.min_contrast) & (table - wall >= cfg.min_contrast))[0]
+            if len(use) < 4:
+                break
+            p_use, n_use, s_use = out.points[use], nrm[use], sign[use]
+            j_use, w_use, d_use = jac[use][:, None], cfg.edge_share * want[use], design[use]
+            rows = np.arange(len(use))
         # coarse to fine: the first steps look farther for the edges
         half = max(3.0, (1.2, 0.6)[step] * r) if step < 2 else 3.0
-        off, strength, ok, before, after = edge_offsets(
-            level, out.points[use] + out.jac[use, None] * moved, out.normals[use], sign[use],
-            half)
-        ok &= (strength >= cfg.min_edge) & (sign[use] * (after - before)
-                                            >= cfg.edge_share * want[use])
+        ts = np.arange(-half - margin, half + margin + 1e-9, st)
+        prof = _sample(win, corner, (p_use + j_use * moved)[:, None]
+                       + ts[None, :, None] * n_use[:, None])
+        pos, strength, ok = steepest(prof, s_use, st, km, len(ts) - 1 - km)
+        ip = np.round(pos).astype(int)
+        contrast = s_use * (prof[rows, ip + km] - prof[rows, ip - km])
+        ok &= (strength >= cfg.min_edge) & (contrast >= w_use)
         if ok.sum() < 4:
             break
-        a, y, w0 = design[use][ok], off[ok], strength[ok]
+        a_ok, y, w0 = d_use[ok], ts[0] + st * pos[ok], strength[ok]
         wgt = w0
         for _ in range(2):
-            aw = a * wgt[:, None]
-            delta = np.linalg.solve(aw.T @ a + reg * wgt.sum(), aw.T @ y)
-            wgt = w0 / (1.0 + ((a @ delta - y) / 0.7) ** 2)
+            aw = a_ok.T * wgt
+            delta = np.linalg.solve(aw @ a_ok + reg * wgt.sum(), aw @ y)
+            wgt = w0 / (1.0 + ((a_ok @ delta - y) / 0.7) ** 2)
         moved += delta[:2]
-        if step >= 2 and abs(delta[0]) + abs(delta[1]) < 0.05:
+        if step >= 1 and abs(delta[0]) + abs(delta[1]) < 0.1:
             break
     return out.foot + moved
 

@@ -3,14 +3,15 @@
 From a tilted camera a post's side wall lies on the table plane of the view as a dark stripe
 from its foot outwards (away from the point below the camera), as long as the camera geometry
 says for a post of its height standing there. Each dark blob is searched for the foot whose
-predicted stripe is dark while the table just behind the foot is not: a shadow (pointing the
-light's way, not the camera's) does not fit that template.
+predicted stripe is dark while the table just behind the foot, or just beyond the top, is
+not: a shadow (pointing the light's way, not the camera's) does not fit that template.
 
-The foot is then fitted to the blob's outline: seen from the camera and drawn on the table
+The foot is then fitted to the post's outline: seen from the camera and drawn on the table
 plane, a post is the convex hull of its foot circle and of its top circle (seen displaced
 outward and a little larger, :meth:`CameraGeometry.seen_at`). Edges are measured to a fraction
 of a pixel along the normals of that outline (the near half of the foot circle, the two long
-sides, the far half of the top) and the foot moved until the outline fits them.
+sides, the top face's edge) and the foot moved until the outline fits them
+(:func:`fit_post`).
 """
 
 from __future__ import annotations
@@ -23,7 +24,6 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.prepare import Prepared
-from vision.sampling import bilinear
 from vision.topview import TopView
 
 
@@ -35,7 +35,6 @@ class PostConfig:
     black_level: Level (table = 100) where darkness starts to count (below: a shadow's).
     contrast: Levels below ``black_level`` at which a pixel counts as fully dark.
     min_score: Least template score (dark stripe minus dark behind) of a post.
-    beyond_weight: Weight of the penalty for darkness beyond the post's top end.
     max_core_level: A post's darkest tenth is below this level (table = 100): black, not shade.
     border_mm: Blobs this close to the edge of the view are left out (vignetting).
     max_points: Candidate feet tried per blob (the blob's pixels, thinned to this many).
@@ -51,7 +50,6 @@ class PostConfig:
     black_level: float = 75.0
     contrast: float = 35.0
     min_score: float = 0.67
-    beyond_weight: float = 0.0
     max_core_level: float = 60.0
     border_mm: float = 15.0
     max_points: int = 120
@@ -108,7 +106,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
             continue
         # the template reads darkness in the blob's rectangle and a margin round it
         mid = view.to_mm(np.array([[x0 + bw / 2, y0 + bh / 2]]))[0]
-        pad = math.ceil(r + 5.0 * s + lean * s * float(np.hypot(*(mid - cam.nadir_mm)))) + 2
+        pad = math.ceil(2 * r + 5.0 * s + lean * s * float(np.hypot(*(mid - cam.nadir_mm)))) + 2
         xa, ya = max(0, x0 - pad), max(0, y0 - pad)
         xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
         soft = lut[prep.level[ya:yb, xa:xb]]
@@ -116,12 +114,27 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         pts = np.c_[xs + x0 - xa, ys + y0 - ya].astype(float)
         if len(pts) > cfg.max_points:
             pts = pts[:: len(pts) // cfg.max_points + 1]
-        sc = _scores(cfg, soft, view, pts, origin)
-        best = int(np.argmax(sc))
-        score, p = float(sc[best]), pts[best] + origin
+        stripe, behind, beyond = _scores(cfg, soft, view, pts, origin)
+        # A post's own shadow darkens the table behind its foot (light from beyond it) or
+        # beyond its top (light from the camera's side), not both; the tip of a shadow
+        # pointing at the camera looks like a foot with the table behind it. So: the best
+        # foot with the table behind it, and the best with the table beyond; when they
+        # differ and the first fit finds no top against the table, the better fit of both.
+        s1, s2 = stripe - behind, stripe - beyond
+        i1, i2 = int(np.argmax(s1)), int(np.argmax(s2))
+        score = max(float(s1[i1]), float(s2[i2]))
         if score < cfg.min_score:
             continue
-        feet.append(fit_foot(cfg, prep.level, view, p))
+        p1, p2 = pts[i1] + origin, pts[i2] + origin
+        if s1[i1] < cfg.min_score:
+            p1, p2 = p2, p1
+        fit = fit_post(cfg, prep.level, view, p1)
+        if (min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r
+                and fit.top_found < 0.5):
+            other = fit_post(cfg, prep.level, view, p2)
+            if other.support > fit.support:
+                fit = other
+        feet.append(fit.foot)
         scores.append(score)
     if not feet:
         return Detections.empty()
@@ -242,9 +255,32 @@ def _sample(win: np.ndarray, corner: np.ndarray, xy: np.ndarray) -> np.ndarray:
                      borderMode=cv2.BORDER_REPLICATE).reshape(xy.shape[:-1])
 
 
+@dataclass(frozen=True)
+class PostFit:
+    """A fit of a post's outline.
+
+    Attributes:
+        foot: The foot, view pixels (2,).
+        support: Mean strength (level change per pixel) of the edges that fit, over all the
+            edges looked for; 0 when the fit failed.
+        top_found: Share of the top's far edge found against the table.
+    """
+
+    foot: np.ndarray
+    support: float
+    top_found: float
+
+
 def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray
              ) -> np.ndarray:
-    """The foot (view pixels) whose outline (:func:`post_outline`) fits the edges best.
+    """The foot (view pixels) whose outline (:func:`post_outline`) fits the edges best,
+    starting from ``foot_px`` (see :func:`fit_post`)."""
+    return fit_post(cfg, level, view, foot_px).foot
+
+
+def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray
+             ) -> PostFit:
+    """Fits the outline of a post (:func:`post_outline`) to the edges, from ``foot_px``.
 
     Each part of the outline is an edge between two surfaces: the dark wall and the table
     (the foot's near half and the sides), the top face and the table (the top's far half),
@@ -257,6 +293,7 @@ def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     post look a little thinner or fatter than it is) to fit them, each edge weighted by its
     strength and robustly. The outline is drawn once and moved with the foot (its shape
     hardly changes over a few pixels); the levels are measured again after the first step.
+    A fit that wanders off more than two radii fails.
     """
     r = cfg.radius_mm * view.px_per_mm
     out = post_outline(cfg, view, foot_px)
@@ -280,6 +317,8 @@ def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     design = np.c_[nrm * jac[:, None], 1 - out.top_share, out.top_share]
     reg = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
     moved = np.zeros(2)
+    support, top_found = 0.0, 0.0
+    n_top = max(1, int(np.count_nonzero(part == TOP)))
     for step in range(cfg.fit_steps):
         if step < 2:
             table, wall, cap = np.median(
@@ -302,6 +341,8 @@ def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
         ip = np.round(pos).astype(int)
         contrast = s_use * (prof[rows, ip + km] - prof[rows, ip - km])
         ok &= (strength >= cfg.min_edge) & (contrast >= w_use)
+        support = float(strength[ok].sum()) / len(use)
+        top_found = np.count_nonzero(part[use[ok]] == TOP) / n_top
         if ok.sum() < 4:
             break
         a_ok, y, w0 = d_use[ok], ts[0] + st * pos[ok], strength[ok]
@@ -313,13 +354,17 @@ def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
         moved += delta[:2]
         if step >= 1 and abs(delta[0]) + abs(delta[1]) < 0.1:
             break
-    return out.foot + moved
+    if float(np.hypot(*moved)) > 2 * r + 3.0:
+        return PostFit(out.foot, 0.0, 0.0)
+    return PostFit(out.foot + moved, support, top_found)
 
 
 def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray,
-            origin: np.ndarray) -> np.ndarray:
-    """Template score of a post standing at each of the points ``p_px`` (M, 2) of ``soft``
-    (float32), a window of the view whose top left corner is the view point ``origin``."""
+            origin: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How dark (``soft``, float32: 1 dark, 0 table) a post standing at each of the points
+    ``p_px`` (M, 2) of ``soft`` would be, and the table behind its foot and beyond its top,
+    (M,) each. ``soft`` is a window of the view whose top left corner is the view point
+    ``origin``."""
     cam, s = view.camera, view.px_per_mm
     r = cfg.radius_mm * s
     m = len(p_px)
@@ -331,18 +376,14 @@ def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray,
         u[:, 1] = -u[:, 1]
     v = np.c_[-u[:, 1], u[:, 0]]
     # along the stripe: 8 steps from 0.6 r behind the foot to 1.2 r short of the top's centre,
-    # 3 across; behind the foot: 2 x 3 points on the table
+    # 3 across; behind the foot and beyond the top: 2 x 3 points on the table each
     t_hi = np.maximum(-0.3 * r, length - 1.2 * r)
     ts = -0.6 * r + (t_hi + 0.6 * r)[:, None] * np.linspace(0.0, 1.0, 8)[None]  # (M, 8)
-    along = np.c_[np.repeat(ts, 3, axis=1), np.tile([-(r + 2.5 * s), -(r + 4.5 * s)], (m, 3))]
-    across = np.r_[np.tile([-0.45, 0.0, 0.45], 8), np.repeat([-0.6, 0.0, 0.6], 2)] * r
+    end = (length + r * cam.height_mm / max(cam.height_mm - cfg.height_mm, 1.0))[:, None]
+    along = np.c_[np.repeat(ts, 3, axis=1), np.tile([-(r + 2.5 * s), -(r + 4.5 * s)], (m, 3)),
+                  end + np.tile([2.5 * s, 4.5 * s], (m, 3))]
+    across = np.r_[np.tile([-0.45, 0.0, 0.45], 8), np.tile(np.repeat([-0.6, 0.0, 0.6], 2), 2)] * r
     xy = (p_px[:, None] + along[..., None] * u[:, None] + across[None, :, None] * v[:, None])
     val = cv2.remap(soft, xy.astype(np.float32), None, cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_REPLICATE)
-    score = val[:, :24].mean(axis=1) - val[:, 24:].mean(axis=1)
-    if cfg.beyond_weight:
-        # beyond the top end: the table, or the post's pale cap; not dark either way
-        beyond = (p_px[:, None] + (length[:, None, None] + r + 3.0 * s) * u[:, None]
-                  + (np.array([-0.6, 0.0, 0.6]) * r)[None, :, None] * v[:, None])
-        score -= cfg.beyond_weight * bilinear(soft, beyond).mean(axis=1)
-    return score
+    return val[:, :24].mean(axis=1), val[:, 24:30].mean(axis=1), val[:, 30:].mean(axis=1)

@@ -1,0 +1,130 @@
+"""Posts: found at their foot, to a fraction of a millimetre, whatever their shadow and top."""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import pytest
+
+from tabletop.scene import Piece, Scene
+from tests.vision.helpers import calibration_of, pose
+from vision import Detector, DetectorConfig
+from vision.posts import FOOT, SIDE, TOP, PostConfig, fit_foot, post_outline, steepest
+from vision.topview import TopView
+
+
+def _errors(found: list[Piece], truth: list[Piece]) -> list[float]:
+    """Distance from each true post to the nearest post found (inf: none)."""
+    xy = np.array([[p.x_mm, p.y_mm] for p in found]).reshape(-1, 2)
+    return [float(np.min(np.hypot(*(xy - [q.x_mm, q.y_mm]).T))) if len(xy) else math.inf
+            for q in truth]
+
+
+def _render_posts(truth: list[Piece], light_dir_deg: float, tilt_deg: float = 20.0,
+                  **settings) -> tuple[list[Piece], Detector]:
+    render = pytest.importorskip("tabletop.render")
+    r = render.render_scene(Scene(tuple(truth)), render.CameraPose.looking_at(
+        (0, 0), height_mm=800, tilt_deg=tilt_deg, image_size=(800, 450), hfov_deg=60),
+        render.RenderSettings(seed=11, table="wood", light_dir_deg=light_dir_deg,
+                              supersample=2, **settings))
+    det = Detector(r.calibration(), config=DetectorConfig(kinds=("post",)))
+    return [p for p in det.detect(r.image).scene.pieces if p.kind == "post"], det
+
+
+def test_posts_under_a_tilted_camera_are_found_at_their_foot() -> None:
+    truth = [Piece("post", x, y) for x, y in
+             ((-250.0, -120.0), (-90.0, 100.0), (40.0, -60.0), (160.0, 120.0), (270.0, -20.0))]
+    found, _ = _render_posts(truth, light_dir_deg=135.0, shadow_strength=0.55,
+                             light_elevation_deg=50.0)
+    assert len(found) == len(truth)
+    err = _errors(found, truth)
+    assert max(err) < 0.7, err
+
+
+def test_a_post_whose_shadow_lies_over_its_near_side_is_found_at_its_foot() -> None:
+    # the light comes from beyond each post (seen from the camera's nadir): the shadow falls
+    # back over the near side of the foot, where the outline's near edge would be
+    truth = [Piece("post", x, 140.0) for x in (-150.0, 0.0, 150.0)]
+    probe, det = _render_posts(truth[:1], light_dir_deg=90.0)  # for the camera's nadir
+    assert len(probe) == 1
+    nadir = det.view.camera.nadir_mm
+    away = math.degrees(math.atan2(140.0 - nadir[1], 0.0 - nadir[0]))
+    found, _ = _render_posts(truth, light_dir_deg=away, shadow_strength=0.6,
+                             light_elevation_deg=40.0)
+    assert len(found) == len(truth)
+    err = _errors(found, truth)
+    assert max(err) < 0.7, err
+
+
+def _drawn_post(view: TopView, cfg: PostConfig, foot_px: np.ndarray, top_level: float,
+                blur: float = 1.0) -> np.ndarray:
+    """A level image (table 100) of a post at ``foot_px``: dark wall, top face of
+    ``top_level``, drawn at 8 times the resolution and shrunk (antialiased), then blurred."""
+    h, w = view.valid.shape
+    z = 8
+    big = np.full((h * z, w * z), 100, np.uint8)
+    out = post_outline(cfg, view, foot_px, step_px=0.25)
+    r = cfg.radius_mm * view.px_per_mm
+
+    def px(p: np.ndarray) -> np.ndarray:
+        return np.round((p + 0.5) * z - 0.5).astype(np.int32)
+
+    hull = cv2.convexHull(np.r_[px(out.foot + r * np.c_[np.cos(a), np.sin(a)]),
+                                px(out.top + r * out.k * np.c_[np.cos(a), np.sin(a)])])
+    cv2.fillConvexPoly(big, hull, 25)
+    cv2.circle(big, tuple(px(out.top[None])[0]), round(r * out.k * z), top_level, -1)
+    img = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
+    return np.clip(cv2.GaussianBlur(img, (0, 0), blur), 0, 255).astype(np.uint8)
+
+
+a = np.linspace(0, 2 * math.pi, 180, endpoint=False)
+
+
+@pytest.mark.parametrize("top_level", [10, 70, 230])  # darker than the wall, grey, shining
+def test_the_outline_fit_finds_a_drawn_post_from_a_few_pixels_off(top_level: int) -> None:
+    K, R, t = pose(height_mm=800.0, tilt_deg=20.0, size=(800, 450))
+    view = TopView(calibration_of(K, R, t, (800, 450)), px_per_mm=1.0)
+    cfg = PostConfig(radius_mm=5.0, height_mm=40.0)
+    foot_mm = np.array([150.0, 20.0])  # 320 mm from the nadir
+    foot = view.to_px(foot_mm[None])[0] + [0.3, -0.2]
+    level = _drawn_post(view, cfg, foot, top_level)
+    for start in ([3.0, 0.0], [0.0, -3.0], [-2.0, 2.0], [2.5, 2.5]):
+        f = fit_foot(cfg, level, view, foot + start)
+        assert np.hypot(*(f - foot)) < 0.25, (start, f - foot)
+
+
+def test_the_outline_has_its_parts_where_the_camera_says() -> None:
+    K, R, t = pose(height_mm=800.0, tilt_deg=20.0, size=(800, 450))
+    view = TopView(calibration_of(K, R, t, (800, 450)), px_per_mm=1.0)
+    cfg = PostConfig(radius_mm=5.0, height_mm=40.0)
+    foot_mm = np.array([200.0, -50.0])
+    out = post_outline(cfg, view, view.to_px(foot_mm[None])[0])
+    top_mm = view.to_mm(out.top[None])[0]
+    assert top_mm == pytest.approx(view.camera.seen_at(foot_mm[None], 40.0)[0], abs=1e-6)
+    dist = float(np.hypot(*(foot_mm - view.camera.nadir_mm)))
+    assert out.length == pytest.approx(dist * 40.0 / (view.camera.height_mm - 40.0), rel=1e-6)
+    r = 5.0 * view.px_per_mm
+    on_foot = np.hypot(*(out.points[out.part == FOOT] - out.foot).T)
+    on_top = np.hypot(*(out.points[out.part == TOP] - out.top).T)
+    assert on_foot == pytest.approx(r) and on_top == pytest.approx(r * out.k)
+    # the foot's near half faces the nadir, the top's far half away from it (the sides
+    # diverge a little: the top is seen larger)
+    slack = r * (out.k - 1.0) / out.length + 1e-9
+    assert np.all(out.normals[out.part == FOOT] @ out.axis <= slack)
+    assert np.all(out.normals[out.part == TOP] @ out.axis >= slack - 2e-9)
+    # the sides are straight, r to r * k from the axis
+    side = out.points[out.part == SIDE] - out.foot
+    across = np.abs(side @ np.array([-out.axis[1], out.axis[0]]))
+    assert np.all((across > r - 1e-6) & (across < r * out.k + 1e-6))
+
+
+def test_steepest_finds_a_blurred_step_to_a_fraction_of_a_sample() -> None:
+    x = np.arange(0, 20, 1.0)
+    prof = np.array([100 / (1 + np.exp(-(x - c) / 0.8)) for c in (8.3, 11.7)])
+    pos, rise, inside = steepest(prof, np.ones(2), 1.0, 2, 17)
+    assert pos == pytest.approx([8.3, 11.7], abs=0.05)
+    assert np.all(inside) and np.all(rise > 20)
+    pos, _, _ = steepest(prof[:, ::-1], -np.ones(2), 1.0, 2, 17)  # falls, looked for as falls
+    assert pos == pytest.approx([19 - 8.3, 19 - 11.7], abs=0.05)

@@ -42,6 +42,8 @@ class PostConfig:
     min_contrast: Least difference of level between the two surfaces (table, wall, top face)
         on either side of a part of the outline for it to be fitted.
     edge_share: An edge must show this share of the contrast between its two surfaces.
+    shine_trust: Weight of the top face's edges when the top shines (brighter than the
+        table): a lamp's highlight on it need not fill it.
     fit_steps: Most steps of the outline fit.
     """
 
@@ -56,6 +58,7 @@ class PostConfig:
     min_edge: float = 6.0
     min_contrast: float = 20.0
     edge_share: float = 0.6
+    shine_trust: float = 0.3
     fit_steps: int = 5
 
 
@@ -119,7 +122,8 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         # beyond its top (light from the camera's side), not both; the tip of a shadow
         # pointing at the camera looks like a foot with the table behind it. So: the best
         # foot with the table behind it, and the best with the table beyond; when they
-        # differ and the first fit finds no top against the table, the better fit of both.
+        # differ and the first fit finds little of its top against the table, the better
+        # fit of both.
         s1, s2 = stripe - behind, stripe - beyond
         i1, i2 = int(np.argmax(s1)), int(np.argmax(s2))
         score = max(float(s1[i1]), float(s2[i2]))
@@ -130,7 +134,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
             p1, p2 = p2, p1
         fit = fit_post(cfg, prep.level, view, p1)
         if (min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r
-                and fit.top_found < 0.5):
+                and fit.top_found < 0.8):
             other = fit_post(cfg, prep.level, view, p2)
             if other.support > fit.support:
                 fit = other
@@ -291,8 +295,9 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     alike. The edges are found along the outline's normals, and Gauss-Newton steps move the
     foot (and change the radii of the foot and of the top circles: blur and light make a
     post look a little thinner or fatter than it is) to fit them, each edge weighted by its
-    strength and robustly. The outline is drawn once and moved with the foot (its shape
-    hardly changes over a few pixels); the levels are measured again after the first step.
+    strength and robustly (less when the top shines). The outline is drawn once and moved
+    with the foot (its shape hardly changes over a few pixels); the levels are measured
+    again after the first step.
     A fit that wanders off more than two radii fails.
     """
     r = cfg.radius_mm * view.px_per_mm
@@ -331,6 +336,8 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
                 break
             p_use, n_use, s_use = out.points[use], nrm[use], sign[use]
             j_use, w_use, d_use = jac[use][:, None], cfg.edge_share * want[use], design[use]
+            trust = np.where((part[use] >= TOP) & (cap > table + cfg.min_contrast),
+                             cfg.shine_trust, 1.0)
             rows = np.arange(len(use))
         # coarse to fine: the first steps look farther for the edges
         half = max(3.0, (1.2, 0.6)[step] * r) if step < 2 else 3.0
@@ -345,7 +352,7 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
         top_found = np.count_nonzero(part[use[ok]] == TOP) / n_top
         if ok.sum() < 4:
             break
-        a_ok, y, w0 = d_use[ok], ts[0] + st * pos[ok], strength[ok]
+        a_ok, y, w0 = d_use[ok], ts[0] + st * pos[ok], strength[ok] * trust[ok]
         wgt = w0
         for _ in range(2):
             aw = a_ok.T * wgt

@@ -43,9 +43,10 @@ def test_posts_under_a_tilted_camera_are_found_at_their_foot() -> None:
     assert max(err) < 0.7, err
 
 
-def test_a_post_whose_shadow_lies_over_its_near_side_is_found_at_its_foot() -> None:
-    # the light comes from beyond each post (seen from the camera's nadir): the shadow falls
-    # back over the near side of the foot, where the outline's near edge would be
+def test_a_post_whose_shadow_points_at_the_camera_is_found_at_its_foot() -> None:
+    # the light comes from beyond the posts (seen from the camera's nadir): each shadow falls
+    # back over the near side of the foot, where the outline's near edge would be, and its
+    # tip, with the table behind it, looks like a foot
     truth = [Piece("post", x, 140.0) for x in (-150.0, 0.0, 150.0)]
     probe, det = _render_posts(truth[:1], light_dir_deg=90.0)  # for the camera's nadir
     assert len(probe) == 1
@@ -63,31 +64,43 @@ def _drawn_post(view: TopView, cfg: PostConfig, foot_px: np.ndarray, top_level: 
     """A level image (table 100) of a post at ``foot_px``: dark wall, top face of
     ``top_level``, drawn at 8 times the resolution and shrunk (antialiased), then blurred."""
     h, w = view.valid.shape
-    z = 8
-    big = np.full((h * z, w * z), 100, np.uint8)
-    out = post_outline(cfg, view, foot_px, step_px=0.25)
+    level = np.full((h, w), 100, np.uint8)
+    out = post_outline(cfg, view, foot_px)
     r = cfg.radius_mm * view.px_per_mm
+    x0, y0 = (int(v) - 40 for v in foot_px)  # a window round the post
+    z = 8
 
     def px(p: np.ndarray) -> np.ndarray:
-        return np.round((p + 0.5) * z - 0.5).astype(np.int32)
+        return np.round((p - [x0, y0] + 0.5) * z - 0.5).astype(np.int32)
 
-    hull = cv2.convexHull(np.r_[px(out.foot + r * np.c_[np.cos(a), np.sin(a)]),
-                                px(out.top + r * out.k * np.c_[np.cos(a), np.sin(a)])])
-    cv2.fillConvexPoly(big, hull, 25)
-    cv2.circle(big, tuple(px(out.top[None])[0]), round(r * out.k * z), top_level, -1)
-    img = cv2.resize(big, (w, h), interpolation=cv2.INTER_AREA).astype(np.float32)
-    return np.clip(cv2.GaussianBlur(img, (0, 0), blur), 0, 255).astype(np.uint8)
+    ring = np.c_[np.cos(a), np.sin(a)]
+    big = np.full((80 * z, 80 * z), 100, np.uint8)
+    cv2.fillConvexPoly(big, cv2.convexHull(np.r_[px(out.foot + r * ring),
+                                                 px(out.top + r * out.k * ring)]), 25)
+    cv2.circle(big, tuple(int(c) for c in px(out.top[None])[0]), round(r * out.k * z),
+               top_level, -1)
+    patch = cv2.resize(big, (80, 80), interpolation=cv2.INTER_AREA).astype(np.float32)
+    level[y0:y0 + 80, x0:x0 + 80] = np.clip(cv2.GaussianBlur(patch, (0, 0), blur), 0, 255)
+    return level
 
 
 a = np.linspace(0, 2 * math.pi, 180, endpoint=False)
 
 
+def _view(centre_mm: np.ndarray) -> TopView:
+    """The top view (1 px per mm) of 200 mm round ``centre_mm``, from a camera 800 mm up,
+    tilted 20 degrees."""
+    K, R, t = pose(height_mm=800.0, tilt_deg=20.0, size=(800, 450))
+    x, y = centre_mm
+    return TopView(calibration_of(K, R, t, (800, 450)), px_per_mm=1.0,
+                   area_mm=(x - 100, y - 100, x + 100, y + 100))
+
+
 @pytest.mark.parametrize("top_level", [10, 70, 230])  # darker than the wall, grey, shining
 def test_the_outline_fit_finds_a_drawn_post_from_a_few_pixels_off(top_level: int) -> None:
-    K, R, t = pose(height_mm=800.0, tilt_deg=20.0, size=(800, 450))
-    view = TopView(calibration_of(K, R, t, (800, 450)), px_per_mm=1.0)
-    cfg = PostConfig(radius_mm=5.0, height_mm=40.0)
     foot_mm = np.array([150.0, 20.0])  # 320 mm from the nadir
+    view = _view(foot_mm)
+    cfg = PostConfig(radius_mm=5.0, height_mm=40.0)
     foot = view.to_px(foot_mm[None])[0] + [0.3, -0.2]
     level = _drawn_post(view, cfg, foot, top_level)
     for start in ([3.0, 0.0], [0.0, -3.0], [-2.0, 2.0], [2.5, 2.5]):
@@ -96,10 +109,9 @@ def test_the_outline_fit_finds_a_drawn_post_from_a_few_pixels_off(top_level: int
 
 
 def test_the_outline_has_its_parts_where_the_camera_says() -> None:
-    K, R, t = pose(height_mm=800.0, tilt_deg=20.0, size=(800, 450))
-    view = TopView(calibration_of(K, R, t, (800, 450)), px_per_mm=1.0)
-    cfg = PostConfig(radius_mm=5.0, height_mm=40.0)
     foot_mm = np.array([200.0, -50.0])
+    view = _view(foot_mm)
+    cfg = PostConfig(radius_mm=5.0, height_mm=40.0)
     out = post_outline(cfg, view, view.to_px(foot_mm[None])[0])
     top_mm = view.to_mm(out.top[None])[0]
     assert top_mm == pytest.approx(view.camera.seen_at(foot_mm[None], 40.0)[0], abs=1e-6)

@@ -132,10 +132,10 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         p1, p2 = pts[i1] + origin, pts[i2] + origin
         if s1[i1] < cfg.min_score:
             p1, p2 = p2, p1
-        fit = fit_post(cfg, prep.level, view, p1)
+        fit = fit_post(cfg, prep.level, view, p1, exclude)
         if (min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r
                 and fit.top_found < 0.8):
-            other = fit_post(cfg, prep.level, view, p2)
+            other = fit_post(cfg, prep.level, view, p2, exclude)
             if other.support > fit.support:
                 fit = other
         feet.append(fit.foot)
@@ -282,8 +282,8 @@ def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     return fit_post(cfg, level, view, foot_px).foot
 
 
-def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray
-             ) -> PostFit:
+def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,
+             exclude: np.ndarray | None = None) -> PostFit:
     """Fits the outline of a post (:func:`post_outline`) to the edges, from ``foot_px``.
 
     Each part of the outline is an edge between two surfaces: the dark wall and the table
@@ -297,8 +297,9 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     post look a little thinner or fatter than it is) to fit them, each edge weighted by its
     strength and robustly (less when the top shines). The outline is drawn once and moved
     with the foot (its shape hardly changes over a few pixels); the levels are measured
-    again after the first step.
-    A fit that wanders off more than two radii fails.
+    again after the first step. Edges against another piece (``exclude``, uint8: where the
+    earlier stages found pieces) are not looked for. A fit that wanders off more than two
+    radii fails.
     """
     r = cfg.radius_mm * view.px_per_mm
     out = post_outline(cfg, view, foot_px)
@@ -323,7 +324,6 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     reg = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
     moved = np.zeros(2)
     support, top_found = 0.0, 0.0
-    n_top = max(1, int(np.count_nonzero(part == TOP)))
     for step in range(cfg.fit_steps):
         if step < 2:
             table, wall, cap = np.median(
@@ -331,7 +331,15 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
             sign = np.array([1.0, 1.0, np.sign(table - cap), np.sign(wall - cap)])[part]
             want = np.array([table - wall, table - wall, abs(table - cap),
                              abs(wall - cap)])[part]
-            use = np.nonzero((want >= cfg.min_contrast) & (table - wall >= cfg.min_contrast))[0]
+            keep = (want >= cfg.min_contrast) & (table - wall >= cfg.min_contrast)
+            if exclude is not None:  # an edge against another piece is not against the table
+                hh, ww = exclude.shape
+                q = np.round(out.points + jac[:, None] * moved + 3.0 * nrm).astype(int)
+                q[:, 0] = np.clip(q[:, 0], 0, ww - 1)
+                q[:, 1] = np.clip(q[:, 1], 0, hh - 1)
+                keep &= (exclude[q[:, 1], q[:, 0]] == 0) | (part == CAP)
+            use = np.nonzero(keep)[0]
+            n_top = max(1, int(np.count_nonzero(part[use] == TOP)))
             if len(use) < 4:
                 break
             p_use, n_use, s_use = out.points[use], nrm[use], sign[use]

@@ -140,3 +140,28 @@ def test_steepest_finds_a_blurred_step_to_a_fraction_of_a_sample() -> None:
     assert np.all(inside) and np.all(rise > 20)
     pos, _, _ = steepest(prof[:, ::-1], -np.ones(2), 1.0, 2, 17)  # falls, looked for as falls
     assert pos == pytest.approx([19 - 8.3, 19 - 11.7], abs=0.05)
+
+
+def test_a_post_leaning_over_a_tile_is_found_at_its_foot() -> None:
+    # each post's top is seen over the edge of a tile just beyond it: those edges are the
+    # tile's, not the post's
+    posts = [Piece("post", x, y) for x, y in ((-200.0, -80.0), (150.0, -100.0))]
+    _, det = _render_posts(posts[:1], light_dir_deg=200.0)  # for the camera's nadir
+    nadir = det.view.camera.nadir_mm
+    tiles = []
+    for p in posts:
+        u = np.array([p.x_mm, p.y_mm]) - nadir
+        u /= np.hypot(*u)
+        c = np.array([p.x_mm, p.y_mm]) + (5.0 + 2.0 + 25.4) * u
+        tiles.append(Piece.tile(float(c[0]), float(c[1]), math.degrees(math.atan2(u[1], u[0])),
+                                "down"))
+    render = pytest.importorskip("tabletop.render")
+    r = render.render_scene(Scene((*posts, *tiles)), render.CameraPose.looking_at(
+        (0, 0), height_mm=800, tilt_deg=20.0, image_size=(800, 450), hfov_deg=60),
+        render.RenderSettings(seed=11, table="wood", light_dir_deg=200.0, supersample=2))
+    res = Detector(r.calibration(), config=DetectorConfig(kinds=("tile", "coin", "post"))
+                   ).detect(r.image)
+    found = [p for p in res.scene.pieces if p.kind == "post"]
+    assert len(found) == len(posts)
+    err = _errors(found, posts)
+    assert max(err) < 0.7, err

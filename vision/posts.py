@@ -135,9 +135,12 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         fit = fit_post(cfg, prep.level, view, p1, exclude)
         if (min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r
                 and fit.top_found < 0.8):
-            other = fit_post(cfg, prep.level, view, p2, exclude)
+            # a first look (the two coarse steps) before fitting it all the way
+            other = fit_post(cfg, prep.level, view, p2, exclude, steps=2)
             if other.support > fit.support:
-                fit = other
+                other = fit_post(cfg, prep.level, view, other.foot, exclude)
+                if other.support > fit.support:
+                    fit = other
         feet.append(fit.foot)
         scores.append(score)
     if not feet:
@@ -283,7 +286,7 @@ def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
 
 
 def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,
-             exclude: np.ndarray | None = None) -> PostFit:
+             exclude: np.ndarray | None = None, steps: int | None = None) -> PostFit:
     """Fits the outline of a post (:func:`post_outline`) to the edges, from ``foot_px``.
 
     Each part of the outline is an edge between two surfaces: the dark wall and the table
@@ -297,12 +300,12 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     post look a little thinner or fatter than it is) to fit them, each edge weighted by its
     strength and robustly (less when the top shines). The outline is drawn once and moved
     with the foot (its shape hardly changes over a few pixels); the levels are measured
-    again after the first step. Edges against another piece (``exclude``, uint8: where the
-    earlier stages found pieces) are not looked for. A fit that wanders off more than two
-    radii fails.
+    again when the first step moved it far. Edges against another piece (``exclude``,
+    uint8: where the earlier stages found pieces) are not looked for. A fit that wanders off
+    more than two radii fails. ``steps``: at most this many steps (None: ``cfg.fit_steps``).
     """
     r = cfg.radius_mm * view.px_per_mm
-    out = post_outline(cfg, view, foot_px)
+    out = post_outline(cfg, view, foot_px, 2.0)
     part, jac, nrm = out.part, out.jac, out.normals
     # where the surfaces' levels are read (16 points each): a ring on the table round the
     # whole post, the wall along the axis from the foot to short of the top face (near the
@@ -324,8 +327,8 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     reg = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
     moved = np.zeros(2)
     support, top_found = 0.0, 0.0
-    for step in range(cfg.fit_steps):
-        if step < 2:
+    for step in range(cfg.fit_steps if steps is None else steps):
+        if step == 0 or (step == 1 and abs(moved[0]) + abs(moved[1]) > 1.5):
             table, wall, cap = np.median(
                 _sample(win, corner, probes + probe_jac * moved).reshape(3, 16), axis=1)
             sign = np.array([1.0, 1.0, np.sign(table - cap), np.sign(wall - cap)])[part]

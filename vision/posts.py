@@ -305,7 +305,7 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     more than two radii fails. ``steps``: at most this many steps (None: ``cfg.fit_steps``).
     """
     r = cfg.radius_mm * view.px_per_mm
-    out = post_outline(cfg, view, foot_px, 2.0)
+    out = post_outline(cfg, view, foot_px)
     part, jac, nrm = out.part, out.jac, out.normals
     # where the surfaces' levels are read (16 points each): a ring on the table round the
     # whole post, the wall along the axis from the foot to short of the top face (near the

@@ -189,6 +189,14 @@ class Outline:
     top_share: np.ndarray
 
 
+_PARTS = np.array([FOOT, SIDE, TOP, CAP])
+
+
+def _spread(a: float, b: float, n: int) -> np.ndarray:
+    """``n`` values from ``a`` to ``b`` (both included), evenly spaced."""
+    return a + (b - a) / (n - 1) * np.arange(n)
+
+
 def post_outline(cfg: PostConfig, view: TopView, foot_px: np.ndarray, step_px: float = 1.5
                  ) -> Outline:
     """The outline of a post standing at ``foot_px``, a point every ``step_px`` or so."""
@@ -210,12 +218,13 @@ def post_outline(cfg: PostConfig, view: TopView, foot_px: np.ndarray, step_px: f
     nc = max(5, int(2 * (math.pi - th_t) * big_r / step_px) | 1)
     nd = max(3, int(2 * (math.pi / 3) * big_r / step_px) | 1)  # within 60 degrees of the axis
     lam_max = 1.0 - (big_r + 1.0) / max(d, 1e-6)  # the sides' points short of the top
-    ls = (np.linspace(0.0, lam_max, max(1, int(lam_max * d / step_px)) + 1)[1:]
-          if lam_max > 0 else np.zeros(0))
-    th = np.r_[np.linspace(-th_t, th_t, na), np.full(len(ls), -th_t), np.full(len(ls), th_t),
-               np.linspace(th_t, 2 * math.pi - th_t, nc), np.linspace(-1.0, 1.0, nd) * math.pi / 3]
-    share = np.r_[np.zeros(na), ls, ls, np.ones(nc + nd)]
-    part = np.repeat([FOOT, SIDE, TOP, CAP], [na, 2 * len(ls), nc, nd])
+    nl = max(1, int(lam_max * d / step_px)) if lam_max > 0 else 0
+    ls = np.arange(1, nl + 1) * (lam_max / max(nl, 1))
+    th = np.concatenate([_spread(-th_t, th_t, na), np.full(nl, -th_t), np.full(nl, th_t),
+                         _spread(th_t, 2 * math.pi - th_t, nc),
+                         _spread(-math.pi / 3, math.pi / 3, nd)])
+    share = np.concatenate([np.zeros(na), ls, ls, np.ones(nc + nd)])
+    part = np.repeat(_PARTS, [na, 2 * nl, nc, nd])
     nrm = -np.cos(th)[:, None] * u + np.sin(th)[:, None] * v
     pts = f + share[:, None] * (top - f) + (r + share * (big_r - r))[:, None] * nrm
     return Outline(f, top, k, u, d, pts, nrm, 1.0 + share * (k - 1.0), part, share)
@@ -285,6 +294,12 @@ def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     return fit_post(cfg, level, view, foot_px).foot
 
 
+_RING = np.column_stack([np.cos(np.arange(16) * math.pi / 8),
+                         np.sin(np.arange(16) * math.pi / 8)])  # 16 points round
+_ALONG = np.repeat(np.arange(4) / 3.0, 4)[:, None]  # the wall's 4 x 4 points
+_ACROSS = np.tile([-0.45, -0.15, 0.15, 0.45], 4)[:, None]
+
+
 def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,
              exclude: np.ndarray | None = None, steps: int | None = None) -> PostFit:
     """Fits the outline of a post (:func:`post_outline`) to the edges, from ``foot_px``.
@@ -313,17 +328,14 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     # the foot
     u, d, k = out.axis, out.length, out.k
     v = np.array([-u[1], u[0]])
-    ang = np.linspace(0, 2 * math.pi, 16, endpoint=False)
-    ring = np.c_[np.cos(ang), np.sin(ang)]
-    a = np.repeat(np.linspace(-0.7 * r, max(-0.7 * r, d - 1.3 * r), 4), 4)[:, None]
-    q = np.tile([-0.45, -0.15, 0.15, 0.45], 4)[:, None] * r
-    probes = np.r_[(out.foot + out.top) / 2 + (0.5 * d + 2.5 * r) * ring,
-                   out.foot + a * u + q * v, out.top + 0.5 * r * ring]
+    a = -0.7 * r + max(0.0, d - 0.6 * r) * _ALONG
+    probes = np.concatenate([(out.foot + out.top) / 2 + (0.5 * d + 2.5 * r) * _RING,
+                             out.foot + a * u + r * _ACROSS * v, out.top + 0.5 * r * _RING])
     probe_jac = np.repeat([(1.0 + k) / 2, 1.0, k], 16)[:, None]
     margin, st = 2.0, 0.5
     km = round(margin / st)
     win, corner = _window(level, out.points, 1.2 * r + margin + 3.0 * r + 2.0)
-    design = np.c_[nrm * jac[:, None], 1 - out.top_share, out.top_share]
+    design = np.column_stack([nrm * jac[:, None], 1 - out.top_share, out.top_share])
     reg = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
     moved = np.zeros(2)
     support, top_found = 0.0, 0.0
@@ -377,6 +389,12 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     return PostFit(out.foot + moved, support, top_found)
 
 
+_T_STRIPE = np.repeat(np.arange(8) / 7.0, 3)  # 8 steps along the stripe, 3 across each
+_T_TABLE = np.tile([2.5, 4.5], 3)  # mm off the stripe's ends, 2 along x 3 across
+_Q_ALL = np.concatenate([np.tile([-0.45, 0.0, 0.45], 8),
+                         np.tile(np.repeat([-0.6, 0.0, 0.6], 2), 2)])  # radii across
+
+
 def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray,
             origin: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """How dark (``soft``, float32: 1 dark, 0 table) a post standing at each of the points
@@ -396,11 +414,12 @@ def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray,
     # along the stripe: 8 steps from 0.6 r behind the foot to 1.2 r short of the top's centre,
     # 3 across; behind the foot and beyond the top: 2 x 3 points on the table each
     t_hi = np.maximum(-0.3 * r, length - 1.2 * r)
-    ts = -0.6 * r + (t_hi + 0.6 * r)[:, None] * np.linspace(0.0, 1.0, 8)[None]  # (M, 8)
-    end = (length + r * cam.height_mm / max(cam.height_mm - cfg.height_mm, 1.0))[:, None]
-    along = np.c_[np.repeat(ts, 3, axis=1), np.tile([-(r + 2.5 * s), -(r + 4.5 * s)], (m, 3)),
-                  end + np.tile([2.5 * s, 4.5 * s], (m, 3))]
-    across = np.r_[np.tile([-0.45, 0.0, 0.45], 8), np.tile(np.repeat([-0.6, 0.0, 0.6], 2), 2)] * r
+    end = length + r * cam.height_mm / max(cam.height_mm - cfg.height_mm, 1.0)
+    along = np.empty((m, 36))
+    along[:, :24] = -0.6 * r + (t_hi + 0.6 * r)[:, None] * _T_STRIPE
+    along[:, 24:30] = -r - s * _T_TABLE
+    along[:, 30:] = end[:, None] + s * _T_TABLE
+    across = _Q_ALL * r
     xy = (p_px[:, None] + along[..., None] * u[:, None] + across[None, :, None] * v[:, None])
     val = cv2.remap(soft, xy.astype(np.float32), None, cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_REPLICATE)

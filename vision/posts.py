@@ -136,7 +136,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         if (min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r
                 and fit.top_found < 0.8):
             # a first look (the two coarse steps) before fitting it all the way
-            other = fit_post(cfg, prep.level, view, p2, exclude, steps=2)
+            other = fit_post(cfg, prep.level, view, p2, exclude, steps=PROBE)
             if other.support > fit.support:
                 other = fit_post(cfg, prep.level, view, other.foot, exclude)
                 if other.support > fit.support:
@@ -287,6 +287,9 @@ class PostFit:
     top_found: float
 
 
+PROBE = 1
+
+
 def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray
              ) -> np.ndarray:
     """The foot (view pixels) whose outline (:func:`post_outline`) fits the edges best,
@@ -298,6 +301,9 @@ _RING = np.column_stack([np.cos(np.arange(16) * math.pi / 8),
                          np.sin(np.arange(16) * math.pi / 8)])  # 16 points round
 _ALONG = np.repeat(np.arange(4) / 3.0, 4)[:, None]  # the wall's 4 x 4 points
 _ACROSS = np.tile([-0.45, -0.15, 0.15, 0.45], 4)[:, None]
+
+
+_REG = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
 
 
 def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,
@@ -336,22 +342,20 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     km = round(margin / st)
     win, corner = _window(level, out.points, 1.2 * r + margin + 3.0 * r + 2.0)
     design = np.column_stack([nrm * jac[:, None], 1 - out.top_share, out.top_share])
-    reg = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
+    reg = _REG
     moved = np.zeros(2)
     support, top_found = 0.0, 0.0
     for step in range(cfg.fit_steps if steps is None else steps):
         if step == 0 or (step == 1 and abs(moved[0]) + abs(moved[1]) > 1.5):
-            table, wall, cap = np.median(
-                _sample(win, corner, probes + probe_jac * moved).reshape(3, 16), axis=1)
+            vals = np.sort(_sample(win, corner, probes + probe_jac * moved).reshape(3, 16), axis=1)
+            table, wall, cap = vals[:, 7:9].mean(axis=1)  # medians
             sign = np.array([1.0, 1.0, np.sign(table - cap), np.sign(wall - cap)])[part]
             want = np.array([table - wall, table - wall, abs(table - cap),
                              abs(wall - cap)])[part]
             keep = (want >= cfg.min_contrast) & (table - wall >= cfg.min_contrast)
             if exclude is not None:  # an edge against another piece is not against the table
-                hh, ww = exclude.shape
                 q = np.round(out.points + jac[:, None] * moved + 3.0 * nrm).astype(int)
-                q[:, 0] = np.clip(q[:, 0], 0, ww - 1)
-                q[:, 1] = np.clip(q[:, 1], 0, hh - 1)
+                q = np.minimum(np.maximum(q, 0), [exclude.shape[1] - 1, exclude.shape[0] - 1])
                 keep &= (exclude[q[:, 1], q[:, 0]] == 0) | (part == CAP)
             use = np.nonzero(keep)[0]
             n_top = max(1, int(np.count_nonzero(part[use] == TOP)))
@@ -379,7 +383,8 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
         wgt = w0
         for _ in range(2):
             aw = a_ok.T * wgt
-            delta = np.linalg.solve(aw @ a_ok + reg * wgt.sum(), aw @ y)
+            delta = cv2.solve(aw @ a_ok + reg * wgt.sum(), aw @ y,
+                              flags=cv2.DECOMP_CHOLESKY)[1][:, 0]
             wgt = w0 / (1.0 + ((a_ok @ delta - y) / 0.7) ** 2)
         moved += delta[:2]
         if step >= 1 and abs(delta[0]) + abs(delta[1]) < 0.1:

@@ -16,6 +16,7 @@ sides, the top face's edge) and the foot moved until the outline fits them
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -77,6 +78,14 @@ def _inner(valid: np.ndarray, k: int) -> np.ndarray:
     return inner
 
 
+@functools.lru_cache(maxsize=8)
+def _darkness(black_level: float, contrast: float) -> np.ndarray:
+    """Level (uint8) -> how dark (float32: 0 at ``black_level``, 1 ``contrast`` below it)."""
+    lut = np.clip((black_level - np.arange(256, dtype=np.float32)) / contrast, 0.0, 1.0)
+    lut.setflags(write=False)
+    return lut
+
+
 def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = None
                  ) -> Detections:
     """Finds the posts in a prepared frame (their feet, in mm)."""
@@ -88,7 +97,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
     if exclude is not None:
         cv2.subtract(dark, exclude, dst=dark)
     contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-    lut = np.clip((cfg.black_level - np.arange(256, dtype=np.float32)) / cfg.contrast, 0.0, 1.0)
+    lut = _darkness(cfg.black_level, cfg.contrast)
     h, w = dark.shape
     cam = view.camera
     lean = cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0)
@@ -135,8 +144,8 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         fit = fit_post(cfg, prep.level, view, p1, exclude)
         if (min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r
                 and fit.top_found < 0.8):
-            # a first look (the two coarse steps) before fitting it all the way
-            other = fit_post(cfg, prep.level, view, p2, exclude, steps=PROBE)
+            # a first look (one coarse step) before fitting it all the way
+            other = fit_post(cfg, prep.level, view, p2, exclude, steps=1)
             if other.support > fit.support:
                 other = fit_post(cfg, prep.level, view, other.foot, exclude)
                 if other.support > fit.support:
@@ -285,9 +294,6 @@ class PostFit:
     foot: np.ndarray
     support: float
     top_found: float
-
-
-PROBE = 1
 
 
 def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray

@@ -131,8 +131,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         # beyond its top (light from the camera's side), not both; the tip of a shadow
         # pointing at the camera looks like a foot with the table behind it. So: the best
         # foot with the table behind it, and the best with the table beyond; when they
-        # differ and the first fit finds little of its top against the table, the better
-        # fit of both.
+        # differ, the better fit of both.
         s1, s2 = stripe - behind, stripe - beyond
         i1, i2 = int(np.argmax(s1)), int(np.argmax(s2))
         score = max(float(s1[i1]), float(s2[i2]))
@@ -142,13 +141,13 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         if s1[i1] < cfg.min_score:
             p1, p2 = p2, p1
         fit = fit_post(cfg, prep.level, view, p1, exclude)
-        if (min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r
-                and fit.top_found < 0.8):
-            # a first look (one coarse step) before fitting it all the way
+        if min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r:
+            # a first look (one coarse step) before fitting it all the way; the first stays
+            # unless the other fits clearly better
             other = fit_post(cfg, prep.level, view, p2, exclude, steps=1)
-            if other.support > fit.support:
+            if other.support > 1.15 * fit.support:
                 other = fit_post(cfg, prep.level, view, other.foot, exclude)
-                if other.support > fit.support:
+                if other.support > 1.15 * fit.support:
                     fit = other
         feet.append(fit.foot)
         scores.append(score)
@@ -288,12 +287,10 @@ class PostFit:
         foot: The foot, view pixels (2,).
         support: Mean strength (level change per pixel) of the edges that fit, over all the
             edges looked for; 0 when the fit failed.
-        top_found: Share of the top's far edge found against the table.
     """
 
     foot: np.ndarray
     support: float
-    top_found: float
 
 
 def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray
@@ -350,7 +347,7 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     design = np.column_stack([nrm * jac[:, None], 1 - out.top_share, out.top_share])
     reg = _REG
     moved = np.zeros(2)
-    support, top_found = 0.0, 0.0
+    support = 0.0
     for step in range(cfg.fit_steps if steps is None else steps):
         if step == 0 or (step == 1 and abs(moved[0]) + abs(moved[1]) > 1.5):
             vals = np.sort(_sample(win, corner, probes + probe_jac * moved).reshape(3, 16), axis=1)
@@ -364,7 +361,6 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
                 q = np.minimum(np.maximum(q, 0), [exclude.shape[1] - 1, exclude.shape[0] - 1])
                 keep &= (exclude[q[:, 1], q[:, 0]] == 0) | (part == CAP)
             use = np.nonzero(keep)[0]
-            n_top = max(1, int(np.count_nonzero(part[use] == TOP)))
             if len(use) < 4:
                 break
             p_use, n_use, s_use = out.points[use], nrm[use], sign[use]
@@ -382,7 +378,6 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
         contrast = s_use * (prof[rows, ip + km] - prof[rows, ip - km])
         ok &= (strength >= cfg.min_edge) & (contrast >= w_use)
         support = float(strength[ok].sum()) / len(use)
-        top_found = np.count_nonzero(part[use[ok]] == TOP) / n_top
         if ok.sum() < 4:
             break
         a_ok, y, w0 = d_use[ok], ts[0] + st * pos[ok], strength[ok] * trust[ok]
@@ -396,8 +391,8 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
         if step >= 1 and abs(delta[0]) + abs(delta[1]) < 0.1:
             break
     if float(np.hypot(*moved)) > 2 * r + 3.0:
-        return PostFit(out.foot, 0.0, 0.0)
-    return PostFit(out.foot + moved, support, top_found)
+        return PostFit(out.foot, 0.0)
+    return PostFit(out.foot + moved, support)
 
 
 _T_STRIPE = np.repeat(np.arange(8) / 7.0, 3)  # 8 steps along the stripe, 3 across each

@@ -35,7 +35,8 @@ class PostConfig:
     height_mm: The post's height.
     black_level: Level (table = 100) where darkness starts to count (below: a shadow's).
     contrast: Levels below ``black_level`` at which a pixel counts as fully dark.
-    min_score: Least template score (dark stripe minus dark behind) of a post.
+    min_score: Least template score of a post (dark stripe minus dark behind the foot, or
+        minus dark beyond the top).
     max_core_level: A post's darkest tenth is below this level (table = 100): black, not shade.
     border_mm: Blobs this close to the edge of the view are left out (vignetting).
     max_points: Candidate feet tried per blob (the blob's pixels, thinned to this many).
@@ -67,7 +68,8 @@ _INNER: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
 
 
 def _inner(valid: np.ndarray, k: int) -> np.ndarray:
-    """``valid`` eroded by a k x k square, kept while the same array is passed again."""
+    """``valid`` eroded by a k x k square, kept while the same array is passed again (the
+    play area changes by a new array, never in place)."""
     hit = _INNER.get((id(valid), k))
     if hit is not None and hit[0] is valid:
         return hit[1]

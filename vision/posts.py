@@ -3,12 +3,20 @@
 From a tilted camera a post's side wall lies on the table plane of the view as a dark stripe
 from its foot outwards (away from the point below the camera), as long as the camera geometry
 says for a post of its height standing there. Each dark blob is searched for the foot whose
-predicted stripe is dark while the table just behind the foot is not: a shadow (pointing the
-light's way, not the camera's) does not fit that template.
+predicted stripe is dark while the table just behind the foot, or just beyond the top, is
+not: a shadow (pointing the light's way, not the camera's) does not fit that template.
+
+The foot is then fitted to the post's outline: seen from the camera and drawn on the table
+plane, a post is the convex hull of its foot circle and of its top circle (seen displaced
+outward and a little larger, :meth:`CameraGeometry.seen_at`). Edges are measured to a fraction
+of a pixel along the normals of that outline (the near half of the foot circle, the two long
+sides, the top face's edge) and the foot moved until the outline fits them
+(:func:`fit_post`).
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -17,7 +25,6 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.prepare import Prepared
-from vision.sampling import bilinear
 from vision.topview import TopView
 
 
@@ -28,10 +35,18 @@ class PostConfig:
     height_mm: The post's height.
     black_level: Level (table = 100) where darkness starts to count (below: a shadow's).
     contrast: Levels below ``black_level`` at which a pixel counts as fully dark.
-    min_score: Least template score (dark stripe minus dark behind) of a post.
-    beyond_weight: Weight of the penalty for darkness beyond the post's top end.
+    min_score: Least template score of a post (dark stripe minus dark behind the foot, or
+        minus dark beyond the top).
     max_core_level: A post's darkest tenth is below this level (table = 100): black, not shade.
     border_mm: Blobs this close to the edge of the view are left out (vignetting).
+    max_points: Candidate feet tried per blob (the blob's pixels, thinned to this many).
+    min_edge: Least change of the level (table = 100) per pixel across an edge of the outline.
+    min_contrast: Least difference of level between the two surfaces (table, wall, top face)
+        on either side of a part of the outline for it to be fitted.
+    edge_share: An edge must show this share of the contrast between its two surfaces.
+    shine_trust: Weight of the top face's edges when the top shines (brighter than the
+        table): a lamp's highlight on it need not fill it.
+    fit_steps: Most steps of the outline fit.
     """
 
     radius_mm: float = 5.0
@@ -39,9 +54,38 @@ class PostConfig:
     black_level: float = 75.0
     contrast: float = 35.0
     min_score: float = 0.67
-    beyond_weight: float = 0.0
     max_core_level: float = 60.0
     border_mm: float = 15.0
+    max_points: int = 120
+    min_edge: float = 6.0
+    min_contrast: float = 20.0
+    edge_share: float = 0.6
+    shine_trust: float = 0.3
+    fit_steps: int = 5
+
+
+_INNER: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _inner(valid: np.ndarray, k: int) -> np.ndarray:
+    """``valid`` eroded by a k x k square, kept while the same array is passed again (the
+    play area changes by a new array, never in place)."""
+    hit = _INNER.get((id(valid), k))
+    if hit is not None and hit[0] is valid:
+        return hit[1]
+    if len(_INNER) > 8:
+        _INNER.clear()
+    inner = cv2.erode(valid, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    _INNER[(id(valid), k)] = (valid, inner)  # holds ``valid``, so its id stays unique
+    return inner
+
+
+@functools.lru_cache(maxsize=8)
+def _darkness(black_level: float, contrast: float) -> np.ndarray:
+    """Level (uint8) -> how dark (float32: 0 at ``black_level``, 1 ``contrast`` below it)."""
+    lut = np.clip((black_level - np.arange(256, dtype=np.float32)) / contrast, 0.0, 1.0)
+    lut.setflags(write=False)
+    return lut
 
 
 def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = None
@@ -50,36 +94,64 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
     view = prep.view
     s = view.px_per_mm
     r = cfg.radius_mm * s
-    dark = prep.dark if exclude is None else cv2.bitwise_and(prep.dark, cv2.bitwise_not(exclude))
     kb = max(3, int(cfg.border_mm * s) | 1)
-    inner = cv2.erode(prep.valid, cv2.getStructuringElement(cv2.MORPH_RECT, (kb, kb)))
-    dark = cv2.bitwise_and(dark, inner)
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(dark, connectivity=8)
-    soft = np.clip((cfg.black_level - prep.level.astype(np.float32)) / cfg.contrast, 0.0, 1.0)
+    dark = cv2.bitwise_and(prep.dark, _inner(prep.valid, kb))
+    if exclude is not None:
+        cv2.subtract(dark, exclude, dst=dark)
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    lut = _darkness(cfg.black_level, cfg.contrast)
+    h, w = dark.shape
+    cam = view.camera
+    lean = cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0)
+    min_area, max_area = 0.5 * math.pi * r * r, 40 * math.pi * r * r
     feet, scores = [], []
-    min_area = 0.5 * math.pi * r * r
-    for i in range(1, n):
-        x0, y0, bw, bh, area = stats[i]
-        if area < min_area or area > 40 * math.pi * r * r:
+    for c in contours:
+        x0, y0, bw, bh = cv2.boundingRect(c)
+        if bw * bh < min_area or cv2.contourArea(c) > max_area:
             continue
-        ys, xs = np.nonzero(labels[y0:y0 + bh, x0:x0 + bw] == i)
-        if np.percentile(prep.level[ys + y0, xs + x0], 10) > cfg.max_core_level:
+        blob = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(blob, [c], -1, 255, cv2.FILLED, offset=(-x0, -y0))
+        blob = cv2.bitwise_and(blob, dark[y0:y0 + bh, x0:x0 + bw])
+        ys, xs = np.nonzero(blob)
+        if len(xs) < min_area or len(xs) > max_area:
             continue
-        pts = np.c_[xs + x0, ys + y0].astype(float)
-        if len(pts) > 400:
-            pts = pts[:: len(pts) // 400 + 1]
-        sc = _scores(cfg, soft, view, pts)
-        best = int(np.argmax(sc))
-        score, p = float(sc[best]), pts[best]
+        lv = prep.level[y0:y0 + bh, x0:x0 + bw][ys, xs]
+        if np.partition(lv, len(lv) // 10)[len(lv) // 10] > cfg.max_core_level:
+            continue
+        # the template reads darkness in the blob's rectangle and a margin round it
+        mid = view.to_mm(np.array([[x0 + bw / 2, y0 + bh / 2]]))[0]
+        pad = math.ceil(2 * r + 5.0 * s + lean * s * float(np.hypot(*(mid - cam.nadir_mm)))) + 2
+        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
+        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
+        soft = lut[prep.level[ya:yb, xa:xb]]
+        origin = np.array([xa, ya], float)
+        pts = np.c_[xs + x0 - xa, ys + y0 - ya].astype(float)
+        if len(pts) > cfg.max_points:
+            pts = pts[:: len(pts) // cfg.max_points + 1]
+        stripe, behind, beyond = _scores(cfg, soft, view, pts, origin)
+        # A post's own shadow darkens the table behind its foot (light from beyond it) or
+        # beyond its top (light from the camera's side), not both; the tip of a shadow
+        # pointing at the camera looks like a foot with the table behind it. So: the best
+        # foot with the table behind it, and the best with the table beyond; when they
+        # differ, the better fit of both.
+        s1, s2 = stripe - behind, stripe - beyond
+        i1, i2 = int(np.argmax(s1)), int(np.argmax(s2))
+        score = max(float(s1[i1]), float(s2[i2]))
         if score < cfg.min_score:
             continue
-        # refine on a quarter-pixel grid around the best point
-        g = np.arange(-4, 5) * 0.25
-        grid = p + np.c_[np.repeat(g, len(g)), np.tile(g, len(g))]
-        sc = _scores(cfg, soft, view, grid)
-        p, score = grid[int(np.argmax(sc))], max(score, float(sc.max()))
-        p = _foot_from_near_edge(cfg, soft, view, p)
-        feet.append(p)
+        p1, p2 = pts[i1] + origin, pts[i2] + origin
+        if s1[i1] < cfg.min_score:
+            p1, p2 = p2, p1
+        fit = fit_post(cfg, prep.level, view, p1, exclude)
+        if min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r:
+            # a first look (one coarse step) before fitting it all the way; the first stays
+            # unless the other fits clearly better
+            other = fit_post(cfg, prep.level, view, p2, exclude, steps=1)
+            if other.support > 1.15 * fit.support:
+                other = fit_post(cfg, prep.level, view, other.foot, exclude)
+                if other.support > 1.15 * fit.support:
+                    fit = other
+        feet.append(fit.foot)
         scores.append(score)
     if not feet:
         return Detections.empty()
@@ -87,60 +159,276 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
     return Detections.of(foot_mm, ["post"] * len(feet), confidence=np.clip(scores, 0, 1))
 
 
-def _foot_from_near_edge(cfg: PostConfig, soft: np.ndarray, view: TopView, p: np.ndarray
-                         ) -> np.ndarray:
-    """The foot from the inner end of the post's dark body, to a fraction of a pixel.
+FOOT, SIDE, TOP, CAP = 0, 1, 2, 3
+"""Parts of a post's outline: the near half of the foot circle, the long sides, the far half
+of the top circle (against the table), the near half of the top circle (against the wall)."""
 
-    Along the post's axis, coming from the camera's side, the first place the darkness
-    reaches one half is the near edge of its base; the foot is one radius further in.
-    Keeps ``p`` when no such edge is near it.
+
+@dataclass(frozen=True)
+class Outline:
+    """Points along the outline of a post standing at ``foot`` (view pixels), as the view
+    shows it: the convex hull of the foot circle and of the top circle, which is seen ``k``
+    times farther from the nadir and ``k`` times larger (``k = H / (H - height)``).
+
+    Attributes:
+        foot, top: Centres of the foot and top circles (2,).
+        k: How much farther from the nadir the top is seen than the foot.
+        axis: Unit vector from the foot towards the top (2,).
+        length: Distance from the foot to the top.
+        points: (M, 2) points: the near half of the foot circle (part :data:`FOOT`), the two
+            long sides where the top does not cover them (:data:`SIDE`), the far half of the
+            top circle (:data:`TOP`), and inside the hull the near half of the top circle,
+            where the top face meets the wall (:data:`CAP`).
+        normals: (M, 2) unit normals, away from the post (for :data:`CAP`, from the top face).
+        jac: (M,) how far each point moves when the foot moves by one pixel: 1 on the foot
+            circle, ``k`` on the top circle.
+        part: (M,) the part of each point.
+        top_share: (M,) how much of each point's radius is the top circle's: 0 on the foot
+            circle, 1 on the top circle, between along the sides.
     """
-    s = view.px_per_mm
-    r = cfg.radius_mm * s
-    u = view.camera.outward(view.to_mm(p[None]))[0]
-    if not np.any(u):
-        return p
-    if view.flip_y:
-        u = np.array([u[0], -u[1]])
-    v = np.array([-u[1], u[0]])
-    ts = np.arange(-3.0 * r, 0.5 * r, 0.25)
-    lines = [bilinear(soft, p[None] + ts[:, None] * u[None] + q * r * v[None])
-             for q in (-0.3, 0.0, 0.3)]
-    prof = np.mean(lines, axis=0)
-    hit = np.nonzero(prof >= 0.5)[0]
-    if not hit.size or hit[0] == 0:
-        return p
-    j = int(hit[0])
-    a, b = prof[j - 1], prof[j]
-    edge = ts[j - 1] + (0.5 - a) / max(b - a, 1e-6) * 0.25
-    if abs(edge + r) > 0.8 * r:  # not where a base's edge could be: keep the template's
-        return p
-    return p + (edge + r) * u
+
+    foot: np.ndarray
+    top: np.ndarray
+    k: float
+    axis: np.ndarray
+    length: float
+    points: np.ndarray
+    normals: np.ndarray
+    jac: np.ndarray
+    part: np.ndarray
+    top_share: np.ndarray
 
 
-def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray) -> np.ndarray:
-    """Template score of a post standing at each of the view points ``p_px`` (M, 2)."""
+_PARTS = np.array([FOOT, SIDE, TOP, CAP])
+
+
+def _spread(a: float, b: float, n: int) -> np.ndarray:
+    """``n`` values from ``a`` to ``b`` (both included), evenly spaced."""
+    return a + (b - a) / (n - 1) * np.arange(n)
+
+
+def post_outline(cfg: PostConfig, view: TopView, foot_px: np.ndarray, step_px: float = 1.5
+                 ) -> Outline:
+    """The outline of a post standing at ``foot_px``, a point every ``step_px`` or so."""
     cam, s = view.camera, view.px_per_mm
     r = cfg.radius_mm * s
-    mm = view.to_mm(p_px)
+    k = cam.height_mm / max(cam.height_mm - cfg.height_mm, 1.0)
+    big_r = r * k
+    f = np.asarray(foot_px, float).reshape(2)
+    nadir = view.to_px(cam.nadir_mm[None])[0]
+    top = nadir + (f - nadir) * k
+    d = float(np.hypot(*(top - f)))
+    u = (top - f) / d if d > 1e-6 else np.array([1.0, 0.0])
+    v = np.array([-u[1], u[0]])
+    # the sides touch both circles where the normal n has n.u = -(R - r) / d
+    th_t = math.acos(max(-1.0, min(1.0, -(big_r - r) / d))) if d > 1e-6 else math.pi / 2
+    # every point is on a circle between the two: its share of the way from the foot circle
+    # to the top circle (centre, radius and motion alike), and the angle of its normal from -u
+    na = max(5, int(2 * th_t * r / step_px) | 1)
+    nc = max(5, int(2 * (math.pi - th_t) * big_r / step_px) | 1)
+    nd = max(3, int(2 * (math.pi / 3) * big_r / step_px) | 1)  # within 60 degrees of the axis
+    lam_max = 1.0 - (big_r + 1.0) / max(d, 1e-6)  # the sides' points short of the top
+    nl = max(1, int(lam_max * d / step_px)) if lam_max > 0 else 0
+    ls = np.arange(1, nl + 1) * (lam_max / max(nl, 1))
+    th = np.concatenate([_spread(-th_t, th_t, na), np.full(nl, -th_t), np.full(nl, th_t),
+                         _spread(th_t, 2 * math.pi - th_t, nc),
+                         _spread(-math.pi / 3, math.pi / 3, nd)])
+    share = np.concatenate([np.zeros(na), ls, ls, np.ones(nc + nd)])
+    part = np.repeat(_PARTS, [na, 2 * nl, nc, nd])
+    nrm = -np.cos(th)[:, None] * u + np.sin(th)[:, None] * v
+    pts = f + share[:, None] * (top - f) + (r + share * (big_r - r))[:, None] * nrm
+    return Outline(f, top, k, u, d, pts, nrm, 1.0 + share * (k - 1.0), part, share)
+
+
+def steepest(prof: np.ndarray, sign: np.ndarray, step_px: float, lo: int, hi: int
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The steepest change along each profile (rows of ``prof``, samples ``step_px`` apart),
+    a rise where ``sign`` is 1, a fall where it is -1, looked for between samples ``lo`` and
+    ``hi`` (inclusive).
+
+    Returns its position in samples to a fraction (M,: the peak of a parabola through the
+    differences), the change per pixel there (M,, times ``sign``), and whether the steepest
+    change lies inside ``lo`` - ``hi`` rather than at an end (M,).
+
+    >>> prof = np.array([[0.0, 0.0, 1.0, 3.0, 4.0, 4.0]])
+    >>> pos, rise, inside = steepest(prof, np.ones(1), 1.0, 1, 4)
+    >>> float(pos[0]), float(rise[0]), bool(inside[0])
+    (2.5, 1.5, True)
+    """
+    g = (prof[:, lo + 1:hi + 2] - prof[:, lo - 1:hi]) * (sign / (2 * step_px))[:, None]
+    j = np.argmax(g, axis=1)  # g[:, i] is the change at sample lo + i
+    rows = np.arange(len(prof))
+    jj = np.minimum(np.maximum(j, 1), g.shape[1] - 2)
+    a, b, c = g[rows, jj - 1], g[rows, jj], g[rows, jj + 1]
+    den = a - 2 * b + c
+    off = np.minimum(np.maximum(0.5 * (a - c) / np.where(den < -1e-9, den, -np.inf), -0.5), 0.5)
+    return lo + jj + off, g[rows, j], (j > 0) & (j < g.shape[1] - 1)
+
+
+def _window(level: np.ndarray, points: np.ndarray, pad: float) -> tuple[np.ndarray, np.ndarray]:
+    """A float32 copy of ``level`` round ``points`` (``pad`` pixels more) and its corner."""
+    h, w = level.shape
+    x0, y0 = (max(0, int(v - pad)) for v in points.min(axis=0))
+    x1, y1 = (int(v + pad) + 2 for v in points.max(axis=0))
+    x1, y1 = min(w, max(x1, x0 + 2)), min(h, max(y1, y0 + 2))
+    return level[y0:y1, x0:x1].astype(np.float32), np.array([x0, y0], float)
+
+
+def _sample(win: np.ndarray, corner: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """Bilinear samples of ``win`` at view points ``xy`` (..., 2), clamped to its edge."""
+    m = (xy - corner).astype(np.float32).reshape(-1, 1, 2)
+    return cv2.remap(win, m, None, cv2.INTER_LINEAR,
+                     borderMode=cv2.BORDER_REPLICATE).reshape(xy.shape[:-1])
+
+
+@dataclass(frozen=True)
+class PostFit:
+    """A fit of a post's outline.
+
+    Attributes:
+        foot: The foot, view pixels (2,).
+        support: Mean strength (level change per pixel) of the edges that fit, over all the
+            edges looked for; 0 when the fit failed.
+    """
+
+    foot: np.ndarray
+    support: float
+
+
+def fit_foot(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray
+             ) -> np.ndarray:
+    """The foot (view pixels) whose outline (:func:`post_outline`) fits the edges best,
+    starting from ``foot_px`` (see :func:`fit_post`)."""
+    return fit_post(cfg, level, view, foot_px).foot
+
+
+_RING = np.column_stack([np.cos(np.arange(16) * math.pi / 8),
+                         np.sin(np.arange(16) * math.pi / 8)])  # 16 points round
+_ALONG = np.repeat(np.arange(4) / 3.0, 4)[:, None]  # the wall's 4 x 4 points
+_ACROSS = np.tile([-0.45, -0.15, 0.15, 0.45], 4)[:, None]
+
+
+_REG = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
+
+
+def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,
+             exclude: np.ndarray | None = None, steps: int | None = None) -> PostFit:
+    """Fits the outline of a post (:func:`post_outline`) to the edges, from ``foot_px``.
+
+    Each part of the outline is an edge between two surfaces: the dark wall and the table
+    (the foot's near half and the sides), the top face and the table (the top's far half),
+    the top face and the wall (the top's near half). Their levels are measured on the post,
+    which tells each edge's sign (a top face may be darker than the wall, or shine) and
+    contrast; an edge that does not show most of that contrast is left out (the post's own
+    shadow beside it, a neighbour touching it), and so is a part whose two surfaces look
+    alike. The edges are found along the outline's normals, and Gauss-Newton steps move the
+    foot (and change the radii of the foot and of the top circles: blur and light make a
+    post look a little thinner or fatter than it is) to fit them, each edge weighted by its
+    strength and robustly (less when the top shines). The outline is drawn once and moved
+    with the foot (its shape hardly changes over a few pixels); the levels are measured
+    again when the first step moved it far. Edges against another piece (``exclude``,
+    uint8: where the earlier stages found pieces) are not looked for. A fit that wanders off
+    more than two radii fails. ``steps``: at most this many steps (None: ``cfg.fit_steps``).
+    """
+    r = cfg.radius_mm * view.px_per_mm
+    out = post_outline(cfg, view, foot_px)
+    part, jac, nrm = out.part, out.jac, out.normals
+    # where the surfaces' levels are read (16 points each): a ring on the table round the
+    # whole post, the wall along the axis from the foot to short of the top face (near the
+    # nadir: the crescent before it), a ring inside the top face; and how each moves with
+    # the foot
+    u, d, k = out.axis, out.length, out.k
+    v = np.array([-u[1], u[0]])
+    a = -0.7 * r + max(0.0, d - 0.6 * r) * _ALONG
+    probes = np.concatenate([(out.foot + out.top) / 2 + (0.5 * d + 2.5 * r) * _RING,
+                             out.foot + a * u + r * _ACROSS * v, out.top + 0.5 * r * _RING])
+    probe_jac = np.repeat([(1.0 + k) / 2, 1.0, k], 16)[:, None]
+    margin, st = 2.0, 0.5
+    km = round(margin / st)
+    win, corner = _window(level, out.points, 1.2 * r + margin + 3.0 * r + 2.0)
+    design = np.column_stack([nrm * jac[:, None], 1 - out.top_share, out.top_share])
+    reg = _REG
+    moved = np.zeros(2)
+    support = 0.0
+    for step in range(cfg.fit_steps if steps is None else steps):
+        if step == 0 or (step == 1 and abs(moved[0]) + abs(moved[1]) > 1.5):
+            vals = np.sort(_sample(win, corner, probes + probe_jac * moved).reshape(3, 16), axis=1)
+            table, wall, cap = vals[:, 7:9].mean(axis=1)  # medians
+            sign = np.array([1.0, 1.0, np.sign(table - cap), np.sign(wall - cap)])[part]
+            want = np.array([table - wall, table - wall, abs(table - cap),
+                             abs(wall - cap)])[part]
+            keep = (want >= cfg.min_contrast) & (table - wall >= cfg.min_contrast)
+            if exclude is not None:  # an edge against another piece is not against the table
+                q = np.round(out.points + jac[:, None] * moved + 3.0 * nrm).astype(int)
+                q = np.minimum(np.maximum(q, 0), [exclude.shape[1] - 1, exclude.shape[0] - 1])
+                keep &= (exclude[q[:, 1], q[:, 0]] == 0) | (part == CAP)
+            use = np.nonzero(keep)[0]
+            if len(use) < 4:
+                break
+            p_use, n_use, s_use = out.points[use], nrm[use], sign[use]
+            j_use, w_use, d_use = jac[use][:, None], cfg.edge_share * want[use], design[use]
+            trust = np.where((part[use] >= TOP) & (cap > table + cfg.min_contrast),
+                             cfg.shine_trust, 1.0)
+            rows = np.arange(len(use))
+        # coarse to fine: the first steps look farther for the edges
+        half = max(3.0, (1.2, 0.6)[step] * r) if step < 2 else 3.0
+        ts = np.arange(-half - margin, half + margin + 1e-9, st)
+        prof = _sample(win, corner, (p_use + j_use * moved)[:, None]
+                       + ts[None, :, None] * n_use[:, None])
+        pos, strength, ok = steepest(prof, s_use, st, km, len(ts) - 1 - km)
+        ip = np.round(pos).astype(int)
+        contrast = s_use * (prof[rows, ip + km] - prof[rows, ip - km])
+        ok &= (strength >= cfg.min_edge) & (contrast >= w_use)
+        support = float(strength[ok].sum()) / len(use)
+        if ok.sum() < 4:
+            break
+        a_ok, y, w0 = d_use[ok], ts[0] + st * pos[ok], strength[ok] * trust[ok]
+        wgt = w0
+        for _ in range(2):
+            aw = a_ok.T * wgt
+            delta = cv2.solve(aw @ a_ok + reg * wgt.sum(), aw @ y,
+                              flags=cv2.DECOMP_CHOLESKY)[1][:, 0]
+            wgt = w0 / (1.0 + ((a_ok @ delta - y) / 0.7) ** 2)
+        moved += delta[:2]
+        if step >= 1 and abs(delta[0]) + abs(delta[1]) < 0.1:
+            break
+    if float(np.hypot(*moved)) > 2 * r + 3.0:
+        return PostFit(out.foot, 0.0)
+    return PostFit(out.foot + moved, support)
+
+
+_T_STRIPE = np.repeat(np.arange(8) / 7.0, 3)  # 8 steps along the stripe, 3 across each
+_T_TABLE = np.tile([2.5, 4.5], 3)  # mm off the stripe's ends, 2 along x 3 across
+_Q_ALL = np.concatenate([np.tile([-0.45, 0.0, 0.45], 8),
+                         np.tile(np.repeat([-0.6, 0.0, 0.6], 2), 2)])  # radii across
+
+
+def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray,
+            origin: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """How dark (``soft``, float32: 1 dark, 0 table) a post standing at each of the points
+    ``p_px`` (M, 2) of ``soft`` would be, and the table behind its foot and beyond its top,
+    (M,) each. ``soft`` is a window of the view whose top left corner is the view point
+    ``origin``."""
+    cam, s = view.camera, view.px_per_mm
+    r = cfg.radius_mm * s
+    m = len(p_px)
+    mm = view.to_mm(p_px + origin)
     dist = np.linalg.norm(mm - cam.nadir_mm, axis=1)
     length = dist * cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0) * s
     u = cam.outward(mm)
     if view.flip_y:
         u[:, 1] = -u[:, 1]
     v = np.c_[-u[:, 1], u[:, 0]]
+    # along the stripe: 8 steps from 0.6 r behind the foot to 1.2 r short of the top's centre,
+    # 3 across; behind the foot and beyond the top: 2 x 3 points on the table each
     t_hi = np.maximum(-0.3 * r, length - 1.2 * r)
-    ts = -0.6 * r + (t_hi + 0.6 * r)[:, None] * np.linspace(0.0, 1.0, 8)[None]  # (M, 8)
-    qs = np.array([-0.45, 0.0, 0.45]) * r
-    along = np.repeat(ts, 3, axis=1)  # (M, 24)
-    across = np.tile(qs, 8)[None].repeat(len(p_px), axis=0)
-    stripe = p_px[:, None] + along[..., None] * u[:, None] + across[..., None] * v[:, None]
-    b_along = np.array([-(r + 2.5 * s)] * 3 + [-(r + 4.5 * s)] * 3)
-    b_across = np.array([-0.6, 0.0, 0.6] * 2) * r
-    behind = (p_px[:, None] + b_along[None, :, None] * u[:, None]
-              + b_across[None, :, None] * v[:, None])
-    # beyond the top end: the table, or the post's pale cap; not dark either way
-    beyond = (p_px[:, None] + (length[:, None, None] + r + 3.0 * s) * u[:, None]
-              + b_across[None, :3, None] * v[:, None])
-    return (bilinear(soft, stripe).mean(axis=1) - bilinear(soft, behind).mean(axis=1)
-            - cfg.beyond_weight * bilinear(soft, beyond).mean(axis=1))
+    end = length + r * cam.height_mm / max(cam.height_mm - cfg.height_mm, 1.0)
+    along = np.empty((m, 36))
+    along[:, :24] = -0.6 * r + (t_hi + 0.6 * r)[:, None] * _T_STRIPE
+    along[:, 24:30] = -r - s * _T_TABLE
+    along[:, 30:] = end[:, None] + s * _T_TABLE
+    across = _Q_ALL * r
+    xy = (p_px[:, None] + along[..., None] * u[:, None] + across[None, :, None] * v[:, None])
+    val = cv2.remap(soft, xy.astype(np.float32), None, cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE)
+    return val[:, :24].mean(axis=1), val[:, 24:30].mean(axis=1), val[:, 30:].mean(axis=1)

@@ -74,12 +74,13 @@ class TableColour:
         if across.shape[1] < w:
             across = cv2.copyMakeBorder(across, 0, 0, 0, w - across.shape[1],
                                         cv2.BORDER_REPLICATE)
-        across = across[:, :w].astype(np.float32)
+        across = across[:, :w]
         g = np.clip((np.asarray(rows, float) + 0.5) / c - 0.5, 0.0, gh - 1.0)
         j0 = np.floor(g).astype(int)
         j1 = np.minimum(j0 + 1, gh - 1)
         t = (g - j0).astype(np.float32)[:, None, None]
-        return np.rint(across[j0] * (1.0 - t) + across[j1] * t).astype(np.uint8)
+        a, b = across[j0].astype(np.float32), across[j1].astype(np.float32)
+        return np.rint(a + (b - a) * t).astype(np.uint8)
 
     def at_cells(self, factor: int) -> np.ndarray:
         """The colour at the centres of the view's ``factor``-pixel cells, uint8

@@ -30,6 +30,16 @@ class CoinConfig:
     min_peak: A coin's distance-transform peak is at least this share of its radius...
     max_peak: ...and at most this share (bigger blobs are not coins).
     min_fill: Share of the coin's disc the blob must fill.
+    max_ring: A coin stands out from what is around it: at most this share of a ring just
+        outside its disc (1.15 to 1.45 radii) is in its blob (neighbours in a worm touch it at
+        points; a patch of bright wood grain or a lit hand does not end at a radius).
+    min_rim: A coin found by growing a blob must show its outline (:func:`_rim_share`) on at
+        least this share of the rays from its centre.
+    seed_share: A blob this small (share of a coin's disc) may still be the brightest part of
+        a coin that is barely brighter than the table (a cream coin on a pale cloth)...
+    regrow_sigmas: ...such a blob, and one that does not make whole coins, is grown over the
+        pixels brighter than halfway from the table around it to its own brightness, and at
+        least this many noise sigmas above that table.
     suit_inks: Suit name -> 8-bit RGB of its ink.
     """
 
@@ -39,6 +49,10 @@ class CoinConfig:
     min_peak: float = 0.6
     max_peak: float = 1.3
     min_fill: float = 0.8
+    max_ring: float = 0.6
+    min_rim: float = 0.75
+    seed_share: float = 0.05
+    regrow_sigmas: float = 2.0
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
 
 
@@ -85,6 +99,109 @@ def _mean_shift(mask: np.ndarray, start: tuple[float, float], offsets: np.ndarra
             break
         x, y = nx, ny
     return x, y, fill
+
+
+def _share_on(mask: np.ndarray, x: float, y: float, offsets: np.ndarray) -> float:
+    """Share of the pixels at ``(x, y) + offsets`` that are set in ``mask`` (outside: unset)."""
+    h, w = mask.shape
+    px = np.round(x + offsets[:, 0]).astype(int)
+    py = np.round(y + offsets[:, 1]).astype(int)
+    ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
+    return float(np.count_nonzero(mask[py[ok], px[ok]])) / max(1, len(offsets))
+
+
+def _blob_coins(cfg: CoinConfig, blob: np.ndarray, r: float, offsets: np.ndarray,
+                ring: np.ndarray) -> tuple[list[tuple[float, float]], bool]:
+    """The coins in one blob (its patch's pixels), and whether the blob is whole coins only
+    (False: a peak that fills too little of a disc, or no peak: maybe a coin seen in part)."""
+    dt = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
+    out: list[tuple[float, float]] = []
+    whole = True
+    for px, py in _peaks(dt, cfg.min_peak * r, cfg.max_peak * r, 1.4 * r):
+        cx, cy, fill = _mean_shift(blob, (px, py), offsets)
+        if fill < cfg.min_fill:
+            whole = False
+        elif _share_on(blob, cx, cy, ring) <= cfg.max_ring:
+            out.append((cx, cy))
+    return out, whole and bool(out)
+
+
+def _rim_share(level: np.ndarray, valid: np.ndarray, cx: float, cy: float, r: float,
+               rays: int = 24) -> float:
+    """Share of the rays from a disc's centre that cross its rim where a coin's would: above
+    the halfway level (from the table around to the face) somewhere just inside the radius,
+    below it somewhere just outside. A coin is bright up to its outline and ends there (its
+    wall, its shadow, a neighbour's rim); a patch of the table's texture fades out anywhere.
+    0 when the ring around is not all in ``valid`` (a coin seen in part tells nothing).
+    """
+    a = np.linspace(0.0, 2.0 * math.pi, rays, endpoint=False)
+    rho = np.linspace(0.55, 1.45, 10) * r
+    pts = np.array([cx, cy]) + rho[None, :, None] * np.c_[np.cos(a), np.sin(a)][:, None]
+    prof = bilinear(level, pts)
+    around = np.array([cx, cy]) + 1.8 * r * np.c_[np.cos(a), np.sin(a)]
+    ix, iy = np.round(around).astype(int).T
+    h, w = valid.shape
+    if np.any((ix < 0) | (ix >= w) | (iy < 0) | (iy >= h)) or not valid[iy, ix].all():
+        return 0.0
+    outer = bilinear(level, around)
+    inside = prof[:, rho < 0.96 * r].max(axis=1)
+    outside = prof[:, rho > 0.99 * r].min(axis=1)
+    mid = (float(np.median(inside)) + float(np.median(outer))) / 2.0
+    return float(np.mean((inside >= mid) & (outside < mid)))
+
+
+def _regrow(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, seed: np.ndarray,
+            rect: tuple[int, int, int, int], r: float) -> tuple[np.ndarray, int, int]:
+    """A faint coin's whole blob, grown from its brightest part: ``seed``, bool over the
+    frame's rectangle ``rect`` = (x0, y0, x1, y1), never into ``exclude`` (tiles).
+
+    On a pale table a coin is only a little brighter than the cloth, and the frame's bright
+    threshold (set by the cloth's texture) keeps only its brightest pixels: a smaller disc, a
+    broken ring round a coloured symbol. Here the threshold is set for this blob alone:
+    halfway from the table around it to the blob's own brightness (where the coin's blurred
+    outline is), and at least ``regrow_sigmas`` noise sigmas above that table. Gaps narrower
+    than half a radius (a symbol reaching the rim) are closed and holes filled.
+
+    Returns:
+        ``(blob, xa, ya)``: uint8 0/255 patch and its top-left corner in the frame.
+    """
+    h, w = prep.level.shape
+    x0, y0, x1, y1 = rect
+    pad = math.ceil(1.2 * r) + 2
+    body = float(np.median(prep.level[y0:y1, x0:x1][seed]))
+    xa, ya, xb, yb = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+    def allowed() -> np.ndarray:
+        ok = prep.valid[ya:yb, xa:xb]
+        return ok if exclude is None else cv2.bitwise_and(
+            ok, cv2.bitwise_not(exclude[ya:yb, xa:xb]))
+
+    grown = np.zeros((yb - ya, xb - xa), np.uint8)
+    for attempt in range(3):  # the patch widens while the grown blob runs into its border
+        lv = prep.level[ya:yb, xa:xb]
+        frame = np.concatenate([lv[0], lv[-1], lv[1:-1, 0], lv[1:-1, -1]])
+        table = float(np.median(frame))
+        thr = max((body + table) / 2.0, table + max(4.0, cfg.regrow_sigmas * prep.noise))
+        cand = np.where((lv >= thr) & (allowed() > 0), 255, 0).astype(np.uint8)
+        cand[y0 - ya:y1 - ya, x0 - xa:x1 - xa][seed] = 255
+        _, lab = cv2.connectedComponents(cand, connectivity=8)
+        keep = np.unique(lab[y0 - ya:y1 - ya, x0 - xa:x1 - xa][seed])
+        grown = np.where(np.isin(lab, keep[keep > 0]), 255, 0).astype(np.uint8)
+        ys, xs = np.nonzero(grown)
+        gx0, gy0, gx1, gy1 = xs.min() + xa, ys.min() + ya, xs.max() + xa + 1, ys.max() + ya + 1
+        nxa, nya = max(0, gx0 - pad), max(0, gy0 - pad)
+        nxb, nyb = min(w, gx1 + pad), min(h, gy1 + pad)
+        if attempt == 2 or not (nxa < xa or nya < ya or nxb > xb or nyb > yb):
+            break
+        xa, ya, xb, yb = min(xa, nxa), min(ya, nya), max(xb, nxb), max(yb, nyb)
+    k = max(3, round(0.5 * r) | 1)
+    grown = cv2.morphologyEx(grown, cv2.MORPH_CLOSE,
+                             cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    contours, hier = cv2.findContours(grown, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is not None:  # holes smaller than a coin: symbols (a loop of coins stays open)
+        holes = [c for c, hh in zip(contours, hier[0], strict=True)
+                 if hh[3] >= 0 and cv2.contourArea(c) < math.pi * r * r]
+        cv2.drawContours(grown, holes, -1, 255, thickness=cv2.FILLED)
+    return cv2.bitwise_and(grown, allowed()), xa, ya
 
 
 def _fit_circle(e: np.ndarray, c: np.ndarray, r: float, free_radius: bool) -> np.ndarray:
@@ -174,21 +291,28 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
     centres, suits, confs = [], [], []
     pad = 2
     h, w = mask.shape
+    ring = _disc_offsets(1.45 * r)
+    ring = ring[np.hypot(ring[:, 0], ring[:, 1]) > 1.15 * r]
+    done = np.zeros(n, bool)  # blobs already taken into a grown one
     for i in range(1, n):
         x0, y0, bw, bh, area = stats[i]
-        if area < 0.5 * math.pi * r * r or min(bw, bh) < 1.2 * r:
+        if done[i] or area < cfg.seed_share * math.pi * r * r:
             continue
         if area > 60 * math.pi * r * r:  # far too big for a group of coins (a hand, a sheet)
             continue
-        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
-        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
-        blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
-        dt = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
-        for px, py in _peaks(dt, cfg.min_peak * r, cfg.max_peak * r, 1.4 * r):
-            cx, cy, fill = _mean_shift(blob, (px, py), offsets)
-            if fill < cfg.min_fill:
-                continue
-            centres.append((cx + xa, cy + ya))
+        found, whole = [], False
+        if area >= 0.5 * math.pi * r * r and min(bw, bh) >= 1.2 * r:
+            xa, ya = max(0, x0 - pad), max(0, y0 - pad)
+            xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
+            blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
+            found, whole = _blob_coins(cfg, blob, r, offsets, ring)
+        if not whole:  # maybe a faint coin seen in part: grow it and look again
+            seed = labels[y0:y0 + bh, x0:x0 + bw] == i
+            blob, xa, ya = _regrow(cfg, prep, exclude, seed, (x0, y0, x0 + bw, y0 + bh), r)
+            done[np.unique(labels[ya:ya + blob.shape[0], xa:xa + blob.shape[1]][blob > 0])] = True
+            found = [(cx, cy) for cx, cy in _blob_coins(cfg, blob, r, offsets, ring)[0]
+                     if _rim_share(prep.level, prep.valid, cx + xa, cy + ya, r) >= cfg.min_rim]
+        centres += [(cx + xa, cy + ya) for cx, cy in found]
     if not centres:
         return Detections.empty()
     cam = prep.view.camera

@@ -33,8 +33,10 @@ class CoinConfig:
     max_ring: A coin stands out from what is around it: at most this share of a ring just
         outside its disc (1.15 to 1.45 radii) is in its blob (neighbours in a worm touch it at
         points; a patch of bright wood grain or a lit hand does not end at a radius).
-    min_rim: A coin found by growing a blob must show its outline (:func:`_rim_share`) on at
-        least this share of the rays from its centre.
+    min_rim: A faint coin (one grown from part of a blob, or found by its ring) must show its
+        outline on at least this share of the rays from its centre...
+    min_contrast: ...and its face must be brighter than the ring just around it by this many
+        noise sigmas (:func:`_faint_coin`).
     seed_share: A blob this small (share of a coin's disc) may still be the brightest part of
         a coin that is barely brighter than the table (a cream coin on a pale cloth)...
     regrow_sigmas: ...such a blob, and one that does not make whole coins, is grown over the
@@ -51,6 +53,7 @@ class CoinConfig:
     min_fill: float = 0.8
     max_ring: float = 0.6
     min_rim: float = 0.75
+    min_contrast: float = 2.5
     seed_share: float = 0.05
     regrow_sigmas: float = 2.0
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
@@ -126,28 +129,34 @@ def _blob_coins(cfg: CoinConfig, blob: np.ndarray, r: float, offsets: np.ndarray
     return out, whole and bool(out)
 
 
-def _rim_share(level: np.ndarray, valid: np.ndarray, cx: float, cy: float, r: float,
-               rays: int = 24) -> float:
-    """Share of the rays from a disc's centre that cross its rim where a coin's would: above
-    the halfway level (from the table around to the face) somewhere just inside the radius,
-    below it somewhere just outside. A coin is bright up to its outline and ends there (its
-    wall, its shadow, a neighbour's rim); a patch of the table's texture fades out anywhere.
-    0 when the ring around is not all in ``valid`` (a coin seen in part tells nothing).
+def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float,
+                rays: int = 24) -> tuple[bool, float]:
+    """Whether a disc that is only a little brighter than the table looks like a coin, and
+    the level halfway from the table around it to its face.
+
+    Along rays from the centre, a coin's face is bright up to its outline and ends there (its
+    wall, its shadow, a neighbour's rim): above halfway just inside the radius, below it just
+    outside, on ``min_rim`` of the rays; and its face (0.55 to 0.9 radii, around the symbol)
+    is brighter than the ring just outside (1.05 to 1.4) by ``min_contrast`` noise sigmas. A
+    patch of the table's texture fades out anywhere. No coin when the ring around is not all
+    in the play area (a coin seen in part tells nothing).
     """
     a = np.linspace(0.0, 2.0 * math.pi, rays, endpoint=False)
-    rho = np.linspace(0.55, 1.45, 10) * r
-    pts = np.array([cx, cy]) + rho[None, :, None] * np.c_[np.cos(a), np.sin(a)][:, None]
-    prof = bilinear(level, pts)
-    around = np.array([cx, cy]) + 1.8 * r * np.c_[np.cos(a), np.sin(a)]
+    d = np.c_[np.cos(a), np.sin(a)]
+    around = np.array([cx, cy]) + 1.8 * r * d
     ix, iy = np.round(around).astype(int).T
-    h, w = valid.shape
-    if np.any((ix < 0) | (ix >= w) | (iy < 0) | (iy >= h)) or not valid[iy, ix].all():
-        return 0.0
-    outer = bilinear(level, around)
+    h, w = prep.valid.shape
+    if np.any((ix < 0) | (ix >= w) | (iy < 0) | (iy >= h)) or not prep.valid[iy, ix].all():
+        return False, 0.0
+    rho = np.linspace(0.55, 1.4, 10) * r
+    prof = bilinear(prep.level, np.array([cx, cy]) + rho[None, :, None] * d[:, None])
+    face, rim = prof[:, rho < 0.91 * r], prof[:, rho > 1.04 * r]
+    if float(face.mean() - rim.mean()) < cfg.min_contrast * max(prep.noise, 1.0):
+        return False, 0.0
     inside = prof[:, rho < 0.96 * r].max(axis=1)
     outside = prof[:, rho > 0.99 * r].min(axis=1)
-    mid = (float(np.median(inside)) + float(np.median(outer))) / 2.0
-    return float(np.mean((inside >= mid) & (outside < mid)))
+    mid = (float(np.median(inside)) + float(np.median(bilinear(prep.level, around)))) / 2.0
+    return float(np.mean((inside >= mid) & (outside < mid))) >= cfg.min_rim, mid
 
 
 def _regrow(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, seed: np.ndarray,
@@ -311,7 +320,7 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
             blob, xa, ya = _regrow(cfg, prep, exclude, seed, (x0, y0, x0 + bw, y0 + bh), r)
             done[np.unique(labels[ya:ya + blob.shape[0], xa:xa + blob.shape[1]][blob > 0])] = True
             found = [(cx, cy) for cx, cy in _blob_coins(cfg, blob, r, offsets, ring)[0]
-                     if _rim_share(prep.level, prep.valid, cx + xa, cy + ya, r) >= cfg.min_rim]
+                     if _faint_coin(cfg, prep, cx + xa, cy + ya, r)[0]]
         centres += [(cx + xa, cy + ya) for cx, cy in found]
     if not centres:
         return Detections.empty()

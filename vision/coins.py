@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import cv2
 import numpy as np
 
 from vision.detections import Detections
+from vision.normalise import TABLE_LEVEL
 from vision.prepare import Prepared
 from vision.sampling import bilinear
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colour
@@ -36,7 +38,13 @@ class CoinConfig:
     min_rim: A faint coin (one grown from part of a blob, or found by its ring) must show its
         outline on at least this share of the rays from its centre...
     min_contrast: ...and its face must be brighter than the ring just around it by this many
-        noise sigmas (:func:`_faint_coin`).
+        noise sigmas (:func:`_faint_coin`)...
+    faint_fill: ...and its grown blob fill this share of its disc (its outline at half its
+        faint brightness lies inside the printed ring near the rim).
+    pale_sigmas: On a table so pale that a white piece is less than this many noise sigmas
+        brighter than it, coins are also looked for by their ring (:func:`_ring_candidates`)...
+    ring_sigmas: ...where a ring filter peaks this many of its noise sigmas above the table...
+    max_candidates: ...at most this many places, best first.
     seed_share: A blob this small (share of a coin's disc) may still be the brightest part of
         a coin that is barely brighter than the table (a cream coin on a pale cloth)...
     regrow_sigmas: ...such a blob, and one that does not make whole coins, is grown over the
@@ -54,6 +62,10 @@ class CoinConfig:
     max_ring: float = 0.6
     min_rim: float = 0.75
     min_contrast: float = 2.5
+    faint_fill: float = 0.65
+    pale_sigmas: float = 8.0
+    ring_sigmas: float = 5.0
+    max_candidates: int = 120
     seed_share: float = 0.05
     regrow_sigmas: float = 2.0
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
@@ -114,15 +126,16 @@ def _share_on(mask: np.ndarray, x: float, y: float, offsets: np.ndarray) -> floa
 
 
 def _blob_coins(cfg: CoinConfig, blob: np.ndarray, r: float, offsets: np.ndarray,
-                ring: np.ndarray) -> tuple[list[tuple[float, float]], bool]:
+                ring: np.ndarray, min_fill: float) -> tuple[list[tuple[float, float]], bool]:
     """The coins in one blob (its patch's pixels), and whether the blob is whole coins only
-    (False: a peak that fills too little of a disc, or no peak: maybe a coin seen in part)."""
+    (False: a peak that fills less than ``min_fill`` of a disc, or no peak: maybe a coin seen
+    in part)."""
     dt = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
     out: list[tuple[float, float]] = []
     whole = True
     for px, py in _peaks(dt, cfg.min_peak * r, cfg.max_peak * r, 1.4 * r):
         cx, cy, fill = _mean_shift(blob, (px, py), offsets)
-        if fill < cfg.min_fill:
+        if fill < min_fill:
             whole = False
         elif _share_on(blob, cx, cy, ring) <= cfg.max_ring:
             out.append((cx, cy))
@@ -157,6 +170,56 @@ def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float,
     outside = prof[:, rho > 0.99 * r].min(axis=1)
     mid = (float(np.median(inside)) + float(np.median(bilinear(prep.level, around)))) / 2.0
     return float(np.mean((inside >= mid) & (outside < mid))) >= cfg.min_rim, mid
+
+
+@lru_cache(maxsize=8)
+def _ring_kernel(rs: float, supersample: int = 8) -> np.ndarray:
+    """A zero-sum kernel: the mean over a coin's face (0.5 to 0.9 radii ``rs``, around its
+    symbol) less the mean over the ring just outside it (1.05 to 1.4), pixels' shares of each
+    band found by supersampling."""
+    k = math.ceil(1.4 * rs + 0.5)
+    m, n = 2 * k + 1, supersample
+    g = np.arange(-k - 0.5 + 0.5 / n, k + 0.5, 1.0 / n)
+    d = np.hypot(*np.meshgrid(g, g)) / rs
+    face = ((d >= 0.5) & (d <= 0.9)).reshape(m, n, m, n).sum(axis=(1, 3)).astype(np.float32)
+    rim = ((d >= 1.05) & (d <= 1.4)).reshape(m, n, m, n).sum(axis=(1, 3)).astype(np.float32)
+    return face / face.sum() - rim / rim.sum()
+
+
+def _ring_candidates(cfg: CoinConfig, prep: Prepared, r: float) -> np.ndarray:
+    """Where coins too faint for the bright mask may lie, (N, 2) view pixels, best first.
+
+    Only on a pale table: one against which even a white piece is less than ``pale_sigmas``
+    noise sigmas brighter (a white piece is at most 255 where the table is at its colour).
+    There a coin shows as a bright face ringed by its darker wall and shadow: the local
+    maxima of a ring filter (:func:`_ring_kernel`, on a reduced view where a coin's radius is
+    2.4 to 4.8 pixels) at least ``ring_sigmas`` of the filter's own noise over the table.
+    """
+    none = np.zeros((0, 2))
+    step = 16
+    grid = prep.top[::step, ::step].max(axis=2)[prep.valid[::step, ::step] > 0]
+    if grid.size == 0:
+        return none
+    white = 255.0 * TABLE_LEVEL / max(float(np.median(grid)), 1.0)
+    if white - TABLE_LEVEL >= cfg.pale_sigmas * max(prep.noise, 1.0):
+        return none
+    levels = max(0, int(math.log2(r / 2.4)))
+    small = prep.level
+    for _ in range(levels):
+        small = cv2.pyrDown(small)
+    f = 2 ** levels
+    resp = cv2.filter2D(small, cv2.CV_32F, _ring_kernel(round(r / f, 2)))
+    valid = prep.valid[::f, ::f][:resp.shape[0], :resp.shape[1]] > 0
+    sample = resp[::3, ::3][valid[::3, ::3]]
+    if sample.size < 10:
+        return none
+    med = float(np.median(sample))
+    sig = 1.4826 * float(np.median(np.abs(sample - med)))
+    k = max(3, round(r / f) | 1)  # one peak per coin
+    peak = resp >= cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ys, xs = np.nonzero(peak & valid & (resp >= med + cfg.ring_sigmas * max(sig, 1e-3)))
+    order = np.argsort(-resp[ys, xs])[:cfg.max_candidates]
+    return np.c_[xs[order], ys[order]].astype(float) * f
 
 
 def _regrow(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, seed: np.ndarray,
@@ -314,14 +377,37 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
             xa, ya = max(0, x0 - pad), max(0, y0 - pad)
             xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
             blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
-            found, whole = _blob_coins(cfg, blob, r, offsets, ring)
+            found, whole = _blob_coins(cfg, blob, r, offsets, ring, cfg.min_fill)
         if not whole:  # maybe a faint coin seen in part: grow it and look again
             seed = labels[y0:y0 + bh, x0:x0 + bw] == i
             blob, xa, ya = _regrow(cfg, prep, exclude, seed, (x0, y0, x0 + bw, y0 + bh), r)
             done[np.unique(labels[ya:ya + blob.shape[0], xa:xa + blob.shape[1]][blob > 0])] = True
-            found = [(cx, cy) for cx, cy in _blob_coins(cfg, blob, r, offsets, ring)[0]
-                     if _faint_coin(cfg, prep, cx + xa, cy + ya, r)[0]]
+            found = _blob_coins(cfg, blob, r, offsets, ring, cfg.faint_fill)[0]
+            found = [(cx, cy) for cx, cy in found if _faint_coin(cfg, prep, cx + xa, cy + ya, r)[0]]
         centres += [(cx + xa, cy + ya) for cx, cy in found]
+    tried: list[tuple[float, float]] = []
+    for x, y in _ring_candidates(cfg, prep, r):  # coins too faint for the bright mask
+        if (exclude is not None and exclude[int(y), int(x)]) or any(
+                (x - cx) ** 2 + (y - cy) ** 2 < (1.2 * r) ** 2 for cx, cy in centres + tried):
+            continue
+        tried.append((x, y))
+        ok, mid = _faint_coin(cfg, prep, x, y, r)
+        if not ok:
+            continue
+        k = math.ceil(0.85 * r)
+        x0, y0, x1, y1 = max(0, int(x) - k), max(0, int(y) - k), min(w, int(x) + k + 1), min(
+            h, int(y) + k + 1)
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        seed = ((xx - x) ** 2 + (yy - y) ** 2 <= (0.85 * r) ** 2) & (prep.level[y0:y1, x0:x1]
+                                                                   >= mid)
+        if not seed.any():
+            continue
+        blob, xa, ya = _regrow(cfg, prep, exclude, seed, (x0, y0, x1, y1), r)
+        for cx, cy in _blob_coins(cfg, blob, r, offsets, ring, cfg.faint_fill)[0]:
+            cx, cy = cx + xa, cy + ya
+            if _faint_coin(cfg, prep, cx, cy, r)[0] and all(
+                    (cx - qx) ** 2 + (cy - qy) ** 2 >= (1.2 * r) ** 2 for qx, qy in centres):
+                centres.append((cx, cy))
     if not centres:
         return Detections.empty()
     cam = prep.view.camera

@@ -26,18 +26,23 @@ DEFAULT_SUIT_INKS: tuple[tuple[str, tuple[int, int, int]], ...] = tuple(
 
 
 def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
-                 grey_ratio: float = 0.13) -> tuple[str | None, float]:
+                 grey_ratio: float = 0.13, ink_share: float = 0.25
+                 ) -> tuple[str | None, float]:
     """The ink best explaining a colour relative to the body, and a confidence in [0, 1].
 
     Blur and print mix an ink with the pale body, which keeps its hue but lowers its
     saturation, so the reading is by hue direction: the observed colour's deviation from grey
     is compared (cosine) with each coloured ink's; a colour whose deviation is small for its
-    darkness (below ``grey_ratio``) is the neutral ink (black).
+    darkness (below ``grey_ratio``) is the neutral ink (black). So is a colour tinted towards
+    a coloured ink by less than ``ink_share`` of that ink's own saturation: black ink under a
+    warm light reads a little warm where the camera's highlight roll-off has dimmed the pale
+    body's brightest channel, far less than an orange ink does.
 
     Args:
         rel_rgb: (3,) observed colour divided by the body's colour, RGB order.
         inks_rgb: name -> 8-bit RGB of each candidate ink.
         grey_ratio: Saturation (chroma over darkness) below which a colour is neutral.
+        ink_share: Share of the nearest coloured ink's saturation below which it is neutral.
 
     Returns:
         ``(name, confidence)``, or ``(None, 0.0)`` when there is no ink to read.
@@ -55,20 +60,22 @@ def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int
         c = np.asarray(rgb, float) / 255.0
         cc = c - c.mean()
         d = max(1.0 - float(c.mean()), 1e-6)
-        if float(np.linalg.norm(cc)) / d < grey_ratio:
+        ink_sat = float(np.linalg.norm(cc)) / d
+        if ink_sat < grey_ratio:
             neutral.append(name)
         else:
-            coloured.append((name, cc / float(np.linalg.norm(cc))))
-    if (sat < grey_ratio and neutral) or not coloured:
+            coloured.append((name, cc / float(np.linalg.norm(cc)), ink_sat))
+    unit = chroma / max(float(np.linalg.norm(chroma)), 1e-9)
+    sims = sorted(((float(unit @ cc), name, ink_sat) for name, cc, ink_sat in coloured),
+                  reverse=True)
+    limit = max(grey_ratio, ink_share * sims[0][2]) if sims else grey_ratio
+    if (sat < limit and neutral) or not coloured:
         if not neutral:
             return None, 0.0
-        return neutral[0], float(np.clip(1.0 - 0.5 * sat / grey_ratio, 0.0, 1.0))
-    unit = chroma / max(float(np.linalg.norm(chroma)), 1e-9)
-    sims = sorted(((float(unit @ cc), name) for name, cc in coloured), reverse=True)
+        return neutral[0], float(np.clip(1.0 - 0.5 * sat / limit, 0.0, 1.0))
     margin = sims[0][0] - (sims[1][0] if len(sims) > 1 else -1.0)
     conf = min(float(np.clip(margin * 2.0, 0.0, 1.0)),
-               float(np.clip(0.5 + (sat - grey_ratio) / grey_ratio, 0.0, 1.0)) if neutral
-               else 1.0)
+               float(np.clip(0.5 + (sat - limit) / limit, 0.0, 1.0)) if neutral else 1.0)
     return sims[0][1], conf
 
 

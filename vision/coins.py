@@ -150,8 +150,9 @@ def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float,
     Along rays from the centre, a coin's face is bright up to its outline and ends there (its
     wall, its shadow, a neighbour's rim): above halfway just inside the radius, below it just
     outside, on ``min_rim`` of the rays; and its face (0.55 to 0.9 radii, around the symbol)
-    is brighter than the ring just outside (1.05 to 1.4) by ``min_contrast`` noise sigmas. A
-    patch of the table's texture fades out anywhere. No coin when the ring around is not all
+    is brighter than the ring just outside (1.05 to 1.4) by ``min_contrast`` noise sigmas
+    along most rays (the median: a dark post on one side is no rim). A patch of the table's
+    texture fades out anywhere. No coin when the ring around is not all
     in the play area (a coin seen in part tells nothing).
     """
     a = np.linspace(0.0, 2.0 * math.pi, rays, endpoint=False)
@@ -164,7 +165,8 @@ def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float,
     rho = np.linspace(0.55, 1.4, 10) * r
     prof = bilinear(prep.level, np.array([cx, cy]) + rho[None, :, None] * d[:, None])
     face, rim = prof[:, rho < 0.91 * r], prof[:, rho > 1.04 * r]
-    if float(face.mean() - rim.mean()) < cfg.min_contrast * max(prep.noise, 1.0):
+    contrast = float(np.median(face.mean(axis=1) - rim.mean(axis=1)))  # most ways round
+    if contrast < cfg.min_contrast * max(prep.noise, 1.0):
         return False, 0.0
     inside = prof[:, rho < 0.96 * r].max(axis=1)
     outside = prof[:, rho > 0.99 * r].min(axis=1)
@@ -382,8 +384,11 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
             seed = labels[y0:y0 + bh, x0:x0 + bw] == i
             blob, xa, ya = _regrow(cfg, prep, exclude, seed, (x0, y0, x0 + bw, y0 + bh), r)
             done[np.unique(labels[ya:ya + blob.shape[0], xa:xa + blob.shape[1]][blob > 0])] = True
-            found = _blob_coins(cfg, blob, r, offsets, ring, cfg.faint_fill)[0]
-            found = [(cx, cy) for cx, cy in found if _faint_coin(cfg, prep, cx + xa, cy + ya, r)[0]]
+            found = [(cx, cy) for cx, cy in _blob_coins(cfg, blob, r, offsets, ring,
+                                                          cfg.faint_fill)[0]
+                     if _faint_coin(cfg, prep, cx + xa, cy + ya, r)[0] and all(
+                         (cx + xa - qx) ** 2 + (cy + ya - qy) ** 2 >= (1.2 * r) ** 2
+                         for qx, qy in centres)]  # not a coin of a blob already seen
         centres += [(cx + xa, cy + ya) for cx, cy in found]
     tried: list[tuple[float, float]] = []
     for x, y in _ring_candidates(cfg, prep, r):  # coins too faint for the bright mask

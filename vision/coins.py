@@ -45,11 +45,9 @@ class CoinConfig:
         brighter than it, coins are also looked for by their ring (:func:`_ring_candidates`)...
     ring_sigmas: ...where a ring filter peaks this many of its noise sigmas above the table...
     max_candidates: ...at most this many places, best first.
-    seed_share: A blob this small (share of a coin's disc) may still be the brightest part of
-        a coin that is barely brighter than the table (a cream coin on a pale cloth)...
-    regrow_sigmas: ...such a blob, and one that does not make whole coins, is grown over the
-        pixels brighter than halfway from the table around it to its own brightness, and at
-        least this many noise sigmas above that table.
+    regrow_sigmas: A blob that does not make whole coins (a faint coin seen in part) is grown
+        over the pixels brighter than halfway from the table around it to its own brightness,
+        and at least this many noise sigmas above that table.
     suit_inks: Suit name -> 8-bit RGB of its ink.
     """
 
@@ -65,8 +63,7 @@ class CoinConfig:
     faint_fill: float = 0.65
     pale_sigmas: float = 8.0
     ring_sigmas: float = 5.0
-    max_candidates: int = 120
-    seed_share: float = 0.05
+    max_candidates: int = 60
     regrow_sigmas: float = 2.0
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
 
@@ -142,10 +139,11 @@ def _blob_coins(cfg: CoinConfig, blob: np.ndarray, r: float, offsets: np.ndarray
     return out, whole and bool(out)
 
 
-def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float,
-                rays: int = 24) -> tuple[bool, float]:
-    """Whether a disc that is only a little brighter than the table looks like a coin, and
-    the level halfway from the table around it to its face.
+def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float
+                ) -> tuple[bool, float, np.ndarray | None]:
+    """Whether a disc that is only a little brighter than the table looks like a coin, the
+    level halfway from the table around it to its face, and the levels along the rays
+    (:func:`_rings`).
 
     Along rays from the centre, a coin's face is bright up to its outline and ends there (its
     wall, its shadow, a neighbour's rim): above halfway just inside the radius, below it just
@@ -155,23 +153,96 @@ def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float,
     texture fades out anywhere. No coin when the ring around is not all
     in the play area (a coin seen in part tells nothing).
     """
-    a = np.linspace(0.0, 2.0 * math.pi, rays, endpoint=False)
-    d = np.c_[np.cos(a), np.sin(a)]
-    around = np.array([cx, cy]) + 1.8 * r * d
-    ix, iy = np.round(around).astype(int).T
+    rings = _rings(prep, cx, cy, r)
+    if rings is None:
+        return False, 0.0, None
+    prof, around = rings
+    contrast = _median(prof[:, :4].mean(axis=1) - prof[:, 6:].mean(axis=1))
+    if contrast < cfg.min_contrast * max(prep.noise, 1.0):  # most ways round, not one side
+        return False, 0.0, prof
+    inside, outside = prof[:, :5].max(axis=1), prof[:, 5:].min(axis=1)
+    mid = (_median(inside) + _median(around)) / 2.0
+    return float(np.mean((inside >= mid) & (outside < mid))) >= cfg.min_rim, mid, prof
+
+
+def _median(v: np.ndarray) -> float:
+    """The (upper) median of a short vector (np.median's overhead is most of its cost)."""
+    return float(np.sort(v)[len(v) // 2])
+
+
+def _rings(prep: Prepared, cx: float, cy: float, r: float
+           ) -> tuple[np.ndarray, np.ndarray] | None:
+    """``level`` along 24 rays from a centre at the radii of :data:`RAY_RADII` (times ``r``),
+    (24, 10), and on a ring at 1.8 ``r`` (24,); None when that ring leaves the play area."""
+    offsets = _ray_offsets(round(r, 3))
+    rays = len(offsets) // (len(RAY_RADII) + 1)
+    pts = offsets + np.array([cx, cy])
+    ix, iy = np.round(pts[-rays:]).astype(int).T
     h, w = prep.valid.shape
     if np.any((ix < 0) | (ix >= w) | (iy < 0) | (iy >= h)) or not prep.valid[iy, ix].all():
-        return False, 0.0
-    rho = np.linspace(0.55, 1.4, 10) * r
-    prof = bilinear(prep.level, np.array([cx, cy]) + rho[None, :, None] * d[:, None])
-    face, rim = prof[:, rho < 0.91 * r], prof[:, rho > 1.04 * r]
-    contrast = float(np.median(face.mean(axis=1) - rim.mean(axis=1)))  # most ways round
-    if contrast < cfg.min_contrast * max(prep.noise, 1.0):
-        return False, 0.0
-    inside = prof[:, rho < 0.96 * r].max(axis=1)
-    outside = prof[:, rho > 0.99 * r].min(axis=1)
-    mid = (float(np.median(inside)) + float(np.median(bilinear(prep.level, around)))) / 2.0
-    return float(np.mean((inside >= mid) & (outside < mid))) >= cfg.min_rim, mid
+        return None
+    samples = bilinear(prep.level, pts)
+    return samples[:-rays].reshape(rays, len(RAY_RADII)), samples[-rays:]
+
+
+RAY_RADII = np.linspace(0.55, 1.4, 10)
+"""Radii (share of a coin's) sampled along rays: face 0.55-0.83 (indices 0-3), rim 1.12-1.4
+(6-9), inside up to 0.93 (0-4), outside from 1.02 (5-9)."""
+
+
+def _rim_centre(cfg: CoinConfig, prep: Prepared, x: float, y: float, r: float
+                ) -> tuple[float, float] | None:
+    """The centre of a faint coin near ``(x, y)``: a circle fitted to where the rays cross
+    its outline (halfway down from its face to the table around), or None when no coin
+    (:func:`_faint_coin`) is there."""
+    ok, mid, prof = _faint_coin(cfg, prep, x, y, r)
+    if not ok or prof is None:
+        return None
+    below = prof < mid
+    below[:, :3] = False  # the outline, not the symbol
+    j = np.argmax(below, axis=1)
+    rows = np.arange(len(j))
+    k = np.nonzero(below[rows, j] & (prof[rows, j - 1] >= mid))[0]  # down through mid
+    j = j[k]
+    if len(k) < 12:
+        return None
+    a, b = prof[k, j - 1], prof[k, j]
+    rho = (RAY_RADII[j - 1] + (a - mid) / np.maximum(a - b, 1e-6)
+           * (RAY_RADII[1] - RAY_RADII[0])) * r
+    ang = 2.0 * math.pi * k / len(prof)
+    c0 = np.array([x, y])
+    e = rho[:, None] * np.c_[np.cos(ang), np.sin(ang)]  # about c0
+    A = np.c_[2.0 * e, np.ones(len(e))]  # x^2 + y^2 = 2 a x + 2 b y + c: a linear fit
+    c = c0 + np.linalg.lstsq(A, (e * e).sum(axis=1), rcond=None)[0][:2]
+    if float(np.hypot(*(c - c0))) > 0.4 * r or not _faint_coin(cfg, prep, c[0], c[1], r)[0]:
+        return None
+    return float(c[0]), float(c[1])
+
+
+def _faint_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, r: float,
+                 found: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Coins too faint for the bright mask (on a pale table), away from those ``found``."""
+    out: list[tuple[float, float]] = []
+    tried: list[tuple[float, float]] = []
+    for x, y in _ring_candidates(cfg, prep, r, exclude, found):
+        if any((x - qx) ** 2 + (y - qy) ** 2 < (1.2 * r) ** 2 for qx, qy in out + tried):
+            continue
+        tried.append((x, y))
+        c = _rim_centre(cfg, prep, x, y, r)
+        if c is not None and all((c[0] - qx) ** 2 + (c[1] - qy) ** 2 >= (1.2 * r) ** 2
+                                 for qx, qy in found + out):
+            out.append(c)
+    return out
+
+
+@lru_cache(maxsize=8)
+def _ray_offsets(r: float, rays: int = 24) -> np.ndarray:
+    """Offsets along ``rays`` rays at :data:`RAY_RADII` (ray by ray), then on a ring at 1.8
+    ``r``."""
+    a = np.linspace(0.0, 2.0 * math.pi, rays, endpoint=False)
+    d = np.c_[np.cos(a), np.sin(a)]
+    rho = RAY_RADII * r
+    return np.concatenate([(rho[None, :, None] * d[:, None]).reshape(-1, 2), 1.8 * r * d])
 
 
 @lru_cache(maxsize=8)
@@ -188,40 +259,70 @@ def _ring_kernel(rs: float, supersample: int = 8) -> np.ndarray:
     return face / face.sum() - rim / rim.sum()
 
 
-def _ring_candidates(cfg: CoinConfig, prep: Prepared, r: float) -> np.ndarray:
-    """Where coins too faint for the bright mask may lie, (N, 2) view pixels, best first.
-
-    Only on a pale table: one against which even a white piece is less than ``pale_sigmas``
-    noise sigmas brighter (a white piece is at most 255 where the table is at its colour).
-    There a coin shows as a bright face ringed by its darker wall and shadow: the local
-    maxima of a ring filter (:func:`_ring_kernel`, on a reduced view where a coin's radius is
-    2.4 to 4.8 pixels) at least ``ring_sigmas`` of the filter's own noise over the table.
-    """
-    none = np.zeros((0, 2))
-    step = 16
+def _pale(cfg: CoinConfig, prep: Prepared, step: int = 24) -> bool:
+    """Whether the table is so pale that even a white piece is less than ``pale_sigmas``
+    noise sigmas brighter than it (a white piece is at most 255 where the table is at its
+    colour): its coins may be too faint for the bright mask."""
     grid = prep.top[::step, ::step].max(axis=2)[prep.valid[::step, ::step] > 0]
     if grid.size == 0:
-        return none
-    white = 255.0 * TABLE_LEVEL / max(float(np.median(grid)), 1.0)
-    if white - TABLE_LEVEL >= cfg.pale_sigmas * max(prep.noise, 1.0):
-        return none
-    levels = max(0, int(math.log2(r / 2.4)))
+        return False
+    white = 255.0 * TABLE_LEVEL / max(_median(grid), 1.0)
+    return white - TABLE_LEVEL < cfg.pale_sigmas * max(prep.noise, 1.0)
+
+
+def _ring_candidates(cfg: CoinConfig, prep: Prepared, r: float, exclude: np.ndarray | None,
+                     found: list[tuple[float, float]]) -> np.ndarray:
+    """Where coins too faint for the bright mask may lie, (N, 2) view pixels, best first.
+
+    On a pale table (:func:`_pale`) a coin shows as a bright face ringed by its darker wall
+    and shadow: the local
+    maxima of a ring filter (:func:`_ring_kernel`, on a view reduced until a coin's radius is
+    2.5 pixels) at least ``ring_sigmas`` of the filter's own noise over the table, away from
+    ``exclude`` (tiles) and from the coins already ``found``.
+    """
+    none = np.zeros((0, 2))
+    rs = 2.5
+    levels = max(0, int(math.log2(r / rs)))
     small = prep.level
     for _ in range(levels):
         small = cv2.pyrDown(small)
-    f = 2 ** levels
-    resp = cv2.filter2D(small, cv2.CV_32F, _ring_kernel(round(r / f, 2)))
-    valid = prep.valid[::f, ::f][:resp.shape[0], :resp.shape[1]] > 0
-    sample = resp[::3, ::3][valid[::3, ::3]]
+    scale = rs / (r / 2 ** levels)  # in (0.5, 1]
+    if scale < 0.95:
+        small = cv2.resize(small, (max(1, round(small.shape[1] * scale)),
+                                   max(1, round(small.shape[0] * scale))),
+                           interpolation=cv2.INTER_LINEAR)
+    else:
+        scale = 1.0
+    resp = cv2.filter2D(small, cv2.CV_32F, _ring_kernel(rs))
+    size = (resp.shape[1], resp.shape[0])
+    k = 2 * math.ceil(1.5 * rs) + 1  # the filter must not reach out of the play area
+    ok = cv2.erode(cv2.resize(prep.valid, size, interpolation=cv2.INTER_NEAREST),
+                   cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    sample = resp[::3, ::3][ok[::3, ::3] > 0]
     if sample.size < 10:
         return none
     med = float(np.median(sample))
     sig = 1.4826 * float(np.median(np.abs(sample - med)))
-    k = max(3, round(r / f) | 1)  # one peak per coin
-    peak = resp >= cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    ys, xs = np.nonzero(peak & valid & (resp >= med + cfg.ring_sigmas * max(sig, 1e-3)))
-    order = np.argsort(-resp[ys, xs])[:cfg.max_candidates]
-    return np.c_[xs[order], ys[order]].astype(float) * f
+    if exclude is not None:
+        ok = cv2.bitwise_and(ok, cv2.bitwise_not(
+            cv2.resize(exclude, size, interpolation=cv2.INTER_NEAREST)))
+    peak = resp >= cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+    ys, xs = np.nonzero(peak & (ok > 0) & (resp >= med + cfg.ring_sigmas * max(sig, 1e-3)))
+    if not len(xs):
+        return none
+    f = 2 ** levels
+    hs, ws = resp.shape  # each peak to a fraction of a (reduced) pixel: a parabola each way
+    xl, xr = resp[ys, np.maximum(xs - 1, 0)], resp[ys, np.minimum(xs + 1, ws - 1)]
+    yu, yd = resp[np.maximum(ys - 1, 0), xs], resp[np.minimum(ys + 1, hs - 1), xs]
+    c2 = 2.0 * resp[ys, xs]
+    fx = xs + np.clip(0.5 * (xl - xr) / np.minimum(xl + xr - c2, -1e-6), -0.5, 0.5)
+    fy = ys + np.clip(0.5 * (yu - yd) / np.minimum(yu + yd - c2, -1e-6), -0.5, 0.5)
+    pts = np.c_[(fx + 0.5) / scale - 0.5, (fy + 0.5) / scale - 0.5] * f
+    if found:
+        d2 = ((pts[:, None] - np.array(found)[None]) ** 2).sum(axis=2).min(axis=1)
+        keep = d2 >= (1.2 * r) ** 2
+        pts, ys, xs = pts[keep], ys[keep], xs[keep]
+    return pts[np.argsort(-resp[ys, xs])[:cfg.max_candidates]]
 
 
 def _regrow(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, seed: np.ndarray,
@@ -244,6 +345,7 @@ def _regrow(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, seed: n
     pad = math.ceil(1.2 * r) + 2
     body = float(np.median(prep.level[y0:y1, x0:x1][seed]))
     xa, ya, xb, yb = max(0, x0 - pad), max(0, y0 - pad), min(w, x1 + pad), min(h, y1 + pad)
+
     def allowed() -> np.ndarray:
         ok = prep.valid[ya:yb, xa:xb]
         return ok if exclude is None else cv2.bitwise_and(
@@ -252,18 +354,22 @@ def _regrow(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, seed: n
     grown = np.zeros((yb - ya, xb - xa), np.uint8)
     for attempt in range(3):  # the patch widens while the grown blob runs into its border
         lv = prep.level[ya:yb, xa:xb]
-        frame = np.concatenate([lv[0], lv[-1], lv[1:-1, 0], lv[1:-1, -1]])
-        table = float(np.median(frame))
+        table = float(np.median(np.concatenate([lv[0], lv[-1], lv[1:-1, 0], lv[1:-1, -1]])))
         thr = max((body + table) / 2.0, table + max(4.0, cfg.regrow_sigmas * prep.noise))
-        cand = np.where((lv >= thr) & (allowed() > 0), 255, 0).astype(np.uint8)
-        cand[y0 - ya:y1 - ya, x0 - xa:x1 - xa][seed] = 255
-        _, lab = cv2.connectedComponents(cand, connectivity=8)
+        cand = cv2.bitwise_and(  # level >= thr
+            cv2.threshold(lv, math.ceil(thr) - 1, 255, cv2.THRESH_BINARY)[1], allowed())
+        inner = cand[y0 - ya:y1 - ya, x0 - xa:x1 - xa]
+        inner[seed] = 255
+        n, lab, st, _ = cv2.connectedComponentsWithStats(cand, connectivity=8)
         keep = np.unique(lab[y0 - ya:y1 - ya, x0 - xa:x1 - xa][seed])
-        grown = np.where(np.isin(lab, keep[keep > 0]), 255, 0).astype(np.uint8)
-        ys, xs = np.nonzero(grown)
-        gx0, gy0, gx1, gy1 = xs.min() + xa, ys.min() + ya, xs.max() + xa + 1, ys.max() + ya + 1
-        nxa, nya = max(0, gx0 - pad), max(0, gy0 - pad)
-        nxb, nyb = min(w, gx1 + pad), min(h, gy1 + pad)
+        lut = np.zeros(n, np.uint8)
+        lut[keep] = 255
+        grown = lut[lab]
+        box = st[keep]
+        nxa = max(0, xa + int(box[:, 0].min()) - pad)
+        nya = max(0, ya + int(box[:, 1].min()) - pad)
+        nxb = min(w, xa + int((box[:, 0] + box[:, 2]).max()) + pad)
+        nyb = min(h, ya + int((box[:, 1] + box[:, 3]).max()) + pad)
         if attempt == 2 or not (nxa < xa or nya < ya or nxb > xb or nyb > yb):
             break
         xa, ya, xb, yb = min(xa, nxa), min(ya, nya), max(xb, nxb), max(yb, nyb)
@@ -368,19 +474,18 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
     ring = _disc_offsets(1.45 * r)
     ring = ring[np.hypot(ring[:, 0], ring[:, 1]) > 1.15 * r]
     done = np.zeros(n, bool)  # blobs already taken into a grown one
+    pale = _pale(cfg, prep)
     for i in range(1, n):
         x0, y0, bw, bh, area = stats[i]
-        if done[i] or area < cfg.seed_share * math.pi * r * r:
+        if done[i] or area < 0.5 * math.pi * r * r or min(bw, bh) < 1.2 * r:
             continue
         if area > 60 * math.pi * r * r:  # far too big for a group of coins (a hand, a sheet)
             continue
-        found, whole = [], False
-        if area >= 0.5 * math.pi * r * r and min(bw, bh) >= 1.2 * r:
-            xa, ya = max(0, x0 - pad), max(0, y0 - pad)
-            xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
-            blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
-            found, whole = _blob_coins(cfg, blob, r, offsets, ring, cfg.min_fill)
-        if not whole:  # maybe a faint coin seen in part: grow it and look again
+        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
+        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
+        blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
+        found, whole = _blob_coins(cfg, blob, r, offsets, ring, cfg.min_fill)
+        if not whole and not pale:  # a coin seen in part (a symbol reaching its rim): grow
             seed = labels[y0:y0 + bh, x0:x0 + bw] == i
             blob, xa, ya = _regrow(cfg, prep, exclude, seed, (x0, y0, x0 + bw, y0 + bh), r)
             done[np.unique(labels[ya:ya + blob.shape[0], xa:xa + blob.shape[1]][blob > 0])] = True
@@ -390,29 +495,8 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
                          (cx + xa - qx) ** 2 + (cy + ya - qy) ** 2 >= (1.2 * r) ** 2
                          for qx, qy in centres)]  # not a coin of a blob already seen
         centres += [(cx + xa, cy + ya) for cx, cy in found]
-    tried: list[tuple[float, float]] = []
-    for x, y in _ring_candidates(cfg, prep, r):  # coins too faint for the bright mask
-        if (exclude is not None and exclude[int(y), int(x)]) or any(
-                (x - cx) ** 2 + (y - cy) ** 2 < (1.2 * r) ** 2 for cx, cy in centres + tried):
-            continue
-        tried.append((x, y))
-        ok, mid = _faint_coin(cfg, prep, x, y, r)
-        if not ok:
-            continue
-        k = math.ceil(0.85 * r)
-        x0, y0, x1, y1 = max(0, int(x) - k), max(0, int(y) - k), min(w, int(x) + k + 1), min(
-            h, int(y) + k + 1)
-        yy, xx = np.mgrid[y0:y1, x0:x1]
-        seed = ((xx - x) ** 2 + (yy - y) ** 2 <= (0.85 * r) ** 2) & (prep.level[y0:y1, x0:x1]
-                                                                   >= mid)
-        if not seed.any():
-            continue
-        blob, xa, ya = _regrow(cfg, prep, exclude, seed, (x0, y0, x1, y1), r)
-        for cx, cy in _blob_coins(cfg, blob, r, offsets, ring, cfg.faint_fill)[0]:
-            cx, cy = cx + xa, cy + ya
-            if _faint_coin(cfg, prep, cx, cy, r)[0] and all(
-                    (cx - qx) ** 2 + (cy - qy) ** 2 >= (1.2 * r) ** 2 for qx, qy in centres):
-                centres.append((cx, cy))
+    if pale:  # coins too faint for the bright mask, found by their ring
+        centres += _faint_coins(cfg, prep, exclude, r, centres)
     if not centres:
         return Detections.empty()
     cam = prep.view.camera

@@ -477,14 +477,16 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
     pale = _pale(cfg, prep)
     for i in range(1, n):
         x0, y0, bw, bh, area = stats[i]
-        if done[i] or area < 0.5 * math.pi * r * r or min(bw, bh) < 1.2 * r:
+        if done[i] or area < 0.25 * math.pi * r * r or min(bw, bh) < 1.2 * r:
             continue
         if area > 60 * math.pi * r * r:  # far too big for a group of coins (a hand, a sheet)
             continue
-        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
-        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
-        blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
-        found, whole = _blob_coins(cfg, blob, r, offsets, ring, cfg.min_fill)
+        found, whole = [], False
+        if area >= 0.5 * math.pi * r * r:  # else a coin's broken ring at most
+            xa, ya = max(0, x0 - pad), max(0, y0 - pad)
+            xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
+            blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
+            found, whole = _blob_coins(cfg, blob, r, offsets, ring, cfg.min_fill)
         if not whole and not pale:  # a coin seen in part (a symbol reaching its rim): grow
             seed = labels[y0:y0 + bh, x0:x0 + bw] == i
             blob, xa, ya = _regrow(cfg, prep, exclude, seed, (x0, y0, x0 + bw, y0 + bh), r)

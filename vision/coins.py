@@ -61,7 +61,7 @@ class CoinConfig:
     min_rim: float = 0.75
     min_contrast: float = 2.5
     faint_fill: float = 0.65
-    pale_sigmas: float = 8.0
+    pale_sigmas: float = 12.0
     ring_sigmas: float = 5.0
     max_candidates: int = 60
     regrow_sigmas: float = 2.0
@@ -192,31 +192,40 @@ RAY_RADII = np.linspace(0.55, 1.4, 10)
 
 def _rim_centre(cfg: CoinConfig, prep: Prepared, x: float, y: float, r: float
                 ) -> tuple[float, float] | None:
-    """The centre of a faint coin near ``(x, y)``: a circle fitted to where the rays cross
-    its outline (halfway down from its face to the table around), or None when no coin
-    (:func:`_faint_coin`) is there."""
-    ok, mid, prof = _faint_coin(cfg, prep, x, y, r)
-    if not ok or prof is None:
-        return None
-    below = prof < mid
-    below[:, :3] = False  # the outline, not the symbol
-    j = np.argmax(below, axis=1)
-    rows = np.arange(len(j))
-    k = np.nonzero(below[rows, j] & (prof[rows, j - 1] >= mid))[0]  # down through mid
-    j = j[k]
-    if len(k) < 12:
-        return None
-    a, b = prof[k, j - 1], prof[k, j]
-    rho = (RAY_RADII[j - 1] + (a - mid) / np.maximum(a - b, 1e-6)
-           * (RAY_RADII[1] - RAY_RADII[0])) * r
-    ang = 2.0 * math.pi * k / len(prof)
+    """The centre of a faint coin near ``(x, y)`` (a guess within a third of a radius): a
+    circle fitted to where rays from the guess cross its outline (halfway down from its face
+    to the table around), twice; None when no coin (:func:`_faint_coin`) is there."""
     c0 = np.array([x, y])
-    e = rho[:, None] * np.c_[np.cos(ang), np.sin(ang)]  # about c0
-    A = np.c_[2.0 * e, np.ones(len(e))]  # x^2 + y^2 = 2 a x + 2 b y + c: a linear fit
-    c = c0 + np.linalg.lstsq(A, (e * e).sum(axis=1), rcond=None)[0][:2]
-    if float(np.hypot(*(c - c0))) > 0.4 * r or not _faint_coin(cfg, prep, c[0], c[1], r)[0]:
+    for _ in range(2):
+        rings = _rings(prep, c0[0], c0[1], r)
+        if rings is None:
+            return None
+        prof, around = rings
+        if _median(prof[:, :4].mean(axis=1) - prof[:, 6:].mean(axis=1)) < (
+                0.5 * cfg.min_contrast * max(prep.noise, 1.0)):
+            return None  # not even half a coin's contrast: table
+        mid = (_median(prof[:, :5].max(axis=1)) + _median(around)) / 2.0
+        below = prof < mid
+        below[:, :3] = False  # the outline, not the symbol
+        j = np.argmax(below, axis=1)
+        rows = np.arange(len(j))
+        k = np.nonzero(below[rows, j] & (prof[rows, j - 1] >= mid))[0]  # down through mid
+        j = j[k]
+        if len(k) < 12:
+            return None
+        a, b = prof[k, j - 1], prof[k, j]
+        rho = (RAY_RADII[j - 1] + (a - mid) / np.maximum(a - b, 1e-6)
+               * (RAY_RADII[1] - RAY_RADII[0])) * r
+        ang = 2.0 * math.pi * k / len(prof)
+        e = rho[:, None] * np.c_[np.cos(ang), np.sin(ang)]  # about c0
+        A = np.c_[2.0 * e, np.ones(len(e))]  # x^2 + y^2 = 2 a x + 2 b y + c: a linear fit
+        step = np.linalg.lstsq(A, (e * e).sum(axis=1), rcond=None)[0][:2]
+        if float(np.hypot(*step)) > 0.4 * r:
+            return None
+        c0 = c0 + step
+    if not _faint_coin(cfg, prep, c0[0], c0[1], r)[0]:
         return None
-    return float(c[0]), float(c[1])
+    return float(c0[0]), float(c0[1])
 
 
 def _faint_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, r: float,
@@ -225,7 +234,7 @@ def _faint_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, r:
     out: list[tuple[float, float]] = []
     tried: list[tuple[float, float]] = []
     for x, y in _ring_candidates(cfg, prep, r, exclude, found):
-        if any((x - qx) ** 2 + (y - qy) ** 2 < (1.2 * r) ** 2 for qx, qy in out + tried):
+        if any((x - qx) ** 2 + (y - qy) ** 2 < (0.6 * r) ** 2 for qx, qy in out + tried):
             continue
         tried.append((x, y))
         c = _rim_centre(cfg, prep, x, y, r)
@@ -487,7 +496,7 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
             xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
             blob = np.where(labels[ya:yb, xa:xb] == i, 255, 0).astype(np.uint8)
             found, whole = _blob_coins(cfg, blob, r, offsets, ring, cfg.min_fill)
-        if not whole and not pale:  # a coin seen in part (a symbol reaching its rim): grow
+        if not whole:  # a coin seen in part (faint, a symbol reaching its rim): grow it
             seed = labels[y0:y0 + bh, x0:x0 + bw] == i
             blob, xa, ya = _regrow(cfg, prep, exclude, seed, (x0, y0, x0 + bw, y0 + bh), r)
             done[np.unique(labels[ya:ya + blob.shape[0], xa:xa + blob.shape[1]][blob > 0])] = True

@@ -61,7 +61,7 @@ class CoinConfig:
     min_rim: float = 0.75
     min_contrast: float = 2.5
     faint_fill: float = 0.65
-    pale_sigmas: float = 12.0
+    pale_sigmas: float = 20.0
     ring_sigmas: float = 5.0
     max_candidates: int = 60
     regrow_sigmas: float = 2.0
@@ -270,9 +270,9 @@ def _ring_kernel(rs: float, supersample: int = 8) -> np.ndarray:
 
 def _pale(cfg: CoinConfig, prep: Prepared, step: int = 24) -> bool:
     """Whether the table is so pale that even a white piece is less than ``pale_sigmas``
-    noise sigmas brighter than it (a white piece is at most 255 where the table is at its
-    colour): its coins may be too faint for the bright mask."""
-    grid = prep.top[::step, ::step].max(axis=2)[prep.valid[::step, ::step] > 0]
+    noise sigmas brighter than it: its coins may be too faint for the bright mask. (White,
+    255, divided by the table's colour is brightest in the table's darkest channel.)"""
+    grid = prep.top[::step, ::step].min(axis=2)[prep.valid[::step, ::step] > 0]
     if grid.size == 0:
         return False
     white = 255.0 * TABLE_LEVEL / max(_median(grid), 1.0)

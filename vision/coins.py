@@ -156,13 +156,18 @@ def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float
     rings = _rings(prep, cx, cy, r)
     if rings is None:
         return False, 0.0, None
-    prof, around = rings
+    return (*_faint_rings(cfg, prep, *rings), rings[0])
+
+
+def _faint_rings(cfg: CoinConfig, prep: Prepared, prof: np.ndarray, around: np.ndarray
+                 ) -> tuple[bool, float]:
+    """:func:`_faint_coin` from the levels along its rays."""
     contrast = _median(prof[:, :4].mean(axis=1) - prof[:, 6:].mean(axis=1))
     if contrast < cfg.min_contrast * max(prep.noise, 1.0):  # most ways round, not one side
-        return False, 0.0, prof
+        return False, 0.0
     inside, outside = prof[:, :5].max(axis=1), prof[:, 5:].min(axis=1)
     mid = (_median(inside) + _median(around)) / 2.0
-    return float(np.mean((inside >= mid) & (outside < mid))) >= cfg.min_rim, mid, prof
+    return float(np.mean((inside >= mid) & (outside < mid))) >= cfg.min_rim, mid
 
 
 def _median(v: np.ndarray) -> float:
@@ -194,14 +199,15 @@ def _rim_centre(cfg: CoinConfig, prep: Prepared, x: float, y: float, r: float
                 ) -> tuple[float, float] | None:
     """The centre of a faint coin near ``(x, y)`` (a guess within a third of a radius): a
     circle fitted to where rays from the guess cross its outline (halfway down from its face
-    to the table around), twice; None when no coin (:func:`_faint_coin`) is there."""
+    to the table around), again from there while it moves; None when no coin
+    (:func:`_faint_coin`) is there."""
     c0 = np.array([x, y])
-    for _ in range(2):
+    for attempt in range(3):
         rings = _rings(prep, c0[0], c0[1], r)
         if rings is None:
             return None
         prof, around = rings
-        if _median(prof[:, :4].mean(axis=1) - prof[:, 6:].mean(axis=1)) < (
+        if attempt == 0 and _median(prof[:, :4].mean(axis=1) - prof[:, 6:].mean(axis=1)) < (
                 0.5 * cfg.min_contrast * max(prep.noise, 1.0)):
             return None  # not even half a coin's contrast: table
         mid = (_median(prof[:, :5].max(axis=1)) + _median(around)) / 2.0
@@ -220,12 +226,15 @@ def _rim_centre(cfg: CoinConfig, prep: Prepared, x: float, y: float, r: float
         e = rho[:, None] * np.c_[np.cos(ang), np.sin(ang)]  # about c0
         A = np.c_[2.0 * e, np.ones(len(e))]  # x^2 + y^2 = 2 a x + 2 b y + c: a linear fit
         step = np.linalg.lstsq(A, (e * e).sum(axis=1), rcond=None)[0][:2]
-        if float(np.hypot(*step)) > 0.4 * r:
+        moved = float(np.hypot(*step))
+        if moved > 0.4 * r:
             return None
         c0 = c0 + step
-    if not _faint_coin(cfg, prep, c0[0], c0[1], r)[0]:
-        return None
-    return float(c0[0]), float(c0[1])
+        if moved < 0.1 * r:  # these rays were as good as from the centre found
+            if not _faint_rings(cfg, prep, prof, around)[0]:
+                return None
+            return float(c0[0]), float(c0[1])
+    return None
 
 
 def _faint_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, r: float,

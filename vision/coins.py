@@ -277,6 +277,15 @@ def _ring_kernel(rs: float, supersample: int = 8) -> np.ndarray:
     return face / face.sum() - rim / rim.sum()
 
 
+@lru_cache(maxsize=8)
+def _ring_parts(rs: float, rank: int = 3) -> tuple[tuple[np.ndarray, np.ndarray], ...]:
+    """:func:`_ring_kernel` as a sum of ``rank`` separable kernels (column, row): three carry
+    all but a few per cent of it, at a third of the cost of the full 2-D filter."""
+    u, sv, vt = np.linalg.svd(_ring_kernel(rs).astype(np.float64))
+    return tuple(((u[:, i] * sv[i]).astype(np.float32), vt[i].astype(np.float32))
+                 for i in range(rank))
+
+
 def _pale(cfg: CoinConfig, prep: Prepared, step: int = 24) -> bool:
     """Whether the table is so pale that even a white piece is less than ``pale_sigmas``
     noise sigmas brighter than it: its coins may be too faint for the bright mask. (White,
@@ -311,23 +320,30 @@ def _ring_candidates(cfg: CoinConfig, prep: Prepared, r: float, exclude: np.ndar
                            interpolation=cv2.INTER_LINEAR)
     else:
         scale = 1.0
-    resp = cv2.filter2D(small, cv2.CV_32F, _ring_kernel(rs))
+    resp = None
+    for col, row in _ring_parts(rs):
+        part = cv2.sepFilter2D(small, cv2.CV_32F, row, col)
+        resp = part if resp is None else cv2.add(resp, part)
+    assert resp is not None
     size = (resp.shape[1], resp.shape[0])
     k = 2 * math.ceil(1.5 * rs) + 1  # the filter must not reach out of the play area
     ok = cv2.erode(cv2.resize(prep.valid, size, interpolation=cv2.INTER_NEAREST),
                    cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    sample = resp[::3, ::3][ok[::3, ::3] > 0]
+    sample = resp[::5, ::5][ok[::5, ::5] > 0]
     if sample.size < 10:
         return none
-    med = float(np.median(sample))
-    sig = 1.4826 * float(np.median(np.abs(sample - med)))
+    med = _median(sample)
+    sig = 1.4826 * _median(np.abs(sample - med))
     if exclude is not None:
         ok = cv2.bitwise_and(ok, cv2.bitwise_not(
             cv2.resize(exclude, size, interpolation=cv2.INTER_NEAREST)))
-    peak = resp >= cv2.dilate(resp, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    ys, xs = np.nonzero(peak & (ok > 0) & (resp >= med + cfg.ring_sigmas * max(sig, 1e-3)))
-    if not len(xs):
+    high = cv2.threshold(resp, med + cfg.ring_sigmas * max(sig, 1e-3), 255,
+                         cv2.THRESH_BINARY)[1].astype(np.uint8)
+    peak = cv2.compare(resp, cv2.dilate(resp, np.ones((3, 3), np.uint8)), cv2.CMP_GE)
+    at = cv2.findNonZero(cv2.bitwise_and(cv2.bitwise_and(high, peak), ok))
+    if at is None:
         return none
+    xs, ys = at[:, 0, 0], at[:, 0, 1]
     f = 2 ** levels
     hs, ws = resp.shape  # each peak to a fraction of a (reduced) pixel: a parabola each way
     xl, xr = resp[ys, np.maximum(xs - 1, 0)], resp[ys, np.minimum(xs + 1, ws - 1)]

@@ -96,7 +96,7 @@ def _blocks_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_
 
 
 def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
-                 away: np.ndarray, gap_px: float = 0.0) -> _Block | None:
+                 away: np.ndarray, gap_px: float = 0.0, again: bool = True) -> _Block | None:
     """The top faces' centre and angle from the edges facing away from the camera, subpixel.
 
     Edges turned towards the camera show the side wall and are left out, and so are edges
@@ -106,6 +106,9 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
 
     A block's tiles are taken to lie ``gap_px`` apart (hand-laid tiles leave a fraction of a
     millimetre between them).
+
+    A fit that turns the block by more than 5 degrees (a rough angle from a blob with rounded
+    corners) is tried once more from where it ended (``again``), and kept if that one agrees.
 
     Returns:
         The refined block, or None when its edges cannot be measured.
@@ -145,14 +148,17 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     steps = np.arange(0.0, -0.4 * side, -0.25)  # from outside in, relative to h_n + 0.2 side
     ts = hn[:, None] + 0.2 * side + steps[None, :]
     prof = bilinear(shade, p0[:, None] + ts[..., None] * nn[:, None])
-    mid = (body + 1.0) / 2.0
+    # halfway from the table beside the edge (where brighter than the table's mean: a pale
+    # cloth's texture; never lower: a shadow) up to the face, ray by ray
+    beside = np.median(prof[:, :max(1, int(0.1 * side / 0.25))], axis=1)
+    mid = (body + np.maximum(beside, 1.0))[:, None] / 2.0
     above = prof >= mid
     first = np.argmax(above, axis=1)
     ok = above.any(axis=1) & (first > 0)
     rows = np.nonzero(ok)[0]
     j = first[rows]
-    a_, b_ = prof[rows, j - 1], prof[rows, j]
-    d = ts[rows, j - 1] - (mid - a_) / np.maximum(b_ - a_, 1e-6) * 0.25
+    a_, b_, m_ = prof[rows, j - 1], prof[rows, j], mid[rows, 0]
+    d = ts[rows, j - 1] - (m_ - a_) / np.maximum(b_ - a_, 1e-6) * 0.25
     good = np.abs(d - hn[rows]) < 0.12 * side
     obs = [(ks[r], p0[r] + dd * nn[r]) for r, dd, g_ in zip(rows, d, good, strict=True) if g_]
     if len(obs) < 8 or len({k for k, _ in obs}) < 2:
@@ -166,7 +172,12 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
         obs = [o for o, k in zip(obs, keep, strict=True) if k]
         if len(obs) < 8 or len({k for k, _ in obs}) < 2:
             return None
-    if float(np.hypot(*(c - centre))) > 0.15 * side or abs(math.degrees(a - th)) > 5:
+    turn = abs(math.degrees(a - th))
+    if float(np.hypot(*(c - centre))) > 0.15 * side or turn > 5:
+        if again and float(np.hypot(*(c - centre))) <= 0.15 * side and turn <= 15:
+            return refine_block(shade, bright, _Block((float(c[0]), float(c[1])),
+                                                      math.degrees(a), block.nx, block.ny,
+                                                      side), side, away, gap_px, False)
         return None
     return _Block((float(c[0]), float(c[1])), math.degrees(a), block.nx, block.ny, side,
                   (pitch, pitch))

@@ -96,7 +96,7 @@ def _blocks_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_
 
 
 def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
-                 away: np.ndarray, gap_px: float = 0.0, again: bool = True) -> _Block | None:
+                 away: np.ndarray, gap_px: float = 0.0, again: int = 2) -> _Block | None:
     """The top faces' centre and angle from the edges facing away from the camera, subpixel.
 
     Edges turned towards the camera show the side wall and are left out, and so are edges
@@ -107,8 +107,9 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     A block's tiles are taken to lie ``gap_px`` apart (hand-laid tiles leave a fraction of a
     millimetre between them).
 
-    A fit that turns the block by more than 5 degrees (a rough angle from a blob with rounded
-    corners) is tried once more from where it ended (``again``), and kept if that one agrees.
+    A fit that turns the block by more than a degree (a rough angle from a blob with rounded
+    corners: rays near a corner then meet the other side) is tried again from where it ended,
+    up to ``again`` times; one turning it by more than 5 degrees is kept only so.
 
     Returns:
         The refined block, or None when its edges cannot be measured.
@@ -172,12 +173,14 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
         obs = [o for o, k in zip(obs, keep, strict=True) if k]
         if len(obs) < 8 or len({k for k, _ in obs}) < 2:
             return None
-    turn = abs(math.degrees(a - th))
-    if float(np.hypot(*(c - centre))) > 0.15 * side or turn > 5:
-        if again and float(np.hypot(*(c - centre))) <= 0.15 * side and turn <= 15:
-            return refine_block(shade, bright, _Block((float(c[0]), float(c[1])),
-                                                      math.degrees(a), block.nx, block.ny,
-                                                      side), side, away, gap_px, False)
+    turn, shift = abs(math.degrees(a - th)), float(np.hypot(*(c - centre)))
+    if again > 0 and turn > 1 and turn <= 15 and shift <= 0.15 * side:
+        again_ = refine_block(shade, bright, _Block((float(c[0]), float(c[1])), math.degrees(a),
+                                                    block.nx, block.ny, side),
+                              side, away, gap_px, again - 1)
+        if again_ is not None or turn > 5:
+            return again_
+    if shift > 0.15 * side or turn > 5:
         return None
     return _Block((float(c[0]), float(c[1])), math.degrees(a), block.nx, block.ny, side,
                   (pitch, pitch))

@@ -47,7 +47,7 @@ class TileConfig:
     min_fill: float = 0.85
     side_tolerance: float = 0.3
     gap_mm: float = 0.5
-    back_contrast: float = 0.05
+    back_contrast: float = 0.01
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
 
 
@@ -224,9 +224,11 @@ def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px
     inner = lum[4:-4, 4:-4]
     body = float(np.percentile(inner, 80))
     dark = np.clip(1.0 - lum / max(body, 1.0), 0.0, 1.0)
-    c, q = PATCH_PX // 2, int(PATCH_PX * 0.3)
+    # the lines are looked for between a face's symbol (out to 0.3 of the side from the
+    # centre) and the printed border (0.44): a sun's rays reach 0.3 on all four sides
+    c, q, a = PATCH_PX // 2, int(PATCH_PX * 0.3), int(PATCH_PX * 0.38)
     arms = []
-    for dx, dy in ((q, 0), (-q, 0), (0, q), (0, -q)):
+    for dx, dy in ((a, 0), (-a, 0), (0, a), (0, -a)):
         x, y = c + dx, c + dy
         if dx:  # on the line y = c: look across it
             win = dark[y - 4:y + 4, x - 2:x + 2]

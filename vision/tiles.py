@@ -173,6 +173,8 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
         obs = [o for o, k in zip(obs, keep, strict=True) if k]
         if len(obs) < 8 or len({k for k, _ in obs}) < 2:
             return None
+    if float(np.sqrt(np.mean(res * res))) > 0.75:  # edge points that fit no rectangle
+        return None
     turn, shift = abs(math.degrees(a - th)), float(np.hypot(*(c - centre)))
     if again > 0 and turn > 1 and turn <= 15 and shift <= 0.15 * side:
         again_ = refine_block(shade, bright, _Block((float(c[0]), float(c[1])), math.degrees(a),

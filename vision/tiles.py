@@ -109,7 +109,8 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
 
     A fit that turns the block by more than a degree (a rough angle from a blob with rounded
     corners: rays near a corner then meet the other side) is tried again from where it ended,
-    up to ``again`` times; one turning it by more than 5 degrees is kept only so.
+    up to ``again`` times; one turning it by more than 5 degrees is kept only so, and so is
+    one whose edge points miss the rectangle by more than 0.75 px (RMS).
 
     Returns:
         The refined block, or None when its edges cannot be measured.
@@ -173,16 +174,15 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
         obs = [o for o, k in zip(obs, keep, strict=True) if k]
         if len(obs) < 8 or len({k for k, _ in obs}) < 2:
             return None
-    if float(np.sqrt(np.mean(res * res))) > 0.75:  # edge points that fit no rectangle
-        return None
     turn, shift = abs(math.degrees(a - th)), float(np.hypot(*(c - centre)))
+    loose = float(np.sqrt(np.mean(res * res))) > 0.75  # edge points that fit no rectangle
     if again > 0 and turn > 1 and turn <= 15 and shift <= 0.15 * side:
         again_ = refine_block(shade, bright, _Block((float(c[0]), float(c[1])), math.degrees(a),
                                                     block.nx, block.ny, side),
                               side, away, gap_px, again - 1)
-        if again_ is not None or turn > 5:
+        if again_ is not None or turn > 5 or loose:
             return again_
-    if shift > 0.15 * side or turn > 5:
+    if shift > 0.15 * side or turn > 5 or loose:
         return None
     return _Block((float(c[0]), float(c[1])), math.degrees(a), block.nx, block.ny, side,
                   (pitch, pitch))

@@ -4,7 +4,17 @@ Touching coins (a worm) merge into one blob of the bright mask; the distance tra
 blob peaks once per coin, at about one radius, so its peaks are the coins. Each centre is then
 refined to a fraction of a pixel by mean shift of the blob within a disc of the coin's radius
 (a neighbour only touches that disc at a point), and moved from where the coin is seen to where
-it stands (its top is ``thickness`` above the table).
+it stands (its top is ``thickness`` above the table). A coin must end at its radius: a blob
+that goes on around it (bright wood grain, a lit hand) is no coin.
+
+On a pale table (a cream linen cloth) a coin is barely brighter than the cloth, whose texture
+sets the bright threshold: the mask keeps only part of it (a smaller disc, a ring broken by its
+symbol). Such a blob is grown over the pixels halfway from the table around it to its own
+brightness (:func:`_regrow`); coins that leave nothing in the mask are found by their ring, a
+bright face inside a darker wall and shadow (:func:`_ring_candidates`, only on a pale table),
+and placed by a circle through their outline (:func:`_rim_centre`). Every such faint coin must
+be brighter than the ring around it along most rays and end at its radius
+(:func:`_faint_coin`).
 """
 
 from __future__ import annotations
@@ -139,6 +149,11 @@ def _blob_coins(cfg: CoinConfig, blob: np.ndarray, r: float, offsets: np.ndarray
     return out, whole and bool(out)
 
 
+RAY_RADII = np.linspace(0.55, 1.4, 10)
+"""Radii (share of a coin's) sampled along rays: face 0.55-0.83 (indices 0-3), rim 1.12-1.4
+(6-9), inside up to 0.93 (0-4), outside from 1.02 (5-9)."""
+
+
 def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float
                 ) -> tuple[bool, float, np.ndarray | None]:
     """Whether a disc that is only a little brighter than the table looks like a coin, the
@@ -150,8 +165,8 @@ def _faint_coin(cfg: CoinConfig, prep: Prepared, cx: float, cy: float, r: float
     outside, on ``min_rim`` of the rays; and its face (0.55 to 0.9 radii, around the symbol)
     is brighter than the ring just outside (1.05 to 1.4) by ``min_contrast`` noise sigmas
     along most rays (the median: a dark post on one side is no rim). A patch of the table's
-    texture fades out anywhere. No coin when the ring around is not all
-    in the play area (a coin seen in part tells nothing).
+    texture fades out anywhere. No coin when the ring around is not all in the play area (a
+    coin seen in part tells nothing).
     """
     rings = _rings(prep, cx, cy, r)
     if rings is None:
@@ -188,11 +203,6 @@ def _rings(prep: Prepared, cx: float, cy: float, r: float
         return None
     samples = bilinear(prep.level, pts)
     return samples[:-rays].reshape(rays, len(RAY_RADII)), samples[-rays:]
-
-
-RAY_RADII = np.linspace(0.55, 1.4, 10)
-"""Radii (share of a coin's) sampled along rays: face 0.55-0.83 (indices 0-3), rim 1.12-1.4
-(6-9), inside up to 0.93 (0-4), outside from 1.02 (5-9)."""
 
 
 def _rim_centre(cfg: CoinConfig, prep: Prepared, x: float, y: float, r: float
@@ -305,10 +315,9 @@ def _ring_candidates(cfg: CoinConfig, prep: Prepared, r: float, exclude: np.ndar
     """Where coins too faint for the bright mask may lie, (N, 2) view pixels, best first.
 
     On a pale table (:func:`_pale`) a coin shows as a bright face ringed by its darker wall
-    and shadow: the local
-    maxima of a ring filter (:func:`_ring_kernel`, on a view reduced until a coin's radius is
-    2.5 pixels) at least ``ring_sigmas`` of the filter's own noise over the table, away from
-    ``exclude`` (tiles) and from the coins already ``found``.
+    and shadow: the local maxima of a ring filter (:func:`_ring_kernel`, on a view reduced
+    until a coin's radius is 2.5 pixels) at least ``ring_sigmas`` of the filter's own noise
+    over the table, away from ``exclude`` (tiles) and from the coins already ``found``.
     """
     none = np.zeros((0, 2))
     rs = 2.5

@@ -86,3 +86,22 @@ def test_a_rough_tile_angle_off_by_more_than_five_degrees_is_refined() -> None:
                         _Block((100.0, 100.0), 0.0, 1, 1, side), side, np.array([0.0, 0.0]))
     assert fine is not None
     assert abs(fine.angle_px - 7.0) < 0.3
+
+
+def test_a_sun_face_under_a_cool_light_is_not_read_as_a_back() -> None:
+    # a sun's rays reach 0.3 of the side out on all four sides, where a back's lines were
+    # looked for; under a cool light the orange ink's brightest channel is dim enough to count
+    render = pytest.importorskip("tabletop.render")
+    pieces = [Piece.tile(-60.0, 0.0, 25.0, "up", "suns"), Piece.tile(60.0, 0.0, 22.0, "down"),
+              Piece.tile(0.0, 70.0, 3.0, "down"), Piece.tile(0.0, -70.0, 64.0, "up", "suns")]
+    r = render.render_scene(Scene(tuple(pieces)), render.CameraPose.looking_at(
+        (0, 0), height_mm=800, tilt_deg=10, image_size=(800, 450), hfov_deg=45),
+        render.RenderSettings(seed=7002, table="cloth", light_dir_deg=120.0,
+                              light_elevation_deg=42.0, exposure=0.79, colour_temp_k=6900.0,
+                              noise_sigma=1.5, blur_px=0.5, jpeg_quality=81, vignette=0.23,
+                              supersample=2))
+    res = Detector(r.calibration(), config=DetectorConfig.for_game("worm-derby")).detect(r.image)
+    tiles = sorted((p for p in res.scene.pieces if p.kind == "tile"),
+                   key=lambda p: (round(p.x_mm / 10), round(p.y_mm / 10)))
+    assert [(p.face, p.suit) for p in tiles] == [
+        ("up", "suns"), ("up", "suns"), ("down", None), ("down", None)]

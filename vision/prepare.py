@@ -36,6 +36,9 @@ class PrepareConfig:
     hole_table_sigmas: A hole in a pale blob stays open when its colour is within this many
         noise sigmas of the table's (table seen through a loop of coins)...
     small_hole_mm2: ...unless it is smaller than this (less than half a coin: a symbol).
+    pale_sigmas: A table so pale that a white piece is less than this many noise sigmas
+        brighter than it is pale (``Prepared.pale``): its pieces may be too faint for the
+        masks, so the view is made in full everywhere and the stages look harder.
     candidate_cell_px: The view is first seen in cells this many pixels wide...
     candidate_share: ...and a cell whose level is past this share of the bright or dark
         threshold may hold a piece...
@@ -51,6 +54,7 @@ class PrepareConfig:
     close_mm: float = 2.0
     hole_table_sigmas: float = 5.0
     small_hole_mm2: float = 120.0
+    pale_sigmas: float = 20.0
     candidate_cell_px: int = 2
     candidate_share: float = 0.9
     margin_mm: float = 15.0
@@ -74,6 +78,8 @@ class Prepared:
             no printed sheet (the calibration mat, a board) lies.
         rois_px: The rectangles ``(x0, y0, x1, y1)`` where ``top``, ``norm``, ``level`` and
             ``shade`` were made in full (elsewhere: black, black, the table's level, 1).
+        pale: The table is so pale that pieces may be too faint for the masks (then the view
+            is made in full everywhere).
     """
 
     view: TopView
@@ -86,6 +92,7 @@ class Prepared:
     shade: np.ndarray
     valid: np.ndarray
     rois_px: tuple[tuple[int, int, int, int], ...] = ()
+    pale: bool = False
 
     def in_rois(self, fn: Callable[[np.ndarray], np.ndarray], mask: np.ndarray) -> np.ndarray:
         """``fn`` (a mask -> mask filter such as a closing) applied to ``mask`` rectangle by
@@ -207,7 +214,11 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
     noise = _noise(view, frame_bgr, table, valid)
     above = max(cfg.min_bright, cfg.bright_sigmas * noise)
     below = max(cfg.min_dark, cfg.dark_sigmas * noise)
-    if everywhere:
+    # white (255) over the table's colour is brightest in its darkest channel
+    darkest = float(np.median(table.grid.min(axis=2)))
+    pale = 255.0 * TABLE_LEVEL / max(darkest, 1.0) - TABLE_LEVEL < cfg.pale_sigmas * max(
+        noise, 1.0)
+    if everywhere or pale:
         rois = [(0, 0, w, h)]
     else:
         c0, c1, c2 = cv2.split(divide_by_table(coarse, table.at_cells(f)))
@@ -245,4 +256,5 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
     # level < lo for whole-numbered levels: level <= ceil(lo) - 1
     dark = cv2.bitwise_and(
         cv2.threshold(level, math.ceil(lo) - 1, 255, cv2.THRESH_BINARY_INV)[1], valid)
-    return Prepared(view, top, norm, level, bright, dark, noise, shade, valid, tuple(rois))
+    return Prepared(view, top, norm, level, bright, dark, noise, shade, valid, tuple(rois),
+                    pale)

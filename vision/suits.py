@@ -30,34 +30,41 @@ DEFAULT_SUIT_INKS: tuple[tuple[str, tuple[int, int, int]], ...] = tuple(
 
 @functools.lru_cache(maxsize=32)
 def _ink_directions(inks: tuple[tuple[str, tuple[int, int, int]], ...], grey_ratio: float
-                    ) -> tuple[list[str], list[tuple[str, tuple[float, float, float]]]]:
-    """(neutral ink names, [(coloured ink name, unit chroma direction)]) of a set of inks."""
+                    ) -> tuple[list[str], list[tuple[str, tuple[float, float, float], float]]]:
+    """(neutral ink names, [(coloured ink name, unit chroma direction, saturation)]) of a set
+    of inks."""
     neutral, coloured = [], []
     for name, rgb in inks:
         c = [v / 255.0 for v in rgb]
         m = sum(c) / 3.0
         cc = [v - m for v in c]
         norm = math.sqrt(sum(v * v for v in cc))
-        if norm / max(1.0 - m, 1e-6) < grey_ratio:
+        ink_sat = norm / max(1.0 - m, 1e-6)
+        if ink_sat < grey_ratio:
             neutral.append(name)
         else:
-            coloured.append((name, (cc[0] / norm, cc[1] / norm, cc[2] / norm)))
+            coloured.append((name, (cc[0] / norm, cc[1] / norm, cc[2] / norm), ink_sat))
     return neutral, coloured
 
 
 def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
-                 grey_ratio: float = 0.13) -> tuple[str | None, float]:
+                 grey_ratio: float = 0.13, ink_share: float = 0.25
+                 ) -> tuple[str | None, float]:
     """The ink best explaining a colour relative to the body, and a confidence in [0, 1].
 
     Blur and print mix an ink with the pale body, which keeps its hue but lowers its
     saturation, so the reading is by hue direction: the observed colour's deviation from grey
     is compared (cosine) with each coloured ink's; a colour whose deviation is small for its
-    darkness (below ``grey_ratio``) is the neutral ink (black).
+    darkness (below ``grey_ratio``) is the neutral ink (black). So is a colour tinted towards
+    a coloured ink by less than ``ink_share`` of that ink's own saturation: black ink under a
+    warm light reads a little warm where the camera's highlight roll-off has dimmed the pale
+    body's brightest channel, far less than an orange ink does.
 
     Args:
         rel_rgb: (3,) observed colour divided by the body's colour, RGB order.
         inks_rgb: name -> 8-bit RGB of each candidate ink.
         grey_ratio: Saturation (chroma over darkness) below which a colour is neutral.
+        ink_share: Share of the nearest coloured ink's saturation below which it is neutral.
 
     Returns:
         ``(name, confidence)``, or ``(None, 0.0)`` when there is no ink to read.
@@ -74,17 +81,17 @@ def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int
     sat = norm / dark
     neutral, coloured = _ink_directions(
         tuple((k, tuple(int(c) for c in v)) for k, v in inks_rgb.items()), grey_ratio)
-    if (sat < grey_ratio and neutral) or not coloured:
+    unit = [v / max(norm, 1e-9) for v in chroma]
+    sims = sorted(((unit[0] * d[0] + unit[1] * d[1] + unit[2] * d[2], name, ink_sat)
+                   for name, d, ink_sat in coloured), reverse=True)
+    limit = max(grey_ratio, ink_share * sims[0][2]) if sims else grey_ratio
+    if (sat < limit and neutral) or not coloured:
         if not neutral:
             return None, 0.0
-        return neutral[0], float(np.clip(1.0 - 0.5 * sat / grey_ratio, 0.0, 1.0))
-    unit = [v / max(norm, 1e-9) for v in chroma]
-    sims = sorted(((unit[0] * d[0] + unit[1] * d[1] + unit[2] * d[2], name)
-                   for name, d in coloured), reverse=True)
+        return neutral[0], float(np.clip(1.0 - 0.5 * sat / limit, 0.0, 1.0))
     margin = sims[0][0] - (sims[1][0] if len(sims) > 1 else -1.0)
     conf = min(float(np.clip(margin * 2.0, 0.0, 1.0)),
-               float(np.clip(0.5 + (sat - grey_ratio) / grey_ratio, 0.0, 1.0)) if neutral
-               else 1.0)
+               float(np.clip(0.5 + (sat - limit) / limit, 0.0, 1.0)) if neutral else 1.0)
     return sims[0][1], conf
 
 

@@ -54,7 +54,7 @@ class TileConfig:
     min_fill: float = 0.85
     side_tolerance: float = 0.3
     gap_mm: float = 0.5
-    back_contrast: float = 0.05
+    back_contrast: float = 0.01
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
 
 
@@ -103,7 +103,7 @@ def _blocks_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_
 
 
 def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
-                 away: np.ndarray, gap_px: float = 0.0) -> _Block | None:
+                 away: np.ndarray, gap_px: float = 0.0, again: int = 2) -> _Block | None:
     """The top faces' centre and angle from the edges facing away from the camera, subpixel.
 
     Edges turned towards the camera show the side wall and are left out, and so are edges
@@ -113,6 +113,11 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
 
     A block's tiles are taken to lie ``gap_px`` apart (hand-laid tiles leave a fraction of a
     millimetre between them).
+
+    A fit that turns the block by more than a degree (a rough angle from a blob with rounded
+    corners: rays near a corner then meet the other side) is tried again from where it ended,
+    up to ``again`` times; one turning it by more than 5 degrees is kept only so, and so is
+    one whose edge points miss the rectangle by more than 0.75 px (RMS).
 
     Returns:
         The refined block, or None when its edges cannot be measured.
@@ -155,14 +160,17 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     steps = np.arange(0.0, -0.4 * side, -0.25)  # from outside in, relative to h_n + 0.2 side
     ts = hn[:, None] + 0.2 * side + steps[None, :]
     prof = bilinear(shade, p0[:, None] + ts[..., None] * nn[:, None])
-    mid = (body + 1.0) / 2.0
+    # halfway from the table beside the edge (where brighter than the table's mean: a pale
+    # cloth's texture; never lower: a shadow) up to the face, ray by ray
+    beside = np.median(prof[:, :max(1, int(0.1 * side / 0.25))], axis=1)
+    mid = (body + np.maximum(beside, 1.0))[:, None] / 2.0
     above = prof >= mid
     first = np.argmax(above, axis=1)
     ok = above.any(axis=1) & (first > 0)
     rows = np.nonzero(ok)[0]
     j = first[rows]
-    a_, b_ = prof[rows, j - 1], prof[rows, j]
-    d = ts[rows, j - 1] - (mid - a_) / np.maximum(b_ - a_, 1e-6) * 0.25
+    a_, b_, m_ = prof[rows, j - 1], prof[rows, j], mid[rows, 0]
+    d = ts[rows, j - 1] - (m_ - a_) / np.maximum(b_ - a_, 1e-6) * 0.25
     good = np.abs(d - hn[rows]) < 0.12 * side
     rows, d = rows[good], d[good]
     obs_k, obs_p = ks[rows], p0[rows] + d[:, None] * nn[rows]
@@ -177,7 +185,15 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
         obs_k, obs_p = obs_k[keep], obs_p[keep]
         if len(obs_k) < 8 or len(np.unique(obs_k)) < 2:
             return None
-    if float(np.hypot(*(c - centre))) > 0.15 * side or abs(math.degrees(a - th)) > 5:
+    turn, shift = abs(math.degrees(a - th)), float(np.hypot(*(c - centre)))
+    loose = float(np.sqrt(np.mean(res * res))) > 0.75  # edge points that fit no rectangle
+    if again > 0 and turn > 1 and turn <= 15 and shift <= 0.15 * side:
+        again_ = refine_block(shade, bright, _Block((float(c[0]), float(c[1])), math.degrees(a),
+                                                    block.nx, block.ny, side),
+                              side, away, gap_px, again - 1)
+        if again_ is not None or turn > 5 or loose:
+            return again_
+    if shift > 0.15 * side or turn > 5 or loose:
         return None
     return _Block((float(c[0]), float(c[1])), math.degrees(a), block.nx, block.ny, side,
                   (pitch, pitch))
@@ -243,9 +259,11 @@ def _read_face(cfg: TileConfig, top: np.ndarray, centre_px: np.ndarray, angle_px
     inner = lum[4:-4, 4:-4]
     body = percentile(inner, 80)
     dark = np.clip(1.0 - lum / max(body, 1.0), 0.0, 1.0)
-    c, q = PATCH_PX // 2, int(PATCH_PX * 0.3)
+    # the lines are looked for between a face's symbol (out to 0.3 of the side from the
+    # centre) and the printed border (0.44): a sun's rays reach 0.3 on all four sides
+    c, q, a = PATCH_PX // 2, int(PATCH_PX * 0.3), int(PATCH_PX * 0.38)
     arms = []
-    for dx, dy in ((q, 0), (-q, 0), (0, q), (0, -q)):
+    for dx, dy in ((a, 0), (-a, 0), (0, a), (0, -a)):
         x, y = c + dx, c + dy
         if dx:  # on the line y = c: look across it
             win = dark[y - 4:y + 4, x - 2:x + 2]

@@ -21,6 +21,7 @@ from vision.normalise import (
     divide_by_table,
     table_colour,
 )
+from vision.stats import percentile
 from vision.topview import TopView
 
 
@@ -162,8 +163,8 @@ def _noise(view: TopView, frame_bgr: np.ndarray, table: TableColour, valid: np.n
     sample = level[:, ::step][valid[mids][:, ::step] > 0]
     if not sample.size:
         return 0.0
-    med = float(np.median(sample))
-    return 1.4826 * float(np.median(np.abs(sample.astype(float) - med)))
+    med = percentile(sample, 50)
+    return 1.4826 * percentile(np.abs(sample.astype(np.float32) - med), 50)
 
 
 def _rois(cand: np.ndarray, factor: int, margin_px: int, shape: tuple[int, int]
@@ -215,7 +216,7 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
     above = max(cfg.min_bright, cfg.bright_sigmas * noise)
     below = max(cfg.min_dark, cfg.dark_sigmas * noise)
     # white (255) over the table's colour is brightest in its darkest channel
-    darkest = float(np.median(table.grid.min(axis=2)))
+    darkest = percentile(table.grid.min(axis=2), 50)
     pale = 255.0 * TABLE_LEVEL / max(darkest, 1.0) - TABLE_LEVEL < cfg.pale_sigmas * max(
         noise, 1.0)
     if everywhere or pale:

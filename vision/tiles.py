@@ -19,7 +19,7 @@ from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
 from vision.sampling import bilinear
-from vision.stats import percentile
+from vision.stats import percentile, row_medians
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colour
 
 PATCH_PX = 48
@@ -162,7 +162,7 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     prof = bilinear(shade, p0[:, None] + ts[..., None] * nn[:, None])
     # halfway from the table beside the edge (where brighter than the table's mean: a pale
     # cloth's texture; never lower: a shadow) up to the face, ray by ray
-    beside = np.median(prof[:, :max(1, int(0.1 * side / 0.25))], axis=1)
+    beside = row_medians(prof[:, :max(1, int(0.1 * side / 0.25))])
     mid = (body + np.maximum(beside, 1.0))[:, None] / 2.0
     above = prof >= mid
     first = np.argmax(above, axis=1)
@@ -174,7 +174,7 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     good = np.abs(d - hn[rows]) < 0.12 * side
     rows, d = rows[good], d[good]
     obs_k, obs_p = ks[rows], p0[rows] + d[:, None] * nn[rows]
-    if len(obs_k) < 8 or len(np.unique(obs_k)) < 2:
+    if len(obs_k) < 8 or not (obs_k != obs_k[0]).any():  # two edges at least
         return None
     c, a = centre, th
     for _round in range(3):  # fit, drop outliers (a chipped edge, a coin against it), refit
@@ -183,7 +183,7 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
         if keep.all():
             break
         obs_k, obs_p = obs_k[keep], obs_p[keep]
-        if len(obs_k) < 8 or len(np.unique(obs_k)) < 2:
+        if len(obs_k) < 8 or not (obs_k != obs_k[0]).any():  # two edges at least
             return None
     turn, shift = abs(math.degrees(a - th)), float(np.hypot(*(c - centre)))
     loose = float(np.sqrt(np.mean(res * res))) > 0.75  # edge points that fit no rectangle

@@ -150,7 +150,7 @@ def _level(norm: np.ndarray) -> np.ndarray:
 
 
 def _noise(view: TopView, frame_bgr: np.ndarray, table: TableColour, valid: np.ndarray,
-           step: int = 7, row_step: int = 35) -> float:
+           step: int = 7, row_step: int = 70) -> float:
     """The table's noise: robust sigma of the level on a sparse grid of the view (every
     ``step``-th pixel of every ``row_step``-th row; pieces are too few to move it)."""
     h = valid.shape[0]

@@ -98,23 +98,43 @@ def _peaks(dt: np.ndarray, lo: float, hi: float, min_dist: float) -> list[tuple[
     return kept
 
 
-def _mean_shift(mask: np.ndarray, start: tuple[float, float], offsets: np.ndarray,
+class _Patch:
+    """A blob's patch padded with empty pixels, for reading it at discs and rings of offsets
+    around any of its pixels with one gather each."""
+
+    def __init__(self, mask: np.ndarray, reach: int) -> None:
+        self.k = int(reach) + 1
+        self.padded = cv2.copyMakeBorder(mask, self.k, self.k, self.k, self.k,
+                                         cv2.BORDER_CONSTANT, value=0).ravel()
+        self.h, self.w = mask.shape
+        self.stride = self.w + 2 * self.k
+
+    def flat(self, offsets: np.ndarray) -> np.ndarray:
+        """Offsets (N, 2) as steps in the padded patch."""
+        return offsets[:, 1] * self.stride + offsets[:, 0]
+
+    def on(self, x: float, y: float, flat: np.ndarray) -> np.ndarray:
+        """Which of the pixels at ``(round(x), round(y))`` plus the offsets are set, bool."""
+        ix = min(max(round(x), 0), self.w - 1)
+        iy = min(max(round(y), 0), self.h - 1)
+        return self.padded[(iy + self.k) * self.stride + ix + self.k + flat] > 0
+
+
+def _mean_shift(patch: _Patch, start: tuple[float, float], offsets: np.ndarray,
                 iterations: int = 6) -> tuple[float, float, float]:
-    """Centre of the mask within a disc, iterated; returns (x, y, fill share)."""
-    h, w = mask.shape
+    """Centre of the mask within a disc (``offsets``), iterated; returns (x, y, fill share)."""
     x, y = start
     fill = 0.0
+    flat = patch.flat(offsets)
     for _ in range(iterations):
-        px = np.round(x + offsets[:, 0]).astype(int)
-        py = np.round(y + offsets[:, 1]).astype(int)
-        ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-        on = np.zeros(len(offsets), bool)
-        on[ok] = mask[py[ok], px[ok]] > 0
-        fill = float(on.mean())
-        if not on.any():
+        on = patch.on(x, y, flat)
+        fill = float(np.count_nonzero(on)) / len(offsets)
+        if fill == 0.0:
             break
-        nx = float(np.mean(px[on]))
-        ny = float(np.mean(py[on]))
+        ix = min(max(round(x), 0), patch.w - 1)
+        iy = min(max(round(y), 0), patch.h - 1)
+        nx = ix + float(offsets[on, 0].mean())
+        ny = iy + float(offsets[on, 1].mean())
         if abs(nx - x) < 0.01 and abs(ny - y) < 0.01:
             x, y = nx, ny
             break
@@ -122,28 +142,25 @@ def _mean_shift(mask: np.ndarray, start: tuple[float, float], offsets: np.ndarra
     return x, y, fill
 
 
-def _share_on(mask: np.ndarray, x: float, y: float, offsets: np.ndarray) -> float:
-    """Share of the pixels at ``(x, y) + offsets`` that are set in ``mask`` (outside: unset)."""
-    h, w = mask.shape
-    px = np.round(x + offsets[:, 0]).astype(int)
-    py = np.round(y + offsets[:, 1]).astype(int)
-    ok = (px >= 0) & (px < w) & (py >= 0) & (py < h)
-    return float(np.count_nonzero(mask[py[ok], px[ok]])) / max(1, len(offsets))
-
-
 def _blob_coins(cfg: CoinConfig, blob: np.ndarray, r: float, offsets: np.ndarray,
                 ring: np.ndarray, min_fill: float) -> tuple[list[tuple[float, float]], bool]:
     """The coins in one blob (its patch's pixels), and whether the blob is whole coins only
     (False: a peak that fills less than ``min_fill`` of a disc, or no peak: maybe a coin seen
-    in part)."""
+    in part). At most ``max_ring`` of the ``ring`` offsets around a coin may be in the blob."""
     dt = cv2.distanceTransform(blob, cv2.DIST_L2, 5)
     out: list[tuple[float, float]] = []
     whole = True
-    for px, py in _peaks(dt, cfg.min_peak * r, cfg.max_peak * r, 1.4 * r):
-        cx, cy, fill = _mean_shift(blob, (px, py), offsets)
+    peaks = _peaks(dt, cfg.min_peak * r, cfg.max_peak * r, 1.4 * r)
+    if not peaks:
+        return out, False
+    patch = _Patch(blob, int(max(np.abs(offsets).max(), np.abs(ring).max())))
+    ring_flat = patch.flat(ring)
+    for px, py in peaks:
+        cx, cy, fill = _mean_shift(patch, (px, py), offsets)
         if fill < min_fill:
             whole = False
-        elif _share_on(blob, cx, cy, ring) <= cfg.max_ring:
+        elif float(np.count_nonzero(patch.on(cx, cy, ring_flat))) / max(1, len(ring)) <= (
+                cfg.max_ring):
             out.append((cx, cy))
     return out, whole and bool(out)
 

@@ -9,6 +9,7 @@ shows one coloured symbol in the centre.
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 
@@ -102,6 +103,22 @@ def _blocks_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_
     return out
 
 
+_INNER_GRID = np.linspace(-0.35, 0.35, 5)
+"""Where a block's face is sampled (shares of its extent either way from the centre)."""
+
+
+@functools.lru_cache(maxsize=16)
+def _edge_spots(n: int) -> np.ndarray:
+    """Where along an edge (shares of its half length) profiles cross it."""
+    return np.linspace(-0.9, 0.9, n)
+
+
+@functools.lru_cache(maxsize=16)
+def _steps(side: float) -> np.ndarray:
+    """Sample offsets along a profile, from outside the edge in, every quarter pixel."""
+    return np.arange(0.0, -0.4 * side, -0.25)
+
+
 def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
                  away: np.ndarray, gap_px: float = 0.0, again: int = 2) -> _Block | None:
     """The top faces' centre and angle from the edges facing away from the camera, subpixel.
@@ -128,36 +145,39 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     pitch = side + gap_px
     ext = [n_ * side + (n_ - 1) * gap_px for n_ in (block.nx, block.ny)]
     half = (ext[0] / 2, ext[1] / 2)
-    g = np.linspace(-0.35, 0.35, 5)
-    inner = centre[None] + (g[:, None, None] * 2 * half[0] * ex
-                            + g[None, :, None] * 2 * half[1] * ey).reshape(-1, 2)
+    inner = centre[None] + (_INNER_GRID[:, None, None] * 2 * half[0] * ex
+                            + _INNER_GRID[None, :, None] * 2 * half[1] * ey).reshape(-1, 2)
     body = percentile(bilinear(shade, inner), 75)
     if body < 1.04:
         return None
-    p0s, nns, kss = [], [], []
+    normals = np.array([[math.cos(th + k * math.pi / 2), math.sin(th + k * math.pi / 2)]
+                        for k in range(4)])
+    p0s, kss = [], []
     for k in range(4):
-        a = th + k * math.pi / 2
-        n = np.array([math.cos(a), math.sin(a)])
-        if float(n @ away) < -0.3:
+        n = normals[k]
+        if n[0] * away[0] + n[1] * away[1] < -0.3:
             continue
         t = np.array([-n[1], n[0]])
-        h_n, h_t = half[k % 2], half[1 - k % 2]
-        qs = np.linspace(-0.9, 0.9, 9 * round(h_t / (side / 2)) // 2 + 1)
+        h_t = half[1 - k % 2]
+        qs = _edge_spots(9 * round(h_t / (side / 2)) // 2 + 1)
         along = centre + (qs * h_t)[:, None] * t
-        beyond = np.round(along + n * (h_n + 0.12 * side)).astype(int)
-        inside = ((beyond[:, 0] >= 0) & (beyond[:, 0] < bright.shape[1])
-                  & (beyond[:, 1] >= 0) & (beyond[:, 1] < bright.shape[0]))
-        against = np.zeros(len(qs), bool)  # another piece lies against the edge here
-        against[inside] = bright[beyond[inside, 1], beyond[inside, 0]] > 0
-        p0s.append(along[~against])
-        nns.append(np.repeat(n[None], int((~against).sum()), axis=0))
-        kss.append(np.full(int((~against).sum()), k))
-    p0 = np.concatenate(p0s) if p0s else np.zeros((0, 2))
+        p0s.append(along)
+        kss.append(np.full(len(qs), k))
+    if not p0s:
+        return None
+    p0, ks = np.concatenate(p0s), np.concatenate(kss)
+    nn = normals[ks]
+    hn = np.where(ks % 2 == 0, half[0], half[1])
+    beyond = np.round(p0 + nn * (hn + 0.12 * side)[:, None]).astype(int)
+    inside = ((beyond[:, 0] >= 0) & (beyond[:, 0] < bright.shape[1])
+              & (beyond[:, 1] >= 0) & (beyond[:, 1] < bright.shape[0]))
+    against = np.zeros(len(p0), bool)  # another piece lies against the edge here
+    against[inside] = bright[beyond[inside, 1], beyond[inside, 0]] > 0
+    if against.any():
+        p0, ks, nn, hn = p0[~against], ks[~against], nn[~against], hn[~against]
     if len(p0) < 8:
         return None
-    nn, ks = np.concatenate(nns), np.concatenate(kss)
-    hn = np.where(ks % 2 == 0, half[0], half[1])
-    steps = np.arange(0.0, -0.4 * side, -0.25)  # from outside in, relative to h_n + 0.2 side
+    steps = _steps(side)  # from outside in, relative to h_n + 0.2 side
     ts = hn[:, None] + 0.2 * side + steps[None, :]
     prof = bilinear(shade, p0[:, None] + ts[..., None] * nn[:, None])
     # halfway from the table beside the edge (where brighter than the table's mean: a pale

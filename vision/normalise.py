@@ -70,16 +70,19 @@ class TableColour:
         c = self.cell_px
         w = self.size_wh[0]
         gh, gw = self.grid.shape[:2]
-        across = cv2.resize(self.grid, (gw * c, gh), interpolation=cv2.INTER_LINEAR)
+        g = np.clip((np.asarray(rows, float) + 0.5) / c - 0.5, 0.0, gh - 1.0)
+        j0 = np.floor(g).astype(int)
+        j1 = np.minimum(j0 + 1, gh - 1)
+        need, back = np.unique(np.r_[j0, j1], return_inverse=True)
+        # the grid rows needed, interpolated across (rows stay as they are)
+        across = cv2.resize(self.grid[need], (gw * c, len(need)), interpolation=cv2.INTER_LINEAR)
         if across.shape[1] < w:
             across = cv2.copyMakeBorder(across, 0, 0, 0, w - across.shape[1],
                                         cv2.BORDER_REPLICATE)
         across = across[:, :w]
-        g = np.clip((np.asarray(rows, float) + 0.5) / c - 0.5, 0.0, gh - 1.0)
-        j0 = np.floor(g).astype(int)
-        j1 = np.minimum(j0 + 1, gh - 1)
         t = (g - j0).astype(np.float32)[:, None, None]
-        a, b = across[j0].astype(np.float32), across[j1].astype(np.float32)
+        a = across[back[:len(j0)]].astype(np.float32)
+        b = across[back[len(j0):]].astype(np.float32)
         return np.rint(a + (b - a) * t).astype(np.uint8)
 
     def at_cells(self, factor: int) -> np.ndarray:

@@ -30,7 +30,7 @@ from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared
 from vision.sampling import bilinear
-from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colour
+from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
 
 
 @dataclass(frozen=True)
@@ -585,16 +585,7 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
     seen_mm = prep.view.to_mm(top_px)
     foot_mm = cam.foot_of(seen_mm, cfg.thickness_mm)
     centres = [tuple(c) for c in top_px]
-    for cx, cy in centres:
-        ix, iy = round(cx), round(cy)
-        k = math.ceil(r) + 1
-        ya, yb, xa, xb = max(0, iy - k), min(h, iy + k + 1), max(0, ix - k), min(w, ix + k + 1)
-        patch = prep.top[ya:yb, xa:xb]
-        region = np.zeros(patch.shape[:2], bool)
-        ox, oy = inner[:, 0] + ix - xa, inner[:, 1] + iy - ya
-        ok = (ox >= 0) & (ox < patch.shape[1]) & (oy >= 0) & (oy < patch.shape[0])
-        region[oy[ok], ox[ok]] = True
-        rel, _ = symbol_colour(patch, region)
+    for rel, _ in symbol_colours(prep.top, np.rint(top_px).astype(int), inner):
         suit, conf = (None, 0.0) if rel is None else classify_ink(rel, inks)
         suits.append(suit)
         confs.append(conf)

@@ -118,3 +118,42 @@ def symbol_colour(patch_bgr: np.ndarray, region: np.ndarray, dark_fraction: floa
         return None, n
     rel = px[ink].mean(axis=0) / np.maximum(body, 1.0)
     return rel[::-1], n
+
+
+def symbol_colours(image_bgr: np.ndarray, centres_px: np.ndarray, offsets: np.ndarray,
+                   dark_fraction: float = 0.8) -> list[tuple[np.ndarray | None, int]]:
+    """:func:`symbol_colour` of many regions of one image at once: the pixels at each centre
+    (N, 2) plus ``offsets`` (P, 2, whole pixels). A region reaching out of the image is read
+    alone, from its pixels inside.
+    """
+    img = np.asarray(image_bgr)
+    h, w = img.shape[:2]
+    c = np.asarray(centres_px, int).reshape(-1, 2)
+    xs = c[:, 0, None] + offsets[None, :, 0]
+    ys = c[:, 1, None] + offsets[None, :, 1]
+    inside = ((xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)).all(axis=1)
+    out: list[tuple[np.ndarray | None, int]] = [(None, 0)] * len(c)
+    for i in np.nonzero(~inside)[0]:  # at the image's edge: its pixels inside, alone
+        ok = (xs[i] >= 0) & (xs[i] < w) & (ys[i] >= 0) & (ys[i] < h)
+        region = np.zeros((h, w), bool)
+        region[ys[i][ok], xs[i][ok]] = True
+        out[i] = symbol_colour(img, region, dark_fraction)
+    rows = np.nonzero(inside)[0]
+    npx = offsets.shape[0]
+    if not len(rows) or npx < 8:
+        return out
+    px = img[ys[rows], xs[rows]].astype(float)  # (M, P, 3)
+    lum = px.sum(axis=2)
+    pos = 0.75 * (npx - 1)  # the 75th percentile of each row, as np.percentile's
+    lo = int(pos)
+    hi = min(lo + 1, npx - 1)
+    part = np.partition(lum, (lo, hi), axis=1)
+    cut = part[:, lo] + (part[:, hi] - part[:, lo]) * (pos - lo)
+    top = lum >= cut[:, None]
+    body = (px * top[..., None]).sum(axis=1) / top.sum(axis=1)[:, None]
+    ink = lum < dark_fraction * body.sum(axis=1)[:, None]
+    n = ink.sum(axis=1)
+    rel = (px * ink[..., None]).sum(axis=1) / np.maximum(n, 1)[:, None] / np.maximum(body, 1.0)
+    for k, i in enumerate(rows):
+        out[i] = (rel[k][::-1], int(n[k])) if n[k] >= 3 else (None, int(n[k]))
+    return out

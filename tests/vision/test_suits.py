@@ -37,3 +37,26 @@ def test_symbol_colour_is_relative_to_the_body() -> None:
     assert n == 16
     np.testing.assert_allclose(rel, [0.5, 0.5, 0.5], atol=0.01)
     assert classify_ink(rel, INKS)[0] == "moons"
+
+
+def test_many_symbols_read_at_once_read_as_each_alone() -> None:
+    from vision.suits import symbol_colours
+
+    rng = np.random.default_rng(3)
+    img = rng.integers(120, 255, (60, 80, 3)).astype(np.uint8)
+    img[20:26, 30:36] = (40, 40, 200)  # a red symbol
+    yy, xx = np.mgrid[-8:9, -8:9]
+    keep = xx * xx + yy * yy <= 64
+    offsets = np.c_[xx[keep], yy[keep]]
+    centres = np.array([[33, 23], [10, 10], [2, 50], [77, 3], [40, 40]])
+    many = symbol_colours(img, centres, offsets)
+    for (cx, cy), (rel, n) in zip(centres, many, strict=True):
+        region = np.zeros(img.shape[:2], bool)
+        px, py = offsets[:, 0] + cx, offsets[:, 1] + cy
+        ok = (px >= 0) & (px < 80) & (py >= 0) & (py < 60)
+        region[py[ok], px[ok]] = True
+        rel1, n1 = symbol_colour(img, region)
+        assert n == n1
+        assert (rel is None) == (rel1 is None)
+        if rel is not None:
+            assert np.allclose(rel, rel1)

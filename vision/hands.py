@@ -76,6 +76,14 @@ class HandGrid:
         self.cell_mm2 = np.clip(area, 0.0, 1e4).reshape(sh, sw).astype(np.float32)
         self.map_x = px[:, 0].reshape(sh, sw).astype(np.float32)
         self.map_y = px[:, 1].reshape(sh, sw).astype(np.float32)
+        self._play: tuple[np.ndarray, np.ndarray] | None = None
+
+    def play_cells(self, valid: np.ndarray) -> np.ndarray:
+        """The cells wholly over the play area (a view mask that rarely changes: the last
+        answer is kept while the same mask is asked about), bool (rows, cols)."""
+        if self._play is None or self._play[0] is not valid:
+            self._play = (valid, (self.sample(valid) > 250) & (self.cell_mm2 > 0))
+        return self._play[1]
 
     def sample(self, view_mask: np.ndarray) -> np.ndarray:
         """A uint8 view mask at the cells (any part of the mask near a cell's centre counts)."""
@@ -143,7 +151,7 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     k = max(3, int(cfg.window * sw) | 1)
     bg = cv2.medianBlur(small, k).astype(np.float32) + 1.0
     norm = small.astype(np.float32) / bg
-    use = (grid.sample(valid) > 250) & (grid.sample(explained) == 0) & (grid.cell_mm2 > 0)
+    use = grid.play_cells(valid) & (grid.sample(explained) == 0)
     if np.count_nonzero(use) < 16:
         return False, none
     tot = np.maximum(norm.sum(axis=2), 1e-3)
@@ -237,7 +245,7 @@ class TableMemory:
         sw, sh = grid.size_wh
         none = np.zeros((sh, sw), np.uint8)
         small = (grid.cells_of(frame_bgr) if cells is None else cells).astype(np.float32)
-        ok = (grid.sample(valid) > 250) & (grid.cell_mm2 > 0)
+        ok = grid.play_cells(valid)
         ex = grid.sample(explained) > 0
         if self._ref is None or self._ref.shape != small.shape:
             self._ref = small

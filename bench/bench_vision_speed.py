@@ -2,7 +2,7 @@
 
 Run by hand: ``.venv/bin/python bench/bench_vision_speed.py [--frames N]``. The scene is
 rendered (``tabletop.render``) at 1280x720 and 1920x1080 with 30 pieces (worms of coins,
-tiles, posts); OpenCV is held to one thread. Prints ``fps_1280x720=``, ``fps_1920x1080=``
+tiles, posts); OpenCV and numpy are held to one thread. Prints ``fps_1280x720=``, ``fps_1920x1080=``
 (Worm Derby's kinds: tiles, coins, posts; no tokens), the same with every kind
 (``fps_all_kinds_*``), and the mean time of each stage (``ms_<stage>_<size>=``).
 ``fps_cpu_*`` counts the process's CPU time instead of the wall clock: on a busy machine it
@@ -16,12 +16,18 @@ rendered with fresh sensor noise frame after frame, with the reuse on (the defau
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from pathlib import Path
 
-import cv2
-import numpy as np
+# one core: OpenCV is held to one thread below, numpy's BLAS here (before numpy loads), as the
+# command line does
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import cv2  # noqa: E402
+import numpy as np  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))

@@ -19,8 +19,13 @@ import re
 import sys
 from collections.abc import Sequence
 
-from tabletop import __version__
-from tabletop.errors import TabletopError
+# numpy's BLAS threads only spin on the small arrays the pipeline handles (they took a second
+# core for nothing): one thread unless the user says otherwise. Set before numpy loads.
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+from tabletop import __version__  # noqa: E402
+from tabletop.errors import TabletopError  # noqa: E402
 
 COMMAND_MODULES: tuple[str, ...] = (
     "web.cli",          # demo, serve, replay

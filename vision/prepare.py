@@ -58,7 +58,7 @@ class PrepareConfig:
     pale_sigmas: float = 20.0
     candidate_cell_px: int = 2
     candidate_share: float = 0.9
-    margin_mm: float = 15.0
+    margin_mm: float = 12.0
 
 
 @dataclass(frozen=True, eq=False)

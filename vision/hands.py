@@ -76,14 +76,21 @@ class HandGrid:
         self.cell_mm2 = np.clip(area, 0.0, 1e4).reshape(sh, sw).astype(np.float32)
         self.map_x = px[:, 0].reshape(sh, sw).astype(np.float32)
         self.map_y = px[:, 1].reshape(sh, sw).astype(np.float32)
-        self._play: tuple[np.ndarray, np.ndarray] | None = None
+        self._play: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
 
     def play_cells(self, valid: np.ndarray) -> np.ndarray:
         """The cells wholly over the play area (a view mask that rarely changes: the last
         answer is kept while the same mask is asked about), bool (rows, cols)."""
         if self._play is None or self._play[0] is not valid:
-            self._play = (valid, (self.sample(valid) > 250) & (self.cell_mm2 > 0))
+            cells = (self.sample(valid) > 250) & (self.cell_mm2 > 0)
+            self._play = (valid, cells, np.flatnonzero(cells))
         return self._play[1]
+
+    def play_index(self, valid: np.ndarray) -> np.ndarray:
+        """:meth:`play_cells` as flat indices (rows x columns), ascending."""
+        self.play_cells(valid)
+        assert self._play is not None
+        return self._play[2]
 
     def sample(self, view_mask: np.ndarray) -> np.ndarray:
         """A uint8 view mask at the cells (any part of the mask near a cell's centre counts)."""
@@ -253,7 +260,8 @@ class TableMemory:
             return False, none
         ref = self._ref
         if ok.any():
-            rv, sv = ref[ok][::3], small[ok][::3]
+            every = grid.play_index(valid)[::3]
+            rv, sv = ref.reshape(-1, 3)[every], small.reshape(-1, 3)[every]
             gain = np.array([percentile(rv[:, k], 50) / max(percentile(sv[:, k], 50), 1.0)
                              for k in range(small.shape[2])], np.float32)
             small = small * gain

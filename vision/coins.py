@@ -435,16 +435,19 @@ def _regrow(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None, seed: n
     return cv2.bitwise_and(grown, allowed()), xa, ya
 
 
-def _fit_circles(e: np.ndarray, w: np.ndarray, c: np.ndarray, r: float) -> np.ndarray:
+def _fit_circles(e: np.ndarray, w: np.ndarray, c: np.ndarray, r: float,
+                 active: np.ndarray | None = None) -> np.ndarray:
     """Least-squares circle centres of a known radius through weighted points (Gauss-Newton).
 
     Args:
         e: (N, K, 2) points of each circle.
         w: (N, K) weights (0 leaves a point out).
         c: (N, 2) starting centres.
+        active: (N,) which circles to fit (the others keep their start); None: all. A fit
+            that runs away (a step longer than the radius) stops there.
     """
     c = c.astype(float).copy()
-    active = np.ones(len(c), bool)
+    active = np.ones(len(c), bool) if active is None else active.copy()
     for _ in range(10):
         dx, dy = e[..., 0] - c[:, None, 0], e[..., 1] - c[:, None, 1]
         n = np.maximum(np.hypot(dx, dy), 1e-9)
@@ -460,7 +463,8 @@ def _fit_circles(e: np.ndarray, w: np.ndarray, c: np.ndarray, r: float) -> np.nd
         sy = np.where(ok, (a00 * b1 - a01 * b0) / det, 0.0)
         c[:, 0] += sx
         c[:, 1] += sy
-        active &= np.hypot(sx, sy) >= 1e-3
+        step = np.hypot(sx, sy)
+        active &= (step >= 1e-3) & (step <= r)
         if not active.any():
             break
     return c
@@ -514,8 +518,8 @@ def far_edge_centres(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r
     t = (a - mid[:, None]) / np.maximum(a - b, 1e-6)
     e = centres[:, None] + (rho[jm] + t * (rho[j] - rho[jm]))[..., None] * dirs
     e = np.where(ok[..., None], e, centres[:, None])
-    fitted = _fit_circles(e, ok.astype(float), centres, r)
     good = (body - table_level >= 0.04 * table_level) & (ok.sum(axis=1) >= rays // 2)
+    fitted = _fit_circles(e, ok.astype(float), centres, r, good)
     good &= np.hypot(*(fitted - centres).T) <= 0.4 * r
     return np.where(good[:, None], fitted, np.nan)
 

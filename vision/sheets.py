@@ -39,7 +39,7 @@ class SheetConfig:
     """
 
     margin_mm: float = 5.0
-    every_frames: int = 30
+    every_frames: int = 90
     max_residual_mm: float = 6.0
 
 

@@ -57,12 +57,11 @@ class TableColour:
         up = cv2.resize(sub, ((i1 - i0 + 1) * c, (j1 - j0 + 1) * c),
                         interpolation=cv2.INTER_LINEAR)
         ox, oy = x0 - i0 * c, y0 - j0 * c  # never negative
-        if y1 - j0 * c <= up.shape[0] and x1 - i0 * c <= up.shape[1]:
-            return up[oy:y1 - j0 * c, ox:x1 - i0 * c]
-        # past the grid's last cell: its colour
-        ys = np.minimum(np.arange(oy, y1 - j0 * c), up.shape[0] - 1)
-        xs = np.minimum(np.arange(ox, x1 - i0 * c), up.shape[1] - 1)
-        return up[ys][:, xs]
+        bottom = max(0, y1 - j0 * c - up.shape[0])
+        right = max(0, x1 - i0 * c - up.shape[1])
+        if bottom or right:  # past the grid's last cell: its colour
+            up = cv2.copyMakeBorder(up, 0, bottom, 0, right, cv2.BORDER_REPLICATE)
+        return up[oy:y1 - j0 * c, ox:x1 - i0 * c]
 
     def at_rows(self, rows: np.ndarray) -> np.ndarray:
         """The colour along whole view rows, uint8 (len(rows), W, 3) (as :meth:`full`'s, but

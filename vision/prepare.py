@@ -149,6 +149,12 @@ def _level(norm: np.ndarray) -> np.ndarray:
     return cv2.max(cv2.max(b, g), r)
 
 
+def _shade(top: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """Grey brightness relative to the table's, float32 (not clipped)."""
+    return cv2.divide(cv2.cvtColor(top, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                      cv2.cvtColor(table, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0)
+
+
 def _noise(view: TopView, frame_bgr: np.ndarray, table: TableColour, valid: np.ndarray,
            step: int = 7, row_step: int = 70) -> float:
     """The table's noise: robust sigma of the level on a sparse grid of the view (every
@@ -230,23 +236,28 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
             cv2.threshold(clevel, TABLE_LEVEL - share * below, 255, cv2.THRESH_BINARY_INV)[1])
         cand[~valid_cells] = 0
         rois = _rois(cand, f, math.ceil(cfg.margin_mm * view.px_per_mm), (h, w))
-    top = np.zeros((h, w, 3), np.uint8)
-    norm = np.zeros((h, w, 3), np.uint8)
-    level = np.full((h, w), TABLE_LEVEL, np.uint8)
-    shade = np.ones((h, w), np.float32)
-    for x0, y0, x1, y1 in rois:
-        # one pixel more all round, so the blur inside sees what the full view's would
-        xa, ya, xb, yb = max(0, x0 - 1), max(0, y0 - 1), min(w, x1 + 1), min(h, y1 + 1)
-        t = view.warp_rect(frame_bgr, xa, ya, xb, yb)
-        bg = table.at_rect(xa, ya, xb, yb)
-        n = divide_by_table(t, bg)
-        inner = (slice(y0 - ya, y1 - ya), slice(x0 - xa, x1 - xa))
-        top[y0:y1, x0:x1] = t[inner]
-        norm[y0:y1, x0:x1] = n[inner]
-        level[y0:y1, x0:x1] = _level(n)[inner]
-        shade[y0:y1, x0:x1] = cv2.divide(
-            cv2.cvtColor(t[inner], cv2.COLOR_BGR2GRAY).astype(np.float32),
-            cv2.cvtColor(bg[inner], cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0)
+    if rois == [(0, 0, w, h)]:  # all of it: no copies
+        top = view.warp(frame_bgr)
+        bg = table.full()
+        norm = divide_by_table(top, bg)
+        level = _level(norm)
+        shade = _shade(top, bg)
+    else:
+        top = np.zeros((h, w, 3), np.uint8)
+        norm = np.zeros((h, w, 3), np.uint8)
+        level = np.full((h, w), TABLE_LEVEL, np.uint8)
+        shade = np.ones((h, w), np.float32)
+        for x0, y0, x1, y1 in rois:
+            # one pixel more all round, so the blur inside sees what the full view's would
+            xa, ya, xb, yb = max(0, x0 - 1), max(0, y0 - 1), min(w, x1 + 1), min(h, y1 + 1)
+            t = view.warp_rect(frame_bgr, xa, ya, xb, yb)
+            bg = table.at_rect(xa, ya, xb, yb)
+            n = divide_by_table(t, bg)
+            inner = (slice(y0 - ya, y1 - ya), slice(x0 - xa, x1 - xa))
+            top[y0:y1, x0:x1] = t[inner]
+            norm[y0:y1, x0:x1] = n[inner]
+            level[y0:y1, x0:x1] = _level(n)[inner]
+            shade[y0:y1, x0:x1] = _shade(t, bg)[inner]
     hi, lo = TABLE_LEVEL + above, TABLE_LEVEL - below
     bright = cv2.bitwise_and(cv2.threshold(level, hi, 255, cv2.THRESH_BINARY)[1], valid)
     k = max(3, round(cfg.close_mm * view.px_per_mm) | 1)

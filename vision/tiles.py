@@ -363,7 +363,9 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         opened = cv2.bitwise_and(blob, cv2.resize(half, (bw2, bh2),
                                                   interpolation=cv2.INTER_LINEAR))
         opened = np.where(opened > 127, 255, 0).astype(np.uint8)
-        for b in _blocks_in_blob(cfg, opened, side):
+        # a tile that something leans over (a post's top) has a notch the opening widens:
+        # the blob as it is, when it is tiles alone
+        for b in _blocks_in_blob(cfg, opened, side) or _blocks_in_blob(cfg, blob, side):
             blocks.append(_Block((b.centre_px[0] + xa, b.centre_px[1] + ya), b.angle_px,
                                  b.nx, b.ny, b.side_px, b.pitch_px))
     mask = np.zeros((h, w), np.uint8)

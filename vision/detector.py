@@ -17,7 +17,6 @@ import numpy as np
 from calibration.model import Calibration
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
-from vision.blobs import blobs
 from vision.coins import CoinConfig, detect_coins
 from vision.detections import Detections
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
@@ -126,30 +125,6 @@ class FrameResult:
     def hand(self) -> bool:
         """True when a hand is over the table."""
         return self.scene.hand
-
-
-def _leaning_in(dark: np.ndarray, explained: np.ndarray, tiles: np.ndarray) -> np.ndarray:
-    """``explained`` less the dark blobs that reach from outside the tiles into them: a post
-    standing beside a tile whose top the camera sees over it (a tile's own print stays
-    explained)."""
-    inside = cv2.bitwise_and(dark, tiles)
-    if not inside.any():
-        return explained
-    out = explained
-    for blob in blobs(inside):
-        own, x0, y0 = blob.mask(pad=6)
-        h, w = own.shape
-        whole = cv2.bitwise_and(cv2.dilate(own, np.ones((3, 3), np.uint8)),
-                                dark[y0:y0 + h, x0:x0 + w])
-        if np.count_nonzero(cv2.bitwise_and(whole, cv2.bitwise_not(tiles[y0:y0 + h,
-                                                                         x0:x0 + w]))):
-            if out is explained:
-                out = explained.copy()
-            # the blob and a little round it (where the post's edges are measured)
-            part = out[y0:y0 + h, x0:x0 + w]
-            near = cv2.dilate(own, np.ones((11, 11), np.uint8))
-            cv2.bitwise_and(part, cv2.bitwise_not(near), dst=part)
-    return out
 
 
 def timed(timings: dict[str, float], name: str, fn: Callable[..., T], *args: Any,
@@ -273,8 +248,8 @@ class Detector:
             for c in self.view.to_px(coins.seen_mm):
                 cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
         if "post" in cfg.kinds:
-            posts = timed(tm, "posts", detect_posts, cfg.posts, prep,
-                          _leaning_in(prep.dark, explained, tmask) if tiles_found else explained)
+            posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained,
+                          tmask if tiles_found else None)
             parts.append(posts)
             self._draw_posts(explained, posts)
         hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,

@@ -88,9 +88,15 @@ def _darkness(black_level: float, contrast: float) -> np.ndarray:
     return lut
 
 
-def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = None
-                 ) -> Detections:
-    """Finds the posts in a prepared frame (their feet, in mm)."""
+def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = None,
+                 tiles: np.ndarray | None = None) -> Detections:
+    """Finds the posts in a prepared frame (their feet, in mm).
+
+    Args:
+        exclude: uint8 mask of places the earlier stages explained (pieces found).
+        tiles: uint8 mask of the tiles among them: a post beside a tile may be seen leaning
+            over it (its dark top on the tile), and is then followed into it.
+    """
     view = prep.view
     s = view.px_per_mm
     r = cfg.radius_mm * s
@@ -112,6 +118,14 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         blob = np.zeros((bh, bw), np.uint8)
         cv2.drawContours(blob, [c], -1, 255, cv2.FILLED, offset=(-x0, -y0))
         blob = cv2.bitwise_and(blob, dark[y0:y0 + bh, x0:x0 + bw])
+        against = exclude
+        if tiles is not None and exclude is not None and tiles[
+                max(0, y0 - 2):y0 + bh + 2, max(0, x0 - 2):x0 + bw + 2].any():
+            grown = _into_tiles(prep.dark, tiles, blob, x0, y0, round(4 * r))
+            if grown is not None:  # its top over a tile: the tile's edges there are not its
+                blob, x0, y0 = grown
+                bh, bw = blob.shape
+                against = _cleared_near(exclude, blob, x0, y0, 5)
         ys, xs = np.nonzero(blob)
         if len(xs) < min_area or len(xs) > max_area:
             continue
@@ -142,13 +156,13 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         p1, p2 = pts[i1] + origin, pts[i2] + origin
         if s1[i1] < cfg.min_score:
             p1, p2 = p2, p1
-        fit = fit_post(cfg, prep.level, view, p1, exclude)
+        fit = fit_post(cfg, prep.level, view, p1, against)
         if min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r:
             # a first look (one coarse step) before fitting it all the way; the first stays
             # unless the other fits clearly better
-            other = fit_post(cfg, prep.level, view, p2, exclude, steps=1)
+            other = fit_post(cfg, prep.level, view, p2, against, steps=1)
             if other.support > 1.15 * fit.support:
-                other = fit_post(cfg, prep.level, view, other.foot, exclude)
+                other = fit_post(cfg, prep.level, view, other.foot, against)
                 if other.support > 1.15 * fit.support:
                     fit = other
         feet.append(fit.foot)
@@ -157,6 +171,46 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         return Detections.empty()
     foot_mm = view.to_mm(np.array(feet))
     return Detections.of(foot_mm, ["post"] * len(feet), confidence=np.clip(scores, 0, 1))
+
+
+def _into_tiles(dark: np.ndarray, tiles: np.ndarray, blob: np.ndarray, x0: int, y0: int,
+                reach: int) -> tuple[np.ndarray, int, int] | None:
+    """A dark blob (patch ``blob`` at ``x0, y0``) with the dark pixels inside the tiles joined
+    to it (within ``reach`` pixels of its box): ``(patch, x0, y0)``, or None when none join."""
+    h, w = dark.shape
+    bh, bw = blob.shape
+    xa, ya = max(0, x0 - reach), max(0, y0 - reach)
+    xb, yb = min(w, x0 + bw + reach), min(h, y0 + bh + reach)
+    both = cv2.bitwise_and(dark[ya:yb, xa:xb], tiles[ya:yb, xa:xb])
+    if not both.any():
+        return None
+    part = both[y0 - ya:y0 - ya + bh, x0 - xa:x0 - xa + bw]
+    cv2.bitwise_or(part, blob, dst=part)
+    _n, labels = cv2.connectedComponents(both, connectivity=8)
+    ys, xs = np.nonzero(blob)
+    keep = np.unique(labels[ys + y0 - ya, xs + x0 - xa])
+    grown = np.where(np.isin(labels, keep[keep > 0]), 255, 0).astype(np.uint8)
+    if np.count_nonzero(grown) <= len(xs):
+        return None
+    gx, gy, gw, gh = cv2.boundingRect(grown)
+    return grown[gy:gy + gh, gx:gx + gw], xa + gx, ya + gy
+
+
+def _cleared_near(mask: np.ndarray, blob: np.ndarray, x0: int, y0: int, grow: int
+                  ) -> np.ndarray:
+    """A copy of ``mask`` cleared over a blob (patch at ``x0, y0``) grown by ``grow``."""
+    out = mask.copy()
+    h, w = mask.shape
+    near = cv2.dilate(cv2.copyMakeBorder(blob, grow, grow, grow, grow, cv2.BORDER_CONSTANT,
+                                         value=0),
+                      np.ones((2 * grow + 1, 2 * grow + 1), np.uint8))
+    xa, ya = x0 - grow, y0 - grow
+    cx, cy = max(0, -xa), max(0, -ya)
+    xb, yb = min(w, xa + near.shape[1]), min(h, ya + near.shape[0])
+    part = out[ya + cy:yb, xa + cx:xb]
+    cv2.bitwise_and(part, cv2.bitwise_not(near[cy:cy + part.shape[0], cx:cx + part.shape[1]]),
+                    dst=part)
+    return out
 
 
 FOOT, SIDE, TOP, CAP = 0, 1, 2, 3

@@ -344,7 +344,12 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     side = cfg.side_mm * s
     kc = max(3, round(cfg.close_mm * s) | 1)
     disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc))
-    closed = prep.in_rois(lambda m: cv2.morphologyEx(m, cv2.MORPH_CLOSE, disc), prep.bright)
+    least = 0.4 * side * side  # a rectangle with less is no tile: left as it is
+
+    def close(m: np.ndarray) -> np.ndarray:
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, disc) if cv2.countNonZero(m) >= least else m
+
+    closed = prep.in_rois(close, prep.bright)
     closed = fill_holes(closed)
     k = max(3, int(cfg.open_mm * s) | 1)
     k2 = max(3, int(cfg.open_mm * s / 2) | 1)  # the opening runs at half resolution (speed)

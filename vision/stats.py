@@ -13,27 +13,25 @@ def percentile(values: np.ndarray, q: float) -> float:
     >>> percentile(a, 75), float(np.percentile(a, 75)), percentile(a, 10)
     (4.0, 4.0, 1.4)
     """
-    a = np.asarray(values).ravel()
-    n = a.size
+    return float(row_percentiles(np.asarray(values).reshape(1, -1), q)[0])
+
+
+def row_percentiles(values: np.ndarray, q: float) -> np.ndarray:
+    """``np.percentile(values, q, axis=1)`` of a 2-D array (linear interpolation) by partial
+    sorting (the same values, but for rounding).
+
+    >>> row_percentiles(np.array([[3.0, 1.0, 2.0, 9.0], [4.0, 4.0, 0.0, 1.0]]), 50).tolist()
+    [2.5, 2.5]
+    >>> row_percentiles(np.array([[5.0, 1.0, 4.0, 2.0, 3.0]]), 75).tolist()
+    [4.0]
+    """
+    a = np.asarray(values)
+    n = a.shape[1]
     if n == 0:
         raise ValueError("percentile of no values")
     pos = q / 100.0 * (n - 1)
     lo = min(int(pos), n - 1)
     hi = min(lo + 1, n - 1)
-    part = np.partition(a, (lo, hi))
-    return float(part[lo] + (float(part[hi]) - float(part[lo])) * (pos - lo))
-
-
-def row_medians(values: np.ndarray) -> np.ndarray:
-    """``np.median(values, axis=1)`` of a 2-D array by partial sorting (the same values).
-
-    >>> row_medians(np.array([[3.0, 1.0, 2.0, 9.0], [4.0, 4.0, 0.0, 1.0]])).tolist()
-    [2.5, 2.5]
-    """
-    a = np.asarray(values)
-    n = a.shape[1]
-    if n == 0:
-        raise ValueError("median of no values")
-    lo, hi = (n - 1) // 2, n // 2
     part = np.partition(a, (lo, hi), axis=1)
-    return (part[:, lo].astype(float) + part[:, hi]) / 2.0
+    low = part[:, lo].astype(float)
+    return low + (part[:, hi] - low) * (pos - lo)

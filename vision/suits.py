@@ -21,7 +21,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from tabletop.pieceset import SUIT_COLOURS_HEX, hex_to_rgb
-from vision.stats import percentile
+from vision.stats import percentile, row_percentiles
 
 DEFAULT_SUIT_INKS: tuple[tuple[str, tuple[int, int, int]], ...] = tuple(
     (suit, hex_to_rgb(colour)) for suit, colour in SUIT_COLOURS_HEX.items())
@@ -144,12 +144,7 @@ def symbol_colours(image_bgr: np.ndarray, centres_px: np.ndarray, offsets: np.nd
         return out
     px = img[ys[rows], xs[rows]].astype(float)  # (M, P, 3)
     lum = px.sum(axis=2)
-    pos = 0.75 * (npx - 1)  # the 75th percentile of each row, as np.percentile's
-    lo = int(pos)
-    hi = min(lo + 1, npx - 1)
-    part = np.partition(lum, (lo, hi), axis=1)
-    cut = part[:, lo] + (part[:, hi] - part[:, lo]) * (pos - lo)
-    top = lum >= cut[:, None]
+    top = lum >= row_percentiles(lum, 75)[:, None]
     body = (px * top[..., None]).sum(axis=1) / top.sum(axis=1)[:, None]
     ink = lum < dark_fraction * body.sum(axis=1)[:, None]
     n = ink.sum(axis=1)

@@ -20,7 +20,7 @@ from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
 from vision.sampling import bilinear
-from vision.stats import percentile, row_medians
+from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
 
 PATCH_PX = 48
@@ -184,7 +184,7 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     prof = bilinear(shade, p0[:, None] + ts[..., None] * nn[:, None])
     # halfway from the table beside the edge (where brighter than the table's mean: a pale
     # cloth's texture; never lower: a shadow) up to the face, ray by ray
-    beside = row_medians(prof[:, :max(1, int(0.1 * side / 0.25))])
+    beside = row_percentiles(prof[:, :max(1, int(0.1 * side / 0.25))], 50)
     mid = (body + np.maximum(beside, 1.0))[:, None] / 2.0
     above = prof >= mid
     first = np.argmax(above, axis=1)
@@ -287,12 +287,7 @@ def _read_faces(cfg: TileConfig, top: np.ndarray, centres_px: np.ndarray,
     # keeps one bright channel
     b_, g_, r_ = cv2.split(patches.reshape(-1, PATCH_PX, 3))
     lum = cv2.max(cv2.max(b_, g_), r_).reshape(patches.shape[:3]).astype(np.float32)
-    inner = lum[:, 4:-4, 4:-4].reshape(len(lum), -1)
-    n = inner.shape[1]
-    pos = 0.8 * (n - 1)  # the 80th percentile of each, as np.percentile's
-    lo, hi = int(pos), min(int(pos) + 1, n - 1)
-    part = np.partition(inner, (lo, hi), axis=1)
-    body = part[:, lo] + (part[:, hi] - part[:, lo]) * (pos - lo)
+    body = row_percentiles(lum[:, 4:-4, 4:-4].reshape(len(lum), -1), 80)
     dark = np.clip(1.0 - lum / np.maximum(body, 1.0)[:, None, None], 0.0, 1.0)
     # the lines are looked for between a face's symbol (out to 0.3 of the side from the
     # centre) and the printed border (0.44): a sun's rays reach 0.3 on all four sides

@@ -113,10 +113,13 @@ class _Patch:
         """Offsets (N, 2) as steps in the padded patch."""
         return offsets[:, 1] * self.stride + offsets[:, 0]
 
+    def at(self, x: float, y: float) -> tuple[int, int]:
+        """The patch's pixel nearest ``(x, y)``."""
+        return min(max(round(x), 0), self.w - 1), min(max(round(y), 0), self.h - 1)
+
     def on(self, x: float, y: float, flat: np.ndarray) -> np.ndarray:
-        """Which of the pixels at ``(round(x), round(y))`` plus the offsets are set, bool."""
-        ix = min(max(round(x), 0), self.w - 1)
-        iy = min(max(round(y), 0), self.h - 1)
+        """Which of the pixels at :meth:`at` ``(x, y)`` plus the offsets are set, bool."""
+        ix, iy = self.at(x, y)
         return self.padded[(iy + self.k) * self.stride + ix + self.k + flat] > 0
 
 
@@ -131,8 +134,7 @@ def _mean_shift(patch: _Patch, start: tuple[float, float], offsets: np.ndarray,
         fill = float(np.count_nonzero(on)) / len(offsets)
         if fill == 0.0:
             break
-        ix = min(max(round(x), 0), patch.w - 1)
-        iy = min(max(round(y), 0), patch.h - 1)
+        ix, iy = patch.at(x, y)
         nx = ix + float(offsets[on, 0].mean())
         ny = iy + float(offsets[on, 1].mean())
         if abs(nx - x) < 0.01 and abs(ny - y) < 0.01:

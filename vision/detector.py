@@ -229,10 +229,9 @@ class Detector:
             for c in self.view.to_px(tokens.seen_mm):
                 cv2.rectangle(explained, (int(c[0] - half), int(c[1] - half)),
                               (int(c[0] + half), int(c[1] + half)), 255, -1)
-        tiles_found = False
+        tmask: np.ndarray | None = None
         if "tile" in cfg.kinds:
             tiles, tmask = timed(tm, "tiles", detect_tiles, cfg.tiles, prep)
-            tiles_found = len(tiles) > 0
             parts.append(tiles)
             explained = cv2.bitwise_or(explained, tmask)
         if "segment" in cfg.kinds:
@@ -248,8 +247,7 @@ class Detector:
             for c in self.view.to_px(coins.seen_mm):
                 cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
         if "post" in cfg.kinds:
-            posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained,
-                          tmask if tiles_found else None)
+            posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained, tmask)
             parts.append(posts)
             self._draw_posts(explained, posts)
         hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,

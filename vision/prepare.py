@@ -143,10 +143,15 @@ def fill_holes(mask: np.ndarray, norm: np.ndarray | None = None,
     return out
 
 
+def largest_channel(bgr: np.ndarray) -> np.ndarray:
+    """Each pixel's largest channel, uint8 (H, W)."""
+    b, g, r = cv2.split(bgr)
+    return cv2.max(cv2.max(b, g), r)
+
+
 def _level(norm: np.ndarray) -> np.ndarray:
     """Brightness of a normalised view: the largest channel, after a 3x3 Gaussian blur."""
-    b, g, r = cv2.split(cv2.GaussianBlur(norm, (3, 3), 0))
-    return cv2.max(cv2.max(b, g), r)
+    return largest_channel(cv2.GaussianBlur(norm, (3, 3), 0))
 
 
 def _shade(top: np.ndarray, table: np.ndarray) -> np.ndarray:
@@ -228,8 +233,7 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
     if everywhere or pale:
         rois = [(0, 0, w, h)]
     else:
-        c0, c1, c2 = cv2.split(divide_by_table(coarse, table.at_cells(f)))
-        clevel = cv2.max(cv2.max(c0, c1), c2)
+        clevel = largest_channel(divide_by_table(coarse, table.at_cells(f)))
         share = cfg.candidate_share
         cand = cv2.bitwise_or(
             cv2.threshold(clevel, TABLE_LEVEL + share * above, 255, cv2.THRESH_BINARY)[1],

@@ -18,7 +18,7 @@ import numpy as np
 
 from vision.blobs import blobs
 from vision.detections import Detections
-from vision.prepare import Prepared, fill_holes
+from vision.prepare import Prepared, fill_holes, largest_channel
 from vision.sampling import bilinear
 from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
@@ -285,8 +285,8 @@ def _read_faces(cfg: TileConfig, top: np.ndarray, centres_px: np.ndarray,
                         for c, a in zip(centres_px, angles_px, strict=True)])
     # darkness in the largest channel: a back's black lines are dark, a red or green symbol
     # keeps one bright channel
-    b_, g_, r_ = cv2.split(patches.reshape(-1, PATCH_PX, 3))
-    lum = cv2.max(cv2.max(b_, g_), r_).reshape(patches.shape[:3]).astype(np.float32)
+    lum = largest_channel(patches.reshape(-1, PATCH_PX, 3)).reshape(patches.shape[:3])
+    lum = lum.astype(np.float32)
     body = row_percentiles(lum[:, 4:-4, 4:-4].reshape(len(lum), -1), 80)
     dark = np.clip(1.0 - lum / np.maximum(body, 1.0)[:, None, None], 0.0, 1.0)
     # the lines are looked for between a face's symbol (out to 0.3 of the side from the

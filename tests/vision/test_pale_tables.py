@@ -69,21 +69,22 @@ def _tile_shade(angle_deg: float, side: float, cloth: bool) -> np.ndarray:
     return shade
 
 
+def _refined(rough_deg: float, cloth: bool, side: float = 56.0) -> _Block | None:
+    """A 7-degree tile at (100, 100) of a drawn shade, refined from a rough angle."""
+    shade = _tile_shade(7.0, side, cloth=cloth)
+    return refine_block(shade, np.zeros((200, 200), np.uint8),
+                        _Block((100.0, 100.0), rough_deg, 1, 1, side), side, np.array([0.0, 0.0]))
+
+
 def test_a_tile_edge_is_not_taken_from_the_cloth_beside_it() -> None:
-    side = 56.0
-    shade = _tile_shade(7.0, side, cloth=True)
-    fine = refine_block(shade, np.zeros((200, 200), np.uint8),
-                        _Block((100.0, 100.0), 6.0, 1, 1, side), side, np.array([0.0, 0.0]))
+    fine = _refined(6.0, cloth=True)
     assert fine is not None
     assert abs(fine.angle_px - 7.0) < 0.3
     assert math.hypot(fine.centre_px[0] - 100, fine.centre_px[1] - 100) < 0.5
 
 
 def test_a_rough_tile_angle_off_by_more_than_five_degrees_is_refined() -> None:
-    side = 56.0
-    shade = _tile_shade(7.0, side, cloth=False)
-    fine = refine_block(shade, np.zeros((200, 200), np.uint8),
-                        _Block((100.0, 100.0), 0.0, 1, 1, side), side, np.array([0.0, 0.0]))
+    fine = _refined(0.0, cloth=False)
     assert fine is not None
     assert abs(fine.angle_px - 7.0) < 0.3
 

@@ -25,6 +25,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.prepare import Prepared
+from vision.sampling import bilinear
 from vision.topview import TopView
 
 
@@ -329,10 +330,9 @@ def _window(level: np.ndarray, points: np.ndarray, pad: float) -> tuple[np.ndarr
 
 
 def _sample(win: np.ndarray, corner: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    """Bilinear samples of ``win`` at view points ``xy`` (..., 2), clamped to its edge."""
-    m = (xy - corner).astype(np.float32).reshape(-1, 1, 2)
-    return cv2.remap(win, m, None, cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE).reshape(xy.shape[:-1])
+    """Bilinear samples of ``win`` (whose corner is ``corner`` in the view) at view points
+    ``xy`` (..., 2), clamped to its edge."""
+    return bilinear(win, xy - corner)
 
 
 @dataclass(frozen=True)
@@ -483,6 +483,5 @@ def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray,
     along[:, 30:] = end[:, None] + s * _T_TABLE
     across = _Q_ALL * r
     xy = (p_px[:, None] + along[..., None] * u[:, None] + across[None, :, None] * v[:, None])
-    val = cv2.remap(soft, xy.astype(np.float32), None, cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE)
+    val = bilinear(soft, xy)
     return val[:, :24].mean(axis=1), val[:, 24:30].mean(axis=1), val[:, 30:].mean(axis=1)

@@ -89,6 +89,7 @@ class WormDerby(Game):
 
     name = "worm-derby"
     aliases = ("worm_derby", "wormderby")
+    option_names = frozenset({"variant", "cannibal", "lengths", "sizes"})
     variant_name: ClassVar[str] = "basic"
     cannibal: ClassVar[bool] = False
     slalom: ClassVar[bool] = False

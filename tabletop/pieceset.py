@@ -26,6 +26,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from tabletop import jsonin
 from tabletop.errors import InputError
 from tabletop.limits import PIECE_MM
 
@@ -137,7 +138,7 @@ class PieceSet:
         """Reads overrides from a JSON file."""
         p = Path(path)
         try:
-            obj = json.loads(p.read_text())
+            obj = jsonin.loads(p.read_text(encoding="utf-8"), str(p))
         except OSError as exc:
             raise InputError(f"{p}: cannot read ({exc.strerror})") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:

@@ -10,7 +10,6 @@ a timeline may not name a file outside its folder.
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -20,6 +19,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from tabletop import jsonin
 from tabletop.errors import InputError, RecordFormatError
 from tabletop.events import Event, parse_event
 
@@ -238,10 +238,7 @@ class TimelineSource(Source):
             if not line.strip():
                 continue
             where = f"{self.path}: line {n}"
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SourceError(f"{where}: not valid JSON ({exc.msg})") from None
+            obj = jsonin.loads(line, where, SourceError)
             if isinstance(obj, dict) and isinstance(obj.get("frame"), str):
                 f = (self.folder / obj["frame"]).resolve()
                 if not f.is_relative_to(self.folder):

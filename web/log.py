@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
+import sys
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -106,20 +107,72 @@ class GameLog:
         self.path = str(path)
         self._lock = threading.Lock()
         self._along = threading.local()
+        self.notes: list[str] = []
+        """What happened to the file while it was open (deleted and written again...)."""
+        self._db = self._open()
+        self._inode = self._file_id()
+
+    def _open(self) -> sqlite3.Connection:
+        path = self.path
         try:
-            self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(_SCHEMA)
-            row = self._db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
+            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            db.executescript(_SCHEMA)
+            row = db.execute("SELECT value FROM meta WHERE key='schema'").fetchone()
             if row is None:
-                self._db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+                db.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
             elif row[0] != str(SCHEMA_VERSION):
                 raise LogError(f"{path}: log schema {row[0]} is not the one this program "
                                f"writes ({SCHEMA_VERSION})")
+            db.execute("BEGIN IMMEDIATE")  # can it be written? (a read-only file says so now)
+            try:
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('write-check', '1')")
+            finally:
+                db.execute("ROLLBACK")
+        except sqlite3.OperationalError as exc:
+            raise LogError(f"{path}: cannot use this log ({exc}); is the file or its folder "
+                           f"read-only, or the disk full? Give another --db or free it") from None
         except sqlite3.DatabaseError as exc:
             raise LogError(f"{path}: not a playthrough log ({exc})") from None
+        return db
+
+    def _file_id(self) -> tuple[int, int] | None:
+        if self.path == ":memory:" or self.path.startswith("file:"):
+            return None
+        try:
+            st = Path(self.path).stat()
+        except OSError:
+            return None
+        return (st.st_dev, st.st_ino)
+
+    def _check_file(self) -> None:
+        """Before a write: the file must still be the one opened. A log deleted (or its folder)
+        while open would take every later event with it; it is written again from the open
+        connection, which still holds everything, and the game goes on.
+
+        Raises:
+            sqlite3.OperationalError: the file is gone and cannot be written again.
+        """
+        if self._inode is None or self._file_id() == self._inode:
+            return
+        target = Path(self.path)
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            fresh = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            self._db.backup(fresh)
+            fresh.close()
+            db = self._open()
+        except (OSError, sqlite3.Error, LogError) as exc:
+            raise sqlite3.OperationalError(
+                f"the log file {self.path} was deleted or moved and cannot be written again "
+                f"({exc})") from None
+        self._db.close()
+        self._db, self._inode = db, self._file_id()
+        note = f"{self.path}: the log file was deleted while open; it was written again whole"
+        self.notes.append(note)
+        print(f"tabletop: {note}", file=sys.stderr, flush=True)
 
     def close(self) -> None:
         """Closes the database."""
@@ -173,6 +226,8 @@ class GameLog:
     def new_game(self, setup: Setup) -> int:
         """Starts a game: stores its setup as event 0 and returns the game's id."""
         t = setup.t if setup.t is not None else time.time()
+        with self._lock:
+            self._check_file()
         with self._lock, self._tx():
             cur = self._db.execute("INSERT INTO games (started, name, players) VALUES (?, ?, ?)",
                                    (t, setup.game, json.dumps(list(setup.players))))
@@ -188,6 +243,8 @@ class GameLog:
 
         Returns only once the transaction is committed and synced to disk.
         """
+        with self._lock:
+            self._check_file()
         with self._lock, self._tx():
             for seq, event in events:
                 self._insert_event(game_id, seq, event)

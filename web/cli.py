@@ -13,6 +13,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from tabletop.cli import number_in
 from tabletop.errors import InputError, UsageError
 from tabletop.events import Setup
 
@@ -30,7 +31,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "into a fresh log and serves the dashboard on 127.0.0.1.")
     p.add_argument("--port", type=_port, default=5000, help="port (default 5000; 0: any free)")
     p.add_argument("--db", help="the log file (default: a fresh one in a temporary folder)")
-    p.add_argument("--pace", type=float, default=1.2, metavar="SECONDS",
+    p.add_argument("--pace", type=number_in(0, 60, " seconds"), default=1.2, metavar="SECONDS",
                    help="how long each sample frame is shown (default 1.2)")
     p.add_argument("--sample", default=str(DEMO_DIR), help=argparse.SUPPRESS)
     p.set_defaults(func=run_demo)
@@ -56,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=_port, default=5000, help="port (default 5000; 0: any free)")
     p.add_argument("--db", default=str(DEFAULT_DB), metavar="LOG",
                    help=f"the log; an existing one is resumed (default {DEFAULT_DB})")
-    p.add_argument("--repeat", type=int, default=None, metavar="N",
+    p.add_argument("--repeat", type=_repeat, default=None, metavar="N",
                    help="show each image of a folder N times, over a second (default: as the "
                         "stabiliser needs)")
     p.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1|auto",
@@ -75,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", help="the setup's options as JSON, e.g. "
                    "'{\"variant\": \"slalom\"}'")
     p.add_argument("--db", metavar="LOG", help="store the game in this log instead of stdout")
-    p.add_argument("--repeat", type=int, default=None, metavar="N",
+    p.add_argument("--repeat", type=_repeat, default=None, metavar="N",
                    help="show each image of a folder N times (a still picture must be seen "
                         "several times to count as a table at rest; default: as the stabiliser "
                         "needs)")
@@ -94,6 +95,16 @@ def _players(game: str, text: str | None) -> tuple[str, ...]:
             raise UsageError("--players: give names separated by commas")
         return names
     return DEFAULT_PLAYERS.get(game, ("one", "two"))
+
+
+def _repeat(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= n <= 1000:
+        raise argparse.ArgumentTypeError(f"{text} is not 1..1000")
+    return n
 
 
 def _port(text: str) -> int:

@@ -52,6 +52,11 @@ def _calibrate(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.show}: --show writes a .png or .jpg picture")
     lens = Lens.load(args.lens) if args.lens else None
     img = read_image(args.image)
+    if lens is not None and tuple(lens.image_size) != (img.shape[1], img.shape[0]):
+        raise ResolutionMismatch(
+            f"{args.image} is {img.shape[1]}x{img.shape[0]} but {args.lens} was calibrated at "
+            f"{lens.image_size[0]}x{lens.image_size[1]}; use a lens file of this camera "
+            f"resolution")
     try:
         if args.points:
             if args.paper or args.bar_mm is not None:

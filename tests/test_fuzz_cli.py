@@ -94,7 +94,7 @@ CASES = [
     ("detect {d}/ok.jpg --calibration {d}/lens10.json", "lens10.json"),
     ("calibrate {d}/big.png -o {d}/o.json", "big.png"),
     ("calibrate {d}/cut.jpg -o {d}/o.json", "cut.jpg"),
-    ("calibrate {d}/ok.jpg -o {d}/o.json --lens {d}/lens10.json", "lens"),
+    ("calibrate {d}/ok.jpg -o {d}/o.json --lens {d}/lens10.json", "lens10.json"),
     ("calibrate {d}/ok.jpg -o {d}/o.json --points {d}/points_deep.json", "points_deep.json"),
     ("calibrate {d}/ok.jpg -o {d}/o.json --bar-mm nan", "--bar-mm"),
     ("lens {d}/big.png {d}/ok.jpg {d}/ok.jpg --chessboard 9x6 --square 25 -o {d}/l.json",

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import json
 import logging
 import math
 import socket
@@ -377,13 +378,34 @@ class _Progress:
         sys.stderr.write(f"replay: {n} frames done\n")
 
 
+REPLAY_KEY = "replay"
+"""The ``meta`` row of a replay into a log: its source, game and how far it got."""
+
+
+def _unfinished_replay(log: Any, table: Any, mark: dict[str, Any]) -> int:
+    """How many items of the recording a stopped replay of it into this log had stored
+    (0: nothing to resume: start a new game)."""
+    saved = log.meta(REPLAY_KEY)
+    if saved is None:
+        return 0
+    try:
+        info = json.loads(saved)
+    except ValueError:
+        return 0
+    same = all(info.get(k) == v for k, v in mark.items())
+    if (not same or info.get("done") or info.get("game_id") != table.game_id
+            or table.game_id is None):
+        return 0
+    return int(info.get("items") or 0)
+
+
 def run_replay(args: argparse.Namespace) -> int:
     """``tabletop replay``."""
     from referee.registry import find_game
     from web.bus import Bus
     from web.log import GameLog
     from web.pipeline import run_sync
-    from web.sources import open_source
+    from web.sources import CountedSource, open_source
     from web.table import Table
     from web.vision_glue import load_vision
 
@@ -403,20 +425,41 @@ def run_replay(args: argparse.Namespace) -> int:
         _make_folder(Path(args.db))
     log = GameLog(db)
     table = Table(log, Bus())
-    has_own_setup = any(kind == "event" and value.type == "setup"
-                        for kind, value in getattr(source, "lines", ()))
-    if not has_own_setup:
-        table.submit(Setup(args.game, _players(args.game, args.players), _options(args.options)))
+    mark = {"source": str(Path(args.source).resolve()), "game": args.game,
+            "repeat": repeat, "area": list(area) if area else None}
+    resume = _unfinished_replay(log, table, mark)
+    counted = CountedSource(source)
+    if resume:
+        sys.stderr.write(f"replay: resuming game {table.game_id} in {args.db} after item "
+                         f"{resume} (a replay that was stopped; the items before it are seen "
+                         f"again, their events are already stored)\n")
+    else:
+        has_own_setup = any(kind == "event" and value.type == "setup"
+                            for kind, value in getattr(source, "lines", ()))
+        if not has_own_setup:
+            table.submit(Setup(args.game, _players(args.game, args.players),
+                               _options(args.options)))
     lock = threading.Lock()
 
     def submit(event: Any, jpeg: bytes | None = None) -> Any:
-        with lock:
-            return table.submit(event, jpeg)
+        if counted.index < resume:
+            return None  # stored by the replay that was stopped
+        with lock:  # the replay's progress is stored with each event, in its transaction
+            game_id = table.game_id if not isinstance(event, Setup) else "new"
+            progress = {**mark, "game_id": game_id, "items": counted.index + 1, "done": False}
+            with log.along(meta={REPLAY_KEY: json.dumps(progress)}):
+                done = table.submit(event, jpeg)
+            if game_id == "new" and args.db:
+                log.set_meta(REPLAY_KEY, json.dumps({**progress, "game_id": table.game_id}))
+            return done
 
     progress = _Progress()
-    n = run_sync(source, vision, submit, progress)
+    n = run_sync(counted, vision, submit, progress)
     progress.done(n)
     if args.db:
+        saved = log.meta(REPLAY_KEY)
+        if saved is not None:
+            log.set_meta(REPLAY_KEY, json.dumps({**json.loads(saved), "done": True}))
         sys.stderr.write(f"replay: game {table.game_id} stored in {args.db} "
                          f"({table.next_seq} events)\n")
     else:

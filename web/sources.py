@@ -310,6 +310,29 @@ class TimelineSource(Source):
                     time.sleep(self.hold_s / self.repeat)
 
 
+class CountedSource(Source):
+    """A recording that counts its items (a replay stores how far it got with each event).
+
+    Attributes:
+        index: The 0-based position of the item being handled (-1 before the first).
+    """
+
+    def __init__(self, inner: Source) -> None:
+        self.inner = inner
+        self.index = -1
+        self.live = inner.live
+        self.description = inner.description
+        self.total = inner.total
+
+    def items(self) -> Iterator[Item]:
+        for n, item in enumerate(self.inner.items()):
+            self.index = n
+            yield item
+
+    def close(self) -> None:
+        self.inner.close()
+
+
 def open_source(spec: str | int, *, repeat: int = 1, hold_s: float = 0.0,
                 realtime: bool = False) -> Source:
     """The source a command line names: a camera index, a timeline, a folder or a video.

@@ -23,6 +23,7 @@ from calibration.corners import refine_corners
 from calibration.errors import CalibrationError, MatNotFound, ResolutionMismatch
 from calibration.model import Calibration, Lens
 from tabletop import jsonin
+from tabletop.limits import check_file_bytes
 from tabletop.markers import ARUCO_DICTIONARY
 
 MIN_MARKERS = 2
@@ -335,6 +336,7 @@ def general_position_four(points: np.ndarray, rel_tol: float = 0.01) -> np.ndarr
 def load_points(path: str | Path) -> Any:
     """Reads POINTS.json (the parsed JSON list)."""
     p = Path(path)
+    check_file_bytes(p, error=CalibrationError)
     try:
         return jsonin.loads(p.read_text(encoding="utf-8"), f"{p}: not a points file",
                             CalibrationError)

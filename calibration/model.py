@@ -20,6 +20,7 @@ import numpy as np
 
 from calibration.errors import CalibrationError, CalibrationFileError, ResolutionMismatch
 from tabletop import jsonin
+from tabletop.limits import check_file_bytes
 
 VERSION = 1
 
@@ -43,6 +44,7 @@ def _as_points(points: Any) -> np.ndarray:
 
 def _read_json(path: str | Path, what: str) -> Mapping[str, Any]:
     p = Path(path)
+    check_file_bytes(p, error=CalibrationFileError)
     try:
         obj = jsonin.loads(p.read_text(encoding="utf-8"), f"{p}: not a {what} file",
                            CalibrationFileError)

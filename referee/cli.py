@@ -13,6 +13,7 @@ from referee.record import Referee
 from tabletop import jsonin
 from tabletop.errors import RecordFormatError
 from tabletop.events import parse_event
+from tabletop.limits import check_file_bytes
 
 # Games add their own subcommands here: a module with register(subparsers).
 _GAME_COMMANDS = ("referee.worm_derby.cli", "referee.worm_up.cli", "referee.jungle.cli")
@@ -43,6 +44,7 @@ def run_referee(args: argparse.Namespace) -> int:
         lines = sys.stdin.read().splitlines()
     else:
         path = Path(args.record)
+        check_file_bytes(path, error=RecordFormatError)
         try:
             lines = path.read_text(encoding="utf-8").splitlines()
         except OSError as exc:

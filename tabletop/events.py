@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from tabletop import jsonin
 from tabletop.errors import InputError, RecordFormatError, SceneFormatError
-from tabletop.limits import MAX_FILE_BYTES, MAX_PIECES, check_coordinate_mm
+from tabletop.limits import MAX_PIECES, check_coordinate_mm, check_file_bytes
 from tabletop.scene import DIE_VALUES, Piece, Scene
 
 BIDS: tuple[str, ...] = ("4", "5", "6", "7", "X")
@@ -543,9 +543,7 @@ def read_record(path: str | Path) -> list[Event]:
     """Reads a whole game record (input and output events) from a JSON Lines file."""
     p = Path(path)
     try:
-        if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
-            raise RecordFormatError(f"{p}: {p.stat().st_size} bytes is larger than any game "
-                                    f"record (at most {MAX_FILE_BYTES})")
+        check_file_bytes(p, error=RecordFormatError)
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordFormatError(f"{p}: cannot read ({exc.strerror})") from None

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from tabletop.errors import InputError, SceneFormatError, UsageError
 from tabletop.events import check_scene
-from tabletop.limits import PIECE_MM, check_coordinate_mm, check_gap_work
+from tabletop.limits import PIECE_MM, check_coordinate_mm, check_file_bytes, check_gap_work
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 
@@ -89,6 +89,7 @@ def _scene_of(args: argparse.Namespace, pieces: PieceSet) -> Scene:
     if not _looks_like_image(path, head):
         if path.suffix.lower() != ".json" and head.lstrip()[:1] not in (b"{", b"["):
             raise InputError(f"{path} is not a scene JSON or an image")
+        check_file_bytes(path)
         text = path.read_bytes()
         try:
             return Scene.loads(text, where=str(path))

@@ -38,6 +38,9 @@ MAX_IMAGE_SIDE_PX = 16_384
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Largest input file read whole (an image, a record, a scene), bytes."""
 
+MAX_TEXT_FILE_BYTES = 20 * 1024 * 1024
+"""Largest JSON or JSON Lines file read (a record of a long game is a few megabytes)."""
+
 MAX_JSON_DEPTH = 32
 """Deepest nesting of a JSON value (events nest four or five levels)."""
 
@@ -82,6 +85,21 @@ def check_gap_work(pieces: Iterable[Any], sizes: Any, what: str) -> None:
     if n > GAP_OUTLINE_POINTS:
         raise InputError(f"{what}: the pieces' outlines are too long for a gap check "
                          f"({n} points to sample, at most {GAP_OUTLINE_POINTS})")
+
+
+def check_file_bytes(path: Any, limit: int = MAX_TEXT_FILE_BYTES,
+                     error: type[InputError] = InputError) -> None:
+    """Refuses a file larger than ``limit`` bytes before it is read (a missing file passes:
+    the reader says so in its own words)."""
+    import os
+
+    try:
+        size = os.stat(path).st_size
+    except (OSError, ValueError):
+        return
+    if size > limit:
+        raise error(f"{path}: {size} bytes is far larger than this file can be (at most "
+                    f"{limit})")
 
 
 def check_coordinate_mm(value: float, what: str) -> float:

@@ -136,7 +136,10 @@ class PieceSet:
     @classmethod
     def load(cls, path: str | Path) -> PieceSet:
         """Reads overrides from a JSON file."""
+        from tabletop.limits import check_file_bytes
+
         p = Path(path)
+        check_file_bytes(p)
         try:
             obj = jsonin.loads(p.read_text(encoding="utf-8"), str(p))
         except OSError as exc:

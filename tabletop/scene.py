@@ -283,7 +283,10 @@ class Scene:
     @classmethod
     def load(cls, path: str | Path) -> Scene:
         """Reads a scene from a JSON file."""
+        from tabletop.limits import check_file_bytes
+
         p = Path(path)
+        check_file_bytes(p, error=SceneFormatError)
         try:
             text = p.read_bytes()
         except OSError as exc:

@@ -42,6 +42,8 @@ def files(tmp_path_factory) -> Path:
     cv2.imwrite(str(d / "ok.jpg"), img)
     whole = (d / "ok.jpg").read_bytes()
     (d / "cut.jpg").write_bytes(whole[: len(whole) // 2])
+    middle = len(whole) // 2
+    (d / "damaged.jpg").write_bytes(whole[:middle] + b"\xff\x00\x01\x02" + whole[middle:])
     (d / "text.png").write_text("hello")
     (d / "empty.jpg").write_bytes(b"")
     deep = "[" * 100000 + "]" * 100000
@@ -86,6 +88,8 @@ CASES = [
     ("detect {d}/big.png --calibration {d}/cal.json", "big.png"),
     ("detect {d}/cut.jpg --calibration {d}/cal.json", "cut.jpg"),
     ("detect {d}/text.png --calibration {d}/cal.json", "text.png"),
+    ("detect {d}/damaged.jpg --calibration {d}/cal.json", "damaged.jpg"),
+    ("calibrate {d}/damaged.jpg -o {d}/o.json", "damaged.jpg"),
     ("detect {d}/empty.jpg --calibration {d}/cal.json", "empty.jpg"),
     ("detect {d}/missing.jpg --calibration {d}/cal.json", "missing.jpg"),
     ("detect {d}/ok.jpg --calibration {d}/caldeep.json", "caldeep.json"),

@@ -360,15 +360,23 @@ def _check_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
         raise RecordFormatError(f"{where}: unknown field {unknown[0]!r}")
 
 
-def parse_event(obj: Any, where: str = "event") -> Event:
+def parse_event(obj: Any, where: str = "event", strict: bool = True) -> Event:
     """Reads one event of the record format.
+
+    Args:
+        obj: The event's JSON object.
+        where: Named in errors (``record.jsonl: line 3``).
+        strict: Check it against what a table can be (strict JSON, pieces on the table, see
+            :mod:`tabletop.limits`): every input from outside is. A log's own stored events
+            are read with ``strict=False``, so a log written before these checks still opens.
 
     Raises:
         RecordFormatError: naming ``where`` and what is wrong.
     """
     if not isinstance(obj, Mapping):
         raise RecordFormatError(f"{where}: an event must be a JSON object")
-    jsonin.check(dict(obj), where, RecordFormatError)
+    if strict:
+        jsonin.check(dict(obj), where, RecordFormatError)
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise RecordFormatError(
@@ -376,11 +384,16 @@ def parse_event(obj: Any, where: str = "event") -> Event:
             f"{', '.join(EVENT_TYPES)})")
     t = _time(obj, where)
     try:
-        return _PARSERS[kind](obj, where, t)
+        event: Event = _PARSERS[kind](obj, where, t)
     except SceneFormatError as exc:
         message = str(exc)  # already names ``where`` when a parser passed it down
         raise RecordFormatError(
             message if message.startswith(where) else f"{where}: {message}") from None
+    if strict and isinstance(event, SceneSeen):
+        check_scene(event.scene, where)
+    if strict and isinstance(event, Correction) and event.piece is not None:
+        _check_piece(event.piece, f"{where}: piece")
+    return event
 
 
 def _parse_setup(o: Mapping[str, Any], w: str, t: float | None) -> Event:
@@ -405,7 +418,7 @@ def _parse_setup(o: Mapping[str, Any], w: str, t: float | None) -> Event:
 
 def _parse_scene(o: Mapping[str, Any], w: str, t: float | None) -> Event:
     body = {k: v for k, v in o.items() if k not in ("type", "t")}
-    return SceneSeen(check_scene(Scene.from_json(body, w), w), t)
+    return SceneSeen(Scene.from_json(body, w), t)
 
 
 def _parse_roll(o: Mapping[str, Any], w: str, t: float | None) -> Event:
@@ -445,8 +458,7 @@ def _parse_correction(o: Mapping[str, Any], w: str, t: float | None) -> Event:
     _check_keys(o, {"op", "index", "piece"}, w)
     op = _str(o, "op", w, CORRECTION_OPS)
     index = _int(o, "index", w, 0, 10**6) if op in ("remove", "change") else None
-    piece = (_check_piece(Piece.from_json(o.get("piece"), f"{w}: piece"), f"{w}: piece")
-             if op in ("add", "change") else None)
+    piece = Piece.from_json(o.get("piece"), f"{w}: piece") if op in ("add", "change") else None
     return Correction(op, index, piece, t)
 
 

@@ -313,7 +313,7 @@ class GameLog:
         with self._lock:
             rows = self._db.execute("SELECT seq, body FROM events WHERE game_id=? ORDER BY seq",
                                     (game_id,)).fetchall()
-        return [(int(seq), parse_event(json.loads(body), f"log event {seq}"))
+        return [(int(seq), parse_event(json.loads(body), f"log event {seq}", strict=False))
                 for seq, body in rows]
 
     def events(self, game_id: int) -> list[Event]:

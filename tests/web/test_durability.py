@@ -309,3 +309,20 @@ def test_a_killed_replay_into_a_log_resumes_where_it_stopped(tmp_path):
                            timeout=120)
     assert again.returncode == 0 and "resuming game 1" in again.stderr
     assert record(killed) == record(whole)  # one game, every event once, the same verdicts
+
+
+def test_a_log_written_before_the_input_checks_still_opens_and_resumes(make_app, tmp_path):
+    from tabletop.events import SceneSeen, Setup
+    from tabletop.scene import Piece, Scene
+    from web.log import GameLog
+
+    db = tmp_path / "old.db"
+    log = GameLog(db)  # what an older version let through: NaN options, a piece 20 m away
+    game = log.new_game(Setup("web-toy", ("suns", "moons"), {"speed": float("nan")}))
+    log.append(game, [(1, SceneSeen(Scene.of([Piece("coin", 20000.0, 0.0)])))])
+    log.close()
+    client = make_app(LOG_PATH=str(db)).test_client()
+    state = client.get("/api/state").json
+    assert state["game"] == "web-toy" and state["next_seq"] == 2
+    r = client.post("/api/events", json={"type": "roll", "player": "suns", "value": "3"})
+    assert r.status_code == 201 and r.json["seq"] == 2

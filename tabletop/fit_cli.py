@@ -129,7 +129,7 @@ def run(args: argparse.Namespace) -> int:
         for point, option in ((start, "--from"), (goal, "--to")):
             for v in point:
                 check_coordinate_mm(v, f"{args.scene}: {option}")
-        check_gap_work(scene.pieces, pieces, args.scene)
+        check_gap_work(scene.pieces, pieces, args.scene, (start, goal))
     except InputError as exc:
         raise InputError(str(exc)) from None
     result = fit_in_scene(scene, start, goal, pieces, diameter)

@@ -193,7 +193,7 @@ def fit() -> Any:
     try:
         if scene_json is not None:  # bound the work before any is done
             pieces = table.referee.game.pieces if table.referee.game is not None else PieceSet()
-            check_gap_work(Scene.from_json(scene_json).pieces, pieces, "the table")
+            check_gap_work(Scene.from_json(scene_json).pieces, pieces, "the table", (a, b))
         result = check_fit(scene_json, a, b, table.referee)
     except InputError as exc:
         return jsonify(error=str(exc)), 400

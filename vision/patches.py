@@ -32,34 +32,37 @@ PATCH_PX = 48
 CHANNELS = 6
 """log2(patch / ring colour) for B, G, R, then B, G, R over the frame's median level."""
 
-MAX_ROW = 32_000
-"""Rows of one remap map (OpenCV refuses maps of 32,768 rows or more)."""
-
 _RING_PX = 5
-
-
-def _grid_mm(patch_mm: float, patch_px: int) -> np.ndarray:
-    step = patch_mm / patch_px
-    o = (np.arange(patch_px) + 0.5) * step - patch_mm / 2
-    gx, gy = np.meshgrid(o, o)
-    return np.stack([gx, gy], axis=-1)  # (S, S, 2)
 
 
 def sample_patches(frame_bgr: np.ndarray, calibration: Calibration, centres_mm: Any,
                    patch_mm: float = PATCH_MM, patch_px: int = PATCH_PX) -> np.ndarray:
-    """The raw colour around each centre, uint8 (N, S, S, 3) BGR, rows toward table +y."""
+    """The raw colour around each centre, uint8 (N, S, S, 3) BGR, rows toward table +y.
+
+    Each patch is one perspective warp from its four corners' pixels (through the lens, so a
+    patch of a distorted view is straight to well under a pixel: it is a few centimetres).
+    """
     c = np.asarray(centres_mm, float).reshape(-1, 2)
     n, s = len(c), patch_px
+    out = np.empty((n, s, s, 3), np.uint8)
     if n == 0:
-        return np.zeros((0, s, s, 3), np.uint8)
-    pts = (c[:, None, None, :] + _grid_mm(patch_mm, s)[None]).reshape(-1, 2)
-    px = calibration.to_image(pts).astype(np.float32).reshape(n * s, s, 2)
-    out = np.empty((n * s, s, 3), np.uint8)
-    for r0 in range(0, n * s, MAX_ROW):  # OpenCV maps stay under 32,768 rows and columns
-        part = px[r0:r0 + MAX_ROW]
-        out[r0:r0 + len(part)] = cv2.remap(frame_bgr, part[..., 0], part[..., 1],
-                                           cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(n, s, s, 3)
+        return out
+    h = patch_mm / 2
+    corner_mm = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
+    corners_px = calibration.to_image((c[:, None, :] + corner_mm[None]).reshape(-1, 2))
+    corners_px = corners_px.reshape(n, 4, 2).astype(np.float32)
+    # patch pixel edges at 0 and s: the corners of the sample grid's outer cells
+    dst = np.array([[-0.5, -0.5], [s - 0.5, -0.5], [s - 0.5, s - 0.5], [-0.5, s - 0.5]],
+                   np.float32)
+    for i in range(n):
+        m = cv2.getPerspectiveTransform(dst, corners_px[i])
+        out[i] = cv2.warpPerspective(frame_bgr, m, (s, s), flags=cv2.INTER_LINEAR
+                                     | cv2.WARP_INVERSE_MAP, borderMode=cv2.BORDER_REPLICATE)
+    return out
+
+
+_LOG2 = np.log2(np.arange(256, dtype=np.float32) + 1.0)
+"""log2(v + 1) of every 8-bit value."""
 
 
 def normalise_patches(raw: np.ndarray, frame_level: float | np.ndarray) -> np.ndarray:
@@ -68,14 +71,13 @@ def normalise_patches(raw: np.ndarray, frame_level: float | np.ndarray) -> np.nd
     n, s = raw.shape[:2]
     if n == 0:
         return np.zeros((0, CHANNELS, s, s), np.float32)
-    f = raw.astype(np.float32) + 1.0
+    lg = _LOG2[raw]  # (N, S, S, 3)
     ring = np.ones((s, s), bool)
     ring[_RING_PX:-_RING_PX, _RING_PX:-_RING_PX] = False
-    table = np.median(f[:, ring, :], axis=1)  # (N, 3)
-    rel = np.log2(f / np.maximum(table, 4.0)[:, None, None, :])
-    rel = np.clip(rel, -4.0, 2.0)
-    lev = np.maximum(np.broadcast_to(np.asarray(frame_level, np.float32), (n,)), 4.0)
-    absolute = np.clip(np.log2(f / lev[:, None, None, None]), -4.0, 2.0)
+    table = np.median(lg[:, ring, :], axis=1)  # (N, 3)
+    rel = np.clip(lg - np.maximum(table, 2.0)[:, None, None, :], -4.0, 2.0)
+    lev = np.log2(np.maximum(np.broadcast_to(np.asarray(frame_level, np.float32), (n,)), 4.0))
+    absolute = np.clip(lg - lev[:, None, None, None], -4.0, 2.0)
     x = np.concatenate([rel, absolute], axis=-1)
     return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
 

@@ -23,7 +23,7 @@ reading's indices (which verdicts and doubts name) stay valid.
 >>> r = reconcile(old, new, ReadingRules(coin_mm=19.05, tile_mm=50.8,
 ...               lengths={"suns": 1}, mover="suns"))
 >>> r.doubts[0].reason
-'the tile at (0, 0) is not seen: is it hidden, or did it move?'
+'the obstacle at (0, 0) is not seen: is it hidden, or did it move?'
 """
 
 from __future__ import annotations

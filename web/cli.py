@@ -346,7 +346,7 @@ def run_replay(args: argparse.Namespace) -> int:
             return table.submit(event, jpeg)
 
     progress = _Progress()
-    n = run_sync(source, vision, submit, progress)
+    n = run_sync(source, vision, submit, progress, lambda pipe: table.on_game(pipe.use_game))
     progress.done(n)
     if args.db:
         sys.stderr.write(f"replay: game {table.game_id} stored in {args.db} "

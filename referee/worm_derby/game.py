@@ -103,6 +103,7 @@ class WormDerby(Game):
 
     name = "worm-derby"
     aliases = ("worm_derby", "wormderby")
+    piece_kinds = ("tile", "coin")
     variant_name: ClassVar[str] = "basic"
     cannibal: ClassVar[bool] = False
     slalom: ClassVar[bool] = False

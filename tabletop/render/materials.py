@@ -92,7 +92,8 @@ def checks_of(ink: BGR, check_mm: tuple[float, float], rng: np.random.Generator,
 
 
 def marble(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
-    """White marble: a milky ground with cloudy grey patches and thin branching grey veins."""
+    """White marble: a milky ground, cloudy grey drifts and a few long grey veins that wander
+    and branch."""
     def turbulence(cell_mm: float, octaves: int) -> np.ndarray:
         acc = np.zeros((h, w), np.float32)
         for k in range(octaves):
@@ -102,21 +103,22 @@ def marble(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
 
     rows = np.arange(h, dtype=np.float32)[:, None] / ppm
     cols = np.arange(w, dtype=np.float32)[None, :] / ppm
+    lum = np.full((h, w), 0.94, np.float32)
+    lum += 0.03 * turbulence(150.0, 3)  # cloudy drifts
     a = rng.uniform(0, math.pi)
-    period = rng.uniform(90.0, 220.0)
-    base = math.cos(a) * cols + math.sin(a) * rows
-    t1 = turbulence(120.0, 4)
-    veins = np.sin((base + 55.0 * t1) * (2 * math.pi / period))
-    main = np.exp(-(veins / rng.uniform(0.05, 0.09)) ** 2)
-    t2 = turbulence(60.0, 3)
-    fine = np.sin((math.sin(a) * cols - math.cos(a) * rows + 40.0 * t2) * (2 * math.pi / 70.0))
-    thin = np.exp(-(fine / 0.035) ** 2) * 0.5
-    cloud = turbulence(80.0, 3)
-    lum = 0.93 + 0.035 * cloud - 0.30 * main - 0.18 * thin
+    for k, (period, width, depth) in enumerate(((rng.uniform(250, 450), 0.035, 0.30),
+                                                (rng.uniform(90, 160), 0.02, 0.16))):
+        b = a + (0.0 if k == 0 else rng.uniform(0.5, 1.2))
+        base = math.cos(b) * cols + math.sin(b) * rows
+        wander = turbulence(period * 0.8, 4) * (0.22 * period)
+        v = np.abs(np.sin((base + wander) * (math.pi / period)))
+        strength = np.clip(0.6 + 0.8 * smooth_noise(rng, (h, w), (200 * ppm, 200 * ppm)), 0, 1)
+        lum -= depth * strength * np.exp(-(v / width) ** 2)
+        lum -= 0.35 * depth * strength * np.exp(-(v / (4 * width)) ** 2)  # a soft halo
     lum += 0.01 * smooth_noise(rng, (h, w), (0.6 * ppm, 0.6 * ppm))
     tone = np.array((0.93, 0.94, 0.95), np.float32) * rng.uniform(0.95, 1.02)
     out = _colour(tuple(tone), (h, w)) * lum[..., None]
-    out[..., 0] *= 1.0 + 0.02 * (main + thin)  # veins a little bluish grey
+    out[..., 0] *= 1.0 + 0.03 * (0.94 - lum)  # veins a little bluish grey
     return out
 
 

@@ -167,9 +167,9 @@ def light_settings(kind: str, rng: np.random.Generator, table: str,
                  daylight=Daylight(s["light_dir_deg"], float(u(0.25, 0.6)),
                                    float(u(600, 1400)), centre_mm))
         if kind == "blind":
-            s["blind"] = Blind(period_mm=float(u(25, 90)), duty=float(u(0.3, 0.6)),
-                               angle_deg=float(u(0, 180)), strength=float(u(0.35, 0.65)),
-                               softness_mm=float(u(1.0, 8.0)), phase_mm=float(u(0, 100)))
+            s["blind"] = Blind(period_mm=float(u(35, 130)), duty=float(u(0.3, 0.6)),
+                               angle_deg=float(u(0, 180)), strength=float(u(0.3, 0.6)),
+                               softness_mm=float(u(2.0, 12.0)), phase_mm=float(u(0, 100)))
     elif kind == "dim-warm":
         s.update(colour_temp_k=float(u(2700, 3200)), exposure=float(u(0.35, 0.6)),
                  noise_sigma=float(u(6.0, 14.0)), ambient=float(u(0.35, 0.5)),

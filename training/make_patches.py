@@ -87,10 +87,12 @@ def _label_at(points: np.ndarray, truth: list[dict]) -> list[int | None]:
 
 
 def patches_of_seed(seed: int, pieces: PieceSet | None = None
-                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(raw patches uint8 (N, S, S, 3), labels int (N,), frame level float (N,))."""
+                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, str]:
+    """(raw patches uint8 (N, S, S, 3), labels int (N,), frame level float (N,), the table's
+    family)."""
     rng = np.random.default_rng([seed, 77])
     case = _cases(seed)
+    family = dict(getattr(case, "conditions", {})).get("table_family", "unknown")
     r = case.render()
     cal = r.calibration()
     img = np.ascontiguousarray(r.image)
@@ -132,10 +134,10 @@ def patches_of_seed(seed: int, pieces: PieceSet | None = None
         add(c + rng.uniform(-0.45, 0.45, (4, 2)) * sz)
     if not pts:
         return (np.zeros((0, PATCH_PX, PATCH_PX, 3), np.uint8), np.zeros(0, int),
-                np.zeros(0, np.float32))
+                np.zeros(0, np.float32), family)
     raw = sample_patches(img, cal, np.array(pts))
     lev = np.full(len(pts), frame_level(img), np.float32)
-    return raw, np.array(labels, int), lev
+    return raw, np.array(labels, int), lev, family
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -144,10 +146,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--out", required=True)
     args = ap.parse_args(argv)
     a, b = (int(v) for v in args.seeds.split(":"))
-    raws, labs, levs = [], [], []
+    raws, labs, levs, fams = [], [], [], []
     t0 = time.perf_counter()
     for seed in range(a, b):
-        raw, lab, lev = patches_of_seed(seed)
+        raw, lab, lev, fam = patches_of_seed(seed)
+        fams.append(np.full(len(lab), fam))
         raws.append(raw)
         labs.append(lab)
         levs.append(lev)
@@ -157,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, raw=np.concatenate(raws), label=np.concatenate(labs),
-                        level=np.concatenate(levs))
+                        level=np.concatenate(levs), family=np.concatenate(fams))
     counts = np.bincount(np.concatenate(labs), minlength=len(CLASSES))
     print(" ".join(f"{c}={n}" for c, n in zip(CLASSES, counts, strict=True)))
     return 0

@@ -94,21 +94,30 @@ def main(argv: list[str] | None = None) -> int:
     import torch.nn.functional as F
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("train")
+    ap.add_argument("train", nargs="+", help="patch files of make_patches.py")
     ap.add_argument("--val", required=True)
     ap.add_argument("-o", "--out", default=str(ROOT / "vision" / "models" / "namer.onnx"))
     ap.add_argument("--epochs", type=int, default=14)
     ap.add_argument("--batch", type=int, default=256)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--exclude-family", default=None,
+                    help="leave this table family out of training (a held-out experiment)")
     args = ap.parse_args(argv)
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     rng = np.random.default_rng(args.seed)
-    tr = np.load(args.train)
+    parts = [np.load(f) for f in args.train]
+    raw = np.concatenate([t["raw"] for t in parts])
+    label = np.concatenate([t["label"] for t in parts]).astype(np.int64)
+    level = np.concatenate([t["level"] for t in parts])
+    if args.exclude_family:
+        fam = np.concatenate([t["family"] if "family" in t else np.full(len(t["label"]), "?")
+                              for t in parts])
+        keep = fam != args.exclude_family
+        raw, label, level = raw[keep], label[keep], level[keep]
     va = np.load(args.val)
-    raw, label, level = tr["raw"], tr["label"].astype(np.int64), tr["level"]
     counts = np.bincount(label, minlength=len(CLASSES)).astype(float)
     weight = 1.0 / np.sqrt(np.maximum(counts, 1.0))
     p_sample = weight[label] / weight[label].sum()
@@ -153,7 +162,8 @@ def main(argv: list[str] | None = None) -> int:
     with torch.no_grad():
         gap = float(np.abs(net.forward() - model(xv[:64]).numpy()).max())
     meta = {"classes": list(CLASSES), "patch_mm": PATCH_MM, "patch_px": PATCH_PX,
-            "channels": CHANNELS, "train": str(args.train), "val": str(args.val),
+            "channels": CHANNELS, "train": [str(f) for f in args.train],
+            "exclude_family": args.exclude_family, "val": str(args.val),
             "train_patches": len(raw), "val_patches": len(yv),
             "epochs": args.epochs, "seed": args.seed, "train_seconds": round(
                 time.perf_counter() - t0), "val_figures": {k: round(v, 4) for k, v in f.items()},

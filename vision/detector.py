@@ -23,6 +23,7 @@ from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect
 from vision.io import as_bgr
 from vision.namer import Namer, NamerConfig, name_detections
 from vision.posts import PostConfig, detect_posts
+from vision.proposals import ProposalConfig, propose
 from vision.prepare import PrepareConfig, prepare
 from vision.segments import SegmentConfig, detect_segments
 from vision.sheets import SheetConfig, find_sheets, sheet_mask, sheets_from_calibration
@@ -63,6 +64,8 @@ class DetectorConfig:
         still_share: See ``still_change``.
         namer: The learned stage that names each candidate (and drops what is no piece);
             None: the hand-made stages' reading stands.
+        proposals: With the namer: pieces in parts of the bright mask the stages left
+            unexplained, found by the namer and fitted as the stages fit theirs.
     """
 
     px_per_mm: float | None = None
@@ -80,6 +83,7 @@ class DetectorConfig:
     still_change: float | None = 5.0
     still_share: float = 0.04
     namer: NamerConfig | None = None
+    proposals: ProposalConfig | None = field(default_factory=ProposalConfig)
 
     @classmethod
     def for_game(cls, game: str | None, **kw: Any) -> DetectorConfig:
@@ -271,6 +275,10 @@ class Detector:
         if self.namer is not None:
             dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
                          dets)
+            if cfg.proposals is not None and not hand:  # a hand frame is never judged
+                more = timed(tm, "proposals", propose, self.namer, frame, self.calibration,
+                             prep, dets, cfg.coins, cfg.tiles, cfg.proposals, cfg.kinds)
+                dets = Detections.merge([dets, more])
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand
             under = self.hand_grid.covers(hcells, centres_px)

@@ -114,7 +114,9 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
             continue
         name = CLASSES[best]
         if kind == "coin":
-            suit[i] = name.split("-")[1]
+            down = name == "coin-down"
+            suit[i] = None if down else name.split("-")[1]
+            face[i] = "down" if down else face[i]
         elif kind == "tile":
             face[i] = "down" if name == "tile-down" else "up"
             suit[i] = None if name == "tile-down" else name.split("-")[2]

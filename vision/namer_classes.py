@@ -1,7 +1,7 @@
 """What the learned namer tells apart: one class per kind of piece and what it shows.
 
 >>> CLASSES.index("nothing"), len(CLASSES)
-(0, 11)
+(0, 12)
 >>> CLASSES[class_of({"kind": "tile", "face": "down"})]
 'tile-down'
 """
@@ -19,8 +19,9 @@ CLASSES: tuple[str, ...] = (
     *(f"tile-up-{s}" for s in SUITS),
     "tile-down",
     "post",
+    "coin-down",
 )
-"""The namer's outputs, in order."""
+"""The namer's outputs, in order (a coin face down shows its value, not its suit)."""
 
 KIND_OF: tuple[str | None, ...] = tuple(
     None if c == "nothing" else c.split("-")[0] for c in CLASSES)
@@ -31,6 +32,8 @@ def class_of(piece: Mapping[str, Any]) -> int:
     """The class of a true piece (a dict with kind, suit, face)."""
     kind = piece["kind"]
     if kind == "coin":
+        if piece.get("face") == "down" or piece.get("suit") not in SUITS:
+            return CLASSES.index("coin-down")
         return CLASSES.index(f"coin-{piece['suit']}")
     if kind == "tile":
         if piece.get("face") == "up" and piece.get("suit") in SUITS:

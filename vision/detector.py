@@ -23,8 +23,8 @@ from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect
 from vision.io import as_bgr
 from vision.namer import Namer, NamerConfig, name_detections
 from vision.posts import PostConfig, detect_posts
-from vision.proposals import ProposalConfig, propose
 from vision.prepare import PrepareConfig, prepare
+from vision.proposals import ProposalConfig, propose
 from vision.segments import SegmentConfig, detect_segments
 from vision.sheets import SheetConfig, find_sheets, sheet_mask, sheets_from_calibration
 from vision.tiles import TileConfig, detect_tiles

@@ -152,13 +152,15 @@ def _mat() -> list[Decal]:
 class DerbyTable:
     """The true Worm Derby table: fixed tiles and worms (tail first, head last)."""
 
-    def __init__(self, tiles: list[Piece], worms: dict[str, list[Point2]]) -> None:
+    def __init__(self, tiles: list[Piece], worms: dict[str, list[Point2]],
+                 max_x: float = START_X + PYLON_AT + 80) -> None:
         self.tiles = list(tiles)
         self.worms = {k: list(v) for k, v in worms.items()}
+        self.max_x = max_x  # Slalom: the worms keep short of the gate
 
     def copy(self) -> DerbyTable:
         """An independent copy."""
-        return DerbyTable(self.tiles, self.worms)
+        return DerbyTable(self.tiles, self.worms, self.max_x)
 
     def scene(self, hand: bool = False) -> Scene:
         """The table as a scene."""
@@ -174,7 +176,7 @@ class DerbyTable:
                     continue
                 if math.dist(c, q) < D + 1.5:
                     return False
-        if not (START_X - 60 < q[0] < START_X + PYLON_AT + 80 and -40 < q[1] < 340):
+        if not (START_X - 60 < q[0] < self.max_x and -40 < q[1] < 340):
             return False
         return all(_tile_distance(q, t, T) > D / 2 + 2.0 for t in self.tiles)
 
@@ -256,7 +258,8 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
     tiles = _course(rng, variant)
     worms = {p: [(START_X + (length - 1 - i) * D, LANE_Y + s * 28.0) for i in range(length)][::-1]
              for p, s in zip(players, (-1, 1), strict=True)}
-    table = DerbyTable(tiles, worms)
+    table = DerbyTable(tiles, worms, START_X + 380.0 if variant == "slalom" else
+                       START_X + PYLON_AT + 80)
     steps: list[Step] = [Say(Setup("worm-derby", tuple(players), options))]
     steps.append(Still(table.scene(), Expect(None, "ok"), "setup", still_frames))
     light_at: dict[int, str] = {}

@@ -221,6 +221,9 @@ class WormDerby(Game):
             step = Step(step.state, (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
+            if not step.outputs and step.state.pending is not None:
+                # the table is back as it was accepted: the foul is put right
+                step = Step(replace(step.state, pending=None, pending_told=False))
         else:
             step = Step(state, (Verdict(seq, getattr(event, "player", None), False, "event",
                                         f"A {event.type} event has no meaning in worm-derby."),))

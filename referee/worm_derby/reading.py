@@ -235,14 +235,30 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                                        q.centre_mm, (j,)))
     # -- each worm keeps its coins
     mover_missing: list[Piece] = []
+    maybe_eaten: list[Piece] = []
     for player, n in rules.lengths.items():
         mine = [j for j, p in enumerate(pieces)
                 if p is not None and p.kind == "coin" and p.suit == player]
         seen = len(mine)
-        if seen == n or (seen == n - 1 and player in rules.may_lose_one) or (
-                seen == n + 1 and player in rules.may_gain_one):
-            continue
         theirs = [(k, p) for k, p in old_coins if p.suit == player]
+        if seen == n - 1 and player in rules.may_lose_one:
+            # eaten (a coin of the mover lies where it lay), or not seen: then the reading may
+            # only confirm a move
+            lost = [p for _, p in theirs if _nearest(
+                [(j, pieces[j].centre_mm) for j in mine  # type: ignore[union-attr]
+                 ], p.centre_mm, rules.same_place_mm) is None]
+            movers = [(j, p.centre_mm) for j, p in enumerate(pieces)
+                      if p is not None and p.kind == "coin" and p.suit == rules.mover]
+            if any(_nearest(movers, p.centre_mm, rules.stayed_mm) for p in lost):
+                continue
+            complete = False
+            maybe_eaten += lost
+            doubts.append(ReadingDoubt(
+                f"{possessive(player)} worm shows {seen} of its {n} coins and none was eaten: "
+                f"is a coin hidden or misread?", None, tuple(mine)))
+            continue
+        if seen == n or (seen == n + 1 and player in rules.may_gain_one):
+            continue
         unmatched_old = [p for _, p in theirs if _nearest(
             [(j, pieces[j].centre_mm) for j in mine  # type: ignore[union-attr]
              ], p.centre_mm, rules.same_place_mm) is None]
@@ -277,6 +293,10 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     base = Candidate(replace(new, pieces=(*(p for _, p in kept), *restored)),
                      (*(j for j, _ in kept), *([-1] * len(restored))))
     candidates = [base]
+    if len(maybe_eaten) == 1:
+        candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces,
+                                                                *maybe_eaten)),
+                                    (*base.index_map, -1)))
     for p in mover_missing:
         candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces, p)),
                                     (*base.index_map, -1)))

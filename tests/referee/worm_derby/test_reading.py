@@ -192,3 +192,13 @@ def test_doubt_is_one_event_of_the_record_format():
     assert parse_event(d.to_json()) == d
     assert d.to_json() == {"type": "doubt", "seq": 4, "player": "suns", "pieces": [2],
                            "where": [0.0, 500.0], "reason": "The tile at (0, 500) is not seen."}
+
+
+def test_pending_a_foul_put_back_as_it_was_is_put_right():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "null"))
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0),
+                      SceneSeen(FIRST), roll("moons", "2"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS0, line(40, 2 * D, 6, "moons")))
+    assert kinds(out) == [("Verdict", "turn"), ("Verdict", "ok")]

@@ -186,6 +186,8 @@ def serve_app(app: Any, host: str, port: int, banner: str | None = None,
     """Serves ``app`` until Ctrl-C (threaded, never in debug mode)."""
     from werkzeug.serving import make_server
 
+    from web.announce import announce_source_changes
+
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per picture polled
     problem = _cannot_listen(host, port)
     if problem and any_port_if_busy:
@@ -195,6 +197,7 @@ def serve_app(app: Any, host: str, port: int, banner: str | None = None,
         app.extensions["tabletop"].close()
         raise InputError(f"cannot listen on {host}:{port} ({problem})")
     server = make_server(host, port, app, threaded=True)
+    announce_source_changes(app.extensions["tabletop"].bus)  # a lost camera on the terminal
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{server.server_port}/"
     print(f"tabletop: dashboard at {url}", flush=True)

@@ -158,7 +158,19 @@ def test_a_new_game_is_shown_on_the_history(client):
     start_game(client)
     start_game(client, players=("arms", "crowns"))
     html = client.get("/history").data.decode()
-    assert html.count('href="/history/') == 2
+    assert html.count('href="/history/1"') == 1 and html.count('href="/history/2"') == 1
+
+
+def test_each_game_is_offered_as_moves_and_diagrams_from_the_history(client):
+    start_game(client)
+    html = client.get("/history").data.decode()
+    for fmt in ("moves", "svg", "png"):
+        assert f"/history/export?game=1&amp;format={fmt}" in html
+        r = client.get(f"/history/export?game=1&format={fmt}")
+        assert r.status_code == 200, r.data
+    assert client.get("/history/export?game=1&format=moves").data.startswith(b"# ")
+    assert client.get("/history/export?game=9&format=moves").status_code == 404
+    assert client.get("/history/export?game=1&format=doc").status_code == 400
 
 
 def test_the_play_area_leaves_out_the_mat(mat_view):

@@ -296,3 +296,70 @@ def test_a_misread_piece_is_fixed_from_the_diagram(browser, live):
     fixes = [e for e in _record(live) if e["type"] == "correction"]
     assert fixes == [{"type": "correction", "op": "remove", "index": 3, "t": fixes[0]["t"]}]
     page.close()
+
+
+def test_a_click_made_calibration_reproduces_the_sample_within_1_mm(browser, make_app):
+    import numpy as np
+
+    from calibration.model import Calibration
+    from vision.io import read_image
+    from web.pipeline import encode_jpeg
+
+    if not (SAMPLE / "calibration.json").is_file():
+        pytest.skip("the sample playthrough is not there")
+    truth = Calibration.load(SAMPLE / "calibration.json")
+    frame = read_image(str(SAMPLE / "frames" / "000.jpg"))
+    app = make_app()
+    app.extensions["tabletop"].hub.put(frame, encode_jpeg(frame))
+    server = ThreadServer(app)
+    try:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(server.url + "/calibration")
+        page.wait_for_function("document.getElementById('click-picture').naturalWidth > 0")
+        page.locator("#click-picture").scroll_into_view_if_needed()
+        w, h = truth.image_size
+        pixels = [(u * w, v * h) for u, v in ((.12, .15), (.5, .12), (.88, .15), (.9, .5),
+                                              (.88, .85), (.5, .88), (.12, .85), (.1, .5))]
+        worlds = truth.to_table(np.array(pixels))
+        for (u, v), (x, y) in zip(pixels, worlds, strict=True):
+            box = page.locator("#click-picture").bounding_box()
+            page.mouse.click(box["x"] + (u + 0.5) * box["width"] / w,
+                             box["y"] + (v + 0.5) * box["height"] / h)
+            inputs = page.locator("#points-body tr").last.locator("input")
+            inputs.nth(0).fill(f"{x:.1f}")
+            inputs.nth(1).fill(f"{y:.1f}")
+        page.wait_for_selector("#points-use:not([disabled])")
+        assert page.locator("#click-overlay polyline").count() > 4  # the grid, drawn at once
+        page.click("#points-use")
+        page.wait_for_function(
+            "document.getElementById('click-message').textContent.startsWith('In use')")
+        made = app.extensions["tabletop"].calibration
+        # over the play area (the middle of the picture, where the pieces are)
+        us, vs = np.meshgrid(np.linspace(.15 * w, .85 * w, 15), np.linspace(.15 * h, .85 * h, 9))
+        px = np.column_stack([us.ravel(), vs.ravel()])
+        err = np.linalg.norm(made.to_table(px) - truth.to_table(px), axis=1)
+        assert err.max() < 1.0, err.max()
+        page.close()
+    finally:
+        server.close()
+
+
+def test_a_mat_not_found_says_what_was_seen_and_what_to_do(browser, make_app):
+    import numpy as np
+
+    from web.pipeline import encode_jpeg
+
+    app = make_app()
+    blank = np.full((480, 640, 3), 120, np.uint8)
+    app.extensions["tabletop"].hub.put(blank, encode_jpeg(blank))
+    server = ThreadServer(app)
+    try:
+        page = browser.new_page()
+        page.goto(server.url + "/calibration")
+        page.click("#recalibrate")
+        page.wait_for_selector("#mat-todo:not([hidden])")
+        assert "marker" in page.inner_text("#message")  # what was seen
+        assert "flat" in page.inner_text("#mat-todo")  # what to do
+        page.close()
+    finally:
+        server.close()

@@ -279,7 +279,9 @@ def run_demo(args: argparse.Namespace) -> int:
     source = TimelineSource(script, repeat=repeat, hold_s=args.pace)
     area = resolve_area("auto", TimelineSource(script), cal)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
-                      "GAME": "worm-derby", "AREA_MM": area, "PIPELINE_AUTOSTART": True})
+                      "GAME": "worm-derby", "AREA_MM": area, "PIPELINE_AUTOSTART": True,
+                      "DEMO_SAMPLE": str(sample), "DEMO_REPEAT": repeat,
+                      "DEMO_PACE": args.pace})  # the page's demo menu plays them again
     return serve_app(app, "127.0.0.1", args.port,
                      f"tabletop: replaying {sample} into {db}; Ctrl-C stops",
                      any_port_if_busy=True)

@@ -185,3 +185,28 @@ def test_the_play_area_leaves_out_the_mat(mat_view):
             assert not (x0 <= x <= x1 and y0 <= y <= y1)
     blank = np.full_like(image, 120)
     assert play_area_without_mat(exact, blank) is None
+
+
+def test_the_demo_menu_plays_a_worm_up_bidding_round_and_a_jungle_game(make_app):
+    from pathlib import Path
+
+    from tests.web.fakes import ListSource, fake_vision
+
+    sample = Path(__file__).resolve().parents[2] / "sample_images" / "worm_derby"
+    app = make_app(SOURCE=ListSource([]), VISION=fake_vision([]), DEMO_SAMPLE=str(sample),
+                   DEMO_EVENT_PAUSE=0.0)
+    client = app.test_client()
+    assert set(client.get("/demo").json["demos"]) == {"worm-derby", "worm-up", "jungle"}
+    for name, game in (("worm-up", "worm-up"), ("jungle", "jungle")):
+        assert client.post("/demo/play", json={"name": name}).status_code == 200
+        app.extensions["tabletop"].pipeline.join(10)
+        state = client.get("/api/state").json
+        assert state["game"] == game and state["verdicts"], state
+    record = client.get("/api/record").data.decode()
+    assert '"type": "move"' in record or '"move"' in record
+    assert client.post("/demo/play", json={"name": "chess"}).status_code == 400
+
+
+def test_there_is_no_demo_menu_outside_the_demo(client):
+    assert client.get("/demo").json == {"demos": {}}
+    assert client.post("/demo/play", json={"name": "worm-up"}).status_code == 400

@@ -571,6 +571,16 @@
     "*": (kind) => { if (kind !== "status" && kind !== "verdict" && kind !== "input") refreshSoon(); },
     open: () => refreshSoon(),
   });
+  /* ---- the demo menu (tabletop demo only): play it again, Worm Up! bids, Jungle ---- */
+  const DEMO_LABELS = { "worm-derby": "Worm Derby again", "worm-up": "Worm Up! bidding round", "jungle": "Jungle game" };
+  TT.getJSON("/demo").then((d) => {
+    const names = Object.keys(d.demos || {});
+    $("demo-card").hidden = !names.length;
+    names.forEach((n) => $("demo-buttons").append(TT.el("button", { type: "button", class: "secondary",
+      "data-demo": n, title: d.demos[n], text: "▶ " + (DEMO_LABELS[n] || n),
+      onclick: async () => { if (await send("/demo/play", { name: n })) message("Demo: " + d.demos[n] + "."); } })));
+  }).catch(() => null);
+
   refresh();
   pollPicture();
 })();

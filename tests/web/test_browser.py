@@ -137,6 +137,9 @@ def test_undo_strikes_the_verdict_through_and_the_banner_agrees_with_the_game_ca
         page.goto(server.url + "/")
         page.wait_for_selector("#verdicts li.illegal")
         assert "Not legal" in page.inner_text("#verdict-word")
+        assert "What now?" in page.inner_text("#verdict-advice")  # put back, undo or accept
+        named = client.get("/api/state").json["verdicts"][0]["pieces"]
+        assert page.locator("#diagram .offender").count() == len(named)  # no more than named
         assert page.inner_text("#undo").startswith("Undo: ")  # says what it takes back
         for n in (1, 2):
             page.click("#undo")
@@ -360,6 +363,30 @@ def test_a_mat_not_found_says_what_was_seen_and_what_to_do(browser, make_app):
         page.wait_for_selector("#mat-todo:not([hidden])")
         assert "marker" in page.inner_text("#message")  # what was seen
         assert "flat" in page.inner_text("#mat-todo")  # what to do
+        page.close()
+    finally:
+        server.close()
+
+
+def test_a_jungle_move_is_entered_by_clicking_a_piece_and_a_square(browser, make_app):
+    jungle = Path(__file__).resolve().parents[2] / "sample_images" / "demo" / "jungle_game.jsonl"
+    if not jungle.is_file():
+        pytest.skip("the demo's Jungle game is not there")
+    app = make_app(GAME="jungle")
+    server = ThreadServer(app)
+    try:
+        client = app.test_client()
+        for line in jungle.read_text().splitlines()[:2]:  # the setup and the board
+            _post(client, **json.loads(line)["event"])
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#diagram circle.animal[data-square='g3']")
+        assert page.locator("#diagram .sq-label").count() == 63
+        page.click("#diagram circle.animal[data-square='g3']")  # red's rat
+        page.click("#diagram rect.sq.target[data-square='g4']")
+        page.wait_for_function("document.getElementById('message').textContent.includes('g3g4')")
+        moves = [e for e in _record(server) if e["type"] == "move"]
+        assert [(m["from"], m["to"]) for m in moves] == [("g3", "g4")]
         page.close()
     finally:
         server.close()

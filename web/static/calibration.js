@@ -81,7 +81,7 @@
     return e;
   }
 
-  function preset() { return presets[Number($("preset").value)] || null; }
+  function preset() { const v = $("preset").value; return v === "" ? null : presets[Number(v)] || null; }
 
   function ask() {
     const p = preset();

@@ -89,7 +89,10 @@
     $("verdict-word").textContent = whoText + (v.legal ? "Legal" : "Not legal — " + v.rule);
     $("verdict-reason").textContent = v.reason;
     if (!v.legal && v.judged_scene) {
-      const worm = v.player && s && s.game === "worm-derby" ? whoPossessive(v.player) + " worm" : "the pieces";
+      /* whose pieces to put back: the suit of the piece that breaks the rule, if it is a coin */
+      const offender = (v.pieces || []).map((i) => v.judged_scene.pieces[i]).find((p) => p && (p.suit || p.color));
+      const side = offender ? (offender.suit || offender.color) : null;
+      const worm = side && s && s.game !== "jungle" ? whoPossessive(side) + " worm" : "the pieces";
       $("advice-text").textContent = `What now? Put ${worm} back as it was (the dashed outlines on the diagram), or`;
       advice.hidden = false;
     } else if (!v.legal) {
@@ -224,8 +227,7 @@
   }
 
   function isFlipped(s) {
-    if (flipped !== null) return flipped;
-    return s.game === "jungle";  /* the first player (ranks 1-3) sits at the screen */
+    return flipped === true;  /* Jungle: the first player (ranks 1-3) at the screen unless turned */
   }
 
   function shownFit(s) { return gapMode && !fixMode ? s.fit : null; }
@@ -235,7 +237,7 @@
     const foul = v && !v.legal && !v.undone && v.judged_scene && !fixMode;
     TT.drawDiagram($("diagram"), {
       scene: fixMode ? s.last_seen : (foul ? v.judged_scene : (s.scene || s.last_seen)),
-      ghost: foul ? s.scene : null, describe: s, sizes: s.sizes, flip: isFlipped(s),
+      ghost: foul ? s.scene : null, describe: s, sizes: s.sizes, flip: isFlipped(s), showTokens: fixMode,
       judged: fixMode || (v && v.undone) ? null : judgedOf(v), fit: shownFit(s), picks, selected: jungleFrom });
     if (fixMode && fixIndex !== null) {
       const el = $("diagram").querySelector(`.pieces [data-index="${fixIndex}"]`);
@@ -327,7 +329,7 @@
     b.disabled = s.undo_next == null;
     b.textContent = target ? "Undo: " + describeVerdict(target) : (s.undo_next == null ? "Nothing to undo" : "Undo last verdict");
     b.title = target ? "takes back: " + target.reason + " (key: u)" : "key: u";
-    $("advice-undo").textContent = target ? "undo it" : "undo";
+    $("advice-undo").textContent = target ? "Undo it" : "Undo";
   }
 
   let sourceLost = null;

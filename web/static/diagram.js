@@ -4,7 +4,8 @@
  * a mm grid, the pieces in their suits' colours, worms joined, the start and finish lines, the
  * pylon's far-side ray, the path and pinch of the last gap check, and (judged) the pieces a
  * verdict is about, ringed in red; (ghost) the accepted table's pieces where the table differs
- * from it; (flip) the whole view turned round for the player on the other side; Jungle squares
+ * from it; (flip) the whole view turned round for the player on the other side (a Jungle
+ * board is drawn y up, as its frame runs, from the first player's seat); Jungle squares
  * with their names, the selected animal and its moves.
  */
 "use strict";
@@ -205,10 +206,11 @@
         const cls = WATER.includes(name) ? "water" : TRAPS.includes(name) ? "trap" : DENS.includes(name) ? "den" : "land";
         s("rect", { x: f * SQ, y: (r - 1) * SQ, width: SQ, height: SQ, "data-square": name,
           class: "sq " + cls + (targets.has(name) ? " target" : "") + (sel === name ? " selected" : "") }, g);
-        const [lx, ly] = o.flip ? [f * SQ + SQ - 3, (r - 1) * SQ + SQ - 3] : [f * SQ + 3, (r - 1) * SQ + 3];
+        const lx = VIEW.sx > 0 ? f * SQ + 3 : f * SQ + SQ - 3;
+        const ly = VIEW.sy > 0 ? (r - 1) * SQ + 3 : (r - 1) * SQ + SQ - 3;
         const t = s("text", { x: lx, y: ly, class: "sq-label" }, g);
         t.textContent = name;
-        upright(t, lx, ly, o.flip);
+        upright(t, lx, ly);
       }
     }
     for (const [name, a] of Object.entries(d.squares || {})) {
@@ -217,7 +219,7 @@
         "data-square": name, fill: TT.colourOf(a.player) || (a.side === 0 ? "#D55E00" : "#0072B2") }, g);
       const t = s("text", { x: x + SQ / 2, y: y + SQ / 2 + 4, class: "animal-label", "data-square": name }, g);
       t.textContent = (a.animal || "?").slice(0, 3);
-      upright(t, x + SQ / 2, y + SQ / 2, o.flip);
+      upright(t, x + SQ / 2, y + SQ / 2);
     }
     if (d.last_move) {
       const m = String(d.last_move);
@@ -226,12 +228,18 @@
     }
   }
 
-  function upright(el, x, y, flip) {
-    /* text stays readable when the whole view is turned round */
-    if (flip) el.setAttribute("transform", `rotate(180 ${x} ${y})`);
+  /* how the table's frame is shown: sy -1 when the frame's y runs up the screen (the Jungle
+     board's frame), and both -1 more when the view is turned round for the other seat */
+  let VIEW = { sx: 1, sy: 1 };
+
+  function upright(el, x, y) {
+    /* text stays readable however the view is turned or mirrored */
+    if (VIEW.sx < 0 || VIEW.sy < 0) {
+      el.setAttribute("transform", `translate(${x} ${y}) scale(${VIEW.sx} ${VIEW.sy}) translate(${-x} ${-y})`);
+    }
   }
 
-  function drawFit(svg, fit, sizes, flip) {
+  function drawFit(svg, fit, sizes) {
     /* the gap check: the straight way (red when it does not fit), the gap's two edges and its
        pinch, and the way round (dashed) when there is one */
     const fg = s("g", { class: "fit " + (fit.straight_fits ? "fits" : "blocked") }, svg);
@@ -257,7 +265,7 @@
       if (fit.straight_clearance_mm != null && fit.straight_pinch) {
         const t = s("text", { x: pinch[0] + 8, y: pinch[1] - 8, class: "gap-label" }, fg);
         t.textContent = fit.straight_clearance_mm.toFixed(1) + " mm";
-        upright(t, pinch[0] + 8, pinch[1] - 8, flip);
+        upright(t, pinch[0] + 8, pinch[1] - 8);
       }
     }
   }
@@ -275,25 +283,31 @@
     svg.setAttribute("viewBox", `${vx} ${vy} ${vw} ${vh}`);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    const flip = !!o.flip;
+    const mirror = !!describe.squares;  /* the Jungle board's frame: y up the board */
+    const turn = o.flip ? -1 : 1;
+    VIEW = { sx: turn, sy: (mirror ? -1 : 1) * turn };
+    const cx = vx + vw / 2, cy = vy + vh / 2;
     const root = svg;
-    svg = s("g", { class: "turned", transform: flip ? `rotate(180 ${vx + vw / 2} ${vy + vh / 2})` : null }, root);
+    svg = s("g", { class: "turned", transform: VIEW.sx < 0 || VIEW.sy < 0
+      ? `translate(${cx} ${cy}) scale(${VIEW.sx} ${VIEW.sy}) translate(${-cx} ${-cy})` : null }, root);
     const grid = s("g", { class: "grid" }, svg);
     const step = vw > 1200 ? 100 : 50;
     for (let x = Math.ceil(vx / step) * step; x <= vx + vw; x += step) {
       s("line", { x1: x, y1: vy, x2: x, y2: vy + vh, class: x % 100 === 0 ? "major" : "minor" }, grid);
       if (x % 100 === 0) {
-        const t = s("text", { x: x + 2, y: flip ? vy + vh - 2 : vy + 10, class: "grid-label" }, grid);
+        const gy = VIEW.sy > 0 ? vy + 10 : vy + vh - 10;
+        const t = s("text", { x: x + 2, y: gy, class: "grid-label" }, grid);
         t.textContent = x;
-        upright(t, x + 2, flip ? vy + vh - 6 : vy + 10, flip);
+        upright(t, x + 2, gy);
       }
     }
     for (let y = Math.ceil(vy / step) * step; y <= vy + vh; y += step) {
       s("line", { x1: vx, y1: y, x2: vx + vw, y2: y, class: y % 100 === 0 ? "major" : "minor" }, grid);
       if (y % 100 === 0) {
-        const t = s("text", { x: flip ? vx + vw - 2 : vx + 2, y: y - 2, class: "grid-label" }, grid);
+        const gx = VIEW.sx > 0 ? vx + 2 : vx + vw - 2;
+        const t = s("text", { x: gx, y: y - 2, class: "grid-label" }, grid);
         t.textContent = y;
-        upright(t, flip ? vx + vw - 2 : vx + 2, y - 2, flip);
+        upright(t, gx, y - 2);
       }
     }
     const lines = s("g", { class: "lines" }, svg);
@@ -332,7 +346,10 @@
     }
     const pieceLayer = s("g", { class: "pieces" }, svg);
     const order = ["tile", "token", "post", "die", "segment", "coin", "pawn"];
+    /* on a Jungle board the referee's animals stand for the tokens (shown only to fix a misread) */
+    const hideTokens = describe.squares && !o.showTokens;
     scene.pieces.map((p, i) => [p, i]).sort((a, b) => order.indexOf(a[0].kind) - order.indexOf(b[0].kind))
+      .filter(([p]) => !(hideTokens && p.kind === "token"))
       .forEach(([p, i]) => { drawPiece(pieceLayer, p, sizes).setAttribute("data-index", i); });
     const pylon = pt(course.pylon || describe.pylon, scene);
     if (pylon) {
@@ -357,10 +374,10 @@
       });
       if (judged.where && !judged.legal) s("circle", { cx: judged.where[0], cy: judged.where[1], r: 6, class: "where" }, hl);
     }
-    if (o.fit) drawFit(svg, o.fit, sizes, flip);
+    if (o.fit) drawFit(svg, o.fit, sizes);
     (o.picks || []).forEach((p) => s("circle", { cx: p[0], cy: p[1], r: 5, class: "pick" }, svg));
     svg.querySelectorAll(".pieces text, .lines text, .line-label").forEach((t) => {
-      if (flip && !t.getAttribute("transform")) upright(t, Number(t.getAttribute("x")), Number(t.getAttribute("y")), true);
+      if (!t.getAttribute("transform")) upright(t, Number(t.getAttribute("x")), Number(t.getAttribute("y")));
     });
     return [vx, vy, vw, vh];
   };

@@ -318,8 +318,10 @@ def test_a_click_made_calibration_reproduces_the_sample_within_1_mm(browser, mak
     try:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(server.url + "/calibration")
-        page.wait_for_function("document.getElementById('click-picture').naturalWidth > 0")
+        page.wait_for_function("document.getElementById('click-picture').naturalWidth > 0 && "
+                               "!document.getElementById('facts').textContent.includes('loading')")
         page.locator("#click-picture").scroll_into_view_if_needed()
+        page.wait_for_timeout(200)  # the page above has settled (no layout shift under a click)
         w, h = truth.image_size
         pixels = [(u * w, v * h) for u, v in ((.12, .15), (.5, .12), (.88, .15), (.9, .5),
                                               (.88, .85), (.5, .88), (.12, .85), (.1, .5))]

@@ -311,6 +311,7 @@
     for (const f of ["moves", "ppn", "svg", "png"]) $(f + "-link").href = "/history/export" + q + f;
     const note = (s.notices || [])[0];
     $("verdict-note").textContent = note && (!v || note.position > v.position) ? "ℹ " + note.message : "";
+    if (s.doubt) $("verdict-note").textContent = "? Check the table: " + s.doubt.reason + " (fix the reading, or accept the table)";
   }
 
   function renderTurn(s) {

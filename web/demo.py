@@ -103,5 +103,8 @@ def play() -> Any:
         reset()  # the last still table of the old run is not this run's
     new = Pipeline(source, old.vision, services.table.submit, services.bus, services.hub)
     services.pipeline = new
+    use_game = getattr(new, "use_game", None)
+    if callable(use_game):  # vision follows each new game's pieces, as the first pipeline did
+        services.table.on_game(use_game)
     new.start()
     return jsonify(playing=name, description=DEMOS[name])

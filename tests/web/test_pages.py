@@ -210,3 +210,44 @@ def test_the_demo_menu_plays_a_worm_up_bidding_round_and_a_jungle_game(make_app)
 def test_there_is_no_demo_menu_outside_the_demo(client):
     assert client.get("/demo").json == {"demos": {}}
     assert client.post("/demo/play", json={"name": "worm-up"}).status_code == 400
+
+
+def test_the_jungle_variants_are_listed_where_a_game_is_set_up(client):
+    from referee.jungle.rules import variant_names
+
+    html = client.get("/").data.decode()
+    for name in variant_names():
+        assert f'name="jungle-variant" value="{name}"' in html
+
+
+def test_an_undone_verdict_is_marked_in_the_state_and_undo_says_what_is_next(client):
+    from tests.factories import coin, scene, tile
+
+    start_game(client)
+    for s in (scene(tile(100, 100), coin(40, 40)), scene(tile(100, 100), coin(40, 40),
+                                                         coin(90, 40, "moons"))):
+        assert client.post("/api/events", json={"type": "scene", **s.to_json()}).status_code == 201
+    state = client.get("/api/state").json
+    assert [v["undone"] for v in state["verdicts"]] == [False, False]
+    last = state["verdicts"][0]["seq"]
+    assert state["undo_next"] == last
+    client.post("/api/events", json={"type": "undo"})
+    state = client.get("/api/state").json
+    assert (state["verdicts"][0]["seq"], state["verdicts"][0]["undone"]) == (last, True)
+    assert state["undone"][0]["undone_seq"] == last
+    assert state["undo_next"] == state["verdicts"][1]["seq"]
+
+
+def test_a_gap_answer_goes_with_the_next_verdict(client):
+    from tests.factories import coin, scene, tile
+
+    start_game(client)
+    table = scene(tile(0, 0), tile(66.1, 0), coin(33.05, -45))
+    client.post("/api/events", json={"type": "scene", **table.to_json()})
+    fit = client.post("/api/fit", json={"from": [33.05, -45], "to": [35, 40]}).json
+    assert fit["straight_fits"] is False and fit["straight_clearance_mm"] == 15.3
+    assert fit["text"][0] == "Does not fit here: 15.3 mm, the coin needs 19.05 mm."
+    assert client.get("/api/state").json["fit"] is not None
+    client.post("/api/events", json={"type": "scene", **scene(tile(0, 0), tile(66.1, 0),
+                                                              coin(33.05, -60)).to_json()})
+    assert client.get("/api/state").json["fit"] is None

@@ -6,6 +6,7 @@ import argparse
 import ipaddress
 import json
 import logging
+import math
 import socket
 import sys
 import tempfile
@@ -28,7 +29,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="the whole product on the bundled sample playthrough",
                        description="Replays sample_images/worm_derby through the real pipeline "
                                    "into a fresh log and serves the dashboard on 127.0.0.1.")
-    p.add_argument("--port", type=int, default=5000, help="port (default 5000; 0: any free)")
+    p.add_argument("--port", type=_port, default=5000, help="port (default 5000; 0: any free)")
     p.add_argument("--db", help="the log file (default: a fresh one in a temporary folder)")
     p.add_argument("--pace", type=float, default=1.2, metavar="SECONDS",
                    help="how long each sample frame is shown (default 1.2)")
@@ -50,7 +51,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; another address lets phones "
                         "join and then every change needs the join code)")
-    p.add_argument("--port", type=int, default=5000, help="port (default 5000; 0: any free)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another host name the dashboard answers to (e.g. the machine's name "
+                        "on the network); others are refused, against DNS rebinding")
+    p.add_argument("--port", type=_port, default=5000, help="port (default 5000; 0: any free)")
     p.add_argument("--db", default=str(DEFAULT_DB), metavar="LOG",
                    help=f"the log; an existing one is resumed (default {DEFAULT_DB})")
     p.add_argument("--repeat", type=int, default=None, metavar="N",
@@ -93,6 +97,16 @@ def _players(game: str, text: str | None) -> tuple[str, ...]:
     return DEFAULT_PLAYERS.get(game, ("one", "two"))
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0..65535)")
+    return port
+
+
 def _area(text: str) -> tuple[float, float, float, float] | str:
     if text == "auto":
         return text
@@ -100,6 +114,11 @@ def _area(text: str) -> tuple[float, float, float, float] | str:
         x0, y0, x1, y1 = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not X0,Y0,X1,Y1 in mm") from None
+    from tabletop.limits import TABLE_MM
+
+    if not all(math.isfinite(v) and abs(v) <= TABLE_MM for v in (x0, y0, x1, y1)):
+        raise argparse.ArgumentTypeError(f"{text!r}: every value must be a number of mm "
+                                         f"within {TABLE_MM:.0f} of the origin")
     if not (x1 > x0 and y1 > y0):
         raise argparse.ArgumentTypeError(f"{text!r}: X1 must exceed X0 and Y1 exceed Y0")
     return (x0, y0, x1, y1)
@@ -181,6 +200,19 @@ def _cannot_listen(host: str, port: int) -> str | None:
     return None
 
 
+IDLE_TIMEOUT_S = 30.0
+"""A connection that sends or takes nothing for this long is closed (its thread freed)."""
+
+
+def _timely_handler() -> Any:
+    from werkzeug.serving import WSGIRequestHandler
+
+    class Handler(WSGIRequestHandler):
+        timeout = IDLE_TIMEOUT_S  # socketserver sets it on each connection's socket
+
+    return Handler
+
+
 def serve_app(app: Any, host: str, port: int, banner: str | None = None,
               any_port_if_busy: bool = False) -> int:
     """Serves ``app`` until Ctrl-C (threaded, never in debug mode)."""
@@ -194,7 +226,7 @@ def serve_app(app: Any, host: str, port: int, banner: str | None = None,
     if problem:
         app.extensions["tabletop"].close()
         raise InputError(f"cannot listen on {host}:{port} ({problem})")
-    server = make_server(host, port, app, threaded=True)
+    server = make_server(host, port, app, threaded=True, request_handler=_timely_handler())
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{server.server_port}/"
     print(f"tabletop: dashboard at {url}", flush=True)
@@ -240,7 +272,8 @@ def run_serve(args: argparse.Namespace) -> int:
     lan = not _is_loopback(args.host)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
                       "CALIBRATION_PATH": args.calibration, "GAME": args.game or "worm-derby",
-                      "AREA_MM": area, "LAN": lan, "PIPELINE_AUTOSTART": False})
+                      "AREA_MM": area, "LAN": lan, "PIPELINE_AUTOSTART": False,
+                      "BIND_HOST": args.host, "ALLOWED_HOSTS": tuple(args.allow_host)})
     services = app.extensions["tabletop"]
     if services.table.game_id is None and args.game is not None:
         services.table.submit(Setup(args.game, _players(args.game, args.players)))
@@ -346,7 +379,7 @@ def run_replay(args: argparse.Namespace) -> int:
             return table.submit(event, jpeg)
 
     progress = _Progress()
-    n = run_sync(source, vision, submit, progress)
+    n = run_sync(source, vision, submit, progress, lambda pipe: table.on_game(pipe.use_game))
     progress.done(n)
     if args.db:
         sys.stderr.write(f"replay: game {table.game_id} stored in {args.db} "

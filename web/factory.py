@@ -20,7 +20,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     default: the real one built from ``CALIBRATION``), ``CALIBRATION``, ``CALIBRATION_PATH``,
     ``GAME`` (the rule set a new game starts with), ``AREA_MM`` (the play area vision
     searches), ``LAN`` (True when bound beyond loopback: every change then needs the join
-    code), ``JOIN_CODE``, ``PIPELINE_AUTOSTART``.
+    code), ``JOIN_CODE``, ``PIPELINE_AUTOSTART``, ``BIND_HOST`` (the address the server
+    listens on) and ``ALLOWED_HOSTS`` (more host names it answers to; see
+    :mod:`web.security`), ``GUESS_LIMITER`` (tests: a :class:`web.guessing.GuessLimiter`).
     """
     from web import api, calibration_page, dashboard, history, players, security
     from web.services import init_app, new_join_code

@@ -24,6 +24,7 @@ from referee.registry import make_game
 from tabletop.errors import InputError, RecordFormatError, TabletopError
 from tabletop.events import (
     Correction,
+    Doubt,
     Event,
     Finish,
     Notice,
@@ -93,7 +94,24 @@ class Table:
         self.last_fit: dict[str, Any] | None = None
         self.to_image: Callable[[Any], Any] | None = None
         self.image_size: tuple[int, int] | None = None
+        self._game_listeners: list[Callable[[Any], None]] = []
         self._resume()
+
+    def on_game(self, listener: Callable[[Any], None]) -> None:
+        """Calls ``listener(game)`` whenever a game starts (a setup from the page, the API or a
+        recording) and now for the game resumed from the log, so vision looks for that game's
+        pieces at its sizes."""
+        with self._lock:
+            self._game_listeners.append(listener)
+            game = self.referee.game
+        if game is not None:
+            listener(game)
+
+    def _game_started(self) -> None:
+        game = self.referee.game
+        if game is not None:
+            for listener in list(self._game_listeners):
+                listener(game)
 
     # ------------------------------------------------------------------ resume
 
@@ -118,9 +136,13 @@ class Table:
                 continue  # a stored event the current rules refuse: keep the rest going
             if isinstance(event, SceneSeen | Correction) and referee.last_scene is not None:
                 judged[seq] = referee.last_scene
+        game_before = self.referee.game
         self.referee, self.game_id, self.next_seq = referee, game_id, next_seq
         self._outputs, self._judged = outputs, judged
         self._last_table = self._table_of(referee)
+        if referee.game is not None and (game_before is None
+                                         or game_before.setup != referee.game.setup):
+            self._game_started()
 
     # ------------------------------------------------------------------ changing
 
@@ -182,6 +204,7 @@ class Table:
         self._outputs, self._judged, self._last_table = [], {}, None
         self.last_fit = None
         done = Submitted(game_id, 0, setup, ())
+        self._game_started()
         self.bus.publish("game", self.state())
         return done
 
@@ -207,15 +230,16 @@ class Table:
 
     def _output_json(self, position: int, out: Event) -> dict[str, Any]:
         d = {**out.to_json(), "position": position}
-        if isinstance(out, Verdict):
+        if isinstance(out, Verdict | Doubt):
             scene = self._judged.get(out.seq)
             d["judged_scene"] = None if scene is None else scene.to_json()
-            if scene is not None and not out.legal and self.to_image is not None:
+            if scene is not None and not getattr(out, "legal", False) and \
+                    self.to_image is not None:
                 d.update(self.pixels_of(scene, out))
         return d
 
-    def pixels_of(self, scene: Scene, verdict: Verdict) -> dict[str, Any]:
-        """Where a verdict's pieces (and its point) are in the camera picture."""
+    def pixels_of(self, scene: Scene, verdict: Verdict | Doubt) -> dict[str, Any]:
+        """Where a verdict's or a doubt's pieces (and its point) are in the camera picture."""
         idx = [i for i in verdict.pieces if 0 <= i < len(scene.pieces)]
         points = [(*scene.pieces[i].centre_mm, RING_MM.get(scene.pieces[i].kind, 16.0))
                   for i in idx]
@@ -255,7 +279,21 @@ class Table:
                 notes = [(s, e) for s, e in self._outputs if isinstance(e, Notice)]
                 out["notices"] = [self._output_json(s, e)
                                   for s, e in reversed(notes[-RECENT_VERDICTS:])]
+                doubts = [(s, e) for s, e in self._outputs if isinstance(e, Doubt)]
+                out["doubts"] = [self._output_json(s, e)
+                                 for s, e in reversed(doubts[-RECENT_VERDICTS:])]
+            out["doubt"] = self._open_doubt()
             return out
+
+    def _open_doubt(self) -> dict[str, Any] | None:
+        """The latest doubt when nothing was judged since (the table is asked to confirm or
+        fix it), else None."""
+        for position, out in reversed(self._outputs):
+            if isinstance(out, Doubt):
+                return self._output_json(position, out)
+            if isinstance(out, Verdict):
+                return None
+        return None
 
     def record(self, game_id: int | None = None) -> str:
         """A game's record as JSON Lines (default: the current game; empty when none)."""

@@ -74,6 +74,8 @@ class DerbyState:
         places: Players in the order they finished.
         flee: ``(victim, attacker)``: the victim must next move away from the attacker.
         truce: ``(victim, attacker)``: the victim may not attack the attacker on its next turn.
+        pending: ``(seq, player)`` of an illegal verdict not yet put right (None: none).
+        pending_told: Whether the table was told that, once, when another player went on.
     """
 
     table: Scene | None = None
@@ -84,6 +86,8 @@ class DerbyState:
     places: tuple[str, ...] = ()
     flee: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     truce: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    pending: tuple[int, str | None] | None = None
+    pending_told: bool = False
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

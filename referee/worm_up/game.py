@@ -275,6 +275,7 @@ class WormUp(Game):
 
     name = "worm-up"
     aliases = ("wormup", "worm_up")
+    piece_kinds = ("segment", "post")
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup)

@@ -230,6 +230,7 @@
     }
     const note = (s.notices || [])[0];
     $("verdict-note").textContent = note && (!v || note.position > v.position) ? "ℹ " + note.message : "";
+    if (s.doubt) $("verdict-note").textContent = "? Check the table: " + s.doubt.reason + " (fix the reading, or accept the table)";
   }
 
   async function refresh() {

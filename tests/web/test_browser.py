@@ -392,3 +392,23 @@ def test_a_jungle_move_is_entered_by_clicking_a_piece_and_a_square(browser, make
         page.close()
     finally:
         server.close()
+
+
+def test_people_play_the_sides_they_name_at_setup(browser, make_app):
+    app = make_app()
+    server = ThreadServer(app)
+    try:
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        page.click("#new-game summary")
+        page.select_option("#setup-game", "web-toy")
+        page.fill("#setup-players", "Alice plays suns, Bob: moons")
+        page.click("#setup-form button[type=submit]")
+        page.wait_for_function("document.getElementById('players').textContent.includes('Bob')")
+        assert "Alice (suns)" in page.inner_text("#players")
+        assert page.inner_text("#turn-now") == "Alice (suns) to play"
+        setup = _record(server)[0]
+        assert setup["players"] == ["suns", "moons"]  # the record keeps the sides
+        page.close()
+    finally:
+        server.close()

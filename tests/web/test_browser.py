@@ -412,3 +412,36 @@ def test_people_play_the_sides_they_name_at_setup(browser, make_app):
         page.close()
     finally:
         server.close()
+
+
+def test_the_ppn_of_the_sample_game_from_the_history_page_is_yaml_with_every_move(
+        browser, make_app):
+    import re
+
+    from tabletop.events import read_record
+    from tabletop.export import walk
+
+    yaml = pytest.importorskip("yaml")
+    if not (SAMPLE / "record.jsonl").is_file():
+        pytest.skip("the sample playthrough is not there")
+    events = read_record(SAMPLE / "record.jsonl")
+    app = make_app()
+    client = app.test_client()
+    for e in events:
+        if e.is_input:
+            _post(client, **e.to_json())
+    server = ThreadServer(app)
+    try:
+        page = browser.new_page()
+        page.goto(server.url + "/history")
+        href = page.get_attribute("a:text('PPN')", "href")
+        text = page.request.get(server.url + href).text()
+        head, _, movetext = text.partition("\n...\n")
+        meta = yaml.safe_load(head.removeprefix("---\n"))
+        assert meta["GameType"]["Name"] == "Worm Derby" and meta["SetUp"] == "None"
+        moves = re.findall(r"^(\w+)\. ", movetext, flags=re.M)
+        legal = [e for e in walk(events) if e.move and e.legal]
+        assert moves[0] == "Setup" and len(moves) == 1 + len(legal) > 1
+        page.close()
+    finally:
+        server.close()

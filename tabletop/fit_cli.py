@@ -17,6 +17,8 @@ import math
 from pathlib import Path
 
 from tabletop.errors import InputError, SceneFormatError, UsageError
+from tabletop.events import check_scene
+from tabletop.limits import PIECE_MM, check_coordinate_mm, check_gap_work
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 
@@ -122,10 +124,18 @@ def run(args: argparse.Namespace) -> int:
     goal = _point(args.goal, "--to", args.scene)
     pieces = PieceSet.load(args.pieces) if args.pieces else PieceSet()
     diameter = args.coin if args.coin is not None else pieces.coin_diameter_mm
-    if not (math.isfinite(diameter) and diameter > 0):
-        raise UsageError(f"{args.scene}: --coin must be a positive number of mm, not "
-                         f"{args.coin}")
+    if not (math.isfinite(diameter) and PIECE_MM[0] <= diameter <= PIECE_MM[1]):
+        raise UsageError(f"{args.scene}: --coin must be {PIECE_MM[0]:g}..{PIECE_MM[1]:g} mm, "
+                         f"not {args.coin}")
     scene = _scene_of(args, pieces)
+    try:
+        check_scene(scene, args.scene)
+        for point, option in ((start, "--from"), (goal, "--to")):
+            for v in point:
+                check_coordinate_mm(v, f"{args.scene}: {option}")
+        check_gap_work(scene.pieces, pieces, args.scene)
+    except InputError as exc:
+        raise InputError(str(exc)) from None
     result = fit_in_scene(scene, start, goal, pieces, diameter)
     straight = crossing_in_scene(scene, start, goal, pieces, diameter)
     print(json.dumps({**result.to_json(), **straight.to_json()}))

@@ -227,11 +227,31 @@ def use_calibration(services: Services, cal: Calibration) -> Any:
                                                    area_mm=current_app.config.get("AREA_MM"))
         except InputError as exc:
             return jsonify(error=str(exc)), 400
-    saved = current_app.config.get("CALIBRATION_PATH")
-    if saved:
-        cal.save(Path(saved))
+    given = current_app.config.get("CALIBRATION_PATH")
+    saved = None
+    if given:  # the user's file is never overwritten: the new one goes beside it
+        saved = recalibrated_path(Path(given))
+        try:
+            cal.save(saved)
+            message = (f"new calibration written to {saved}; {given} is unchanged (give the "
+                       f"new file to --calibration next time)")
+        except (OSError, InputError) as exc:
+            message = f"new calibration in use, but {saved} cannot be written ({exc})"
+            saved = None
+    else:
+        message = "new calibration in use (not saved: the server was started without one)"
     services.bus.publish("calibration", {"reprojection_mm": cal.reprojection_mm})
-    return jsonify(reprojection_mm=cal.reprojection_mm, saved=bool(saved))
+    return jsonify(reprojection_mm=cal.reprojection_mm, saved=saved is not None,
+                   saved_to=None if saved is None else str(saved), message=message)
+
+
+def recalibrated_path(given: Path) -> Path:
+    """Where a re-calibration is written: beside the user's file, never over it.
+
+    >>> recalibrated_path(Path("cals/cal.json"))
+    PosixPath('cals/cal.recalibrated.json')
+    """
+    return given.with_name(f"{given.stem}.recalibrated{given.suffix or '.json'}")
 
 
 @bp.get("/picture.jpg")

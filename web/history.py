@@ -26,11 +26,19 @@ from tabletop.events import (
     Verdict,
     iter_record_lines,
 )
+from tabletop.limits import MAX_ID
 from tabletop.scene import Scene
 from web.dashboard import page_context
 from web.services import get_log, get_services
 
 bp = Blueprint("history", __name__, url_prefix="/history")
+
+
+def _known_game(game_id: int) -> int:
+    """``game_id`` when the log holds that game, else a 404 (ids past SQLite's range too)."""
+    if not 0 <= game_id <= MAX_ID or not get_log().has_game(game_id):
+        abort(404, description=f"no game {str(game_id)[:20]} in this log")
+    return game_id
 
 
 @bp.get("")
@@ -43,8 +51,7 @@ def index() -> str:
 @bp.get("/<int:game_id>")
 def game(game_id: int) -> str:
     """One game's replay page."""
-    if not get_log().has_game(game_id):
-        abort(404, description=f"no game {game_id} in this log")
+    _known_game(game_id)
     summary = next(g for g in get_log().games() if g.id == game_id)
     return render_template("game.html", page="history", game=summary.to_json(),
                            **page_context())
@@ -118,15 +125,13 @@ def _plain(obj: Any) -> Any:
 @bp.get("/<int:game_id>/steps.json")
 def steps_json(game_id: int) -> Any:
     """The steps of one game."""
-    if not get_log().has_game(game_id):
-        abort(404, description=f"no game {game_id} in this log")
-    return jsonify(steps(game_id))
+    return jsonify(steps(_known_game(game_id)))
 
 
 @bp.get("/<int:game_id>/frame/<int:seq>.jpg")
 def frame(game_id: int, seq: int) -> Response:
     """The picture kept with a verdict."""
-    jpeg = get_log().snapshot(game_id, seq)
+    jpeg = get_log().snapshot(game_id, seq) if max(game_id, seq) <= MAX_ID else None
     if jpeg is None:
         abort(404, description="no picture for that step")
     return Response(jpeg, mimetype="image/jpeg",

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import math
 
-import cv2
 import numpy as np
 import pytest
 
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Piece, Scene
 from vision import Detector, DetectorConfig
-from vision.sampling import REMAP_MAX, bilinear, remap_layout
 
 PIECES = PieceSet()
 SUITS = ("suns", "moons", "crowns", "arms")
@@ -103,46 +101,3 @@ def test_a_hundred_pieces_are_all_found(size: tuple[int, int]) -> None:
     missed, extra = unmatched(truth, seen, in_view)
     assert missed == [] and extra == []
     assert len(seen) == len(truth)
-
-
-def test_sampling_more_points_than_a_remap_row_gives_the_same_samples() -> None:
-    rng = np.random.default_rng(3)
-    img = rng.uniform(0, 255, (40, 50)).astype(np.float32)
-    xy = rng.uniform(-2, 52, (7, 13, 2))
-    whole = bilinear(img, xy)
-    for cols in (1, 5, 64, 90):
-        assert np.array_equal(bilinear(img, xy, max_cols=cols), whole)
-
-
-def test_sampling_past_the_remap_limit_matches_the_samples_taken_in_parts() -> None:
-    rng = np.random.default_rng(4)
-    img = rng.integers(0, 256, (60, 80)).astype(np.uint8)
-    xy = rng.uniform(0, 79, (2 * REMAP_MAX + 5, 2))
-    whole = bilinear(img, xy)
-    assert whole.shape == (len(xy),)
-    parts = np.concatenate([bilinear(img, xy[i:i + 1000]) for i in range(0, len(xy), 1000)])
-    assert np.allclose(whole, parts, atol=1e-4)
-
-
-def test_an_image_too_wide_for_remap_is_still_sampled() -> None:
-    img = np.tile(np.arange(REMAP_MAX + 10, dtype=np.float32), (3, 1))
-    xy = np.array([[0.5, 1.0], [REMAP_MAX + 8.25, 0.0], [20.0, 2.0]])
-    assert np.allclose(bilinear(img, xy), [0.5, REMAP_MAX + 8.25, 20.0], atol=1e-3)
-
-
-@pytest.mark.parametrize(("n", "expected"), [
-    (1, (1, 1)),
-    (REMAP_MAX, (1, REMAP_MAX)),
-    (REMAP_MAX + 1, (2, REMAP_MAX)),
-    (0, ValueError),
-])
-def test_remap_layout_rows_never_reach_the_limit(n: int, expected) -> None:
-    if expected is ValueError:
-        with pytest.raises(ValueError):
-            remap_layout(n)
-        return
-    rows, cols = remap_layout(n)
-    assert (rows, cols) == expected
-    assert cols < 32767 and rows * cols >= n
-    cv2.remap(np.zeros((4, 4), np.float32), np.zeros((rows, cols, 2), np.float32), None,
-              cv2.INTER_LINEAR)

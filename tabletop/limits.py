@@ -15,6 +15,7 @@ tabletop.errors.InputError: x: 1000000.0 mm is off any table (at most 10000 mm f
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from typing import Any
 
 from tabletop.errors import InputError
@@ -45,6 +46,42 @@ MAX_JSON_INT_DIGITS = 18
 
 MAX_ID = 2**63 - 1
 """Largest id of a game or an event (SQLite's integers)."""
+
+
+GAP_OUTLINE_POINTS = 25_000
+"""Most outline points a gap query may sample (about 100 m of piece edges at 4 mm): the work
+and memory of :func:`referee.geometry.fit_path` grow with them (25,000: about a second and
+200 MB; a real table has a few hundred)."""
+
+GAP_SAMPLE_MM = 4.0
+"""The spacing of those points (``referee.geometry.fit.SAMPLE_SPACING_MM``)."""
+
+
+def gap_outline_points(pieces: Iterable[Any], sizes: Any) -> int:
+    """How many outline points a gap query over ``pieces`` samples (an estimate from above).
+
+    Args:
+        pieces: :class:`tabletop.scene.Piece` values.
+        sizes: The :class:`tabletop.pieceset.PieceSet` they are measured with.
+    """
+    square = {"tile": sizes.tile_mm, "token": sizes.token_mm}
+    round_ = {"coin": sizes.coin_diameter_mm, "post": sizes.post_diameter_mm,
+              "segment": sizes.segment_diameter_mm, "die": sizes.die_mm}
+    total_mm = 0.0
+    for p in pieces:
+        if p.kind in square:
+            total_mm += 4.0 * square[p.kind]
+        else:
+            total_mm += math.pi * round_.get(p.kind, sizes.die_mm)
+    return int(total_mm / GAP_SAMPLE_MM) + 1
+
+
+def check_gap_work(pieces: Iterable[Any], sizes: Any, what: str) -> None:
+    """Refuses a gap query that would sample more than :data:`GAP_OUTLINE_POINTS` points."""
+    n = gap_outline_points(pieces, sizes)
+    if n > GAP_OUTLINE_POINTS:
+        raise InputError(f"{what}: the pieces' outlines are too long for a gap check "
+                         f"({n} points to sample, at most {GAP_OUTLINE_POINTS})")
 
 
 def check_coordinate_mm(value: float, what: str) -> float:

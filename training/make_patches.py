@@ -140,13 +140,24 @@ def patches_of_seed(seed: int, pieces: PieceSet | None = None
     return raw, np.array(labels, int), lev, family
 
 
+def _save(out: Path, raws: list, labs: list, levs: list, fams: list) -> None:
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tmp = out.with_name(out.stem + ".part.npz")
+    np.savez_compressed(tmp, raw=np.concatenate(raws), label=np.concatenate(labs),
+                        level=np.concatenate(levs), family=np.concatenate(fams))
+    tmp.replace(out)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="0:400", help="first:last (last excluded)")
     ap.add_argument("-o", "--out", required=True)
+    ap.add_argument("--save-every", type=int, default=20,
+                    help="write what is made so far every this many seeds")
     args = ap.parse_args(argv)
     a, b = (int(v) for v in args.seeds.split(":"))
     raws, labs, levs, fams = [], [], [], []
+    out = Path(args.out)
     t0 = time.perf_counter()
     for seed in range(a, b):
         raw, lab, lev, fam = patches_of_seed(seed)
@@ -154,13 +165,11 @@ def main(argv: list[str] | None = None) -> int:
         raws.append(raw)
         labs.append(lab)
         levs.append(lev)
-        if (seed - a) % 20 == 19:
+        if (seed - a) % args.save_every == args.save_every - 1:
+            _save(out, raws, labs, levs, fams)
             n = sum(len(x) for x in labs)
             print(f"# seed {seed}: {n} patches, {time.perf_counter() - t0:.0f} s", flush=True)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(out, raw=np.concatenate(raws), label=np.concatenate(labs),
-                        level=np.concatenate(levs), family=np.concatenate(fams))
+    _save(out, raws, labs, levs, fams)
     counts = np.bincount(np.concatenate(labs), minlength=len(CLASSES))
     print(" ".join(f"{c}={n}" for c, n in zip(CLASSES, counts, strict=True)))
     return 0

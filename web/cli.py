@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import json
 import logging
 import math
 import socket
@@ -127,10 +126,9 @@ def _area(text: str) -> tuple[float, float, float, float] | str:
 def _options(text: str | None) -> dict[str, Any]:
     if not text:
         return {}
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"--options: not valid JSON ({exc.msg})") from None
+    from tabletop import jsonin
+
+    obj = jsonin.loads(text, "--options", UsageError)
     if not isinstance(obj, dict):
         raise UsageError("--options: must be a JSON object")
     return obj
@@ -142,6 +140,31 @@ def _calibration(path: str | None) -> Any:
     from calibration.model import Calibration
 
     return Calibration.load(path)
+
+
+def _make_folder(db: Path) -> None:
+    """Creates the log's folder, or a one-line error naming it."""
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{db}: cannot create its folder {db.parent} ({exc.strerror})") from None
+
+
+def check_first_frame(source: Any, cal: Any, cal_path: str, source_path: str) -> None:
+    """Refuses a recording whose pictures are not of the calibration's size, naming both."""
+    from web.sources import Frame
+
+    try:
+        first = next((i for i in source.items() if isinstance(i, Frame)), None)
+    finally:
+        source.close()
+    if first is None:
+        raise InputError(f"{source_path}: no picture in this recording")
+    h, w = first.image_bgr.shape[:2]
+    cw, ch = cal.image_size
+    if (w, h) != (cw, ch):
+        raise InputError(f"{source_path}: {first.name} is {w}x{h} but {cal_path} was made for "
+                         f"{cw}x{ch}; calibrate again at this resolution")
 
 
 def stabiliser_frames() -> int:
@@ -218,6 +241,8 @@ def serve_app(app: Any, host: str, port: int, banner: str | None = None,
     """Serves ``app`` until Ctrl-C (threaded, never in debug mode)."""
     from werkzeug.serving import make_server
 
+    from web.announce import announce_source_changes
+
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per picture polled
     problem = _cannot_listen(host, port)
     if problem and any_port_if_busy:
@@ -227,6 +252,7 @@ def serve_app(app: Any, host: str, port: int, banner: str | None = None,
         app.extensions["tabletop"].close()
         raise InputError(f"cannot listen on {host}:{port} ({problem})")
     server = make_server(host, port, app, threaded=True, request_handler=_timely_handler())
+    announce_source_changes(app.extensions["tabletop"].bus)  # a lost camera on the terminal
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{server.server_port}/"
     print(f"tabletop: dashboard at {url}", flush=True)
@@ -268,7 +294,7 @@ def run_serve(args: argparse.Namespace) -> int:
         find_game(args.game)
     db = Path(args.db)
     if str(db) != ":memory:":
-        db.parent.mkdir(parents=True, exist_ok=True)
+        _make_folder(db)
     lan = not _is_loopback(args.host)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
                       "CALIBRATION_PATH": args.calibration, "GAME": args.game or "worm-derby",
@@ -309,7 +335,9 @@ def run_demo(args: argparse.Namespace) -> int:
     source = TimelineSource(script, repeat=repeat, hold_s=args.pace)
     area = resolve_area("auto", TimelineSource(script), cal)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
-                      "GAME": "worm-derby", "AREA_MM": area, "PIPELINE_AUTOSTART": True})
+                      "GAME": "worm-derby", "AREA_MM": area, "PIPELINE_AUTOSTART": True,
+                      "DEMO_SAMPLE": str(sample), "DEMO_REPEAT": repeat,
+                      "DEMO_PACE": args.pace})  # the page's demo menu plays them again
     return serve_app(app, "127.0.0.1", args.port,
                      f"tabletop: replaying {sample} into {db}; Ctrl-C stops",
                      any_port_if_busy=True)
@@ -361,11 +389,12 @@ def run_replay(args: argparse.Namespace) -> int:
     source = open_source(args.source, repeat=repeat)
     if getattr(source, "live", False):
         raise UsageError("replay takes a recording (a video file or a folder), not a camera")
+    check_first_frame(source, cal, args.calibration, args.source)
     area = resolve_area(args.area, source, cal)
     vision = load_vision(cal, args.game, area_mm=area)
     db = args.db or ":memory:"
     if args.db:
-        Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+        _make_folder(Path(args.db))
     log = GameLog(db)
     table = Table(log, Bus())
     has_own_setup = any(kind == "event" and value.type == "setup"

@@ -104,6 +104,7 @@ class WormDerby(Game):
     name = "worm-derby"
     aliases = ("worm_derby", "wormderby")
     piece_kinds = ("tile", "coin")
+    option_names = frozenset({"variant", "cannibal", "lengths", "sizes"})
     variant_name: ClassVar[str] = "basic"
     cannibal: ClassVar[bool] = False
     slalom: ClassVar[bool] = False
@@ -198,7 +199,8 @@ class WormDerby(Game):
                                      length=len(pts)))
             else:
                 worms.append(w)
-        new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False)
+        new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False,
+                      doubted=None)
         played = ""
         if state.roll not in (None, "again", "ace") and not state.over:
             player = self.players[state.turn]
@@ -213,19 +215,83 @@ class WormDerby(Game):
         """Judges a roll or a scene; while an illegal verdict is not put right, another
         player's turn is not judged against it again and again: the table is told once."""
         if isinstance(event, Roll):
+            early: tuple[Event, ...] = ()
+            if state.doubted is not None and event.player != self.players[state.turn]:
+                state, early = self._doubt_stands(state, seq)
             step = self._roll(state, event, seq)
+            step = Step(step.state, (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
+            if not step.outputs and step.state.pending is not None:
+                # the table is back as it was accepted: the foul is put right
+                step = Step(replace(step.state, pending=None, pending_told=False))
         else:
             step = Step(state, (Verdict(seq, getattr(event, "player", None), False, "event",
                                         f"A {event.type} event has no meaning in worm-derby."),))
         return self._settle(state, step, seq)
+
+    def _doubt_stands(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
+        """The next player rolls while the last reading is in doubt: the players went on, so
+        the table stands as read (what is not involved in the turn put right from the accepted
+        table). A worm not read whole there is re-read on the next tables before anything is
+        judged about it (it is *unsure*)."""
+        assert state.doubted is not None and state.course is not None
+        at_seq, scene = state.doubted
+        player = self.players[state.turn]
+        state = replace(state, doubted=None)
+        if state.roll in (None, "again", "ace"):
+            return state, ()
+        worms, unsure = [], set(state.unsure)
+        for w in state.worms:
+            shape = extract_worm(scene, w.player, self.d, self.settings)
+            if w.finished:
+                worms.append(w)
+            elif shape.ok and len(shape.coins) == w.length:
+                pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+                worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
+                    state.course, w, pts)))
+                unsure.discard(w.player)
+            else:
+                worms.append(w)
+                unsure.add(w.player)
+        new = replace(state, table=scene, worms=tuple(worms), unsure=tuple(sorted(unsure)),
+                      pending=None, pending_told=False)
+        return self._next_turn(new), (_notice(
+            seq, f"the table read at {at_seq} was in doubt and was not fixed; the players went "
+                 f"on, so {possessive(player)} move stands as read", "warning"),)
+
+    def _reseat(self, state: DerbyState, scene: Scene) -> DerbyState:
+        """Worms in doubt are taken where the new reading shows them (whole: no longer in
+        doubt), before the reading is judged."""
+        if not state.unsure or state.table is None or state.course is None:
+            return state
+        unsure = set(state.unsure)
+        keep = [p for p in state.table.pieces
+                if not (p.kind == "coin" and p.suit in unsure)]
+        worms = []
+        for w in state.worms:
+            if w.player not in unsure:
+                worms.append(w)
+                continue
+            keep += [p for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
+            shape = extract_worm(scene, w.player, self.d, self.settings)
+            if shape.ok and len(shape.coins) == w.length:
+                pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+                worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
+                    state.course, w, pts)))
+                unsure.discard(w.player)
+            else:
+                worms.append(w)
+        return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
+                       unsure=tuple(sorted(unsure)))
 
     def _settle(self, state: DerbyState, step: Step, seq: int) -> Step:
         """Keeps track of an illegal verdict not yet put right (see :meth:`step`)."""
         verdicts = step.verdicts
         if not verdicts:
             return step
+        if step.state.doubted is not None:
+            step = Step(replace(step.state, doubted=None), step.outputs)
         v = verdicts[0]
         if v.legal:
             return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
@@ -316,23 +382,51 @@ class WormDerby(Game):
         others = frozenset(p for p in self.players if p != mover) if self.cannibal \
             else frozenset()
         return ReadingRules(self.d, self.pieces.tile_mm,
-                            {w.player: w.length for w in state.worms if not w.finished},
+                            {w.player: w.length for w in state.worms
+                             if not w.finished and w.player not in state.unsure},
                             mover, frozenset(self.players), state.roll == "ace", others,
                             frozenset(w.player for w in state.worms if w.eaten)
                             if state.roll == "ace" else frozenset(),
                             self.settings.same_place_mm)
 
     def _scene(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+        """A reading is judged when it is consistent with the accepted table; a reading that
+        needed a guess (a piece not seen put back, a phantom left out) may only confirm a legal
+        move: otherwise the table is asked to confirm or fix it (a doubt)."""
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
+        state = self._reseat(state, scene)
         player = self.players[state.turn]
         reading = reconcile(state.table, scene, self.reading_rules(state))
-        if reading.doubts:
-            return Step(state, tuple(
-                Doubt(seq, player, d.pieces, None if d.where_mm is None else
-                      (round(d.where_mm[0], 2), round(d.where_mm[1], 2)), sentence(d.reason))
-                for d in reading.doubts))
-        scene = reading.scene
+        for k, cand in enumerate(reading.candidates):
+            step = self._judge_scene(state, cand.scene, seq)
+            step = Step(step.state, tuple(
+                replace(o, pieces=cand.to_reading(o.pieces)) if isinstance(o, Verdict) else o
+                for o in step.outputs))
+            if reading.complete and k == 0:
+                return step
+            if step.verdicts and all(v.legal for v in step.verdicts):
+                return step
+            if not step.outputs and k == 0:
+                return step  # nothing changed once the misread is put right
+        doubted = reading.base.scene if reading.base is not None else scene
+        return Step(replace(state, doubted=(seq, doubted)),
+                    tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
+                                (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
+                                sentence(d.reason)) for d in reading.doubts))
+
+    def _worms_whole(self, state: DerbyState, scene: Scene) -> bool:
+        for w in state.worms:
+            if w.finished:
+                continue
+            shape = extract_worm(scene, w.player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != w.length:
+                return False
+        return True
+
+    def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+        assert state.table is not None
+        player = self.players[state.turn]
         gone, came = scene_diff(state.table, scene, self.settings.same_place_mm,
                                 self.settings.same_angle_deg)
         if not gone and not came:

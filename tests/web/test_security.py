@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.web.conftest import start_game
@@ -163,3 +165,33 @@ def test_lan_mode_tells_phones_where_to_go(make_app, client):
     html = lan.get("/", base_url="http://192.168.1.5:5000").data.decode()
     assert "http://192.168.1.5:5000/play" in html
     assert "--host 0.0.0.0" in client.get("/").data.decode()  # not served to the LAN yet
+
+
+def test_recalibrating_never_overwrites_the_users_calibration_file(make_app, tmp_path):
+    from calibration.mat import make_mat
+    from calibration.model import Calibration
+    from calibration.synthetic import PinholeCamera, render_sheet
+    from tests.factories import coin, scene
+    from tests.web.fakes import ListSource, fake_vision
+
+    sheet = make_mat("a4", dpi=100)
+    w, h = sheet.size_mm
+    cam = PinholeCamera.look_at((w / 2, h / 2 + 150, -700), (w / 2, h / 2, 0), (640, 480), 55)
+    image = render_sheet(cam, sheet.image_bgr, sheet.dpi, seed=1)
+    given = tmp_path / "cal.json"
+    Calibration((640, 480), cam.image_to_table()).save(given)
+    before = given.read_bytes()
+    app = make_app(SOURCE=ListSource([image] * 2), VISION=fake_vision([scene(coin(0, 0))]),
+                   CALIBRATION=Calibration.load(given), CALIBRATION_PATH=str(given))
+    services = app.extensions["tabletop"]
+    for _ in range(500):
+        if services.hub.raw is not None:
+            break
+        time.sleep(0.01)
+    r = app.test_client().post("/calibration/recalibrate", json={"anything": [1, 2]})
+    assert r.status_code == 200, r.json
+    assert given.read_bytes() == before
+    beside = tmp_path / "cal.recalibrated.json"
+    assert r.json["saved_to"] == str(beside) and beside.is_file()
+    assert str(beside) in r.json["message"] and "unchanged" in r.json["message"]
+    assert Calibration.load(beside).image_size == (640, 480)

@@ -136,7 +136,7 @@ def test_a_doubt_is_shown_ringed_on_the_picture_until_something_is_judged(tmp_pa
     table.submit(Setup("worm-derby", ("suns", "moons")))
     table.submit(SceneSeen(first))
     table.submit(Roll("suns", "2"))
-    done = table.submit(SceneSeen(scene(course(), line(-40, 2 * D, 6, "suns"),
+    done = table.submit(SceneSeen(scene(course(), line(-40, 3 * D, 6, "suns"),
                                         line(40, 0, 6, "moons"))))
     assert [e.type for _, e in done.outputs] == ["doubt"]
     st = table.state()

@@ -30,31 +30,61 @@ def kinds(out):
     return [(type(e).__name__, getattr(e, "rule", None)) for e in out]
 
 
-def test_doubt_an_obstacle_not_seen_and_not_covered_is_a_doubt_not_a_foul():
+TOO_FAR = line(-40, 3 * D, 6, "suns")  # three steps on a roll of two
+
+
+def _same_game(a, b) -> bool:
+    return (a.table, a.worms, a.turn, a.roll) == (b.table, b.worms, b.turn, b.roll)
+
+
+def test_doubt_an_obstacle_not_seen_cannot_make_a_move_illegal():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    after, out = play(game, state, seen(course(), TOO_FAR, MOONS0))
+    assert kinds(out) == [("Doubt", None)]
+    d = out[0]
+    assert d.player == "suns" and d.where == (0.0, 500.0) and "not seen" in d.reason
+    assert _same_game(after, state)  # a doubt changes nothing in the game
+
+
+def test_misread_an_obstacle_not_seen_still_lets_a_legal_move_be_judged():
     game = new_game()
     state = started(game, FIRST)
     state, _ = play(game, state, roll("suns", "2"))
     after, out = play(game, state, seen(course(), SUNS2, MOONS0))
-    assert kinds(out) == [("Doubt", None)]
-    d = out[0]
-    assert d.player == "suns" and d.where == (0.0, 500.0) and "not seen" in d.reason
-    assert after == state  # a doubt changes nothing
+    assert kinds(out) == [("Verdict", "ok")]
+    assert after.table is not None and OBSTACLE in after.table.pieces  # it is still there
 
 
-def test_doubt_a_tile_that_appears_from_nowhere_is_a_doubt():
+def test_doubt_a_tile_that_appears_from_nowhere_cannot_make_a_move_illegal():
     game = new_game()
     state = started(game, FIRST)
     state, _ = play(game, state, roll("suns", "2"))
-    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, tile(300, 300)]), SUNS2,
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, tile(300, 300)]), TOO_FAR,
                                     MOONS0))
     assert kinds(out) == [("Doubt", None)] and out[0].where == (300.0, 300.0)
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, tile(300, 300)]), SUNS2,
+                                    MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]
 
 
-def test_doubt_a_worm_that_loses_a_coin_outside_cannibal_is_a_doubt():
+def test_misread_a_coin_missing_from_either_worm_is_put_back_for_a_legal_move():
     game = new_game()
     state = started(game, FIRST)
     state, _ = play(game, state, roll("suns", "2"))
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0[:5]))
+    assert kinds(out) == [("Verdict", "ok")]
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]),
+                                    [c for k, c in enumerate(SUNS2) if k != 1], MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]
+
+
+def test_doubt_a_worm_that_loses_a_coin_is_no_foul():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR, MOONS0[:5]))
     assert kinds(out) == [("Doubt", None)] and "5 of its 6 coins" in out[0].reason
 
 
@@ -62,8 +92,19 @@ def test_doubt_an_obstacle_that_moved_without_an_ace_is_a_doubt():
     game = new_game()
     state = started(game, FIRST)
     state, _ = play(game, state, roll("suns", "2"))
-    _, out = play(game, state, seen(course(obstacles=[tile(200, 500)]), SUNS2, MOONS0))
+    _, out = play(game, state, seen(course(obstacles=[tile(200, 500)]), TOO_FAR, MOONS0))
     assert [type(e) for e in out] == [Doubt, Doubt]
+
+
+def test_doubt_not_fixed_stands_as_read_when_the_next_player_rolls():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    state, out = play(game, state, seen(course(), TOO_FAR, MOONS0), roll("moons", "3"))
+    assert kinds(out) == [("Doubt", None), ("Notice", None)]
+    assert "stands as read" in out[1].message
+    assert game.describe(state)["turn"] == "moons" and state.roll == "3"
+    assert state.table is not None and OBSTACLE in state.table.pieces
 
 
 def test_misread_a_tile_hidden_by_a_touching_coin_is_still_there():
@@ -151,3 +192,13 @@ def test_doubt_is_one_event_of_the_record_format():
     assert parse_event(d.to_json()) == d
     assert d.to_json() == {"type": "doubt", "seq": 4, "player": "suns", "pieces": [2],
                            "where": [0.0, 500.0], "reason": "The tile at (0, 500) is not seen."}
+
+
+def test_pending_a_foul_put_back_as_it_was_is_put_right():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "null"))
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0),
+                      SceneSeen(FIRST), roll("moons", "2"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS0, line(40, 2 * D, 6, "moons")))
+    assert kinds(out) == [("Verdict", "turn"), ("Verdict", "ok")]

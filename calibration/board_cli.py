@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from pathlib import Path
 
+from tabletop.cli import number_in
 from tabletop.errors import UsageError
 
 
@@ -27,8 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("game", choices=["jungle"], help="the game (only jungle has a board)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf|.png|CAL.json",
                    help="the file to write")
-    p.add_argument("--dpi", type=float, default=300.0,
-                   help="print resolution (10..600, default 300)")
+    p.add_argument("--dpi", type=number_in(72, 600, " dpi"), default=300.0,
+                   help="print resolution (72..600, default 300)")
     p.add_argument("--photo", metavar="IMAGE",
                    help="a camera photo of the printed board: write its calibration (CAL.json)")
     p.add_argument("--lens", metavar="LENS.json", help="with --photo: undistort first")
@@ -37,8 +37,6 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run_board(args: argparse.Namespace) -> int:
     """Writes the files and prints one ``name=path`` line each (or ``reprojection_mm=``)."""
-    if not (math.isfinite(args.dpi) and 10 <= args.dpi <= 600):
-        raise UsageError(f"--dpi must be 10..600 dots per inch, not {args.dpi:g}")
     if args.photo:
         return _calibrate(args)
     if args.lens:

@@ -48,10 +48,13 @@ class Game(ABC):
     Class variables:
         name: The game's name in records and on the command line (``worm-derby``).
         aliases: Other names accepted by :func:`referee.registry.find_game`.
+        piece_kinds: The kinds of piece the game puts on the table (what vision looks for;
+            a kind the game does not use is never a reason to think the table moved).
     """
 
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
+    piece_kinds: ClassVar[tuple[str, ...]] = ("tile", "coin", "post", "segment", "token")
     option_names: ClassVar[frozenset[str]] = frozenset({"sizes"})
     """The setup options this game reads; any other name is refused (:meth:`check_options`)."""
 

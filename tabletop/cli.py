@@ -38,6 +38,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.cli",      # referee, fit, perft
     "calibration.board_cli",  # board (the printable Jungle board)
     "tabletop.fit_cli",  # fit (can a coin slide from A to B)
+    "tabletop.export.cli",  # export (move list, PPN, SVG, PNG)
     "tabletop.render.cli",  # render (the scene renderer, for test data)
 )
 

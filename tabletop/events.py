@@ -316,12 +316,35 @@ class Notice(Event):
             object.__setattr__(self, "data", _freeze(dict(self.data)))
 
 
+@dataclass(frozen=True)
+class Doubt(Event):
+    """A reading of the table that breaks what the game cannot do (a piece appeared or vanished,
+    an obstacle moved without an ace): the table is asked to confirm or fix it. A doubt changes
+    nothing in the game and is not a foul. ``pieces`` index the judged scene; ``where`` is the
+    doubtful place in mm.
+    """
+
+    type: ClassVar[str] = "doubt"
+    is_input: ClassVar[bool] = False
+    seq: int
+    player: str | None
+    pieces: tuple[int, ...]
+    where: tuple[float, float] | None
+    reason: str
+    t: float | None = None
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "pieces", tuple(self.pieces))
+        if self.where is not None:
+            object.__setattr__(self, "where", tuple(self.where))
+
+
 InputEvent = Setup | SceneSeen | Roll | Bid | Move | Correction | Accept | Undo
-OutputEvent = Verdict | Rounded | Finish | Winner | Undone | Notice
+OutputEvent = Verdict | Rounded | Finish | Winner | Undone | Notice | Doubt
 
 EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType({
     cls.type: cls for cls in (Setup, SceneSeen, Roll, Bid, Move, Correction, Accept, Undo,
-                              Verdict, Rounded, Finish, Winner, Undone, Notice)
+                              Verdict, Rounded, Finish, Winner, Undone, Notice, Doubt)
 })
 
 
@@ -489,6 +512,22 @@ def _parse_verdict(o: Mapping[str, Any], w: str, t: float | None) -> Event:
                    None if where_ is None else (float(where_[0]), float(where_[1])), t)
 
 
+def _parse_doubt(o: Mapping[str, Any], w: str, t: float | None) -> Event:
+    _check_keys(o, {"seq", "player", "pieces", "where", "reason"}, w)
+    player = o.get("player")
+    if player is not None and not isinstance(player, str):
+        raise RecordFormatError(f"{w}: 'player' must be a name or null")
+    pieces = o.get("pieces", [])
+    if not isinstance(pieces, list) or not all(isinstance(i, int) for i in pieces):
+        raise RecordFormatError(f"{w}: 'pieces' must be a list of indices")
+    where_ = o.get("where")
+    if where_ is not None and (not isinstance(where_, list) or len(where_) != 2):
+        raise RecordFormatError(f"{w}: 'where' must be [x, y]")
+    return Doubt(_int(o, "seq", w, 0, 10**9), player, tuple(pieces),
+                 None if where_ is None else (float(where_[0]), float(where_[1])),
+                 _str(o, "reason", w), t)
+
+
 def _parse_player_event(cls: type[Event], extra: tuple[str, ...] = ()) -> Any:
     def parse(o: Mapping[str, Any], w: str, t: float | None) -> Event:
         _check_keys(o, {"player", "seq", *extra}, w)
@@ -518,6 +557,7 @@ _PARSERS: dict[str, Any] = {
     "undo": _parse_empty(Undo), "verdict": _parse_verdict,
     "rounded": _parse_player_event(Rounded), "finish": _parse_player_event(Finish, ("place",)),
     "winner": _parse_player_event(Winner), "undone": _parse_undone, "notice": _parse_notice,
+    "doubt": _parse_doubt,
 }
 
 

@@ -126,6 +126,18 @@ def check_file_bytes(path: Any, limit: int = MAX_TEXT_FILE_BYTES,
                     f"{limit})")
 
 
+def parse_id(text: str) -> int | None:
+    """An id (a game's, an event's) from text: ASCII digits within SQLite's integers, else None.
+
+    >>> parse_id("12"), parse_id("²"), parse_id("9" * 5000), parse_id("9223372036854775808")
+    (12, None, None, None)
+    """
+    if not 0 < len(text) <= 19 or not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if value <= MAX_ID else None
+
+
 def check_coordinate_mm(value: float, what: str) -> float:
     """``value`` when it lies on a table, else an :class:`InputError` naming ``what``."""
     if not math.isfinite(value) or abs(value) > TABLE_MM:

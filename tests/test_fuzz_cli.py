@@ -126,6 +126,11 @@ CASES = [
     ("referee {d}/where.jsonl", "where.jsonl"),
     ("referee {d}/binary.jsonl", "binary.jsonl"),
     ("referee {d}", str(Path("{d}"))),
+    ("export {d}/deep.jsonl --format moves -o -", "deep.jsonl"),
+    ("export {d}/nan.jsonl --format ppn -o -", "nan.jsonl"),
+    ("export {d}/outonly.jsonl --format moves -o -", "outonly.jsonl"),
+    ("export {d}/surrogate.jsonl --format svg -o {d}/x.svg", "surrogate.jsonl"),
+    ("export {d}/canibal.jsonl --format png -o {d}/x.png", "canibal"),
     ("render {d}/far.json -o {d}/r.jpg", "far.json"),
     ("render {d}/deep.json -o {d}/r.jpg", "deep.json"),
     ("render {d}/nan.json -o {d}/r.jpg", "nan.json"),
@@ -185,7 +190,7 @@ def _one_line(code: int, err: str, names: str, what: str) -> None:
 def test_every_command_has_hostile_cases():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
     covered = {line.split(" ", 1)[0] for line, _ in CASES + SERVING}
-    missing = set(sub.choices) - covered - {"export"}  # export: its own tests (screen)
+    missing = set(sub.choices) - covered
     assert not missing, f"commands without hostile cases: {sorted(missing)}"
 
 

@@ -44,6 +44,14 @@ GETS = {
     "calibration.grid": ["/calibration/grid.jpg"],
     "calibration.heatmap": ["/calibration/heatmap.png"],
     "calibration.info": ["/calibration/info"],
+    "calibration.picture": ["/calibration/picture.jpg"],
+    "calibration.presets": ["/calibration/presets"],
+    "history.export": ["/history/export", "/history/export?game=" + HUGE + "&format=png",
+                       "/history/export?game=1&format=" + "x" * 3000,
+                       "/history/export?game=9223372036854775808&format=moves",
+                       "/history/export?game=%C2%B2&format=svg",
+                       "/history/export?game=1&format=%ED%A0%80"],
+    "demo.index": ["/demo"],
     "players.play": ["/play"],
     "players.state": ["/play/state"],
     "players.public": ["/api/bids"],
@@ -82,13 +90,21 @@ HOSTILE_BODIES = [
     '{"from": [NaN, 0], "to": [1, 1]}', '{"code": ' + SURROGATE + ', "player": "red"}',
     '{"code": "' + "A" * 10000 + '", "player": "red"}', '{"code": 5, "player": []}',
     '{"bid": ' + HUGE + "}", '{"bid": "X", "number": 1e400}',
+    '{"points": ' + json.dumps([{"pixel": [0, 0], "world": [0, 0]}] * 4) + "}",
+    '{"points": ' + json.dumps([{"pixel": [i, i * i], "world": [1e300, i]} for i in range(5)])
+    + "}", '{"points": ' + json.dumps([{"pixel": [1e308, 0], "world": [0, 0]}] * 6) + "}",
+    '{"points": [' + ",".join(['{"pixel": [1, 2], "world": [3, 4]}'] * 3000) + "]}",
+    '{"points": "x"}', '{"points": [{"pixel": ["a", 0], "world": [0, 0]}]}',
+    '{"name": "' + "x" * 5000 + '"}', '{"name": ' + SURROGATE + "}", '{"name": ["jungle"]}',
 ]
-POSTS = ["api.post_event", "api.fit", "calibration.recalibrate", "players.join",
-         "players.leave", "players.bid"]
+POSTS = ["api.post_event", "api.fit", "calibration.recalibrate", "calibration.points_preview",
+         "calibration.points_use", "players.join", "players.leave", "players.bid", "demo.play"]
 POST_PATHS = {"api.post_event": "/api/events", "api.fit": "/api/fit",
               "calibration.recalibrate": "/calibration/recalibrate",
               "players.join": "/play/join", "players.leave": "/play/leave",
-              "players.bid": "/play/bid"}
+              "players.bid": "/play/bid", "demo.play": "/demo/play",
+              "calibration.points_preview": "/calibration/points/preview",
+              "calibration.points_use": "/calibration/points"}
 
 
 class _Errors(logging.Handler):

@@ -23,7 +23,7 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from tabletop.errors import InputError
 from tabletop.events import check_players, parse_event
-from tabletop.limits import check_coordinate_mm, check_gap_work
+from tabletop.limits import check_coordinate_mm, check_gap_work, parse_id
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 from web.fit import check_fit
@@ -153,9 +153,10 @@ def record() -> Response:
     table = get_table()
     game = request.args.get("game")
     if game is not None:
-        if not _ID.match(game) or not get_log().has_game(int(game)):
+        game_id = parse_id(game)
+        if game_id is None or not get_log().has_game(game_id):
             return Response('{"error": "no such game"}\n', 404, mimetype="application/json")
-        text = table.record(int(game))
+        text = table.record(game_id)
     else:
         text = table.record()
     return Response(text, mimetype="application/x-ndjson",
@@ -166,9 +167,6 @@ def record() -> Response:
 def games() -> Any:
     """The games in the log, the latest first."""
     return jsonify([g.to_json() for g in get_log().games()])
-
-
-_ID = re.compile(r"^[0-9]{1,18}$")
 
 
 def _point(body: dict[str, Any], key: str) -> tuple[float, float]:

@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEMO_DIR = ROOT / "sample_images" / "worm_derby"
 DEFAULT_DB = Path("out") / "table.db"
 DEFAULT_PLAYERS = {"worm-derby": ("suns", "moons"), "worm-up": ("red", "yellow", "green"),
-                   "jungle": ("south", "north")}
+                   "jungle": ("red", "blue")}  # as the printed tokens' frames
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -253,6 +253,8 @@ def serve_app(app: Any, host: str, port: int, banner: str | None = None,
     """Serves ``app`` until Ctrl-C (threaded, never in debug mode)."""
     from werkzeug.serving import make_server
 
+    from web.announce import announce_source_changes
+
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per picture polled
     problem = _cannot_listen(host, port)
     if problem and any_port_if_busy:
@@ -262,6 +264,7 @@ def serve_app(app: Any, host: str, port: int, banner: str | None = None,
         app.extensions["tabletop"].close()
         raise InputError(f"cannot listen on {host}:{port} ({problem})")
     server = make_server(host, port, app, threaded=True, request_handler=_timely_handler())
+    announce_source_changes(app.extensions["tabletop"].bus)  # a lost camera on the terminal
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{server.server_port}/"
     print(f"tabletop: dashboard at {url}", flush=True)
@@ -344,7 +347,9 @@ def run_demo(args: argparse.Namespace) -> int:
     source = TimelineSource(script, repeat=repeat, hold_s=args.pace)
     area = resolve_area("auto", TimelineSource(script), cal)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
-                      "GAME": "worm-derby", "AREA_MM": area, "PIPELINE_AUTOSTART": True})
+                      "GAME": "worm-derby", "AREA_MM": area, "PIPELINE_AUTOSTART": True,
+                      "DEMO_SAMPLE": str(sample), "DEMO_REPEAT": repeat,
+                      "DEMO_PACE": args.pace})  # the page's demo menu plays them again
     return serve_app(app, "127.0.0.1", args.port,
                      f"tabletop: replaying {sample} into {db}; Ctrl-C stops",
                      any_port_if_busy=True)
@@ -454,7 +459,7 @@ def run_replay(args: argparse.Namespace) -> int:
             return done
 
     progress = _Progress()
-    n = run_sync(counted, vision, submit, progress)
+    n = run_sync(counted, vision, submit, progress, lambda pipe: table.on_game(pipe.use_game))
     progress.done(n)
     if args.db:
         saved = log.meta(REPLAY_KEY)

@@ -4,6 +4,8 @@
 - ``GET /history/<id>``: one game, stepped through verdict by verdict.
 - ``GET /history/<id>/steps.json``: its steps (input, outputs, the table then, a picture or not).
 - ``GET /history/<id>/frame/<seq>.jpg``: the picture kept with the verdict on input ``seq``.
+- ``GET /history/export?game=ID&format=moves|ppn|svg|png``: a game to read or share (the current
+  game without ``game``).
 """
 
 from __future__ import annotations
@@ -11,12 +13,20 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, render_template
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from referee.record import Referee
 from tabletop.errors import InputError
-from tabletop.events import Correction, Event, Notice, SceneSeen, Setup, Verdict
-from tabletop.limits import MAX_ID
+from tabletop.events import (
+    Correction,
+    Event,
+    Notice,
+    SceneSeen,
+    Setup,
+    Verdict,
+    iter_record_lines,
+)
+from tabletop.limits import MAX_ID, parse_id
 from tabletop.scene import Scene
 from web.dashboard import page_context
 from web.services import get_log, get_services
@@ -126,3 +136,34 @@ def frame(game_id: int, seq: int) -> Response:
         abort(404, description="no picture for that step")
     return Response(jpeg, mimetype="image/jpeg",
                     headers={"Cache-Control": "private, max-age=3600"})
+
+
+EXPORT_TYPES = {"moves": ("text/plain; charset=utf-8", "txt"),
+                "ppn": ("text/plain; charset=utf-8", "ppn"),
+                "svg": ("image/svg+xml", "svg"), "png": ("image/png", "png")}
+
+
+@bp.get("/export")
+def export() -> Response:
+    """One game as a move list, PPN, or its diagram (SVG, PNG)."""
+    from tabletop.export.cli import export as export_record
+
+    fmt = request.args.get("format", "moves")
+    if fmt not in EXPORT_TYPES:
+        abort(400, description=f"format must be one of {', '.join(EXPORT_TYPES)}")
+    game = request.args.get("game")
+    table = get_services().table
+    game_id = None if game is None else parse_id(game)
+    if game is not None and (game_id is None or not get_log().has_game(game_id)):
+        abort(404, description="no such game in this log")
+    text = table.record(game_id)
+    if not text.strip():
+        abort(404, description="no game yet")
+    try:
+        data = export_record(iter_record_lines(text.splitlines(), "record"), fmt)
+    except InputError as exc:
+        abort(400, description=str(exc))
+    mimetype, ext = EXPORT_TYPES[fmt]
+    name = f"game-{game or table.game_id}.{ext}"
+    return Response(data, mimetype=mimetype,
+                    headers={"Content-Disposition": f"inline; filename={name}"})

@@ -86,6 +86,7 @@ def init_app(app: Flask) -> Services:
             vision = load_vision(services.calibration, cfg.get("GAME"),
                                  area_mm=cfg.get("AREA_MM"))
         services.pipeline = Pipeline(source, vision, table.submit, bus, hub)
+        table.on_game(services.pipeline.use_game)  # each game's pieces, at its sizes
         if cfg.get("PIPELINE_AUTOSTART", True):
             services.pipeline.start()
     app.extensions["tabletop"] = services

@@ -95,6 +95,7 @@ class Jungle(Game):
     """
 
     name = "jungle"
+    piece_kinds = ("token",)
     aliases = ("animal-game", "dou-shou-qi", "the-animal-game")
 
     def __init__(self, setup: Setup, rules: type[Rules] = Rules,

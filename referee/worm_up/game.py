@@ -270,6 +270,7 @@ class WormUp(Game):
 
     name = "worm-up"
     aliases = ("wormup", "worm_up")
+    piece_kinds = ("segment", "post")
     option_names = frozenset({"sizes", *(f.name for f in fields(WormUpSettings))})
 
     def __init__(self, setup: Setup) -> None:

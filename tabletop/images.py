@@ -161,7 +161,7 @@ def read_bytes(path: str | Path) -> bytes:
 _STDERR_LOCK = threading.Lock()
 
 
-def _quietly(decode: Callable[[], Any]) -> tuple[Any, str]:
+def quietly(decode: Callable[[], Any]) -> tuple[Any, str]:
     """Runs a decoder with the process's stderr caught: the image libraries write their warnings
     there ("Corrupt JPEG data: ..."); they become part of the one-line error instead."""
     with _STDERR_LOCK, tempfile.TemporaryFile() as caught:
@@ -195,7 +195,7 @@ def decode(data: bytes, what: str, grey: bool = False) -> Any:
     check_image_size(w, h, what)
     check_complete(kind, data, what)
     flags = cv2.IMREAD_GRAYSCALE if grey else cv2.IMREAD_COLOR
-    image, said = _quietly(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), flags))
+    image, said = quietly(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), flags))
     damage = [ln.strip() for ln in said.splitlines()
               if "corrupt" in ln.lower() or "premature end" in ln.lower()]
     if damage:

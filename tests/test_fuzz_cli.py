@@ -65,6 +65,7 @@ def files(tmp_path_factory) -> Path:
                                    '"legal": true, "rule": "ok", "reason": "x", '
                                    '"where": ["a", "b"]}\n')
     (d / "binary.jsonl").write_bytes(b"\xff\xfe\x00garbage")
+    (d / "junk.mp4").write_bytes(bytes(range(256)) * 20)
     cal = json.loads(SAMPLE_CAL.read_text())
     (d / "cal.json").write_text(json.dumps(cal))
     (d / "caldeep.json").write_text(deep)
@@ -148,6 +149,7 @@ CASES = [
      "--repeat"),
     ("replay {d}/frames --calibration {d}/caldeep.json --game worm-derby", "caldeep.json"),
     ("replay {d}/missing --calibration {d}/cal.json --game worm-derby", "missing"),
+    ("replay {d}/junk.mp4 --calibration {d}/cal.json --game worm-derby", "junk.mp4"),
     ("replay {d}/frames --calibration {d}/cal.json --game worm-derby --options "
      '{{"canibal":true}}', "canibal"),
     ("replay {d}/frames --calibration {d}/cal.json --game worm-derby --db /proc/nope/x.db",

@@ -181,17 +181,19 @@ class VideoSource(Source):
         self.realtime = realtime
         if not self.path.is_file():
             raise SourceError(f"{self.path}: no such video file")
-        cap = cv2.VideoCapture(str(self.path))
-        ok = cap.isOpened()
+        cap, said = images.quietly(lambda: cv2.VideoCapture(str(self.path)))
+        ok = cap.isOpened()  # the decoder's own complaints go into the one-line error
         count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if ok else 0
         self.fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0) if ok else 0.0
         cap.release()
         if not ok:
-            raise SourceError(f"{self.path}: not a video file that can be read")
+            why = said.strip().splitlines()[-1].split("] ")[-1] if said.strip() else ""
+            raise SourceError(f"{self.path}: not a video file that can be read"
+                              + (f" ({why[:100]})" if why else ""))
         self.total = count if count > 0 else None
 
     def items(self) -> Iterator[Item]:
-        cap = cv2.VideoCapture(str(self.path))
+        cap, _ = images.quietly(lambda: cv2.VideoCapture(str(self.path)))
         if not cap.isOpened():
             raise SourceError(f"{self.path}: not a video file that can be read")
         period = 1.0 / self.fps if self.realtime and self.fps > 0 else 0.0

@@ -220,3 +220,23 @@ def test_an_idle_connection_is_closed_and_its_thread_freed(app, monkeypatch):
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_serve_answers_the_names_given_with_allow_host(tmp_path, monkeypatch):
+    import web.cli
+    from tabletop.cli import main
+
+    seen = {}
+
+    def serve_app(app, host, port, banner=None, **kw):
+        client = app.test_client()
+        seen["named"] = client.get("/api/state", headers={"Host": "table.lan:5000"}).status_code
+        seen["other"] = client.get("/api/state", headers={"Host": "evil.example"}).status_code
+        seen["code"] = app.config["JOIN_CODE"]
+        app.extensions["tabletop"].close()
+        return 0
+
+    monkeypatch.setattr(web.cli, "serve_app", serve_app)
+    assert main(["serve", "--db", str(tmp_path / "t.db"), "--host", "0.0.0.0",
+                 "--allow-host", "table.lan"]) == 0
+    assert seen["named"] == 200 and seen["other"] == 421 and len(seen["code"]) == 6

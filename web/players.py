@@ -79,7 +79,8 @@ def bid() -> Any:
         value = str(value)
     if not isinstance(value, str):
         raise BadRequest("'bid' must be one of 4, 5, 6, 7, X")
-    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)
+                               or not 4 <= number <= 7):
         raise BadRequest("'number' must be 4..7")
     try:
         return jsonify(get_services().bids.bid(me, value, number))

@@ -79,8 +79,7 @@ def bid() -> Any:
         value = str(value)
     if not isinstance(value, str):
         raise BadRequest("'bid' must be one of 4, 5, 6, 7, X")
-    if number is not None and (isinstance(number, bool) or not isinstance(number, int)
-                               or not 4 <= number <= 7):
+    if number is not None and (isinstance(number, bool) or not isinstance(number, int)):
         raise BadRequest("'number' must be 4..7")
     try:
         return jsonify(get_services().bids.bid(me, value, number))

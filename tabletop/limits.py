@@ -35,6 +35,9 @@ MAX_IMAGE_PIXELS = 50_000_000
 MAX_IMAGE_SIDE_PX = 16_384
 """Longest side of one picture, pixels."""
 
+MIN_IMAGE_SIDE_PX = 16
+"""Shortest side of one picture, pixels (smaller ones show no table, and trip OpenCV)."""
+
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Largest input file read whole (an image, a record, a scene), bytes."""
 
@@ -161,6 +164,9 @@ def check_image_size(width: int, height: int, what: str) -> tuple[int, int]:
     """``(width, height)`` when a picture that size may be decoded, else an :class:`InputError`."""
     if width <= 0 or height <= 0:
         raise InputError(f"{what}: the image declares no pixels ({width}x{height})")
+    if min(width, height) < MIN_IMAGE_SIDE_PX:
+        raise InputError(f"{what}: the image is {width}x{height} px, too small to show a table "
+                         f"(at least {MIN_IMAGE_SIDE_PX} px a side)")
     if max(width, height) > MAX_IMAGE_SIDE_PX or width * height > MAX_IMAGE_PIXELS:
         raise InputError(f"{what}: the image is {width}x{height} px, larger than any picture "
                          f"of a table this program reads (at most {MAX_IMAGE_PIXELS // 10**6} "

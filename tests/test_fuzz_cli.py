@@ -45,6 +45,7 @@ def files(tmp_path_factory) -> Path:
     middle = len(whole) // 2
     (d / "damaged.jpg").write_bytes(whole[:middle] + b"\xff\x00\x01\x02" + whole[middle:])
     (d / "text.png").write_text("hello")
+    cv2.imwrite(str(d / "tiny.png"), np.full((1, 1, 3), 100, np.uint8))
     (d / "empty.jpg").write_bytes(b"")
     deep = "[" * 100000 + "]" * 100000
     (d / "deep.json").write_text(deep)
@@ -106,6 +107,8 @@ CASES = [
      "big.png"),
     ("lens {d}/ok.jpg {d}/ok.jpg {d}/ok.jpg --chessboard 9x6 --square 25 -o {d}/l.json "
      "--min-coverage nan", "--min-coverage"),
+    ("lens {d}/tiny.png {d}/tiny.png {d}/tiny.png --chessboard 9x6 --square 25 -o {d}/l.json",
+     "tiny.png"),
     ("lens {d}/ok.jpg {d}/ok.jpg {d}/ok.jpg --chessboard 9x6 --square inf -o {d}/l.json",
      "--square"),
     ("fit {d}/deep.json --from 0,0 --to 1,1", "deep.json"),

@@ -29,6 +29,9 @@ MAX_PIECES = 1_000
 PIECE_MM = (1.0, 300.0)
 """Smallest and largest size of a piece (a diameter, a tile's side), mm."""
 
+MAX_POINTS = 1_000
+"""Most point correspondences in one POINTS.json (a calibration needs 4 to a few dozen)."""
+
 MAX_IMAGE_PIXELS = 50_000_000
 """Most pixels in one picture (a 48-megapixel phone photo passes)."""
 

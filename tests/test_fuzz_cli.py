@@ -77,6 +77,8 @@ def files(tmp_path_factory) -> Path:
                                                "K": [[1, 0, 5], [0, 1, 5], [0, 0, 1]],
                                                "dist": [0, 0, 0, 0, 0], "rms_px": 0.1}))
     (d / "points_deep.json").write_text(deep)
+    (d / "points_many.json").write_text(json.dumps(
+        [{"pixel": [i % 640, i % 480], "world": [i, i * 2]} for i in range(20000)]))
     (d / "pieces_big.json").write_text('{"tile_mm": 1e7}')
     (d / "small").mkdir()
     cv2.imwrite(str(d / "small" / "000.jpg"), img)
@@ -103,6 +105,7 @@ CASES = [
     ("calibrate {d}/ok.jpg -o {d}/o.json --lens {d}/lens10.json", "lens10.json"),
     ("calibrate {d}/ok.jpg -o {d}/o.json --points {d}/points_deep.json", "points_deep.json"),
     ("calibrate {d}/ok.jpg -o {d}/o.json --bar-mm nan", "--bar-mm"),
+    ("calibrate {d}/ok.jpg -o {d}/o.json --points {d}/points_many.json", "points_many.json"),
     ("lens {d}/big.png {d}/ok.jpg {d}/ok.jpg --chessboard 9x6 --square 25 -o {d}/l.json",
      "big.png"),
     ("lens {d}/ok.jpg {d}/ok.jpg {d}/ok.jpg --chessboard 9x6 --square 25 -o {d}/l.json "

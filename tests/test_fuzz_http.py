@@ -256,3 +256,36 @@ def test_made_up_json_bodies_are_never_a_5xx(server, body, endpoint):
     text = json.dumps(body)
     _check(*_request(addr, "POST", POST_PATHS[endpoint], text), f"{endpoint} {text[:80]}")
     _no_tracebacks(errors)
+
+
+def test_the_calibration_routes_with_a_picture_take_hostile_bodies(tmp_path):
+    import time
+
+    import numpy as np
+
+    from calibration.model import Calibration
+    from tests.factories import coin, scene
+    from tests.web.fakes import ListSource, fake_vision, frame_of
+
+    app = create_app({"TESTING": True, "LOG_PATH": str(tmp_path / "c.db"),
+                      "SOURCE": ListSource([frame_of(0, (320, 240))] * 2),
+                      "VISION": fake_vision([scene(coin(0, 0))]),
+                      "CALIBRATION": Calibration((320, 240), np.eye(3)),
+                      "CALIBRATION_PATH": str(tmp_path / "cal.json")})
+    errors = _Errors()
+    app.logger.addHandler(errors)
+    try:
+        services = app.extensions["tabletop"]
+        deadline = time.monotonic() + 10
+        while services.hub.raw is None and time.monotonic() < deadline:
+            time.sleep(0.01)
+        client = app.test_client()
+        for path in ("/calibration/points/preview", "/calibration/points",
+                     "/calibration/recalibrate"):
+            for body in HOSTILE_BODIES:
+                r = client.post(path, data=body, content_type="application/json")
+                _check(r.status_code, dict(r.headers), r.data, f"{path} {body[:60]}")
+        _no_tracebacks(errors)
+        assert not (tmp_path / "cal.json").exists()  # nothing was written over the user's path
+    finally:
+        services.close()

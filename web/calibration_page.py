@@ -23,12 +23,14 @@ from typing import Any
 
 import cv2
 import numpy as np
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template
 
 from calibration.model import Calibration
 from tabletop.errors import InputError
+from tabletop.limits import MAX_POINTS
 from web.dashboard import page_context
 from web.pipeline import encode_jpeg
+from web.security import json_body
 from web.services import Services, get_services
 
 bp = Blueprint("calibration", __name__, url_prefix="/calibration")
@@ -290,10 +292,13 @@ def _points_calibration(services: Services) -> Calibration:
     frame = _latest_frame(services)
     if frame is None:
         raise InputError("no camera picture yet to click points on")
-    body = request.get_json(silent=True)
-    points = body.get("points") if isinstance(body, dict) else None
+    body = json_body()  # strict: deep or huge JSON is a message, not a crash
+    points = body.get("points")
     if not isinstance(points, list):
         raise InputError('send {"points": [{"pixel": [u, v], "world": [x, y]}, ...]}')
+    if len(points) > MAX_POINTS:
+        raise InputError(f"points: {len(points)} points; a calibration takes at most "
+                         f"{MAX_POINTS}")
     from calibration.homography import calibrate_from_points
 
     lens = services.calibration.lens if services.calibration is not None else None

@@ -123,11 +123,11 @@ def marble(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
 
 
 def slate(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
-    """Slate: dark blue-grey, a fine grain, faint cleavage streaks and lighter patches."""
+    """Slate: dark blue-grey, a fine grain, faint short cleavage marks and lighter patches."""
     grain = smooth_noise(rng, (h, w), (0.5 * ppm, 0.5 * ppm))
-    streaks = smooth_noise(rng, (h, w), (1.5 * ppm, 40.0 * ppm))
-    patches = smooth_noise(rng, (h, w), (50.0 * ppm, 80.0 * ppm))
-    lum = 1.0 + 0.07 * grain + 0.05 * streaks + 0.08 * patches
+    marks = smooth_noise(rng, (h, w), (1.2 * ppm, 12.0 * ppm))
+    patches = smooth_noise(rng, (h, w), (60.0 * ppm, 90.0 * ppm))
+    lum = 1.0 + 0.06 * grain + 0.025 * marks + 0.05 * patches
     tone = np.array((0.25, 0.235, 0.22), np.float32) * rng.uniform(0.85, 1.15)
     return _colour(tuple(tone), (h, w)) * lum[..., None]
 

@@ -222,20 +222,11 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
         return Layout(tuple(pl.placed), tuple(worms), tuple(gaps))
     probs = np.array([weights[k] for k in names])
     probs /= probs.sum()
-    tries = 0
-    while room() > 0 and tries < 3000:
-        tries += 1
-        what = names[int(rng.choice(len(names), p=probs))]
+    def group_of(what: str) -> list[Piece]:
         x, y = spot()
-        group: list[Piece] = []
         if what == "worm":
             n = min(int(rng.integers(1, 7)), room())
-            group = worm(rng, (x, y), n, str(rng.choice(SUITS)), pieces)
-            while group and not pl.fits(group):
-                group = group[:-1]  # a shorter worm where the long one does not fit
-            if group:
-                worms.append(tuple(pl.add(group)))
-            continue
+            return worm(rng, (x, y), n, str(rng.choice(SUITS)), pieces)
         if what == "tile":
             ang = float(rng.uniform(0, 90))
             up = rng.uniform() < 0.3
@@ -247,24 +238,42 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
                 for k in range(1, int(rng.integers(2, 4))):
                     ox, oy = _rot(a, k * pieces.tile_mm, shift * (k % 2))
                     group.append(Piece.tile(x + ox, y + oy, ang, "down"))
-        elif what == "post":
+            return group
+        if what == "post":
             group = [Piece("post", x, y)]
             if rng.uniform() < 0.3:  # two posts touching
                 a = rng.uniform(0, 2 * math.pi)
                 dd = pieces.post_diameter_mm + rng.uniform(0.0, 0.2)
                 group.append(Piece("post", x + dd * math.cos(a), y + dd * math.sin(a)))
-        elif what == "segment":
-            colours = list(pieces.segment_colours)
+            return group
+        if what == "segment":
             n = int(rng.integers(1, 5))
             a = rng.uniform(0, 2 * math.pi)
             dd = pieces.segment_diameter_mm + rng.uniform(0.0, 0.3)
-            colour = str(rng.choice(colours))
-            group = [Piece("segment", x + k * dd * math.cos(a), y + k * dd * math.sin(a),
-                           color=colour) for k in range(n)]
-        else:
-            group = [Piece("token", x, y, angle_deg=float(rng.uniform(0, 90)),
-                           id=int(rng.integers(0, 250)))]
-        group = group[:room()]
-        if group and pl.fits(group):
-            pl.add(group)
+            colour = str(rng.choice(list(pieces.segment_colours)))
+            return [Piece("segment", x + k * dd * math.cos(a), y + k * dd * math.sin(a),
+                          color=colour) for k in range(n)]
+        return [Piece("token", x, y, angle_deg=float(rng.uniform(0, 90)),
+                      id=int(rng.integers(0, 250)))]
+
+    def place(what: str) -> bool:
+        group = group_of(what)[:room()]
+        if what == "worm":
+            while group and not pl.fits(group):
+                group = group[:-1]  # a shorter worm where the long one does not fit
+        if not group or not pl.fits(group):
+            return False
+        idx = pl.add(group)
+        if what == "worm":
+            worms.append(tuple(idx))
+        return True
+
+    for what in [names[i] for i in rng.permutation(len(names))]:  # each kind asked for, once
+        for _ in range(100):
+            if room() <= 0 or place(what):
+                break
+    tries = 0
+    while room() > 0 and tries < 3000:
+        tries += 1
+        place(names[int(rng.choice(len(names), p=probs))])
     return Layout(tuple(pl.placed), tuple(worms), tuple(gaps))

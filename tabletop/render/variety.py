@@ -234,7 +234,7 @@ def _clutter(rng: np.random.Generator, kind: str, region: BaseGeometry) -> list[
 def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = None,
               table: str | None = None, light: str | None = None, clutter: str | None = None,
               kinds: tuple[str, ...] = ("coin", "tile", "post"),
-              size: tuple[int, int] | None = None) -> Case:
+              size: tuple[int, int] | None = None, gap_worm: bool | None = None) -> Case:
     """A case drawn from ``seed``; keyword arguments pin a choice.
 
     Args:
@@ -246,6 +246,8 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
         clutter: One of :data:`CLUTTER_KINDS`.
         kinds: Kinds of piece to lay (coin, tile, post, segment, token).
         size: (width, height) of the image (None: 1280x720 or 1600x900).
+        gap_worm: Whether a worm meets a narrow gap between two tiles (None: drawn, about one
+            case in three; True needs coins, tiles and at least 4 pieces).
 
     Raises:
         RenderError: a pinned choice that does not exist.
@@ -269,8 +271,12 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
     region = view_region(pose)
     items = _clutter(rng, clutter_kind, region.buffer(-20.0))
     count = _n_pieces(rng) if n_pieces is None else n_pieces
+    can_gap = "coin" in kinds and "tile" in kinds and count >= 4
+    if gap_worm and not can_gap:
+        raise RenderError("gap_worm needs coins and tiles among the kinds and 4 or more pieces")
     gap_worms = 0
-    if "coin" in kinds and "tile" in kinds and count >= 4 and rng.uniform() < 0.35:
+    wants_gap = rng.uniform() < 0.35
+    if can_gap and (wants_gap if gap_worm is None else gap_worm):
         gap_worms = 1 if count < 20 or rng.uniform() < 0.6 else 2
     pieces = PieceSet()
     layout = game_layout(rng, count, region, [c.footprint for c in items], pieces, kinds,

@@ -102,6 +102,13 @@ def test_pinned_choices_that_do_not_exist_are_one_line_errors():
         draw_case(1, table="plywood")
     with pytest.raises(RenderError, match="n_pieces"):
         draw_case(1, n_pieces=0)
+    with pytest.raises(RenderError, match="gap_worm"):
+        draw_case(1, kinds=("coin",), gap_worm=True)
+
+
+def test_gap_worm_can_be_pinned_off():
+    assert all(not draw_case(s, size=SMALL, n_pieces=30, gap_worm=False).gaps
+               for s in range(40, 46))
 
 
 def _square(tile) -> Polygon:
@@ -109,20 +116,10 @@ def _square(tile) -> Polygon:
     return geom
 
 
-def _gap_cases(n: int) -> list:
-    out = []
-    seed = 100
-    while len(out) < n:
-        case = draw_case(seed, size=SMALL, n_pieces=20, clutter="none")
-        if case.conditions["gap_worm"] == "yes":
-            out.append(case)
-        seed += 1
-    return out
-
-
-@pytest.mark.parametrize("case", _gap_cases(6), ids=lambda c: c.name)
-def test_gap_worm_coins_touch_both_tiles(case):
-    assert case.gaps
+@pytest.mark.parametrize("seed", range(100, 106))
+def test_gap_worm_coins_touch_both_tiles(seed):
+    case = draw_case(seed, size=SMALL, n_pieces=20, clutter="none", gap_worm=True)
+    assert case.gaps and case.conditions["gap_worm"] == "yes"
     pieces = case.scene.pieces
     for gap in case.gaps:
         worm = case.worms[gap["worm"]]

@@ -187,3 +187,19 @@ def test_truth_projects_onto_the_pieces(seed, table):
             continue
         u, v = (round(x) for x in t.top_px)
         assert diff[v, u] > 8, (t.kind, t.top_px)
+
+
+@pytest.mark.parametrize("width", [17.0, 18.5, 19.05, 20.0, 22.0])
+@pytest.mark.parametrize("max_coins", [2, 6])
+def test_gap_worm_touches_both_tiles_at_any_width(width, max_coins):
+    from tabletop.render.layouts import gap_worm
+
+    for seed in range(5):
+        tiles, coins, g = gap_worm(np.random.default_rng(seed), (10.0, -30.0), PS, width,
+                                   max_coins)
+        assert g == width and 2 <= len(coins) <= max_coins
+        for tile in tiles:
+            edge = _square(tile).exterior
+            clear = [edge.distance(Point(c.x_mm, c.y_mm)) - PS.coin_radius_mm for c in coins]
+            assert all(_square(tile).distance(Point(c.x_mm, c.y_mm)) > 0 for c in coins)
+            assert min(clear) > -1e-6 and min(clear) <= 0.5

@@ -44,12 +44,19 @@ class Vision:
         stabiliser: Turns per-frame scenes into "the table just became still" scenes.
         annotate: (frame, result) -> the frame with detections drawn on it.
         check_image: Raises a one-line error when a frame does not fit the calibration.
+        rebuild: A game -> the vision for that game (its kinds of piece, its piece sizes);
+            None: the same vision serves every game.
+        kinds: The kinds of piece looked for (None: whatever ``detect`` finds).
+        pieces: The piece set (sizes) looked for, when known.
     """
 
     detect: Callable[[np.ndarray], Any]
     stabiliser: StabiliserLike
     annotate: Callable[[np.ndarray, Any], np.ndarray] | None = None
     check_image: Callable[[np.ndarray], None] | None = None
+    rebuild: Callable[[Any], Vision] | None = None
+    kinds: tuple[str, ...] | None = None
+    pieces: Any = None
 
 
 def encode_jpeg(image: np.ndarray, width: int | None = None, quality: int = 80) -> bytes:
@@ -191,6 +198,16 @@ class Pipeline:
         """True while a thread still runs."""
         return any(t.is_alive() for t in self._threads)
 
+    def use_game(self, game: Any) -> None:
+        """A game has started (or resumed): vision looks for its kinds at its piece sizes from
+        the next frame on (a detector built afresh, a fresh stabiliser)."""
+        vision = self.vision
+        if vision.rebuild is None:
+            return
+        if vision.kinds == tuple(game.piece_kinds) and vision.pieces == game.pieces:
+            return  # already looking for exactly that
+        self.vision = vision.rebuild(game)
+
     # ------------------------------------------------------------------ status
 
     def _set_state(self, state: str, message: str) -> None:
@@ -238,8 +255,11 @@ class Pipeline:
     def _reader(self) -> None:
         while not self._stop.is_set():
             try:
-                self._set_state("running", f"reading {self.source.description}")
+                first = True
                 for item in self.source.items():
+                    if first:  # "running" only once a frame came: no flip-flop while lost
+                        self._set_state("running", f"reading {self.source.description}")
+                        first = False
                     if self._stop.is_set():
                         break
                     with self._lock:
@@ -308,9 +328,16 @@ class Pipeline:
 
 
 def run_sync(source: Source, vision: Vision, submit: Callable[..., Any],
-             progress: Callable[[int, int | None], None] | None = None) -> int:
-    """Runs every item of a recording through the pipeline in this thread; returns the count."""
+             progress: Callable[[int, int | None], None] | None = None,
+             ready: Callable[[Pipeline], None] | None = None) -> int:
+    """Runs every item of a recording through the pipeline in this thread; returns the count.
+
+    ``ready`` is called with the pipeline before the first item (to hear of new games:
+    ``lambda pipe: table.on_game(pipe.use_game)``).
+    """
     pipe = Pipeline(source, vision, submit, jpeg_width=480)
+    if ready is not None:
+        ready(pipe)
     n = 0
     for item in source.items():
         pipe.step(item)

@@ -23,12 +23,16 @@ from referee.record import Referee
 from referee.registry import make_game
 from tabletop.errors import InputError, RecordFormatError, TabletopError
 from tabletop.events import (
+    Accept,
     Correction,
+    Doubt,
     Event,
     Finish,
     Notice,
     SceneSeen,
     Setup,
+    Undo,
+    Undone,
     Verdict,
     Winner,
 )
@@ -93,7 +97,24 @@ class Table:
         self.last_fit: dict[str, Any] | None = None
         self.to_image: Callable[[Any], Any] | None = None
         self.image_size: tuple[int, int] | None = None
+        self._game_listeners: list[Callable[[Any], None]] = []
         self._resume()
+
+    def on_game(self, listener: Callable[[Any], None]) -> None:
+        """Calls ``listener(game)`` whenever a game starts (a setup from the page, the API or a
+        recording) and now for the game resumed from the log, so vision looks for that game's
+        pieces at its sizes."""
+        with self._lock:
+            self._game_listeners.append(listener)
+            game = self.referee.game
+        if game is not None:
+            listener(game)
+
+    def _game_started(self) -> None:
+        game = self.referee.game
+        if game is not None:
+            for listener in list(self._game_listeners):
+                listener(game)
 
     # ------------------------------------------------------------------ resume
 
@@ -118,9 +139,13 @@ class Table:
                 continue  # a stored event the current rules refuse: keep the rest going
             if isinstance(event, SceneSeen | Correction) and referee.last_scene is not None:
                 judged[seq] = referee.last_scene
+        game_before = self.referee.game
         self.referee, self.game_id, self.next_seq = referee, game_id, next_seq
         self._outputs, self._judged = outputs, judged
         self._last_table = self._table_of(referee)
+        if referee.game is not None and (game_before is None
+                                         or game_before.setup != referee.game.setup):
+            self._game_started()
 
     # ------------------------------------------------------------------ changing
 
@@ -166,6 +191,8 @@ class Table:
                                     f"nothing was changed") from None
             self.next_seq = seq + 1 + len(outputs)
             self._outputs.extend(positioned)
+            if isinstance(event, Undo | Accept) or any(isinstance(o, Verdict) for o in outputs):
+                self.last_fit = None  # a gap answer is about the table it was asked on
             if judged is not None:
                 self._judged[seq] = judged
             self._last_table = table
@@ -182,6 +209,7 @@ class Table:
         self._outputs, self._judged, self._last_table = [], {}, None
         self.last_fit = None
         done = Submitted(game_id, 0, setup, ())
+        self._game_started()
         self.bus.publish("game", self.state())
         return done
 
@@ -207,15 +235,16 @@ class Table:
 
     def _output_json(self, position: int, out: Event) -> dict[str, Any]:
         d = {**out.to_json(), "position": position}
-        if isinstance(out, Verdict):
+        if isinstance(out, Verdict | Doubt):
             scene = self._judged.get(out.seq)
             d["judged_scene"] = None if scene is None else scene.to_json()
-            if scene is not None and not out.legal and self.to_image is not None:
+            if scene is not None and not getattr(out, "legal", False) and \
+                    self.to_image is not None:
                 d.update(self.pixels_of(scene, out))
         return d
 
-    def pixels_of(self, scene: Scene, verdict: Verdict) -> dict[str, Any]:
-        """Where a verdict's pieces (and its point) are in the camera picture."""
+    def pixels_of(self, scene: Scene, verdict: Verdict | Doubt) -> dict[str, Any]:
+        """Where a verdict's or a doubt's pieces (and its point) are in the camera picture."""
         idx = [i for i in verdict.pieces if 0 <= i < len(scene.pieces)]
         points = [(*scene.pieces[i].centre_mm, RING_MM.get(scene.pieces[i].kind, 16.0))
                   for i in idx]
@@ -249,13 +278,33 @@ class Table:
                                 if isinstance(e, Winner)), None),
             }
             if verdicts:
+                undone = {e.undone_seq: s for s, e in self._outputs if isinstance(e, Undone)}
                 recent = [(s, e) for s, e in self._outputs if isinstance(e, Verdict)]
-                out["verdicts"] = [self._output_json(s, e)
+                out["verdicts"] = [{**self._output_json(s, e), "undone": e.seq in undone,
+                                    "undone_by": undone.get(e.seq)}
                                    for s, e in reversed(recent[-RECENT_VERDICTS:])]
+                out["undone"] = [e.to_json() | {"position": s} for s, e in self._outputs
+                                 if isinstance(e, Undone)][-RECENT_VERDICTS:]
+                history = getattr(self.referee, "_history", None)
+                out["undo_next"] = history[-1].seq if history else None
                 notes = [(s, e) for s, e in self._outputs if isinstance(e, Notice)]
                 out["notices"] = [self._output_json(s, e)
                                   for s, e in reversed(notes[-RECENT_VERDICTS:])]
+                doubts = [(s, e) for s, e in self._outputs if isinstance(e, Doubt)]
+                out["doubts"] = [self._output_json(s, e)
+                                 for s, e in reversed(doubts[-RECENT_VERDICTS:])]
+            out["doubt"] = self._open_doubt()
             return out
+
+    def _open_doubt(self) -> dict[str, Any] | None:
+        """The latest doubt when nothing was judged since (the table is asked to confirm or
+        fix it), else None."""
+        for position, out in reversed(self._outputs):
+            if isinstance(out, Doubt):
+                return self._output_json(position, out)
+            if isinstance(out, Verdict):
+                return None
+        return None
 
     def record(self, game_id: int | None = None) -> str:
         """A game's record as JSON Lines (default: the current game; empty when none)."""

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import importlib
+from dataclasses import replace
 from typing import Any
 
 import numpy as np
 
 from calibration.model import Calibration
-from tabletop.errors import InputError
+from referee.base import Game
+from referee.registry import find_game
+from tabletop.errors import InputError, RecordFormatError
 from tabletop.pieceset import PieceSet
 from web.pipeline import Vision
 
@@ -17,12 +20,30 @@ class VisionUnavailable(InputError):
     """The ``vision`` package does not (yet) provide what the pipeline needs."""
 
 
-def load_vision(calibration: Calibration, game: str | None = None,
+def game_kinds(game: str | Game | None) -> tuple[str, ...] | None:
+    """The kinds of piece a game (a configured game, or a game's name) puts on the table; None
+    when the name is no registered game (the vision package's own choice then)."""
+    if isinstance(game, Game):
+        return tuple(game.piece_kinds)
+    if not game:
+        return None
+    try:
+        return tuple(find_game(game).piece_kinds)
+    except RecordFormatError:
+        return None
+
+
+def load_vision(calibration: Calibration, game: str | Game | None = None,
                 pieces: PieceSet | None = None,
                 area_mm: tuple[float, float, float, float] | None = None) -> Vision:
-    """The real detector (looking for the kinds ``game`` uses), stabiliser and annotator.
+    """The real detector (looking only for the kinds ``game`` uses, at its piece sizes),
+    stabiliser and annotator.
 
-    ``area_mm`` (x0, y0, x1, y1) limits the search to the play area (default: all the picture).
+    ``game`` is a configured game (its kinds and its setup's piece sizes) or a game's name
+    (its kinds, the default sizes unless ``pieces``). The returned vision's ``rebuild`` makes
+    the same for another game: starting a game (from the page, the API, a resumed log or a
+    replay) calls it. ``area_mm`` (x0, y0, x1, y1) limits the search to the play area
+    (default: all the picture).
 
     Raises:
         VisionUnavailable: when the vision package lacks ``Detector``/``Stabiliser``.
@@ -34,14 +55,24 @@ def load_vision(calibration: Calibration, game: str | None = None,
     missing = [n for n in ("Detector", "DetectorConfig", "Stabiliser") if not hasattr(vision, n)]
     if missing:
         raise VisionUnavailable(f"the vision package does not provide {', '.join(missing)} yet")
-    config = vision.DetectorConfig.for_game(game, area_mm=area_mm)
+    name = game.name if isinstance(game, Game) else game
+    if isinstance(game, Game) and pieces is None:
+        pieces = game.pieces
+    config = vision.DetectorConfig.for_game(name, area_mm=area_mm)
+    kinds = game_kinds(game)
+    if kinds is not None:
+        config = replace(config, kinds=kinds)
     detector = vision.Detector(calibration, pieces or PieceSet(), config)
 
     def check_image(image: np.ndarray) -> None:
         calibration.check_image_size((image.shape[1], image.shape[0]), "the frame")
 
+    def rebuild(new_game: Game) -> Vision:
+        return load_vision(calibration, new_game, None, area_mm)
+
     return Vision(detect=detector.detect, stabiliser=vision.Stabiliser(),
-                  annotate=getattr(vision, "annotate", None), check_image=check_image)
+                  annotate=getattr(vision, "annotate", None), check_image=check_image,
+                  rebuild=rebuild, kinds=tuple(config.kinds), pieces=detector.pieces)
 
 
 def still_frames() -> int:

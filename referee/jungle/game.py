@@ -95,6 +95,7 @@ class Jungle(Game):
     """
 
     name = "jungle"
+    piece_kinds = ("token",)
     aliases = ("animal-game", "dou-shou-qi", "the-animal-game")
 
     def __init__(self, setup: Setup, rules: type[Rules] = Rules,
@@ -105,6 +106,11 @@ class Jungle(Game):
                 f"setup: the animal game has two players, not {len(self.players)}")
         self.rules = rules
         self.timer_s = timer_s
+
+    @classmethod
+    def known_options(cls) -> frozenset[str]:
+        """``variants``, ``timer``, ``sizes`` and every variant's name (``{"dog-swims": true}``)."""
+        return frozenset({*_OPTIONS, *variant_names()})
 
     @classmethod
     def from_setup(cls, setup: Setup) -> Jungle:

@@ -26,6 +26,7 @@ from referee.geometry.obstacles import piece_shape
 from referee.registry import register_game
 from referee.worm_derby.course import Course, read_course
 from referee.worm_derby.inference import InferredMove, NoMove, infer_move
+from referee.worm_derby.reading import ReadingRules, reconcile
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepProblem, StepWorld
@@ -33,7 +34,18 @@ from referee.worm_derby.table import IGNORED_KINDS, scene_diff
 from referee.worm_derby.words import at, count, mm, ordinal, possessive, sentence, steps
 from referee.worm_derby.worms import WormShape, extract_worm, straightness_mm
 from tabletop.errors import RecordFormatError
-from tabletop.events import Event, Finish, Notice, Roll, Rounded, SceneSeen, Setup, Verdict, Winner
+from tabletop.events import (
+    Doubt,
+    Event,
+    Finish,
+    Notice,
+    Roll,
+    Rounded,
+    SceneSeen,
+    Setup,
+    Verdict,
+    Winner,
+)
 from tabletop.scene import SUITS, Piece, Scene
 
 Point2 = tuple[float, float]
@@ -49,13 +61,15 @@ class Judged:
     reason: str
     pieces: tuple[int, ...] = ()
     where: Point2 | None = None
+    mover: str | None = None  # who broke the rule, when not the player whose turn it is
 
     def verdict(self, seq: int, player: str | None) -> Verdict:
-        """The verdict event (illegal unless the rule is ``ok``)."""
+        """The verdict event (illegal unless the rule is ``ok``); ``player`` unless the
+        judgement names the mover."""
         where = None if self.where is None else (round(self.where[0], 2),
                                                  round(self.where[1], 2))
-        return Verdict(seq, player, self.rule == "ok", self.rule, sentence(self.reason),
-                       tuple(i for i in self.pieces if i >= 0), where)
+        return Verdict(seq, self.mover or player, self.rule == "ok", self.rule,
+                       sentence(self.reason), tuple(i for i in self.pieces if i >= 0), where)
 
 
 @dataclass(frozen=True)
@@ -89,6 +103,8 @@ class WormDerby(Game):
 
     name = "worm-derby"
     aliases = ("worm_derby", "wormderby")
+    piece_kinds = ("tile", "coin")
+    option_names = frozenset({"variant", "cannibal", "lengths", "sizes"})
     variant_name: ClassVar[str] = "basic"
     cannibal: ClassVar[bool] = False
     slalom: ClassVar[bool] = False
@@ -183,17 +199,113 @@ class WormDerby(Game):
                                      length=len(pts)))
             else:
                 worms.append(w)
-        new = replace(state, table=scene, worms=tuple(worms))
-        return Step(new, (Verdict(seq, None, True, "ok", "The table is accepted as it is."),))
+        new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False,
+                      doubted=None)
+        played = ""
+        if state.roll not in (None, "again", "ace") and not state.over:
+            player = self.players[state.turn]
+            if state.worm(player).coins_mm != new.worm(player).coins_mm:
+                new = self._next_turn(new)  # the move stands as it is: the next player's turn
+                played = f": {possessive(player)} move stands and it is " \
+                         f"{possessive(self.players[new.turn])} turn to roll"
+        return Step(new, (Verdict(seq, None, True, "ok",
+                                  sentence("the table is accepted as it is" + played)),))
 
     def step(self, state: DerbyState, event: Event, seq: int) -> Step:
-        """Judges a roll or a scene."""
+        """Judges a roll or a scene; while an illegal verdict is not put right, another
+        player's turn is not judged against it again and again: the table is told once."""
         if isinstance(event, Roll):
-            return self._roll(state, event, seq)
-        if isinstance(event, SceneSeen):
-            return self._scene(state, event.scene, seq)
-        return Step(state, (Verdict(seq, getattr(event, "player", None), False, "event",
-                                    f"A {event.type} event has no meaning in worm-derby."),))
+            early: tuple[Event, ...] = ()
+            if state.doubted is not None and event.player != self.players[state.turn]:
+                state, early = self._doubt_stands(state, seq)
+            step = self._roll(state, event, seq)
+            step = Step(step.state, (*early, *step.outputs))
+        elif isinstance(event, SceneSeen):
+            step = self._scene(state, event.scene, seq)
+            if not step.outputs and step.state.pending is not None:
+                # the table is back as it was accepted: the foul is put right
+                step = Step(replace(step.state, pending=None, pending_told=False))
+        else:
+            step = Step(state, (Verdict(seq, getattr(event, "player", None), False, "event",
+                                        f"A {event.type} event has no meaning in worm-derby."),))
+        return self._settle(state, step, seq)
+
+    def _doubt_stands(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
+        """The next player rolls while the last reading is in doubt: the players went on, so
+        the table stands as read (what is not involved in the turn put right from the accepted
+        table). A worm not read whole there is re-read on the next tables before anything is
+        judged about it (it is *unsure*)."""
+        assert state.doubted is not None and state.course is not None
+        at_seq, scene = state.doubted
+        player = self.players[state.turn]
+        state = replace(state, doubted=None)
+        if state.roll in (None, "again", "ace"):
+            return state, ()
+        worms, unsure = [], set(state.unsure)
+        for w in state.worms:
+            shape = extract_worm(scene, w.player, self.d, self.settings)
+            if w.finished:
+                worms.append(w)
+            elif shape.ok and len(shape.coins) == w.length:
+                pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+                worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
+                    state.course, w, pts)))
+                unsure.discard(w.player)
+            else:
+                worms.append(w)
+                unsure.add(w.player)
+        new = replace(state, table=scene, worms=tuple(worms), unsure=tuple(sorted(unsure)),
+                      pending=None, pending_told=False)
+        return self._next_turn(new), (_notice(
+            seq, f"the table read at {at_seq} was in doubt and was not fixed; the players went "
+                 f"on, so {possessive(player)} move stands as read", "warning"),)
+
+    def _reseat(self, state: DerbyState, scene: Scene) -> DerbyState:
+        """Worms in doubt are taken where the new reading shows them (whole: no longer in
+        doubt), before the reading is judged."""
+        if not state.unsure or state.table is None or state.course is None:
+            return state
+        unsure = set(state.unsure)
+        keep = [p for p in state.table.pieces
+                if not (p.kind == "coin" and p.suit in unsure)]
+        worms = []
+        for w in state.worms:
+            if w.player not in unsure:
+                worms.append(w)
+                continue
+            keep += [p for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
+            shape = extract_worm(scene, w.player, self.d, self.settings)
+            if shape.ok and len(shape.coins) == w.length:
+                pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+                worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
+                    state.course, w, pts)))
+                unsure.discard(w.player)
+            else:
+                worms.append(w)
+        return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
+                       unsure=tuple(sorted(unsure)))
+
+    def _settle(self, state: DerbyState, step: Step, seq: int) -> Step:
+        """Keeps track of an illegal verdict not yet put right (see :meth:`step`)."""
+        verdicts = step.verdicts
+        if not verdicts:
+            return step
+        if step.state.doubted is not None:
+            step = Step(replace(step.state, doubted=None), step.outputs)
+        v = verdicts[0]
+        if v.legal:
+            return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
+        if state.pending is None or v.player == state.pending[1] or v.rule == "setup":
+            return Step(replace(step.state, pending=(seq, v.player), pending_told=False),
+                        step.outputs)
+        if state.pending_told:
+            return Step(state)
+        at_seq, who = state.pending
+        whose = f"{possessive(who)} move" if who else "the move"
+        return Step(replace(state, pending_told=True), (_notice(
+            seq, f"{whose} judged at {at_seq} was illegal and is not put right yet: put the table "
+                 f"back as it was, fix the reading, accept the table as it is, or undo the "
+                 f"verdict; until then the referee waits", "warning"),))
 
     def describe(self, state: DerbyState) -> dict[str, Any]:
         """Whose turn, the pending roll, what the referee waits for, the worms (coins in mm, in
@@ -264,29 +376,86 @@ class WormDerby(Game):
 
     # ------------------------------------------------------------------ scenes
 
+    def reading_rules(self, state: DerbyState) -> ReadingRules:
+        """What a reading of the table must keep, at this point of the game."""
+        mover = self.players[state.turn] if state.roll not in (None, "again") else None
+        others = frozenset(p for p in self.players if p != mover) if self.cannibal \
+            else frozenset()
+        return ReadingRules(self.d, self.pieces.tile_mm,
+                            {w.player: w.length for w in state.worms
+                             if not w.finished and w.player not in state.unsure},
+                            mover, frozenset(self.players), state.roll == "ace", others,
+                            frozenset(w.player for w in state.worms if w.eaten)
+                            if state.roll == "ace" else frozenset(),
+                            self.settings.same_place_mm)
+
     def _scene(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+        """A reading is judged when it is consistent with the accepted table; a reading that
+        needed a guess (a piece not seen put back, a phantom left out) may only confirm a legal
+        move: otherwise the table is asked to confirm or fix it (a doubt)."""
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
+        state = self._reseat(state, scene)
+        player = self.players[state.turn]
+        reading = reconcile(state.table, scene, self.reading_rules(state))
+        for k, cand in enumerate(reading.candidates):
+            step = self._judge_scene(state, cand.scene, seq)
+            step = Step(step.state, tuple(
+                replace(o, pieces=cand.to_reading(o.pieces)) if isinstance(o, Verdict) else o
+                for o in step.outputs))
+            if reading.complete and k == 0:
+                return step
+            if step.verdicts and all(v.legal for v in step.verdicts):
+                return step
+            if not step.outputs and k == 0:
+                return step  # nothing changed once the misread is put right
+        doubted = reading.base.scene if reading.base is not None else scene
+        return Step(replace(state, doubted=(seq, doubted)),
+                    tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
+                                (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
+                                sentence(d.reason)) for d in reading.doubts))
+
+    def _worms_whole(self, state: DerbyState, scene: Scene) -> bool:
+        for w in state.worms:
+            if w.finished:
+                continue
+            shape = extract_worm(scene, w.player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != w.length:
+                return False
+        return True
+
+    def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+        assert state.table is not None
+        player = self.players[state.turn]
         gone, came = scene_diff(state.table, scene, self.settings.same_place_mm,
                                 self.settings.same_angle_deg)
         if not gone and not came:
             return Step(state)
-        player = self.players[state.turn]
         if state.over:
             return Step(state, (Judged("turn", "the race is over; nothing may move",
                                        tuple(came)).verdict(seq, None),))
-        if state.roll is None:
-            return Step(state, (Judged(
-                "turn", f"nothing may move before a roll; it is {possessive(player)} turn to roll",
-                tuple(came)).verdict(seq, player),))
-        if state.roll == "again":
-            return Step(state, (Judged(
-                "turn", f"{player} must roll again before moving", tuple(came)
-            ).verdict(seq, player),))
+        if state.roll in (None, "again"):
+            return Step(state, (self._moved_before_roll(state, scene, came).verdict(seq,
+                                                                                    player),))
         if state.roll == "ace":
             judged, new = self.judge_ace_scene(state, scene, player)
             return Step(new if judged.rule == "ok" else state, (judged.verdict(seq, player),))
         return self._judge_move(state, scene, seq, player, int(state.roll), (gone, came))
+
+    def _moved_before_roll(self, state: DerbyState, scene: Scene, came: list[int]) -> Judged:
+        """Something moved when nobody may move: the foul is the mover's."""
+        player = self.players[state.turn]
+        movers = [p for p in self.players if any(
+            scene.pieces[j].kind == "coin" and scene.pieces[j].suit == p for j in came)]
+        mover = next((p for p in movers if p != player), movers[0] if movers else None)
+        needs = "to roll" if state.roll is None else "to roll again"
+        if mover is None or mover == player:
+            return Judged("turn", f"nothing may move before a roll; it is {possessive(player)} "
+                                  f"turn {needs}", tuple(came), mover=mover)
+        moved = tuple(j for j in came if scene.pieces[j].suit == mover)
+        return Judged("turn", f"{possessive(mover)} worm moved, but it is {possessive(player)} "
+                              f"turn {needs}; put {possessive(mover)} worm back where it was",
+                      moved, mover=mover)
 
     # ------------------------------------------------------------------ setup
 
@@ -441,9 +610,10 @@ class WormDerby(Game):
         shape = extract_worm(scene, player, self.d, s)
         if shape.status == "split":
             stray = scene.pieces[shape.pieces[0]]
-            return Judged("touch", f"the {player} coin at {at(stray.centre_mm)} does not touch "
-                                  f"the rest of its worm (touching coins are at most "
-                                  f"{mm(s.touch_factor * self.d)} apart)", shape.pieces,
+            return Judged("shape", f"the {player} coin at {at(stray.centre_mm)} does not touch "
+                                  f"the rest of its worm, which is split in two (touching coins "
+                                  f"are at most {mm(s.touch_factor * self.d)} apart); move it "
+                                  f"back against the worm", shape.pieces,
                           stray.centre_mm), None
         if not shape.ok:
             return Judged("shape", f"{possessive(player)} worm "
@@ -467,8 +637,9 @@ class WormDerby(Game):
                      if not any(math.dist(c, q) <= s.same_place_mm for c in w.coins_mm)]
             if extra or len(lost) > 1 or (lost and lost[0] not in (0, len(w.coins_mm) - 1)):
                 return Judged("turn", f"{possessive(w.player)} worm moved, but it is "
-                                      f"{possessive(player)} turn",
-                              tuple(extra) or tuple(idx)), None
+                                      f"{possessive(player)} turn; put {possessive(w.player)} "
+                                      f"worm back where it was",
+                              tuple(extra) or tuple(idx), mover=w.player), None
             if lost:
                 missing_ends[w.player] = 0 if lost[0] == 0 else -1
             for k, c in enumerate(w.coins_mm):

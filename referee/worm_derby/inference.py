@@ -52,6 +52,23 @@ def _near(a: Point2, b: Point2, tol: float) -> bool:
     return math.hypot(a[0] - b[0], a[1] - b[1]) <= tol
 
 
+def _placed_at_both_ends(old: Sequence[Point2], new: Sequence[Point2], tol: float) -> bool:
+    """True when the coins that stayed are one run inside the new chain with new coins on both
+    sides of it: coins were taken from both ends.
+
+    >>> _placed_at_both_ends([(0.0, 0), (19.0, 0), (38.0, 0)],
+    ...                      [(-19.0, 0), (0.0, 0), (19.0, 0)], 1.0)
+    False
+    >>> _placed_at_both_ends([(0.0, 0), (19.0, 0), (38.0, 0), (57.0, 0)],
+    ...                      [(-19.0, 0), (19.0, 0), (38.0, 0), (76.0, 0)], 1.0)
+    True
+    """
+    kept = [i for i, q in enumerate(new) if any(_near(p, q, tol) for p in old)]
+    if not kept or kept != list(range(kept[0], kept[-1] + 1)):
+        return False
+    return kept[0] > 0 and kept[-1] < len(new) - 1
+
+
 def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: float,
                reach_mm: float = math.inf) -> InferredMove | NoMove | None:
     """Reads a move of one worm; None when nothing moved.
@@ -83,9 +100,9 @@ def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: floa
         return best
     stayed = [any(_near(p, q, same_place_mm) for q in new) for p in old]
     if any(stayed):
-        if not stayed[0] and not stayed[-1]:
+        if (not stayed[0] and not stayed[-1]) or _placed_at_both_ends(old, new, same_place_mm):
             return NoMove("direction", "the worm changed at both ends; all the steps of a turn "
-                                       "go the same way")
+                                       "take coins from one end and put them at the other")
         return NoMove("shape", "the worm's coins do not follow from whole steps of one end")
     # every coin moved: the head end of the old worm is nearest the new tail
     choices = []

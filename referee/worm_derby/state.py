@@ -74,6 +74,13 @@ class DerbyState:
         places: Players in the order they finished.
         flee: ``(victim, attacker)``: the victim must next move away from the attacker.
         truce: ``(victim, attacker)``: the victim may not attack the attacker on its next turn.
+        pending: ``(seq, player)`` of an illegal verdict not yet put right (None: none).
+        pending_told: Whether the table was told that, once, when another player went on.
+        doubted: ``(seq, scene)``: the last reading was in doubt (asked to be confirmed or
+            fixed); the scene is that reading made consistent with the accepted table. If the
+            next player rolls without a fix, the move stands as read.
+        unsure: Players whose worm was not read whole when a doubted table stood: each new
+            reading places it (and, once whole, it is sure again).
     """
 
     table: Scene | None = None
@@ -84,6 +91,10 @@ class DerbyState:
     places: tuple[str, ...] = ()
     flee: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     truce: tuple[tuple[str, str], ...] = field(default_factory=tuple)
+    pending: tuple[int, str | None] | None = None
+    pending_told: bool = False
+    doubted: tuple[int, Scene] | None = None
+    unsure: tuple[str, ...] = ()
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

@@ -8,7 +8,7 @@ import pytest
 
 from tabletop.errors import InputError
 from tabletop.events import Accept, Roll, SceneSeen, Setup, Undo, Verdict
-from tests.factories import coin, scene
+from tests.factories import coin, scene, tile
 from web.bus import Bus
 from web.log import GameLog
 from web.table import LogWriteError, NoGame, Table
@@ -123,3 +123,27 @@ def test_an_event_the_log_cannot_store_does_not_happen(tmp_path):
     assert after["turn"] == before["turn"] and after["next_seq"] == before["next_seq"]
     assert after["scene"] == S1.to_json()
     assert table.submit(SceneSeen(S3)).seq == before["next_seq"]
+
+
+def test_a_doubt_is_shown_ringed_on_the_picture_until_something_is_judged(tmp_path):
+    from tests.referee.worm_derby.helpers import D, course, line
+
+    table = _table(tmp_path / "t.db")
+    table.to_image = lambda pts: [[x * 2 + 10, y * 2 + 5] for x, y in pts]
+    table.image_size = (640, 480)
+    obstacle = tile_at = tile(0, 500)
+    first = scene(course(obstacles=[tile_at]), line(-40, 0, 6, "suns"), line(40, 0, 6, "moons"))
+    table.submit(Setup("worm-derby", ("suns", "moons")))
+    table.submit(SceneSeen(first))
+    table.submit(Roll("suns", "2"))
+    done = table.submit(SceneSeen(scene(course(), line(-40, 3 * D, 6, "suns"),
+                                        line(40, 0, 6, "moons"))))
+    assert [e.type for _, e in done.outputs] == ["doubt"]
+    st = table.state()
+    assert st["doubt"]["where"] == [obstacle.x_mm, obstacle.y_mm]
+    assert st["doubt"]["pieces_px"][-1][:2] == [10.0, 1005.0]
+    assert st["scene"] == first.to_json()  # a doubt changes nothing
+    table.submit(SceneSeen(scene(course(obstacles=[tile_at]), line(-40, 2 * D, 6, "suns"),
+                                 line(40, 0, 6, "moons"))))
+    st = table.state()
+    assert st["doubt"] is None and st["verdicts"][0]["rule"] == "ok"

@@ -38,7 +38,7 @@
   /* The live stream: calls handlers[kind](data); "*" gets every message. Reconnects by itself. */
   TT.listen = function (handlers) {
     const src = new EventSource("/api/stream");
-    const kinds = ["verdict", "rounded", "finish", "winner", "undone", "notice", "input", "table",
+    const kinds = ["verdict", "doubt", "rounded", "finish", "winner", "undone", "notice", "input", "table",
       "game", "status", "bids", "reveal", "fit", "calibration", "resync"];
     kinds.forEach((k) => src.addEventListener(k, (ev) => {
       let data = null;

@@ -82,7 +82,7 @@ def test_a_legal_move_seen_with_noise_is_judged_legal(turn, value, seed):
     assert v.legal, v.reason
 
 
-@pytest.mark.parametrize(("gap_d", "rule"), [(1.3, "touch"), (1.0 - 5.0 / D, "overlap")])
+@pytest.mark.parametrize(("gap_d", "rule"), [(1.3, "shape"), (1.0 - 5.0 / D, "overlap")])
 def test_the_noise_tolerance_still_tells_touching_and_overlapping(gap_d, rule):
     # the head at (-40, 5 D); the next coin straight on, gap_d diameters from it
     game = new_game()

@@ -243,7 +243,7 @@ def test_shape_a_worm_never_loops_or_branches():
     assert not v.legal and v.rule == "shape" and "never branches" in v.reason
 
 
-def test_touch_a_placed_coin_must_touch_the_worms_end():
+def test_shape_a_placed_coin_must_touch_the_worms_end():
     game = new_game()
     state = started(game, FIRST)
     body = line(-40, D, 5, "suns")
@@ -251,7 +251,7 @@ def test_touch_a_placed_coin_must_touch_the_worms_end():
     _, out = play(game, state, roll("suns", "2"),
                   seen(course(obstacles=[tile(0, 500)]), body, far, MOONS0))
     v = only_verdict(out)
-    assert not v.legal and v.rule == "touch"
+    assert not v.legal and v.rule == "shape" and "split" in v.reason
 
 
 def test_overlap_a_placed_coin_overlaps_nothing():

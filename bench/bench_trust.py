@@ -1,0 +1,711 @@
+"""Trust: whole rendered playthroughs through the real pipeline, verdicts scored against truth.
+
+Run by hand (``make bench``)::
+
+    .venv/bin/python bench/bench_trust.py [--seed N] [--plays K] [--games worm-derby,...]
+
+Each playthrough is made by the project's renderer (:mod:`tabletop.render`): a table and a light
+drawn from the seed (``tabletop.render.variety`` when present, else
+:meth:`RenderSettings.random`), a lamp dimmed or switched off between turns (window light
+only), camera noise, a hand over the table while pieces move, and illegal moves of every kind
+the renderer can show planted and then put right. The frames go through the same code as
+``tabletop replay``: :func:`web.vision_glue.load_vision`, :func:`web.pipeline.run_sync` (each
+frame repeated as ``--repeat`` does), a :class:`web.table.Table` with its log.
+
+Prints ``name=value`` lines per game (``worm-derby.basic.false_alarms=0``) and in total:
+
+- ``verdicts_right``: tables and rolls judged as the truth says (right legality, player, rule);
+- ``false_alarms``: illegal verdicts where the truth is legal (or another rule or player);
+- ``missed_fouls``: planted fouls with no illegal verdict of their rule and player;
+- ``verdicts_missing``: legal moves never judged (the table never seen still, or doubted);
+- ``doubts_raised``, ``doubts_real``: doubts, and those where the reading really was wrong;
+- ``readings_wrong``: still tables whose reading differs from the truth (vision's share);
+- ``exact_right``, ``exact_total``: the same playthroughs as exact records (no camera);
+- ``frames``, ``wall_s``, ``cpu_s``.
+
+The seeds of ``--seed`` were never used to tune anything; the test suite runs a short version
+(``tests/referee/test_trust.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+import numpy as np
+
+from referee.record import fold
+from referee.worm_derby.reading import _tile_distance
+from referee.worm_derby.steps import StepWorld
+from tabletop.events import Doubt, Event, Roll, SceneSeen, Setup, Verdict
+from tabletop.pieceset import PieceSet
+from tabletop.render import CameraPose, Decal, RenderSettings, render_scene
+from tabletop.scene import Piece, Scene
+
+PIECES = PieceSet()
+D = PIECES.coin_diameter_mm
+T = PIECES.tile_mm
+Point2 = tuple[float, float]
+
+# --------------------------------------------------------------------------- a playthrough
+
+
+@dataclass(frozen=True)
+class Expect:
+    """What the referee must say on a still table or an event: ``rule`` ``ok`` or a foul's."""
+
+    player: str | None
+    rule: str
+
+    @property
+    def legal(self) -> bool:
+        """True for ``ok``."""
+        return self.rule == "ok"
+
+
+@dataclass(frozen=True)
+class Say:
+    """An input event typed at the table (the setup, a roll)."""
+
+    event: Event
+    expect: Expect | None = None
+
+
+@dataclass(frozen=True)
+class Still:
+    """A still table shown for ``frames`` renders; ``expect`` None: nothing to judge."""
+
+    scene: Scene
+    expect: Expect | None
+    label: str
+    frames: int = 2
+
+
+@dataclass(frozen=True)
+class Motion:
+    """A hand over the table (pieces moving): ``scene`` is what lies on the table."""
+
+    scene: Scene
+    target_mm: Point2
+
+
+Step = Say | Still | Motion
+
+
+@dataclass
+class Playthrough:
+    """A whole game to render: its steps, the camera, the printed sheets, and light changes."""
+
+    name: str
+    steps: list[Step]
+    pose: CameraPose
+    decals: list[Decal] = field(default_factory=list)
+    light_at: dict[int, str] = field(default_factory=dict)  # step index -> light from there
+
+    @property
+    def setup(self) -> Setup:
+        """The setup event (the first step)."""
+        first = self.steps[0]
+        assert isinstance(first, Say) and isinstance(first.event, Setup)
+        return first.event
+
+    def record(self) -> list[Event]:
+        """The exact game record (each still table once)."""
+        out: list[Event] = []
+        last = None
+        for s in self.steps:
+            if isinstance(s, Say):
+                out.append(s.event)
+            elif isinstance(s, Still) and s.scene != last:
+                out.append(SceneSeen(s.scene))
+                last = s.scene
+        return out
+
+
+# --------------------------------------------------------------------------- Worm Derby
+
+START_X, LANE_Y, PYLON_AT = 330.0, 150.0, 500.0
+
+
+def _pose() -> CameraPose:
+    return CameraPose.looking_at((445.0, 150.0), 950.0, 12.0, 0.0, (1280, 720), 62.0)
+
+
+def _mat() -> list[Decal]:
+    from calibration.mat import make_mat
+
+    sheet = make_mat(paper="a4", dpi=150)
+    w, h = sheet.size_mm
+    return [Decal(np.asarray(sheet.image_bgr), (w, h), (w / 2.0, h / 2.0), 0.0)]
+
+
+class DerbyTable:
+    """The true Worm Derby table: fixed tiles and worms (tail first, head last)."""
+
+    def __init__(self, tiles: list[Piece], worms: dict[str, list[Point2]],
+                 max_x: float = START_X + PYLON_AT + 80) -> None:
+        self.tiles = list(tiles)
+        self.worms = {k: list(v) for k, v in worms.items()}
+        self.max_x = max_x  # Slalom: the worms keep short of the gate
+
+    def copy(self) -> DerbyTable:
+        """An independent copy."""
+        return DerbyTable(self.tiles, self.worms, self.max_x)
+
+    def scene(self, hand: bool = False) -> Scene:
+        """The table as a scene."""
+        coins = [Piece("coin", round(x, 2), round(y, 2), suit=p)
+                 for p, w in self.worms.items() for x, y in w]
+        return Scene((*self.tiles, *coins), hand=hand)
+
+    def clear(self, q: Point2, player: str, skip: set[int] | None = None) -> bool:
+        """A coin at ``q`` keeps clear of every other piece (its own head may touch it)."""
+        for p, w in self.worms.items():
+            for i, c in enumerate(w):
+                if p == player and skip is not None and i in skip:
+                    continue
+                if math.dist(c, q) < D + 1.5:
+                    return False
+        if not (START_X - 60 < q[0] < self.max_x and -40 < q[1] < 340):
+            return False
+        return all(_tile_distance(q, t, T) > D / 2 + 2.0 for t in self.tiles)
+
+    def world(self, player: str) -> StepWorld:
+        """The referee's geometry of everything but the player's worm."""
+        items = [(t, i) for i, t in enumerate(self.tiles)]
+        n = len(items)
+        for p, w in self.worms.items():
+            if p != player:
+                items += [(Piece("coin", x, y, suit=p), n + k) for k, (x, y) in enumerate(w)]
+                n += len(w)
+        return StepWorld(items, PIECES)
+
+    def step(self, player: str, rng: random.Random, aim: Point2) -> Point2 | None:
+        """Moves the tail coin to touch the head, turning toward ``aim``; None: no room."""
+        body = self.worms[player]
+        head, prev = body[-1], body[-2]
+        straight = math.atan2(head[1] - prev[1], head[0] - prev[0])
+        want = math.atan2(aim[1] - head[1], aim[0] - head[0])
+        turn = (want - straight + math.pi) % (2 * math.pi) - math.pi
+        base = straight + max(-0.35, min(0.35, turn)) + rng.uniform(-0.15, 0.15)
+        world = self.world(player)
+        for k in range(0, 13):
+            for sign in ((1, -1) if k else (1,)):
+                a = base + sign * k * 0.13
+                q = (head[0] + D * math.cos(a), head[1] + D * math.sin(a))
+                if not self.clear(q, player, {len(body) - 1, 0}):
+                    continue
+                if world.check(body, q).problem is not None:
+                    continue
+                self.worms[player] = [*body[1:], q]
+                return q
+        return None
+
+    def move(self, player: str, n: int, rng: random.Random, aim: Point2) -> list[Point2] | None:
+        """``n`` steps, or None (the table unchanged) when there is no room."""
+        saved = list(self.worms[player])
+        placed = []
+        for _ in range(n):
+            q = self.step(player, rng, aim)
+            if q is None:
+                self.worms[player] = saved
+                return None
+            placed.append(q)
+        return placed
+
+
+def _aim(player: str, players: list[str]) -> Point2:
+    side = -1 if players.index(player) == 0 else 1
+    return (START_X + PYLON_AT - 40.0, LANE_Y + side * 95.0)
+
+
+def _course(rng: random.Random, variant: str) -> list[Piece]:
+    tiles = [Piece.tile(START_X, LANE_Y - 2 * T, 0.0, "up", "crowns"),
+             Piece.tile(START_X, LANE_Y + 2 * T, 0.0, "up", "arms"),
+             Piece.tile(START_X + PYLON_AT, LANE_Y, 0.0, "up", "suns")]
+    if variant == "slalom":
+        tiles.append(Piece.tile(START_X + 440.0, LANE_Y + rng.uniform(-6, 6), rng.uniform(0, 20),
+                                "up", "suns"))
+    spots = [(545.0, 30.0), (545.0, 290.0), (628.0, -12.0), (628.0, 312.0)]
+    rng.shuffle(spots)
+    for x, y in spots[:3]:
+        tiles.append(Piece.tile(x + rng.uniform(-8, 8), y + rng.uniform(-8, 8),
+                                rng.uniform(0, 89), "down"))
+    return tiles
+
+
+FOULS_DERBY = ("steps", "turn", "shape", "direction", "obstacle", "turn_after_null")
+
+
+def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns: int = 10,
+               fouls: tuple[str, ...] = FOULS_DERBY, still_frames: int = 2) -> Playthrough:
+    """A Worm Derby playthrough: two worms, ``turns`` turns, each planted foul once."""
+    rng = random.Random(seed)
+    players = ["suns", "moons"]
+    length = rng.choice([4, 5])
+    options: dict[str, Any] = {"variant": variant, "cannibal": cannibal,
+                               "lengths": {p: length for p in players}}
+    tiles = _course(rng, variant)
+    worms = {p: [(START_X + (length - 1 - i) * D, LANE_Y + s * 28.0) for i in range(length)][::-1]
+             for p, s in zip(players, (-1, 1), strict=True)}
+    table = DerbyTable(tiles, worms, START_X + 380.0 if variant == "slalom" else
+                       START_X + PYLON_AT + 80)
+    steps: list[Step] = [Say(Setup("worm-derby", tuple(players), options))]
+    steps.append(Still(table.scene(), Expect(None, "ok"), "setup", still_frames))
+    light_at: dict[int, str] = {}
+    plan = list(fouls) + ["legal"] * max(0, turns - len(fouls))
+    if variant != "slalom":
+        plan[rng.randrange(len(fouls), len(plan))] = "ace" if len(plan) > len(fouls) else "legal"
+    rng.shuffle(plan)
+    if plan[0] != "legal":  # the first turn is a plain one
+        k = plan.index("legal") if "legal" in plan else 0
+        plan[0], plan[k] = plan[k], plan[0]
+    turn = 0
+
+    def hand(scene: Scene, at: Point2) -> None:
+        steps.append(Motion(replace(scene, hand=True), at))
+
+    def still(expect: Expect | None, label: str) -> None:
+        steps.append(Still(table.scene(), expect, label, still_frames))
+
+    def legal_move(p: str, roll: int, label: str) -> None:
+        placed = table.move(p, roll, rng, _aim(p, players))
+        assert placed is not None, f"seed {seed}: no room for {p}"
+        hand(table.scene(), placed[-1])
+        still(Expect(p, "ok"), label)
+
+    for k, what in enumerate(plan):
+        if variant == "slalom" and what == "obstacle":
+            what = "legal"
+        p = players[turn % 2]
+        q = players[(turn + 1) % 2]
+        if k and rng.random() < 0.35:
+            light_at[len(steps)] = rng.choice(["dim", "off", "lamp"])
+        roll = rng.choice([2, 3, 4])
+        before = table.copy()
+        if what == "legal":
+            steps.append(Say(Roll(p, str(roll))))
+            legal_move(p, roll, f"{p} {roll} steps")
+        elif what == "steps":
+            steps.append(Say(Roll(p, str(roll))))
+            placed = table.move(p, roll + 1, rng, _aim(p, players))
+            assert placed is not None
+            hand(table.scene(), placed[-1])
+            still(Expect(p, "steps"), f"{p} {roll + 1} steps on a {roll}")
+            table = before.copy()
+            hand(table.scene(), table.worms[p][-1])
+            still(None, "put back")
+            legal_move(p, roll, f"{p} {roll} steps")
+        elif what == "turn":
+            steps.append(Say(Roll(p, str(roll))))
+            placed = table.move(q, 2, rng, _aim(q, players))
+            assert placed is not None
+            hand(table.scene(), placed[-1])
+            still(Expect(q, "turn"), f"{q} moves on {p}'s roll")
+            table = before.copy()
+            hand(table.scene(), table.worms[q][-1])
+            still(None, "put back")
+            legal_move(p, roll, f"{p} {roll} steps")
+        elif what == "turn_after_null":
+            steps.append(Say(Roll(p, "null")))
+            placed = table.move(p, 2, rng, _aim(p, players))
+            assert placed is not None
+            hand(table.scene(), placed[-1])
+            still(Expect(p, "turn"), f"{p} moves after rolling null")
+            table = before.copy()
+            hand(table.scene(), table.worms[p][-1])
+            still(None, "put back")
+            turn += 1  # the null passed the turn
+            p = players[turn % 2]
+            steps.append(Say(Roll(p, str(roll))))
+            legal_move(p, roll, f"{p} {roll} steps")
+        elif what == "shape":
+            steps.append(Say(Roll(p, str(roll))))
+            ok = table.move(p, roll - 1, rng, _aim(p, players))
+            assert ok is not None
+            body = table.worms[p]
+            head, prev = body[-1], body[-2]
+            a = math.atan2(head[1] - prev[1], head[0] - prev[0])
+            for da in (0.0, 0.5, -0.5, 1.0, -1.0):
+                far = (head[0] + 2.4 * D * math.cos(a + da), head[1] + 2.4 * D * math.sin(a + da))
+                if table.clear(far, p, {0, len(body) - 1}):
+                    break
+            else:
+                raise AssertionError(f"seed {seed}: no room for a split worm")
+            table.worms[p] = [*body[1:], far]
+            hand(table.scene(), far)
+            still(Expect(p, "shape"), f"{p} split its worm")
+            table = before.copy()
+            hand(table.scene(), table.worms[p][-1])
+            still(None, "put back")
+            legal_move(p, roll, f"{p} {roll} steps")
+        elif what == "direction":
+            steps.append(Say(Roll(p, "2")))
+            body = table.worms[p]
+            done = False
+            for s1 in (1, -1):
+                for s2 in (1, -1):
+                    tail = _beside(body[1], body[2], s1)
+                    head = _beside(body[-2], body[-3], s2)
+                    if (math.dist(tail, head) > D + 2 and table.clear(tail, p, {0, 1})
+                            and table.clear(head, p, {len(body) - 1, len(body) - 2})):
+                        table.worms[p] = [tail, *body[1:-1], head]
+                        done = True
+                        break
+                if done:
+                    break
+            assert done, f"seed {seed}: no room for a move at both ends"
+            hand(table.scene(), table.worms[p][-1])
+            still(Expect(p, "direction"), f"{p} moved both ends")
+            table = before.copy()
+            hand(table.scene(), table.worms[p][-1])
+            still(None, "put back")
+            legal_move(p, 2, f"{p} 2 steps")
+        elif what in ("obstacle", "ace"):
+            steps.append(Say(Roll(p, "ace")))
+            far = what == "obstacle"
+            moved = _move_obstacle(table, rng, 1.7 * T if far else 0.6 * T)
+            assert moved is not None, f"seed {seed}: no room to move an obstacle"
+            hand(table.scene(), moved)
+            if far:
+                still(Expect(p, "obstacle"), f"{p} moved an obstacle too far")
+                table = before.copy()
+                hand(table.scene(), moved)
+                still(None, "put back")
+            else:
+                still(Expect(p, "ok"), f"{p} moved an obstacle")
+            steps.append(Say(Roll(p, str(roll))))
+            legal_move(p, roll, f"{p} {roll} steps")
+        turn += 1
+    return Playthrough(f"worm-derby.{'cannibal' if cannibal else variant}", steps, _pose(),
+                       _mat(), light_at)
+
+
+def _beside(c: Point2, nxt: Point2, side: int) -> Point2:
+    """A point one coin width beside ``c``, square to the worm's line toward ``nxt``."""
+    a = math.atan2(nxt[1] - c[1], nxt[0] - c[0]) + side * math.pi / 2
+    return (c[0] + D * math.cos(a), c[1] + D * math.sin(a))
+
+
+def _move_obstacle(table: DerbyTable, rng: random.Random, dist: float) -> Point2 | None:
+    downs = [i for i, t in enumerate(table.tiles) if t.face == "down"]
+    rng.shuffle(downs)
+    for i in downs:
+        t = table.tiles[i]
+        for _ in range(24):
+            a = rng.uniform(0, 2 * math.pi)
+            moved = Piece.tile(t.x_mm + dist * math.cos(a), t.y_mm + dist * math.sin(a),
+                               t.angle_deg or 0.0, "down")
+            if not (440 < moved.x_mm < 760 and 0 < moved.y_mm < 320):
+                continue
+            coins = [c for w in table.worms.values() for c in w]
+            if any(_tile_distance(c, moved, T) < D / 2 + 3.0 for c in coins):
+                continue
+            if any(j != i and math.dist(o.centre_mm, moved.centre_mm) < 1.6 * T
+                   for j, o in enumerate(table.tiles)):
+                continue
+            table.tiles[i] = moved
+            return moved.centre_mm
+    return None
+
+
+# --------------------------------------------------------------------------- running it
+
+LIGHTS = {
+    "lamp": {},
+    "dim": {"exposure": 0.62, "shadow_strength": 0.3, "ambient": 0.55},
+    "off": {"exposure": 0.55, "shadow_strength": 0.18, "ambient": 0.8, "light_elevation_deg": 22.0,
+            "colour_temp_k": 6500.0, "light_falloff": 0.0},
+}
+
+
+def _looks(seed: int) -> RenderSettings:
+    """The table and the light of a playthrough (``tabletop.render.variety`` when present)."""
+    try:
+        from tabletop.render import variety  # type: ignore[attr-defined]
+    except ImportError:
+        variety = None
+    if variety is not None:
+        rng = random.Random(seed)
+        case = variety.draw_case(seed, table=rng.choice(variety.TABLE_KINDS),
+                                 light=rng.choice(variety.LIGHT_KINDS))
+        settings = getattr(case, "settings", case)
+        if isinstance(settings, RenderSettings):
+            return replace(settings, hand=False, motion_blur_px=0.0)
+    return RenderSettings.random(seed, motion_blur_px=0.0, glare=0.0)
+
+
+@dataclass
+class Frames:
+    """A playthrough rendered: the items of a recording and the truth of each."""
+
+    items: list[tuple[int, Any]]  # (step index, np.ndarray frame | Event)
+    calibration: Any
+    count: int
+
+
+def render(play: Playthrough, seed: int, repeat: int) -> Frames:
+    """Every step drawn as the camera sees it (each frame ``repeat`` times, as replay does)."""
+    base = _looks(seed)
+    light: dict[str, float] = {}
+    items: list[tuple[int, Any]] = []
+    cal = None
+    n = 0
+    for i, s in enumerate(play.steps):
+        if i in play.light_at:
+            light = dict(LIGHTS[play.light_at[i]])
+        if isinstance(s, Say):
+            items.append((i, s.event))
+            continue
+        looks = {k: (getattr(base, k) * v if k in ("exposure", "shadow_strength") else v)
+                 for k, v in light.items()}
+        shots = [(s.scene, None)] * s.frames if isinstance(s, Still) else [(s.scene, s.target_mm)]
+        for scene, target in shots:
+            n += 1
+            settings = replace(base, seed=seed * 1000 + n, table_seed=base.texture_seed,
+                               hand=target is not None, hand_target_mm=target,
+                               hand_height_mm=25.0, **looks)
+            r = render_scene(scene, play.pose, settings, PIECES, play.decals)
+            cal = r.calibration()
+            items.extend((i, r.image) for _ in range(repeat))
+    return Frames(items, cal, n)
+
+
+@dataclass
+class Score:
+    """Counts for one playthrough or many."""
+
+    counts: Counter[str] = field(default_factory=Counter)
+    notes: list[str] = field(default_factory=list)
+    trace: list[str] = field(default_factory=list)
+
+    def add(self, other: Score) -> None:
+        """Adds another score's counts and notes."""
+        self.counts.update(other.counts)
+        self.notes.extend(other.notes)
+        self.trace.extend(other.trace)
+
+
+def _reading_wrong(seen: Scene, truth: Scene) -> bool:
+    """True when the reading misses, adds or misreads a piece (4 mm, suit, face)."""
+    used: set[int] = set()
+    for t in truth.pieces:
+        best = None
+        for j, p in enumerate(seen.pieces):
+            if j in used or p.kind != t.kind or math.dist(p.centre_mm, t.centre_mm) > 4.0:
+                continue
+            if (p.kind == "coin" and p.suit != t.suit) or (p.kind == "tile" and p.face != t.face):
+                continue
+            if (p.kind, p.color, p.id) != (t.kind, t.color, t.id):
+                continue
+            best = j
+            break
+        if best is None:
+            return True
+        used.add(best)
+    return len(used) != len(seen.pieces)
+
+
+def _judge(expect: Expect | None, got: list[Verdict], label: str, score: Score) -> None:
+    c = score.counts
+    illegal = [v for v in got if not v.legal]
+    if expect is None or expect.legal:
+        for v in illegal:
+            c["false_alarms"] += 1
+            score.notes.append(f"false alarm on '{label}': {v.player} {v.rule}: {v.reason}")
+        if expect is not None and not illegal:
+            if any(v.legal and (expect.player is None or v.player in (None, expect.player))
+                   for v in got):
+                c["verdicts_right"] += 1
+            else:
+                c["verdicts_missing"] += 1
+                score.notes.append(f"not judged: '{label}'")
+        return
+    match = [v for v in illegal if v.rule == expect.rule and v.player == expect.player]
+    if match:
+        c["verdicts_right"] += 1
+    else:
+        c["missed_fouls"] += 1
+        score.notes.append(f"missed foul '{label}' ({expect.player} {expect.rule}); got "
+                           + ("; ".join(f"{v.player} {v.rule}" for v in got) or "nothing"))
+    for v in illegal:
+        if v not in match:
+            c["false_alarms"] += 1
+            score.notes.append(f"wrong call on '{label}': {v.player} {v.rule}: {v.reason}")
+
+
+def exact(play: Playthrough) -> Score:
+    """The playthrough as an exact record (no camera): the referee's part alone."""
+    score = Score()
+    events = play.record()
+    outputs = fold(events)
+    scene_seq: dict[int, int] = {}
+    k, last = 0, None
+    for i, s in enumerate(play.steps):
+        if isinstance(s, Say):
+            k += 1
+        elif isinstance(s, Still) and s.scene != last:
+            scene_seq[k] = i
+            k += 1
+            last = s.scene
+    for seq, i in scene_seq.items():
+        s = play.steps[i]
+        assert isinstance(s, Still)
+        got = [o for o in outputs if isinstance(o, Verdict) and o.seq == seq]
+        sub = Score()
+        _judge(s.expect, got, s.label, sub)
+        score.counts["exact_total"] += 1 if s.expect is not None else 0
+        score.counts["exact_right"] += sub.counts["verdicts_right"]
+        score.notes.extend(f"exact: {n}" for n in sub.notes)
+    return score
+
+
+def run(play: Playthrough, seed: int, repeat: int = 3) -> Score:
+    """Renders a playthrough and runs it through the real pipeline; the score."""
+    from web.bus import Bus
+    from web.log import GameLog
+    from web.pipeline import run_sync
+    from web.sources import Frame, Item, Source, TimelineEvent
+    from web.table import Table
+    from web.vision_glue import load_vision
+
+    frames = render(play, seed, repeat)
+    current = [0]
+
+    class _Recording(Source):
+        description = f"rendered {play.name}"
+        total = len(frames.items)
+
+        def items(self) -> Iterator[Item]:
+            for n, (i, it) in enumerate(frames.items):
+                current[0] = i
+                if isinstance(it, Event):
+                    yield TimelineEvent(it, n)
+                else:
+                    yield Frame(it, n, time.monotonic(), f"#{n}")
+
+    table = Table(GameLog(":memory:"), Bus())
+    said: dict[int, list[Event]] = {}
+    seen: dict[int, list[Scene]] = {}
+
+    def submit(event: Event, jpeg: bytes | None = None) -> Any:
+        done = table.submit(event, jpeg)
+        said.setdefault(current[0], []).extend(o for _, o in done.outputs)
+        if isinstance(event, SceneSeen):
+            seen.setdefault(current[0], []).append(event.scene)
+        return done
+
+    vision = load_vision(frames.calibration, play.setup.game)
+    run_sync(_Recording(), vision, submit, None, lambda pipe: table.on_game(pipe.use_game))
+    score = Score()
+    c = score.counts
+    c["frames"] += frames.count
+    for i, s in enumerate(play.steps):
+        if isinstance(s, Motion):
+            continue
+        what = s.label if isinstance(s, Still) else s.event.dumps()
+        outs = "; ".join(f"{o.type} {getattr(o, 'player', '')} {getattr(o, 'rule', '')} "
+                         f"{getattr(o, 'reason', getattr(o, 'message', ''))}"
+                         for o in said.get(i, []))
+        score.trace.append(f"{i:3d} {what} [{len(seen.get(i, []))} seen] -> {outs}")
+    stills = [i for i, s in enumerate(play.steps) if isinstance(s, Still)]
+    for i, s in enumerate(play.steps):
+        # what a still table made the referee say: from its first frame to the next still's
+        outs = said.get(i, [])
+        if isinstance(s, Motion):
+            continue
+        if isinstance(s, Still):
+            nxt = next((j for j in stills if j > i), len(play.steps))
+            outs = [o for j in range(i, nxt) for o in said.get(j, [])
+                    if not isinstance(play.steps[j], Say)]
+            truth = s.scene
+            for scene in seen.get(i, []):
+                wrong = _reading_wrong(scene, truth)
+                c["readings_wrong"] += int(wrong)
+            for d in (o for o in outs if isinstance(o, Doubt)):
+                c["doubts_raised"] += 1
+                real = any(_reading_wrong(sc, truth) for sc in seen.get(i, []))
+                c["doubts_real"] += int(real)
+                score.notes.append(f"doubt on '{s.label}' ({'real' if real else 'NOT real'}): "
+                                   f"{d.reason}")
+            _judge(s.expect, [o for o in outs if isinstance(o, Verdict)], s.label, score)
+        else:
+            _judge(s.expect, [o for o in outs if isinstance(o, Verdict)],
+                   f"{s.event.type} {getattr(s.event, 'player', '')}", score)
+    score.add(exact(play))
+    return score
+
+
+def playthroughs(seed: int, games: list[str], short: bool = False) -> list[Playthrough]:
+    """The playthroughs of one seed for the named games (short: a few turns each)."""
+    out = []
+    turns = 3 if short else 10
+    fouls_short = ("steps", "turn")
+    for g in games:
+        kw: dict[str, Any] = {"turns": turns}
+        if short:
+            kw.update(fouls=fouls_short, still_frames=1)
+        if g == "worm-derby.basic":
+            out.append(worm_derby(seed, **kw))
+        elif g == "worm-derby.slalom":
+            out.append(worm_derby(seed + 1, "slalom", **kw))
+        elif g == "worm-derby.cannibal":
+            out.append(worm_derby(seed + 2, cannibal=True, **kw))
+        else:
+            raise SystemExit(f"bench_trust: unknown game {g!r}")
+    return out
+
+
+GAMES = ["worm-derby.basic", "worm-derby.slalom", "worm-derby.cannibal"]
+FIGURES = ("verdicts_right", "false_alarms", "missed_fouls", "verdicts_missing", "doubts_raised",
+           "doubts_real", "readings_wrong", "exact_right", "exact_total", "frames")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Runs the playthroughs and prints the figures."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=9001, help="first seed (never tuned on)")
+    ap.add_argument("--plays", type=int, default=1, help="playthroughs per game")
+    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--short", action="store_true", help="a few turns each (the test's size)")
+    ap.add_argument("-v", "--verbose", action="store_true", help="say what went wrong")
+    ap.add_argument("--trace", action="store_true", help="every step and what was said")
+    args = ap.parse_args(argv)
+    games = [g for g in args.games.split(",") if g]
+    t0, c0 = time.perf_counter(), time.process_time()
+    total = Score()
+    per: dict[str, Score] = {}
+    for k in range(args.plays):
+        seed = args.seed + 17 * k
+        for play in playthroughs(seed, games, args.short):
+            score = run(play, seed)
+            per.setdefault(play.name, Score()).add(score)
+            total.add(score)
+            if args.trace:
+                for n in score.trace:
+                    print(f"# {play.name} seed {seed}: {n}", file=sys.stderr)
+            if args.verbose:
+                for n in score.notes:
+                    print(f"# {play.name} seed {seed}: {n}", file=sys.stderr)
+    for name, score in per.items():
+        for f in FIGURES:
+            print(f"{name}.{f}={score.counts[f]}")
+    for f in FIGURES:
+        print(f"{f}={total.counts[f]}")
+    print(f"wall_s={time.perf_counter() - t0:.1f}")
+    print(f"cpu_s={time.process_time() - c0:.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

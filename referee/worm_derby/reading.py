@@ -1,0 +1,305 @@
+"""Is the new reading of the table possible? Conservation laws before rules.
+
+Between two accepted tables of Worm Derby some things cannot happen: tiles do not appear or
+vanish, a face-down obstacle does not move (except after an ace), a worm keeps its coins (except
+an end coin a Cannibal eats), a coin does not change its suit where it lies, and the pieces that
+play no part in the turn stay where they were. When the camera's reading breaks such a law the
+first explanation is a misread, not a foul, so :func:`reconcile` either
+
+- resolves it from the last accepted table, when the misread is plain: a tile that a coin
+  touches or covers and that is not seen is still there; a tile read face up where a face-down
+  one lay (or the other way) keeps its face; a coin read without a suit, or with a suit that
+  makes one worm too long and another too short, where such a coin lay keeps that coin's suit;
+  a piece read a few millimetres off its old place (less than half a coin) stayed; or
+- returns :class:`ReadingDoubt` values (what looks wrong, where, which pieces) that the game
+  turns into ``doubt`` outputs, changing nothing.
+
+Pieces restored from the accepted table are appended after the reading's own pieces, so the
+reading's indices (which verdicts and doubts name) stay valid.
+
+>>> from tabletop.scene import Piece, Scene
+>>> old = Scene.of([Piece.tile(0, 0, 0, "down"), Piece("coin", 40, 0, suit="suns")])
+>>> new = Scene.of([Piece("coin", 40, 0, suit="suns")])
+>>> r = reconcile(old, new, ReadingRules(coin_mm=19.05, tile_mm=50.8,
+...               lengths={"suns": 1}, mover="suns"))
+>>> r.doubts[0].reason
+'the obstacle at (0, 0) is not seen: is it hidden, or did it move?'
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+
+from referee.worm_derby.table import IGNORED_KINDS
+from referee.worm_derby.words import at, possessive
+from tabletop.scene import Piece, Scene
+
+Point2 = tuple[float, float]
+FIXED_KINDS = ("tile", "post")
+"""Kinds of piece that no roll of the die moves (an ace moves one obstacle tile)."""
+
+
+@dataclass(frozen=True)
+class ReadingRules:
+    """What the game says about the pieces, for one reading.
+
+    Attributes:
+        coin_mm: Coin diameter.
+        tile_mm: Tile side.
+        lengths: Coins each worm in the race has now (finished worms left out).
+        players: Every player in the race (finished ones too).
+        mover: The player whose turn it is (None: nobody may move).
+        obstacle_may_move: True after an ace: one face-down tile may move.
+        may_lose_one: Players whose worm may lose one coin (a Cannibal may eat it).
+        may_gain_one: Players whose worm may get one coin back (an eaten coin, on an ace).
+        same_place_mm: Pieces nearer than this to their old place have not moved.
+    """
+
+    coin_mm: float
+    tile_mm: float
+    lengths: Mapping[str, int]
+    mover: str | None
+    players: frozenset[str] = frozenset()
+    obstacle_may_move: bool = False
+    may_lose_one: frozenset[str] = frozenset()
+    may_gain_one: frozenset[str] = frozenset()
+    same_place_mm: float = 4.0
+
+    @property
+    def stayed_mm(self) -> float:
+        """A piece read less than this from its old place did not move (a misread)."""
+        return 0.45 * self.coin_mm
+
+
+@dataclass(frozen=True)
+class ReadingDoubt:
+    """Something the reading shows that the game cannot do."""
+
+    reason: str
+    where_mm: Point2 | None
+    pieces: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One way to read the table consistently: the scene to judge and, for each of its pieces,
+    its index in the camera's reading (-1: a piece restored from the accepted table)."""
+
+    scene: Scene
+    index_map: tuple[int, ...]
+
+    def to_reading(self, indices: tuple[int, ...]) -> tuple[int, ...]:
+        """Indices into the judged scene as indices into the reading (restored ones left out)."""
+        return tuple(self.index_map[i] for i in indices
+                     if 0 <= i < len(self.index_map) and self.index_map[i] >= 0)
+
+
+@dataclass(frozen=True)
+class Reading:
+    """The reading made consistent with the accepted table.
+
+    Attributes:
+        candidates: Consistent scenes to judge, the likeliest first (none: nothing can be
+            judged on this reading).
+        complete: True when the first candidate only fixes plain misreads (a face, a suit, a
+            few millimetres, a tile under a coin): it may be judged either way. Otherwise a
+            candidate may only confirm a legal move; anything else is a doubt.
+        doubts: What looks wrong in the reading (said when it cannot be judged legal).
+        resolved: What was resolved from the accepted table, in plain words.
+        base: The reading with only the pieces not involved in the turn put right (None when
+            even that is impossible).
+    """
+
+    candidates: tuple[Candidate, ...]
+    complete: bool = True
+    doubts: tuple[ReadingDoubt, ...] = field(default_factory=tuple)
+    resolved: tuple[str, ...] = field(default_factory=tuple)
+    base: Candidate | None = None
+
+
+def _tile_distance(p: Point2, tile: Piece, side_mm: float) -> float:
+    """Distance from ``p`` to a tile's square (negative inside)."""
+    a = math.radians(tile.angle_deg or 0.0)
+    dx, dy = p[0] - tile.x_mm, p[1] - tile.y_mm
+    lx, ly = math.cos(a) * dx + math.sin(a) * dy, -math.sin(a) * dx + math.cos(a) * dy
+    h = side_mm / 2
+    ox, oy = max(abs(lx) - h, 0.0), max(abs(ly) - h, 0.0)
+    return math.hypot(ox, oy) if (ox or oy) else -min(h - abs(lx), h - abs(ly))
+
+
+def _nearest(points: list[tuple[int, Point2]], p: Point2, within: float
+             ) -> tuple[int, float] | None:
+    best: tuple[int, float] | None = None
+    for i, q in points:
+        d = math.dist(p, q)
+        if d <= within and (best is None or d < best[1]):
+            best = (i, d)
+    return best
+
+
+def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
+    """The new reading checked against the accepted table ``old`` (see the module doc)."""
+    pieces: list[Piece | None] = list(new.pieces)
+    resolved: list[str] = []
+    doubts: list[ReadingDoubt] = []
+    complete = True
+    old_p = [p for p in old.pieces if p.kind not in IGNORED_KINDS]
+    restored: list[Piece] = []
+
+    # -- fixed pieces: tiles keep their face where they lie; a few mm off is the same tile
+    olds = [(k, p) for k, p in enumerate(old_p) if p.kind in FIXED_KINDS]
+    news = [(j, p) for j, p in enumerate(new.pieces) if p.kind in FIXED_KINDS]
+    used_old: set[int] = set()
+    used_new: set[int] = set()
+    pairs = sorted((math.dist(p.centre_mm, q.centre_mm), k, j)
+                   for k, p in olds for j, q in news if p.kind == q.kind)
+    for d, k, j in pairs:
+        if d > rules.stayed_mm or k in used_old or j in used_new:
+            continue
+        used_old.add(k)
+        used_new.add(j)
+        p, q = old_p[k], new.pieces[j]
+        if (q.face, q.suit) != (p.face, p.suit) or d > rules.same_place_mm:
+            resolved.append(f"the {p.kind} at {at(p.centre_mm)} stayed as it was")
+        pieces[j] = replace(q, x_mm=p.x_mm, y_mm=p.y_mm, angle_deg=p.angle_deg, face=p.face,
+                            suit=p.suit)
+    gone = [k for k, _ in olds if k not in used_old]
+    came = [j for j, _ in news if j not in used_new]
+    if rules.obstacle_may_move and len(gone) == 1 and len(came) == 1 and \
+            old_p[gone[0]].kind == new.pieces[came[0]].kind == "tile":
+        gone, came = [], []  # the ace's move (of an obstacle, or wrongly of another tile)
+    coins_now = [(j, p.centre_mm) for j, p in enumerate(new.pieces) if p.kind == "coin"]
+    for k in gone:
+        p = old_p[k]
+        cover = [j for j, c in coins_now
+                 if _tile_distance(c, p, rules.tile_mm) < rules.coin_mm / 2 + 2.0] \
+            if p.kind == "tile" else \
+            [j for j, c in coins_now if math.dist(c, p.centre_mm) < rules.coin_mm]
+        restored.append(p)
+        if cover:
+            resolved.append(f"the {p.kind} at {at(p.centre_mm)} is hidden by a coin")
+            continue
+        complete = False
+        what = "obstacle" if p.kind == "tile" and p.face == "down" else p.kind
+        doubts.append(ReadingDoubt(f"the {what} at {at(p.centre_mm)} is not seen: is it "
+                                   f"hidden, or did it move?", p.centre_mm))
+    for j in came:
+        q = new.pieces[j]
+        pieces[j] = None
+        complete = False
+        doubts.append(ReadingDoubt(f"a {q.kind} is seen at {at(q.centre_mm)} where there was "
+                                   f"none: is it a misread, or was it put there?", q.centre_mm,
+                                   (j,)))
+
+    # -- coins: a coin where one lay keeps its suit when the reading is unsure or unbalanced
+    old_coins = [(k, p) for k, p in enumerate(old_p) if p.kind == "coin"]
+    players = set(rules.players) | set(rules.lengths)
+    counts = Counter(p.suit for p in new.pieces if p.kind == "coin")
+    for j, q in enumerate(new.pieces):
+        if q.kind != "coin":
+            continue
+        near = _nearest([(k, p.centre_mm) for k, p in old_coins], q.centre_mm, rules.stayed_mm)
+        if near is None:
+            continue
+        p = old_p[near[0]]
+        if q.suit == p.suit or p.suit not in players:
+            continue
+        unsure = q.suit not in players or (
+            counts[q.suit] > rules.lengths.get(q.suit or "", 0)
+            and counts[p.suit] < rules.lengths[p.suit])
+        if unsure:
+            counts[q.suit] -= 1
+            counts[p.suit] += 1
+            pieces[j] = replace(q, suit=p.suit)
+            resolved.append(f"the coin at {at(p.centre_mm)} is {possessive(p.suit or '')}")
+    # -- a coin read a few mm off the place of one of its worm's coins stayed (steps are whole
+    # coin widths)
+    for j, q in enumerate(pieces):
+        if q is None or q.kind != "coin":
+            continue
+        same = [(k, p.centre_mm) for k, p in old_coins if p.suit == q.suit]
+        near = _nearest(same, q.centre_mm, rules.stayed_mm)
+        if near is not None and near[1] > rules.same_place_mm:
+            p = old_p[near[0]]
+            pieces[j] = replace(q, x_mm=p.x_mm, y_mm=p.y_mm)
+    # -- coins of no worm in the race: not judged
+    for j, q in enumerate(pieces):
+        if q is not None and q.kind == "coin" and q.suit not in players:
+            pieces[j] = None
+            complete = False
+            doubts.append(ReadingDoubt(f"a coin at {at(q.centre_mm)} belongs to no worm in the "
+                                       f"race ({q.suit or 'suit unknown'}): is it a misread?",
+                                       q.centre_mm, (j,)))
+    # -- each worm keeps its coins
+    mover_missing: list[Piece] = []
+    maybe_eaten: list[Piece] = []
+    for player, n in rules.lengths.items():
+        mine = [j for j, p in enumerate(pieces)
+                if p is not None and p.kind == "coin" and p.suit == player]
+        seen = len(mine)
+        theirs = [(k, p) for k, p in old_coins if p.suit == player]
+        if seen == n - 1 and player in rules.may_lose_one:
+            # eaten (a coin of the mover lies where it lay), or not seen: then the reading may
+            # only confirm a move
+            lost = [p for _, p in theirs if _nearest(
+                [(j, pieces[j].centre_mm) for j in mine  # type: ignore[union-attr]
+                 ], p.centre_mm, rules.same_place_mm) is None]
+            movers = [(j, p.centre_mm) for j, p in enumerate(pieces)
+                      if p is not None and p.kind == "coin" and p.suit == rules.mover]
+            if any(_nearest(movers, p.centre_mm, rules.stayed_mm) for p in lost):
+                continue
+            complete = False
+            maybe_eaten += lost
+            doubts.append(ReadingDoubt(
+                f"{possessive(player)} worm shows {seen} of its {n} coins and none was eaten: "
+                f"is a coin hidden or misread?", None, tuple(mine)))
+            continue
+        if seen == n or (seen == n + 1 and player in rules.may_gain_one):
+            continue
+        unmatched_old = [p for _, p in theirs if _nearest(
+            [(j, pieces[j].centre_mm) for j in mine  # type: ignore[union-attr]
+             ], p.centre_mm, rules.same_place_mm) is None]
+        unmatched_new = [j for j in mine if _nearest(
+            [(k, p.centre_mm) for k, p in theirs], pieces[j].centre_mm,  # type: ignore[union-attr]
+            rules.same_place_mm) is None]
+        complete = False
+        if seen < n:
+            where = unmatched_old[0].centre_mm if unmatched_old and player != rules.mover \
+                else None
+            place = f" (one lay at {at(where)})" if where is not None else ""
+            doubts.append(ReadingDoubt(
+                f"{possessive(player)} worm shows {seen} of its {n} coins{place}: is a coin "
+                f"hidden or misread?", where, tuple(mine)))
+            if player == rules.mover:
+                mover_missing.extend(unmatched_old)
+            elif len(unmatched_old) == n - seen:
+                restored.extend(unmatched_old)  # the worm not on the move stays
+            else:
+                return Reading((), False, tuple(doubts), tuple(resolved))
+        else:
+            where = pieces[unmatched_new[-1]].centre_mm if unmatched_new else None  # type: ignore[union-attr]
+            doubts.append(ReadingDoubt(
+                f"{possessive(player)} worm shows {seen} coins; it has {n}: is a coin of "
+                f"another colour misread?", where, tuple(unmatched_new) or tuple(mine)))
+            if player != rules.mover and len(unmatched_new) == seen - n:
+                for j in unmatched_new:
+                    pieces[j] = None  # a worm not on the move gets no coins
+            else:
+                return Reading((), False, tuple(doubts), tuple(resolved))
+    kept = [(j, p) for j, p in enumerate(pieces) if p is not None]
+    base = Candidate(replace(new, pieces=(*(p for _, p in kept), *restored)),
+                     (*(j for j, _ in kept), *([-1] * len(restored))))
+    candidates = [base]
+    if len(maybe_eaten) == 1:
+        candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces,
+                                                                *maybe_eaten)),
+                                    (*base.index_map, -1)))
+    for p in mover_missing:
+        candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces, p)),
+                                    (*base.index_map, -1)))
+    if mover_missing:
+        candidates = candidates[1:] + candidates[:1]
+    return Reading(tuple(candidates), complete, tuple(doubts), tuple(resolved), base)

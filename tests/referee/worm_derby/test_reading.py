@@ -1,0 +1,204 @@
+"""Conservation before rules: a reading that breaks what the game cannot do is a doubt, not a
+foul; a plain misread is resolved from the accepted table; the right player gets the foul; one
+unresolved foul is not repeated against the next player's turn."""
+
+from __future__ import annotations
+
+from referee.record import fold
+from tabletop.events import Accept, Doubt, Notice, SceneSeen, Verdict
+from tests.factories import coin, setup, tile
+from tests.referee.worm_derby.helpers import (
+    D,
+    T,
+    course,
+    line,
+    new_game,
+    play,
+    roll,
+    seen,
+    started,
+)
+
+OBSTACLE = tile(0, 500)
+SUNS0 = line(-40, 0, 6, "suns")
+MOONS0 = line(40, 0, 6, "moons")
+FIRST = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0).scene
+SUNS2 = line(-40, 2 * D, 6, "suns")  # suns' worm after two steps
+
+
+def kinds(out):
+    return [(type(e).__name__, getattr(e, "rule", None)) for e in out]
+
+
+TOO_FAR = line(-40, 3 * D, 6, "suns")  # three steps on a roll of two
+
+
+def _same_game(a, b) -> bool:
+    return (a.table, a.worms, a.turn, a.roll) == (b.table, b.worms, b.turn, b.roll)
+
+
+def test_doubt_an_obstacle_not_seen_cannot_make_a_move_illegal():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    after, out = play(game, state, seen(course(), TOO_FAR, MOONS0))
+    assert kinds(out) == [("Doubt", None)]
+    d = out[0]
+    assert d.player == "suns" and d.where == (0.0, 500.0) and "not seen" in d.reason
+    assert _same_game(after, state)  # a doubt changes nothing in the game
+
+
+def test_misread_an_obstacle_not_seen_still_lets_a_legal_move_be_judged():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    after, out = play(game, state, seen(course(), SUNS2, MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]
+    assert after.table is not None and OBSTACLE in after.table.pieces  # it is still there
+
+
+def test_doubt_a_tile_that_appears_from_nowhere_cannot_make_a_move_illegal():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, tile(300, 300)]), TOO_FAR,
+                                    MOONS0))
+    assert kinds(out) == [("Doubt", None)] and out[0].where == (300.0, 300.0)
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, tile(300, 300)]), SUNS2,
+                                    MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]
+
+
+def test_misread_a_coin_missing_from_either_worm_is_put_back_for_a_legal_move():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0[:5]))
+    assert kinds(out) == [("Verdict", "ok")]
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]),
+                                    [c for k, c in enumerate(SUNS2) if k != 1], MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]
+
+
+def test_doubt_a_worm_that_loses_a_coin_is_no_foul():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR, MOONS0[:5]))
+    assert kinds(out) == [("Doubt", None)] and "5 of its 6 coins" in out[0].reason
+
+
+def test_doubt_an_obstacle_that_moved_without_an_ace_is_a_doubt():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[tile(200, 500)]), TOO_FAR, MOONS0))
+    assert [type(e) for e in out] == [Doubt, Doubt]
+
+
+def test_doubt_not_fixed_stands_as_read_when_the_next_player_rolls():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    state, out = play(game, state, seen(course(), TOO_FAR, MOONS0), roll("moons", "3"))
+    assert kinds(out) == [("Doubt", None), ("Notice", None)]
+    assert "stands as read" in out[1].message
+    assert game.describe(state)["turn"] == "moons" and state.roll == "3"
+    assert state.table is not None and OBSTACLE in state.table.pieces
+
+
+def test_misread_a_tile_hidden_by_a_touching_coin_is_still_there():
+    game = new_game(["suns"])
+    beside = tile(-40 + D / 2 + T / 2 + 0.3, 7 * D)  # touches the head after two steps
+    state = started(game, seen(course(), SUNS0).scene, seen(course(), beside, SUNS0).scene)
+    state, _ = play(game, state, roll("suns", "2"))
+    moved = line(-40, 2 * D, 6, "suns")
+    state, out = play(game, state, seen(course(), moved))  # the tile is not seen
+    assert kinds(out) == [("Verdict", "ok")]  # judged, not doubted
+    assert state.table is not None and beside in state.table.pieces
+
+
+def test_misread_a_tile_face_and_a_few_millimetres_are_the_tile_as_it_was():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    flipped = tile(3, 497, angle_deg=3.0, face="up", suit="arms")
+    state2, out = play(game, state, seen(course(obstacles=[flipped]), SUNS2, MOONS0))
+    assert [(e.legal, e.rule) for e in out if isinstance(e, Verdict)] == [(True, "ok")]
+    assert state2.table is not None and any(p.kind == "tile" and p.face == "down"
+                                            and p.centre_mm == (0.0, 500.0)
+                                            for p in state2.table.pieces)
+
+
+def test_misread_a_coin_read_in_another_colour_keeps_its_worms_colour():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    wrong = [coin(p.x_mm + 1.0, p.y_mm, "suns" if k == 2 else "moons")
+             for k, p in enumerate(MOONS0)]
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, wrong))
+    assert [(e.legal, e.rule) for e in out if isinstance(e, Verdict)] == [(True, "ok")]
+
+
+def test_turn_a_move_on_someone_elses_turn_is_the_movers_foul():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "null"))  # moons' turn to roll now
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0))
+    v = [e for e in out if isinstance(e, Verdict)]
+    assert [(x.player, x.legal, x.rule) for x in v] == [("suns", False, "turn")]
+    assert "Suns' worm moved, but it is moons' turn" in v[0].reason
+
+
+def test_turn_the_other_worm_moving_during_a_roll_is_that_players_foul():
+    game = new_game()
+    state = started(game, FIRST)
+    _, out = play(game, state, roll("suns", "2"),
+                  seen(course(obstacles=[OBSTACLE]), SUNS0, line(40, 2 * D, 6, "moons")))
+    v = [e for e in out if isinstance(e, Verdict)]
+    assert [(x.player, x.rule) for x in v] == [("moons", "turn")]
+
+
+def test_pending_one_foul_is_not_repeated_against_the_next_players_turn():
+    game = new_game()
+    state = started(game, FIRST)
+    too_far = line(-40, 3 * D, 6, "suns")
+    state, out = play(game, state, roll("suns", "2"),
+                      seen(course(obstacles=[OBSTACLE]), too_far, MOONS0),
+                      roll("moons", "3"), roll("moons", "3"),
+                      seen(course(obstacles=[OBSTACLE]), too_far, line(40, 3 * D, 6, "moons")))
+    assert kinds(out) == [("Verdict", "steps"), ("Notice", None)]
+    assert isinstance(out[1], Notice) and "not put right yet" in out[1].message
+    # the foul put right: judged against the accepted table and roll at once
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]
+    state, out = play(game, state, roll("moons", "3"))
+    assert not [e for e in out if isinstance(e, Verdict)]
+
+
+def test_accept_after_a_foul_lets_the_move_stand_and_passes_the_turn():
+    events = [setup("worm-derby", ["suns", "moons"]), SceneSeen(FIRST), roll("suns", "2"),
+              seen(course(obstacles=[OBSTACLE]), line(-40, 3 * D, 6, "suns"), MOONS0),
+              Accept(), roll("moons", "3")]
+    out = fold(events)
+    v = [(e.seq, e.legal, e.rule) for e in out if isinstance(e, Verdict)]
+    assert v == [(1, True, "ok"), (3, False, "steps"), (4, True, "ok")]
+    assert "moons' turn" in [e for e in out if isinstance(e, Verdict)][-1].reason
+
+
+def test_doubt_is_one_event_of_the_record_format():
+    d = Doubt(4, "suns", (2,), (0.0, 500.0), "The tile at (0, 500) is not seen.")
+    from tabletop.events import parse_event
+    assert parse_event(d.to_json()) == d
+    assert d.to_json() == {"type": "doubt", "seq": 4, "player": "suns", "pieces": [2],
+                           "where": [0.0, 500.0], "reason": "The tile at (0, 500) is not seen."}
+
+
+def test_pending_a_foul_put_back_as_it_was_is_put_right():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "null"))
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0),
+                      SceneSeen(FIRST), roll("moons", "2"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS0, line(40, 2 * D, 6, "moons")))
+    assert kinds(out) == [("Verdict", "turn"), ("Verdict", "ok")]

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -143,6 +144,21 @@ def _table(rng: np.random.Generator, pinned: str | None) -> str:
     return kinds[int(rng.integers(len(kinds)))]
 
 
+@cache
+def table_reflectance(table: str) -> float:
+    """Mean grey reflectance of a table kind (from a small sample of its texture)."""
+    from tabletop.render.materials import MATERIALS
+
+    tex = MATERIALS[table](np.random.default_rng(0), 120, 120, 0.4)
+    return float(np.clip(tex, 0.0, 1.0).mean())
+
+
+def auto_exposure(table: str) -> float:
+    """How far a webcam's automatic exposure brightens a dark table or darkens a white one
+    (half way to a mid-grey table, within 0.75-1.5)."""
+    return float(np.clip((0.42 / max(table_reflectance(table), 1e-3)) ** 0.5, 0.75, 1.5))
+
+
 def light_settings(kind: str, rng: np.random.Generator, table: str,
                    centre_mm: tuple[float, float]) -> dict[str, Any]:
     """RenderSettings arguments of one kind of light (:data:`LIGHT_KINDS`)."""
@@ -187,6 +203,7 @@ def light_settings(kind: str, rng: np.random.Generator, table: str,
         s.update(light_elevation_deg=float(u(62, 85)),
                  glare=float(u(0.5, 1.4) if table in GLOSSY else u(0.15, 0.4)),
                  glare_shininess=float(u(40, 250)))
+    s["exposure"] = float(np.clip(s["exposure"] * auto_exposure(table), 0.1, 4.0))
     return s
 
 

@@ -17,6 +17,7 @@ the same bytes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
@@ -29,6 +30,7 @@ from shapely.geometry.base import BaseGeometry
 from tabletop.pieceset import PieceSet
 from tabletop.render.camera import CameraPose
 from tabletop.render.clutter import CLUTTER, Clutter, make_clutter
+from tabletop.render.edge import TableEdge
 from tabletop.render.errors import RenderError
 from tabletop.render.layouts import game_layout
 from tabletop.render.lights import Blind, Daylight, Lamp
@@ -218,6 +220,33 @@ def _camera(rng: np.random.Generator, size: tuple[int, int]) -> CameraPose:
         hfov_deg=float(rng.uniform(60, 77)), dist=dist)
 
 
+def _table_edge(rng: np.random.Generator, region: BaseGeometry,
+                ) -> tuple[TableEdge, BaseGeometry, BaseGeometry]:
+    """An edge cutting 10-35 % off the view, the part of ``region`` left on the table (40 mm
+    inside the edge) and the table itself (5 mm inside)."""
+    off = float(rng.uniform(0, 360))
+    a = math.radians(off)
+    n = np.array([math.cos(a), math.sin(a)])
+    pts = np.asarray(region.exterior.coords) if hasattr(region, "exterior") else np.asarray(
+        region.convex_hull.exterior.coords)
+    along = pts @ n
+    lo, hi = float(along.min()), float(along.max())
+    cut = hi - float(rng.uniform(0.1, 0.35)) * (hi - lo)
+    c = np.asarray(region.centroid.coords[0])
+    point = c + (cut - float(c @ n)) * n
+    floors = ((0.10, 0.10, 0.11), (0.08, 0.11, 0.15), (0.16, 0.17, 0.18), (0.05, 0.06, 0.08))
+    edge = TableEdge((float(point[0]), float(point[1])), off,
+                     floors[int(rng.integers(len(floors)))])
+    big = 1e5
+    t = np.array([-n[1], n[0]])
+
+    def inside(by_mm: float) -> Polygon:
+        p = point - by_mm * n
+        return Polygon([p + big * t, p - big * t, p - big * t - big * n, p + big * t - big * n])
+
+    return edge, region.intersection(inside(40.0)), inside(5.0)
+
+
 def _n_pieces(rng: np.random.Generator) -> int:
     roll = rng.uniform()
     if roll < 0.2:
@@ -227,7 +256,9 @@ def _n_pieces(rng: np.random.Generator) -> int:
     return int(rng.integers(41, 101))
 
 
-def _clutter(rng: np.random.Generator, kind: str, region: BaseGeometry) -> list[Clutter]:
+def _clutter(rng: np.random.Generator, kind: str, region: BaseGeometry,
+             table: BaseGeometry | None) -> list[Clutter]:
+    """Clutter centred in ``region``, lying wholly on ``table`` (None: a table without end)."""
     if kind == "none" or region.is_empty:
         return []
     kinds = [kind]
@@ -240,6 +271,8 @@ def _clutter(rng: np.random.Generator, kind: str, region: BaseGeometry) -> list[
             c = (float(rng.uniform(minx, maxx)), float(rng.uniform(miny, maxy)))
             item = make_clutter(str(k), rng, c, float(rng.uniform(0, 360)))
             if not region.contains(item.footprint.centroid):
+                continue
+            if table is not None and not table.contains(item.footprint):
                 continue
             if any(item.footprint.distance(o.footprint) < 5.0 for o in out):
                 continue
@@ -286,7 +319,10 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
     size = tuple(size) if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     pose = _camera(rng, size)  # type: ignore[arg-type]
     region = view_region(pose)
-    items = _clutter(rng, clutter_kind, region.buffer(-20.0))
+    edge, table_area = None, None
+    if rng.uniform() < 0.15 and not region.is_empty:  # the table's edge in view
+        edge, region, table_area = _table_edge(rng, region)
+    items = _clutter(rng, clutter_kind, region.buffer(-20.0), table_area)
     count = _n_pieces(rng) if n_pieces is None else n_pieces
     can_gap = "coin" in kinds and "tile" in kinds and count >= 4
     if gap_worm and not can_gap:
@@ -309,7 +345,7 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
         "vignette": float(rng.uniform(0.0, 0.35)),
     }
     settings = RenderSettings(seed=seed, table=table_kind, table_seed=int(rng.integers(1 << 30)),
-                              hand=with_hand, supersample=2, **lights, **faults)
+                              hand=with_hand, supersample=2, table_edge=edge, **lights, **faults)
     conditions = {"table": table_kind, "table_family": TABLE_FAMILY[table_kind],
                   "light": light_kind, "clutter": clutter_kind,
                   "gap_worm": "yes" if layout.gaps else "no", "hand": "yes" if with_hand else "no"}

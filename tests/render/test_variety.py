@@ -203,3 +203,28 @@ def test_gap_worm_touches_both_tiles_at_any_width(width, max_coins):
             clear = [edge.distance(Point(c.x_mm, c.y_mm)) - PS.coin_radius_mm for c in coins]
             assert all(_square(tile).distance(Point(c.x_mm, c.y_mm)) > 0 for c in coins)
             assert min(clear) > -1e-6 and min(clear) <= 0.5
+
+
+def _edge_cases(n: int) -> list[int]:
+    seeds = [s for s in range(400, 520)
+             if draw_case(s, size=SMALL, n_pieces=15).settings.table_edge is not None]
+    return seeds[:n]
+
+
+@pytest.mark.parametrize("seed", _edge_cases(3))
+def test_a_table_edge_has_everything_on_the_table_and_the_floor_beyond(seed):
+    case = draw_case(seed, size=SMALL, n_pieces=15)
+    edge = case.settings.table_edge
+    for p in case.scene.pieces:
+        assert edge.beyond_mm(p.x_mm, p.y_mm) < -30.0
+    for d in case.distractors:
+        assert edge.beyond_mm(*d["centre_mm"]) < 0.0
+    with_edge = case.render().image.astype(float)
+    without = replace(case, settings=replace(case.settings, table_edge=None)).render().image
+    x, y = case.pose.pixels_to_table(*np.meshgrid(np.arange(320.0), np.arange(180.0)))
+    past = np.nan_to_num(edge.beyond_mm(x, y), nan=-1e9)
+    change = np.abs(with_edge - without.astype(float)).max(axis=2)
+    floor, table = past > 20.0, past < -100.0  # (JPEG blocks blur the line's neighbourhood)
+    assert floor.sum() > 100 and table.sum() > 100
+    assert change[floor].mean() > 10.0  # the floor replaces the table there
+    assert change[table].max() == 0.0  # and the table is untouched

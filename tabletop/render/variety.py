@@ -4,7 +4,8 @@
 (:data:`LIGHT_KINDS`), clutter that is not a piece (:data:`CLUTTER_KINDS`), a camera (0.7-1.1 m
 high, tilted up to 25 degrees, 60-77 degrees wide, sometimes barrel distortion), a game-like
 layout of 1-100 pieces (worms of touching coins, some through a narrow gap between two tiles,
-obstacle and start tiles, posts) and the webcam's faults (blur, camera shake, noise, JPEG).
+obstacle and start tiles, posts), sometimes the table's edge with the floor beyond, and the
+webcam's faults (automatic exposure, blur, camera shake, noise, JPEG).
 Keyword arguments pin any of these choices. :meth:`Case.render` draws it; the same seed gives
 the same bytes.
 

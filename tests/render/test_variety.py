@@ -4,6 +4,7 @@ the layouts are physically possible and the truth is where the picture is."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from dataclasses import replace
 
@@ -228,3 +229,12 @@ def test_a_table_edge_has_everything_on_the_table_and_the_floor_beyond(seed):
     assert floor.sum() > 100 and table.sum() > 100
     assert change[floor].mean() > 10.0  # the floor replaces the table there
     assert change[table].max() == 0.0  # and the table is untouched
+
+
+def test_a_hand_case_shows_a_hand_and_a_plain_render_keeps_its_truth_keys():
+    case = draw_case(21, size=SMALL, n_pieces=10, hand=True, clutter="mug")
+    r = case.render()
+    assert case.conditions["hand"] == "yes" and r.truth_json()["hand"] is True
+    plain = replace(r, distractors=(), conditions=None).truth_json()
+    assert "distractors" not in plain and "conditions" not in plain
+    json.dumps(r.truth_json())

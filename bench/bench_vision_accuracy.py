@@ -115,8 +115,8 @@ class Case:
 
 CONDITIONS = ("table", "table_family", "light", "clutter", "gap_worm", "hand")
 
-DEV_FAMILY = {"oak": "wood", "varnished oak": "wood", "walnut": "wood", "pine": "wood",
-              "felt": "felt", "linen": "cloth", "blue cloth": "cloth", "laminate": "laminate"}
+DEV_FAMILY = {"oak": "wood", "oak_varnish": "wood", "walnut": "wood", "pine": "wood",
+              "felt": "felt", "linen": "cloth", "bluecloth": "cloth", "laminate": "laminate"}
 
 
 def devscene_conditions(d: dict) -> dict[str, str]:

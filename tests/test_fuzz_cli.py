@@ -98,6 +98,7 @@ CASES = [
     ("detect {d}/missing.jpg --calibration {d}/cal.json", "missing.jpg"),
     ("detect {d}/ok.jpg --calibration {d}/caldeep.json", "caldeep.json"),
     ("detect {d}/ok.jpg --calibration {d}/calsing.json", "calsing.json"),
+    ("detect {d}/ok.jpg --calibration {d}/cal.json", "cal.json"),
     ("detect {d}/ok.jpg --calibration {d}/calhuge.json", "calhuge.json"),
     ("detect {d}/ok.jpg --calibration {d}/lens10.json", "lens10.json"),
     ("calibrate {d}/big.png -o {d}/o.json", "big.png"),

@@ -114,6 +114,11 @@ def _scene_of(args: argparse.Namespace, pieces: PieceSet) -> Scene:
                          f"({exc})") from None
     cal = Calibration.load(args.calibration)
     image = read_image(str(path))
+    h, w = image.shape[:2]
+    if (w, h) != tuple(cal.image_size):
+        raise InputError(f"{path} is {w}x{h} but {args.calibration} was made for "
+                         f"{cal.image_size[0]}x{cal.image_size[1]}; calibrate again at this "
+                         f"resolution")
     return Detector(cal, pieces).detect(image).scene
 
 

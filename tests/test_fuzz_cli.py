@@ -121,6 +121,7 @@ CASES = [
     ("fit {d}/far.json --from 0,0 --to 1,1", "far.json"),
     ("fit {d}/list.json --from 0,0 --to 1,1", "list.json"),
     ("fit {d}/big.png --from 0,0 --to 1,1 --calibration {d}/cal.json", "big.png"),
+    ("fit {d}/ok.jpg --from 0,0 --to 1,1 --calibration {d}/cal.json", "cal.json"),
     ("fit {d}/list.json --from 0,0 --to 1e400,1", "--to"),
     ("fit {d}/far.json --from 0,0 --to 1,1 --pieces {d}/pieces_big.json", "pieces_big.json"),
     ("fit {d}/far.json --from 0,0 --to 1,1 --coin 1e9", "--coin"),

@@ -459,7 +459,12 @@ def run_replay(args: argparse.Namespace) -> int:
             return done
 
     progress = _Progress()
-    n = run_sync(counted, vision, submit, progress, lambda pipe: table.on_game(pipe.use_game))
+    try:
+        n = run_sync(counted, vision, submit, progress,
+                     lambda pipe: table.on_game(pipe.use_game))
+    except InputError as exc:  # name the picture it happened at
+        log.close()
+        raise InputError(f"{args.source}: {counted.name}: {exc}") from None
     progress.done(n)
     if args.db:
         saved = log.meta(REPLAY_KEY)

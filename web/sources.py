@@ -322,6 +322,8 @@ class CountedSource(Source):
     def __init__(self, inner: Source) -> None:
         self.inner = inner
         self.index = -1
+        self.name = ""
+        """What the item being handled is (a picture's file name)."""
         self.live = inner.live
         self.description = inner.description
         self.total = inner.total
@@ -329,6 +331,7 @@ class CountedSource(Source):
     def items(self) -> Iterator[Item]:
         for n, item in enumerate(self.inner.items()):
             self.index = n
+            self.name = item.name if isinstance(item, Frame) else f"event {n}"
             yield item
 
     def close(self) -> None:

@@ -352,8 +352,10 @@ def _time(obj: Mapping[str, Any], where: str) -> float | None:
     t = obj.get("t")
     if t is None:
         return None
-    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
-        raise RecordFormatError(f"{where}: 't' must be a number of seconds")
+    if (isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t)
+            or not 0 <= t < 1e11):
+        raise RecordFormatError(f"{where}: 't' must be a number of seconds since the epoch "
+                                f"(0..1e11)")
     return float(t)
 
 

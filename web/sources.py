@@ -107,9 +107,11 @@ class SkippingReader:
     """
 
     def __init__(self, retries: int = 2, wait_s: float = 0.0,
-                 report: Callable[[str], None] | None = None) -> None:
+                 report: Callable[[str], None] | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.retries = retries
         self.wait_s = wait_s
+        self.sleep = sleep
         self.report = report or (lambda m: print(f"tabletop: {m}", file=sys.stderr, flush=True))
         self.skipped: list[str] = []
 
@@ -124,7 +126,7 @@ class SkippingReader:
                     self.report(f"skipped a frame: {exc}")
                     return None
                 if self.wait_s:
-                    time.sleep(self.wait_s)
+                    self.sleep(self.wait_s)
         return None
 
 

@@ -4,7 +4,9 @@
   status (frame rate, latency), the bidding status.
 - ``GET /api/stream``: server-sent events: one per output event and per status change.
 - ``POST /api/events``: one input event (a setup, roll, bid, correction, accept, undo...) as JSON;
-  ``201`` with the stored event and what the referee said, or ``400 {"error": ...}``.
+  ``201`` with the stored event and what the referee said, or ``400 {"error": ...}`` (also for
+  an event naming a player who is not in the game); with an ``Idempotency-Key`` header a retry
+  is answered ``200`` with the event already stored; ``503`` when the log cannot be written.
 - ``GET /api/record``: the game record as JSON Lines (``?game=ID`` for a past game).
 - ``POST /api/fit``: the gap tool: ``{"from": [x, y], "to": [x, y]}`` in mm on the accepted table.
 - ``GET /api/games``: the games in the log.

@@ -7,6 +7,11 @@ are written in one transaction, and SQLite runs in WAL mode with ``synchronous=F
 :meth:`GameLog.append` returns, the data is on disk (fsync'd), so a process killed at any moment
 afterwards loses nothing. The dashboard shows an event only after ``append`` returned.
 
+An input event's ``Idempotency-Key`` (``requests``) and a replay's progress (``meta``) are written
+in the event's own transaction (:meth:`GameLog.along`). A log file deleted while open is written
+again whole before the next event; a full disk or a read-only file refuses the event, and the
+log stays as it was.
+
 A game's record is its events in ``seq`` order (input and output events both take positions, so
 an exported record replays to the same ``seq`` values).
 

@@ -177,6 +177,7 @@ SERVING = [  # these would serve if the input were good: a process, with a time 
     ("demo --port 99999", "--port"),
     ("demo --pace nan", "--pace"),
     ("serve --repeat 0", "--repeat"),
+    ("serve --db {d}/p.db --game worm-derby --players " + "x" * 100 + ",moons", "--players"),
 ]
 
 

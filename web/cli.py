@@ -135,6 +135,13 @@ def _area(text: str) -> tuple[float, float, float, float] | str:
     return (x0, y0, x1, y1)
 
 
+def _setup(game: str, players: tuple[str, ...], options: dict[str, Any] | None = None) -> Any:
+    """The setup of ``--game``, ``--players`` and ``--options``, checked as any input event."""
+    from tabletop.events import parse_event
+
+    return parse_event(Setup(game, players, options or {}).to_json(), "--game/--players/--options")
+
+
 def _options(text: str | None) -> dict[str, Any]:
     if not text:
         return {}
@@ -314,7 +321,7 @@ def run_serve(args: argparse.Namespace) -> int:
                       "BIND_HOST": args.host, "ALLOWED_HOSTS": tuple(args.allow_host)})
     services = app.extensions["tabletop"]
     if services.table.game_id is None and args.game is not None:
-        services.table.submit(Setup(args.game, _players(args.game, args.players)))
+        services.table.submit(_setup(args.game, _players(args.game, args.players)))
     if services.pipeline is not None:
         services.pipeline.start()
     resumed = services.table.game_id
@@ -442,7 +449,7 @@ def run_replay(args: argparse.Namespace) -> int:
         has_own_setup = any(kind == "event" and value.type == "setup"
                             for kind, value in getattr(source, "lines", ()))
         if not has_own_setup:
-            table.submit(Setup(args.game, _players(args.game, args.players),
+            table.submit(_setup(args.game, _players(args.game, args.players),
                                _options(args.options)))
     lock = threading.Lock()
 

@@ -236,8 +236,8 @@ def _course(rng: random.Random, variant: str) -> list[Piece]:
              Piece.tile(START_X, LANE_Y + 2 * T, 0.0, "up", "arms"),
              Piece.tile(START_X + PYLON_AT, LANE_Y, 0.0, "up", "suns")]
     if variant == "slalom":
-        tiles.append(Piece.tile(START_X + 440.0, LANE_Y + rng.uniform(-6, 6), rng.uniform(0, 20),
-                                "up", "suns"))
+        tiles.append(Piece.tile(START_X + 400.0, LANE_Y + 120.0 + rng.uniform(-6, 6),
+                                rng.uniform(0, 20), "up", "suns"))
     spots = [(545.0, 30.0), (545.0, 290.0), (628.0, -12.0), (628.0, 312.0)]
     rng.shuffle(spots)
     for x, y in spots[:3]:
@@ -260,7 +260,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
     tiles = _course(rng, variant)
     worms = {p: [(START_X + (length - 1 - i) * D, LANE_Y + s * 28.0) for i in range(length)][::-1]
              for p, s in zip(players, (-1, 1), strict=True)}
-    table = DerbyTable(tiles, worms, START_X + 380.0 if variant == "slalom" else
+    table = DerbyTable(tiles, worms, START_X + 330.0 if variant == "slalom" else
                        START_X + PYLON_AT + 80)
     steps: list[Step] = [Say(Setup("worm-derby", tuple(players), options))]
     steps.append(Still(table.scene(), Expect(None, "ok"), "setup", still_frames))

@@ -336,7 +336,8 @@ class WormDerby(Game):
             return Step(state, (Verdict(seq, roll.player, False, rule, sentence(reason)),))
 
         if state.course is None:
-            return bad("setup", "no course is set up yet; show the table before rolling")
+            return Step(state, (_notice(seq, "no course is set up yet; show the table before "
+                                             "rolling", "warning"),))
         if roll.player not in self.players:
             return bad("turn", f"{roll.player} is not playing")
         if state.over:
@@ -470,11 +471,18 @@ class WormDerby(Game):
                               s.start_apart_tiles, ends)
         course = reading.course
 
-        def bad(reason: str, pieces: tuple[int, ...] = (), where: Point2 | None = None) -> Step:
+        def bad(reason: str, pieces: tuple[int, ...] = (), where: Point2 | None = None,
+                doubt: str = "") -> Step:
+            if doubt:  # what a misread could explain: the table is asked, nobody is faulted
+                return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
+                                          where, sentence(f"{reason}: {doubt}")),))
             return Step(state, (Judged("setup", reason, pieces, where).verdict(seq, None),))
 
         if course is None:
-            return bad(reading.problem, reading.pieces)
+            few = sum(1 for p in scene.pieces if p.kind == "tile" and p.face == "up") < 3
+            return bad(reading.problem, reading.pieces,
+                       doubt="is a tile hidden or misread, or is the course not set up yet?"
+                       if few else "")
         notices: list[Event] = []
         for i in reading.extra_idx:
             p = scene.pieces[i]
@@ -517,7 +525,8 @@ class WormDerby(Game):
             shape = extract_worm(scene, player, self.d, s)
             problem = self._start_worm_problem(course, scene, shape, player)
             if problem is not None:
-                return bad(*problem)
+                misread = not shape.ok or len(shape.coins) != self.lengths[player]
+                return bad(*problem, doubt="is a coin hidden or misread?" if misread else "")
             pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
             # the end between the start tiles is the tail: the worm sets off towards the pylon
             if course.between_start_tiles(pts[-1]) and not course.between_start_tiles(pts[0]):
@@ -529,7 +538,8 @@ class WormDerby(Game):
         if strays:
             p = scene.pieces[strays[0]]
             return bad(f"a coin at {at(p.centre_mm)} ({p.suit or 'suit unknown'}) belongs to no "
-                       f"worm in the race", tuple(strays))
+                       f"worm in the race", tuple(strays),
+                       doubt="is it a misread?" if p.suit is None else "")
         for w in worms:
             for other in (x for x in scene.pieces if x.kind == "tile"):
                 shape_ = piece_shape(other, self.pieces)[0]

@@ -11,7 +11,18 @@ from referee.jungle.game import Jungle
 from referee.record import Referee, fold
 from referee.registry import find_game
 from tabletop.errors import RecordFormatError
-from tabletop.events import Accept, Bid, Doubt, Move, Notice, SceneSeen, Setup, Undo, Verdict, Winner
+from tabletop.events import (
+    Accept,
+    Bid,
+    Doubt,
+    Move,
+    Notice,
+    SceneSeen,
+    Setup,
+    Undo,
+    Verdict,
+    Winner,
+)
 from tabletop.scene import Piece, Scene
 from tests.referee.jungle.helpers import start_tokens, token
 

@@ -7,6 +7,11 @@ noise and blur drawn from seeds never used while developing), and rendered scene
 reaching over the table (``render_hand_*``: ``render_hand_hand_accuracy`` is the share of them
 flagged, each frame judged alone).
 
+Every figure is also printed per condition (``<prefix>_<condition>_<value>_<figure>``: the
+table, its family, the light, clutter, a worm through a gap, a hand), and the learned namer's
+figures are reported on render seeds that took no part in its training (``--seed``, default
+90000; training uses seeds below 50000, see ``training/README.md``).
+
 Matching: each true piece is paired with the nearest unpaired detection of its kind within a
 tolerance (coins 8 mm, tiles 20 mm, posts 12 mm); precision and recall count those pairs. Only
 pieces that are not occluded count as truth; detections of a hidden piece are not false.
@@ -17,7 +22,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import re
 import sys
+from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -31,6 +38,7 @@ from calibration.model import Calibration, Lens  # noqa: E402
 from tabletop.pieceset import PieceSet  # noqa: E402
 from tabletop.scene import Piece, Scene  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
+from vision.namer import NamerConfig  # noqa: E402
 
 DEVSCENES = ROOT.parent / "shared" / "devscenes"
 TOLERANCE_MM = {"coin": 8.0, "tile": 20.0, "post": 12.0}
@@ -86,10 +94,43 @@ class Tally:
             out[f"{prefix}_{k}_centre_error_p95_mm"] = float(np.percentile(ek, 95))
         a = np.array(self.angle_err) if self.angle_err else np.zeros(1)
         out[f"{prefix}_tile_angle_error_max_deg"] = float(a.max())
-        out[f"{prefix}_tile_angle_within_1deg"] = float(np.mean(a <= 1.0))
+        within = float(np.mean(a <= 1.0)) if self.angle_err else 1.0
+        out[f"{prefix}_tile_angle_within_1deg"] = within
         out[f"{prefix}_hand_accuracy"] = self.hand_ok / self.frames if self.frames else 1.0
         out[f"{prefix}_ms_per_frame"] = float(np.mean(self.ms)) if self.ms else 0.0
         return out
+
+
+@dataclass(frozen=True)
+class Case:
+    """One image to read, with its truth and the conditions it shows."""
+
+    name: str
+    image: np.ndarray
+    calibration: Calibration
+    truth: list[dict]
+    hand: bool
+    conditions: dict[str, str]
+
+
+CONDITIONS = ("table", "table_family", "light", "clutter", "gap_worm", "hand")
+
+DEV_FAMILY = {"oak": "wood", "oak_varnish": "wood", "walnut": "wood", "pine": "wood",
+              "felt": "felt", "linen": "cloth", "bluecloth": "cloth", "laminate": "laminate"}
+
+
+def devscene_conditions(d: dict) -> dict[str, str]:
+    """A devscene's conditions, from its notes and truth."""
+    notes = d.get("notes", "")
+    table = re.search(r"table=([^;]+)", notes)
+    light = re.search(r"light=([^;]+)", notes)
+    t = table.group(1).strip() if table else "unknown"
+    lt = light.group(1).strip().split(" ")[0] if light else "unknown"
+    dis = sorted({x.get("what", "?") for x in d.get("distractors", [])})
+    return {"table": t.replace(" ", "-"), "table_family": DEV_FAMILY.get(t, "other"),
+            "light": lt, "clutter": "-".join(dis) if dis else "none",
+            "gap_worm": "yes" if d.get("gaps") else "no",
+            "hand": "yes" if d.get("hand") else "no"}
 
 
 def angle_diff(a: float, b: float) -> float:
@@ -141,7 +182,7 @@ def score(scene: Scene, truth: list[dict], hand_truth: bool, ms: float) -> Tally
     return t
 
 
-def devscene_cases() -> list[tuple[str, np.ndarray, Calibration, list[dict], bool]]:
+def devscene_cases() -> list[Case]:
     """The devscenes, calibrated from their points as a user would (lens when distorted)."""
     out = []
     for js in sorted(DEVSCENES.glob("*.json")):
@@ -156,7 +197,8 @@ def devscene_cases() -> list[tuple[str, np.ndarray, Calibration, list[dict], boo
             px = lens.undistort_points(px)
         H, _ = cv2.findHomography(px, world)
         cal = Calibration((d["width"], d["height"]), H, lens)
-        out.append((js.stem, img, cal, d["pieces"], bool(d.get("hand"))))
+        out.append(Case(js.stem, img, cal, d["pieces"], bool(d.get("hand")),
+                         devscene_conditions(d)))
     return out
 
 
@@ -208,38 +250,19 @@ def random_scene(rng: np.random.Generator, n_pieces: int = 30) -> Scene:
     return Scene(tuple(pieces[:n_pieces]))
 
 
-def render_cases(n: int, seed: int, hand: bool = False
-                 ) -> list[tuple[str, np.ndarray, Calibration, list[dict], bool]]:
-    """``n`` rendered scenes with light, table, pose and degradations drawn from ``seed``
-    (``hand``: a hand and arm reach over each)."""
-    from tabletop.render import TABLES, CameraPose, RenderSettings, render_scene
+def render_cases(n: int, seed: int, hand: bool = False) -> list[Case]:
+    """``n`` scenes of the renderer's variety (``tabletop.render.variety``: table, light,
+    clutter, camera, layout drawn from each seed; ``hand``: a hand reaches over each)."""
+    from tabletop.render.variety import draw_case
 
     out = []
     for k in range(n):
-        rng = np.random.default_rng(seed + k)
-        scene = random_scene(rng)
-        size = (1280, 720) if rng.random() < 0.5 else (1600, 900)
-        pose = CameraPose.looking_at(
-            (float(rng.uniform(-40, 40)), float(rng.uniform(-40, 40))),
-            height_mm=float(rng.uniform(750, 1050)), tilt_deg=float(rng.uniform(0, 25)),
-            yaw_deg=float(rng.uniform(-10, 10)), image_size=size,
-            hfov_deg=float(rng.uniform(60, 72)))
-        settings = RenderSettings(
-            seed=seed + k, table=str(rng.choice(TABLES)),
-            light_dir_deg=float(rng.uniform(0, 360)),
-            light_elevation_deg=float(rng.uniform(35, 85)),
-            shadow_strength=float(rng.uniform(0.2, 0.6)),
-            exposure=float(rng.uniform(0.75, 1.25)),
-            colour_temp_k=float(rng.uniform(3500, 7000)),
-            noise_sigma=float(rng.uniform(1.0, 5.0)), blur_px=float(rng.uniform(0.3, 1.0)),
-            jpeg_quality=int(rng.integers(75, 96)), vignette=float(rng.uniform(0.0, 0.35)),
-            supersample=2, hand=hand)
-        r = render_scene(scene, pose, settings)
-        cal = r.calibration()
-        truth = []
-        for p, tr in zip(scene.pieces, r.truth, strict=True):
-            truth.append({**p.to_json(), "occluded": bool(tr.occluded or tr.visible_fraction < 1)})
-        out.append((f"render{seed + k}", r.image, cal, truth, bool(r.hand_mask.any())))
+        case = draw_case(seed + k, hand=hand)
+        r = case.render()
+        truth = [{**p.to_json(), "occluded": bool(tr.occluded or tr.visible_fraction < 1)}
+                 for p, tr in zip(r.scene.pieces, r.truth, strict=True)]
+        out.append(Case(case.name, r.image, r.calibration(), truth, bool(r.hand_mask.any()),
+                        dict(case.conditions)))
     return out
 
 
@@ -247,45 +270,68 @@ DEVSCENE_PIECES = PieceSet(coin_thickness_mm=3.0, tile_thickness_mm=5.0, post_he
 """The devscenes' set, as its README and truth give it (thinner coins, 35 mm posts)."""
 
 
-def run(cases: list, prefix: str, pieces: PieceSet | None = None, verbose: bool = True
-        ) -> dict[str, float]:
-    """Detects every case and prints per-scene and total figures."""
+def run(cases: list[Case], prefix: str, pieces: PieceSet | None = None, verbose: bool = True,
+        per_condition: bool = True, namer: NamerConfig | None = None) -> dict[str, float]:
+    """Detects every case; prints per-scene lines, the figures per condition and in total."""
     total = Tally()
-    for name, img, cal, truth, hand in cases:
-        det = Detector(cal, pieces, config=DetectorConfig(kinds=("tile", "coin", "post")))
-        res = det.detect(img)
-        t = score(res.scene, truth, hand, res.timings_ms["total"])
+    by: dict[tuple[str, str], Tally] = defaultdict(Tally)
+    for case in cases:
+        det = Detector(case.calibration, pieces,
+                       config=DetectorConfig(kinds=("tile", "coin", "post"), namer=namer))
+        res = det.detect(case.image)
+        t = score(res.scene, case.truth, case.hand, res.timings_ms["total"])
         total.add(t)
+        for c in CONDITIONS:
+            by[(c, case.conditions.get(c, "unknown"))].add(t)
         if verbose:
             f = t.figures("s")
-            print(f"# {name}: " + " ".join(
-                f"{k[2:]}={v:.3f}" for k, v in f.items() if not k.endswith("ms_per_frame")))
+            print(f"# {case.name} ({' '.join(case.conditions.get(c, '?') for c in CONDITIONS)}): "
+                  + " ".join(f"{k[2:]}={v:.3f}" for k, v in f.items()
+                             if not k.endswith("ms_per_frame")))
+    if per_condition:
+        for (c, v), t in sorted(by.items()):
+            for k, val in t.figures(f"{prefix}_{c}_{v}").items():
+                if k.endswith(SHOWN_PER_CONDITION):
+                    print(f"{k}={val:.4f}")
     figs = total.figures(prefix)
     for k, v in figs.items():
         print(f"{k}={v:.4f}")
     return figs
 
 
+SHOWN_PER_CONDITION = ("coin_precision", "coin_recall", "tile_precision", "tile_recall",
+                       "post_precision", "post_recall", "suit_accuracy", "tile_face_accuracy",
+                       "coin_centre_error_mean_mm", "coin_centre_error_p95_mm",
+                       "post_centre_error_mean_mm", "tile_angle_within_1deg")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--render", type=int, default=12, help="rendered scenes (0: none)")
-    ap.add_argument("--seed", type=int, default=9000, help="first seed of the rendered scenes")
+    ap.add_argument("--seed", type=int, default=90000,
+                    help="first seed of the rendered scenes (the namer trains below 50000)")
     ap.add_argument("--hands", type=int, default=6,
                     help="rendered scenes with a hand over the table (0: none), figures "
                          "render_hand_* (each frame judged alone)")
     ap.add_argument("--no-dev", action="store_true", help="skip the devscenes")
+    ap.add_argument("--no-namer", action="store_true",
+                    help="the hand-made stages alone (no learned namer)")
+    ap.add_argument("--model", default=None, help="namer weights (default: the committed ones)")
     args = ap.parse_args(argv)
+    namer = None if args.no_namer else (
+        NamerConfig(model=Path(args.model)) if args.model else NamerConfig())
     if not args.no_dev and DEVSCENES.is_dir():
-        run(devscene_cases(), "dev", DEVSCENE_PIECES)
+        run(devscene_cases(), "dev", DEVSCENE_PIECES, namer=namer)
     if args.render > 0:
         try:
             import tabletop.render  # noqa: F401
         except ImportError:
             print("# tabletop.render is not there; no rendered scenes")
             return 0
-        run(render_cases(args.render, args.seed), "render")
+        run(render_cases(args.render, args.seed), "render", namer=namer)
         if args.hands > 0:
-            run(render_cases(args.hands, args.seed + 500, hand=True), "render_hand")
+            run(render_cases(args.hands, args.seed + 500, hand=True), "render_hand",
+                namer=namer)
     return 0
 
 

@@ -12,11 +12,31 @@ run in five blocks: each fps is the blocks' median, ``fps_slowest_block_*`` the 
 Those figures are full detections (the detector's reuse of still frames is off). In live use
 most frames show a still table: ``fps_still_*`` / ``fps_still_cpu_*`` feed the same scene
 rendered with fresh sensor noise frame after frame, with the reuse on (the default).
+
+Many pieces (issue 12): ``ms_30_pieces_1280x720`` and ``ms_100_pieces_<size>`` (1280x720,
+1920x1080, 3840x2160) are full detections of ``random_scene`` layouts (three seeds, their
+mean), ``ratio_100_to_30_1280x720`` their quotient; each with ``cpu_`` beside it (process
+time).
+
+Live timing (issue 12, the player's view), at 1280x720 with the live configuration (reuse of
+still frames on, the table memory on): ``fps_watch_*`` is the rate of the hand-and-change
+watch on a handled table (a hand over it in every frame, each frame new: every frame is a
+full detection). ``still_to_verdict_{p95,median}_ms_1280x720`` run a real camera's timing: a
+hand moves a coin and lifts off the table, then the table stays still; frames come every
+33.3 ms, the real :class:`vision.Detector` and :class:`vision.Stabiliser` take the newest
+frame whenever they are free (a slower frame makes them skip frames, as the live pipeline
+does), and the figure is the time from the first frame of the still table to the end of the
+frame on which the stabiliser passes the scene (the frames it waits for, plus the compute).
+``stabiliser_frames_waited_1280x720`` is how many frame periods that took beyond the first.
+``cpu_`` figures drive the same clock with each frame's CPU time instead of its wall time (on
+a shared machine the fairer one). ``_if_2_still_frames``: the same with a stabiliser that
+wants two agreeing frames instead of its default.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 import time
@@ -34,18 +54,22 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from vision import Detector, DetectorConfig  # noqa: E402
+from vision import Detector, DetectorConfig, Stabiliser  # noqa: E402
+
+FRAME_MS = 1000.0 / 30.0
+"""A 30 fps camera's frame period."""
 
 
-def frames_for(size: tuple[int, int], seed: int = 77, noise_seed: int | None = None):
-    """A rendered 30-piece scene at ``size`` and its exact calibration (``noise_seed``: the
+def frames_for(size: tuple[int, int], seed: int = 77, noise_seed: int | None = None,
+               n_pieces: int = 30):
+    """A rendered ``n_pieces`` scene at ``size`` and its exact calibration (``noise_seed``: the
     same scene and table with other sensor noise)."""
     from bench_vision_accuracy import random_scene
 
     from tabletop.render import CameraPose, RenderSettings, render_scene
 
     rng = np.random.default_rng(seed)
-    scene = random_scene(rng, 30)
+    scene = random_scene(rng, n_pieces)
     pose = CameraPose.looking_at((0, 0), height_mm=900, tilt_deg=12, image_size=size,
                                  hfov_deg=66)
     r = render_scene(scene, pose, RenderSettings(
@@ -79,11 +103,154 @@ def measure(img: np.ndarray | list[np.ndarray], cal, config: DetectorConfig, fra
     return float(np.median(walls)), float(np.median(cpus)), min(walls), stages
 
 
+def ms_per_detection(img: np.ndarray, cal, config: DetectorConfig, frames: int
+                     ) -> tuple[float, float]:
+    """(wall, CPU) milliseconds of one detection of ``img``: the medians over ``frames``."""
+    det = Detector(cal, config=config)
+    det.detect(img)  # warm up
+    walls, cpus = [], []
+    for _ in range(frames):
+        t0, c0 = time.perf_counter(), time.process_time()
+        det.detect(img)
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+    return 1000.0 * float(np.median(walls)), 1000.0 * float(np.median(cpus))
+
+
+def many_pieces(frames: int, seeds: tuple[int, ...] = (77, 78, 79)) -> None:
+    """Prints the 30- and 100-piece figures (means over ``seeds``' layouts)."""
+    config = DetectorConfig.for_game("worm-derby", still_change=None)
+    got: dict[str, float] = {}
+    for n, sizes in ((30, ((1280, 720),)), (100, ((1280, 720), (1920, 1080), (3840, 2160)))):
+        for size in sizes:
+            tag = f"{n}_pieces_{size[0]}x{size[1]}"
+            runs = max(3, frames // (4 if size[0] > 2000 else 1))
+            ms = [ms_per_detection(*frames_for(size, seed, n_pieces=n)[:2], config, runs)
+                  for seed in seeds]
+            got[f"ms_{tag}"] = float(np.mean([m[0] for m in ms]))
+            got[f"cpu_ms_{tag}"] = float(np.mean([m[1] for m in ms]))
+            print(f"ms_{tag}={got[f'ms_{tag}']:.2f}")
+            print(f"cpu_ms_{tag}={got[f'cpu_ms_{tag}']:.2f}")
+    for clock in ("", "cpu_"):
+        ratio = got[f"{clock}ms_100_pieces_1280x720"] / got[f"{clock}ms_30_pieces_1280x720"]
+        print(f"ratio_{clock}100_to_30_1280x720={ratio:.2f}")
+
+
+def hand_lift_frames(size: tuple[int, int], seed: int, n_pieces: int = 30, before: int = 4,
+                     handled: int = 10, after: int = 12
+                     ) -> tuple[list[np.ndarray], int, object]:
+    """Frames of a hand moving a coin and lifting off: ``before`` frames of the still table,
+    ``handled`` with a hand (at the coin, then rising and drawing back towards the camera's
+    side, still in view on the last), ``after`` of the still table with the coin moved; each
+    frame with its own sensor noise. Returns the frames, the index of the first frame of the
+    still table (``before + handled``), and the calibration."""
+    from bench_vision_accuracy import random_scene
+
+    from tabletop.render import CameraPose, RenderSettings, render_scene
+    from tabletop.scene import Scene
+
+    rng = np.random.default_rng(seed)
+    scene = random_scene(rng, n_pieces)
+    coins = [i for i, p in enumerate(scene.pieces) if p.kind == "coin"]
+    coin = min(coins, key=lambda i: abs(scene.pieces[i].y_mm))  # the middlemost coin
+    p = scene.pieces[coin]
+    moved = Scene(tuple(q.moved_to(p.x_mm + 30.0, p.y_mm) if i == coin else q
+                        for i, q in enumerate(scene.pieces)))
+    pose = CameraPose.looking_at((0, 0), height_mm=900, tilt_deg=12, image_size=size,
+                                 hfov_deg=66)
+    from_deg = 90.0  # the arm comes from the camera's side of the table (+y, image bottom)
+    back = np.array([np.cos(np.radians(from_deg)), np.sin(np.radians(from_deg))])
+    target = np.array(moved.pieces[coin].centre_mm)
+    frames: list[np.ndarray] = []
+    cal = None
+    for k in range(before + handled + after):
+        j = k - before
+        sc, hand = (scene, {}) if j < 0 else (moved, {})
+        if 0 <= j < handled:  # at the coin, then up and back
+            t = j / max(1, handled - 1)
+            at = target + back * 150.0 * t
+            hand = {"hand": True, "hand_target_mm": (float(at[0]), float(at[1])),
+                    "hand_from_deg": from_deg, "hand_height_mm": float(35.0 + 150.0 * t)}
+        r = render_scene(sc, pose, RenderSettings(seed=seed * 1000 + k, table="wood",
+                                                  table_seed=seed % 4, supersample=1, **hand))
+        frames.append(r.image.copy())
+        cal = r.calibration()
+    return frames, before + handled, cal
+
+
+def live_run(frames: list[np.ndarray], first_still: int, cal, clock: str,
+             still_frames: int | None = None) -> tuple[float, int]:
+    """One live run over ``frames`` (30 fps, newest frame taken when free), timed by ``clock``
+    (``"wall"`` or ``"cpu"``), the stabiliser wanting ``still_frames`` agreeing frames (None:
+    its default). Returns the ms from the first still frame's arrival to the verdict (inf
+    when none came) and the frame periods waited."""
+    det = Detector(cal, config=DetectorConfig.for_game("worm-derby"))
+    stab = Stabiliser() if still_frames is None else Stabiliser(still_frames=still_frames)
+    tick = time.perf_counter if clock == "wall" else time.process_time
+    now, i = 0.0, 0
+    while i < len(frames):
+        arrived = i * FRAME_MS
+        now = max(now, arrived)
+        t0 = tick()
+        scene = det.detect(frames[i]).scene
+        out = stab.update(scene)
+        now += 1000.0 * (tick() - t0)
+        if out is not None and i >= first_still:
+            return now - first_still * FRAME_MS, i - first_still
+        # the newest frame that has arrived by now (older ones are dropped), else the next
+        i = max(i + 1, min(len(frames) - 1, int(now // FRAME_MS)))
+        if i == len(frames) - 1 and int(now // FRAME_MS) > i and out is None:
+            break
+    return math.inf, len(frames) - first_still
+
+
+def live(frames_n: int, seeds: tuple[int, ...] = (77, 78, 79, 80)) -> None:
+    """Prints the watch rate and the still-to-verdict figures at 1280x720."""
+    size = (1280, 720)
+    tag = f"{size[0]}x{size[1]}"
+    seqs = [hand_lift_frames(size, seed) for seed in seeds]
+    # the watch: every frame of a handled table is new (cycled through the hand frames)
+    walls, cpus = [], []
+    for frames, first, cal in seqs:
+        det = Detector(cal, config=DetectorConfig.for_game("worm-derby"))
+        hands = frames[4:first]  # (``before`` is 4)
+        for k in range(max(len(hands), frames_n // len(seqs))):
+            t0, c0 = time.perf_counter(), time.process_time()
+            det.detect(hands[k % len(hands)])
+            walls.append(time.perf_counter() - t0)
+            cpus.append(time.process_time() - c0)
+    print(f"fps_watch_{tag}={1.0 / float(np.median(walls)):.2f}")
+    print(f"fps_watch_cpu_{tag}={1.0 / float(np.median(cpus)):.2f}")
+    print(f"fps_watch_slowest_frame_{tag}={1.0 / float(np.max(walls)):.2f}")
+    print(f"stabiliser_still_frames={Stabiliser().still_frames}")
+    for still, suffix in ((None, ""), (2, "_if_2_still_frames")):
+        for clock, prefix in (("wall", ""), ("cpu", "cpu_")):
+            lat, waited = [], []
+            for _ in range(max(1, frames_n // 10)):
+                for frames, first, cal in seqs:
+                    ms, n = live_run(frames, first, cal, clock, still)
+                    lat.append(ms)
+                    waited.append(n)
+            p95 = float(np.percentile(lat, 95, method="higher"))  # (inf: some never came)
+            print(f"{prefix}still_to_verdict_p95_ms_{tag}{suffix}={p95:.1f}")
+            print(f"{prefix}still_to_verdict_median_ms_{tag}{suffix}={float(np.median(lat)):.1f}")
+            if clock == "wall":
+                print(f"stabiliser_frames_waited_{tag}{suffix}={float(np.median(waited)):.0f}")
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=50)
+    ap.add_argument("--only", choices=("fps", "pieces", "live"), default=None,
+                    help="one part only (default: all)")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
+    if args.only in (None, "live"):
+        live(args.frames)
+    if args.only in (None, "pieces"):
+        many_pieces(max(5, args.frames // 5))
+    if args.only == "live" or args.only == "pieces":
+        return 0
     for size in ((1280, 720), (1920, 1080)):
         tag = f"{size[0]}x{size[1]}"
         img, cal, n = frames_for(size)

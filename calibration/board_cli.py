@@ -7,6 +7,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from tabletop.cli import number_in
 from tabletop.errors import UsageError
 
 
@@ -26,7 +27,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("game", choices=["jungle"], help="the game (only jungle has a board)")
     p.add_argument("-o", "--output", required=True, metavar="OUT.pdf|.png|CAL.json",
                    help="the file to write")
-    p.add_argument("--dpi", type=float, default=300.0, help="print resolution (default 300)")
+    p.add_argument("--dpi", type=number_in(72, 600, " dpi"), default=300.0,
+                   help="print resolution (72..600, default 300)")
     p.add_argument("--photo", metavar="IMAGE",
                    help="a camera photo of the printed board: write its calibration (CAL.json)")
     p.add_argument("--lens", metavar="LENS.json", help="with --photo: undistort first")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from tabletop.cli import number_in
 from tabletop.errors import InputError, UsageError
 from tabletop.printing import PAPER_MM, save_printable
 
@@ -22,15 +23,9 @@ def read_image(path: str | Path, flags: int | None = None) -> np.ndarray:
     :class:`InputError`."""
     import cv2
 
-    if flags is None:
-        flags = cv2.IMREAD_COLOR
-    p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{p}: no such image file")
-    img = cv2.imread(str(p), flags)
-    if img is None or img.size == 0:
-        raise InputError(f"{p}: not an image OpenCV can read")
-    return img
+    from tabletop.images import read_image as read_checked
+
+    return read_checked(path, grey=flags == cv2.IMREAD_GRAYSCALE)
 
 
 def _mat(args: argparse.Namespace) -> int:
@@ -105,6 +100,10 @@ def _pattern(text: str) -> tuple[int, int]:
 
 def _lens(args: argparse.Namespace) -> int:
     from calibration.lens import calibrate_lens
+    from tabletop.images import check_file
+
+    for path in args.images:  # sizes from the headers, before any photo is decoded
+        check_file(path)
 
     if not args.square > 0:
         raise UsageError(f"--square must be positive, not {args.square:g}")
@@ -132,7 +131,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                               "and check its 100 mm bar with a ruler.")
     p.add_argument("-o", "--output", required=True, help="OUT.pdf or OUT.png")
     p.add_argument("--paper", choices=papers, default="a4")
-    p.add_argument("--dpi", type=float, default=300.0, help="print resolution (default 300)")
+    p.add_argument("--dpi", type=number_in(72, 600, " dpi"), default=300.0,
+                   help="print resolution (72..600, default 300)")
     p.set_defaults(func=_mat)
 
     p = subparsers.add_parser(
@@ -145,7 +145,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("--lens", help="LENS.json (from `tabletop lens`): undistort first")
     p.add_argument("--paper", choices=papers, default=None,
                    help="the mat's paper (default: read from the mat)")
-    p.add_argument("--bar-mm", type=float, default=None,
+    p.add_argument("--bar-mm", type=number_in(50, 200, " mm"), default=None,
                    help="the printed 100 mm bar as measured with a ruler (default 100)")
     p.add_argument("--show", metavar="CHECK.png",
                    help="also write the image with the markers used (green), ignored (red) "
@@ -159,8 +159,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("images", nargs="+", help="chessboard photos (at least 3, all one size)")
     p.add_argument("--chessboard", type=_pattern, required=True,
                    help="inner corners COLSxROWS, like 9x6")
-    p.add_argument("--square", type=float, required=True, help="square side in mm")
+    p.add_argument("--square", type=number_in(1, 1000, " mm"), required=True,
+                   help="square side in mm")
     p.add_argument("-o", "--output", required=True, help="LENS.json to write")
-    p.add_argument("--min-coverage", type=float, default=0.25,
+    p.add_argument("--min-coverage", type=number_in(0, 1), default=0.25,
                    help="least share of the view the corners must cover (default 0.25)")
     p.set_defaults(func=_lens)

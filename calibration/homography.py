@@ -22,6 +22,7 @@ import numpy as np
 from calibration.corners import refine_corners
 from calibration.errors import CalibrationError, MatNotFound, ResolutionMismatch
 from calibration.model import Calibration, Lens
+from tabletop import jsonin
 from tabletop.markers import ARUCO_DICTIONARY
 
 MIN_MARKERS = 2
@@ -335,7 +336,8 @@ def load_points(path: str | Path) -> Any:
     """Reads POINTS.json (the parsed JSON list)."""
     p = Path(path)
     try:
-        return json.loads(p.read_text(encoding="utf-8"))
+        return jsonin.loads(p.read_text(encoding="utf-8"), f"{p}: not a points file",
+                            CalibrationError)
     except FileNotFoundError:
         raise CalibrationError(f"{p}: no such points file") from None
     except OSError as exc:

@@ -19,6 +19,7 @@ import cv2
 import numpy as np
 
 from calibration.errors import CalibrationError, CalibrationFileError, ResolutionMismatch
+from tabletop import jsonin
 
 VERSION = 1
 
@@ -43,7 +44,8 @@ def _as_points(points: Any) -> np.ndarray:
 def _read_json(path: str | Path, what: str) -> Mapping[str, Any]:
     p = Path(path)
     try:
-        obj = json.loads(p.read_text(encoding="utf-8"))
+        obj = jsonin.loads(p.read_text(encoding="utf-8"), f"{p}: not a {what} file",
+                           CalibrationFileError)
     except FileNotFoundError:
         raise CalibrationFileError(f"{p}: no such {what} file") from None
     except OSError as exc:

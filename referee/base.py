@@ -13,7 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from tabletop.errors import InputError, RecordFormatError
 from tabletop.events import Event, Setup, Verdict
+from tabletop.limits import check_piece_mm
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 
@@ -53,6 +55,8 @@ class Game(ABC):
     name: ClassVar[str]
     aliases: ClassVar[tuple[str, ...]] = ()
     piece_kinds: ClassVar[tuple[str, ...]] = ("tile", "coin", "post", "segment", "token")
+    option_names: ClassVar[frozenset[str]] = frozenset({"sizes"})
+    """The setup options this game reads; any other name is refused (:meth:`check_options`)."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
@@ -60,6 +64,34 @@ class Game(ABC):
         self.options: Mapping[str, Any] = setup.options
         sizes = setup.options.get("sizes") or {}
         self.pieces: PieceSet = PieceSet().with_sizes(sizes)
+
+    @classmethod
+    def known_options(cls) -> frozenset[str]:
+        """Every option name a setup of this game may give (games with named variants add
+        their variants' names)."""
+        return cls.option_names
+
+    @classmethod
+    def check_options(cls, options: Mapping[str, Any]) -> None:
+        """The one options check of every game: unknown names and bad ``sizes`` are refused.
+
+        Raises:
+            RecordFormatError: naming the option.
+        """
+        known = cls.known_options()
+        unknown = sorted(set(options) - known)
+        if unknown:
+            raise RecordFormatError(f"setup: {cls.name}: unknown option {unknown[0]!r} "
+                                    f"(known: {', '.join(sorted(known))})")
+        sizes = options.get("sizes", {})
+        if not isinstance(sizes, Mapping):
+            raise RecordFormatError("setup: 'sizes' must be an object of size name -> mm")
+        try:
+            for key, value in sizes.items():
+                check_piece_mm(value, f"{key}")
+            PieceSet().with_sizes(sizes)
+        except InputError as exc:
+            raise RecordFormatError(f"setup: sizes: {exc}") from None
 
     @classmethod
     def from_setup(cls, setup: Setup) -> Game:

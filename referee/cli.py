@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 from referee.record import Referee
+from tabletop import jsonin
 from tabletop.errors import RecordFormatError
 from tabletop.events import parse_event
 
@@ -54,10 +55,7 @@ def run_referee(args: argparse.Namespace) -> int:
         if not line.strip():
             continue
         where = f"{name}: line {number}"
-        try:
-            event = parse_event(json.loads(line), where)
-        except json.JSONDecodeError as exc:
-            raise RecordFormatError(f"{where}: not valid JSON ({exc.msg})") from None
+        event = parse_event(jsonin.loads(line, where, RecordFormatError), where)
         try:
             outs = referee.push(event, seq)
         except RecordFormatError as exc:  # name the file, as every error of the command line
@@ -68,4 +66,6 @@ def run_referee(args: argparse.Namespace) -> int:
         seq += 1
     if seq == 0:
         raise RecordFormatError(f"{name}: the record is empty (it must begin with a setup event)")
+    if referee.game is None:
+        raise RecordFormatError(f"{name}: the record has no setup event (it must begin with one)")
     return 0

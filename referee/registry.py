@@ -47,5 +47,11 @@ def find_game(name: str) -> type[Game]:
 
 
 def make_game(setup: Setup) -> Game:
-    """The configured game for a setup event."""
-    return find_game(setup.game).from_setup(setup)
+    """The configured game for a setup event (its options checked first).
+
+    Raises:
+        RecordFormatError: an unknown game, an unknown option or a bad value.
+    """
+    cls = find_game(setup.game)
+    cls.check_options(setup.options)
+    return cls.from_setup(setup)

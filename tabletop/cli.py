@@ -14,15 +14,19 @@ from __future__ import annotations
 import argparse
 import importlib
 import importlib.util
+import math
 import os
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 # numpy's BLAS threads only spin on the small arrays the pipeline handles (they took a second
 # core for nothing): one thread unless the user says otherwise. Set before numpy loads.
 for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
     os.environ.setdefault(_var, "1")
+# OpenCV's own ceiling on decoded pictures (pictures are checked from their headers first, see
+# tabletop.images; this holds for any path that reaches OpenCV directly).
+os.environ.setdefault("OPENCV_IO_MAX_IMAGE_PIXELS", "50000000")
 
 from tabletop import __version__  # noqa: E402
 from tabletop.errors import TabletopError  # noqa: E402
@@ -34,8 +38,32 @@ COMMAND_MODULES: tuple[str, ...] = (
     "referee.cli",      # referee, fit, perft
     "calibration.board_cli",  # board (the printable Jungle board)
     "tabletop.fit_cli",  # fit (can a coin slide from A to B)
+    "tabletop.export.cli",  # export (move list, PPN, SVG, PNG)
     "tabletop.render.cli",  # render (the scene renderer, for test data)
 )
+
+
+def number_in(lo: float, hi: float, unit: str = "") -> Callable[[str], float]:
+    """An argparse ``type``: a finite number within ``[lo, hi]`` (``nan``, ``inf`` refused).
+
+    >>> number_in(72, 600, " dpi")("300")
+    300.0
+    >>> number_in(72, 600, " dpi")("100000")
+    Traceback (most recent call last):
+    ...
+    argparse.ArgumentTypeError: must be 72..600 dpi, not 100000
+    """
+    def parse(text: str) -> float:
+        try:
+            v = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not math.isfinite(v) or not lo <= v <= hi:
+            raise argparse.ArgumentTypeError(f"must be {lo:g}..{hi:g}{unit}, not {text}")
+        return v
+
+    parse.__name__ = "number"  # argparse names the type in its messages
+    return parse
 
 
 class _Parser(argparse.ArgumentParser):

@@ -26,12 +26,16 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from tabletop.errors import RecordFormatError, SceneFormatError
+from tabletop import jsonin
+from tabletop.errors import InputError, RecordFormatError, SceneFormatError
+from tabletop.limits import MAX_FILE_BYTES, MAX_PIECES, check_coordinate_mm
 from tabletop.scene import DIE_VALUES, Piece, Scene
 
 BIDS: tuple[str, ...] = ("4", "5", "6", "7", "X")
 CORRECTION_OPS: tuple[str, ...] = ("add", "remove", "change")
 _SQUARE = re.compile(r"^[a-z][1-9][0-9]?$")
+MAX_PLAYERS = 8
+MAX_NAME_CHARS = 40
 
 
 def _freeze(obj: Any) -> Any:
@@ -55,7 +59,8 @@ def _str(obj: Mapping[str, Any], key: str, where: str, choices: Iterable[str] | 
         raise RecordFormatError(f"{where}: missing field {key!r}")
     v = obj[key]
     if not isinstance(v, str) or not v:
-        raise RecordFormatError(f"{where}: {key!r} must be a non-empty string, not {json.dumps(v)}")
+        raise RecordFormatError(f"{where}: {key!r} must be a non-empty string, "
+                                f"not {json.dumps(v)[:60]}")
     if choices is not None and v not in tuple(choices):
         raise RecordFormatError(f"{where}: {key!r} must be one of {', '.join(choices)}, not {v!r}")
     return v
@@ -352,6 +357,26 @@ def _time(obj: Mapping[str, Any], where: str) -> float | None:
     return float(t)
 
 
+def _check_piece(piece: Piece, where: str) -> Piece:
+    try:
+        check_coordinate_mm(piece.x_mm, f"{where}: x")
+        check_coordinate_mm(piece.y_mm, f"{where}: y")
+    except InputError as exc:
+        raise RecordFormatError(str(exc)) from None
+    return piece
+
+
+def check_scene(scene: Scene, where: str) -> Scene:
+    """A scene read from outside: at most :data:`~tabletop.limits.MAX_PIECES` pieces, all on
+    the table (what a real table can hold; more would only cost time)."""
+    if len(scene.pieces) > MAX_PIECES:
+        raise RecordFormatError(f"{where}: {len(scene.pieces)} pieces are more than a table "
+                                f"holds (at most {MAX_PIECES})")
+    for i, p in enumerate(scene.pieces):
+        _check_piece(p, f"{where}: piece {i}")
+    return scene
+
+
 def _check_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
     unknown = sorted(set(obj) - allowed - {"type", "t"})
     if unknown:
@@ -366,10 +391,11 @@ def parse_event(obj: Any, where: str = "event") -> Event:
     """
     if not isinstance(obj, Mapping):
         raise RecordFormatError(f"{where}: an event must be a JSON object")
+    jsonin.check(dict(obj), where, RecordFormatError)
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise RecordFormatError(
-            f"{where}: unknown event type {json.dumps(kind)} (expected one of "
+            f"{where}: unknown event type {json.dumps(kind)[:60]} (expected one of "
             f"{', '.join(EVENT_TYPES)})")
     t = _time(obj, where)
     try:
@@ -386,6 +412,12 @@ def _parse_setup(o: Mapping[str, Any], w: str, t: float | None) -> Event:
     if (not isinstance(players, list) or not players
             or not all(isinstance(p, str) and p for p in players)):
         raise RecordFormatError(f"{w}: 'players' must be a non-empty list of names")
+    if len(players) > MAX_PLAYERS:
+        raise RecordFormatError(f"{w}: 'players': {len(players)} players, at most {MAX_PLAYERS}")
+    for p in players:
+        if len(p) > MAX_NAME_CHARS or not p.isprintable() or p != p.strip():
+            raise RecordFormatError(f"{w}: 'players': a name is at most {MAX_NAME_CHARS} "
+                                    f"printable characters, without spaces around it")
     if len(set(players)) != len(players):
         raise RecordFormatError(f"{w}: a player is named twice")
     options = o.get("options", {})
@@ -396,7 +428,7 @@ def _parse_setup(o: Mapping[str, Any], w: str, t: float | None) -> Event:
 
 def _parse_scene(o: Mapping[str, Any], w: str, t: float | None) -> Event:
     body = {k: v for k, v in o.items() if k not in ("type", "t")}
-    return SceneSeen(Scene.from_json(body, w), t)
+    return SceneSeen(check_scene(Scene.from_json(body, w), w), t)
 
 
 def _parse_roll(o: Mapping[str, Any], w: str, t: float | None) -> Event:
@@ -436,7 +468,8 @@ def _parse_correction(o: Mapping[str, Any], w: str, t: float | None) -> Event:
     _check_keys(o, {"op", "index", "piece"}, w)
     op = _str(o, "op", w, CORRECTION_OPS)
     index = _int(o, "index", w, 0, 10**6) if op in ("remove", "change") else None
-    piece = Piece.from_json(o.get("piece"), f"{w}: piece") if op in ("add", "change") else None
+    piece = (_check_piece(Piece.from_json(o.get("piece"), f"{w}: piece"), f"{w}: piece")
+             if op in ("add", "change") else None)
     return Correction(op, index, piece, t)
 
 
@@ -455,11 +488,13 @@ def _parse_verdict(o: Mapping[str, Any], w: str, t: float | None) -> Event:
     if player is not None and not isinstance(player, str):
         raise RecordFormatError(f"{w}: 'player' must be a name or null")
     pieces = o.get("pieces", [])
-    if not isinstance(pieces, list) or not all(isinstance(i, int) for i in pieces):
+    if not isinstance(pieces, list) or not all(
+            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 10**6 for i in pieces):
         raise RecordFormatError(f"{w}: 'pieces' must be a list of indices")
     where_ = o.get("where")
-    if where_ is not None and (not isinstance(where_, list) or len(where_) != 2):
-        raise RecordFormatError(f"{w}: 'where' must be [x, y]")
+    if where_ is not None and (not isinstance(where_, list) or len(where_) != 2 or not all(
+            isinstance(c, int | float) and not isinstance(c, bool) for c in where_)):
+        raise RecordFormatError(f"{w}: 'where' must be [x, y] in mm")
     return Verdict(_int(o, "seq", w, 0, 10**9), player, o["legal"], _str(o, "rule", w),
                    _str(o, "reason", w), tuple(pieces),
                    None if where_ is None else (float(where_[0]), float(where_[1])), t)
@@ -514,15 +549,33 @@ _PARSERS: dict[str, Any] = {
 }
 
 
+def check_players(event: Event, players: Iterable[str], where: str = "event") -> Event:
+    """``event`` when every player it names plays in the game, else a :class:`RecordFormatError`.
+
+    Used before an event typed in is stored: a roll for someone who is not at the table is a
+    mistake to refuse, not a move to judge.
+
+    >>> check_players(Roll("suns", "3"), ("suns", "moons"))
+    Roll(player='suns', value='3', t=None)
+    >>> check_players(Roll("arms", "3"), ("suns", "moons"), "roll")
+    Traceback (most recent call last):
+    ...
+    tabletop.errors.RecordFormatError: roll: 'player': 'arms' does not play in this game ...
+    """
+    who = getattr(event, "player", None)
+    names = tuple(players)
+    if event.is_input and who is not None and who not in names:
+        raise RecordFormatError(f"{where}: 'player': {who!r} does not play in this game "
+                                f"(players: {', '.join(names)})")
+    return event
+
+
 def iter_record_lines(lines: Iterable[str], where: str = "record") -> Iterator[Event]:
     """Parses JSON Lines (blank lines skipped); errors name the 1-based line."""
     for n, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            obj = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise RecordFormatError(f"{where}: line {n}: not valid JSON ({exc.msg})") from None
+        obj = jsonin.loads(line, f"{where}: line {n}", RecordFormatError)
         yield parse_event(obj, f"{where}: line {n}")
 
 
@@ -530,6 +583,9 @@ def read_record(path: str | Path) -> list[Event]:
     """Reads a whole game record (input and output events) from a JSON Lines file."""
     p = Path(path)
     try:
+        if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
+            raise RecordFormatError(f"{p}: {p.stat().st_size} bytes is larger than any game "
+                                    f"record (at most {MAX_FILE_BYTES})")
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordFormatError(f"{p}: cannot read ({exc.strerror})") from None

@@ -3,8 +3,10 @@
 Prints ``{"fits": bool, "clearance_mm": float, "path": [[x, y], ...], "pinch": [x, y] or
 null}``: whether a coin can slide from one point to the other between the pieces on the table,
 the width of the narrowest place on the best path (the diameter of the largest coin that would
-pass) and where that place is. Every piece is an obstacle except dice and pawns and except a
-coin lying at the start point (the coin that slides).
+pass) and where that place is; and for the straight crossing (the gap the user points at)
+``"straight_fits"``, ``"straight_clearance_mm"``, ``"straight_pinch"`` and
+``"straight_edges"`` (the two edges that make that gap, or null). Every piece is an obstacle
+except dice and pawns and except a coin lying at the start point (the coin that slides).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ import math
 from pathlib import Path
 
 from tabletop.errors import InputError, SceneFormatError, UsageError
+from tabletop.events import check_scene
+from tabletop.limits import PIECE_MM, check_coordinate_mm, check_gap_work
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 
@@ -37,7 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Finds the path for a coin sliding between the pieces of a scene (straight "
                     "when the coin fits along it, else the widest way round), and prints "
                     "whether the coin fits, the "
-                    "narrowest width on that path, the path and the pinch point (table mm).")
+                    "narrowest width on that path, the path and the pinch point (table mm); and "
+                    "for the straight crossing between the two points (the gap you point "
+                    "at) straight_fits, straight_clearance_mm, straight_pinch and "
+                    "straight_edges.")
     p.add_argument("scene", metavar="SCENE_OR_IMAGE",
                    help="a scene (.json, the contract's format) or a camera image")
     p.add_argument("--from", dest="start", required=True, metavar="X,Y",
@@ -111,16 +118,25 @@ def _scene_of(args: argparse.Namespace, pieces: PieceSet) -> Scene:
 
 def run(args: argparse.Namespace) -> int:
     """Runs ``fit``."""
-    from referee.geometry import fit_in_scene
+    from referee.geometry import crossing_in_scene, fit_in_scene
 
     start = _point(args.start, "--from", args.scene)
     goal = _point(args.goal, "--to", args.scene)
     pieces = PieceSet.load(args.pieces) if args.pieces else PieceSet()
     diameter = args.coin if args.coin is not None else pieces.coin_diameter_mm
-    if not (math.isfinite(diameter) and diameter > 0):
-        raise UsageError(f"{args.scene}: --coin must be a positive number of mm, not "
-                         f"{args.coin}")
+    if not (math.isfinite(diameter) and PIECE_MM[0] <= diameter <= PIECE_MM[1]):
+        raise UsageError(f"{args.scene}: --coin must be {PIECE_MM[0]:g}..{PIECE_MM[1]:g} mm, "
+                         f"not {args.coin}")
     scene = _scene_of(args, pieces)
+    try:
+        check_scene(scene, args.scene)
+        for point, option in ((start, "--from"), (goal, "--to")):
+            for v in point:
+                check_coordinate_mm(v, f"{args.scene}: {option}")
+        check_gap_work(scene.pieces, pieces, args.scene)
+    except InputError as exc:
+        raise InputError(str(exc)) from None
     result = fit_in_scene(scene, start, goal, pieces, diameter)
-    print(json.dumps(result.to_json()))
+    straight = crossing_in_scene(scene, start, goal, pieces, diameter)
+    print(json.dumps({**result.to_json(), **straight.to_json()}))
     return 0

@@ -26,7 +26,9 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from tabletop import jsonin
 from tabletop.errors import InputError
+from tabletop.limits import PIECE_MM
 
 SUIT_COLOURS_HEX: Mapping[str, str] = MappingProxyType({
     "suns": "#D55E00", "moons": "#000000", "crowns": "#009E73", "arms": "#0072B2",
@@ -80,8 +82,10 @@ class PieceSet:
         for f in fields(self):
             v = getattr(self, f.name)
             if f.name.endswith("_mm") and (isinstance(v, bool) or not isinstance(v, int | float)
-                                           or not math.isfinite(v) or v <= 0):
-                raise InputError(f"piece set: {f.name} must be a positive number of mm, not {v!r}")
+                                           or not math.isfinite(v) or v <= 0
+                                           or v > PIECE_MM[1]):
+                raise InputError(f"piece set: {f.name} must be a positive number of mm up "
+                                 f"to {PIECE_MM[1]:g}, not {v!r}")
         for name in ("suit_colours", "segment_colours"):
             colours = getattr(self, name)
             for c in colours.values():
@@ -134,7 +138,7 @@ class PieceSet:
         """Reads overrides from a JSON file."""
         p = Path(path)
         try:
-            obj = json.loads(p.read_text())
+            obj = jsonin.loads(p.read_text(encoding="utf-8"), str(p))
         except OSError as exc:
             raise InputError(f"{p}: cannot read ({exc.strerror})") from None
         except (json.JSONDecodeError, UnicodeDecodeError) as exc:

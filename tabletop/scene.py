@@ -276,11 +276,9 @@ class Scene:
     @classmethod
     def loads(cls, text: str | bytes, where: str = "scene") -> Scene:
         """Reads a scene from JSON text."""
-        try:
-            obj = json.loads(text)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise SceneFormatError(f"{where}: not valid JSON ({exc})") from None
-        return cls.from_json(obj, where)
+        from tabletop import jsonin  # strict: no NaN, no stack-deep nesting, no huge integers
+
+        return cls.from_json(jsonin.loads(text, where, SceneFormatError), where)
 
     @classmethod
     def load(cls, path: str | Path) -> Scene:

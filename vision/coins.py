@@ -84,10 +84,15 @@ def _disc_offsets(radius_px: float) -> np.ndarray:
     return np.c_[xx[keep], yy[keep]]
 
 
+@lru_cache(maxsize=8)
+def _ellipse(k: int) -> np.ndarray:
+    """OpenCV's k x k elliptic structuring element (made once)."""
+    return cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+
+
 def _peaks(dt: np.ndarray, lo: float, hi: float, min_dist: float) -> list[tuple[float, float]]:
     """Local maxima of a distance transform with values in [lo, hi], at least min_dist apart."""
-    k = max(3, int(min_dist) | 1)
-    dil = cv2.dilate(dt, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    dil = cv2.dilate(dt, _ellipse(max(3, int(min_dist) | 1)))
     ys, xs = np.nonzero((dt >= dil - 1e-4) & (dt >= lo) & (dt <= hi))
     order = np.argsort(-dt[ys, xs])
     kept: list[tuple[float, float]] = []
@@ -131,12 +136,14 @@ def _mean_shift(patch: _Patch, start: tuple[float, float], offsets: np.ndarray,
     flat = patch.flat(offsets)
     for _ in range(iterations):
         on = patch.on(x, y, flat)
-        fill = float(np.count_nonzero(on)) / len(offsets)
+        n = int(np.count_nonzero(on))
+        fill = float(n) / len(offsets)
         if fill == 0.0:
             break
         ix, iy = patch.at(x, y)
-        nx = ix + float(offsets[on, 0].mean())
-        ny = iy + float(offsets[on, 1].mean())
+        sx, sy = on @ offsets  # the offsets' sums over the disc's pixels that are on
+        nx = ix + float(sx) / n
+        ny = iy + float(sy) / n
         if abs(nx - x) < 0.01 and abs(ny - y) < 0.01:
             x, y = nx, ny
             break

@@ -21,8 +21,10 @@ from vision.coins import CoinConfig, detect_coins
 from vision.detections import Detections
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
 from vision.io import as_bgr
+from vision.namer import Namer, NamerConfig, name_detections
 from vision.posts import PostConfig, detect_posts
 from vision.prepare import PrepareConfig, prepare
+from vision.proposals import ProposalConfig, propose
 from vision.segments import SegmentConfig, detect_segments
 from vision.sheets import SheetConfig, find_sheets, sheet_mask, sheets_from_calibration
 from vision.tiles import TileConfig, detect_tiles
@@ -60,6 +62,10 @@ class DetectorConfig:
             last fully detected frame shows the same table: its result is reused (a few
             milliseconds instead of a detection). None: every frame is detected in full.
         still_share: See ``still_change``.
+        namer: The learned stage that names each candidate (and drops what is no piece);
+            None: the hand-made stages' reading stands.
+        proposals: With the namer: pieces in parts of the bright mask the stages left
+            unexplained, found by the namer and fitted as the stages fit theirs.
     """
 
     px_per_mm: float | None = None
@@ -76,6 +82,8 @@ class DetectorConfig:
     sheets: SheetConfig | None = field(default_factory=SheetConfig)
     still_change: float | None = 5.0
     still_share: float = 0.04
+    namer: NamerConfig | None = None
+    proposals: ProposalConfig | None = field(default_factory=ProposalConfig)
 
     @classmethod
     def for_game(cls, game: str | None, **kw: Any) -> DetectorConfig:
@@ -161,6 +169,7 @@ class Detector:
         self._valid = self._play_area()
         self._last: FrameResult | None = None
         self._last_cells: np.ndarray | None = None
+        self.namer = Namer(self.config.namer) if self.config.namer else None
 
     @property
     def sheets_mm(self) -> tuple[np.ndarray, ...]:
@@ -263,6 +272,13 @@ class Detector:
             if moved:
                 hand, hcells = True, hcells | mcells
         dets = Detections.merge(parts)
+        if self.namer is not None:
+            dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
+                         dets)
+            if cfg.proposals is not None and not hand:  # a hand frame is never judged
+                more = timed(tm, "proposals", propose, self.namer, frame, self.calibration,
+                             prep, dets, cfg.coins, cfg.tiles, cfg.proposals, cfg.kinds)
+                dets = Detections.merge([dets, more])
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand
             under = self.hand_grid.covers(hcells, centres_px)

@@ -16,21 +16,13 @@ def read_image(path: str | Path) -> np.ndarray:
     Raises:
         ImageReadError: the file is missing, unreadable, or not a decodable image.
     """
-    p = Path(path)
+    from tabletop.errors import InputError
+    from tabletop.images import read_image as read_checked  # size checked before decoding
+
     try:
-        data = p.read_bytes()
-    except FileNotFoundError:
-        raise ImageReadError(f"{p}: no such image file") from None
-    except IsADirectoryError:
-        raise ImageReadError(f"{p}: is a folder, not an image file") from None
-    except OSError as exc:
-        raise ImageReadError(f"{p}: cannot read ({exc.strerror})") from None
-    if not data:
-        raise ImageReadError(f"{p}: empty file, not an image")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise ImageReadError(f"{p}: not a readable image (corrupt or unknown format)")
-    return image
+        return read_checked(Path(path))
+    except InputError as exc:
+        raise ImageReadError(str(exc)) from None
 
 
 def as_bgr(frame: object) -> np.ndarray:

@@ -365,6 +365,14 @@ _ACROSS = np.tile([-0.45, -0.15, 0.15, 0.45], 4)[:, None]
 _REG = np.diag([1e-3, 1e-3, 3e-2, 3e-2])  # the radii change little
 
 
+@functools.lru_cache(maxsize=32)
+def _offsets(reach: float, step: float) -> np.ndarray:
+    """Offsets from ``-reach`` to ``reach`` every ``step`` (made once for each reach)."""
+    out = np.arange(-reach, reach + 1e-9, step)
+    out.setflags(write=False)
+    return out
+
+
 def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,
              exclude: np.ndarray | None = None, steps: int | None = None) -> PostFit:
     """Fits the outline of a post (:func:`post_outline`) to the edges, from ``foot_px``.
@@ -407,7 +415,7 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
     for step in range(cfg.fit_steps if steps is None else steps):
         if step == 0 or (step == 1 and abs(moved[0]) + abs(moved[1]) > 1.5):
             vals = np.sort(_sample(win, corner, probes + probe_jac * moved).reshape(3, 16), axis=1)
-            table, wall, cap = vals[:, 7:9].mean(axis=1)  # medians
+            table, wall, cap = (vals[:, 7] + vals[:, 8]) / 2  # medians
             sign = np.array([1.0, 1.0, np.sign(table - cap), np.sign(wall - cap)])[part]
             want = np.array([table - wall, table - wall, abs(table - cap),
                              abs(wall - cap)])[part]
@@ -426,7 +434,7 @@ def fit_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndar
             rows = np.arange(len(use))
         # coarse to fine: the first steps look farther for the edges
         half = max(3.0, (1.2, 0.6)[step] * r) if step < 2 else 3.0
-        ts = np.arange(-half - margin, half + margin + 1e-9, st)
+        ts = _offsets(half + margin, st)
         prof = _sample(win, corner, (p_use + j_use * moved)[:, None]
                        + ts[None, :, None] * n_use[:, None])
         pos, strength, ok = steepest(prof, s_use, st, km, len(ts) - 1 - km)

@@ -19,6 +19,7 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.errors import ViewError
+from vision.sampling import REMAP_MAX
 
 DEFAULT_HFOV_DEG = 65.0
 """Assumed horizontal field of view when neither the lens nor the homography gives a focal."""
@@ -133,6 +134,9 @@ class TopView:
                  max_pixels: int = 4_000_000, max_extent_mm: float = 3000.0) -> None:
         self.calibration = calibration
         w, h = calibration.image_size
+        if max(w, h) > REMAP_MAX:
+            raise ViewError(f"a {w}x{h} frame is too big to warp (at most {REMAP_MAX} pixels a "
+                            "side)")
         if area_mm is None:
             area_mm = self._footprint(calibration, max_extent_mm)
         x0, y0, x1, y1 = (float(v) for v in area_mm)
@@ -148,9 +152,11 @@ class TopView:
         s = float(px_per_mm)
         if (x1 - x0) * (y1 - y0) * s * s > max_pixels:
             s = math.sqrt(max_pixels / ((x1 - x0) * (y1 - y0)))
+        s = min(s, REMAP_MAX / (x1 - x0), REMAP_MAX / (y1 - y0))  # what one remap can make
         self.px_per_mm = s
         self.area_mm = (x0, y0, x1, y1)
-        cols, rows = math.ceil((x1 - x0) * s), math.ceil((y1 - y0) * s)
+        cols = min(REMAP_MAX, math.ceil((x1 - x0) * s))
+        rows = min(REMAP_MAX, math.ceil((y1 - y0) * s))
         self.size_wh = (cols, rows)
         # Keep the view's handedness the camera's, so text and markers are not mirrored.
         flip = det < 0
@@ -199,11 +205,15 @@ class TopView:
     def warp_rect(self, frame_bgr: np.ndarray, x0: int, y0: int, x1: int, y1: int
                   ) -> np.ndarray:
         """The part ``[x0, x1) x [y0, y1)`` of :meth:`warp`'s view (the same pixels)."""
+        if x1 <= x0 or y1 <= y0:
+            return np.zeros((max(0, y1 - y0), max(0, x1 - x0), 3), np.uint8)
         return cv2.remap(frame_bgr, self._map1[y0:y1, x0:x1], self._map2[y0:y1, x0:x1],
                          cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 
     def warp_rows(self, frame_bgr: np.ndarray, rows: np.ndarray) -> np.ndarray:
         """Whole rows of :meth:`warp`'s view (the same pixels), shape (len(rows), W, 3)."""
+        if not len(rows):
+            return np.zeros((0, self.size_wh[0], 3), np.uint8)
         return cv2.remap(frame_bgr, self._map1[rows], self._map2[rows], cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_CONSTANT, borderValue=(0, 0, 0))
 

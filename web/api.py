@@ -13,6 +13,8 @@
 from __future__ import annotations
 
 import math
+import re
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
@@ -20,7 +22,10 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from tabletop.errors import InputError
-from tabletop.events import parse_event
+from tabletop.events import check_players, parse_event
+from tabletop.limits import check_coordinate_mm, check_gap_work
+from tabletop.pieceset import PieceSet
+from tabletop.scene import Scene
 from web.fit import check_fit
 from web.security import BadRequest, json_body
 from web.services import get_bus, get_log, get_services, get_table
@@ -97,15 +102,44 @@ def stream() -> Response:
                     headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
 
 
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+_KEY = re.compile(r"^[A-Za-z0-9._:-]{1,100}$")
+_SUBMIT_LOCK = threading.Lock()  # a retried event and its first try never interleave
+
+
+def _idempotency_key() -> str | None:
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is None:
+        return None
+    if not _KEY.match(key):
+        raise BadRequest(f"{IDEMPOTENCY_HEADER}: 1 to 100 letters, digits or . _ : -")
+    return key
+
+
 @bp.post("/events")
 def post_event() -> Any:
-    """Stores one input event of the record format."""
+    """Stores one input event of the record format.
+
+    With an ``Idempotency-Key`` header, a retry of an event already stored under that key is
+    not stored again: the answer is the stored event (``200``, ``"replayed": true``).
+    """
     body = json_body()
+    key = _idempotency_key()
+    table, log = get_table(), get_log()
     try:
         event = parse_event(body, "event")
         if not event.is_input:
             raise InputError(f"a {event.type!r} is the referee's output, not an input event")
-        done = get_table().submit(event)
+        with _SUBMIT_LOCK:
+            if key is not None:
+                stored = log.find_request(key)
+                if stored is not None:
+                    return jsonify({**log.stored_json(*stored), "replayed": True}), 200
+            game = table.referee.game
+            if game is not None:
+                check_players(event, game.players, "event")
+            with log.along(request_key=key):
+                done = table.submit(event)
     except InputError as exc:
         return jsonify(error=str(exc)), 400
     except LogWriteError as exc:
@@ -119,7 +153,7 @@ def record() -> Response:
     table = get_table()
     game = request.args.get("game")
     if game is not None:
-        if not game.isdigit() or not get_log().has_game(int(game)):
+        if not _ID.match(game) or not get_log().has_game(int(game)):
             return Response('{"error": "no such game"}\n', 404, mimetype="application/json")
         text = table.record(int(game))
     else:
@@ -134,12 +168,17 @@ def games() -> Any:
     return jsonify([g.to_json() for g in get_log().games()])
 
 
+_ID = re.compile(r"^[0-9]{1,18}$")
+
+
 def _point(body: dict[str, Any], key: str) -> tuple[float, float]:
     v = body.get(key)
     if (not isinstance(v, list) or len(v) != 2
             or not all(isinstance(c, int | float) and not isinstance(c, bool)
                        and math.isfinite(c) for c in v)):
         raise BadRequest(f"{key!r} must be a point [x, y] in mm")
+    for c in v:
+        check_coordinate_mm(float(c), key)
     return (float(v[0]), float(v[1]))
 
 
@@ -152,6 +191,9 @@ def fit() -> Any:
     state = table.state(verdicts=False)
     scene_json = state.get("scene") or state.get("last_seen")
     try:
+        if scene_json is not None:  # bound the work before any is done
+            pieces = table.referee.game.pieces if table.referee.game is not None else PieceSet()
+            check_gap_work(Scene.from_json(scene_json).pieces, pieces, "the table")
         result = check_fit(scene_json, a, b, table.referee)
     except InputError as exc:
         return jsonify(error=str(exc)), 400

@@ -6,6 +6,11 @@
 - ``GET /calibration/heatmap.png``: the expected position error across the table.
 - ``GET /calibration/info``: the calibration, its error and the drift check, as JSON.
 - ``POST /calibration/recalibrate``: calibrate again from the printed mat in the latest frame.
+- ``GET /calibration/picture.jpg``: the latest camera picture as it is (for clicking points).
+- ``GET /calibration/presets``: known corners (the printed mats, the Jungle board) in mm.
+- ``POST /calibration/points/preview``: ``{"points": [{"pixel": [u, v], "world": [x, y]}, ...]}``
+  (POINTS.json's form): the homography those points give, its error and its grid in pixels.
+- ``POST /calibration/points``: the same, then used (and saved with ``--calibration``).
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
 from calibration.model import Calibration
 from tabletop.errors import InputError
@@ -47,23 +52,20 @@ def table_extent_mm(cal: Calibration) -> tuple[float, float, float, float]:
     return float(x0), float(y0), float(x1), float(y1)
 
 
-def draw_grid(image: np.ndarray, cal: Calibration, step_mm: float = GRID_MM) -> np.ndarray:
-    """``image`` with the table's millimetre grid (every ``step_mm``) drawn through ``cal``."""
-    out = image.copy()
+def grid_lines_px(cal: Calibration, step_mm: float = GRID_MM
+                  ) -> list[tuple[bool, np.ndarray]]:
+    """The table's millimetre grid (every ``step_mm``) in the picture: ``(is_axis, points
+    (K, 2) in pixels)`` per line."""
     x0, y0, x1, y1 = table_extent_mm(cal)
-    thick = max(1, round(out.shape[1] / 640))
+    out: list[tuple[bool, np.ndarray]] = []
 
     def line(a: tuple[float, float], b: tuple[float, float], major: bool) -> None:
         ts = np.linspace(0.0, 1.0, 24)
         pts_mm = np.array([[a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])] for t in ts])
         px = cal.to_image(pts_mm)
-        ok = np.all(np.isfinite(px), axis=1)
-        px = px[ok]
-        if len(px) < 2:
-            return
-        colour = (0, 220, 255) if major else (0, 160, 0)
-        cv2.polylines(out, [np.round(px).astype(np.int32).reshape(-1, 1, 2)], False, colour,
-                      thick * (2 if major else 1), cv2.LINE_AA)
+        px = px[np.all(np.isfinite(px), axis=1)]
+        if len(px) >= 2:
+            out.append((major, px))
 
     xs = np.arange(math.floor(x0 / step_mm) * step_mm, x1 + step_mm, step_mm)
     ys = np.arange(math.floor(y0 / step_mm) * step_mm, y1 + step_mm, step_mm)
@@ -71,6 +73,17 @@ def draw_grid(image: np.ndarray, cal: Calibration, step_mm: float = GRID_MM) -> 
         line((x, y0), (x, y1), abs(x) < 1e-6)
     for y in ys:
         line((x0, y), (x1, y), abs(y) < 1e-6)
+    return out
+
+
+def draw_grid(image: np.ndarray, cal: Calibration, step_mm: float = GRID_MM) -> np.ndarray:
+    """``image`` with the table's millimetre grid (every ``step_mm``) drawn through ``cal``."""
+    out = image.copy()
+    thick = max(1, round(out.shape[1] / 640))
+    for major, px in grid_lines_px(cal, step_mm):
+        colour = (0, 220, 255) if major else (0, 160, 0)
+        cv2.polylines(out, [np.round(px).astype(np.int32).reshape(-1, 1, 2)], False, colour,
+                      thick * (2 if major else 1), cv2.LINE_AA)
     origin = cal.to_image([[0.0, 0.0]])[0]
     if np.all(np.isfinite(origin)):
         cv2.putText(out, "0,0 mm", (int(origin[0]) + 6, int(origin[1]) - 6),
@@ -192,7 +205,17 @@ def recalibrate() -> Any:
     try:
         cal = calibrate_from_mat(frame, lens=lens)
     except InputError as exc:
-        return jsonify(error=str(exc)), 400
+        return jsonify(error=f"The mat was not found: {exc}.", seen=str(exc), todo=MAT_TODO), 400
+    return use_calibration(services, cal)
+
+
+MAT_TODO = ("Lay the whole mat flat in the camera's view, with no hand, piece or glare on its "
+            "markers, then press the button again; or click four or more points of the "
+            "picture below and type where they are on the table.")
+
+
+def use_calibration(services: Services, cal: Calibration) -> Any:
+    """Makes ``cal`` the table's calibration (the pipeline's vision too) and saves it."""
     services.calibration = cal
     services.table.to_image, services.table.image_size = cal.to_image, cal.image_size
     services.drift_checked = 0.0
@@ -204,8 +227,104 @@ def recalibrate() -> Any:
                                                    area_mm=current_app.config.get("AREA_MM"))
         except InputError as exc:
             return jsonify(error=str(exc)), 400
-    saved = current_app.config.get("CALIBRATION_PATH")
-    if saved:
-        cal.save(Path(saved))
+    given = current_app.config.get("CALIBRATION_PATH")
+    saved = None
+    if given:  # the user's file is never overwritten: the new one goes beside it
+        saved = recalibrated_path(Path(given))
+        try:
+            cal.save(saved)
+            message = (f"new calibration written to {saved}; {given} is unchanged (give the "
+                       f"new file to --calibration next time)")
+        except (OSError, InputError) as exc:
+            message = f"new calibration in use, but {saved} cannot be written ({exc})"
+            saved = None
+    else:
+        message = "new calibration in use (not saved: the server was started without one)"
     services.bus.publish("calibration", {"reprojection_mm": cal.reprojection_mm})
-    return jsonify(reprojection_mm=cal.reprojection_mm, saved=bool(saved))
+    return jsonify(reprojection_mm=cal.reprojection_mm, saved=saved is not None,
+                   saved_to=None if saved is None else str(saved), message=message)
+
+
+def recalibrated_path(given: Path) -> Path:
+    """Where a re-calibration is written: beside the user's file, never over it.
+
+    >>> recalibrated_path(Path("cals/cal.json"))
+    PosixPath('cals/cal.recalibrated.json')
+    """
+    return given.with_name(f"{given.stem}.recalibrated{given.suffix or '.json'}")
+
+
+@bp.get("/picture.jpg")
+def picture() -> Response:
+    """The latest camera picture as it is, at full size (points are clicked on it)."""
+    frame = _latest_frame(get_services())
+    if frame is None:
+        abort(404, description="no camera picture yet")
+    return Response(encode_jpeg(frame, None, 90), mimetype="image/jpeg",
+                    headers={"Cache-Control": "no-store",
+                             "X-Image-Size": f"{frame.shape[1]}x{frame.shape[0]}"})
+
+
+@bp.get("/presets")
+def presets() -> Any:
+    """Corners people can click instead of typing: the printed mats' sheets and the Jungle
+    board (top-left, top-right, bottom-right, bottom-left as seen when printed), in mm."""
+    out: list[dict[str, Any]] = []
+    paper = _optional("tabletop.printing", "PAPER_MM") or {}
+    for name, (w, h) in paper.items():
+        out.append({"name": f"the printed mat's sheet ({name.upper()})",
+                    "corners": [["top-left corner", [0.0, 0.0]], ["top-right corner", [w, 0.0]],
+                                ["bottom-right corner", [w, h]], ["bottom-left corner", [0.0, h]]]})
+    board = _optional("referee.jungle.geometry", "BOARD_MM")
+    if board is not None:
+        w, h = board
+        out.append({"name": "the Jungle board",
+                    "corners": [["a9's outer corner", [0.0, h]],
+                                ["g9's outer corner", [w, h]],
+                                ["g1's outer corner", [w, 0.0]],
+                                ["a1's outer corner", [0.0, 0.0]]]})
+    return jsonify(out)
+
+
+def _points_calibration(services: Services) -> Calibration:
+    frame = _latest_frame(services)
+    if frame is None:
+        raise InputError("no camera picture yet to click points on")
+    body = request.get_json(silent=True)
+    points = body.get("points") if isinstance(body, dict) else None
+    if not isinstance(points, list):
+        raise InputError('send {"points": [{"pixel": [u, v], "world": [x, y]}, ...]}')
+    from calibration.homography import calibrate_from_points
+
+    lens = services.calibration.lens if services.calibration is not None else None
+    return calibrate_from_points(points, (frame.shape[1], frame.shape[0]), lens,
+                                 where="the clicked points")
+
+
+def _preview_json(cal: Calibration) -> dict[str, Any]:
+    fit = cal.extra.get("fit") or {}
+    return {"reprojection_mm": cal.reprojection_mm, "homography": cal.homography.tolist(),
+            "fit": fit, "image_size": list(cal.image_size),
+            "grid": [{"axis": bool(major), "points": np.round(px, 1).tolist()}
+                     for major, px in grid_lines_px(cal)]}
+
+
+@bp.post("/points/preview")
+def points_preview() -> Any:
+    """The calibration the clicked points give, and its grid on the picture (not used yet)."""
+    try:
+        cal = _points_calibration(get_services())
+    except InputError as exc:
+        return jsonify(error=str(exc)), 400
+    return jsonify(_preview_json(cal))
+
+
+@bp.post("/points")
+def points_use() -> Any:
+    """Calibrates from the clicked points and uses the result."""
+    services = get_services()
+    try:
+        cal = _points_calibration(services)
+    except InputError as exc:
+        return jsonify(error=str(exc)), 400
+    return use_calibration(services, cal)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
-import json
 import logging
+import math
 import socket
 import sys
 import tempfile
@@ -28,7 +28,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("demo", help="the whole product on the bundled sample playthrough",
                        description="Replays sample_images/worm_derby through the real pipeline "
                                    "into a fresh log and serves the dashboard on 127.0.0.1.")
-    p.add_argument("--port", type=int, default=5000, help="port (default 5000; 0: any free)")
+    p.add_argument("--port", type=_port, default=5000, help="port (default 5000; 0: any free)")
     p.add_argument("--db", help="the log file (default: a fresh one in a temporary folder)")
     p.add_argument("--pace", type=float, default=1.2, metavar="SECONDS",
                    help="how long each sample frame is shown (default 1.2)")
@@ -50,7 +50,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; another address lets phones "
                         "join and then every change needs the join code)")
-    p.add_argument("--port", type=int, default=5000, help="port (default 5000; 0: any free)")
+    p.add_argument("--allow-host", action="append", default=[], metavar="NAME",
+                   help="another host name the dashboard answers to (e.g. the machine's name "
+                        "on the network); others are refused, against DNS rebinding")
+    p.add_argument("--port", type=_port, default=5000, help="port (default 5000; 0: any free)")
     p.add_argument("--db", default=str(DEFAULT_DB), metavar="LOG",
                    help=f"the log; an existing one is resumed (default {DEFAULT_DB})")
     p.add_argument("--repeat", type=int, default=None, metavar="N",
@@ -93,6 +96,16 @@ def _players(game: str, text: str | None) -> tuple[str, ...]:
     return DEFAULT_PLAYERS.get(game, ("one", "two"))
 
 
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port number") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"{port} is not a port (0..65535)")
+    return port
+
+
 def _area(text: str) -> tuple[float, float, float, float] | str:
     if text == "auto":
         return text
@@ -100,6 +113,11 @@ def _area(text: str) -> tuple[float, float, float, float] | str:
         x0, y0, x1, y1 = (float(v) for v in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not X0,Y0,X1,Y1 in mm") from None
+    from tabletop.limits import TABLE_MM
+
+    if not all(math.isfinite(v) and abs(v) <= TABLE_MM for v in (x0, y0, x1, y1)):
+        raise argparse.ArgumentTypeError(f"{text!r}: every value must be a number of mm "
+                                         f"within {TABLE_MM:.0f} of the origin")
     if not (x1 > x0 and y1 > y0):
         raise argparse.ArgumentTypeError(f"{text!r}: X1 must exceed X0 and Y1 exceed Y0")
     return (x0, y0, x1, y1)
@@ -108,10 +126,9 @@ def _area(text: str) -> tuple[float, float, float, float] | str:
 def _options(text: str | None) -> dict[str, Any]:
     if not text:
         return {}
-    try:
-        obj = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise UsageError(f"--options: not valid JSON ({exc.msg})") from None
+    from tabletop import jsonin
+
+    obj = jsonin.loads(text, "--options", UsageError)
     if not isinstance(obj, dict):
         raise UsageError("--options: must be a JSON object")
     return obj
@@ -123,6 +140,31 @@ def _calibration(path: str | None) -> Any:
     from calibration.model import Calibration
 
     return Calibration.load(path)
+
+
+def _make_folder(db: Path) -> None:
+    """Creates the log's folder, or a one-line error naming it."""
+    try:
+        db.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"{db}: cannot create its folder {db.parent} ({exc.strerror})") from None
+
+
+def check_first_frame(source: Any, cal: Any, cal_path: str, source_path: str) -> None:
+    """Refuses a recording whose pictures are not of the calibration's size, naming both."""
+    from web.sources import Frame
+
+    try:
+        first = next((i for i in source.items() if isinstance(i, Frame)), None)
+    finally:
+        source.close()
+    if first is None:
+        raise InputError(f"{source_path}: no picture in this recording")
+    h, w = first.image_bgr.shape[:2]
+    cw, ch = cal.image_size
+    if (w, h) != (cw, ch):
+        raise InputError(f"{source_path}: {first.name} is {w}x{h} but {cal_path} was made for "
+                         f"{cw}x{ch}; calibrate again at this resolution")
 
 
 def stabiliser_frames() -> int:
@@ -181,10 +223,25 @@ def _cannot_listen(host: str, port: int) -> str | None:
     return None
 
 
+IDLE_TIMEOUT_S = 30.0
+"""A connection that sends or takes nothing for this long is closed (its thread freed)."""
+
+
+def _timely_handler() -> Any:
+    from werkzeug.serving import WSGIRequestHandler
+
+    class Handler(WSGIRequestHandler):
+        timeout = IDLE_TIMEOUT_S  # socketserver sets it on each connection's socket
+
+    return Handler
+
+
 def serve_app(app: Any, host: str, port: int, banner: str | None = None,
               any_port_if_busy: bool = False) -> int:
     """Serves ``app`` until Ctrl-C (threaded, never in debug mode)."""
     from werkzeug.serving import make_server
+
+    from web.announce import announce_source_changes
 
     logging.getLogger("werkzeug").setLevel(logging.WARNING)  # not a line per picture polled
     problem = _cannot_listen(host, port)
@@ -194,7 +251,8 @@ def serve_app(app: Any, host: str, port: int, banner: str | None = None,
     if problem:
         app.extensions["tabletop"].close()
         raise InputError(f"cannot listen on {host}:{port} ({problem})")
-    server = make_server(host, port, app, threaded=True)
+    server = make_server(host, port, app, threaded=True, request_handler=_timely_handler())
+    announce_source_changes(app.extensions["tabletop"].bus)  # a lost camera on the terminal
     shown_host = f"[{host}]" if ":" in host else host
     url = f"http://{shown_host}:{server.server_port}/"
     print(f"tabletop: dashboard at {url}", flush=True)
@@ -236,11 +294,12 @@ def run_serve(args: argparse.Namespace) -> int:
         find_game(args.game)
     db = Path(args.db)
     if str(db) != ":memory:":
-        db.parent.mkdir(parents=True, exist_ok=True)
+        _make_folder(db)
     lan = not _is_loopback(args.host)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
                       "CALIBRATION_PATH": args.calibration, "GAME": args.game or "worm-derby",
-                      "AREA_MM": area, "LAN": lan, "PIPELINE_AUTOSTART": False})
+                      "AREA_MM": area, "LAN": lan, "PIPELINE_AUTOSTART": False,
+                      "BIND_HOST": args.host, "ALLOWED_HOSTS": tuple(args.allow_host)})
     services = app.extensions["tabletop"]
     if services.table.game_id is None and args.game is not None:
         services.table.submit(Setup(args.game, _players(args.game, args.players)))
@@ -276,7 +335,9 @@ def run_demo(args: argparse.Namespace) -> int:
     source = TimelineSource(script, repeat=repeat, hold_s=args.pace)
     area = resolve_area("auto", TimelineSource(script), cal)
     app = create_app({"LOG_PATH": str(db), "SOURCE": source, "CALIBRATION": cal,
-                      "GAME": "worm-derby", "AREA_MM": area, "PIPELINE_AUTOSTART": True})
+                      "GAME": "worm-derby", "AREA_MM": area, "PIPELINE_AUTOSTART": True,
+                      "DEMO_SAMPLE": str(sample), "DEMO_REPEAT": repeat,
+                      "DEMO_PACE": args.pace})  # the page's demo menu plays them again
     return serve_app(app, "127.0.0.1", args.port,
                      f"tabletop: replaying {sample} into {db}; Ctrl-C stops",
                      any_port_if_busy=True)
@@ -328,11 +389,12 @@ def run_replay(args: argparse.Namespace) -> int:
     source = open_source(args.source, repeat=repeat)
     if getattr(source, "live", False):
         raise UsageError("replay takes a recording (a video file or a folder), not a camera")
+    check_first_frame(source, cal, args.calibration, args.source)
     area = resolve_area(args.area, source, cal)
     vision = load_vision(cal, args.game, area_mm=area)
     db = args.db or ":memory:"
     if args.db:
-        Path(args.db).parent.mkdir(parents=True, exist_ok=True)
+        _make_folder(Path(args.db))
     log = GameLog(db)
     table = Table(log, Bus())
     has_own_setup = any(kind == "event" and value.type == "setup"

@@ -61,7 +61,17 @@ def page_context() -> dict[str, Any]:
         "default_game": cfg.get("GAME"),
         "suit_colours": dict(SUIT_COLOURS_HEX),
         "segment_colours": dict(SEGMENT_COLOURS_HEX),
+        "jungle_variants": _jungle_variants(),
     }
+
+
+def _jungle_variants() -> list[str]:
+    """The Jungle rule variants by name (listed where a game is set up)."""
+    try:
+        from referee.jungle.rules import variant_names
+    except ImportError:
+        return []
+    return list(variant_names())
 
 
 @bp.get("/")

@@ -20,9 +20,11 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     default: the real one built from ``CALIBRATION``), ``CALIBRATION``, ``CALIBRATION_PATH``,
     ``GAME`` (the rule set a new game starts with), ``AREA_MM`` (the play area vision
     searches), ``LAN`` (True when bound beyond loopback: every change then needs the join
-    code), ``JOIN_CODE``, ``PIPELINE_AUTOSTART``.
+    code), ``JOIN_CODE``, ``PIPELINE_AUTOSTART``, ``BIND_HOST`` (the address the server
+    listens on) and ``ALLOWED_HOSTS`` (more host names it answers to; see
+    :mod:`web.security`), ``GUESS_LIMITER`` (tests: a :class:`web.guessing.GuessLimiter`).
     """
-    from web import api, calibration_page, dashboard, history, players, security
+    from web import api, calibration_page, dashboard, demo, history, players, security
     from web.services import init_app, new_join_code
 
     app = Flask(__name__, instance_relative_config=True)
@@ -41,7 +43,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.json.sort_keys = False  # type: ignore[attr-defined]
     init_app(app)
     security.init_app(app)
-    for bp in (dashboard.bp, api.bp, calibration_page.bp, players.bp, history.bp):
+    for bp in (dashboard.bp, api.bp, calibration_page.bp, players.bp, history.bp, demo.bp):
         app.register_blueprint(bp)
 
     @app.errorhandler(HTTPException)

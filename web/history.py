@@ -4,6 +4,8 @@
 - ``GET /history/<id>``: one game, stepped through verdict by verdict.
 - ``GET /history/<id>/steps.json``: its steps (input, outputs, the table then, a picture or not).
 - ``GET /history/<id>/frame/<seq>.jpg``: the picture kept with the verdict on input ``seq``.
+- ``GET /history/export?game=ID&format=moves|ppn|svg|png``: a game to read or share (the current
+  game without ``game``).
 """
 
 from __future__ import annotations
@@ -11,16 +13,32 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from flask import Blueprint, Response, abort, jsonify, render_template
+from flask import Blueprint, Response, abort, jsonify, render_template, request
 
 from referee.record import Referee
 from tabletop.errors import InputError
-from tabletop.events import Correction, Event, Notice, SceneSeen, Setup, Verdict
+from tabletop.events import (
+    Correction,
+    Event,
+    Notice,
+    SceneSeen,
+    Setup,
+    Verdict,
+    iter_record_lines,
+)
+from tabletop.limits import MAX_ID
 from tabletop.scene import Scene
 from web.dashboard import page_context
 from web.services import get_log, get_services
 
 bp = Blueprint("history", __name__, url_prefix="/history")
+
+
+def _known_game(game_id: int) -> int:
+    """``game_id`` when the log holds that game, else a 404 (ids past SQLite's range too)."""
+    if not 0 <= game_id <= MAX_ID or not get_log().has_game(game_id):
+        abort(404, description=f"no game {str(game_id)[:20]} in this log")
+    return game_id
 
 
 @bp.get("")
@@ -33,8 +51,7 @@ def index() -> str:
 @bp.get("/<int:game_id>")
 def game(game_id: int) -> str:
     """One game's replay page."""
-    if not get_log().has_game(game_id):
-        abort(404, description=f"no game {game_id} in this log")
+    _known_game(game_id)
     summary = next(g for g in get_log().games() if g.id == game_id)
     return render_template("game.html", page="history", game=summary.to_json(),
                            **page_context())
@@ -108,16 +125,44 @@ def _plain(obj: Any) -> Any:
 @bp.get("/<int:game_id>/steps.json")
 def steps_json(game_id: int) -> Any:
     """The steps of one game."""
-    if not get_log().has_game(game_id):
-        abort(404, description=f"no game {game_id} in this log")
-    return jsonify(steps(game_id))
+    return jsonify(steps(_known_game(game_id)))
 
 
 @bp.get("/<int:game_id>/frame/<int:seq>.jpg")
 def frame(game_id: int, seq: int) -> Response:
     """The picture kept with a verdict."""
-    jpeg = get_log().snapshot(game_id, seq)
+    jpeg = get_log().snapshot(game_id, seq) if max(game_id, seq) <= MAX_ID else None
     if jpeg is None:
         abort(404, description="no picture for that step")
     return Response(jpeg, mimetype="image/jpeg",
                     headers={"Cache-Control": "private, max-age=3600"})
+
+
+EXPORT_TYPES = {"moves": ("text/plain; charset=utf-8", "txt"),
+                "ppn": ("text/plain; charset=utf-8", "ppn"),
+                "svg": ("image/svg+xml", "svg"), "png": ("image/png", "png")}
+
+
+@bp.get("/export")
+def export() -> Response:
+    """One game as a move list, PPN, or its diagram (SVG, PNG)."""
+    from tabletop.export.cli import export as export_record
+
+    fmt = request.args.get("format", "moves")
+    if fmt not in EXPORT_TYPES:
+        abort(400, description=f"format must be one of {', '.join(EXPORT_TYPES)}")
+    game = request.args.get("game")
+    table = get_services().table
+    if game is not None and (not game.isdigit() or not get_log().has_game(int(game))):
+        abort(404, description="no such game in this log")
+    text = table.record(int(game) if game is not None else None)
+    if not text.strip():
+        abort(404, description="no game yet")
+    try:
+        data = export_record(iter_record_lines(text.splitlines(), "record"), fmt)
+    except InputError as exc:
+        abort(400, description=str(exc))
+    mimetype, ext = EXPORT_TYPES[fmt]
+    name = f"game-{game or table.game_id}.{ext}"
+    return Response(data, mimetype=mimetype,
+                    headers={"Content-Disposition": f"inline; filename={name}"})

@@ -255,8 +255,11 @@ class Pipeline:
     def _reader(self) -> None:
         while not self._stop.is_set():
             try:
-                self._set_state("running", f"reading {self.source.description}")
+                first = True
                 for item in self.source.items():
+                    if first:  # "running" only once a frame came: no flip-flop while lost
+                        self._set_state("running", f"reading {self.source.description}")
+                        first = False
                     if self._stop.is_set():
                         break
                     with self._lock:

@@ -16,7 +16,7 @@ from flask import Blueprint, jsonify, render_template, session
 
 from tabletop.errors import InputError
 from web.dashboard import page_context
-from web.security import BadRequest, code_ok, json_body, note_wrong_code
+from web.security import BadRequest, code_ok, json_body, note_right_code, note_wrong_code
 from web.services import get_services
 
 bp = Blueprint("players", __name__)
@@ -49,6 +49,7 @@ def join() -> Any:
     if not code_ok(code):
         note_wrong_code()
         return jsonify(error="that is not this table's join code"), 403
+    note_right_code()
     bids = get_services().bids
     try:
         bids.check_player(player)

@@ -26,8 +26,13 @@ from web.table import Table
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
 
-def new_join_code(length: int = 4) -> str:
-    """A short code to read off the screen: ``"K7QM"``."""
+JOIN_CODE_LENGTH = 6
+"""``32**6``, about 10**9 codes: with the server's limit on wrong codes (:mod:`web.guessing`)
+a guessing run gets through fewer than 10**-6 of them in an hour."""
+
+
+def new_join_code(length: int = JOIN_CODE_LENGTH) -> str:
+    """A short code to read off the screen: ``"K7QM2X"``."""
     return "".join(secrets.choice(JOIN_ALPHABET) for _ in range(length))
 
 

@@ -10,7 +10,7 @@ a timeline may not name a file outside its folder.
 
 from __future__ import annotations
 
-import json
+import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -20,6 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
+from tabletop import images, jsonin
 from tabletop.errors import InputError, RecordFormatError
 from tabletop.events import Event, parse_event
 
@@ -84,16 +85,47 @@ class Source:
 
 
 def read_image(path: Path) -> np.ndarray:
-    """Reads an image file as BGR.
+    """Reads an image file as BGR (its size checked from the header before decoding).
 
     Raises:
-        SourceError: naming the file when it cannot be read as an image.
+        SourceError: naming the file and saying what is wrong: missing, not a picture, cut
+            short (still being written?) or too large.
     """
-    data = np.fromfile(str(path), dtype=np.uint8) if path.is_file() else None
-    image = None if data is None or data.size == 0 else cv2.imdecode(data, cv2.IMREAD_COLOR)
-    if image is None:
-        raise SourceError(f"{path}: not an image that can be read")
-    return image
+    try:
+        return images.read_image(path)  # type: ignore[no-any-return]
+    except InputError as exc:
+        raise SourceError(str(exc)) from None
+
+
+class SkippingReader:
+    """Reads the pictures of a recording, skipping (and reporting) the ones that cannot be read.
+
+    A picture that cannot be read is tried again ``retries`` times, ``wait_s`` apart (a file
+    still being written is then read whole); if it still cannot be read it is skipped, reported
+    once through ``report`` (default: a line on stderr) and counted, and the recording goes on
+    with the next picture.
+    """
+
+    def __init__(self, retries: int = 2, wait_s: float = 0.0,
+                 report: Callable[[str], None] | None = None) -> None:
+        self.retries = retries
+        self.wait_s = wait_s
+        self.report = report or (lambda m: print(f"tabletop: {m}", file=sys.stderr, flush=True))
+        self.skipped: list[str] = []
+
+    def read(self, path: Path) -> np.ndarray | None:
+        """The picture, or None when it was skipped."""
+        for attempt in range(self.retries + 1):
+            try:
+                return read_image(path)
+            except SourceError as exc:
+                if attempt == self.retries:
+                    self.skipped.append(path.name)
+                    self.report(f"skipped a frame: {exc}")
+                    return None
+                if self.wait_s:
+                    time.sleep(self.wait_s)
+        return None
 
 
 class CameraSource(Source):
@@ -184,8 +216,10 @@ class FolderSource(Source):
     unchanged for a moment, so each image is given ``repeat`` times (as a camera would).
     """
 
-    def __init__(self, path: str | Path, repeat: int = 1, hold_s: float = 0.0) -> None:
+    def __init__(self, path: str | Path, repeat: int = 1, hold_s: float = 0.0,
+                 reader: SkippingReader | None = None) -> None:
         self.path = Path(path)
+        self.reader = reader or SkippingReader(wait_s=0.2 if hold_s else 0.0)
         if not self.path.is_dir():
             raise SourceError(f"{self.path}: no such folder")
         self.files = sorted(p for p in self.path.iterdir()
@@ -200,7 +234,9 @@ class FolderSource(Source):
     def items(self) -> Iterator[Item]:
         n = 0
         for f in self.files:
-            image = read_image(f)
+            image = self.reader.read(f)
+            if image is None:
+                continue
             for _ in range(self.repeat):
                 yield Frame(image, n, time.monotonic(), f.name)
                 n += 1
@@ -216,8 +252,10 @@ class TimelineSource(Source):
     sees a table at rest.
     """
 
-    def __init__(self, path: str | Path, repeat: int = 1, hold_s: float = 0.0) -> None:
+    def __init__(self, path: str | Path, repeat: int = 1, hold_s: float = 0.0,
+                 reader: SkippingReader | None = None) -> None:
         self.path = Path(path)
+        self.reader = reader or SkippingReader(wait_s=0.2 if hold_s else 0.0)
         self.folder = self.path.parent.resolve()
         self.repeat = max(1, int(repeat))
         self.hold_s = hold_s
@@ -238,10 +276,7 @@ class TimelineSource(Source):
             if not line.strip():
                 continue
             where = f"{self.path}: line {n}"
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise SourceError(f"{where}: not valid JSON ({exc.msg})") from None
+            obj = jsonin.loads(line, where, SourceError)
             if isinstance(obj, dict) and isinstance(obj.get("frame"), str):
                 f = (self.folder / obj["frame"]).resolve()
                 if not f.is_relative_to(self.folder):
@@ -265,7 +300,9 @@ class TimelineSource(Source):
                 yield TimelineEvent(value, n)
                 n += 1
                 continue
-            image = read_image(value)
+            image = self.reader.read(value)
+            if image is None:
+                continue
             for _ in range(self.repeat):
                 yield Frame(image, n, time.monotonic(), value.name)
                 n += 1

@@ -23,6 +23,7 @@ from referee.record import Referee
 from referee.registry import make_game
 from tabletop.errors import InputError, RecordFormatError, TabletopError
 from tabletop.events import (
+    Accept,
     Correction,
     Doubt,
     Event,
@@ -30,6 +31,8 @@ from tabletop.events import (
     Notice,
     SceneSeen,
     Setup,
+    Undo,
+    Undone,
     Verdict,
     Winner,
 )
@@ -188,6 +191,8 @@ class Table:
                                     f"nothing was changed") from None
             self.next_seq = seq + 1 + len(outputs)
             self._outputs.extend(positioned)
+            if isinstance(event, Undo | Accept) or any(isinstance(o, Verdict) for o in outputs):
+                self.last_fit = None  # a gap answer is about the table it was asked on
             if judged is not None:
                 self._judged[seq] = judged
             self._last_table = table
@@ -273,9 +278,15 @@ class Table:
                                 if isinstance(e, Winner)), None),
             }
             if verdicts:
+                undone = {e.undone_seq: s for s, e in self._outputs if isinstance(e, Undone)}
                 recent = [(s, e) for s, e in self._outputs if isinstance(e, Verdict)]
-                out["verdicts"] = [self._output_json(s, e)
+                out["verdicts"] = [{**self._output_json(s, e), "undone": e.seq in undone,
+                                    "undone_by": undone.get(e.seq)}
                                    for s, e in reversed(recent[-RECENT_VERDICTS:])]
+                out["undone"] = [e.to_json() | {"position": s} for s, e in self._outputs
+                                 if isinstance(e, Undone)][-RECENT_VERDICTS:]
+                history = getattr(self.referee, "_history", None)
+                out["undo_next"] = history[-1].seq if history else None
                 notes = [(s, e) for s, e in self._outputs if isinstance(e, Notice)]
                 out["notices"] = [self._output_json(s, e)
                                   for s, e in reversed(notes[-RECENT_VERDICTS:])]

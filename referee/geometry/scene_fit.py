@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 from collections import OrderedDict
 
+from referee.geometry.crossing import Crossing, cross_straight
 from referee.geometry.fit import FitResult, fit_path
 from referee.geometry.obstacles import ObstacleSet, Point2
 from tabletop.pieceset import DEFAULT_PIECES, PieceSet
@@ -45,13 +46,28 @@ def scene_obstacles(scene: Scene, pieces: PieceSet = DEFAULT_PIECES,
     return obs
 
 
+def _moving(scene: Scene, start_mm: Point2, pieces: PieceSet) -> tuple[int, ...]:
+    """The coin lying on the start point (the one that slides), as a tuple of indices."""
+    sx, sy = start_mm
+    return tuple(i for i, p in enumerate(scene.pieces)
+                 if p.kind == "coin" and math.hypot(p.x_mm - sx, p.y_mm - sy)
+                 <= pieces.coin_radius_mm)
+
+
+def crossing_in_scene(scene: Scene, start_mm: Point2, goal_mm: Point2,
+                      pieces: PieceSet = DEFAULT_PIECES,
+                      coin_diameter_mm: float | None = None) -> Crossing:
+    """Does a coin go straight from ``start_mm`` to ``goal_mm``, through the gaps on the way
+    (the gap the player points at; one point, twice, asks about the gap nearest it)?"""
+    d = pieces.coin_diameter_mm if coin_diameter_mm is None else coin_diameter_mm
+    obstacles = scene_obstacles(scene, pieces, _moving(scene, start_mm, pieces))
+    return cross_straight(obstacles, start_mm, goal_mm, d)
+
+
 def fit_in_scene(scene: Scene, start_mm: Point2, goal_mm: Point2,
                  pieces: PieceSet = DEFAULT_PIECES,
                  coin_diameter_mm: float | None = None) -> FitResult:
     """Can a coin slide from ``start_mm`` to ``goal_mm`` between the pieces of ``scene``?"""
     d = pieces.coin_diameter_mm if coin_diameter_mm is None else coin_diameter_mm
-    sx, sy = start_mm
-    moving = tuple(i for i, p in enumerate(scene.pieces)
-                   if p.kind == "coin" and math.hypot(p.x_mm - sx, p.y_mm - sy)
-                   <= pieces.coin_radius_mm)
-    return fit_path(scene_obstacles(scene, pieces, moving), start_mm, goal_mm, d)
+    return fit_path(scene_obstacles(scene, pieces, _moving(scene, start_mm, pieces)),
+                    start_mm, goal_mm, d)

@@ -108,6 +108,11 @@ class Jungle(Game):
         self.timer_s = timer_s
 
     @classmethod
+    def known_options(cls) -> frozenset[str]:
+        """``variants``, ``timer``, ``sizes`` and every variant's name (``{"dog-swims": true}``)."""
+        return frozenset({*_OPTIONS, *variant_names()})
+
+    @classmethod
     def from_setup(cls, setup: Setup) -> Jungle:
         """The game with the variants and timer the setup's options name.
 

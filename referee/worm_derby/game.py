@@ -104,6 +104,7 @@ class WormDerby(Game):
     name = "worm-derby"
     aliases = ("worm_derby", "wormderby")
     piece_kinds = ("tile", "coin")
+    option_names = frozenset({"variant", "cannibal", "lengths", "sizes"})
     variant_name: ClassVar[str] = "basic"
     cannibal: ClassVar[bool] = False
     slalom: ClassVar[bool] = False

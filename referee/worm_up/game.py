@@ -140,12 +140,7 @@ class WormUpSettings:
         Raises:
             RecordFormatError: An unknown option or a bad value.
         """
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(options) - names - {"sizes"})
-        if unknown:
-            raise RecordFormatError(
-                f"worm-up: unknown option {unknown[0]!r} "
-                f"(known: sizes, {', '.join(sorted(names))})")
+        names = {f.name for f in fields(cls)}  # others are refused by Game.check_options
         return cls(**{k: v for k, v in options.items() if k in names})
 
 
@@ -276,6 +271,7 @@ class WormUp(Game):
     name = "worm-up"
     aliases = ("wormup", "worm_up")
     piece_kinds = ("segment", "post")
+    option_names = frozenset({"sizes", *(f.name for f in fields(WormUpSettings))})
 
     def __init__(self, setup: Setup) -> None:
         super().__init__(setup)

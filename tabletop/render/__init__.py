@@ -24,6 +24,9 @@
   table renders fast; ``bench/bench_render.py`` measures it.
 - ``RenderSettings.clean()`` turns noise, blur, vignetting and JPEG off (exact measurements);
   ``RenderSettings.random(seed)`` draws a varied, plausible look (robustness tests).
+- Variety (:mod:`~tabletop.render.variety`): ``draw_case(seed)`` draws a whole case (one of
+  :data:`TABLE_KINDS` tables, :data:`LIGHT_KINDS` lights, :data:`CLUTTER_KINDS` clutter, a
+  game-like layout, a camera and its faults); ``Case.render()`` draws it with its truth.
 - ``tabletop render SCENE.json -o OUT.jpg`` renders from the command line;
   ``scripts/make_sample_images.py`` makes ``sample_images/worm_derby``.
 """
@@ -31,7 +34,16 @@
 from tabletop.render.camera import CameraPose
 from tabletop.render.errors import RenderError
 from tabletop.render.render import PieceTruth, Rendered, default_pose_for, render_scene
-from tabletop.render.settings import TABLES, Decal, RenderSettings
+from tabletop.render.settings import SURFACES, TABLES, Decal, RenderSettings
+from tabletop.render.variety import (
+    CLUTTER_KINDS,
+    LIGHT_KINDS,
+    TABLE_FAMILY,
+    TABLE_KINDS,
+    Case,
+    draw_case,
+)
 
-__all__ = ["TABLES", "CameraPose", "Decal", "PieceTruth", "RenderError", "RenderSettings",
-           "Rendered", "default_pose_for", "render_scene"]
+__all__ = ["CLUTTER_KINDS", "LIGHT_KINDS", "SURFACES", "TABLES", "TABLE_FAMILY", "TABLE_KINDS",
+           "CameraPose", "Case", "Decal", "PieceTruth", "RenderError", "RenderSettings",
+           "Rendered", "default_pose_for", "draw_case", "render_scene"]

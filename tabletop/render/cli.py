@@ -9,7 +9,9 @@ from pathlib import Path
 
 import cv2
 
+from tabletop.cli import number_in
 from tabletop.errors import InputError, UsageError
+from tabletop.events import check_scene
 from tabletop.pieceset import PieceSet
 from tabletop.render.render import default_pose_for, render_scene
 from tabletop.render.settings import TABLES, RenderSettings
@@ -26,6 +28,16 @@ def _size(text: str) -> tuple[int, int]:
     return (w, h)
 
 
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 0 <= seed < 2**32:
+        raise argparse.ArgumentTypeError(f"{text} is not 0..2**32-1")
+    return seed
+
+
 def register(subparsers: argparse._SubParsersAction) -> None:
     """Adds ``render``."""
     p = subparsers.add_parser(
@@ -36,14 +48,16 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("scene", metavar="SCENE.json", help="a scene in the contract's JSON format")
     p.add_argument("-o", "--output", required=True, metavar="OUT.jpg",
                    help="image to write (.jpg or .png)")
-    p.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
-    p.add_argument("--height", type=float, default=900.0, metavar="MM",
-                   help="camera height above the table (default 900)")
-    p.add_argument("--tilt", type=float, default=10.0, metavar="DEG",
-                   help="camera tilt from vertical (default 10)")
-    p.add_argument("--yaw", type=float, default=0.0, metavar="DEG", help="camera yaw (default 0)")
-    p.add_argument("--hfov", type=float, default=60.0, metavar="DEG",
-                   help="horizontal field of view (default 60)")
+    p.add_argument("--seed", type=_seed, default=0, metavar="N",
+                   help="random seed (0..2**32-1, default 0)")
+    p.add_argument("--height", type=number_in(100, 5000, " mm"), default=900.0, metavar="MM",
+                   help="camera height above the table (100..5000, default 900)")
+    p.add_argument("--tilt", type=number_in(0, 60, " degrees"), default=10.0, metavar="DEG",
+                   help="camera tilt from vertical (0..60, default 10)")
+    p.add_argument("--yaw", type=number_in(-360, 360, " degrees"), default=0.0, metavar="DEG",
+                   help="camera yaw (default 0)")
+    p.add_argument("--hfov", type=number_in(10, 150, " degrees"), default=60.0, metavar="DEG",
+                   help="horizontal field of view (10..150, default 60)")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                    help="image size (default 1280x720)")
     p.add_argument("--table", choices=TABLES, default="wood", help="table surface")
@@ -57,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
     out = Path(args.output)
     if out.suffix.lower() not in (".jpg", ".jpeg", ".png"):
         raise UsageError(f"{out}: the output must end in .jpg or .png")
-    scene = Scene.load(args.scene)
+    scene = check_scene(Scene.load(args.scene), args.scene)
     pieces = PieceSet.load(args.pieces) if args.pieces else PieceSet()
     pose = default_pose_for(scene, args.height, args.tilt, args.yaw, args.size, args.hfov)
     settings = RenderSettings(seed=args.seed, table=args.table, hand=args.hand,

@@ -161,16 +161,33 @@ def filtered_texture(texture: np.ndarray, sigma_px: float) -> np.ndarray:
     return _FILTERED[key][1]
 
 
+Lamps = tuple[tuple[np.ndarray, np.ndarray], ...]
+"""Several lamps: (unit vector toward the lamp, (B, G, R) weight) each."""
+
+
+def shade_lamps(shape: Shape, normal: np.ndarray, point: np.ndarray, top: np.ndarray,
+                origin: np.ndarray, light: np.ndarray, ambient: float,
+                lamps: Lamps | None) -> np.ndarray:
+    """:func:`shade` under one lamp (``lamps`` None) or the weighted sum over ``lamps``."""
+    if lamps is None:
+        return shade(shape, normal, point, top, origin, light, ambient)
+    out = np.zeros((top.size, 3), np.float32)
+    for vec, gain in lamps:
+        out += shade(shape, normal, point, top, origin, vec, ambient) * gain[None, :]
+    return out
+
+
 def _state(hit_mask: np.ndarray, top: np.ndarray) -> np.ndarray:
     return np.where(hit_mask, np.where(top, 2, 1), 0).astype(np.uint8)
 
 
 def trace(shape: Shape, pose: CameraPose, light: np.ndarray, ambient: float,
-          s: int) -> Layer | None:
+          s: int, lamps: Lamps | None = None) -> Layer | None:
     """Traces one shape; None when it is outside the image.
 
     One ray through each pixel centre; pixels on an edge (between the shape and the table, or
-    between its top and a side) are traced again with ``s x s`` rays and averaged.
+    between its top and a side) are traced again with ``s x s`` rays and averaged. ``lamps``
+    (several lamps, see :func:`shade_lamps`) replaces ``light`` when given.
     """
     roi = window_of(pose.project(shape.outline_xyz()), pose.image_size)
     if roi is None:
@@ -194,8 +211,8 @@ def trace(shape: Shape, pose: CameraPose, light: np.ndarray, ambient: float,
     colour = np.zeros((*mask.shape, 3), np.float32)
     inner = mask & ~edge
     if np.any(inner):
-        colour[inner] = shade(shape, hit.normal[inner], hit.point[inner], hit.top[inner], origin,
-                              light, ambient)
+        colour[inner] = shade_lamps(shape, hit.normal[inner], hit.point[inner], hit.top[inner],
+                                    origin, light, ambient, lamps)
     if np.any(edge):
         ey, ex = np.nonzero(edge)
         off = (np.arange(s) + 0.5) / s - 0.5
@@ -206,8 +223,8 @@ def trace(shape: Shape, pose: CameraPose, light: np.ndarray, ambient: float,
         smask = sub.mask
         scol = np.zeros((*smask.shape, 3), np.float32)
         if np.any(smask):
-            scol[smask] = shade(shape, sub.normal[smask], sub.point[smask], sub.top[smask],
-                                origin, light, ambient)
+            scol[smask] = shade_lamps(shape, sub.normal[smask], sub.point[smask],
+                                      sub.top[smask], origin, light, ambient, lamps)
         cover[ey, ex] = smask.mean(axis=1)
         top_cover[ey, ex] = sub.top.mean(axis=1)
         colour[ey, ex] = scol.mean(axis=1)

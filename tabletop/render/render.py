@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import math
 from collections import OrderedDict
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -18,12 +18,20 @@ from tabletop.render.degrade import illuminate, optics, sensor
 from tabletop.render.errors import RenderError
 from tabletop.render.glare import glare_map
 from tabletop.render.hand import draw_hand, hand_capsules
+from tabletop.render.lights import blind_on_plane, lamp_gains
 from tabletop.render.pieces import piece_height_mm, shape_of
-from tabletop.render.raytrace import Layer, composite, light_vector, trace, visible_fractions
+from tabletop.render.raytrace import (
+    Lamps,
+    Layer,
+    composite,
+    light_vector,
+    trace,
+    visible_fractions,
+)
 from tabletop.render.settings import Decal, RenderSettings
-from tabletop.render.shadows import shadow_masks
+from tabletop.render.shadows import apply_lamp_shadows, shadow_masks
 from tabletop.render.shapes import Shape
-from tabletop.render.table import draw_decal, draw_table
+from tabletop.render.table import draw_decal, draw_table, table_view
 from tabletop.scene import Piece, Scene
 
 OCCLUDED_BELOW = 0.95
@@ -76,6 +84,10 @@ class Rendered:
         pose: The camera.
         settings: The render settings.
         scene: The scene drawn.
+        distractors: Things on the table that are not pieces (``{"kind", "centre_mm",
+            "size_mm", ...}``), when the caller says what it laid there.
+        conditions: The kind of table, light and clutter (``{"table": ..., ...}``), when the
+            caller drew them (:mod:`tabletop.render.variety`); None otherwise.
     """
 
     image: np.ndarray
@@ -85,6 +97,8 @@ class Rendered:
     pose: CameraPose
     settings: RenderSettings
     scene: Scene
+    distractors: tuple[dict[str, Any], ...] = ()
+    conditions: Mapping[str, str] | None = None
 
     def calibration(self) -> Calibration:
         """The exact calibration of this view (with the lens when the pose has distortion)."""
@@ -96,7 +110,8 @@ class Rendered:
                            {"source": "tabletop.render (exact)"})
 
     def truth_json(self, image_name: str | None = None) -> dict[str, Any]:
-        """Ground truth in the manner of ``../shared/devscenes``: camera, points, pieces."""
+        """Ground truth in the manner of ``../shared/devscenes``: camera, points, pieces (and the
+        distractors and conditions when :attr:`conditions` is set)."""
         w, h = self.pose.image_size
         pieces = []
         for p, t in zip(self.scene.pieces, self.truth, strict=True):
@@ -104,10 +119,13 @@ class Rendered:
                            "pixel_base": list(t.to_json()["centre_px"]),
                            "pixel_top": list(t.to_json()["top_px"]),
                            "occluded": t.occluded, "visible_fraction": t.visible_fraction})
-        return {"image": image_name, "width": w, "height": h, "camera": self.pose.to_json(),
-                "calibration_points": self.calibration_points, "pieces": pieces,
-                "hand": bool(self.hand_mask.any()),
-                "settings": {k: v for k, v in vars(self.settings).items()}}
+        out = {"image": image_name, "width": w, "height": h, "camera": self.pose.to_json(),
+               "calibration_points": self.calibration_points, "pieces": pieces,
+               "hand": bool(self.hand_mask.any()), "settings": self.settings.to_json()}
+        if self.conditions is not None:
+            out["distractors"] = [dict(d) for d in self.distractors]
+            out["conditions"] = dict(self.conditions)
+        return out
 
 
 def calibration_points(pose: CameraPose, n_across: int = 7, n_down: int = 5,
@@ -133,15 +151,18 @@ _LAYER_CACHE_SIZE = 512
 
 
 def _traced(piece: Piece, index: int, shape: Shape, pieces: PieceSet, pose: CameraPose,
-            light: np.ndarray, settings: RenderSettings) -> Layer | None:
+            light: np.ndarray, settings: RenderSettings, lamps: Lamps | None = None,
+            ) -> Layer | None:
     """Traces a piece, or reuses its layer from an earlier frame with the same camera and light
     (a sequence of frames mostly shows pieces that have not moved)."""
-    key = (pose.key(), tuple(np.round(light, 12)), settings.ambient, settings.supersample,
-           piece, index, repr(pieces))
+    key: tuple = (pose.key(), tuple(np.round(light, 12)), settings.ambient,
+                  settings.supersample, piece, index, repr(pieces))
+    if lamps is not None:
+        key += tuple((tuple(np.round(v, 12)), tuple(np.round(g, 9))) for v, g in lamps)
     if key in _LAYERS:
         _LAYERS.move_to_end(key)
         return _LAYERS[key]
-    layer = trace(shape, pose, light, settings.ambient, settings.supersample)
+    layer = trace(shape, pose, light, settings.ambient, settings.supersample, lamps)
     _LAYERS[key] = layer
     while len(_LAYERS) > _LAYER_CACHE_SIZE:
         _LAYERS.popitem(last=False)
@@ -176,8 +197,18 @@ def _light_direction_px(pose: CameraPose, light: np.ndarray) -> tuple[float, flo
     return (float(d[0] / n), float(d[1] / n)) if n > 0 else (0.0, 0.0)
 
 
+def _under_blind(layer: Layer | None, shape: Shape, pose: CameraPose, settings: RenderSettings,
+                 light: np.ndarray) -> Layer | None:
+    """A layer's colour with the blind's bands at its top's height (a new layer)."""
+    if layer is None or settings.blind is None:
+        return layer
+    f = blind_on_plane(settings.blind, pose, layer.roi, shape.height_mm, light)
+    return replace(layer, colour=layer.colour * f[..., None])
+
+
 def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None = None,
-                 pieces: PieceSet | None = None, decals: Iterable[Decal] = ()) -> Rendered:
+                 pieces: PieceSet | None = None, decals: Iterable[Decal] = (),
+                 props: Iterable[Shape] = ()) -> Rendered:
     """Draws ``scene`` as the camera ``pose`` sees it.
 
     Args:
@@ -186,6 +217,8 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
         settings: Light, table, hand, degradations (default :class:`RenderSettings`).
         pieces: Sizes and colours (default :class:`PieceSet`).
         decals: Printed sheets lying flat on the table, under the pieces.
+        props: Solids on the table that are not pieces (a mug, a phone, dice): drawn, casting
+            shadows and hiding what is behind them, but not in the truth.
 
     Returns:
         The image with its ground truth.
@@ -203,6 +236,10 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
     for d in decals:
         if not isinstance(d, Decal):
             raise RenderError(f"decals must be Decal values, not {type(d).__name__}")
+    props = list(props)
+    for sh in props:
+        if not isinstance(sh, Shape):
+            raise RenderError(f"props must be Shape values, not {type(sh).__name__}")
     rng = np.random.default_rng(settings.seed)
     table_rng = np.random.default_rng([settings.seed if settings.table_seed is None
                                        else settings.table_seed, 1])
@@ -214,11 +251,33 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
         draw_decal(image, pose, d)
     light = light_vector(settings.light_dir_deg, settings.light_elevation_deg)
     shapes = [shape_of(p, i, pieces) for i, p in enumerate(scene.pieces)]
-    shadow_masks(shapes, pose, light, settings.shadow_softness_px).apply(
-        image, settings.shadow_strength)
-    layers = [_traced(p, i, shape, pieces, pose, light, settings)
+    lamps: Lamps | None = None
+    if settings.lamps:
+        gains = lamp_gains(settings.colour_temp_k, settings.lamps)
+        lamps = tuple([(light, gains[0])] + [
+            (light_vector(lp.dir_deg, lp.elevation_deg), g)
+            for lp, g in zip(settings.lamps, gains[1:], strict=True)])
+    view = table_view(pose) if settings.blind or settings.daylight else None
+    if settings.blind is not None and view is not None:
+        image *= settings.blind.factor(view.x_mm, view.y_mm)[..., None]
+    if lamps is None:
+        shadow_masks(shapes + props, pose, light, settings.shadow_softness_px).apply(
+            image, settings.shadow_strength)
+    else:
+        apply_lamp_shadows(image, shapes + props, pose, lamps, settings.shadow_softness_px,
+                           settings.shadow_strength)
+    layers = [_traced(p, i, shape, pieces, pose, light, settings, lamps)
               for i, (p, shape) in enumerate(zip(scene.pieces, shapes, strict=True))]
-    composite(image, [ly for ly in layers if ly is not None])
+    prop_layers = [trace(sh, pose, light, settings.ambient, settings.supersample, lamps)
+                   for sh in props]
+    if settings.blind is not None:
+        drawn = [_under_blind(ly, sh, pose, settings, light)
+                 for ly, sh in zip(layers + prop_layers, shapes + props, strict=True)]
+    else:
+        drawn = layers + prop_layers
+    composite(image, [ly for ly in drawn if ly is not None])
+    if settings.daylight is not None and view is not None:
+        image *= settings.daylight.gain(view.x_mm, view.y_mm)[..., None]
     w, h = pose.image_size
     occluder = np.zeros((h, w), np.float32)
     if settings.hand:
@@ -239,7 +298,7 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
         if settings.hand:
             spot = spot * (1.0 - occluder)
         image += spot[..., None]
-    fractions = visible_fractions(layers, occluder)
+    fractions = visible_fractions(layers + prop_layers, occluder)[:len(layers)]
     image = illuminate(image, settings, _light_direction_px(pose, light))
     image = optics(image, settings, rng)
     out = sensor(image, settings, rng)

@@ -5,15 +5,21 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass, fields
 from typing import Any
 
 import numpy as np
 
 from tabletop.render.errors import RenderError
+from tabletop.render.lights import Blind, Daylight, Lamp
+from tabletop.render.materials import MATERIALS
 
 TABLES: tuple[str, ...] = ("wood", "cloth", "felt", "linen")
-"""Table surfaces the renderer can draw."""
+"""The renderer's first table surfaces (what :meth:`RenderSettings.random` draws from)."""
+
+SURFACES: tuple[str, ...] = TABLES + tuple(k for k in MATERIALS if k not in TABLES)
+"""Every table surface the renderer can draw (:data:`TABLES` and
+:data:`~tabletop.render.materials.MATERIALS`)."""
 
 DEFAULT_TABLES = 4
 """How many different tables of each kind ``seed`` picks from when ``table_seed`` is None."""
@@ -26,13 +32,16 @@ def _check_range(name: str, value: float, lo: float, hi: float) -> None:
         raise RenderError(f"{name} must be in [{lo}, {hi}], not {value}")
 
 
+_EXTRAS = ("lamps", "blind", "daylight")
+
+
 @dataclass(frozen=True)
 class RenderSettings:
     """Light, table, hand and camera degradations of one render.
 
     Attributes:
         seed: Seeds every random choice (noise, hand pose, symbol rotations): same seed, same bytes.
-        table: One of :data:`TABLES`.
+        table: One of :data:`SURFACES`.
         table_seed: Seeds the table's texture alone, so a sequence of frames can share one
             table and differ in noise. None: one of :data:`DEFAULT_TABLES` tables picked by
             ``seed`` (textures are cached, so runs over many seeds stay fast; the planks' or
@@ -60,6 +69,10 @@ class RenderSettings:
             nearest the camera wins most often).
         hand_height_mm: Height of the fingertips above the table.
         supersample: Rays per pixel side for the pieces (antialiasing); 1-4.
+        lamps: Extra lamps (:class:`~tabletop.render.lights.Lamp`), each with its own shadows;
+            the main lamp (``light_*``) keeps the rest of the direct light.
+        blind: The striped shade of a window blind on the main lamp's light, or None.
+        daylight: A window's light falling off across the table, or None.
     """
 
     seed: int = 0
@@ -87,12 +100,15 @@ class RenderSettings:
     hand_from_deg: float | None = None
     hand_height_mm: float = 35.0
     supersample: int = 2
+    lamps: tuple[Lamp, ...] = ()
+    blind: Blind | None = None
+    daylight: Daylight | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
             raise RenderError(f"seed must be an integer, not {self.seed!r}")
-        if self.table not in TABLES:
-            raise RenderError(f"table must be one of {', '.join(TABLES)}, not {self.table!r}")
+        if self.table not in SURFACES:
+            raise RenderError(f"table must be one of {', '.join(SURFACES)}, not {self.table!r}")
         _check_range("light_elevation_deg", self.light_elevation_deg, 5.0, 90.0)
         _check_range("light_dir_deg", self.light_dir_deg, -360.0, 720.0)
         _check_range("shadow_strength", self.shadow_strength, 0.0, 1.0)
@@ -119,6 +135,30 @@ class RenderSettings:
                                tuple(float(v) for v in self.hand_target_mm))
         if not isinstance(self.supersample, int) or not 1 <= self.supersample <= 4:
             raise RenderError(f"supersample must be 1-4, not {self.supersample!r}")
+        object.__setattr__(self, "lamps", tuple(self.lamps))
+        if not all(isinstance(lp, Lamp) for lp in self.lamps):
+            raise RenderError("lamps must be Lamp values")
+        if sum(lp.share for lp in self.lamps) > 0.95:
+            raise RenderError("the extra lamps' shares must leave the main lamp some light")
+        if self.blind is not None and not isinstance(self.blind, Blind):
+            raise RenderError("blind must be a Blind or None")
+        if self.daylight is not None and not isinstance(self.daylight, Daylight):
+            raise RenderError("daylight must be a Daylight or None")
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as JSON values (the light extras only when they are used)."""
+        out: dict[str, Any] = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name in _EXTRAS:
+                if not value:
+                    continue
+                value = ([asdict(v) for v in value] if isinstance(value, tuple)
+                         else asdict(value))
+            elif isinstance(value, tuple):
+                value = list(value)
+            out[f.name] = value
+        return out
 
     @property
     def texture_seed(self) -> int:

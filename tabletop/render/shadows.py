@@ -97,3 +97,26 @@ def shadow_masks(shapes: Iterable[Shape], pose: CameraPose, light: np.ndarray,
     cast = cv2.GaussianBlur(np.minimum(cast, 1.0), (0, 0), sigma)
     contact = cv2.GaussianBlur(np.minimum(contact, 1.0), (0, 0), 1.3)
     return TableShadows((x0, y0, x1, y1), cast, contact)
+
+
+def apply_lamp_shadows(image: np.ndarray, shapes: list[Shape], pose: CameraPose,
+                       lamps: tuple[tuple[np.ndarray, np.ndarray], ...], softness_px: float,
+                       strength: float) -> None:
+    """Darkens the table image (float32 BGR) in place under several lamps: each lamp's shadow
+    takes away that lamp's (B, G, R) weight only; the contact darkening is laid once."""
+    h, w = image.shape[:2]
+    factor = np.zeros((h, w, 3), np.float32)
+    contact = None
+    for vec, gain in lamps:
+        masks = shadow_masks(shapes, pose, vec, softness_px)
+        lit = np.ones((h, w), np.float32)
+        x0, y0, x1, y1 = masks.roi
+        if x1 > x0 and y1 > y0:
+            lit[y0:y1, x0:x1] -= strength * masks.cast
+            if contact is None:
+                contact = masks
+        factor += lit[..., None] * np.asarray(gain, np.float32)
+    image *= factor
+    if contact is not None:
+        x0, y0, x1, y1 = contact.roi
+        image[y0:y1, x0:x1] *= (1.0 - 0.4 * contact.contact)[..., None]

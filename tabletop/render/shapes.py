@@ -161,9 +161,16 @@ class Cylinder(Shape):
 
 @dataclass(frozen=True, eq=False)
 class Box(Shape):
-    """A square slab turned by ``angle_deg``: a tile, a token, a die."""
+    """A square slab turned by ``angle_deg``: a tile, a token, a die (a rectangle when
+    ``half_y_mm`` is given: a phone, a pencil)."""
 
     half_mm: float = 25.4
+    half_y_mm: float | None = None
+
+    @property
+    def half_y(self) -> float:
+        """Half the extent along the local y axis."""
+        return self.half_mm if self.half_y_mm is None else self.half_y_mm
 
     def intersect(self, origin: np.ndarray, d: np.ndarray) -> Hit:
         """See :meth:`Shape.intersect`: the top, then the four sides facing the ray.
@@ -177,12 +184,12 @@ class Box(Shape):
         dx = ca * d[..., 0] + sa * d[..., 1]
         dy = -sa * d[..., 0] + ca * d[..., 1]
         dz = d[..., 2]
-        hx, h = self.half_mm, self.height_mm
+        hx, hy, h = self.half_mm, self.half_y, self.height_mm
         s = np.full(dx.shape, np.inf)
         n_local = np.zeros((*dx.shape, 3))
         with np.errstate(divide="ignore", invalid="ignore"):
             s_top = (h - oz) / dz
-            top = (s_top > 0) & (np.abs(ox + s_top * dx) <= hx) & (np.abs(oy + s_top * dy) <= hx)
+            top = (s_top > 0) & (np.abs(ox + s_top * dx) <= hx) & (np.abs(oy + s_top * dy) <= hy)
         s[top] = s_top[top]
         n_local[top, 2] = 1.0
         rest = ~top
@@ -192,13 +199,13 @@ class Box(Shape):
             nx = np.zeros(rdx.shape)
             ny = np.zeros(rdx.shape)
             with np.errstate(divide="ignore", invalid="ignore"):
-                axes = ((ox, rdx, oy, rdy, True), (oy, rdy, ox, rdx, False))
-                for o_a, d_a, o_b, d_b, is_x in axes:
+                axes = ((ox, rdx, oy, rdy, hx, hy, True), (oy, rdy, ox, rdx, hy, hx, False))
+                for o_a, d_a, o_b, d_b, h_a, h_b, is_x in axes:
                     for side in (-1.0, 1.0):
-                        t = (side * hx - o_a) / d_a
+                        t = (side * h_a - o_a) / d_a
                         facing = d_a * side < 0
                         z = oz + t * rdz
-                        ok = (facing & (t > 0) & (np.abs(o_b + t * d_b) <= hx) & (z >= 0)
+                        ok = (facing & (t > 0) & (np.abs(o_b + t * d_b) <= h_b) & (z >= 0)
                               & (z <= h) & (t < best))
                         best = np.where(ok, t, best)
                         if is_x:
@@ -222,8 +229,8 @@ class Box(Shape):
         """The four footprint corners (4, 2) in world mm."""
         a = math.radians(self.angle_deg)
         rot = np.array([[math.cos(a), -math.sin(a)], [math.sin(a), math.cos(a)]])
-        h = self.half_mm
-        local = np.array([[-h, -h], [h, -h], [h, h], [-h, h]])
+        h, k = self.half_mm, self.half_y
+        local = np.array([[-h, -k], [h, -k], [h, k], [-h, k]])
         return local @ rot.T + np.asarray(self.centre_mm)
 
     def make_outline(self) -> np.ndarray:
@@ -234,7 +241,15 @@ class Box(Shape):
 
     def edge_distance_mm(self, lx: np.ndarray, ly: np.ndarray) -> np.ndarray:
         """See :meth:`Shape.edge_distance_mm`."""
-        return self.half_mm - np.maximum(np.abs(lx), np.abs(ly))
+        return np.minimum(self.half_mm - np.abs(lx), self.half_y - np.abs(ly))
+
+    def texture_px(self, lx: np.ndarray, ly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """See :meth:`Shape.texture_px` (a rectangle's texture covers its whole top)."""
+        if self.half_y_mm is None or self.top_texture is None:
+            return super().texture_px(lx, ly)
+        th, tw = self.top_texture.shape[:2]
+        return ((lx + self.half_mm) * (tw / (2 * self.half_mm)) - 0.5,
+                (ly + self.half_y) * (th / (2 * self.half_y)) - 0.5)
 
 
 @dataclass(frozen=True, eq=False)

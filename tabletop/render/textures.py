@@ -42,43 +42,73 @@ def _colour(bgr: tuple[float, float, float], shape_hw: tuple[int, int]) -> np.nd
     return out
 
 
-def wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
-    """Oak-like planks running along x: per-plank tone, flowing growth rings, pores, joints."""
-    plank_mm = rng.uniform(85.0, 140.0)
-    ring_mm = rng.uniform(7.0, 13.0)  # finer grain than the camera resolves would alias
+OAK: tuple[tuple[float, float, float], ...] = ((0.33, 0.48, 0.66), (0.28, 0.42, 0.60),
+                                               (0.38, 0.55, 0.72))
+"""Oak tones (B, G, R) the plain ``wood`` table picks from."""
+
+
+def planks(rng: np.random.Generator, h: int, w: int, ppm: float,
+           palette: tuple[tuple[float, float, float], ...] = OAK,
+           plank_mm: tuple[float, float] = (85.0, 140.0),
+           ring_mm: tuple[float, float] = (7.0, 13.0), tone: tuple[float, float] = (0.80, 1.12),
+           grain: float = 1.0, joint: float = 0.45) -> np.ndarray:
+    """Wooden planks running along x: per-plank tone, flowing growth rings, pores, joints.
+
+    Args:
+        rng: Random source.
+        h: Rows (across the planks).
+        w: Columns (along the planks).
+        ppm: Texture pixels per millimetre.
+        palette: Base colours (B, G, R); one is drawn.
+        plank_mm: Range of plank widths.
+        ring_mm: Range of growth-ring spacings (finer than the camera resolves would alias).
+        tone: Range of per-plank brightness.
+        grain: Contrast of rings, streaks and pores (1: oak).
+        joint: Darkening of the joints between planks.
+    """
+    plank_w = rng.uniform(*plank_mm)
+    ring = rng.uniform(*ring_mm)
     rows = np.arange(h, dtype=np.float32)[:, None] / ppm  # across the planks, mm
     cols = np.arange(w, dtype=np.float32)[None, :] / ppm  # along the planks, mm
-    offset = rng.uniform(0, plank_mm)
-    plank = np.floor((rows + offset) / plank_mm).astype(np.int32)
+    offset = rng.uniform(0, plank_w)
+    plank = np.floor((rows + offset) / plank_w).astype(np.int32)
     n_planks = int(plank.max()) + 2
-    tone = rng.uniform(0.80, 1.12, n_planks).astype(np.float32)
+    tones = rng.uniform(*tone, n_planks).astype(np.float32)
     hue = rng.uniform(-0.06, 0.06, n_planks).astype(np.float32)
     phase = rng.uniform(0, 100.0, n_planks).astype(np.float32)
-    warp_a = smooth_noise(rng, (h, w), (25.0 * ppm, 260.0 * ppm)) * (5.0 * ring_mm)
-    warp_b = smooth_noise(rng, (h, w), (6.0 * ppm, 60.0 * ppm)) * (1.5 * ring_mm)
+    warp_a = smooth_noise(rng, (h, w), (25.0 * ppm, 260.0 * ppm)) * (5.0 * ring)
+    warp_b = smooth_noise(rng, (h, w), (6.0 * ppm, 60.0 * ppm)) * (1.5 * ring)
     even = (plank % 2 == 0)
     warp = np.where(even, warp_a, -warp_a) + warp_b
-    rings = np.sin((rows + warp + phase[plank]) * (2 * math.pi / ring_mm))
+    rings = np.sin((rows + warp + phase[plank]) * (2 * math.pi / ring))
     rings = np.clip(rings * 1.25, -1, 1) * 0.5 + 0.5         # slightly sharp late-wood bands
     streak = smooth_noise(rng, (h, w), (0.6 * ppm, 45.0 * ppm))
     pores = smooth_noise(rng, (h, w), (0.5 * ppm, 4.0 * ppm))
     blotch = smooth_noise(rng, (h, w), (60.0 * ppm, 200.0 * ppm))
-    lum = (0.84 + 0.15 * rings - 0.09 * np.abs(streak) + 0.04 * pores + 0.04 * blotch)
-    lum *= tone[plank]
+    if grain == 1.0:
+        lum = (0.84 + 0.15 * rings - 0.09 * np.abs(streak) + 0.04 * pores + 0.04 * blotch)
+    else:
+        lum = (0.84 + grain * (0.15 * rings - 0.09 * np.abs(streak) + 0.04 * pores)
+               + 0.04 * blotch)
+    lum *= tones[plank]
     # joints between planks and staggered butt joints
-    within = np.mod(rows + offset, plank_mm)
-    joint = np.exp(-((np.minimum(within, plank_mm - within)) * ppm / 0.9) ** 2)
+    within = np.mod(rows + offset, plank_w)
+    joints = np.exp(-((np.minimum(within, plank_w - within)) * ppm / 0.9) ** 2)
     ends = rng.uniform(300.0, 900.0, n_planks).astype(np.float32)
     start = rng.uniform(0, 900.0, n_planks).astype(np.float32)
     along = np.mod(cols + start[plank], ends[plank])
     butt = np.exp(-((np.minimum(along, ends[plank] - along)) * ppm / 0.9) ** 2)
-    lum *= 1.0 - 0.45 * np.maximum(joint, butt)
-    oak = ((0.33, 0.48, 0.66), (0.28, 0.42, 0.60), (0.38, 0.55, 0.72))
-    base = np.array(oak[int(rng.integers(len(oak)))], np.float32)  # B, G, R
+    lum *= 1.0 - joint * np.maximum(joints, butt)
+    base = np.array(palette[int(rng.integers(len(palette)))], np.float32)  # B, G, R
     out = _colour(tuple(base), (h, w)) * lum[..., None]
     out[..., 0] *= 1.0 - hue[plank]
     out[..., 2] *= 1.0 + hue[plank]
     return out
+
+
+def wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
+    """Oak-like planks running along x (:func:`planks` with oak's tones)."""
+    return planks(rng, h, w, ppm)
 
 
 def _weave(rng: np.random.Generator, h: int, w: int, ppm: float, pitch_mm: float,
@@ -137,13 +167,16 @@ def table_texture(kind: str, seed: int, shape_hw: tuple[int, int], ppm: float) -
     """The texture of a table, (H, W, 3) uint8 BGR reflectance x 255, read-only and cached.
 
     Args:
-        kind: A name in :data:`TEXTURES`.
+        kind: A name in :data:`TEXTURES` or :data:`~tabletop.render.materials.MATERIALS`.
         seed: The table's seed.
         shape_hw: Size in texture pixels.
         ppm: Texture pixels per millimetre.
     """
+    from tabletop.render.materials import MATERIALS  # the further kinds build on this module
+
     rng = np.random.default_rng([seed, 7919])
-    tex = TEXTURES[kind](rng, shape_hw[0], shape_hw[1], ppm)
+    make = TEXTURES.get(kind) or MATERIALS[kind]
+    tex = make(rng, shape_hw[0], shape_hw[1], ppm)
     tex = cv2.GaussianBlur(tex, (0, 0), 0.45)
     tex = np.clip(tex * 255.0 + 0.5, 0.0, 255.0).astype(np.uint8)
     tex.setflags(write=False)

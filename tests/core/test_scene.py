@@ -70,7 +70,7 @@ def test_json_of_a_read_scene_is_the_json_it_was_read_from(scene):
     ('{"pieces": [{"kind": "coin", "x": 0}]}', "missing field 'y'"),
     ('{"pieces": [{"kind": "coin", "x": "1", "y": 0}]}', "x must be a number"),
     ('{"pieces": [{"kind": "coin", "x": 1, "y": true}]}', "y must be a number"),
-    ('{"pieces": [{"kind": "coin", "x": NaN, "y": 0}]}', "must be finite"),
+    ('{"pieces": [{"kind": "coin", "x": NaN, "y": 0}]}', "NaN is not JSON"),
     ('{"pieces": [{"kind": "coin", "x": 0, "y": 0, "suit": "hearts"}]}', "suit must be one of"),
     ('{"pieces": [{"kind": "tile", "x": 0, "y": 0, "angle_deg": 90}]}', "[0, 90)"),
     ('{"pieces": [{"kind": "tile", "x": 0, "y": 0, "face": "sideways"}]}', "face must be"),

@@ -37,6 +37,7 @@ class ToyGame(Game):
     """Turns, rolls and 'no new coins'."""
 
     name = "web-toy"
+    option_names = frozenset({"sizes", "speed"})
 
     def initial_state(self) -> ToyState:
         return ToyState(None)

@@ -174,3 +174,79 @@ def test_the_gap_tool_needs_a_table(client):
     start_game(client)
     r = client.post("/api/fit", json={"from": [0, 0], "to": [1, 1]})
     assert r.status_code == 400 and "no table" in r.json["error"]
+
+
+SETUP = '{"type": "setup", "game": "web-toy", "players": ["suns", "moons"], "options": %s}'
+
+
+@pytest.mark.parametrize(("body", "message"), [
+    ('{"type": "roll", "player": "suns", "value": ' + "9" * 400 + "}", "too large"),
+    ('{"type": "roll", "player": "suns", "value": ' + "9" * 5000 + "}", "too large"),
+    ('{"type": "scene", "pieces": [{"kind": "coin", "x": 1e400, "y": 0}]}', "too large"),
+    ('{"type": "scene", "pieces": [{"kind": "tile", "x": 1000000, "y": 0}]}', "off any table"),
+    ('{"type": "roll", "player": "suns", "value": NaN}', "NaN is not JSON"),
+    ('{"type": "roll", "player": "\\ud800", "value": "3"}', "lone surrogate"),
+    ("[" * 1000 + "]" * 1000, "nested"),
+    ('{"a": ' * 100 + "1" + "}" * 100, "nested"),
+    (SETUP % '{"sizes": [1]}', "'sizes' must be an object"),
+    (SETUP % '{"sizes": {"tile_mm": 1e7}}', "tile_mm must be"),
+    (SETUP % '{"sizes": {"coin_mm": 1e308}}', "coin_mm must be"),
+    (SETUP % '{"speed": Infinity}', "Infinity is not JSON"),
+    (SETUP % '{"spede": 2}', "unknown option 'spede'"),
+    ('{"type": "setup", "game": "web-toy", "players": ["' + "x" * 500 + '"]}', "at most 40"),
+    ('{"type": "roll", "player": "arms", "value": "3"}', "does not play in this game"),
+])
+def test_hostile_events_are_400_naming_the_field_and_nothing_is_stored(client, body, message):
+    start_game(client)
+    before = client.get("/api/record").data
+    r = client.post("/api/events", data=body, content_type="application/json")
+    assert r.status_code == 400, r.data
+    assert message in r.json["error"]
+    assert client.get("/api/record").data == before
+
+
+def test_worm_derby_refuses_an_option_it_does_not_know(client):
+    r = client.post("/api/events", json={"type": "setup", "game": "worm-derby",
+                                         "players": ["suns", "moons"],
+                                         "options": {"canibal": True}})
+    assert r.status_code == 400 and "unknown option 'canibal'" in r.json["error"]
+
+
+@pytest.mark.parametrize("url", ["/history/" + "9" * 5000, "/history/9223372036854775808",
+                                 "/history/9223372036854775808/steps.json",
+                                 "/history/1/frame/99999999999999999999.jpg",
+                                 "/api/record?game=%C2%B2", "/api/record?game=" + "9" * 5000,
+                                 "/api/record?game=9223372036854775808"])
+def test_ids_beyond_any_game_are_404_not_500(client, url):
+    start_game(client)
+    r = client.get(url)
+    assert r.status_code == 404 and "error" in json.loads(r.data)
+
+
+def test_a_retried_event_with_the_same_idempotency_key_is_stored_once(client):
+    start_game(client)
+    roll = {"type": "roll", "player": "suns", "value": "3"}
+    first = client.post("/api/events", json=roll, headers={"Idempotency-Key": "phone-1:17"})
+    again = client.post("/api/events", json=roll, headers={"Idempotency-Key": "phone-1:17"})
+    assert first.status_code == 201 and again.status_code == 200 and again.json["replayed"]
+    assert again.json["seq"] == first.json["seq"]
+    assert again.json["outputs"] == first.json["outputs"]
+    other = client.post("/api/events", json=roll, headers={"Idempotency-Key": "phone-1:18"})
+    assert other.status_code == 201
+    rolls = [e for e in iter_record_lines(client.get("/api/record").data.decode().splitlines())
+             if e.type == "roll"]
+    assert len(rolls) == 2
+    r = client.post("/api/events", json=roll, headers={"Idempotency-Key": "bad key!"})
+    assert r.status_code == 400 and "Idempotency-Key" in r.json["error"]
+
+
+def test_the_gap_tool_refuses_points_off_the_table_and_a_table_too_long_to_search(client):
+    start_game(client)
+    client.post("/api/events", json=_scene_event(coin(0, 0)))
+    r = client.post("/api/fit", json={"from": [0, 0], "to": [1e6, 0]})
+    assert r.status_code == 400 and "off any table" in r.json["error"]
+    tiles = [{"kind": "tile", "x": 60.0 * (i % 40), "y": 60.0 * (i // 40), "angle_deg": 0.0,
+              "face": "down"} for i in range(600)]
+    assert client.post("/api/events", json={"type": "scene", "pieces": tiles}).status_code == 201
+    r = client.post("/api/fit", json={"from": [0, 0], "to": [100, 0]})
+    assert r.status_code == 400 and "too long for a gap check" in r.json["error"]

@@ -74,18 +74,108 @@ def test_a_die_roll_clicked_on_the_page_is_logged(browser, live):
     page.close()
 
 
-def test_the_gap_tool_answers(browser, live):
+def _post(client, **event):
+    r = client.post("/api/events", json=event)
+    assert r.status_code == 201, r.json
+    return r.json
+
+
+def _click_mm(page, x_mm: float, y_mm: float) -> None:
+    """Clicks the diagram at a point of the table (mm)."""
+    xy = page.evaluate("""([x, y]) => {
+        const svg = document.getElementById('diagram');
+        const g = svg.querySelector('g.turned') || svg;
+        const p = svg.createSVGPoint(); p.x = x; p.y = y;
+        const q = p.matrixTransform(g.getScreenCTM());
+        return [q.x, q.y]; }""", [x_mm, y_mm])
+    page.mouse.click(xy[0], xy[1])
+
+
+@pytest.fixture
+def gap_table(make_app):
+    """A table with two tiles 15.3 mm apart and a coin below the gap (room to go round)."""
+    app = make_app()
+    server = ThreadServer(app)
+    client = app.test_client()
+    _post(client, type="setup", game="web-toy", players=["suns", "moons"])
+    gap = 15.3
+    _post(client, type="scene", **scene(tile(0, 0), tile(50.8 + gap, 0),
+                                         coin((50.8 + gap) / 2, -45)).to_json())
+    yield server, (50.8 + gap) / 2
+    server.close()
+
+
+def test_a_click_across_a_gap_narrower_than_a_coin_says_it_does_not_fit(browser, gap_table):
+    server, mid_x = gap_table
     page = browser.new_page()
-    page.goto(live.url + "/")
-    page.wait_for_function("document.querySelectorAll('#verdicts li.illegal').length >= 2")
+    page.goto(server.url + "/")
+    page.wait_for_selector("#diagram .pieces [data-index='2']")
     page.click("#gap-tool")
-    box = page.locator("#diagram").bounding_box()
-    page.mouse.click(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.5)
-    page.mouse.click(box["x"] + box["width"] * 0.8, box["y"] + box["height"] * 0.5)
+    _click_mm(page, mid_x, -45)
+    _click_mm(page, mid_x + 2, 40)
     page.wait_for_selector("#fit-result:not([hidden])")
-    text = page.inner_text("#fit-result")
-    assert "fit" in text and "clearance" in text and "mm" in text
-    assert page.locator("#diagram .fit-path").count() == 1
+    assert page.inner_text("#fit-line1") == "Does not fit here: 15.3 mm, the coin needs 19.05 mm."
+    assert page.inner_text("#fit-line2").startswith("A way round exists")
+    assert page.locator("#diagram .gap-edge").count() == 2  # the two edges of the gap
+    assert page.locator("#diagram .pinch").count() == 1
+    page.click("#gap-tool")  # closing the tool takes the answer away
+    assert page.locator("#fit-result").is_hidden()
+    assert page.locator("#diagram .gap-edge").count() == 0
+    page.close()
+
+
+def test_undo_strikes_the_verdict_through_and_the_banner_agrees_with_the_game_card(
+        browser, make_app):
+    app = make_app()
+    server = ThreadServer(app)
+    try:
+        client = app.test_client()
+        _post(client, type="setup", game="web-toy", players=["suns", "moons"])
+        for s in SCENES:  # legal, legal, then an extra coin: illegal
+            _post(client, type="scene", **s.to_json())
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#verdicts li.illegal")
+        assert "Not legal" in page.inner_text("#verdict-word")
+        assert "What now?" in page.inner_text("#verdict-advice")  # put back, undo or accept
+        named = client.get("/api/state").json["verdicts"][0]["pieces"]
+        assert page.locator("#diagram .offender").count() == len(named)  # no more than named
+        assert page.inner_text("#undo").startswith("Undo: ")  # says what it takes back
+        for n in (1, 2):
+            page.click("#undo")
+            page.wait_for_function(f"document.querySelectorAll('#verdicts li.undone').length "
+                                   f"=== {n}")
+        assert page.locator("#verdicts li.undone del").count() == 2
+        state = client.get("/api/state").json
+        assert [v["undone"] for v in state["verdicts"]] == [True, True, False]
+        turn = state["turn"]
+        assert f"to play: {turn}" in page.inner_text("#game-extra")
+        assert page.inner_text("#verdict-word").startswith(f"{turn} to ")
+        assert page.inner_text("#verdict-reason").startswith("Undone: ")
+        assert page.locator("#diagram .offender").count() == 0
+        page.close()
+    finally:
+        server.close()
+
+
+def test_the_table_view_is_readable_from_3_m_and_a_key_enters_a_roll(browser, gap_table):
+    server, _ = gap_table
+    page = browser.new_page(viewport={"width": 1366, "height": 768})
+    page.goto(server.url + "/?view=table")
+    page.wait_for_function("document.getElementById('turn-now').textContent.includes('to play')")
+    for sel in ("#verdict-word", "#turn-now", "#diagram", "#accept", "#undo", "#roll-buttons"):
+        box = page.locator(sel).bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 768, sel
+    page.keyboard.press("3")
+    page.wait_for_function("document.getElementById('turn-roll').textContent === 'roll 3' || "
+                           "document.getElementById('message').textContent.includes('rolled 3')")
+    for sel in ("#verdict-word", "#turn-now", "#turn-roll"):
+        size = page.eval_on_selector(sel, "e => parseFloat(getComputedStyle(e).fontSize)")
+        box = page.locator(sel).bounding_box()
+        assert size >= 48 and box["height"] >= 48, (sel, size, box)
+        assert box["y"] + box["height"] <= 768, sel
+    rolls = [e for e in _record(server) if e["type"] == "roll"]
+    assert rolls and rolls[-1]["value"] == "3"
     page.close()
 
 
@@ -187,6 +277,10 @@ def test_a_lost_camera_is_said_on_the_page(browser, make_app):
         page.wait_for_function("document.getElementById('status-state').textContent === 'lost'")
         note = page.inner_text("#picture-note")
         assert "camera 0 stopped sending frames" in note and "trying again" in note
+        page.wait_for_selector("#source-banner:not([hidden])")
+        banner = page.inner_text("#source-banner")
+        assert "camera is gone" in banner and "paused" in banner
+        assert "camera 0 stopped sending frames" in banner
         page.close()
     finally:
         server.close()
@@ -205,3 +299,96 @@ def test_a_misread_piece_is_fixed_from_the_diagram(browser, live):
     fixes = [e for e in _record(live) if e["type"] == "correction"]
     assert fixes == [{"type": "correction", "op": "remove", "index": 3, "t": fixes[0]["t"]}]
     page.close()
+
+
+def test_a_click_made_calibration_reproduces_the_sample_within_1_mm(browser, make_app):
+    import numpy as np
+
+    from calibration.model import Calibration
+    from vision.io import read_image
+    from web.pipeline import encode_jpeg
+
+    if not (SAMPLE / "calibration.json").is_file():
+        pytest.skip("the sample playthrough is not there")
+    truth = Calibration.load(SAMPLE / "calibration.json")
+    frame = read_image(str(SAMPLE / "frames" / "000.jpg"))
+    app = make_app()
+    app.extensions["tabletop"].hub.put(frame, encode_jpeg(frame))
+    server = ThreadServer(app)
+    try:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(server.url + "/calibration")
+        page.wait_for_function("document.getElementById('click-picture').naturalWidth > 0 && "
+                               "!document.getElementById('facts').textContent.includes('loading')")
+        page.locator("#click-picture").scroll_into_view_if_needed()
+        page.wait_for_timeout(200)  # the page above has settled (no layout shift under a click)
+        w, h = truth.image_size
+        pixels = [(u * w, v * h) for u, v in ((.12, .15), (.5, .12), (.88, .15), (.9, .5),
+                                              (.88, .85), (.5, .88), (.12, .85), (.1, .5))]
+        worlds = truth.to_table(np.array(pixels))
+        for (u, v), (x, y) in zip(pixels, worlds, strict=True):
+            box = page.locator("#click-picture").bounding_box()
+            page.mouse.click(box["x"] + (u + 0.5) * box["width"] / w,
+                             box["y"] + (v + 0.5) * box["height"] / h)
+            inputs = page.locator("#points-body tr").last.locator("input")
+            inputs.nth(0).fill(f"{x:.1f}")
+            inputs.nth(1).fill(f"{y:.1f}")
+        page.wait_for_selector("#points-use:not([disabled])")
+        assert page.locator("#click-overlay polyline").count() > 4  # the grid, drawn at once
+        page.click("#points-use")
+        page.wait_for_function(
+            "document.getElementById('click-message').textContent.startsWith('In use')")
+        made = app.extensions["tabletop"].calibration
+        # over the play area (the middle of the picture, where the pieces are)
+        us, vs = np.meshgrid(np.linspace(.15 * w, .85 * w, 15), np.linspace(.15 * h, .85 * h, 9))
+        px = np.column_stack([us.ravel(), vs.ravel()])
+        err = np.linalg.norm(made.to_table(px) - truth.to_table(px), axis=1)
+        assert err.max() < 1.0, err.max()
+        page.close()
+    finally:
+        server.close()
+
+
+def test_a_mat_not_found_says_what_was_seen_and_what_to_do(browser, make_app):
+    import numpy as np
+
+    from web.pipeline import encode_jpeg
+
+    app = make_app()
+    blank = np.full((480, 640, 3), 120, np.uint8)
+    app.extensions["tabletop"].hub.put(blank, encode_jpeg(blank))
+    server = ThreadServer(app)
+    try:
+        page = browser.new_page()
+        page.goto(server.url + "/calibration")
+        page.click("#recalibrate")
+        page.wait_for_selector("#mat-todo:not([hidden])")
+        assert "marker" in page.inner_text("#message")  # what was seen
+        assert "flat" in page.inner_text("#mat-todo")  # what to do
+        page.close()
+    finally:
+        server.close()
+
+
+def test_a_jungle_move_is_entered_by_clicking_a_piece_and_a_square(browser, make_app):
+    jungle = Path(__file__).resolve().parents[2] / "sample_images" / "demo" / "jungle_game.jsonl"
+    if not jungle.is_file():
+        pytest.skip("the demo's Jungle game is not there")
+    app = make_app(GAME="jungle")
+    server = ThreadServer(app)
+    try:
+        client = app.test_client()
+        for line in jungle.read_text().splitlines()[:2]:  # the setup and the board
+            _post(client, **json.loads(line)["event"])
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        page.wait_for_selector("#diagram circle.animal[data-square='g3']")
+        assert page.locator("#diagram .sq-label").count() == 63
+        page.click("#diagram circle.animal[data-square='g3']")  # red's rat
+        page.click("#diagram rect.sq.target[data-square='g4']")
+        page.wait_for_function("document.getElementById('message').textContent.includes('g3g4')")
+        moves = [e for e in _record(server) if e["type"] == "move"]
+        assert [(m["from"], m["to"]) for m in moves] == [("g3", "g4")]
+        page.close()
+    finally:
+        server.close()

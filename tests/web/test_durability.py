@@ -146,3 +146,118 @@ def test_a_kill_9_mid_replay_of_the_sample_loses_no_verdict_shown(tmp_path):
         assert done["outputs"][0]["type"] in ("undone", "verdict")
     finally:
         stop_process(proc)
+
+
+# ----------------------------------------------------------------------------- disk faults
+
+class _Faulty:
+    """A log connection whose writes fail as SQLite fails them (disk full, read-only)."""
+
+    def __init__(self, db, error: str) -> None:
+        self._db = db
+        self.error = error
+        self.on = False
+
+    def execute(self, sql, *args):
+        if self.on and sql.lstrip().upper().startswith(("INSERT", "UPDATE", "DELETE")):
+            import sqlite3
+
+            raise sqlite3.OperationalError(self.error)
+        return self._db.execute(sql, *args)
+
+    def __getattr__(self, name):
+        return getattr(self._db, name)
+
+
+def _play(client, n, start=0):
+    """Posts ``n`` events of a game of web-toy; returns the answers."""
+    out = []
+    for i in range(start, start + n):
+        event = ({"type": "scene", **scene(coin(30.0 * i, 0), coin(30.0 * i, 40)).to_json()}
+                 if i % 2 else {"type": "roll", "player": "suns", "value": "3"})
+        out.append(client.post("/api/events", json=event))
+    return out
+
+
+def _acknowledged_are_stored(make_app, db, answers):
+    """Every 201 is in a fresh server's record, at its seq; returns that server's client."""
+    client = make_app(LOG_PATH=str(db)).test_client()
+    record = [json.loads(x) for x in client.get("/api/record").data.decode().splitlines()]
+    for r in answers:
+        if r.status_code == 201:
+            assert record[r.json["seq"]]["type"] == r.json["event"]["type"]
+            assert record[r.json["seq"]].get("t") == r.json["event"].get("t")
+    return client, record
+
+
+@pytest.mark.parametrize(("error", "words"), [
+    ("database or disk is full", "disk is full"),           # ENOSPC in the log's writes
+    ("attempt to write a readonly database", "readonly"),   # the file made read-only
+])
+def test_a_log_that_cannot_be_written_refuses_clearly_loses_nothing_and_resumes(
+        make_app, tmp_path, error, words):
+    db = tmp_path / "table.db"
+    app = make_app(LOG_PATH=str(db))
+    client = app.test_client()
+    start = client.post("/api/events", json={"type": "setup", "game": "web-toy",
+                                             "players": ["suns", "moons"]})
+    answers = [start, *_play(client, 6)]
+    log = app.extensions["tabletop"].log
+    faulty = _Faulty(log._db, error)
+    log._db = faulty
+    faulty.on = True  # mid-game
+    refused = _play(client, 3, start=6)
+    for r in refused:
+        assert r.status_code == 503
+        assert words in r.json["error"] and "nothing was changed" in r.json["error"]
+    assert all(r.status_code == 201 for r in answers)
+    faulty.on = False  # space freed / made writable: the game goes on where it was
+    later = _play(client, 4, start=6)
+    assert all(r.status_code == 201 for r in later)
+    assert later[0].json["seq"] == answers[-1].json["seq"] + 1 + len(answers[-1].json["outputs"])
+    _, record = _acknowledged_are_stored(make_app, db, answers + later)
+    assert sum(1 for e in record if e["type"] in ("scene", "roll")) == 10
+
+
+def test_a_read_only_log_file_at_start_is_one_clear_line(tmp_path):
+    import sqlite3
+
+    from web.log import GameLog, LogError
+
+    db = tmp_path / "table.db"
+    GameLog(db).close()
+    uri = f"file:{db}?mode=ro"  # a read-only file, as a non-root user would have it
+    original = sqlite3.connect
+
+    def read_only(path, *a, **kw):
+        return original(uri, *a, uri=True, **kw) if str(path) == str(db) else \
+            original(path, *a, **kw)
+
+    sqlite3.connect = read_only
+    try:
+        with pytest.raises(LogError, match="read-only"):
+            GameLog(db)
+    finally:
+        sqlite3.connect = original
+
+
+def test_the_logs_folder_deleted_mid_game_is_written_again_and_nothing_is_lost(
+        make_app, tmp_path, capfd):
+    import shutil
+
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    db = folder / "table.db"
+    app = make_app(LOG_PATH=str(db))
+    client = app.test_client()
+    start = client.post("/api/events", json={"type": "setup", "game": "web-toy",
+                                             "players": ["suns", "moons"]})
+    answers = [start, *_play(client, 5)]
+    shutil.rmtree(folder)  # mid-game
+    later = _play(client, 4, start=5)
+    assert all(r.status_code == 201 for r in answers + later)
+    assert db.is_file()
+    assert "deleted while open" in capfd.readouterr().err
+    assert app.extensions["tabletop"].log.notes
+    _, record = _acknowledged_are_stored(make_app, db, answers + later)
+    assert sum(1 for e in record if e["type"] in ("scene", "roll")) == 9

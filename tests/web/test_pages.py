@@ -158,7 +158,19 @@ def test_a_new_game_is_shown_on_the_history(client):
     start_game(client)
     start_game(client, players=("arms", "crowns"))
     html = client.get("/history").data.decode()
-    assert html.count('href="/history/') == 2
+    assert html.count('href="/history/1"') == 1 and html.count('href="/history/2"') == 1
+
+
+def test_each_game_is_offered_as_moves_and_diagrams_from_the_history(client):
+    start_game(client)
+    html = client.get("/history").data.decode()
+    for fmt in ("moves", "svg", "png"):
+        assert f"/history/export?game=1&amp;format={fmt}" in html
+        r = client.get(f"/history/export?game=1&format={fmt}")
+        assert r.status_code == 200, r.data
+    assert client.get("/history/export?game=1&format=moves").data.startswith(b"# ")
+    assert client.get("/history/export?game=9&format=moves").status_code == 404
+    assert client.get("/history/export?game=1&format=doc").status_code == 400
 
 
 def test_the_play_area_leaves_out_the_mat(mat_view):
@@ -173,3 +185,69 @@ def test_the_play_area_leaves_out_the_mat(mat_view):
             assert not (x0 <= x <= x1 and y0 <= y <= y1)
     blank = np.full_like(image, 120)
     assert play_area_without_mat(exact, blank) is None
+
+
+def test_the_demo_menu_plays_a_worm_up_bidding_round_and_a_jungle_game(make_app):
+    from pathlib import Path
+
+    from tests.web.fakes import ListSource, fake_vision
+
+    sample = Path(__file__).resolve().parents[2] / "sample_images" / "worm_derby"
+    app = make_app(SOURCE=ListSource([]), VISION=fake_vision([]), DEMO_SAMPLE=str(sample),
+                   DEMO_EVENT_PAUSE=0.0)
+    client = app.test_client()
+    assert set(client.get("/demo").json["demos"]) == {"worm-derby", "worm-up", "jungle"}
+    for name, game in (("worm-up", "worm-up"), ("jungle", "jungle")):
+        assert client.post("/demo/play", json={"name": name}).status_code == 200
+        app.extensions["tabletop"].pipeline.join(10)
+        state = client.get("/api/state").json
+        assert state["game"] == game and state["verdicts"], state
+    record = client.get("/api/record").data.decode()
+    assert '"type": "move"' in record or '"move"' in record
+    assert client.post("/demo/play", json={"name": "chess"}).status_code == 400
+
+
+def test_there_is_no_demo_menu_outside_the_demo(client):
+    assert client.get("/demo").json == {"demos": {}}
+    assert client.post("/demo/play", json={"name": "worm-up"}).status_code == 400
+
+
+def test_the_jungle_variants_are_listed_where_a_game_is_set_up(client):
+    from referee.jungle.rules import variant_names
+
+    html = client.get("/").data.decode()
+    for name in variant_names():
+        assert f'name="jungle-variant" value="{name}"' in html
+
+
+def test_an_undone_verdict_is_marked_in_the_state_and_undo_says_what_is_next(client):
+    from tests.factories import coin, scene, tile
+
+    start_game(client)
+    for s in (scene(tile(100, 100), coin(40, 40)), scene(tile(100, 100), coin(40, 40),
+                                                         coin(90, 40, "moons"))):
+        assert client.post("/api/events", json={"type": "scene", **s.to_json()}).status_code == 201
+    state = client.get("/api/state").json
+    assert [v["undone"] for v in state["verdicts"]] == [False, False]
+    last = state["verdicts"][0]["seq"]
+    assert state["undo_next"] == last
+    client.post("/api/events", json={"type": "undo"})
+    state = client.get("/api/state").json
+    assert (state["verdicts"][0]["seq"], state["verdicts"][0]["undone"]) == (last, True)
+    assert state["undone"][0]["undone_seq"] == last
+    assert state["undo_next"] == state["verdicts"][1]["seq"]
+
+
+def test_a_gap_answer_goes_with_the_next_verdict(client):
+    from tests.factories import coin, scene, tile
+
+    start_game(client)
+    table = scene(tile(0, 0), tile(66.1, 0), coin(33.05, -45))
+    client.post("/api/events", json={"type": "scene", **table.to_json()})
+    fit = client.post("/api/fit", json={"from": [33.05, -45], "to": [35, 40]}).json
+    assert fit["straight_fits"] is False and fit["straight_clearance_mm"] == 15.3
+    assert fit["text"][0] == "Does not fit here: 15.3 mm, the coin needs 19.05 mm."
+    assert client.get("/api/state").json["fit"] is not None
+    client.post("/api/events", json={"type": "scene", **scene(tile(0, 0), tile(66.1, 0),
+                                                              coin(33.05, -60)).to_json()})
+    assert client.get("/api/state").json["fit"] is None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.web.conftest import start_game
@@ -67,22 +69,95 @@ def test_no_debug_mode(app):
     assert not app.debug
 
 
-def test_guessing_the_join_code_is_stopped(make_app):
+def test_guessing_the_join_code_pauses_every_other_machine_but_never_the_table(make_app):
     client = make_app(LAN=True).test_client()
-    env = {"REMOTE_ADDR": "192.168.1.77"}
-    for guess in range(10):
-        r = client.post("/play/join", json={"code": f"Z{guess:03d}", "player": "red"},
+    for guess in range(10):  # one guess from each of many addresses
+        env = {"REMOTE_ADDR": f"192.168.1.{100 + guess}"}
+        r = client.post("/play/join", json={"code": f"Z{guess:05d}", "player": "red"},
                         environ_base=env)
         assert r.status_code == 403
+    env = {"REMOTE_ADDR": "192.168.1.77"}
     r = client.post("/play/join", json={"code": "ABCD", "player": "red"}, environ_base=env)
-    assert r.status_code == 429 and "wait" in r.json["error"]
+    assert r.status_code == 429 and "wait" in r.json["error"] and r.headers["Retry-After"]
     r = client.post("/api/events", headers={"X-Join-Code": "ABCD"}, environ_base=env,
                     json={"type": "setup", "game": "web-toy", "players": ["suns", "moons"]})
     assert r.status_code == 429
-    other = {"REMOTE_ADDR": "192.168.1.78"}  # another phone is not punished
-    r = client.post("/api/events", headers={"X-Join-Code": "ABCD"}, environ_base=other,
+    table = {"REMOTE_ADDR": "127.0.0.1"}  # the table's own screen is never paused
+    r = client.post("/api/events", headers={"X-Join-Code": "ABCD"}, environ_base=table,
                     json={"type": "setup", "game": "web-toy", "players": ["suns", "moons"]})
     assert r.status_code == 201
+
+
+def test_a_phone_that_joined_before_a_guessing_run_keeps_playing(make_app):
+    client = make_app(LAN=True).test_client()
+    phone = {"REMOTE_ADDR": "192.168.1.20"}
+    r = client.post("/api/events", headers={"X-Join-Code": "ABCD"}, environ_base=phone,
+                    json={"type": "setup", "game": "web-toy", "players": ["suns", "moons"]})
+    assert r.status_code == 201
+    with client.session_transaction() as s:
+        s["join_code"] = "ABCD"
+    other = make_app(LAN=True, JOIN_CODE="ABCD").test_client()
+    for guess in range(12):
+        other.post("/play/join", json={"code": f"Q{guess:05d}", "player": "red"},
+                   environ_base={"REMOTE_ADDR": "10.0.0.9"})
+    r = client.post("/api/events", environ_base=phone, json=ROLL)
+    assert r.status_code == 201
+
+
+def test_a_guessing_run_from_many_addresses_gets_less_than_a_millionth_of_the_codes_an_hour():
+    from web.guessing import GuessLimiter
+    from web.services import JOIN_ALPHABET, JOIN_CODE_LENGTH
+
+    now = [0.0]
+    limiter = GuessLimiter(clock=lambda: now[0])
+    tried = 0
+    while now[0] < 3600.0:  # as fast as the server answers: one guess a millisecond
+        wait = limiter.wait_s()
+        if wait > 0.0:
+            now[0] += wait  # the first moment the server takes a code again
+            continue
+        tried += 1
+        limiter.wrong()
+        now[0] += 0.001
+    codes = len(JOIN_ALPHABET) ** JOIN_CODE_LENGTH
+    assert tried / codes < 1e-6, (tried, codes)
+    assert tried >= 10  # the limit is on guessing, not off
+
+
+def test_the_join_code_is_long_enough_to_read_and_hopeless_to_guess():
+    from web.services import JOIN_ALPHABET, new_join_code
+
+    code = new_join_code()
+    assert len(code) == 6 and set(code) <= set(JOIN_ALPHABET)
+
+
+@pytest.mark.parametrize(("host", "config", "allowed"), [
+    ("localhost", {}, True),
+    ("127.0.0.1:5000", {}, True),
+    ("[::1]:5000", {}, True),
+    ("evil.example", {}, False),
+    ("evil.example:5000", {"LAN": True}, False),
+    ("192.168.1.5:5000", {}, False),
+    ("192.168.1.5:5000", {"LAN": True, "BIND_HOST": "0.0.0.0"}, True),
+    ("192.168.1.5:5000", {"LAN": True, "BIND_HOST": "192.168.1.9"}, False),
+    ("table.lan:5000", {"LAN": True, "ALLOWED_HOSTS": ["table.lan"]}, True),
+])
+def test_only_the_hosts_the_server_was_started_for_are_answered(make_app, host, config, allowed):
+    client = make_app(**config).test_client()
+    r = client.get("/api/state", headers={"Host": host})
+    assert (r.status_code == 200) is allowed
+    if not allowed:
+        assert r.status_code == 421 and "--allow-host" in r.json["error"]
+
+
+def test_a_dns_rebinding_page_can_neither_read_nor_post(client):
+    start_game(client)
+    foreign = {"Host": "rebind.attacker.example:5000",
+               "Origin": "http://rebind.attacker.example:5000"}
+    assert client.get("/api/record", headers=foreign).status_code == 421
+    assert client.post("/api/events", json=ROLL, headers=foreign).status_code == 421
+    assert client.post("/calibration/recalibrate", json={}, headers=foreign).status_code == 421
+    assert "roll" not in client.get("/api/record").data.decode()
 
 
 def test_lan_mode_tells_phones_where_to_go(make_app, client):
@@ -90,3 +165,33 @@ def test_lan_mode_tells_phones_where_to_go(make_app, client):
     html = lan.get("/", base_url="http://192.168.1.5:5000").data.decode()
     assert "http://192.168.1.5:5000/play" in html
     assert "--host 0.0.0.0" in client.get("/").data.decode()  # not served to the LAN yet
+
+
+def test_recalibrating_never_overwrites_the_users_calibration_file(make_app, tmp_path):
+    from calibration.mat import make_mat
+    from calibration.model import Calibration
+    from calibration.synthetic import PinholeCamera, render_sheet
+    from tests.factories import coin, scene
+    from tests.web.fakes import ListSource, fake_vision
+
+    sheet = make_mat("a4", dpi=100)
+    w, h = sheet.size_mm
+    cam = PinholeCamera.look_at((w / 2, h / 2 + 150, -700), (w / 2, h / 2, 0), (640, 480), 55)
+    image = render_sheet(cam, sheet.image_bgr, sheet.dpi, seed=1)
+    given = tmp_path / "cal.json"
+    Calibration((640, 480), cam.image_to_table()).save(given)
+    before = given.read_bytes()
+    app = make_app(SOURCE=ListSource([image] * 2), VISION=fake_vision([scene(coin(0, 0))]),
+                   CALIBRATION=Calibration.load(given), CALIBRATION_PATH=str(given))
+    services = app.extensions["tabletop"]
+    for _ in range(500):
+        if services.hub.raw is not None:
+            break
+        time.sleep(0.01)
+    r = app.test_client().post("/calibration/recalibrate", json={"anything": [1, 2]})
+    assert r.status_code == 200, r.json
+    assert given.read_bytes() == before
+    beside = tmp_path / "cal.recalibrated.json"
+    assert r.json["saved_to"] == str(beside) and beside.is_file()
+    assert str(beside) in r.json["message"] and "unchanged" in r.json["message"]
+    assert Calibration.load(beside).image_size == (640, 480)

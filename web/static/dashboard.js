@@ -12,6 +12,22 @@
   let picks = [];
   let lastVerdictKey = null;
   let refreshTimer = null;
+  let jungleFrom = null;
+  let lastRoll = null;
+  let lastSoundKey = null;
+  const store = {
+    get(k, d) { try { const v = localStorage.getItem("tt-" + k); return v === null ? d : JSON.parse(v); } catch (e) { return d; } },
+    set(k, v) { try { localStorage.setItem("tt-" + k, JSON.stringify(v)); } catch (e) { /* private mode */ } },
+  };
+  let flipped = null;  /* null: the game's default */
+
+  /* ---- people at the table: "Alice plays suns" (kept by this screen, per game) ---- */
+  function namesOf(s) { return (s && s.game_id != null && store.get("names-" + s.game_id, null)) || {}; }
+  function who(p) {
+    const n = namesOf(state)[p];
+    return n ? `${n} (${p})` : p;
+  }
+  function whoPossessive(p) { return who(p) + (who(p).endsWith("s") ? "'" : "'s"); }
 
   function message(text, bad) {
     const m = $("message");
@@ -41,20 +57,68 @@
     return (s.verdicts && s.verdicts.length) ? s.verdicts[0] : null;
   }
 
-  function showVerdict(v) {
+  function describeVerdict(v) {
+    return (v.player ? who(v.player) + ": " : "") + (v.legal ? "legal" : "not legal (" + v.rule + ")") +
+      (v.t ? " at " + TT.fmtTime(v.t) : "");
+  }
+
+  function nowText(s) {
+    /* the game as it now stands, in one line */
+    const now = currentPlayer(s);
+    if (s.winner) return who(s.winner) + " won.";
+    if (!now) return s.game ? "Game on: " + s.game : "";
+    if (s.game === "jungle") return who(now) + " to move.";
+    if (s.roll && s.awaiting === "move") return `${who(now)} to move: rolled ${s.roll}.`;
+    return `${who(now)} to ${s.game === "worm-derby" ? "roll" : "play"}.`;
+  }
+
+  function showVerdict(v, s) {
     const box = $("verdict");
     if (!v) return;
+    const advice = $("verdict-advice");
+    advice.hidden = true;
+    if (v.undone) {
+      /* the banner shows the game as it now stands, and what was taken back */
+      box.className = "verdict none undone";
+      $("verdict-word").textContent = nowText(s) || "Undone";
+      $("verdict-reason").textContent = "Undone: " + describeVerdict(v) + " — " + v.reason;
+      return;
+    }
     box.className = "verdict " + (v.legal ? "legal" : "illegal");
-    const who = v.player ? v.player + ": " : "";
-    $("verdict-word").textContent = who + (v.legal ? "Legal" : "Not legal — " + v.rule);
+    const whoText = v.player ? who(v.player) + ": " : "";
+    $("verdict-word").textContent = whoText + (v.legal ? "Legal" : "Not legal — " + v.rule);
     $("verdict-reason").textContent = v.reason;
+    if (!v.legal && v.judged_scene) {
+      /* whose pieces to put back: the suit of the piece that breaks the rule, if it is a coin */
+      const offender = (v.pieces || []).map((i) => v.judged_scene.pieces[i]).find((p) => p && (p.suit || p.color));
+      const side = offender ? (offender.suit || offender.color) : null;
+      const worm = side && s && s.game !== "jungle" ? whoPossessive(side) + " worm" : "the pieces";
+      $("advice-text").textContent = `What now? Put ${worm} back as it was (the dashed outlines on the diagram), or`;
+      advice.hidden = false;
+    } else if (!v.legal) {
+      $("advice-text").textContent = "What now? Play on as the rules say, or";
+      advice.hidden = false;
+    }
     const key = v.position + ":" + v.seq;
     if (key !== lastVerdictKey) {
       lastVerdictKey = key;
       box.classList.remove("flash");
       void box.offsetWidth;
       box.classList.add("flash");
+      if (!v.legal && $("sound-toggle").checked && lastSoundKey !== null && lastSoundKey !== key) beep();
+      lastSoundKey = key;
     }
+  }
+
+  function beep() {
+    try {
+      const ctx = new (window.AudioContext || window.webkitAudioContext)();
+      const o = ctx.createOscillator(), g = ctx.createGain();
+      o.type = "square"; o.frequency.value = 440;
+      g.gain.setValueAtTime(0.15, ctx.currentTime);
+      g.gain.exponentialRampToValueAtTime(0.001, ctx.currentTime + 0.6);
+      o.connect(g); g.connect(ctx.destination); o.start(); o.stop(ctx.currentTime + 0.6);
+    } catch (e) { /* no sound here */ }
   }
 
   function renderPlayers(s) {
@@ -64,13 +128,13 @@
     const finished = new Map((s.finished || []).map((f) => [f.player, f.place]));
     (s.players || []).forEach((p) => {
       const chip = TT.el("span", { class: "chip" + (p === now ? " now" : "") },
-        TT.el("span", { class: "swatch", style: `background:${TT.colourOf(p) || "#777"}` }), p);
+        TT.el("span", { class: "swatch", style: `background:${TT.colourOf(p) || "#777"}` }), who(p));
       if (finished.has(p)) chip.append(TT.el("b", { text: " #" + finished.get(p) }));
       if (s.winner === p) chip.append(TT.el("b", { text: " wins!" }));
       box.append(chip);
     });
     const extra = [];
-    if (now) extra.push("to play: " + now);
+    if (now) extra.push("to play: " + who(now));
     if (s.roll) extra.push("roll: " + (typeof s.roll === "object" ? JSON.stringify(s.roll) : s.roll));
     if (s.variant) extra.push("variant: " + s.variant);
     if (s.phase) extra.push("phase: " + s.phase);
@@ -87,9 +151,9 @@
     players.forEach((p) => {
       box.append(TT.el("button", { type: "button", class: "player-btn" + (p === rollPlayer ? " on" : ""),
         "data-player": p, style: `--c:${TT.colourOf(p) || "#777"}`,
-        onclick: () => { rollPlayer = p; box.dataset.touched = "1"; renderRoll(state); } }, p));
+        onclick: () => { rollPlayer = p; box.dataset.touched = "1"; renderRoll(state); } }, who(p)));
     });
-    $("roll-player-note").textContent = rollPlayer ? "for " + rollPlayer : "";
+    $("roll-player-note").textContent = rollPlayer ? "for " + who(rollPlayer) : "";
     $("roll-card").hidden = !players.length || s.game === "worm-up" || s.game === "jungle";
   }
 
@@ -122,12 +186,15 @@
           TT.el("span", { class: "why", text: v.message })));
         return;
       }
-      list.append(TT.el("li", { class: v.legal ? "legal" : "illegal" },
+      const li = TT.el("li", { class: (v.legal ? "legal" : "illegal") + (v.undone ? " undone" : ""),
+        "data-seq": v.seq, title: v.undone ? "undone" : null },
         TT.el("span", { class: "when", text: TT.fmtTime(v.t) }),
         TT.el("span", { class: "mark", text: v.legal ? "✔" : "✘" }),
-        TT.el("span", { class: "who", text: v.player || "" }),
+        TT.el("span", { class: "who", text: v.player ? who(v.player) : "" }),
         TT.el("span", { class: "rule", text: v.rule }),
-        TT.el("span", { class: "why", text: v.reason })));
+        TT.el("span", { class: "why" }, v.undone ? TT.el("del", { text: v.reason }) : v.reason,
+          v.undone ? TT.el("span", { class: "undone-tag", text: " undone" }) : null));
+      list.append(li);
     });
     if (!list.children.length) list.append(TT.el("li", { class: "muted", text: "No verdict yet." }));
   }
@@ -159,27 +226,35 @@
     return { scene: v.judged_scene, pieces: v.pieces || [], where: v.where || null, legal: v.legal };
   }
 
+  function isFlipped(s) {
+    return flipped === true;  /* Jungle: the first player (ranks 1-3) at the screen unless turned */
+  }
+
+  function shownFit(s) { return gapMode && !fixMode ? s.fit : null; }
+
   function renderDiagram(s) {
     const v = latestVerdict(s);
+    const foul = v && !v.legal && !v.undone && v.judged_scene && !fixMode;
     TT.drawDiagram($("diagram"), {
-      scene: fixMode ? s.last_seen : (s.scene || s.last_seen), describe: s, sizes: s.sizes,
-      judged: fixMode ? null : judgedOf(v), fit: fixMode ? null : s.fit, picks });
+      scene: fixMode ? s.last_seen : (foul ? v.judged_scene : (s.scene || s.last_seen)),
+      ghost: foul ? s.scene : null, describe: s, sizes: s.sizes, flip: isFlipped(s), showTokens: fixMode,
+      judged: fixMode || (v && v.undone) ? null : judgedOf(v), fit: shownFit(s), picks, selected: jungleFrom });
     if (fixMode && fixIndex !== null) {
       const el = $("diagram").querySelector(`.pieces [data-index="${fixIndex}"]`);
       if (el) el.classList.add("picked");
     }
     $("diagram-note").textContent = s.scene ? "" : (s.last_seen ? "(last table seen, none accepted yet)" : "(no table yet)");
-    renderFit(s.fit);
+    renderFit(shownFit(s));
   }
 
   function renderFit(fit) {
     const box = $("fit-result");
     if (!fit) { box.hidden = true; return; }
     box.hidden = false;
-    box.className = "fit-result " + (fit.fits ? "fits" : "blocked");
-    box.textContent = (fit.fits ? "The coin fits" : "The coin does not fit") +
-      (fit.clearance_mm != null ? ` — clearance ${fit.clearance_mm.toFixed(1)} mm` : "") +
-      (fit.pinch ? ` (tightest at ${fit.pinch.map((c) => c.toFixed(0)).join(", ")} mm)` : "");
+    box.className = "fit-result " + (fit.straight_fits ? "fits" : "blocked");
+    const lines = fit.text || [];
+    $("fit-line1").textContent = lines[0] || "";
+    $("fit-line2").textContent = lines[1] || "";
   }
 
   function renderOverlay(s) {
@@ -189,7 +264,7 @@
     if (!img.naturalWidth) return;
     svg.setAttribute("viewBox", `0 0 ${img.naturalWidth} ${img.naturalHeight}`);
     const v = latestVerdict(s);
-    if (!v || v.legal || !v.pieces_px) return;
+    if (!v || v.legal || v.undone || !v.pieces_px) return;
     const scale = img.naturalWidth / (v.image_size ? v.image_size[0] : img.naturalWidth);
     const ns = "http://www.w3.org/2000/svg";
     v.pieces_px.forEach((p) => {
@@ -222,15 +297,62 @@
       drift.append(TT.el("a", { href: "/calibration", text: "Calibration page" }));
     }
     const v = latestVerdict(s);
-    if (v) showVerdict(v);
+    if (v) showVerdict(v, s);
     else if (s.game) {
       $("verdict").className = "verdict none";
       $("verdict-word").textContent = "Game on: " + s.game;
       $("verdict-reason").textContent = "The referee judges each move when the table is still.";
+      $("verdict-advice").hidden = true;
     }
+    renderTurn(s);
+    renderUndo(s);
+    renderSource(s.source);
+    const q = s.game_id != null ? "?game=" + s.game_id + "&format=" : "?format=";
+    for (const f of ["moves", "ppn", "svg", "png"]) $(f + "-link").href = "/history/export" + q + f;
     const note = (s.notices || [])[0];
     $("verdict-note").textContent = note && (!v || note.position > v.position) ? "ℹ " + note.message : "";
     if (s.doubt) $("verdict-note").textContent = "? Check the table: " + s.doubt.reason + " (fix the reading, or accept the table)";
+  }
+
+  function renderTurn(s) {
+    const now = currentPlayer(s);
+    $("turn-now").textContent = s.winner ? who(s.winner) + " won" : (now ? who(now) + " to play" : (s.game ? "" : "No game yet"));
+    $("turn-now").style.setProperty("--c", (now && TT.colourOf(now)) || "transparent");
+    const rolled = s.roll || (lastRoll && lastRoll.game_id === s.game_id ? lastRoll.value : null);
+    const dice = s.game && s.game !== "worm-up" && s.game !== "jungle";
+    $("turn-roll").textContent = rolled ? "roll " + rolled : (dice && now ? "roll: –" : "");
+  }
+
+  function renderUndo(s) {
+    /* Undo names what it will take back, before it does */
+    const b = $("undo");
+    const target = s.undo_next == null ? null : (s.verdicts || []).find((x) => x.seq === s.undo_next && !x.undone);
+    b.disabled = s.undo_next == null;
+    b.textContent = target ? "Undo: " + describeVerdict(target) : (s.undo_next == null ? "Nothing to undo" : "Undo last verdict");
+    b.title = target ? "takes back: " + target.reason + " (key: u)" : "key: u";
+    $("advice-undo").textContent = target ? "Undo it" : "Undo";
+  }
+
+  let sourceLost = null;
+  function renderSource(src) {
+    /* a lost camera is said in the banner, and again when it is back */
+    const box = $("source-banner");
+    if (!src || src.state === "none") { box.hidden = true; return; }
+    if (src.state === "lost") {
+      if (!sourceLost) sourceLost = { frames: src.frames_read || 0 };
+      box.hidden = false;
+      box.className = "source-banner lost";
+      box.textContent = `⚠ The camera is gone (${(src.message || "").split(";")[0]}): the game is paused. ` +
+        "Plug it back in or check the cable; the referee tries again by itself.";
+      return;
+    }
+    if (sourceLost && (src.frames_read || 0) > sourceLost.frames) {
+      sourceLost = null;
+      box.hidden = false;
+      box.className = "source-banner back";
+      box.textContent = "✔ The camera is back: the game goes on.";
+      setTimeout(() => { if (!sourceLost) box.hidden = true; }, 8000);
+    }
   }
 
   async function refresh() {
@@ -260,14 +382,7 @@
   }
 
   /* ---- controls ---- */
-  document.querySelectorAll("#roll-buttons .die").forEach((b) => b.addEventListener("click", async () => {
-    if (!rollPlayer) { message("Start a game first.", true); return; }
-    const out = await send("/api/events", { type: "roll", player: rollPlayer, value: b.dataset.value });
-    if (out) {
-      message(`Logged: ${rollPlayer} rolled ${b.dataset.value}`);
-      delete $("roll-players").dataset.touched;
-    }
-  }));
+  document.querySelectorAll("#roll-buttons .die").forEach((b) => b.addEventListener("click", () => roll(b.dataset.value)));
   $("move-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const m = $("move-text").value.trim().toLowerCase();
@@ -275,8 +390,57 @@
       from: m.slice(0, 2), to: m.slice(2) });
     if (out) { $("move-text").value = ""; message(`Logged: ${m}`); }
   });
-  $("accept").addEventListener("click", () => send("/api/events", { type: "accept" }));
-  $("undo").addEventListener("click", () => send("/api/events", { type: "undo" }));
+  async function accept() {
+    if (await send("/api/events", { type: "accept" })) message("Logged: the table as it is now is accepted.");
+  }
+  async function undo() {
+    const label = $("undo").textContent;
+    if (await send("/api/events", { type: "undo" })) message("Logged: " + label.replace(/^Undo: /, "undone: "));
+  }
+  $("accept").addEventListener("click", accept);
+  $("undo").addEventListener("click", undo);
+  $("advice-accept").addEventListener("click", accept);
+  $("advice-undo").addEventListener("click", undo);
+
+  async function roll(value) {
+    if (!rollPlayer) { message("Start a game first.", true); return; }
+    const out = await send("/api/events", { type: "roll", player: rollPlayer, value });
+    if (out) {
+      message(`Logged: ${who(rollPlayer)} rolled ${value}`);
+      delete $("roll-players").dataset.touched;
+    }
+  }
+
+  /* ---- keys: 0 null, 1 or a ace, 2-5, u undo, Enter accept ---- */
+  const KEYS = { "0": "null", "1": "ace", "a": "ace", "2": "2", "3": "3", "4": "4", "5": "5" };
+  document.addEventListener("keydown", (ev) => {
+    if (ev.ctrlKey || ev.metaKey || ev.altKey) return;
+    const t = ev.target;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA" || t.isContentEditable)) return;
+    const k = ev.key.toLowerCase();
+    if (KEYS[k] && state && !$("roll-card").hidden) { ev.preventDefault(); roll(KEYS[k]); }
+    else if (k === "u") { ev.preventDefault(); undo(); }
+    else if (k === "enter" && !(t && t.tagName === "BUTTON")) { ev.preventDefault(); accept(); }
+    else if (k === "escape" && gapMode) { $("gap-tool").click(); }
+  });
+
+  /* ---- the 3 m view ---- */
+  function setTableView(on) {
+    document.body.classList.toggle("tableview", on);
+    $("table-view").setAttribute("aria-pressed", String(on));
+    $("table-view").textContent = on ? "Normal view" : "Table view";
+    store.set("tableview", on);
+  }
+  $("table-view").addEventListener("click", () => setTableView(!document.body.classList.contains("tableview")));
+  setTableView(new URLSearchParams(location.search).get("view") === "table" || store.get("tableview", false));
+  $("sound-toggle").checked = store.get("sound", false);
+  $("sound-toggle").addEventListener("change", () => store.set("sound", $("sound-toggle").checked));
+  $("flip-view").addEventListener("click", () => {
+    flipped = !isFlipped(state || {});
+    store.set("flip", flipped);
+    if (state) renderDiagram(state);
+  });
+  flipped = store.get("flip", null);
   $("gap-tool").addEventListener("click", () => {
     gapMode = !gapMode;
     if (gapMode && fixMode) setFix(false);
@@ -284,7 +448,7 @@
     $("gap-tool").setAttribute("aria-pressed", String(gapMode));
     $("gap-tool").classList.toggle("on", gapMode);
     $("gap-hint").hidden = !gapMode;
-    if (state) renderDiagram(state);
+    if (state) { if (!gapMode) state.fit = null; renderDiagram(state); }
   });
   /* ---- fixing a misread: a logged correction of the last table seen ---- */
   function setFix(on) {
@@ -328,24 +492,45 @@
     renderDiagram(state);
   }
 
+  async function jungleClick(ev) {
+    const el = ev.target.closest("[data-square]");
+    if (!el || !state || state.game !== "jungle") return false;
+    const sq = el.dataset.square;
+    const mine = state.squares && state.squares[sq] && state.squares[sq].player === currentPlayer(state);
+    if (jungleFrom && sq !== jungleFrom && !mine) {
+      const from = jungleFrom;
+      jungleFrom = null;
+      const out = await send("/api/events", { type: "move", player: currentPlayer(state), from, to: sq });
+      if (out) message(`Logged: ${from}${sq}`);
+      renderDiagram(state);
+      return true;
+    }
+    jungleFrom = mine && sq !== jungleFrom ? sq : null;
+    if (jungleFrom) message(`${state.squares[sq].animal} on ${sq}: now click where it goes.`);
+    renderDiagram(state);
+    return true;
+  }
+
   $("diagram").addEventListener("click", async (ev) => {
     if (fixMode) { pickForFix(ev); return; }
-    if (!gapMode) return;
+    if (!gapMode) { await jungleClick(ev); return; }
     picks.push(TT.svgPoint($("diagram"), ev));
     if (picks.length < 2) {
       const vb = $("diagram").getAttribute("viewBox").split(" ").map(Number);
       TT.drawDiagram($("diagram"), { scene: state.scene || state.last_seen, describe: state,
-        sizes: state.sizes, fit: null, picks, viewBox: vb });
+        sizes: state.sizes, fit: null, picks, viewBox: vb, flip: isFlipped(state) });
+      $("fit-result").hidden = true;
       return;
     }
-    const [a, b] = picks;
+    let [a, b] = picks;
     picks = [];
+    if (Math.hypot(a[0] - b[0], a[1] - b[1]) < 3) b = a;  /* one point twice: the gap there */
     const out = await send("/api/fit", { from: a, to: b });
     if (out) { state.fit = out; renderDiagram(state); }
   });
 
   const setupGame = $("setup-game");
-  const defaults = { "worm-derby": "suns, moons", "worm-up": "red, yellow, green", "jungle": "south, north" };
+  const defaults = { "worm-derby": "suns, moons", "worm-up": "red, yellow, green", "jungle": "red, blue" };
   function setupDefaults() {
     $("setup-players").placeholder = defaults[setupGame.value] || "names, comma-separated";
     $("derby-options").hidden = setupGame.value !== "worm-derby";
@@ -356,25 +541,49 @@
   $("setup-form").addEventListener("submit", async (ev) => {
     ev.preventDefault();
     const f = ev.target;
-    const names = (f.players.value || f.players.placeholder).split(/[\s,]+/).filter(Boolean);
+    /* "Alice plays suns, Bob: moons, crowns": the record keeps the sides, this screen the people */
+    const people = {};
+    const names = (f.players.value || f.players.placeholder).split(/[,;]+/).map((x) => x.trim()).filter(Boolean)
+      .flatMap((part) => {
+        const m = part.match(/^(.+?)\s*(?:plays|:|=)\s*(\S+)$/i);
+        if (m) { people[m[2]] = m[1]; return [m[2]]; }
+        return part.split(/\s+/);
+      });
     const options = {};
     if (f.game.value === "worm-derby") {
       options.variant = f.variant.value;
       options.cannibal = f.cannibal.checked;
     }
-    if (f.game.value === "jungle" && f.variants.value.trim()) {
+    if (f.game.value === "jungle") {
+      f.querySelectorAll("input[name=jungle-variant]:checked").forEach((c) => { options[c.value] = true; });
       for (const v of f.variants.value.split(/[\s,]+/).filter(Boolean)) options[v] = true;
     }
     const out = await send("/api/events", { type: "setup", game: f.game.value, players: names, options });
-    if (out) { message("New game started."); $("new-game").open = false; refresh(); }
+    if (out) {
+      if (Object.keys(people).length && out.game_id != null) store.set("names-" + out.game_id, people);
+      message("New game started."); $("new-game").open = false; refresh();
+    }
   });
 
   TT.listen({
-    status: (s) => TT.showStatus(s),
-    verdict: (v) => { showVerdict(v); refreshSoon(); },
+    status: (s) => { TT.showStatus(s); renderSource(s); },
+    verdict: (v) => { showVerdict(v, state); refreshSoon(); },
+    input: (d) => {
+      if (d && d.event && d.event.type === "roll") { lastRoll = { game_id: d.game_id, value: d.event.value }; if (state) renderTurn(state); }
+    },
     "*": (kind) => { if (kind !== "status" && kind !== "verdict" && kind !== "input") refreshSoon(); },
     open: () => refreshSoon(),
   });
+  /* ---- the demo menu (tabletop demo only): play it again, Worm Up! bids, Jungle ---- */
+  const DEMO_LABELS = { "worm-derby": "Worm Derby again", "worm-up": "Worm Up! bidding round", "jungle": "Jungle game" };
+  TT.getJSON("/demo").then((d) => {
+    const names = Object.keys(d.demos || {});
+    $("demo-card").hidden = !names.length;
+    names.forEach((n) => $("demo-buttons").append(TT.el("button", { type: "button", class: "secondary",
+      "data-demo": n, title: d.demos[n], text: "▶ " + (DEMO_LABELS[n] || n),
+      onclick: async () => { if (await send("/demo/play", { name: n })) message("Demo: " + d.demos[n] + "."); } })));
+  }).catch(() => null);
+
   refresh();
   pollPicture();
 })();

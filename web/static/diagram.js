@@ -1,9 +1,12 @@
 /* The top-down diagram of the table, in millimetres, as SVG. Plain JS.
  *
- * TT.drawDiagram(svg, {scene, describe, sizes, judged, fit, picks}) draws:
+ * TT.drawDiagram(svg, {scene, describe, sizes, judged, fit, picks, ghost, flip, selected}) draws:
  * a mm grid, the pieces in their suits' colours, worms joined, the start and finish lines, the
  * pylon's far-side ray, the path and pinch of the last gap check, and (judged) the pieces a
- * verdict is about, ringed in red.
+ * verdict is about, ringed in red; (ghost) the accepted table's pieces where the table differs
+ * from it; (flip) the whole view turned round for the player on the other side (a Jungle
+ * board is drawn y up, as its frame runs, from the first player's seat); Jungle squares
+ * with their names, the selected animal and its moves.
  */
 "use strict";
 
@@ -190,30 +193,85 @@
     return ["abcdefg".indexOf(name[0]) * SQ, (Number(name.slice(1)) - 1) * SQ];
   }
 
-  function drawJungle(svg, d) {
-    /* The Jungle board in the board's mm frame, with each animal where the referee has it. */
+  function drawJungle(svg, d, o) {
+    /* The Jungle board in the board's mm frame, with each animal where the referee has it,
+       square names, the selected animal and where it may go. */
     const g = s("g", { class: "jungle" }, svg);
+    const targets = new Set();
+    const sel = o.selected || null;
+    if (sel) (d.legal_moves || []).forEach((m) => { if (m.slice(0, 2) === sel) targets.add(m.slice(2, 4)); });
     for (let f = 0; f < 7; f++) {
       for (let r = 1; r <= 9; r++) {
         const name = "abcdefg"[f] + r;
         const cls = WATER.includes(name) ? "water" : TRAPS.includes(name) ? "trap" : DENS.includes(name) ? "den" : "land";
-        s("rect", { x: f * SQ, y: (r - 1) * SQ, width: SQ, height: SQ, class: "sq " + cls }, g);
+        s("rect", { x: f * SQ, y: (r - 1) * SQ, width: SQ, height: SQ, "data-square": name,
+          class: "sq " + cls + (targets.has(name) ? " target" : "") + (sel === name ? " selected" : "") }, g);
+        const lx = VIEW.sx > 0 ? f * SQ + 3 : f * SQ + SQ - 3;
+        const ly = VIEW.sy > 0 ? (r - 1) * SQ + 3 : (r - 1) * SQ + SQ - 3;
+        const t = s("text", { x: lx, y: ly, class: "sq-label" }, g);
+        t.textContent = name;
+        upright(t, lx, ly);
       }
     }
-    const players = d.players || [];
     for (const [name, a] of Object.entries(d.squares || {})) {
       const [x, y] = squareXY(name);
-      s("circle", { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.4, class: "animal",
-        fill: TT.colourOf(a.player) || (a.side === 0 ? "#D55E00" : "#0072B2") }, g);
-      const t = s("text", { x: x + SQ / 2, y: y + SQ / 2 + 4, class: "animal-label" }, g);
+      s("circle", { cx: x + SQ / 2, cy: y + SQ / 2, r: SQ * 0.4, class: "animal" + (sel === name ? " picked" : ""),
+        "data-square": name, fill: TT.colourOf(a.player) || (a.side === 0 ? "#D55E00" : "#0072B2") }, g);
+      const t = s("text", { x: x + SQ / 2, y: y + SQ / 2 + 4, class: "animal-label", "data-square": name }, g);
       t.textContent = (a.animal || "?").slice(0, 3);
+      upright(t, x + SQ / 2, y + SQ / 2);
     }
     if (d.last_move) {
       const m = String(d.last_move);
       const a = squareXY(m.slice(0, 2)), b = squareXY(m.slice(2, 4));
       s("line", { x1: a[0] + SQ / 2, y1: a[1] + SQ / 2, x2: b[0] + SQ / 2, y2: b[1] + SQ / 2, class: "last-move" }, g);
     }
-    return players;
+  }
+
+  /* how the table's frame is shown: sy -1 when the frame's y runs up the screen (the Jungle
+     board's frame), and both -1 more when the view is turned round for the other seat */
+  let VIEW = { sx: 1, sy: 1 };
+
+  function upright(el, x, y) {
+    /* text stays readable however the view is turned or mirrored */
+    if (VIEW.sx < 0 || VIEW.sy < 0) {
+      el.setAttribute("transform", `translate(${x} ${y}) scale(${VIEW.sx} ${VIEW.sy}) translate(${-x} ${-y})`);
+    }
+  }
+
+  function drawFit(svg, fit, sizes) {
+    /* the gap check: the straight way (red when it does not fit), the gap's two edges and its
+       pinch, and the way round (dashed) when there is one */
+    const fg = s("g", { class: "fit " + (fit.straight_fits ? "fits" : "blocked") }, svg);
+    const r = (fit.coin_mm || sizes.coin_diameter_mm) / 2;
+    const round = fit.path && fit.path.length > 2 && !fit.one_point;
+    if (round) {
+      s("polyline", { points: fit.path.map((p) => p.join(",")).join(" "),
+        class: "fit-round " + (fit.fits ? "fits" : "blocked") }, fg);
+    }
+    if (!fit.one_point) {
+      s("line", { x1: fit.from[0], y1: fit.from[1], x2: fit.to[0], y2: fit.to[1], class: "fit-path straight" }, fg);
+      s("circle", { cx: fit.to[0], cy: fit.to[1], r, class: "fit-end" }, fg);
+    }
+    s("circle", { cx: fit.from[0], cy: fit.from[1], r, class: "fit-end" }, fg);
+    const e = fit.straight_edges;
+    if (e) {
+      s("line", { x1: e[0][0], y1: e[0][1], x2: e[1][0], y2: e[1][1], class: "gap-span" }, fg);
+      e.forEach((p) => s("circle", { cx: p[0], cy: p[1], r: 2.5, class: "gap-edge" }, fg));
+    }
+    const pinch = fit.straight_pinch || fit.pinch;
+    if (pinch) {
+      s("circle", { cx: pinch[0], cy: pinch[1], r: 4, class: "pinch" }, fg);
+      if (fit.straight_clearance_mm != null && fit.straight_pinch) {
+        const t = s("text", { x: pinch[0] + 8, y: pinch[1] - 8, class: "gap-label" }, fg);
+        t.textContent = fit.straight_clearance_mm.toFixed(1) + " mm";
+        upright(t, pinch[0] + 8, pinch[1] - 8);
+      }
+    }
+  }
+
+  function sameSpot(p, q) {
+    return p.kind === q.kind && Math.hypot(p.x - q.x, p.y - q.y) < 4;
   }
 
   TT.drawDiagram = function (svg, o) {
@@ -225,20 +283,31 @@
     svg.setAttribute("viewBox", `${vx} ${vy} ${vw} ${vh}`);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     while (svg.firstChild) svg.removeChild(svg.firstChild);
+    const mirror = !!describe.squares;  /* the Jungle board's frame: y up the board */
+    const turn = o.flip ? -1 : 1;
+    VIEW = { sx: turn, sy: (mirror ? -1 : 1) * turn };
+    const cx = vx + vw / 2, cy = vy + vh / 2;
+    const root = svg;
+    svg = s("g", { class: "turned", transform: VIEW.sx < 0 || VIEW.sy < 0
+      ? `translate(${cx} ${cy}) scale(${VIEW.sx} ${VIEW.sy}) translate(${-cx} ${-cy})` : null }, root);
     const grid = s("g", { class: "grid" }, svg);
     const step = vw > 1200 ? 100 : 50;
     for (let x = Math.ceil(vx / step) * step; x <= vx + vw; x += step) {
       s("line", { x1: x, y1: vy, x2: x, y2: vy + vh, class: x % 100 === 0 ? "major" : "minor" }, grid);
       if (x % 100 === 0) {
-        const t = s("text", { x: x + 2, y: vy + 10, class: "grid-label" }, grid);
+        const gy = VIEW.sy > 0 ? vy + 10 : vy + vh - 10;
+        const t = s("text", { x: x + 2, y: gy, class: "grid-label" }, grid);
         t.textContent = x;
+        upright(t, x + 2, gy);
       }
     }
     for (let y = Math.ceil(vy / step) * step; y <= vy + vh; y += step) {
       s("line", { x1: vx, y1: y, x2: vx + vw, y2: y, class: y % 100 === 0 ? "major" : "minor" }, grid);
       if (y % 100 === 0) {
-        const t = s("text", { x: vx + 2, y: y - 2, class: "grid-label" }, grid);
+        const gx = VIEW.sx > 0 ? vx + 2 : vx + vw - 2;
+        const t = s("text", { x: gx, y: y - 2, class: "grid-label" }, grid);
         t.textContent = y;
+        upright(t, gx, y - 2);
       }
     }
     const lines = s("g", { class: "lines" }, svg);
@@ -261,7 +330,15 @@
       s("line", { x1: ray[0][0], y1: ray[0][1], x2: ray[0][0] + ray[1][0] * L, y2: ray[0][1] + ray[1][1] * L,
         class: "pylon-ray" }, lines);
     }
-    if (describe.squares) drawJungle(svg, describe);
+    if (describe.squares) drawJungle(svg, describe, o);
+    if (o.ghost && o.ghost.pieces) {
+      /* the accepted table where it differs from what is seen: where to put the pieces back */
+      const gl = s("g", { class: "ghosts" }, svg);
+      o.ghost.pieces.forEach((p) => {
+        if (scene.pieces.some((q) => sameSpot(p, q))) return;
+        drawPiece(gl, p, sizes, "was-here");
+      });
+    }
     const wormLayer = s("g", { class: "worms" }, svg);
     for (const w of worms(describe, scene, sizes)) {
       s("polyline", { points: w.points.map((p) => p.join(",")).join(" "), class: "worm",
@@ -269,7 +346,10 @@
     }
     const pieceLayer = s("g", { class: "pieces" }, svg);
     const order = ["tile", "token", "post", "die", "segment", "coin", "pawn"];
+    /* on a Jungle board the referee's animals stand for the tokens (shown only to fix a misread) */
+    const hideTokens = describe.squares && !o.showTokens;
     scene.pieces.map((p, i) => [p, i]).sort((a, b) => order.indexOf(a[0].kind) - order.indexOf(b[0].kind))
+      .filter(([p]) => !(hideTokens && p.kind === "token"))
       .forEach(([p, i]) => { drawPiece(pieceLayer, p, sizes).setAttribute("data-index", i); });
     const pylon = pt(course.pylon || describe.pylon, scene);
     if (pylon) {
@@ -294,19 +374,11 @@
       });
       if (judged.where && !judged.legal) s("circle", { cx: judged.where[0], cy: judged.where[1], r: 6, class: "where" }, hl);
     }
-    const fit = o.fit;
-    if (fit) {
-      const fg = s("g", { class: "fit " + (fit.fits ? "fits" : "blocked") }, svg);
-      if (fit.path && fit.path.length > 1) {
-        s("polyline", { points: fit.path.map((p) => p.join(",")).join(" "), class: "fit-path" }, fg);
-      } else {
-        s("line", { x1: fit.from[0], y1: fit.from[1], x2: fit.to[0], y2: fit.to[1], class: "fit-path straight" }, fg);
-      }
-      s("circle", { cx: fit.from[0], cy: fit.from[1], r: (fit.coin_mm || sizes.coin_diameter_mm) / 2, class: "fit-end" }, fg);
-      s("circle", { cx: fit.to[0], cy: fit.to[1], r: (fit.coin_mm || sizes.coin_diameter_mm) / 2, class: "fit-end" }, fg);
-      if (fit.pinch) s("circle", { cx: fit.pinch[0], cy: fit.pinch[1], r: 5, class: "pinch" }, fg);
-    }
+    if (o.fit) drawFit(svg, o.fit, sizes);
     (o.picks || []).forEach((p) => s("circle", { cx: p[0], cy: p[1], r: 5, class: "pick" }, svg));
+    svg.querySelectorAll(".pieces text, .lines text, .line-label").forEach((t) => {
+      if (!t.getAttribute("transform")) upright(t, Number(t.getAttribute("x")), Number(t.getAttribute("y")));
+    });
     return [vx, vy, vw, vh];
   };
 
@@ -314,7 +386,8 @@
     /* The mm point under a mouse event on the diagram. */
     const p = svg.createSVGPoint();
     p.x = ev.clientX; p.y = ev.clientY;
-    const q = p.matrixTransform(svg.getScreenCTM().inverse());
+    const inner = svg.querySelector("g.turned") || svg;
+    const q = p.matrixTransform(inner.getScreenCTM().inverse());
     return [Math.round(q.x * 10) / 10, Math.round(q.y * 10) / 10];
   };
 })();

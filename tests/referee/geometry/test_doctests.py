@@ -9,7 +9,8 @@ import pytest
 
 MODULES = [
     "referee.geometry.obstacles", "referee.geometry.segments", "referee.geometry.fit",
-    "referee.geometry.scene_fit", "referee.worm_derby.worms", "referee.worm_derby.words",
+    "referee.geometry.scene_fit", "referee.geometry.crossing", "referee.worm_derby.worms",
+    "referee.worm_derby.words",
     "referee.worm_derby.inference", "referee.worm_derby.table", "referee.worm_derby.state",
 ]
 

@@ -144,7 +144,7 @@ def test_variants_by_option_and_by_list():
 
 
 @pytest.mark.parametrize(("options", "message"), [
-    ({"cats-fly": True}, "unknown jungle option 'cats-fly'"),
+    ({"cats-fly": True}, "jungle: unknown option 'cats-fly'"),
     ({"variants": ["cats-fly"]}, "unknown Jungle variant 'cats-fly'"),
     ({"dog-swims": "yes"}, "must be true or false"),
     ({"timer": -3}, "'timer' must be"),

@@ -1,0 +1,133 @@
+"""The table diagram of a game's end, as plain shapes in millimetres (drawn by
+:mod:`~tabletop.export.svg` and :mod:`~tabletop.export.png`).
+
+The shapes are the last accepted table (or the last table seen), as the dashboard draws it:
+tiles as turned squares (face-down tiles brown), coins and worm segments in their colours,
+posts, tokens; a Jungle game is its board with each animal where the referee has it.
+
+>>> from tabletop.scene import Piece, Scene
+>>> shapes_of_scene(Scene.of([Piece("coin", 10, 20, suit="suns")]))[0].kind
+'circle'
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from referee.record import Referee
+from tabletop.events import Event, SceneSeen
+from tabletop.pieceset import DEFAULT_PIECES, SEGMENT_COLOURS_HEX, SUIT_COLOURS_HEX, PieceSet
+from tabletop.scene import Scene
+
+FELT = "#1f4e3d"
+JUNGLE_SQUARE_MM = 38.0
+JUNGLE_FILL = {"water": "#3f7fb5", "trap": "#b48a4c", "den": "#7a4f2a", "land": "#6f9a5a"}
+SIDE_FILL = ("#D55E00", "#0072B2")
+
+
+@dataclass(frozen=True)
+class Shape:
+    """One thing to draw: ``circle`` (``points`` = [centre], ``r``), ``polygon``, ``line`` or
+    ``text`` (``points`` = [anchor]), in mm, with fill and stroke colours."""
+
+    kind: str
+    points: tuple[tuple[float, float], ...]
+    fill: str | None = None
+    stroke: str | None = None
+    r: float = 0.0
+    text: str = ""
+    width: float = 1.0
+
+
+@dataclass(frozen=True)
+class Diagram:
+    """What to draw and the box round it (``x0, y0, width, height`` in mm)."""
+
+    title: str
+    box: tuple[float, float, float, float]
+    shapes: tuple[Shape, ...]
+
+
+def _colour(name: str | None) -> str:
+    return SUIT_COLOURS_HEX.get(name or "") or SEGMENT_COLOURS_HEX.get(name or "") or "#bbbbbb"
+
+
+def _square(x: float, y: float, side: float, angle_deg: float) -> tuple[tuple[float, float], ...]:
+    h, a = side / 2, math.radians(angle_deg)
+    c, s = math.cos(a), math.sin(a)
+    return tuple((x + c * dx - s * dy, y + s * dx + c * dy)
+                 for dx, dy in ((-h, -h), (h, -h), (h, h), (-h, h)))
+
+
+def shapes_of_scene(scene: Scene, pieces: PieceSet = DEFAULT_PIECES) -> list[Shape]:
+    """The pieces of a scene as shapes (tiles under coins)."""
+    order = {"tile": 0, "token": 1, "post": 2, "die": 3, "segment": 4, "coin": 5, "pawn": 6}
+    out: list[Shape] = []
+    for p in sorted(scene.pieces, key=lambda q: order.get(q.kind, 9)):
+        if p.kind in ("tile", "die", "token"):
+            side = {"tile": pieces.tile_mm, "die": pieces.die_mm}.get(p.kind, pieces.token_mm)
+            fill = ("#8a7a5c" if p.kind == "tile" and p.face != "up" else
+                    _colour(p.suit) if p.kind == "tile" and p.suit else "#f3ead2")
+            out.append(Shape("polygon", _square(p.x_mm, p.y_mm, side, p.angle_deg or 0.0),
+                             fill, "#2b2417", width=1.2))
+            if p.kind == "token":
+                out.append(Shape("text", ((p.x_mm, p.y_mm + 4),), "#222222",
+                                 text=str(p.id if p.id is not None else "?")))
+        else:
+            r = {"coin": pieces.coin_diameter_mm, "segment": pieces.segment_diameter_mm,
+                 "post": pieces.post_diameter_mm}.get(p.kind, pieces.coin_diameter_mm) / 2
+            fill = "#d9d9d9" if p.kind == "post" else _colour(p.suit or p.color)
+            out.append(Shape("circle", ((p.x_mm, p.y_mm),), fill, "#ffffff", r=r, width=1.4))
+    return out
+
+
+def _jungle(describe: dict) -> list[Shape]:
+    from referee.jungle import geometry as g
+
+    sq = JUNGLE_SQUARE_MM
+    out: list[Shape] = []
+    traps = set().union(*g.TRAPS)
+    kinds = {g.SQUARE_NAMES[k]: v for v, ks in (("water", g.WATER), ("trap", traps),
+                                                 ("den", g.DENS)) for k in ks}
+    for f in range(7):
+        for r in range(1, 10):
+            name = "abcdefg"[f] + str(r)
+            x, y = f * sq, (r - 1) * sq
+            out.append(Shape("polygon", ((x, y), (x + sq, y), (x + sq, y + sq), (x, y + sq)),
+                             JUNGLE_FILL[kinds.get(name, "land")], "#2c4a3c"))
+            out.append(Shape("text", ((x + 6, y + 9),), "#00000088", text=name))
+    for name, a in (describe.get("squares") or {}).items():
+        x, y = "abcdefg".index(name[0]) * sq + sq / 2, (int(name[1:]) - 1) * sq + sq / 2
+        out.append(Shape("circle", ((x, y),), SIDE_FILL[int(a.get("side", 0)) % 2], "#ffffff",
+                         r=sq * 0.4))
+        out.append(Shape("text", ((x, y + 4),), "#ffffff", text=str(a.get("animal", "?"))[:3]))
+    return out
+
+
+def diagram(events: Iterable[Event]) -> Diagram:
+    """The diagram of a record's last table."""
+    referee = Referee()
+    seen: Scene | None = None
+    for seq, e in enumerate(events):
+        if e.is_input:
+            referee.push(e, seq)
+            if isinstance(e, SceneSeen) and not e.scene.hand:
+                seen = e.scene
+    d = referee.describe()
+    title = f"{d.get('game') or 'no game'}: {', '.join(d.get('players') or [])}"
+    if d.get("squares") is not None:
+        shapes = _jungle(d)
+        return Diagram(title, (-10.0, -10.0, 7 * JUNGLE_SQUARE_MM + 20,
+                               9 * JUNGLE_SQUARE_MM + 20), tuple(shapes))
+    table = getattr(referee.state, "table", None) or seen or Scene.of([])
+    pieces = referee.game.pieces if referee.game is not None else DEFAULT_PIECES
+    shapes = shapes_of_scene(table, pieces)
+    pts = [q for s in shapes for q in s.points]
+    if not pts:
+        return Diagram(title, (0.0, 0.0, 300.0, 200.0), ())
+    pad = 40.0
+    x0, x1 = min(p[0] for p in pts) - pad, max(p[0] for p in pts) + pad
+    y0, y1 = min(p[1] for p in pts) - pad, max(p[1] for p in pts) + pad
+    return Diagram(title, (x0, y0, x1 - x0, y1 - y0), tuple(shapes))

@@ -1,0 +1,127 @@
+"""The learned stage: a small CNN that names what lies at each found piece.
+
+The hand-made stages find candidates and fit them exactly (centres, angles, feet); the namer,
+trained on the project's own randomised renders (``training/``), looks at a patch of the table
+around each one (:mod:`vision.patches`) and says what it shows: nothing, a coin of each suit, a
+tile face up of each suit or face down, or a post (:data:`vision.namer_classes.CLASSES`). A
+candidate the namer does not see as a piece of its kind is dropped (a page read as tiles, wood
+grain read as a coin, a shadow read as a post); a suit or face it is sure of replaces the one
+read from the ink. Geometry is never taken from it.
+
+The weights (``vision/models/namer.onnx``, with its figures in ``namer.json``) run through
+OpenCV's own ``cv2.dnn``: no other run-time dependency, nothing downloaded.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.model import Calibration
+from vision.detections import Detections
+from vision.errors import VisionError
+from vision.namer_classes import CLASSES, KIND_OF, SUITS
+from vision.patches import CHANNELS, PATCH_MM, PATCH_PX, table_patches
+
+MODEL = Path(__file__).resolve().parent / "models" / "namer.onnx"
+"""The committed weights."""
+
+NAMED_KINDS: tuple[str, ...] = ("coin", "tile", "post")
+"""The kinds the namer knows (segments and tokens keep their own readers)."""
+
+_BATCH = 64
+
+
+@dataclass(frozen=True)
+class NamerConfig:
+    """Attributes:
+    model: The ONNX weights (their JSON beside them).
+    keep: A candidate stays when the namer gives its kind at least this probability.
+    rename: A suit or face is taken from the namer when it gives it at least this.
+    """
+
+    model: Path = MODEL
+    keep: float = 0.5
+    rename: float = 0.7
+
+
+class Namer:
+    """The loaded network (one per detector: ``cv2.dnn`` nets are not shared across
+    threads)."""
+
+    def __init__(self, cfg: NamerConfig) -> None:
+        path = Path(cfg.model)
+        try:
+            meta = json.loads(path.with_suffix(".json").read_text())
+            self.net = cv2.dnn.readNetFromONNX(str(path))
+        except (OSError, ValueError, cv2.error) as e:
+            raise VisionError(f"{path}: cannot load the namer's weights ({e})") from None
+        if (tuple(meta.get("classes", ())) != CLASSES or meta.get("patch_px") != PATCH_PX
+                or meta.get("channels") != CHANNELS or meta.get("patch_mm") != PATCH_MM):
+            raise VisionError(f"{path}: weights made for other classes or patches")
+        self.cfg = cfg
+
+    def probabilities(self, frame_bgr: np.ndarray, calibration: Calibration,
+                      centres_mm: np.ndarray) -> np.ndarray:
+        """Class probabilities (N, len(CLASSES)) of the patches around table points."""
+        c = np.asarray(centres_mm, float).reshape(-1, 2)
+        if len(c) == 0:
+            return np.zeros((0, len(CLASSES)), np.float32)
+        x = table_patches(frame_bgr, calibration, c)
+        out = []
+        for i in range(0, len(x), _BATCH):
+            self.net.setInput(x[i:i + _BATCH])
+            out.append(self.net.forward().reshape(-1, len(CLASSES)))
+        z = np.concatenate(out).astype(np.float64)
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        return (p / p.sum(axis=1, keepdims=True)).astype(np.float32)
+
+
+def kind_probabilities(p: np.ndarray) -> dict[str, np.ndarray]:
+    """Probability of each kind (summed over its classes), (N,) each."""
+    return {k: p[:, [i for i, kk in enumerate(KIND_OF) if kk == k]].sum(axis=1)
+            for k in NAMED_KINDS}
+
+
+def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
+                    dets: Detections) -> Detections:
+    """The candidates the namer sees as pieces of their kind, their suits and faces named."""
+    named = np.isin(dets.kind, NAMED_KINDS)
+    if not named.any():
+        return dets
+    idx = np.flatnonzero(named)
+    p = namer.probabilities(frame_bgr, calibration, dets.centre_mm[idx])
+    kp = kind_probabilities(p)
+    cfg = namer.cfg
+    keep = np.ones(len(dets), bool)
+    suit = dets.suit.copy()
+    face = dets.face.copy()
+    conf = dets.confidence.copy()
+    for row, i in enumerate(idx):
+        kind = str(dets.kind[i])
+        pk = float(kp[kind][row])
+        if pk < cfg.keep:
+            keep[i] = False
+            continue
+        conf[i] = min(float(conf[i]), pk) if np.isfinite(conf[i]) else pk
+        best = int(np.argmax(p[row]))
+        if KIND_OF[best] != kind or p[row, best] < cfg.rename * pk:
+            continue
+        name = CLASSES[best]
+        if kind == "coin":
+            down = name == "coin-down"
+            suit[i] = None if down else name.split("-")[1]
+            face[i] = "down" if down else face[i]
+        elif kind == "tile":
+            face[i] = "down" if name == "tile-down" else "up"
+            suit[i] = None if name == "tile-down" else name.split("-")[2]
+    assert all(s is None or s in SUITS for s in suit[named & keep])
+    out = Detections(centre_mm=dets.centre_mm, seen_mm=dets.seen_mm, kind=dets.kind,
+                     confidence=conf, suit=suit, angle_deg=dets.angle_deg, face=face,
+                     color=dets.color, marker_id=dets.marker_id)
+    return out[keep]

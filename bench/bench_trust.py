@@ -5,10 +5,10 @@ Run by hand (``make bench``)::
     .venv/bin/python bench/bench_trust.py [--seed N] [--plays K] [--games worm-derby,...]
 
 Each playthrough is made by the project's renderer (:mod:`tabletop.render`): a table and a light
-drawn from the seed (``tabletop.render.variety`` when present, else
-:meth:`RenderSettings.random`), a lamp dimmed or switched off between turns (window light
-only), camera noise, a hand over the table while pieces move, and illegal moves of every kind
-the renderer can show planted and then put right. The frames go through the same code as
+drawn from the seed by ``tabletop.render.variety`` (``--table``, ``--light`` pin them), a lamp
+dimmed or switched off between turns (window light only), camera noise, a hand over the table
+while pieces move, and illegal moves of every kind the renderer can show planted and then put
+right. The frames go through the same code as
 ``tabletop replay``: :func:`web.vision_glue.load_vision`, :func:`web.pipeline.run_sync` (each
 frame repeated as ``--repeat`` does), a :class:`web.table.Table` with its log.
 
@@ -602,20 +602,16 @@ LIGHTS = {
 }
 
 
-def _looks(seed: int) -> RenderSettings:
-    """The table and the light of a playthrough (``tabletop.render.variety`` when present)."""
-    try:
-        from tabletop.render import variety  # type: ignore[attr-defined]
-    except ImportError:
-        variety = None
-    if variety is not None:
-        rng = random.Random(seed)
-        case = variety.draw_case(seed, table=rng.choice(variety.TABLE_KINDS),
-                                 light=rng.choice(variety.LIGHT_KINDS))
-        settings = getattr(case, "settings", case)
-        if isinstance(settings, RenderSettings):
-            return replace(settings, hand=False, motion_blur_px=0.0)
-    return RenderSettings.random(seed, motion_blur_px=0.0, glare=0.0)
+def _looks(seed: int, table: str | None = None, light: str | None = None) -> RenderSettings:
+    """The table and the light of a playthrough: a table kind and a kind of light drawn by
+    :func:`tabletop.render.variety.draw_case` from the seed (or the ones named)."""
+    from tabletop.render import variety
+
+    rng = random.Random(seed)
+    table_kind, light_kind = rng.choice(variety.TABLE_KINDS), rng.choice(variety.LIGHT_KINDS)
+    case = variety.draw_case(seed, table=table or table_kind, light=light or light_kind,
+                             clutter="none", hand=False, n_pieces=1, size=(1280, 720))
+    return replace(case.settings, hand=False, motion_blur_px=0.0)
 
 
 @dataclass
@@ -627,9 +623,11 @@ class Frames:
     count: int
 
 
-def render(play: Playthrough, seed: int, repeat: int) -> Frames:
-    """Every step drawn as the camera sees it (each frame ``repeat`` times, as replay does)."""
-    base = _looks(seed)
+def render(play: Playthrough, seed: int, repeat: int, table: str | None = None,
+           light: str | None = None) -> Frames:
+    """Every step drawn as the camera sees it (each frame ``repeat`` times, as replay does);
+    ``table`` and ``light`` pin the variety's kinds (default: drawn from the seed)."""
+    base = _looks(seed, table, light)
     light: dict[str, float] = {}
     items: list[tuple[int, Any]] = []
     cal = None
@@ -749,7 +747,8 @@ def exact(play: Playthrough) -> Score:
     return score
 
 
-def run(play: Playthrough, seed: int, repeat: int = 3) -> Score:
+def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
+        light: str | None = None) -> Score:
     """Renders a playthrough and runs it through the real pipeline; the score."""
     from web.bus import Bus
     from web.log import GameLog
@@ -758,7 +757,7 @@ def run(play: Playthrough, seed: int, repeat: int = 3) -> Score:
     from web.table import Table
     from web.vision_glue import load_vision
 
-    frames = render(play, seed, repeat)
+    frames = render(play, seed, repeat, table, light)
     current = [0]
 
     class _Recording(Source):
@@ -864,6 +863,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plays", type=int, default=1, help="playthroughs per game")
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--short", action="store_true", help="a few turns each (the test's size)")
+    ap.add_argument("--table", help="pin the table kind (tabletop.render.variety.TABLE_KINDS)")
+    ap.add_argument("--light", help="pin the light kind (tabletop.render.variety.LIGHT_KINDS)")
     ap.add_argument("-v", "--verbose", action="store_true", help="say what went wrong")
     ap.add_argument("--trace", action="store_true", help="every step and what was said")
     args = ap.parse_args(argv)
@@ -874,7 +875,7 @@ def main(argv: list[str] | None = None) -> int:
     for k in range(args.plays):
         seed = args.seed + 17 * k
         for play in playthroughs(seed, games, args.short):
-            score = run(play, seed)
+            score = run(play, seed, table=args.table, light=args.light)
             per.setdefault(play.name, Score()).add(score)
             total.add(score)
             if args.trace:

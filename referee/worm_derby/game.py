@@ -337,8 +337,10 @@ class WormDerby(Game):
             return Step(state, (Verdict(seq, roll.player, False, rule, sentence(reason)),))
 
         if state.course is None:
-            return Step(state, (_notice(seq, "no course is set up yet; show the table before "
-                                             "rolling", "warning"),))
+            return Step(replace(state, early_roller=roll.player if roll.player in self.players
+                                else state.early_roller),
+                        (_notice(seq, "no course is set up yet; show the table before rolling",
+                                 "warning"),))
         if roll.player not in self.players:
             return bad("turn", f"{roll.player} is not playing")
         if state.over:
@@ -474,6 +476,12 @@ class WormDerby(Game):
 
         def bad(reason: str, pieces: tuple[int, ...] = (), where: Point2 | None = None,
                 doubt: str = "") -> Step:
+            if state.early_roller is not None and not doubt:
+                # the players went on rolling while the setup was in doubt: the race is on
+                going = self._setup_as_it_stands(state, scene, course, seq, reason)
+                if going is not None:
+                    return going
+                doubt = "the race seems to have begun: fix the reading or accept the table"
             if doubt:  # what a misread could explain: the table is asked, nobody is faulted
                 return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                           where, sentence(f"{reason}: {doubt}")),))
@@ -556,6 +564,31 @@ class WormDerby(Game):
                   f"{count(n_obst, 'obstacle')}{gates}, {count(len(worms), 'worm')}")
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=0, roll=None)
         return Step(new, (Verdict(seq, None, True, "ok", sentence(reason)), *notices))
+
+    def _setup_as_it_stands(self, state: DerbyState, scene: Scene, course: Course | None,
+                            seq: int, problem: str) -> Step | None:
+        """The course read from a table where the race has already begun (its first table was
+        in doubt and the players rolled on): worms where they lie, the turn after the last
+        roller's. None when the course or a worm cannot be read."""
+        if course is None or state.early_roller is None:
+            return None
+        worms = []
+        for player in self.players:
+            shape = extract_worm(scene, player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != self.lengths[player]:
+                return None
+            pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+            if course.between_start_tiles(pts[-1]) and not course.between_start_tiles(pts[0]):
+                pts = pts[::-1]
+            worms.append(WormTrack(player, pts, tuple(course.angle_of(p) for p in pts),
+                                   len(pts)))
+        turn = (self.players.index(state.early_roller) + 1) % len(self.players)
+        new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
+                      roll=None, early_roller=None)
+        return Step(new, (Verdict(seq, None, True, "ok", sentence(
+            f"the course is set up as the table stands now (its first reading was in doubt and "
+            f"the race has begun, so {problem[0].lower() + problem[1:]} is let pass); it is "
+            f"{possessive(self.players[turn])} turn to roll")),))
 
     def _start_worm_problem(self, course: Course, scene: Scene, shape: WormShape, player: str
                             ) -> tuple[str, tuple[int, ...], Point2 | None] | None:

@@ -202,3 +202,13 @@ def test_pending_a_foul_put_back_as_it_was_is_put_right():
                       SceneSeen(FIRST), roll("moons", "2"),
                       seen(course(obstacles=[OBSTACLE]), SUNS0, line(40, 2 * D, 6, "moons")))
     assert kinds(out) == [("Verdict", "turn"), ("Verdict", "ok")]
+
+
+def test_setup_in_doubt_then_rolled_on_is_set_up_as_the_table_stands():
+    game = new_game()
+    no_pylon = seen([p for p in FIRST.pieces if p.centre_mm != (0.0, 1000.0)])  # not seen
+    state, out = play(game, game.initial_state(), no_pylon, roll("suns", "2"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0), roll("moons", "3"))
+    assert kinds(out) == [("Doubt", None), ("Notice", None), ("Verdict", "ok")]
+    assert "as the table stands" in out[2].reason and "moons' turn" in out[2].reason
+    assert game.describe(state)["turn"] == "moons" and state.roll == "3"

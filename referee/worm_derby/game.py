@@ -413,6 +413,8 @@ class WormDerby(Game):
             if not step.outputs and k == 0:
                 return step  # nothing changed once the misread is put right
         doubted = reading.base.scene if reading.base is not None else scene
+        if state.doubted is not None and state.doubted[1] == doubted:
+            return Step(state)  # read again the same: the table was asked already
         return Step(replace(state, doubted=(seq, doubted)),
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),

@@ -51,7 +51,7 @@ from referee.registry import register_game
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import BidError, Rack, Reveal, SecretBids, reveal
 from tabletop.errors import RecordFormatError
-from tabletop.events import Bid, Event, Finish, Notice, SceneSeen, Setup, Verdict, Winner
+from tabletop.events import Bid, Doubt, Event, Finish, Notice, SceneSeen, Setup, Verdict, Winner
 from tabletop.scene import Scene
 
 Point2 = tuple[float, float]
@@ -305,6 +305,11 @@ class WormUp(Game):
                     return self._setup_scene(state, event.scene, seq)
                 return self._scene(state, event.scene, seq)
             except _Foul as foul:
+                if foul.rule is Rule.PIECES:
+                    # segments and posts do not appear or vanish during play: a misread first
+                    return Step(state, (Doubt(seq, foul.player, foul.pieces, foul.where,
+                                              foul.reason.removesuffix(".") + ": is a piece "
+                                              "hidden or misread?"),))
                 return Step(state, (foul.verdict(seq),))
         player = getattr(event, "player", None)
         return Step(state, (Verdict(seq, player, False, Rule.EVENT.value,

@@ -10,6 +10,7 @@ from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Accept,
     Bid,
+    Doubt,
     Finish,
     Notice,
     Roll,
@@ -335,12 +336,12 @@ def test_another_worm_moved_too_is_refused():
     assert not v.legal and v.rule == "turn"
 
 
-def test_a_missing_segment_is_reported():
+def test_a_missing_segment_is_a_doubt_not_a_foul():
     g = started()
     worms = dict(g.worms)
     worms["green"] = worms["green"][1:]
-    v = verdict(g.scene(worms))
-    assert not v.legal and v.rule == "pieces" and "green has 6 segments" in v.reason
+    (d,) = g.scene(worms)
+    assert isinstance(d, Doubt) and "green has 6 segments" in d.reason and d.player == "green"
 
 
 def test_an_illegal_move_leaves_the_accepted_table_and_the_turn():
@@ -465,10 +466,10 @@ def test_post_move_after_x_illegal(posts, words):
     assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
 
 
-def test_a_missing_finish_post_is_reported():
+def test_a_missing_finish_post_is_a_doubt_not_a_foul():
     g = started()
-    v = verdict(g.scene(posts=[*START, FINISH[0]]))
-    assert not v.legal and v.rule == "pieces" and "finish post is missing" in v.reason
+    (d,) = g.scene(posts=[*START, FINISH[0]])
+    assert isinstance(d, Doubt) and "finish post is missing" in d.reason
 
 
 def test_post_move_without_x_is_refused():

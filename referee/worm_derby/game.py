@@ -249,6 +249,8 @@ class WormDerby(Game):
         if state.roll in (None, "again", "ace"):
             return state, ()
         worms, unsure = [], set(state.unsure)
+        course = state.course
+        assert course is not None
         for w in state.worms:
             shape = extract_worm(scene, w.player, self.d, self.settings)
             if w.finished:
@@ -256,7 +258,7 @@ class WormDerby(Game):
             elif shape.ok and len(shape.coins) == w.length:
                 pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
                 worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
-                    state.course, w, pts)))
+                    course, w, pts)))
                 unsure.discard(w.player)
             else:
                 worms.append(w)
@@ -417,6 +419,7 @@ class WormDerby(Game):
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
         state = self._reseat(state, scene)
+        assert state.table is not None
         player = self.players[state.turn]
         reading = reconcile(state.table, scene, self.reading_rules(state))
         for k, cand in enumerate(reading.candidates):

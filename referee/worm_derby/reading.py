@@ -221,17 +221,18 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             resolved.append(f"the coin at {at(p.centre_mm)} is {possessive(p.suit or '')}")
     # -- a coin read a few mm off the place of one of its worm's coins stayed (steps are whole
     # coin widths)
-    for j, q in enumerate(pieces):
-        if q is None or q.kind != "coin":
+    for j, seen_p in enumerate(pieces):
+        if seen_p is None or seen_p.kind != "coin":
             continue
-        same = [(k, p.centre_mm) for k, p in old_coins if p.suit == q.suit]
-        near = _nearest(same, q.centre_mm, rules.stayed_mm)
+        same = [(k, p.centre_mm) for k, p in old_coins if p.suit == seen_p.suit]
+        near = _nearest(same, seen_p.centre_mm, rules.stayed_mm)
         if near is not None and near[1] > rules.same_place_mm:
             p = old_p[near[0]]
-            pieces[j] = replace(q, x_mm=p.x_mm, y_mm=p.y_mm)
+            pieces[j] = replace(seen_p, x_mm=p.x_mm, y_mm=p.y_mm)
     # -- coins of no worm in the race: not judged
-    for j, q in enumerate(pieces):
-        if q is not None and q.kind == "coin" and q.suit not in players:
+    for j, seen_p in enumerate(pieces):
+        if seen_p is not None and seen_p.kind == "coin" and seen_p.suit not in players:
+            q = seen_p
             pieces[j] = None
             complete = False
             doubts.append(ReadingDoubt(f"a coin at {at(q.centre_mm)} belongs to no worm in the "

@@ -69,8 +69,11 @@ def test_setup_accepts_straight_worms_just_behind_the_start_line():
 def test_setup_refuses_worms_not_set_up_by_the_rules(change, words):
     g = Game()
     out = g.scene(change(start_table(THREE)))
-    v = verdict(out)
-    assert not v.legal and v.rule == "setup" and words in v.reason
+    if words in ("red has 6 segments",):  # a misread could explain it: asked, not faulted
+        assert [type(e) for e in out] == [Doubt] and words in out[0].reason
+    else:
+        v = verdict(out)
+        assert not v.legal and v.rule == "setup" and words in v.reason
     assert g.referee.describe()["phase"] == "setup"
 
 
@@ -90,10 +93,12 @@ def test_setup_needs_the_finish_ahead_of_the_start():
     assert not v.legal and v.rule == "setup" and "well ahead" in v.reason
 
 
-def test_setup_needs_four_posts():
+def test_setup_needs_four_posts_and_three_is_a_doubt():
     g = Game()
-    v = verdict(g.scene(posts=[*START, FINISH[0]]))
-    assert not v.legal and v.rule == "setup" and "4 posts" in v.reason
+    (d,) = g.scene(posts=[*START, FINISH[0]])
+    assert isinstance(d, Doubt) and "4 posts" in d.reason
+    (n,) = g.push(Bid("red", "4"))  # the players go on: the bid waits, nobody is faulted
+    assert isinstance(n, Notice) and "in doubt" in n.message
 
 
 @pytest.mark.parametrize(("players", "options", "words"), [

@@ -736,9 +736,13 @@ class WormDerby(Game):
         if problem is not None:
             return problem, None
         if inferred.steps > limit:
+            extra = inferred.steps - limit
+            last = shape.coins[inferred.new_order[inferred.placed_at[-1]]]
+            back = "coin" if extra == 1 else f"{extra} coins"
             return Judged("steps", f"{possessive(player)} worm moved {steps(inferred.steps)} on "
-                                   f"a roll "
-                                   f"allowing {steps(limit)}",
+                                   f"a roll allowing {steps(limit)}; put the last {back} placed "
+                                   f"(the head at {at(scene.pieces[last].centre_mm)}) back at "
+                                   f"the tail",
                           tuple(shape.coins[inferred.new_order[i]] for i in inferred.placed_at)
                           ), None
         # the table without the moving worm, as it was during the move

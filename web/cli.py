@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEMO_DIR = ROOT / "sample_images" / "worm_derby"
 DEFAULT_DB = Path("out") / "table.db"
 DEFAULT_PLAYERS = {"worm-derby": ("suns", "moons"), "worm-up": ("red", "yellow", "green"),
-                   "jungle": ("south", "north")}
+                   "jungle": ("red", "blue")}  # as the printed tokens' frames
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -74,8 +74,15 @@ def check_fit(scene_json: dict[str, Any] | None, start_mm: tuple[float, float],
     return out
 
 
-def _mm(v: float) -> str:
-    return f"{v:.1f}".rstrip("0").rstrip(".") if v != int(v) else f"{int(v)}"
+def _mm(v: float, coin_mm: float | None = None) -> str:
+    """A width for people: one decimal, two when it is that close to the coin.
+
+    >>> _mm(15.3), _mm(48.0), _mm(19.04, 19.05)
+    ('15.3', '48', '19.04')
+    """
+    digits = 2 if coin_mm is not None and abs(v - coin_mm) < 0.1 else 1
+    text = f"{v:.{digits}f}"
+    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 def fit_words(fit: dict[str, Any]) -> list[str]:
@@ -95,9 +102,9 @@ def fit_words(fit: dict[str, Any]) -> list[str]:
     elif w <= 0:
         first = f"Does not fit here: the straight way runs into a piece (the coin needs {coin} mm)."
     elif fit["straight_fits"]:
-        first = f"Fits here: {_mm(w)} mm, the coin needs {coin} mm."
+        first = f"Fits here: {_mm(w, fit['coin_mm'])} mm, the coin needs {coin} mm."
     else:
-        first = f"Does not fit here: {_mm(w)} mm, the coin needs {coin} mm."
+        first = f"Does not fit here: {_mm(w, fit['coin_mm'])} mm, the coin needs {coin} mm."
     if fit.get("one_point"):
         return [first, "Click two points to ask about a whole way."]
     if fit["fits"] and len(fit.get("path") or []) > 2:

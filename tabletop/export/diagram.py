@@ -30,7 +30,8 @@ SIDE_FILL = ("#D55E00", "#0072B2")
 @dataclass(frozen=True)
 class Shape:
     """One thing to draw: ``circle`` (``points`` = [centre], ``r``), ``polygon``, ``line`` or
-    ``text`` (``points`` = [anchor]), in mm, with fill and stroke colours."""
+    ``text`` (``points`` = [its middle], ``size`` its height), in mm, with fill and stroke
+    colours."""
 
     kind: str
     points: tuple[tuple[float, float], ...]
@@ -39,6 +40,7 @@ class Shape:
     r: float = 0.0
     text: str = ""
     width: float = 1.0
+    size: float = 10.0
 
 
 @dataclass(frozen=True)
@@ -73,7 +75,7 @@ def shapes_of_scene(scene: Scene, pieces: PieceSet = DEFAULT_PIECES) -> list[Sha
             out.append(Shape("polygon", _square(p.x_mm, p.y_mm, side, p.angle_deg or 0.0),
                              fill, "#2b2417", width=1.2))
             if p.kind == "token":
-                out.append(Shape("text", ((p.x_mm, p.y_mm + 4),), "#222222",
+                out.append(Shape("text", ((p.x_mm, p.y_mm),), "#222222",
                                  text=str(p.id if p.id is not None else "?")))
         else:
             r = {"coin": pieces.coin_diameter_mm, "segment": pieces.segment_diameter_mm,
@@ -94,15 +96,15 @@ def _jungle(describe: dict) -> list[Shape]:
     for f in range(7):
         for r in range(1, 10):
             name = "abcdefg"[f] + str(r)
-            x, y = f * sq, (r - 1) * sq
+            x, y = f * sq, (9 - r) * sq  # from the first player's seat: rank 1 at the bottom
             out.append(Shape("polygon", ((x, y), (x + sq, y), (x + sq, y + sq), (x, y + sq)),
                              JUNGLE_FILL[kinds.get(name, "land")], "#2c4a3c"))
-            out.append(Shape("text", ((x + 6, y + 9),), "#00000088", text=name))
+            out.append(Shape("text", ((x + 6, y + 5),), "#00000088", text=name, size=6.0))
     for name, a in (describe.get("squares") or {}).items():
-        x, y = "abcdefg".index(name[0]) * sq + sq / 2, (int(name[1:]) - 1) * sq + sq / 2
+        x, y = "abcdefg".index(name[0]) * sq + sq / 2, (9 - int(name[1:])) * sq + sq / 2
         out.append(Shape("circle", ((x, y),), SIDE_FILL[int(a.get("side", 0)) % 2], "#ffffff",
                          r=sq * 0.4))
-        out.append(Shape("text", ((x, y + 4),), "#ffffff", text=str(a.get("animal", "?"))[:3]))
+        out.append(Shape("text", ((x, y),), "#ffffff", text=str(a.get("animal", "?"))[:3]))
     return out
 
 

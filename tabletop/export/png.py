@@ -9,6 +9,16 @@ from tabletop.events import Event
 from tabletop.export.diagram import FELT, Diagram, diagram
 
 
+def _font(size_px: int) -> object:
+    """DejaVu Sans when the system has it (Debian does), else Pillow's own font."""
+    from PIL import ImageFont
+
+    try:
+        return ImageFont.truetype("DejaVuSans.ttf", size_px)
+    except OSError:
+        return ImageFont.load_default(size=size_px)
+
+
 def render_png(d: Diagram, width_px: int = 1200) -> bytes:
     """A diagram as PNG bytes, ``width_px`` wide."""
     from PIL import Image, ImageDraw
@@ -17,6 +27,8 @@ def render_png(d: Diagram, width_px: int = 1200) -> bytes:
     k = width_px / w
     img = Image.new("RGB", (width_px, max(1, round(h * k))), FELT)
     draw = ImageDraw.Draw(img)
+    title = _font(18)
+    fonts: dict[float, object] = {}
 
     def px(p: tuple[float, float]) -> tuple[float, float]:
         return ((p[0] - x0) * k, (p[1] - y0) * k)
@@ -34,8 +46,9 @@ def render_png(d: Diagram, width_px: int = 1200) -> bytes:
             draw.line([px(p) for p in s.points], fill=s.stroke, width=width)
         elif s.kind == "text":
             fill = s.fill[:7] if s.fill else "#ffffff"
-            draw.text(px(s.points[0]), s.text, fill=fill, anchor="mm")
-    draw.text((8, 8), d.title, fill="#ffffff")
+            font = fonts.setdefault(s.size, _font(max(8, round(s.size * k * 0.75))))
+            draw.text(px(s.points[0]), s.text, fill=fill, anchor="mm", font=font)
+    draw.text((8, 8), d.title, fill="#ffffff", font=title)
     buf = io.BytesIO()
     img.save(buf, format="PNG")
     return buf.getvalue()

@@ -38,7 +38,8 @@ def render_svg(d: Diagram, width_px: int = 1000) -> str:
             out.append(f'<polyline points="{_pts(s.points)}" fill="none"{stroke}/>')
         elif s.kind == "text":
             (tx, ty), = s.points
-            out.append(f'<text x="{tx:.2f}" y="{ty:.2f}" font-size="10" text-anchor="middle" '
+            out.append(f'<text x="{tx:.2f}" y="{ty:.2f}" font-size="{s.size:g}" '
+                       f'text-anchor="middle" dominant-baseline="central" '
                        f'fill="{s.fill}">{escape(s.text)}</text>')
     out.append(f'<text x="{x0 + 4:.1f}" y="{y0 + 14:.1f}" font-size="12" fill="#ffffff">'
                f"{escape(d.title)}</text>")

@@ -392,3 +392,56 @@ def test_a_jungle_move_is_entered_by_clicking_a_piece_and_a_square(browser, make
         page.close()
     finally:
         server.close()
+
+
+def test_people_play_the_sides_they_name_at_setup(browser, make_app):
+    app = make_app()
+    server = ThreadServer(app)
+    try:
+        page = browser.new_page()
+        page.goto(server.url + "/")
+        page.click("#new-game summary")
+        page.select_option("#setup-game", "web-toy")
+        page.fill("#setup-players", "Alice plays suns, Bob: moons")
+        page.click("#setup-form button[type=submit]")
+        page.wait_for_function("document.getElementById('players').textContent.includes('Bob')")
+        assert "Alice (suns)" in page.inner_text("#players")
+        assert page.inner_text("#turn-now") == "Alice (suns) to play"
+        setup = _record(server)[0]
+        assert setup["players"] == ["suns", "moons"]  # the record keeps the sides
+        page.close()
+    finally:
+        server.close()
+
+
+def test_the_ppn_of_the_sample_game_from_the_history_page_is_yaml_with_every_move(
+        browser, make_app):
+    import re
+
+    from tabletop.events import read_record
+    from tabletop.export import walk
+
+    yaml = pytest.importorskip("yaml")
+    if not (SAMPLE / "record.jsonl").is_file():
+        pytest.skip("the sample playthrough is not there")
+    events = read_record(SAMPLE / "record.jsonl")
+    app = make_app()
+    client = app.test_client()
+    for e in events:
+        if e.is_input:
+            _post(client, **e.to_json())
+    server = ThreadServer(app)
+    try:
+        page = browser.new_page()
+        page.goto(server.url + "/history")
+        href = page.get_attribute("a:text('PPN')", "href")
+        text = page.request.get(server.url + href).text()
+        head, _, movetext = text.partition("\n...\n")
+        meta = yaml.safe_load(head.removeprefix("---\n"))
+        assert meta["GameType"]["Name"] == "Worm Derby" and meta["SetUp"] == "None"
+        moves = re.findall(r"^(\w+)\. ", movetext, flags=re.M)
+        legal = [e for e in walk(events) if e.move and e.legal]
+        assert moves[0] == "Setup" and len(moves) == 1 + len(legal) > 1
+        page.close()
+    finally:
+        server.close()

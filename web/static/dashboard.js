@@ -309,6 +309,7 @@
     renderSource(s.source);
     const q = s.game_id != null ? "?game=" + s.game_id + "&format=" : "?format=";
     for (const f of ["moves", "ppn", "svg", "png"]) $(f + "-link").href = "/history/export" + q + f;
+    $("ppn-link").hidden = s.game !== "worm-derby";  /* PPN holds piecepack games */
     const note = (s.notices || [])[0];
     $("verdict-note").textContent = note && (!v || note.position > v.position) ? "ℹ " + note.message : "";
     if (s.doubt) $("verdict-note").textContent = "? Check the table: " + s.doubt.reason + " (fix the reading, or accept the table)";

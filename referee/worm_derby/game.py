@@ -220,15 +220,13 @@ class WormDerby(Game):
             if state.doubted is not None and event.player != current:
                 state, early = self._doubt_stands(state, seq)
             elif (event.player in self.players and event.player != current
-                  and state.roll not in (None, "again", "ace") and not state.seen_since_roll
-                  and state.pending is None and not state.over):
+                  and state.roll not in (None, "again", "ace") and state.pending is None
+                  and not state.over):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
             step = Step(step.state, (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
-            if step.outputs and not step.state.seen_since_roll:
-                step = Step(replace(step.state, seen_since_roll=True), step.outputs)
             if not step.outputs and step.state.pending is not None:
                 # the table is back as it was accepted: the foul is put right
                 step = Step(replace(step.state, pending=None, pending_told=False))
@@ -270,9 +268,11 @@ class WormDerby(Game):
                  f"on, so {possessive(player)} move stands as read", "warning"),)
 
     def _not_seen(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
-        """The next player rolls while the current player's roll was never seen played (the
-        table was not seen still since): the move is taken as played, and that worm is read
-        again where the next table shows it (it is *unsure*)."""
+        """The next player rolls while the current player's roll was never seen played (no
+        legal move judged, no foul pending: the table was not seen still since): the move is
+        taken as played, and that worm is read again where the next table shows it (it is
+        *unsure*). A roll out of turn is then not told apart; a chain of "not your turn" after
+        one unseen move would be worse."""
         player = self.players[state.turn]
         new = replace(state, unsure=tuple(sorted({*state.unsure, player})))
         return self._next_turn(new), (_notice(
@@ -387,7 +387,7 @@ class WormDerby(Game):
             new = self._next_turn(replace(state, roll=None))
             return Step(new, (_notice(seq, f"{current} cannot make a single step: the turn "
                                           f"passes"),))
-        return Step(replace(state, roll=str(limit), seen_since_roll=False), ())
+        return Step(replace(state, roll=str(limit)), ())
 
     def _next_turn(self, state: DerbyState) -> DerbyState:
         n = len(self.players)

@@ -83,7 +83,6 @@ class DerbyState:
             reading places it (and, once whole, it is sure again).
         early_roller: The last player who rolled before any course was set up (its first
             table was in doubt): the race has begun in the players' eyes.
-        seen_since_roll: Whether a table was judged (or doubted) since the last roll.
     """
 
     table: Scene | None = None
@@ -99,7 +98,6 @@ class DerbyState:
     doubted: tuple[int, Scene] | None = None
     unsure: tuple[str, ...] = ()
     early_roller: str | None = None
-    seen_since_roll: bool = True
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

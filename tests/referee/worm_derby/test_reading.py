@@ -230,3 +230,14 @@ def test_a_roll_out_of_turn_after_a_seen_table_is_still_a_turn_foul():
     _, out = play(game, state, roll("suns", "2"), seen(course(obstacles=[OBSTACLE]), TOO_FAR,
                                                        MOONS0), roll("suns", "3"))
     assert kinds(out)[-1] == ("Verdict", "turn")
+
+
+def test_a_move_not_seen_after_a_foul_put_right_is_taken_as_played_too():
+    game = new_game()
+    state = started(game, FIRST)
+    state, out = play(game, state, roll("suns", "2"),
+                      seen(course(obstacles=[OBSTACLE]), TOO_FAR, MOONS0), SceneSeen(FIRST),
+                      roll("moons", "3"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2, line(40, 3 * D, 6, "moons")))
+    assert kinds(out) == [("Verdict", "steps"), ("Notice", None), ("Verdict", "ok")]
+    assert out[-1].player == "moons"

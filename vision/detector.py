@@ -87,7 +87,7 @@ class DetectorConfig:
     sheets: SheetConfig | None = field(default_factory=SheetConfig)
     still_change: float | None = 5.0
     still_share: float = 0.04
-    namer: NamerConfig | None = None
+    namer: NamerConfig | None = field(default_factory=NamerConfig)
     proposals: ProposalConfig | None = field(default_factory=ProposalConfig)
     watch_first: bool = True
 

@@ -19,12 +19,12 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.blobs import blobs
-from vision.coins import CoinConfig, far_edge_centres
+from vision.coins import CoinConfig, _disc_offsets, far_edge_centres
 from vision.detections import Detections
 from vision.namer import Namer, kind_probabilities
-from vision.namer_classes import CLASSES, KIND_OF
 from vision.prepare import Prepared
-from vision.tiles import TileConfig, _Block, refine_block
+from vision.suits import classify_ink, symbol_colours
+from vision.tiles import TileConfig, _Block, _read_faces, refine_block
 
 
 @dataclass(frozen=True)
@@ -157,33 +157,33 @@ def propose(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep:
             if fine is not None:
                 found_t.append(fine)
     parts: list[Detections] = []
-    if found_c:
+    if found_c:  # named by the namer, read as the coin stage reads its coins
         top_px = np.array(found_c)
         seen_mm = view.to_mm(top_px)
         foot_mm = cam.foot_of(seen_mm, coins.thickness_mm)
-        q = namer.probabilities(frame_bgr, calibration, foot_mm)
-        keep = kind_probabilities(q)["coin"] >= cfg.seen
-        cnames = [CLASSES[int(np.argmax(np.where(np.array(KIND_OF) == "coin", row, -1)))]
-                  for row in q]
-        suits = [None if n == "coin-down" else n.split("-")[1] for n in cnames]
-        parts.append(Detections.of(foot_mm[keep], ["coin"] * int(keep.sum()),
-                                   confidence=kind_probabilities(q)["coin"][keep],
-                                   seen_mm=seen_mm[keep],
-                                   suit=[sv for sv, k in zip(suits, keep, strict=True) if k]))
+        pc = kind_probabilities(namer.probabilities(frame_bgr, calibration, foot_mm))["coin"]
+        keep = np.flatnonzero(pc >= cfg.seen)
+        inks = dict(coins.suit_inks)
+        suits, confs = [], []
+        for rel, _ in symbol_colours(prep.top, np.rint(top_px[keep]).astype(int),
+                                     _disc_offsets(0.8 * r_coin)):
+            suit, conf = (None, 0.0) if rel is None else classify_ink(rel, inks)
+            suits.append(suit)
+            confs.append(min(conf, 1.0))
+        parts.append(Detections.of(foot_mm[keep], ["coin"] * len(keep), confidence=confs,
+                                   seen_mm=seen_mm[keep], suit=suits))
     if found_t:
         seen_mm = view.to_mm(np.array([b.centre_px for b in found_t]))
         foot_mm = cam.foot_of(seen_mm, tiles.thickness_mm)
-        q = namer.probabilities(frame_bgr, calibration, foot_mm)
-        pt = kind_probabilities(q)["tile"]
-        keep = pt >= cfg.seen
-        names = [CLASSES[int(np.argmax(np.where(np.array(KIND_OF) == "tile", row, -1)))]
-                 for row in q]
-        faces = ["down" if n == "tile-down" else "up" for n in names]
-        suits = [None if n == "tile-down" else n.split("-")[2] for n in names]
-        angles = [float(view.angle_to_mm(b.angle_px)) % 90.0 for b in found_t]
-        idx = np.flatnonzero(keep)
-        parts.append(Detections.of(foot_mm[idx], ["tile"] * len(idx), confidence=pt[idx],
-                                   seen_mm=seen_mm[idx], suit=[suits[i] for i in idx],
-                                   angle_deg=np.array(angles)[idx],
-                                   face=[faces[i] for i in idx]))
+        pt = kind_probabilities(namer.probabilities(frame_bgr, calibration, foot_mm))["tile"]
+        keep = np.flatnonzero(pt >= cfg.seen)
+        kept = [found_t[i] for i in keep]
+        top_px = view.to_px(cam.seen_at(foot_mm[keep], tiles.thickness_mm))
+        read = _read_faces(tiles, prep.top, top_px, [b.angle_px for b in kept], side,
+                           dict(tiles.suit_inks))
+        parts.append(Detections.of(
+            foot_mm[keep], ["tile"] * len(keep), confidence=[c for _, _, c in read],
+            seen_mm=seen_mm[keep], suit=[sv for _, sv, _ in read],
+            angle_deg=[float(view.angle_to_mm(b.angle_px)) % 90.0 for b in kept],
+            face=[f for f, _, _ in read]))
     return Detections.merge(parts)

@@ -86,7 +86,7 @@ def shapes_of_scene(scene: Scene, pieces: PieceSet = DEFAULT_PIECES) -> list[Sha
 
 
 def _jungle(describe: dict) -> list[Shape]:
-    from referee.jungle import geometry as g
+    from tabletop.boards import jungle as g
 
     sq = JUNGLE_SQUARE_MM
     out: list[Shape] = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 import io
 from collections.abc import Iterable
 
+from referee.export.diagram import FELT, Diagram, diagram
 from tabletop.events import Event
-from tabletop.export.diagram import FELT, Diagram, diagram
 
 
 def _font(size_px: int) -> object:

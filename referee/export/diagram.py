@@ -1,5 +1,5 @@
 """The table diagram of a game's end, as plain shapes in millimetres (drawn by
-:mod:`~tabletop.export.svg` and :mod:`~tabletop.export.png`).
+:mod:`~referee.export.svg` and :mod:`~referee.export.png`).
 
 The shapes are the last accepted table (or the last table seen), as the dashboard draws it:
 tiles as turned squares (face-down tiles brown), coins and worm segments in their colours,

@@ -16,7 +16,8 @@ rendered with fresh sensor noise frame after frame, with the reuse on (the defau
 Many pieces (issue 12): ``ms_30_pieces_1280x720`` and ``ms_100_pieces_<size>`` (1280x720,
 1920x1080, 3840x2160) are full detections of ``random_scene`` layouts (three seeds, their
 mean), ``ratio_100_to_30_1280x720`` their quotient; each with ``cpu_`` beside it (process
-time).
+time). ``ms_stabiliser_emit_{30,100}_pieces``: the stabiliser's own time over a still period
+up to the frame it passes the scene on.
 
 Live timing (issue 12, the player's view), at 1280x720 with the live configuration (reuse of
 still frames on, the table memory on): ``fps_watch_*`` is the rate of the hand-and-change
@@ -134,6 +135,34 @@ def many_pieces(frames: int, seeds: tuple[int, ...] = (77, 78, 79)) -> None:
     for clock in ("", "cpu_"):
         ratio = got[f"{clock}ms_100_pieces_1280x720"] / got[f"{clock}ms_30_pieces_1280x720"]
         print(f"ratio_{clock}100_to_30_1280x720={ratio:.2f}")
+    for n in (30, 100):
+        wall, cpu = stabiliser_ms(n)
+        print(f"ms_stabiliser_emit_{n}_pieces={wall:.2f}")
+        print(f"cpu_ms_stabiliser_emit_{n}_pieces={cpu:.2f}")
+
+
+def stabiliser_ms(n_pieces: int, runs: int = 20) -> tuple[float, float]:
+    """(wall, CPU) ms the stabiliser takes over the frames of one still period of a
+    ``random_scene`` of ``n_pieces`` (each piece jittered by sensor noise), up to and with
+    the frame it passes the scene on: its part of the still-to-verdict time."""
+    from bench_vision_accuracy import random_scene
+
+    from tabletop.scene import Scene
+
+    rng = np.random.default_rng(5)
+    scene = random_scene(np.random.default_rng(77), n_pieces)
+    still = Stabiliser().still_frames
+    frames = [Scene(tuple(p.moved_to(p.x_mm + rng.normal(0, 0.2), p.y_mm + rng.normal(0, 0.2))
+                          for p in scene.pieces)) for _ in range(still)]
+    walls, cpus = [], []
+    for _ in range(runs):
+        stab = Stabiliser()
+        t0, c0 = time.perf_counter(), time.process_time()
+        out = [stab.update(f) for f in frames]
+        walls.append(time.perf_counter() - t0)
+        cpus.append(time.process_time() - c0)
+        assert out[-1] is not None
+    return 1000.0 * float(np.median(walls)), 1000.0 * float(np.median(cpus))
 
 
 def hand_lift_frames(size: tuple[int, int], seed: int, n_pieces: int = 30, before: int = 4,
@@ -204,12 +233,8 @@ def live_run(frames: list[np.ndarray], first_still: int, cal, clock: str,
     return math.inf, len(frames) - first_still
 
 
-def live(frames_n: int, seeds: tuple[int, ...] = (77, 78, 79, 80)) -> None:
-    """Prints the watch rate and the still-to-verdict figures at 1280x720."""
-    size = (1280, 720)
-    tag = f"{size[0]}x{size[1]}"
-    seqs = [hand_lift_frames(size, seed) for seed in seeds]
-    # the watch: every frame of a handled table is new (cycled through the hand frames)
+def watch(seqs: list, frames_n: int, tag: str) -> None:
+    """Prints the watch's rate on the hand frames of ``seqs`` (each frame new, cycled)."""
     walls, cpus = [], []
     for frames, first, cal in seqs:
         det = Detector(cal, config=DetectorConfig.for_game("worm-derby"))
@@ -222,6 +247,17 @@ def live(frames_n: int, seeds: tuple[int, ...] = (77, 78, 79, 80)) -> None:
     print(f"fps_watch_{tag}={1.0 / float(np.median(walls)):.2f}")
     print(f"fps_watch_cpu_{tag}={1.0 / float(np.median(cpus)):.2f}")
     print(f"fps_watch_slowest_frame_{tag}={1.0 / float(np.max(walls)):.2f}")
+
+
+def live(frames_n: int, seeds: tuple[int, ...] = (77, 78, 79, 80)) -> None:
+    """Prints the watch rate (1280x720, 1920x1080) and the still-to-verdict figures
+    (1280x720)."""
+    watch([hand_lift_frames((1920, 1080), seed) for seed in seeds[:2]], frames_n // 2,
+          "1920x1080")
+    size = (1280, 720)
+    tag = f"{size[0]}x{size[1]}"
+    seqs = [hand_lift_frames(size, seed) for seed in seeds]
+    watch(seqs, frames_n, tag)
     print(f"stabiliser_still_frames={Stabiliser().still_frames}")
     for still, suffix in ((None, ""), (2, "_if_2_still_frames")):
         for clock, prefix in (("wall", ""), ("cpu", "cpu_")):

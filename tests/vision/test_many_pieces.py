@@ -101,3 +101,15 @@ def test_a_hundred_pieces_are_all_found(size: tuple[int, int]) -> None:
     missed, extra = unmatched(truth, seen, in_view)
     assert missed == [] and extra == []
     assert len(seen) == len(truth)
+
+
+@pytest.mark.slow
+def test_a_gingham_cloth_under_a_hundred_pieces_is_read_without_error() -> None:
+    # the case of issue 12's crash: the checks make many more coin candidates than pieces,
+    # and the edge fits sampled them all in one remap row
+    from tabletop.render.variety import draw_case
+
+    case = draw_case(6, table="gingham-red", n_pieces=100)
+    r = case.render()
+    det = Detector(r.calibration(), config=DetectorConfig(kinds=("tile", "coin", "post")))
+    assert isinstance(det.detect(r.image).scene, Scene)  # (it raised cv2.error)

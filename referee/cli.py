@@ -1,21 +1,17 @@
-"""Subcommands of the referee: ``tabletop referee`` (and, as games add them, ``fit``, ``perft``)."""
+"""Subcommands of the referee: ``tabletop referee`` and the games' own (Jungle's ``perft``)."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import sys
 from pathlib import Path
 
+from referee.jungle import cli as jungle_cli
 from referee.record import Referee
 from tabletop import jsonin
 from tabletop.errors import RecordFormatError
 from tabletop.events import parse_event
-
-# Games add their own subcommands here: a module with register(subparsers).
-_GAME_COMMANDS = ("referee.worm_derby.cli", "referee.worm_up.cli", "referee.jungle.cli")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,9 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "Output events already in the record are ignored and derived anew.")
     p.add_argument("record", metavar="RECORD.jsonl", help="the game record (- for standard input)")
     p.set_defaults(func=run_referee)
-    for name in _GAME_COMMANDS:
-        if importlib.util.find_spec(name.rsplit(".", 1)[0]) and importlib.util.find_spec(name):
-            importlib.import_module(name).register(sub)
+    jungle_cli.register(sub)  # a game's own subcommands: a module with register(subparsers)
 
 
 def run_referee(args: argparse.Namespace) -> int:

@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import importlib
 import math
 import time
 from pathlib import Path
@@ -25,8 +24,13 @@ import cv2
 import numpy as np
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
+from calibration.coverage import error_map
+from calibration.drift import check_drift
+from calibration.from_mat import calibrate_from_mat
 from calibration.model import Calibration
+from tabletop.boards import jungle as jungle_board
 from tabletop.errors import InputError
+from tabletop.printing import PAPER_MM
 from web.dashboard import page_context
 from web.pipeline import encode_jpeg
 from web.services import Services, get_services
@@ -115,21 +119,11 @@ def grid() -> Response:
                     headers={"Cache-Control": "no-store"})
 
 
-def _optional(module: str, name: str) -> Any:
-    try:
-        return getattr(importlib.import_module(module), name, None)
-    except ImportError:
-        return None
-
-
-def heatmap_image(cal: Calibration, step_mm: float = 20.0) -> tuple[np.ndarray, float] | None:
-    """The error map as a colour picture (and its largest error in view, mm), or None.
+def heatmap_image(cal: Calibration, step_mm: float = 20.0) -> tuple[np.ndarray, float]:
+    """The error map as a colour picture (and its largest error in view, mm).
 
     Black: outside the camera's view. The colour scale runs from 0 to the largest error.
     """
-    error_map = _optional("calibration.coverage", "error_map")
-    if error_map is None:
-        return None
     emap = error_map(cal, table_extent_mm(cal), step_mm)
     err = np.asarray(emap.error_mm, dtype=float)
     seen = np.asarray(emap.in_view, dtype=bool) & np.isfinite(err)
@@ -152,8 +146,6 @@ def heatmap() -> Response:
         made = heatmap_image(cal)
     except (InputError, ValueError, TypeError) as exc:
         abort(404, description=f"no error map: {exc}")
-    if made is None:
-        abort(404, description="the error map is not available in this build")
     _, buf = cv2.imencode(".png", made[0])
     return Response(buf.tobytes(), mimetype="image/png",
                     headers={"Cache-Control": "no-store", "X-Error-Max-Mm": f"{made[1]:.3f}"})
@@ -161,9 +153,8 @@ def heatmap() -> Response:
 
 def drift_report(services: Services) -> dict[str, Any] | None:
     """The drift check on the latest frame, or None when it cannot be made."""
-    check_drift = _optional("calibration.drift", "check_drift")
     frame = _latest_frame(services)
-    if check_drift is None or frame is None or services.calibration is None:
+    if frame is None or services.calibration is None:
         return None
     try:
         report = check_drift(services.calibration, frame)
@@ -198,9 +189,6 @@ def recalibrate() -> Any:
     frame = _latest_frame(services)
     if frame is None:
         return jsonify(error="no camera picture yet to calibrate from"), 400
-    calibrate_from_mat = _optional("calibration.from_mat", "calibrate_from_mat")
-    if calibrate_from_mat is None:
-        return jsonify(error="calibrating from the mat is not available in this build"), 400
     lens = services.calibration.lens if services.calibration is not None else None
     try:
         cal = calibrate_from_mat(frame, lens=lens)
@@ -270,19 +258,16 @@ def presets() -> Any:
     """Corners people can click instead of typing: the printed mats' sheets and the Jungle
     board (top-left, top-right, bottom-right, bottom-left as seen when printed), in mm."""
     out: list[dict[str, Any]] = []
-    paper = _optional("tabletop.printing", "PAPER_MM") or {}
-    for name, (w, h) in paper.items():
+    for name, (w, h) in PAPER_MM.items():
         out.append({"name": f"the printed mat's sheet ({name.upper()})",
                     "corners": [["top-left corner", [0.0, 0.0]], ["top-right corner", [w, 0.0]],
                                 ["bottom-right corner", [w, h]], ["bottom-left corner", [0.0, h]]]})
-    board = _optional("referee.jungle.geometry", "BOARD_MM")
-    if board is not None:
-        w, h = board
-        out.append({"name": "the Jungle board",
-                    "corners": [["a9's outer corner", [0.0, h]],
-                                ["g9's outer corner", [w, h]],
-                                ["g1's outer corner", [w, 0.0]],
-                                ["a1's outer corner", [0.0, 0.0]]]})
+    w, h = jungle_board.BOARD_MM
+    out.append({"name": "the Jungle board",
+                "corners": [["a9's outer corner", [0.0, h]],
+                            ["g9's outer corner", [w, h]],
+                            ["g1's outer corner", [w, 0.0]],
+                            ["a1's outer corner", [0.0, 0.0]]]})
     return jsonify(out)
 
 

@@ -35,6 +35,9 @@ SUITS: tuple[str, ...] = ("suns", "moons", "crowns", "arms")
 FACES: tuple[str, ...] = ("up", "down")
 DIE_VALUES: tuple[str, ...] = ("null", "ace", "2", "3", "4", "5")
 
+Point2 = tuple[float, float]
+"""A point of the table (or board) frame, ``(x_mm, y_mm)``."""
+
 _PIECE_KEYS = ("kind", "x", "y", "suit", "angle_deg", "face", "color", "id", "value", "confidence")
 _SCENE_KEYS = ("units", "hand", "pieces")
 

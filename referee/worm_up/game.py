@@ -757,7 +757,8 @@ class WormUp(Game):
                         player, moved_idx, where)
         raise _Foul(Rule.STEPS, f"{player} bid X and moved {k} {segments}, but {k} was bid this "
                                 f"round; the free numbers are "
-                                f"{and_list(str(f) for f in mover.free)}.", player, moved_idx, where)
+                                f"{and_list(str(f) for f in mover.free)}.",
+                    player, moved_idx, where)
 
     def _post_move(self, state: WormUpState, read: _Read, moved_to: Point2) -> WormUpState:
         """Checks a finish post move; returns the state with the finish line moved."""

@@ -246,6 +246,22 @@ class Calibration:
                 f"{where} is {w}x{h} but the calibration was made for "
                 f"{self.image_size[0]}x{self.image_size[1]}; calibrate again at this resolution")
 
+    def view_corners_px(self) -> np.ndarray:
+        """The picture's four corner pixels (4, 2): top-left, top-right, bottom-right,
+        bottom-left."""
+        w, h = self.image_size
+        return np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], float)
+
+    def view_corners_mm(self) -> np.ndarray:
+        """The picture's footprint on the table: its four corners (4, 2) in table mm, in the
+        order of :meth:`view_corners_px` (meaningless where the view reaches the horizon).
+
+        >>> cal = Calibration((101, 51), np.diag([2.0, 2.0, 1.0]))
+        >>> cal.view_corners_mm().tolist()
+        [[0.0, 0.0], [200.0, 0.0], [200.0, 100.0], [0.0, 100.0]]
+        """
+        return self.to_table(self.view_corners_px())
+
     def mm_per_px_at(self, point_px: Sequence[float]) -> float:
         """Local scale: table mm per image pixel near a pixel (geometric mean of both axes)."""
         u, v = float(point_px[0]), float(point_px[1])

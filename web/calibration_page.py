@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ import cv2
 import numpy as np
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
+from calibration.annotate import grid_lines_px
 from calibration.coverage import error_map
 from calibration.drift import check_drift
 from calibration.from_mat import calibrate_from_mat
@@ -49,42 +49,17 @@ def index() -> str:
 
 def table_extent_mm(cal: Calibration) -> tuple[float, float, float, float]:
     """``(x0, y0, x1, y1)``: the table area the picture shows, in mm (clipped to 3 m)."""
-    w, h = cal.image_size
-    corners = cal.to_table([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    corners = cal.view_corners_mm()
     x0, y0 = np.clip(corners.min(axis=0), -MAX_EXTENT_MM, MAX_EXTENT_MM)
     x1, y1 = np.clip(corners.max(axis=0), -MAX_EXTENT_MM, MAX_EXTENT_MM)
     return float(x0), float(y0), float(x1), float(y1)
-
-
-def grid_lines_px(cal: Calibration, step_mm: float = GRID_MM
-                  ) -> list[tuple[bool, np.ndarray]]:
-    """The table's millimetre grid (every ``step_mm``) in the picture: ``(is_axis, points
-    (K, 2) in pixels)`` per line."""
-    x0, y0, x1, y1 = table_extent_mm(cal)
-    out: list[tuple[bool, np.ndarray]] = []
-
-    def line(a: tuple[float, float], b: tuple[float, float], major: bool) -> None:
-        ts = np.linspace(0.0, 1.0, 24)
-        pts_mm = np.array([[a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])] for t in ts])
-        px = cal.to_image(pts_mm)
-        px = px[np.all(np.isfinite(px), axis=1)]
-        if len(px) >= 2:
-            out.append((major, px))
-
-    xs = np.arange(math.floor(x0 / step_mm) * step_mm, x1 + step_mm, step_mm)
-    ys = np.arange(math.floor(y0 / step_mm) * step_mm, y1 + step_mm, step_mm)
-    for x in xs:
-        line((x, y0), (x, y1), abs(x) < 1e-6)
-    for y in ys:
-        line((x0, y), (x1, y), abs(y) < 1e-6)
-    return out
 
 
 def draw_grid(image: np.ndarray, cal: Calibration, step_mm: float = GRID_MM) -> np.ndarray:
     """``image`` with the table's millimetre grid (every ``step_mm``) drawn through ``cal``."""
     out = image.copy()
     thick = max(1, round(out.shape[1] / 640))
-    for major, px in grid_lines_px(cal, step_mm):
+    for major, px in grid_lines_px(cal, step_mm, table_extent_mm(cal)):
         colour = (0, 220, 255) if major else (0, 160, 0)
         cv2.polylines(out, [np.round(px).astype(np.int32).reshape(-1, 1, 2)], False, colour,
                       thick * (2 if major else 1), cv2.LINE_AA)
@@ -291,7 +266,7 @@ def _preview_json(cal: Calibration) -> dict[str, Any]:
     return {"reprojection_mm": cal.reprojection_mm, "homography": cal.homography.tolist(),
             "fit": fit, "image_size": list(cal.image_size),
             "grid": [{"axis": bool(major), "points": np.round(px, 1).tolist()}
-                     for major, px in grid_lines_px(cal)]}
+                     for major, px in grid_lines_px(cal, GRID_MM, table_extent_mm(cal))]}
 
 
 @bp.post("/points/preview")

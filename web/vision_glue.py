@@ -88,8 +88,7 @@ def play_area_without_mat(calibration: Calibration, frame_bgr: np.ndarray
     mat_mm = calibration.to_table(np.concatenate(quads))
     mx0, my0 = mat_mm.min(axis=0) - MAT_MARGIN_MM
     mx1, my1 = mat_mm.max(axis=0) + MAT_MARGIN_MM
-    w, h = calibration.image_size
-    view = calibration.to_table([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    view = calibration.view_corners_mm()
     # the rectangle inside the view's quadrilateral (a camera looks nearly straight down)
     xs, ys = np.sort(view[:, 0]), np.sort(view[:, 1])
     vx0, vx1, vy0, vy1 = xs[1], xs[2], ys[1], ys[2]

@@ -5,13 +5,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from referee.jungle import cli as jungle_cli
 from referee.record import Referee
 from tabletop import jsonin
 from tabletop.errors import RecordFormatError
 from tabletop.events import parse_event
+from tabletop.files import read_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -36,13 +36,7 @@ def run_referee(args: argparse.Namespace) -> int:
     if args.record == "-":
         lines = sys.stdin.read().splitlines()
     else:
-        path = Path(args.record)
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise RecordFormatError(f"{path}: cannot read ({exc.strerror})") from None
-        except UnicodeDecodeError:
-            raise RecordFormatError(f"{path}: not a text file") from None
+        lines = read_text(args.record, "game record", RecordFormatError).splitlines()
     referee = Referee()
     seq = 0
     for number, line in enumerate(lines, start=1):

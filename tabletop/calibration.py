@@ -24,6 +24,7 @@ import numpy as np
 
 from tabletop import jsonin
 from tabletop.errors import InputError
+from tabletop.files import read_bytes
 
 VERSION = 1
 
@@ -59,15 +60,8 @@ def _as_points(points: Any) -> np.ndarray:
 
 def _read_json(path: str | Path, what: str) -> Mapping[str, Any]:
     p = Path(path)
-    try:
-        obj = jsonin.loads(p.read_text(encoding="utf-8"), f"{p}: not a {what} file",
-                           CalibrationFileError)
-    except FileNotFoundError:
-        raise CalibrationFileError(f"{p}: no such {what} file") from None
-    except OSError as exc:
-        raise CalibrationFileError(f"{p}: cannot read ({exc.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CalibrationFileError(f"{p}: not a {what} file (not valid JSON: {exc})") from None
+    obj = jsonin.loads(read_bytes(p, f"{what} file", CalibrationFileError),
+                       f"{p}: not a {what} file", CalibrationFileError)
     if not isinstance(obj, Mapping):
         raise CalibrationFileError(f"{p}: not a {what} file (not a JSON object)")
     return obj

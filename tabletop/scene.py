@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from tabletop.errors import SceneFormatError
+from tabletop.files import read_bytes
 
 KINDS: tuple[str, ...] = ("coin", "tile", "post", "segment", "token", "die", "pawn")
 SUITS: tuple[str, ...] = ("suns", "moons", "crowns", "arms")
@@ -286,12 +287,7 @@ class Scene:
     @classmethod
     def load(cls, path: str | Path) -> Scene:
         """Reads a scene from a JSON file."""
-        p = Path(path)
-        try:
-            text = p.read_bytes()
-        except OSError as exc:
-            raise SceneFormatError(f"{p}: cannot read ({exc.strerror})") from None
-        return cls.loads(text, where=str(p))
+        return cls.loads(read_bytes(path, "scene file", SceneFormatError), where=str(path))
 
     @classmethod
     def of(cls, pieces: Iterable[Piece], hand: bool = False) -> Scene:

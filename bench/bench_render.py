@@ -7,6 +7,10 @@ Prints ``name=value`` lines:
 - ``render_ms_1280x720_still``: frames of an unchanged table (piece layers reused),
 - ``render_ms_1280x720_first``: the first frame of a new table (texture made),
 - ``render_cpu_ms_1280x720``: CPU time of one frame (all threads; what a busy machine sees).
+- ``render_ms_variety_1280x720``: median of ``draw_case(seed, size=(1280, 720)).render()`` over
+  varied cases (each a new table, light, camera and layout: texture and traces made afresh;
+  OpenCV on one thread),
+  with ``render_cpu_ms_variety_1280x720`` (CPU) and ``render_ms_variety_1280x720_p90`` beside.
 
 Wall times are only meaningful on an idle machine; ``load_avg_1min`` says how idle it was.
 """
@@ -17,7 +21,9 @@ import os
 import statistics
 import time
 
-from tabletop.render import CameraPose, RenderSettings, render_scene
+import cv2
+
+from tabletop.render import CameraPose, RenderSettings, draw_case, render_scene
 from tabletop.scene import Piece, Scene
 
 
@@ -66,6 +72,19 @@ def main() -> None:
     print(f"render_ms_1280x720_first={first:.1f}")
     print(f"render_cpu_ms_1280x720={statistics.median(cpu):.1f}")
     print(f"pieces={len(scene)}")
+    wall, cpu_v = [], []
+    threads = cv2.getNumThreads()
+    cv2.setNumThreads(1)  # one core, as a training run on a busy machine gets
+    for seed in range(700, 716):
+        case = draw_case(seed, size=(1280, 720))
+        t0, c0 = time.perf_counter(), time.process_time()
+        case.render()
+        wall.append((time.perf_counter() - t0) * 1000)
+        cpu_v.append((time.process_time() - c0) * 1000)
+    cv2.setNumThreads(threads)
+    print(f"render_ms_variety_1280x720={statistics.median(wall):.1f}")
+    print(f"render_ms_variety_1280x720_p90={statistics.quantiles(wall, n=10)[-1]:.1f}")
+    print(f"render_cpu_ms_variety_1280x720={statistics.median(cpu_v):.1f}")
     print(f"load_avg_1min={os.getloadavg()[0]:.2f}")
 
 

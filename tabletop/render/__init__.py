@@ -24,15 +24,21 @@
   table renders fast; ``bench/bench_render.py`` measures it.
 - ``RenderSettings.clean()`` turns noise, blur, vignetting and JPEG off (exact measurements);
   ``RenderSettings.random(seed)`` draws a varied, plausible look (robustness tests).
+- Light beyond one lamp (:mod:`~tabletop.render.lights`): ``RenderSettings(lamps=(Lamp(...),),
+  blind=Blind(...), daylight=Daylight(...))``; ``table_edge=TableEdge(...)`` shows the floor
+  past the table's edge. Left out, the render is exactly the one-lamp picture.
 - Variety (:mod:`~tabletop.render.variety`): ``draw_case(seed)`` draws a whole case (one of
   :data:`TABLE_KINDS` tables, :data:`LIGHT_KINDS` lights, :data:`CLUTTER_KINDS` clutter, a
-  game-like layout, a camera and its faults); ``Case.render()`` draws it with its truth.
+  game-like layout, a camera and its faults); ``Case.render()`` draws it with its truth
+  (``truth_json()`` then lists the distractors and the conditions).
 - ``tabletop render SCENE.json -o OUT.jpg`` renders from the command line;
   ``scripts/make_sample_images.py`` makes ``sample_images/worm_derby``.
 """
 
 from tabletop.render.camera import CameraPose
+from tabletop.render.edge import TableEdge
 from tabletop.render.errors import RenderError
+from tabletop.render.lights import Blind, Daylight, Lamp
 from tabletop.render.render import PieceTruth, Rendered, default_pose_for, render_scene
 from tabletop.render.settings import SURFACES, TABLES, Decal, RenderSettings
 from tabletop.render.variety import (
@@ -45,5 +51,6 @@ from tabletop.render.variety import (
 )
 
 __all__ = ["CLUTTER_KINDS", "LIGHT_KINDS", "SURFACES", "TABLES", "TABLE_FAMILY", "TABLE_KINDS",
-           "CameraPose", "Case", "Decal", "PieceTruth", "RenderError", "RenderSettings",
-           "Rendered", "default_pose_for", "draw_case", "render_scene"]
+           "Blind", "CameraPose", "Case", "Daylight", "Decal", "Lamp", "PieceTruth",
+           "RenderError", "RenderSettings", "Rendered", "TableEdge", "default_pose_for",
+           "draw_case", "render_scene"]

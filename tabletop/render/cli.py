@@ -14,7 +14,7 @@ from tabletop.errors import InputError, UsageError
 from tabletop.events import check_scene
 from tabletop.pieceset import PieceSet
 from tabletop.render.render import default_pose_for, render_scene
-from tabletop.render.settings import TABLES, RenderSettings
+from tabletop.render.settings import SURFACES, RenderSettings
 from tabletop.scene import Scene
 
 
@@ -60,7 +60,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                    help="horizontal field of view (10..150, default 60)")
     p.add_argument("--size", type=_size, default=(1280, 720), metavar="WxH",
                    help="image size (default 1280x720)")
-    p.add_argument("--table", choices=TABLES, default="wood", help="table surface")
+    p.add_argument("--table", choices=SURFACES, default="wood", metavar="TABLE",
+                   help=f"table surface: {', '.join(SURFACES)} (default wood)")
     p.add_argument("--hand", action="store_true", help="a hand and arm over the table")
     p.add_argument("--pieces", metavar="PIECES.json", help="piece set overrides")
     p.set_defaults(func=run)

@@ -20,7 +20,7 @@ from shapely.geometry.base import BaseGeometry
 
 from tabletop.render.faces import FACE_PPM
 from tabletop.render.settings import Decal
-from tabletop.render.shapes import Box, Cylinder, Shape
+from tabletop.render.shapes import Box, Cylinder, RoundedBox, Shape
 
 CLUTTER: tuple[str, ...] = ("page", "grid", "notebook", "cards", "phone", "mug", "pencil", "dice")
 """Kinds of clutter :func:`make_clutter` draws."""
@@ -342,9 +342,10 @@ def _raised(kind: str, rng: np.random.Generator, centre: tuple[float, float],
     if kind == "phone":
         size = (rng.uniform(68, 78), rng.uniform(140, 162))
         h = rng.uniform(7.5, 9.5)
-        box = Box(centre, h, angle, _frozen(phone_face(size, rng)), size[0],
-                  (0.05, 0.05, 0.05), (0.12, 0.12, 0.13), gloss=0.4, shininess=60.0,
-                  bevel_mm=2.5, half_mm=size[0] / 2, half_y_mm=size[1] / 2)
+        box = RoundedBox(centre, h, angle, _frozen(phone_face(size, rng)), size[0],
+                         (0.05, 0.05, 0.05), (0.12, 0.12, 0.13), gloss=0.4, shininess=60.0,
+                         bevel_mm=2.5, half_mm=size[0] / 2, half_y_mm=size[1] / 2,
+                         corner_mm=float(rng.uniform(6.0, 11.0)))
         return Clutter(kind, (), (box,), rect(centre, size, angle),
                        (_item(kind, centre, size, angle, h),))
     if kind == "mug":

@@ -128,19 +128,22 @@ def worm(rng: np.random.Generator, start: tuple[float, float], n: int, suit: str
 
 
 def gap_worm(rng: np.random.Generator, centre: tuple[float, float], pieces: PieceSet,
-             width_mm: float | None = None) -> tuple[list[Piece], list[Piece], float]:
+             width_mm: float | None = None, max_coins: int = 6,
+             ) -> tuple[list[Piece], list[Piece], float]:
     """Two face-down tiles side by side with a narrow gap, and a worm meeting it.
 
     When the gap is at least a coin wide the worm passes through it, its coins touching one
     tile and then the other; when narrower, its head rests in the mouth touching both tiles'
-    corners. Returns (the two tiles, the worm's coins head first, the gap width).
+    corners. Either way a coin touches each tile. Returns (the two tiles, the worm's coins
+    head first, at most ``max_coins`` (2 or more), the gap width).
     """
     g = float(rng.uniform(*GAP_RANGE_MM)) if width_mm is None else width_mm
     s = pieces.tile_mm
     r = pieces.coin_radius_mm
     d = pieces.coin_diameter_mm
     theta = rng.uniform(0, math.pi / 2)
-    slide = rng.uniform(-12.0, 12.0)  # tile B shifted along the channel
+    # tile B shifted along the channel (not at a mouth a coin rests in: it would overlap it)
+    slide = rng.uniform(-12.0, 12.0) if g >= d else 0.0
     cx, cy = centre
 
     def world(x: float, y: float) -> tuple[float, float]:
@@ -155,8 +158,9 @@ def gap_worm(rng: np.random.Generator, centre: tuple[float, float], pieces: Piec
     if g >= d:
         a = g / 2 - r  # zig-zag: a coin touches the left tile, the next the right one
         step_y = math.sqrt(max(d * d - 4 * a * a, 1.0))
-        n = int(rng.integers(3, 7))
-        y0 = lo + r * 0.3 - step_y * int(rng.integers(0, 2))
+        n = int(rng.integers(2, max(3, max_coins + 1)))
+        before = int(rng.integers(0, 2)) if n >= 3 else 0  # a coin before the channel
+        y0 = lo + r * 0.3 - step_y * before
         for k in range(n):
             x = -a if k % 2 == 0 else a
             coins.append(_coin(*world(x, y0 + k * step_y), suit, rng))
@@ -167,7 +171,7 @@ def gap_worm(rng: np.random.Generator, centre: tuple[float, float], pieces: Piec
         coins.append(_coin(*world(*head), suit, rng))
         h = math.pi / 2 + rng.uniform(-0.5, 0.5)
         x, y = head
-        for _ in range(int(rng.integers(1, 5))):
+        for _ in range(int(rng.integers(1, max(2, min(5, max_coins))))):
             x, y = x + d * math.cos(h), y + d * math.sin(h)
             coins.append(_coin(*world(x, y), suit, rng))
             h += rng.uniform(-0.6, 0.6)
@@ -202,12 +206,10 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
 
     for _ in range(gap_worms):
         for _try in range(60):
-            tiles, coins, g = gap_worm(rng, spot(), pieces)
-            if len(tiles) + len(coins) > room():
-                coins = coins[:max(0, room() - 2)]
-            if len(coins) < 2 and room() >= 4:
-                continue
-            if len(tiles) + len(coins) <= room() and pl.fits(tiles + coins):
+            if room() < 4:
+                break
+            tiles, coins, g = gap_worm(rng, spot(), pieces, max_coins=min(6, room() - 2))
+            if pl.fits(tiles + coins):
                 ti = pl.add(tiles)
                 ci = pl.add(coins)
                 worms.append(tuple(ci))
@@ -222,20 +224,12 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
         return Layout(tuple(pl.placed), tuple(worms), tuple(gaps))
     probs = np.array([weights[k] for k in names])
     probs /= probs.sum()
-    tries = 0
-    while room() > 0 and tries < 3000:
-        tries += 1
-        what = names[int(rng.choice(len(names), p=probs))]
+
+    def group_of(what: str) -> list[Piece]:
         x, y = spot()
-        group: list[Piece] = []
         if what == "worm":
             n = min(int(rng.integers(1, 7)), room())
-            group = worm(rng, (x, y), n, str(rng.choice(SUITS)), pieces)
-            while group and not pl.fits(group):
-                group = group[:-1]  # a shorter worm where the long one does not fit
-            if group:
-                worms.append(tuple(pl.add(group)))
-            continue
+            return worm(rng, (x, y), n, str(rng.choice(SUITS)), pieces)
         if what == "tile":
             ang = float(rng.uniform(0, 90))
             up = rng.uniform() < 0.3
@@ -247,24 +241,42 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
                 for k in range(1, int(rng.integers(2, 4))):
                     ox, oy = _rot(a, k * pieces.tile_mm, shift * (k % 2))
                     group.append(Piece.tile(x + ox, y + oy, ang, "down"))
-        elif what == "post":
+            return group
+        if what == "post":
             group = [Piece("post", x, y)]
             if rng.uniform() < 0.3:  # two posts touching
                 a = rng.uniform(0, 2 * math.pi)
                 dd = pieces.post_diameter_mm + rng.uniform(0.0, 0.2)
                 group.append(Piece("post", x + dd * math.cos(a), y + dd * math.sin(a)))
-        elif what == "segment":
-            colours = list(pieces.segment_colours)
+            return group
+        if what == "segment":
             n = int(rng.integers(1, 5))
             a = rng.uniform(0, 2 * math.pi)
             dd = pieces.segment_diameter_mm + rng.uniform(0.0, 0.3)
-            colour = str(rng.choice(colours))
-            group = [Piece("segment", x + k * dd * math.cos(a), y + k * dd * math.sin(a),
-                           color=colour) for k in range(n)]
-        else:
-            group = [Piece("token", x, y, angle_deg=float(rng.uniform(0, 90)),
-                           id=int(rng.integers(0, 250)))]
-        group = group[:room()]
-        if group and pl.fits(group):
-            pl.add(group)
+            colour = str(rng.choice(list(pieces.segment_colours)))
+            return [Piece("segment", x + k * dd * math.cos(a), y + k * dd * math.sin(a),
+                          color=colour) for k in range(n)]
+        return [Piece("token", x, y, angle_deg=float(rng.uniform(0, 90)),
+                      id=int(rng.integers(0, 250)))]
+
+    def place(what: str) -> bool:
+        group = group_of(what)[:room()]
+        if what == "worm":
+            while group and not pl.fits(group):
+                group = group[:-1]  # a shorter worm where the long one does not fit
+        if not group or not pl.fits(group):
+            return False
+        idx = pl.add(group)
+        if what == "worm":
+            worms.append(tuple(idx))
+        return True
+
+    for what in [names[i] for i in rng.permutation(len(names))]:  # each kind asked for, once
+        for _ in range(100):
+            if room() <= 0 or place(what):
+                break
+    tries = 0
+    while room() > 0 and tries < 3000:
+        tries += 1
+        place(names[int(rng.choice(len(names), p=probs))])
     return Layout(tuple(pl.placed), tuple(worms), tuple(gaps))

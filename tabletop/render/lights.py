@@ -7,8 +7,9 @@ render is exactly the one-lamp picture.
 - :class:`Lamp`: an extra lamp. Its ``share`` of the direct light is taken from the main lamp (the
   settings' ``light_dir_deg``); a shadow of one lamp takes away only that lamp's share, tinted by
   the other lamps' colours.
-- :class:`Blind`: bands of light and shade thrown by the main lamp through a slatted blind, on the
-  table and on the pieces (each at its own height, the band shifted along the light).
+- :class:`Blind`: bands of light and shade thrown through a slatted blind, on the table and on
+  the pieces (each at its own height, its band shifted along the main lamp's light); a band
+  takes ``strength`` of all the light there (a simplification when there are more lamps).
 - :class:`Daylight`: a window's light falling off across the table.
 """
 
@@ -56,7 +57,7 @@ class Lamp:
 
 @dataclass(frozen=True)
 class Blind:
-    """The shade of a slatted blind on the main lamp's light.
+    """The shade of a slatted blind (bands cast along the main lamp's light).
 
     Attributes:
         period_mm: Distance between two shade bands on the table.

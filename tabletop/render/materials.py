@@ -123,11 +123,11 @@ def marble(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
 
 
 def slate(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
-    """Slate: dark blue-grey, a fine grain, faint cleavage streaks and lighter patches."""
+    """Slate: dark blue-grey, a fine grain, faint short cleavage marks and lighter patches."""
     grain = smooth_noise(rng, (h, w), (0.5 * ppm, 0.5 * ppm))
-    streaks = smooth_noise(rng, (h, w), (1.5 * ppm, 40.0 * ppm))
-    patches = smooth_noise(rng, (h, w), (50.0 * ppm, 80.0 * ppm))
-    lum = 1.0 + 0.07 * grain + 0.05 * streaks + 0.08 * patches
+    marks = smooth_noise(rng, (h, w), (1.2 * ppm, 12.0 * ppm))
+    patches = smooth_noise(rng, (h, w), (60.0 * ppm, 90.0 * ppm))
+    lum = 1.0 + 0.06 * grain + 0.025 * marks + 0.05 * patches
     tone = np.array((0.25, 0.235, 0.22), np.float32) * rng.uniform(0.85, 1.15)
     return _colour(tuple(tone), (h, w)) * lum[..., None]
 
@@ -156,6 +156,24 @@ def laminate_wood(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.nd
                   joint=0.15)
 
 
+def tile_board(rng: np.random.Generator, h: int, w: int, ppm: float) -> np.ndarray:
+    """A board of square laminate tiles: a light plain colour, thin dark seams (0.2-1 mm)
+    every 300-600 mm, each tile a little different in tone."""
+    size = rng.uniform(300.0, 600.0)
+    seam = rng.uniform(0.2, 1.0)
+    rows = np.arange(h, dtype=np.float32)[:, None] / ppm + rng.uniform(0, size)
+    cols = np.arange(w, dtype=np.float32)[None, :] / ppm + rng.uniform(0, size)
+    cell = (np.floor(rows / size).astype(np.int32) * 7919
+            + np.floor(cols / size).astype(np.int32)) % 97
+    tones = rng.uniform(0.96, 1.04, 97).astype(np.float32)
+    base = laminate_of((0.60, 0.63, 0.64), rng, h, w, ppm)
+    base *= tones[cell][..., None]
+    dr = np.abs(np.mod(rows + size / 2, size) - size / 2)
+    dc = np.abs(np.mod(cols + size / 2, size) - size / 2)
+    line = np.exp(-(np.minimum(dr, dc) / max(seam / 2, 0.3 / ppm)) ** 2)
+    return base * (1.0 - 0.45 * line[..., None])
+
+
 MATERIALS: dict[str, TextureFn] = {
     **{name: partial(planks, **kw) for name, kw in WOODS.items()},
     **{f"felt-{c}": partial(felt_of, bgr) for c, bgr in COLOURS.items()},
@@ -169,6 +187,7 @@ MATERIALS: dict[str, TextureFn] = {
     "laminate-grey": partial(laminate_of, (0.62, 0.62, 0.61)),
     "laminate-beige": partial(laminate_of, (0.62, 0.72, 0.79)),
     "laminate-wood": laminate_wood,
+    "laminate-tiles": tile_board,
     "linen": linen,
 }
 """Table textures by name (``linen`` is the plain renderer's)."""
@@ -183,9 +202,10 @@ MATERIAL_FAMILY: dict[str, str] = {
     "marble": "stone", "slate": "stone",
     "glossy-white": "white",
     "laminate-grey": "laminate", "laminate-beige": "laminate", "laminate-wood": "laminate",
+    "laminate-tiles": "laminate",
 }
 """Each material's family: wood, felt, cloth, pattern, stone, white or laminate."""
 
 GLOSSY: frozenset[str] = frozenset({"varnished-oak", "glossy-white", "marble", "laminate-grey",
-                                     "laminate-beige", "laminate-wood"})
+                                     "laminate-beige", "laminate-wood", "laminate-tiles"})
 """Materials that mirror a lamp (glare can be drawn on them)."""

@@ -144,6 +144,7 @@ def top_area_px(shape: Shape, pose: CameraPose) -> float:
 
 
 _FILTERED: dict[tuple[int, float], tuple[np.ndarray, np.ndarray]] = {}
+_FILTERED_BYTES = 200_000_000
 
 
 def filtered_texture(texture: np.ndarray, sigma_px: float) -> np.ndarray:
@@ -153,8 +154,9 @@ def filtered_texture(texture: np.ndarray, sigma_px: float) -> np.ndarray:
         return texture
     key = (id(texture), sigma)
     if key not in _FILTERED:
-        if len(_FILTERED) > 512:
-            _FILTERED.clear()
+        held = sum(src.nbytes + b.nbytes for src, b in _FILTERED.values())
+        if len(_FILTERED) > 512 or held > _FILTERED_BYTES:
+            _FILTERED.clear()  # big one-off textures (clutter) must not pile up
         blurred = cv2.GaussianBlur(texture, (0, 0), sigma)
         blurred.setflags(write=False)
         _FILTERED[key] = (texture, blurred)  # keeps the source alive, so its id stays unique

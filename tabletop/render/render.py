@@ -249,6 +249,8 @@ def render_scene(scene: Scene, pose: CameraPose, settings: RenderSettings | None
     image = draw_table(pose, settings.table, settings.texture_seed, angle)  # a new array
     for d in decals:
         draw_decal(image, pose, d)
+    if settings.table_edge is not None:
+        settings.table_edge.lay_floor(image, pose, settings.texture_seed)
     light = light_vector(settings.light_dir_deg, settings.light_elevation_deg)
     shapes = [shape_of(p, i, pieces) for i, p in enumerate(scene.pieces)]
     lamps: Lamps | None = None

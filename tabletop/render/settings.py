@@ -6,13 +6,16 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from tabletop.render.errors import RenderError
 from tabletop.render.lights import Blind, Daylight, Lamp
 from tabletop.render.materials import MATERIALS
+
+if TYPE_CHECKING:
+    from tabletop.render.edge import TableEdge
 
 TABLES: tuple[str, ...] = ("wood", "cloth", "felt", "linen")
 """The renderer's first table surfaces (what :meth:`RenderSettings.random` draws from)."""
@@ -32,7 +35,7 @@ def _check_range(name: str, value: float, lo: float, hi: float) -> None:
         raise RenderError(f"{name} must be in [{lo}, {hi}], not {value}")
 
 
-_EXTRAS = ("lamps", "blind", "daylight")
+_EXTRAS = ("lamps", "blind", "daylight", "table_edge")
 
 
 @dataclass(frozen=True)
@@ -73,6 +76,8 @@ class RenderSettings:
             the main lamp (``light_*``) keeps the rest of the direct light.
         blind: The striped shade of a window blind on the main lamp's light, or None.
         daylight: A window's light falling off across the table, or None.
+        table_edge: Where the table ends (:class:`~tabletop.render.edge.TableEdge`; the floor
+            beyond), or None.
     """
 
     seed: int = 0
@@ -103,6 +108,7 @@ class RenderSettings:
     lamps: tuple[Lamp, ...] = ()
     blind: Blind | None = None
     daylight: Daylight | None = None
+    table_edge: TableEdge | None = None
 
     def __post_init__(self) -> None:
         if isinstance(self.seed, bool) or not isinstance(self.seed, int):
@@ -144,6 +150,10 @@ class RenderSettings:
             raise RenderError("blind must be a Blind or None")
         if self.daylight is not None and not isinstance(self.daylight, Daylight):
             raise RenderError("daylight must be a Daylight or None")
+        from tabletop.render.edge import TableEdge  # it draws with the table module
+
+        if self.table_edge is not None and not isinstance(self.table_edge, TableEdge):
+            raise RenderError("table_edge must be a TableEdge or None")
 
     def to_json(self) -> dict[str, Any]:
         """The settings as JSON values (the light extras only when they are used)."""

@@ -288,3 +288,51 @@ class Dome(Shape):
     def edge_distance_mm(self, lx: np.ndarray, ly: np.ndarray) -> np.ndarray:
         """See :meth:`Shape.edge_distance_mm`."""
         return self.radius_mm - np.hypot(lx, ly)
+
+
+@dataclass(frozen=True, eq=False)
+class RoundedBox(Box):
+    """A rectangular slab with rounded vertical corners (a phone): two boxes crossing and a
+    cylinder in each corner; its top texture spans the whole rectangle."""
+
+    corner_mm: float = 6.0
+
+    def _parts(self) -> list[Shape]:
+        hx, hy = self.half_mm, self.half_y
+        rc = min(self.corner_mm, hx, hy)
+        a = math.radians(self.angle_deg)
+        ca, sa = math.cos(a), math.sin(a)
+        cx, cy = self.centre_mm
+        parts: list[Shape] = [
+            Box(self.centre_mm, self.height_mm, self.angle_deg, half_mm=hx - rc, half_y_mm=hy),
+            Box(self.centre_mm, self.height_mm, self.angle_deg, half_mm=hx, half_y_mm=hy - rc)]
+        for sx in (-1.0, 1.0):
+            for sy in (-1.0, 1.0):
+                lx, ly = sx * (hx - rc), sy * (hy - rc)
+                parts.append(Cylinder((cx + ca * lx - sa * ly, cy + sa * lx + ca * ly),
+                                      self.height_mm, radius_mm=rc))
+        return parts
+
+    def intersect(self, origin: np.ndarray, d: np.ndarray) -> Hit:
+        """See :meth:`Shape.intersect`: the nearest hit of its parts."""
+        best: Hit | None = None
+        for part in self._parts():
+            hit = part.intersect(origin, d)
+            if best is None:
+                best = hit
+                continue
+            nearer = hit.s < best.s
+            best = Hit(np.where(nearer, hit.s, best.s),
+                       np.where(nearer[..., None], hit.normal, best.normal),
+                       np.where(nearer, hit.top, best.top),
+                       np.where(nearer[..., None], hit.point, best.point))
+        assert best is not None
+        return best
+
+    def edge_distance_mm(self, lx: np.ndarray, ly: np.ndarray) -> np.ndarray:
+        """See :meth:`Shape.edge_distance_mm` (the rounded outline)."""
+        rc = min(self.corner_mm, self.half_mm, self.half_y)
+        qx = np.abs(lx) - (self.half_mm - rc)
+        qy = np.abs(ly) - (self.half_y - rc)
+        outside = np.hypot(np.maximum(qx, 0.0), np.maximum(qy, 0.0))
+        return rc - outside - np.minimum(np.maximum(qx, qy), 0.0)

@@ -4,7 +4,8 @@
 (:data:`LIGHT_KINDS`), clutter that is not a piece (:data:`CLUTTER_KINDS`), a camera (0.7-1.1 m
 high, tilted up to 25 degrees, 60-77 degrees wide, sometimes barrel distortion), a game-like
 layout of 1-100 pieces (worms of touching coins, some through a narrow gap between two tiles,
-obstacle and start tiles, posts) and the webcam's faults (blur, camera shake, noise, JPEG).
+obstacle and start tiles, posts), sometimes the table's edge with the floor beyond, and the
+webcam's faults (automatic exposure, blur, camera shake, noise, JPEG).
 Keyword arguments pin any of these choices. :meth:`Case.render` draws it; the same seed gives
 the same bytes.
 
@@ -17,8 +18,10 @@ the same bytes.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -28,6 +31,7 @@ from shapely.geometry.base import BaseGeometry
 from tabletop.pieceset import PieceSet
 from tabletop.render.camera import CameraPose
 from tabletop.render.clutter import CLUTTER, Clutter, make_clutter
+from tabletop.render.edge import TableEdge
 from tabletop.render.errors import RenderError
 from tabletop.render.layouts import game_layout
 from tabletop.render.lights import Blind, Daylight, Lamp
@@ -143,6 +147,21 @@ def _table(rng: np.random.Generator, pinned: str | None) -> str:
     return kinds[int(rng.integers(len(kinds)))]
 
 
+@cache
+def table_reflectance(table: str) -> float:
+    """Mean grey reflectance of a table kind (from a small sample of its texture)."""
+    from tabletop.render.materials import MATERIALS
+
+    tex = MATERIALS[table](np.random.default_rng(0), 120, 120, 0.4)
+    return float(np.clip(tex, 0.0, 1.0).mean())
+
+
+def auto_exposure(table: str) -> float:
+    """How far a webcam's automatic exposure brightens a dark table or darkens a white one
+    (half way to a mid-grey table, within 0.75-1.5)."""
+    return float(np.clip((0.42 / max(table_reflectance(table), 1e-3)) ** 0.5, 0.75, 1.5))
+
+
 def light_settings(kind: str, rng: np.random.Generator, table: str,
                    centre_mm: tuple[float, float]) -> dict[str, Any]:
     """RenderSettings arguments of one kind of light (:data:`LIGHT_KINDS`)."""
@@ -187,6 +206,7 @@ def light_settings(kind: str, rng: np.random.Generator, table: str,
         s.update(light_elevation_deg=float(u(62, 85)),
                  glare=float(u(0.5, 1.4) if table in GLOSSY else u(0.15, 0.4)),
                  glare_shininess=float(u(40, 250)))
+    s["exposure"] = float(np.clip(s["exposure"] * auto_exposure(table), 0.1, 4.0))
     return s
 
 
@@ -201,6 +221,33 @@ def _camera(rng: np.random.Generator, size: tuple[int, int]) -> CameraPose:
         hfov_deg=float(rng.uniform(60, 77)), dist=dist)
 
 
+def _table_edge(rng: np.random.Generator, region: BaseGeometry,
+                ) -> tuple[TableEdge, BaseGeometry, BaseGeometry]:
+    """An edge cutting 10-35 % off the view, the part of ``region`` left on the table (40 mm
+    inside the edge) and the table itself (5 mm inside)."""
+    off = float(rng.uniform(0, 360))
+    a = math.radians(off)
+    n = np.array([math.cos(a), math.sin(a)])
+    pts = np.asarray(region.exterior.coords) if hasattr(region, "exterior") else np.asarray(
+        region.convex_hull.exterior.coords)
+    along = pts @ n
+    lo, hi = float(along.min()), float(along.max())
+    cut = hi - float(rng.uniform(0.1, 0.35)) * (hi - lo)
+    c = np.asarray(region.centroid.coords[0])
+    point = c + (cut - float(c @ n)) * n
+    floors = ((0.10, 0.10, 0.11), (0.08, 0.11, 0.15), (0.16, 0.17, 0.18), (0.05, 0.06, 0.08))
+    edge = TableEdge((float(point[0]), float(point[1])), off,
+                     floors[int(rng.integers(len(floors)))])
+    big = 1e5
+    t = np.array([-n[1], n[0]])
+
+    def inside(by_mm: float) -> Polygon:
+        p = point - by_mm * n
+        return Polygon([p + big * t, p - big * t, p - big * t - big * n, p + big * t - big * n])
+
+    return edge, region.intersection(inside(40.0)), inside(5.0)
+
+
 def _n_pieces(rng: np.random.Generator) -> int:
     roll = rng.uniform()
     if roll < 0.2:
@@ -210,7 +257,9 @@ def _n_pieces(rng: np.random.Generator) -> int:
     return int(rng.integers(41, 101))
 
 
-def _clutter(rng: np.random.Generator, kind: str, region: BaseGeometry) -> list[Clutter]:
+def _clutter(rng: np.random.Generator, kind: str, region: BaseGeometry,
+             table: BaseGeometry | None) -> list[Clutter]:
+    """Clutter centred in ``region``, lying wholly on ``table`` (None: a table without end)."""
     if kind == "none" or region.is_empty:
         return []
     kinds = [kind]
@@ -224,6 +273,8 @@ def _clutter(rng: np.random.Generator, kind: str, region: BaseGeometry) -> list[
             item = make_clutter(str(k), rng, c, float(rng.uniform(0, 360)))
             if not region.contains(item.footprint.centroid):
                 continue
+            if table is not None and not table.contains(item.footprint):
+                continue
             if any(item.footprint.distance(o.footprint) < 5.0 for o in out):
                 continue
             out.append(item)
@@ -234,7 +285,7 @@ def _clutter(rng: np.random.Generator, kind: str, region: BaseGeometry) -> list[
 def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = None,
               table: str | None = None, light: str | None = None, clutter: str | None = None,
               kinds: tuple[str, ...] = ("coin", "tile", "post"),
-              size: tuple[int, int] | None = None) -> Case:
+              size: tuple[int, int] | None = None, gap_worm: bool | None = None) -> Case:
     """A case drawn from ``seed``; keyword arguments pin a choice.
 
     Args:
@@ -246,6 +297,8 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
         clutter: One of :data:`CLUTTER_KINDS`.
         kinds: Kinds of piece to lay (coin, tile, post, segment, token).
         size: (width, height) of the image (None: 1280x720 or 1600x900).
+        gap_worm: Whether a worm meets a narrow gap between two tiles (None: drawn, about one
+            case in three; True needs coins, tiles and at least 4 pieces).
 
     Raises:
         RenderError: a pinned choice that does not exist.
@@ -267,10 +320,17 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
     size = tuple(size) if size is not None else SIZES[int(rng.integers(len(SIZES)))]
     pose = _camera(rng, size)  # type: ignore[arg-type]
     region = view_region(pose)
-    items = _clutter(rng, clutter_kind, region.buffer(-20.0))
+    edge, table_area = None, None
+    if rng.uniform() < 0.15 and not region.is_empty:  # the table's edge in view
+        edge, region, table_area = _table_edge(rng, region)
+    items = _clutter(rng, clutter_kind, region.buffer(-20.0), table_area)
     count = _n_pieces(rng) if n_pieces is None else n_pieces
+    can_gap = "coin" in kinds and "tile" in kinds and count >= 4
+    if gap_worm and not can_gap:
+        raise RenderError("gap_worm needs coins and tiles among the kinds and 4 or more pieces")
     gap_worms = 0
-    if "coin" in kinds and "tile" in kinds and count >= 4 and rng.uniform() < 0.35:
+    wants_gap = rng.uniform() < 0.35
+    if can_gap and (wants_gap if gap_worm is None else gap_worm):
         gap_worms = 1 if count < 20 or rng.uniform() < 0.6 else 2
     pieces = PieceSet()
     layout = game_layout(rng, count, region, [c.footprint for c in items], pieces, kinds,
@@ -286,7 +346,7 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
         "vignette": float(rng.uniform(0.0, 0.35)),
     }
     settings = RenderSettings(seed=seed, table=table_kind, table_seed=int(rng.integers(1 << 30)),
-                              hand=with_hand, supersample=2, **lights, **faults)
+                              hand=with_hand, supersample=2, table_edge=edge, **lights, **faults)
     conditions = {"table": table_kind, "table_family": TABLE_FAMILY[table_kind],
                   "light": light_kind, "clutter": clutter_kind,
                   "gap_worm": "yes" if layout.gaps else "no", "hand": "yes" if with_hand else "no"}

@@ -4,6 +4,7 @@ the layouts are physically possible and the truth is where the picture is."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from dataclasses import replace
 
@@ -102,6 +103,13 @@ def test_pinned_choices_that_do_not_exist_are_one_line_errors():
         draw_case(1, table="plywood")
     with pytest.raises(RenderError, match="n_pieces"):
         draw_case(1, n_pieces=0)
+    with pytest.raises(RenderError, match="gap_worm"):
+        draw_case(1, kinds=("coin",), gap_worm=True)
+
+
+def test_gap_worm_can_be_pinned_off():
+    assert all(not draw_case(s, size=SMALL, n_pieces=30, gap_worm=False).gaps
+               for s in range(40, 46))
 
 
 def _square(tile) -> Polygon:
@@ -109,20 +117,10 @@ def _square(tile) -> Polygon:
     return geom
 
 
-def _gap_cases(n: int) -> list:
-    out = []
-    seed = 100
-    while len(out) < n:
-        case = draw_case(seed, size=SMALL, n_pieces=20, clutter="none")
-        if case.conditions["gap_worm"] == "yes":
-            out.append(case)
-        seed += 1
-    return out
-
-
-@pytest.mark.parametrize("case", _gap_cases(6), ids=lambda c: c.name)
-def test_gap_worm_coins_touch_both_tiles(case):
-    assert case.gaps
+@pytest.mark.parametrize("seed", range(100, 106))
+def test_gap_worm_coins_touch_both_tiles(seed):
+    case = draw_case(seed, size=SMALL, n_pieces=20, clutter="none", gap_worm=True)
+    assert case.gaps and case.conditions["gap_worm"] == "yes"
     pieces = case.scene.pieces
     for gap in case.gaps:
         worm = case.worms[gap["worm"]]
@@ -190,3 +188,53 @@ def test_truth_projects_onto_the_pieces(seed, table):
             continue
         u, v = (round(x) for x in t.top_px)
         assert diff[v, u] > 8, (t.kind, t.top_px)
+
+
+@pytest.mark.parametrize("width", [17.0, 18.5, 19.05, 20.0, 22.0])
+@pytest.mark.parametrize("max_coins", [2, 6])
+def test_gap_worm_touches_both_tiles_at_any_width(width, max_coins):
+    from tabletop.render.layouts import gap_worm
+
+    for seed in range(5):
+        tiles, coins, g = gap_worm(np.random.default_rng(seed), (10.0, -30.0), PS, width,
+                                   max_coins)
+        assert g == width and 2 <= len(coins) <= max_coins
+        for tile in tiles:
+            edge = _square(tile).exterior
+            clear = [edge.distance(Point(c.x_mm, c.y_mm)) - PS.coin_radius_mm for c in coins]
+            assert all(_square(tile).distance(Point(c.x_mm, c.y_mm)) > 0 for c in coins)
+            assert min(clear) > -1e-6 and min(clear) <= 0.5
+
+
+def _edge_cases(n: int) -> list[int]:
+    seeds = [s for s in range(400, 520)
+             if draw_case(s, size=SMALL, n_pieces=15).settings.table_edge is not None]
+    return seeds[:n]
+
+
+@pytest.mark.parametrize("seed", _edge_cases(3))
+def test_a_table_edge_has_everything_on_the_table_and_the_floor_beyond(seed):
+    case = draw_case(seed, size=SMALL, n_pieces=15)
+    edge = case.settings.table_edge
+    for p in case.scene.pieces:
+        assert edge.beyond_mm(p.x_mm, p.y_mm) < -30.0
+    for d in case.distractors:
+        assert edge.beyond_mm(*d["centre_mm"]) < 0.0
+    with_edge = case.render().image.astype(float)
+    without = replace(case, settings=replace(case.settings, table_edge=None)).render().image
+    x, y = case.pose.pixels_to_table(*np.meshgrid(np.arange(320.0), np.arange(180.0)))
+    past = np.nan_to_num(edge.beyond_mm(x, y), nan=-1e9)
+    change = np.abs(with_edge - without.astype(float)).max(axis=2)
+    floor, table = past > 20.0, past < -100.0  # (JPEG blocks blur the line's neighbourhood)
+    assert floor.sum() > 100 and table.sum() > 100
+    assert change[floor].mean() > 10.0  # the floor replaces the table there
+    assert change[table].max() == 0.0  # and the table is untouched
+
+
+def test_a_hand_case_shows_a_hand_and_a_plain_render_keeps_its_truth_keys():
+    case = draw_case(21, size=SMALL, n_pieces=10, hand=True, clutter="mug")
+    r = case.render()
+    assert case.conditions["hand"] == "yes" and r.truth_json()["hand"] is True
+    plain = replace(r, distractors=(), conditions=None).truth_json()
+    assert "distractors" not in plain and "conditions" not in plain
+    json.dumps(r.truth_json())

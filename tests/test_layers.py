@@ -7,7 +7,7 @@ events, pieces, the Calibration value, printed boards, the renderer) below all o
 - ``calibration`` imports the core only; ``vision`` the core and ``calibration``;
 - ``referee`` is pure: the core only (never vision, calibration, the web, OpenCV or Flask);
 - ``live`` (the runtime without Flask, when it exists) and ``web`` may import every layer below;
-- nothing in the product, ``bench``, ``scripts`` or ``training`` imports ``tests``.
+- nothing in the product, ``bench``, ``scripts``, ``training`` or ``docs`` imports ``tests``.
 
 The exception is the command-line dispatcher ``tabletop/cli.py``: it is the top, not the core.
 It loads each layer's ``cli`` module by name (``importlib.import_module(name)``, with a
@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 PRODUCT = ("tabletop", "calibration", "vision", "referee", "live", "web")
 """The product's packages, bottom to top."""
-TOOLS = ("bench", "scripts", "training")
+TOOLS = ("bench", "scripts", "training", "docs")
 """Programs beside the product: they may use any layer, but not the tests."""
 
 MAY_IMPORT: dict[str, frozenset[str]] = {
@@ -123,6 +123,15 @@ def _files() -> list[Path]:
 def test_every_package_is_placed_in_the_layers():
     assert set(MAY_IMPORT) == set(PRODUCT) | set(TOOLS)
     assert _files(), "no source found"
+
+
+def test_every_command_module_the_dispatcher_names_exists():
+    # The dispatcher skips a module it cannot find, so a command moved without it would vanish.
+    from tabletop.cli import COMMAND_MODULES
+
+    missing = [name for name in COMMAND_MODULES
+               if not (ROOT / (name.replace(".", "/") + ".py")).is_file()]
+    assert not missing
 
 
 def test_no_module_imports_against_the_flow():

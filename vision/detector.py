@@ -66,6 +66,11 @@ class DetectorConfig:
             None: the hand-made stages' reading stands.
         proposals: With the namer: pieces in parts of the bright mask the stages left
             unexplained, found by the namer and fitted as the stages fit theirs.
+        watch_first: Live (with ``memory``): a changed frame is first watched for a hand
+            (against the last pieces found); a frame with a hand is never judged, so the
+            piece stages are skipped and the last pieces are passed on with the hand flag. The
+            watch then keeps up with the camera, and a table that becomes still is read at
+            once.
     """
 
     px_per_mm: float | None = None
@@ -84,6 +89,7 @@ class DetectorConfig:
     still_share: float = 0.04
     namer: NamerConfig | None = None
     proposals: ProposalConfig | None = field(default_factory=ProposalConfig)
+    watch_first: bool = True
 
     @classmethod
     def for_game(cls, game: str | None, **kw: Any) -> DetectorConfig:
@@ -169,6 +175,7 @@ class Detector:
         self._valid = self._play_area()
         self._last: FrameResult | None = None
         self._last_cells: np.ndarray | None = None
+        self._last_explained: np.ndarray | None = None
         self.namer = Namer(self.config.namer) if self.config.namer else None
 
     @property
@@ -222,6 +229,17 @@ class Detector:
                                {"still": (time.perf_counter() - t_all) * 1000.0,
                                 "total": (time.perf_counter() - t_all) * 1000.0},
                                last.detections, last.hand_outlines_px)
+        watched: tuple[bool, np.ndarray] | None = None
+        if cfg.watch_first and self.memory is not None and self._last_explained is not None:
+            watched = self._watch(frame, self._last_explained, cells, tm)
+            if watched[0]:
+                assert self._last is not None
+                self._frames += 1
+                self._last_cells = None  # the next frame is watched again
+                last = self._last
+                tm["total"] = (time.perf_counter() - t_all) * 1000.0
+                return FrameResult(Scene(last.scene.pieces, hand=True), last.centres_px, tm,
+                                   last.detections, self.hand_grid.outlines_px(watched[1]))
         timed(tm, "sheets", self._look_for_sheets, frame)
         prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid,
                      everywhere="segment" in cfg.kinds,  # segments are read from all the view
@@ -259,18 +277,7 @@ class Detector:
             posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained, tmask)
             parts.append(posts)
             self._draw_posts(explained, posts)
-        hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
-                             explained, self._valid, cells)
-        if self.memory is not None:
-            moved, mcells = timed(tm, "memory", self.memory.update, self.hand_grid, frame,
-                                  explained, self._valid, cells)
-            changed = self.memory.changed_cells
-            if hand and changed is not None:  # live: what never moves is the table itself
-                n_hand = max(1, int(np.count_nonzero(hcells)))
-                if np.count_nonzero(hcells & changed) < cfg.hands.confirm_share * n_hand:
-                    hand, hcells = False, np.zeros_like(hcells)
-            if moved:
-                hand, hcells = True, hcells | mcells
+        hand, hcells = watched or self._watch(frame, explained, cells, tm)
         dets = Detections.merge(parts)
         if self.namer is not None:
             dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
@@ -288,8 +295,27 @@ class Detector:
         outlines = self.hand_grid.outlines_px(hcells) if hand else ()
         tm["total"] = (time.perf_counter() - t_all) * 1000.0
         result = FrameResult(scene, centres_px, tm, dets, outlines)
-        self._last, self._last_cells = result, cells
+        self._last, self._last_cells, self._last_explained = result, cells, explained
         return result
+
+    def _watch(self, frame: np.ndarray, explained: np.ndarray, cells: np.ndarray,
+               tm: dict[str, float]) -> tuple[bool, np.ndarray]:
+        """Whether a hand is over the table (one frame's cues, confirmed live by the table
+        memory), and its cells."""
+        cfg = self.config
+        hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
+                             explained, self._valid, cells)
+        if self.memory is not None:
+            moved, mcells = timed(tm, "memory", self.memory.update, self.hand_grid, frame,
+                                  explained, self._valid, cells)
+            changed = self.memory.changed_cells
+            if hand and changed is not None:  # live: what never moves is the table itself
+                n_hand = max(1, int(np.count_nonzero(hcells)))
+                if np.count_nonzero(hcells & changed) < cfg.hands.confirm_share * n_hand:
+                    hand, hcells = False, np.zeros_like(hcells)
+            if moved:
+                hand, hcells = True, hcells | mcells
+        return hand, hcells
 
     def _unchanged(self, cells: np.ndarray) -> bool:
         """True when a frame's cells all match the last fully detected frame's."""

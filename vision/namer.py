@@ -40,13 +40,17 @@ _BATCH = 64
 class NamerConfig:
     """Attributes:
     model: The ONNX weights (their JSON beside them).
-    keep: A candidate stays when the namer gives its kind at least this probability.
-    rename: A suit or face is taken from the namer when it gives it at least this.
+    keep: A candidate stays unless the namer gives its kind less than this probability (a
+        veto: the stages' own rules found it, the namer must be sure it is no such piece).
+    rename: A suit or face is taken from the namer when it gives it at least this share of
+        the kind's probability and the stage's own reading was unsure (``unsure``) or none.
+    unsure: A stage's suit or face read with less confidence than this is unsure.
     """
 
     model: Path = MODEL
-    keep: float = 0.5
+    keep: float = 0.1
     rename: float = 0.7
+    unsure: float = 0.5
 
 
 class Namer:
@@ -112,6 +116,8 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
         best = int(np.argmax(p[row]))
         if KIND_OF[best] != kind or p[row, best] < cfg.rename * pk:
             continue
+        if dets.confidence[i] >= cfg.unsure:
+            continue  # the stage read the ink (or the back) clearly
         name = CLASSES[best]
         if kind == "coin":
             down = name == "coin-down"

@@ -37,11 +37,11 @@ class ProposalConfig:
     max_points: At most this many points are named in one frame (cost bound).
     """
 
-    step_mm: float = 3.0
+    step_mm: float = 4.0
     seen: float = 0.85
     margin_mm: float = 1.5
-    min_coin_share: float = 0.35
-    max_points: int = 600
+    min_coin_share: float = 0.5
+    max_points: int = 240
 
 
 def explained_mask(prep: Prepared, dets: Detections, coin_r_mm: float, tile_mm: float,
@@ -112,8 +112,9 @@ def propose(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep:
     side = tiles.side_mm * s
     explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
     free = cv2.bitwise_and(prep.bright, cv2.bitwise_not(explained))
+    k = max(3, round(0.3 * r_coin) | 1)  # slivers beside found pieces are no piece
     free = cv2.morphologyEx(free, cv2.MORPH_OPEN,
-                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
     least = cfg.min_coin_share * math.pi * r_coin * r_coin
     step = max(1.0, cfg.step_mm * s)
     pts_px: list[np.ndarray] = []

@@ -5,10 +5,10 @@ Run by hand (``make bench``)::
     .venv/bin/python bench/bench_trust.py [--seed N] [--plays K] [--games worm-derby,...]
 
 Each playthrough is made by the project's renderer (:mod:`tabletop.render`): a table and a light
-drawn from the seed (``tabletop.render.variety`` when present, else
-:meth:`RenderSettings.random`), a lamp dimmed or switched off between turns (window light
-only), camera noise, a hand over the table while pieces move, and illegal moves of every kind
-the renderer can show planted and then put right. The frames go through the same code as
+drawn from the seed by ``tabletop.render.variety`` (``--table``, ``--light`` pin them), a lamp
+dimmed or switched off between turns (window light only), camera noise, a hand over the table
+while pieces move, and illegal moves of every kind the renderer can show planted and then put
+right. The frames go through the same code as
 ``tabletop replay``: :func:`web.vision_glue.load_vision`, :func:`web.pipeline.run_sync` (each
 frame repeated as ``--repeat`` does), a :class:`web.table.Table` with its log.
 
@@ -110,6 +110,8 @@ class Playthrough:
     pose: CameraPose
     decals: list[Decal] = field(default_factory=list)
     light_at: dict[int, str] = field(default_factory=dict)  # step index -> light from there
+    to_world: Any = None  # scene (the game's frame) -> scene on the table, for the renderer
+    calibrate: str | None = None  # "jungle-board": calibrated from the board's markers
 
     @property
     def setup(self) -> Setup:
@@ -233,8 +235,8 @@ def _course(rng: random.Random, variant: str) -> list[Piece]:
              Piece.tile(START_X, LANE_Y + 2 * T, 0.0, "up", "arms"),
              Piece.tile(START_X + PYLON_AT, LANE_Y, 0.0, "up", "suns")]
     if variant == "slalom":
-        tiles.append(Piece.tile(START_X + 440.0, LANE_Y + rng.uniform(-6, 6), rng.uniform(0, 20),
-                                "up", "suns"))
+        tiles.append(Piece.tile(START_X + 400.0, LANE_Y + 120.0 + rng.uniform(-6, 6),
+                                rng.uniform(0, 20), "up", "suns"))
     spots = [(545.0, 30.0), (545.0, 290.0), (628.0, -12.0), (628.0, 312.0)]
     rng.shuffle(spots)
     for x, y in spots[:3]:
@@ -257,7 +259,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
     tiles = _course(rng, variant)
     worms = {p: [(START_X + (length - 1 - i) * D, LANE_Y + s * 28.0) for i in range(length)][::-1]
              for p, s in zip(players, (-1, 1), strict=True)}
-    table = DerbyTable(tiles, worms, START_X + 380.0 if variant == "slalom" else
+    table = DerbyTable(tiles, worms, START_X + 330.0 if variant == "slalom" else
                        START_X + PYLON_AT + 80)
     steps: list[Step] = [Say(Setup("worm-derby", tuple(players), options))]
     steps.append(Still(table.scene(), Expect(None, "ok"), "setup", still_frames))
@@ -418,6 +420,177 @@ def _move_obstacle(table: DerbyTable, rng: random.Random, dist: float) -> Point2
     return None
 
 
+# --------------------------------------------------------------------------- Worm Up!
+
+SEG = PIECES.segment_diameter_mm
+UP_START = ((0.0, 0.0), (300.0, 0.0))
+UP_FINISH = ((0.0, 420.0), (300.0, 420.0))
+
+
+def _up_scene(worms: dict[str, list[Point2]]) -> Scene:
+    pieces = [Piece("segment", round(x, 2), round(y, 2), color=c)
+              for c, w in worms.items() for x, y in w]
+    pieces += [Piece("post", x, y) for x, y in (*UP_START, *UP_FINISH)]
+    return Scene(tuple(pieces))
+
+
+def _up_advance(worm: list[Point2], k: int, rng: random.Random) -> list[Point2]:
+    out = list(worm)
+    for _ in range(k):
+        hx, hy = out[-1]
+        a = math.radians(90.0 + rng.uniform(-4.0, 4.0))
+        out.append((hx + SEG * math.cos(a), hy + SEG * math.sin(a)))
+    return out[k:]
+
+
+def worm_up(seed: int, rounds: int = 2, fouls: tuple[str, ...] = ("steps", "order"),
+            still_frames: int = 2) -> Playthrough:
+    """A Worm Up! playthrough: three worms, secret bids, moves in bid order, fouls planted."""
+    from tabletop.events import Bid
+
+    rng = random.Random(seed)
+    players = ["red", "yellow", "blue"]
+    worms = {p: [(50.0 + 50.0 * i, -(SEG / 2 + 2.0) - SEG * (6 - k)) for k in range(7)]
+             for i, p in enumerate(players)}
+    steps: list[Step] = [Say(Setup("worm-up", tuple(players), {}))]
+    steps.append(Still(_up_scene(worms), Expect(None, "ok"), "setup", still_frames))
+    resting: dict[str, int] = {}
+    light_at: dict[int, str] = {}
+    plan = list(fouls)[:rounds] + ["legal"] * max(0, rounds - len(fouls))
+    for r in range(rounds):
+        if r and rng.random() < 0.6:
+            light_at[len(steps)] = rng.choice(["dim", "off", "lamp"])
+        numbers = [4, 5, 6, 7]
+        bids: dict[str, int] = {}
+        for p in players:
+            free = [n for n in numbers if n != resting.get(p) and n not in bids.values()]
+            bids[p] = rng.choice(free)
+        for p in players:
+            steps.append(Say(Bid(p, str(bids[p]))))
+        resting = dict(bids)
+        order = sorted(players, key=lambda p: bids[p])
+        what = plan[r]
+        for m, p in enumerate(order):
+            before = {c: list(w) for c, w in worms.items()}
+            if what == "steps" and m == 0:
+                worms[p] = _up_advance(worms[p], bids[p] + 1, rng)
+                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
+                steps.append(Still(_up_scene(worms), Expect(p, "steps"),
+                                   f"{p} {bids[p] + 1} on a bid of {bids[p]}", still_frames))
+                worms = before
+                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
+                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
+            if what == "order" and m == 0:
+                q = order[1]
+                worms[q] = _up_advance(worms[q], bids[q], rng)
+                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[q][-1]))
+                steps.append(Still(_up_scene(worms), Expect(q, "order"),
+                                   f"{q} moves before {p}", still_frames))
+                worms = {c: list(w) for c, w in before.items()}
+                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[q][-1]))
+                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
+            worms[p] = _up_advance(worms[p], bids[p], rng)
+            steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
+            steps.append(Still(_up_scene(worms), Expect(p, "ok"), f"{p} moves {bids[p]}",
+                               still_frames))
+    pose = CameraPose.looking_at((150.0, 120.0), 1000.0, 10.0, 90.0, (1280, 720), 62.0)
+    return Playthrough("worm-up", steps, pose, [], light_at)
+
+
+# --------------------------------------------------------------------------- Jungle
+
+
+def _jungle_scene(pos: Any) -> Scene:
+    """The tokens of a position, in the board's millimetre frame."""
+    from referee.jungle import geometry as g
+
+    return Scene(tuple(Piece("token", *g.square_centre_mm(sq), id=49 + code)
+                       for sq, code in pos.pieces()))
+
+
+def _board_to_page(scene: Scene) -> Scene:
+    from referee.jungle import geometry as g
+
+    return Scene(tuple(replace(p, x_mm=g.board_to_page_mm(p.x_mm, p.y_mm)[0],
+                               y_mm=g.board_to_page_mm(p.x_mm, p.y_mm)[1])
+                       for p in scene.pieces), hand=scene.hand)
+
+
+def jungle(seed: int, moves: int = 8, fouls: tuple[str, ...] = ("steps", "water", "turn"),
+           still_frames: int = 2) -> Playthrough:
+    """A Jungle playthrough on the printed board: random legal moves, fouls planted."""
+    from calibration.jungle_board import make_board
+    from referee.jungle import geometry as g
+    from referee.jungle.position import Position, make_move, move_squares
+
+    rng = random.Random(seed)
+    players = ("first", "second")
+    pos = Position()
+    steps: list[Step] = [Say(Setup("jungle", players, {}))]
+    steps.append(Still(_jungle_scene(pos), Expect(None, "ok"), "setup", still_frames))
+    plan = list(fouls) + ["legal"] * max(0, moves - len(fouls))
+    rng.shuffle(plan)
+    light_at: dict[int, str] = {}
+
+    def show(p: Any, expect: Expect | None, label: str, target: Point2) -> None:
+        sc = _jungle_scene(p)
+        steps.append(Motion(replace(sc, hand=True), g.board_to_page_mm(*target)))
+        steps.append(Still(sc, expect, label, still_frames))
+
+    for k, what in enumerate(plan):
+        if k and rng.random() < 0.3:
+            light_at[len(steps)] = rng.choice(["dim", "off", "lamp"])
+        side = pos.side
+        legal = pos.legal_moves()
+        if not legal or pos.outcome() is not None:
+            break
+        bad = None
+        if what != "legal":
+            cands = []
+            for fr, code in pos.pieces():
+                want_side = side if what != "turn" else 1 - side
+                if code // 8 != want_side:
+                    continue
+                for to in range(g.N_SQUARES):
+                    m = make_move(fr, to)
+                    ill = pos.check(m) if what != "turn" else None
+                    if what == "turn":
+                        # a legal-looking step of the other side's animal
+                        if to in g.neighbours(fr) and all(s != to for s, _ in pos.pieces()) \
+                                and to not in g.WATER:
+                            cands.append((m, "turn"))
+                    elif ill is not None and ill.rule.value == what and \
+                            all(s != to for s, _ in pos.pieces()):
+                        cands.append((m, what))
+            if cands:
+                bad = rng.choice(cands)
+        if bad is not None:
+            m, rule = bad
+            fr, to = move_squares(m)
+            mover = next(c for s, c in pos.pieces() if s == fr) // 8
+            board = {s: c for s, c in pos.pieces()}
+            board[to] = board.pop(fr)
+            wrong = Scene(tuple(Piece("token", *g.square_centre_mm(sq), id=49 + c)
+                                for sq, c in board.items()))
+            steps.append(Motion(replace(wrong, hand=True), g.board_to_page_mm(
+                *g.square_centre_mm(to))))
+            steps.append(Still(wrong, Expect(players[mover], rule),
+                               f"{players[mover]} {g.SQUARE_NAMES[fr]}{g.SQUARE_NAMES[to]}",
+                               still_frames))
+            show(pos, None, "put back", g.square_centre_mm(fr))
+        m = rng.choice(legal)
+        fr, to = move_squares(m)
+        pos.push(m)
+        show(pos, Expect(players[side], "ok"),
+             f"{players[side]} {g.SQUARE_NAMES[fr]}{g.SQUARE_NAMES[to]}", g.square_centre_mm(to))
+    page = make_board(dpi=150)
+    decal = Decal(np.asarray(page), g.PAGE_MM, (g.PAGE_MM[0] / 2, g.PAGE_MM[1] / 2), 0.0)
+    pose = CameraPose.looking_at((g.PAGE_MM[0] / 2, g.PAGE_MM[1] / 2), 800.0, 8.0, 90.0,
+                                 (1280, 720), 60.0)
+    return Playthrough("jungle", steps, pose, [decal], light_at, to_world=_board_to_page,
+                       calibrate="jungle-board")
+
+
 # --------------------------------------------------------------------------- running it
 
 LIGHTS = {
@@ -428,20 +601,16 @@ LIGHTS = {
 }
 
 
-def _looks(seed: int) -> RenderSettings:
-    """The table and the light of a playthrough (``tabletop.render.variety`` when present)."""
-    try:
-        from tabletop.render import variety  # type: ignore[attr-defined]
-    except ImportError:
-        variety = None
-    if variety is not None:
-        rng = random.Random(seed)
-        case = variety.draw_case(seed, table=rng.choice(variety.TABLE_KINDS),
-                                 light=rng.choice(variety.LIGHT_KINDS))
-        settings = getattr(case, "settings", case)
-        if isinstance(settings, RenderSettings):
-            return replace(settings, hand=False, motion_blur_px=0.0)
-    return RenderSettings.random(seed, motion_blur_px=0.0, glare=0.0)
+def _looks(seed: int, table: str | None = None, light: str | None = None) -> RenderSettings:
+    """The table and the light of a playthrough: a table kind and a kind of light drawn by
+    :func:`tabletop.render.variety.draw_case` from the seed (or the ones named)."""
+    from tabletop.render import variety
+
+    rng = random.Random(seed)
+    table_kind, light_kind = rng.choice(variety.TABLE_KINDS), rng.choice(variety.LIGHT_KINDS)
+    case = variety.draw_case(seed, table=table or table_kind, light=light or light_kind,
+                             clutter="none", hand=False, n_pieces=1, size=(1280, 720))
+    return replace(case.settings, hand=False, motion_blur_px=0.0)
 
 
 @dataclass
@@ -453,9 +622,11 @@ class Frames:
     count: int
 
 
-def render(play: Playthrough, seed: int, repeat: int) -> Frames:
-    """Every step drawn as the camera sees it (each frame ``repeat`` times, as replay does)."""
-    base = _looks(seed)
+def render(play: Playthrough, seed: int, repeat: int, table: str | None = None,
+           light: str | None = None) -> Frames:
+    """Every step drawn as the camera sees it (each frame ``repeat`` times, as replay does);
+    ``table`` and ``light`` pin the variety's kinds (default: drawn from the seed)."""
+    base = _looks(seed, table, light)
     light: dict[str, float] = {}
     items: list[tuple[int, Any]] = []
     cal = None
@@ -474,8 +645,14 @@ def render(play: Playthrough, seed: int, repeat: int) -> Frames:
             settings = replace(base, seed=seed * 1000 + n, table_seed=base.texture_seed,
                                hand=target is not None, hand_target_mm=target,
                                hand_height_mm=25.0, **looks)
-            r = render_scene(scene, play.pose, settings, PIECES, play.decals)
-            cal = r.calibration()
+            world = play.to_world(scene) if play.to_world is not None else scene
+            r = render_scene(world, play.pose, settings, PIECES, play.decals)
+            if cal is None:
+                if play.calibrate == "jungle-board":
+                    from calibration.jungle_board import calibrate_from_board
+                    cal = calibrate_from_board(r.image)
+                else:
+                    cal = r.calibration()
             items.extend((i, r.image) for _ in range(repeat))
     return Frames(items, cal, n)
 
@@ -569,7 +746,8 @@ def exact(play: Playthrough) -> Score:
     return score
 
 
-def run(play: Playthrough, seed: int, repeat: int = 3) -> Score:
+def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
+        light: str | None = None) -> Score:
     """Renders a playthrough and runs it through the real pipeline; the score."""
     from web.bus import Bus
     from web.log import GameLog
@@ -578,7 +756,7 @@ def run(play: Playthrough, seed: int, repeat: int = 3) -> Score:
     from web.table import Table
     from web.vision_glue import load_vision
 
-    frames = render(play, seed, repeat)
+    frames = render(play, seed, repeat, table, light)
     current = [0]
 
     class _Recording(Source):
@@ -660,12 +838,19 @@ def playthroughs(seed: int, games: list[str], short: bool = False) -> list[Playt
             out.append(worm_derby(seed + 1, "slalom", **kw))
         elif g == "worm-derby.cannibal":
             out.append(worm_derby(seed + 2, cannibal=True, **kw))
+        elif g == "jungle":
+            out.append(jungle(seed + 4, moves=3 if short else 10,
+                              **({"still_frames": 1, "fouls": ("steps", "water")}
+                                 if short else {})))
+        elif g == "worm-up":
+            out.append(worm_up(seed + 3, rounds=1 if short else 3,
+                               **({"still_frames": 1} if short else {})))
         else:
             raise SystemExit(f"bench_trust: unknown game {g!r}")
     return out
 
 
-GAMES = ["worm-derby.basic", "worm-derby.slalom", "worm-derby.cannibal"]
+GAMES = ["worm-derby.basic", "worm-derby.slalom", "worm-derby.cannibal", "worm-up", "jungle"]
 FIGURES = ("verdicts_right", "false_alarms", "missed_fouls", "verdicts_missing", "doubts_raised",
            "doubts_real", "readings_wrong", "exact_right", "exact_total", "frames")
 
@@ -677,6 +862,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--plays", type=int, default=1, help="playthroughs per game")
     ap.add_argument("--games", default=",".join(GAMES))
     ap.add_argument("--short", action="store_true", help="a few turns each (the test's size)")
+    ap.add_argument("--table", help="pin the table kind (tabletop.render.variety.TABLE_KINDS)")
+    ap.add_argument("--light", help="pin the light kind (tabletop.render.variety.LIGHT_KINDS)")
     ap.add_argument("-v", "--verbose", action="store_true", help="say what went wrong")
     ap.add_argument("--trace", action="store_true", help="every step and what was said")
     args = ap.parse_args(argv)
@@ -687,7 +874,7 @@ def main(argv: list[str] | None = None) -> int:
     for k in range(args.plays):
         seed = args.seed + 17 * k
         for play in playthroughs(seed, games, args.short):
-            score = run(play, seed)
+            score = run(play, seed, table=args.table, light=args.light)
             per.setdefault(play.name, Score()).add(score)
             total.add(score)
             if args.trace:

@@ -52,6 +52,19 @@ def _calibrate(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.show}: --show writes a .png or .jpg picture")
     lens = Lens.load(args.lens) if args.lens else None
     img = read_image(args.image)
+    if lens is not None and tuple(lens.image_size) != (img.shape[1], img.shape[0]):
+        raise ResolutionMismatch(
+            f"{args.image} is {img.shape[1]}x{img.shape[0]} but {args.lens} was calibrated at "
+            f"{lens.image_size[0]}x{lens.image_size[1]}; use a lens file of this camera "
+            f"resolution")
+    if args.points:
+        from calibration.homography import load_points
+        from tabletop.limits import MAX_POINTS
+
+        given = load_points(args.points)
+        if isinstance(given, list) and len(given) > MAX_POINTS:
+            raise InputError(f"{args.points}: {len(given)} points; a calibration takes at "
+                             f"most {MAX_POINTS}")
     try:
         if args.points:
             if args.paper or args.bar_mm is not None:

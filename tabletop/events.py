@@ -28,7 +28,7 @@ from typing import Any, ClassVar
 
 from tabletop import jsonin
 from tabletop.errors import InputError, RecordFormatError, SceneFormatError
-from tabletop.limits import MAX_FILE_BYTES, MAX_PIECES, check_coordinate_mm
+from tabletop.limits import MAX_PIECES, check_coordinate_mm, check_file_bytes
 from tabletop.scene import DIE_VALUES, Piece, Scene
 
 BIDS: tuple[str, ...] = ("4", "5", "6", "7", "X")
@@ -352,8 +352,10 @@ def _time(obj: Mapping[str, Any], where: str) -> float | None:
     t = obj.get("t")
     if t is None:
         return None
-    if isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t):
-        raise RecordFormatError(f"{where}: 't' must be a number of seconds")
+    if (isinstance(t, bool) or not isinstance(t, int | float) or not math.isfinite(t)
+            or not 0 <= t < 1e11):
+        raise RecordFormatError(f"{where}: 't' must be a number of seconds since the epoch "
+                                f"(0..1e11)")
     return float(t)
 
 
@@ -383,15 +385,23 @@ def _check_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
         raise RecordFormatError(f"{where}: unknown field {unknown[0]!r}")
 
 
-def parse_event(obj: Any, where: str = "event") -> Event:
+def parse_event(obj: Any, where: str = "event", strict: bool = True) -> Event:
     """Reads one event of the record format.
+
+    Args:
+        obj: The event's JSON object.
+        where: Named in errors (``record.jsonl: line 3``).
+        strict: Check it against what a table can be (strict JSON, pieces on the table, see
+            :mod:`tabletop.limits`): every input from outside is. A log's own stored events
+            are read with ``strict=False``, so a log written before these checks still opens.
 
     Raises:
         RecordFormatError: naming ``where`` and what is wrong.
     """
     if not isinstance(obj, Mapping):
         raise RecordFormatError(f"{where}: an event must be a JSON object")
-    jsonin.check(dict(obj), where, RecordFormatError)
+    if strict:
+        jsonin.check(dict(obj), where, RecordFormatError)
     kind = obj.get("type")
     if not isinstance(kind, str) or kind not in EVENT_TYPES:
         raise RecordFormatError(
@@ -399,11 +409,16 @@ def parse_event(obj: Any, where: str = "event") -> Event:
             f"{', '.join(EVENT_TYPES)})")
     t = _time(obj, where)
     try:
-        return _PARSERS[kind](obj, where, t)
+        event: Event = _PARSERS[kind](obj, where, t)
     except SceneFormatError as exc:
         message = str(exc)  # already names ``where`` when a parser passed it down
         raise RecordFormatError(
             message if message.startswith(where) else f"{where}: {message}") from None
+    if strict and isinstance(event, SceneSeen):
+        check_scene(event.scene, where)
+    if strict and isinstance(event, Correction) and event.piece is not None:
+        _check_piece(event.piece, f"{where}: piece")
+    return event
 
 
 def _parse_setup(o: Mapping[str, Any], w: str, t: float | None) -> Event:
@@ -428,7 +443,7 @@ def _parse_setup(o: Mapping[str, Any], w: str, t: float | None) -> Event:
 
 def _parse_scene(o: Mapping[str, Any], w: str, t: float | None) -> Event:
     body = {k: v for k, v in o.items() if k not in ("type", "t")}
-    return SceneSeen(check_scene(Scene.from_json(body, w), w), t)
+    return SceneSeen(Scene.from_json(body, w), t)
 
 
 def _parse_roll(o: Mapping[str, Any], w: str, t: float | None) -> Event:
@@ -468,8 +483,7 @@ def _parse_correction(o: Mapping[str, Any], w: str, t: float | None) -> Event:
     _check_keys(o, {"op", "index", "piece"}, w)
     op = _str(o, "op", w, CORRECTION_OPS)
     index = _int(o, "index", w, 0, 10**6) if op in ("remove", "change") else None
-    piece = (_check_piece(Piece.from_json(o.get("piece"), f"{w}: piece"), f"{w}: piece")
-             if op in ("add", "change") else None)
+    piece = Piece.from_json(o.get("piece"), f"{w}: piece") if op in ("add", "change") else None
     return Correction(op, index, piece, t)
 
 
@@ -583,9 +597,7 @@ def read_record(path: str | Path) -> list[Event]:
     """Reads a whole game record (input and output events) from a JSON Lines file."""
     p = Path(path)
     try:
-        if p.is_file() and p.stat().st_size > MAX_FILE_BYTES:
-            raise RecordFormatError(f"{p}: {p.stat().st_size} bytes is larger than any game "
-                                    f"record (at most {MAX_FILE_BYTES})")
+        check_file_bytes(p, error=RecordFormatError)
         text = p.read_text(encoding="utf-8")
     except OSError as exc:
         raise RecordFormatError(f"{p}: cannot read ({exc.strerror})") from None

@@ -12,6 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from tabletop.errors import InputError
+from tabletop.limits import check_file_bytes
 
 
 def read_bytes(path: str | Path, what: str = "file",
@@ -19,10 +20,11 @@ def read_bytes(path: str | Path, what: str = "file",
     """The bytes of a file.
 
     Raises:
-        InputError (or ``error``): the file is missing (``no such <what>``), a folder or
-            unreadable, naming the file.
+        InputError (or ``error``): the file is missing (``no such <what>``), a folder,
+            unreadable or far larger than any such file (``tabletop.limits``), naming it.
     """
     p = Path(path)
+    check_file_bytes(p, error=error)
     try:
         return p.read_bytes()
     except FileNotFoundError:

@@ -17,7 +17,12 @@ told apart.
 
 from __future__ import annotations
 
+import os
 import struct
+import sys
+import tempfile
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -153,6 +158,25 @@ def read_bytes(path: str | Path) -> bytes:
         raise ImageFileError(f"{p}: cannot read ({exc.strerror})") from None
 
 
+_STDERR_LOCK = threading.Lock()
+
+
+def quietly(decode: Callable[[], Any]) -> tuple[Any, str]:
+    """Runs a decoder with the process's stderr caught: the image libraries write their warnings
+    there ("Corrupt JPEG data: ..."); they become part of the one-line error instead."""
+    with _STDERR_LOCK, tempfile.TemporaryFile() as caught:
+        sys.stderr.flush()
+        saved = os.dup(2)
+        os.dup2(caught.fileno(), 2)
+        try:
+            out = decode()
+        finally:
+            os.dup2(saved, 2)
+            os.close(saved)
+        caught.seek(0)
+        return out, caught.read().decode("utf-8", "replace")
+
+
 def decode(data: bytes, what: str, grey: bool = False) -> Any:
     """Decodes a picture's bytes after checking its header: BGR (or grey) ``uint8`` array.
 
@@ -171,7 +195,11 @@ def decode(data: bytes, what: str, grey: bool = False) -> Any:
     check_image_size(w, h, what)
     check_complete(kind, data, what)
     flags = cv2.IMREAD_GRAYSCALE if grey else cv2.IMREAD_COLOR
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags)
+    image, said = quietly(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), flags))
+    damage = [ln.strip() for ln in said.splitlines()
+              if "corrupt" in ln.lower() or "premature end" in ln.lower()]
+    if damage:
+        raise ImageFileError(f"{what}: the {kind.upper()} is damaged ({damage[0]})")
     if image is None or image.size == 0:
         raise ImageFileError(f"{what}: not a readable image (a damaged {kind.upper()})")
     return image

@@ -29,14 +29,23 @@ MAX_PIECES = 1_000
 PIECE_MM = (1.0, 300.0)
 """Smallest and largest size of a piece (a diameter, a tile's side), mm."""
 
+MAX_POINTS = 1_000
+"""Most point correspondences in one POINTS.json (a calibration needs 4 to a few dozen)."""
+
 MAX_IMAGE_PIXELS = 50_000_000
 """Most pixels in one picture (a 48-megapixel phone photo passes)."""
 
 MAX_IMAGE_SIDE_PX = 16_384
 """Longest side of one picture, pixels."""
 
+MIN_IMAGE_SIDE_PX = 16
+"""Shortest side of one picture, pixels (smaller ones show no table, and trip OpenCV)."""
+
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Largest input file read whole (an image, a record, a scene), bytes."""
+
+MAX_TEXT_FILE_BYTES = 20 * 1024 * 1024
+"""Largest JSON or JSON Lines file read (a record of a long game is a few megabytes)."""
 
 MAX_JSON_DEPTH = 32
 """Deepest nesting of a JSON value (events nest four or five levels)."""
@@ -48,40 +57,91 @@ MAX_ID = 2**63 - 1
 """Largest id of a game or an event (SQLite's integers)."""
 
 
-GAP_OUTLINE_POINTS = 25_000
-"""Most outline points a gap query may sample (about 100 m of piece edges at 4 mm): the work
-and memory of :func:`referee.geometry.fit_path` grow with them (25,000: about a second and
-200 MB; a real table has a few hundred)."""
+GAP_WORK_POINTS = 30_000
+"""Most points a gap query may build its roadmap from (:func:`gap_work_points`): the time and
+memory of :func:`referee.geometry.fit_path` grow with them (30,000: under a second and about
+150 MB; a real table needs a few thousand)."""
 
 GAP_SAMPLE_MM = 4.0
-"""The spacing of those points (``referee.geometry.fit.SAMPLE_SPACING_MM``)."""
+"""The spacing of the points sampled on outlines (``referee.geometry.fit.SAMPLE_SPACING_MM``)."""
+
+GAP_EDGE_MM = 8.0
+"""The longest roadmap edge before it is split (``referee.geometry.fit.EDGE_MOST_MM``)."""
 
 
-def gap_outline_points(pieces: Iterable[Any], sizes: Any) -> int:
-    """How many outline points a gap query over ``pieces`` samples (an estimate from above).
+def gap_work_points(pieces: Iterable[Any], sizes: Any,
+                    points_mm: Iterable[tuple[float, float]] = ()) -> int:
+    """About how many points a gap query over ``pieces`` builds its roadmap from.
+
+    The outlines are sampled every :data:`GAP_SAMPLE_MM`, and the roadmap (the middle of every
+    gap) is split every :data:`GAP_EDGE_MM`: its length grows as ``sqrt(pieces x area)``, so a
+    few pieces far apart cost as much as many close together.
 
     Args:
         pieces: :class:`tabletop.scene.Piece` values.
         sizes: The :class:`tabletop.pieceset.PieceSet` they are measured with.
+        points_mm: The query's own points (they widen the area searched).
     """
     square = {"tile": sizes.tile_mm, "token": sizes.token_mm}
     round_ = {"coin": sizes.coin_diameter_mm, "post": sizes.post_diameter_mm,
               "segment": sizes.segment_diameter_mm, "die": sizes.die_mm}
-    total_mm = 0.0
+    outline_mm = 0.0
+    xs: list[float] = []
+    ys: list[float] = []
+    n = 0
     for p in pieces:
+        n += 1
+        xs.append(p.x_mm)
+        ys.append(p.y_mm)
         if p.kind in square:
-            total_mm += 4.0 * square[p.kind]
+            outline_mm += 4.0 * square[p.kind]
         else:
-            total_mm += math.pi * round_.get(p.kind, sizes.die_mm)
-    return int(total_mm / GAP_SAMPLE_MM) + 1
+            outline_mm += math.pi * round_.get(p.kind, sizes.die_mm)
+    for x, y in points_mm:
+        xs.append(x)
+        ys.append(y)
+    if not xs:
+        return 0
+    area_mm2 = (max(xs) - min(xs) + 1.0) * (max(ys) - min(ys) + 1.0)
+    roadmap_mm = 2.0 * math.sqrt((n + 1) * area_mm2)
+    return int(outline_mm / GAP_SAMPLE_MM + roadmap_mm / GAP_EDGE_MM) + 1
 
 
-def check_gap_work(pieces: Iterable[Any], sizes: Any, what: str) -> None:
-    """Refuses a gap query that would sample more than :data:`GAP_OUTLINE_POINTS` points."""
-    n = gap_outline_points(pieces, sizes)
-    if n > GAP_OUTLINE_POINTS:
-        raise InputError(f"{what}: the pieces' outlines are too long for a gap check "
-                         f"({n} points to sample, at most {GAP_OUTLINE_POINTS})")
+def check_gap_work(pieces: Iterable[Any], sizes: Any, what: str,
+                   points_mm: Iterable[tuple[float, float]] = ()) -> None:
+    """Refuses a gap query that would build its roadmap from more than
+    :data:`GAP_WORK_POINTS` points (too many pieces, too far apart)."""
+    n = gap_work_points(pieces, sizes, points_mm)
+    if n > GAP_WORK_POINTS:
+        raise InputError(f"{what}: too many pieces over too large a table for a gap check "
+                         f"(about {n} points to search, at most {GAP_WORK_POINTS})")
+
+
+def check_file_bytes(path: Any, limit: int = MAX_TEXT_FILE_BYTES,
+                     error: type[InputError] = InputError) -> None:
+    """Refuses a file larger than ``limit`` bytes before it is read (a missing file passes:
+    the reader says so in its own words)."""
+    import os
+
+    try:
+        size = os.stat(path).st_size
+    except (OSError, ValueError):
+        return
+    if size > limit:
+        raise error(f"{path}: {size} bytes is far larger than this file can be (at most "
+                    f"{limit})")
+
+
+def parse_id(text: str) -> int | None:
+    """An id (a game's, an event's) from text: ASCII digits within SQLite's integers, else None.
+
+    >>> parse_id("12"), parse_id("²"), parse_id("9" * 5000), parse_id("9223372036854775808")
+    (12, None, None, None)
+    """
+    if not 0 < len(text) <= 19 or not text.isascii() or not text.isdigit():
+        return None
+    value = int(text)
+    return value if value <= MAX_ID else None
 
 
 def check_coordinate_mm(value: float, what: str) -> float:
@@ -107,6 +167,9 @@ def check_image_size(width: int, height: int, what: str) -> tuple[int, int]:
     """``(width, height)`` when a picture that size may be decoded, else an :class:`InputError`."""
     if width <= 0 or height <= 0:
         raise InputError(f"{what}: the image declares no pixels ({width}x{height})")
+    if min(width, height) < MIN_IMAGE_SIDE_PX:
+        raise InputError(f"{what}: the image is {width}x{height} px, too small to show a table "
+                         f"(at least {MIN_IMAGE_SIDE_PX} px a side)")
     if max(width, height) > MAX_IMAGE_SIDE_PX or width * height > MAX_IMAGE_PIXELS:
         raise InputError(f"{what}: the image is {width}x{height} px, larger than any picture "
                          f"of a table this program reads (at most {MAX_IMAGE_PIXELS // 10**6} "

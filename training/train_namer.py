@@ -143,7 +143,7 @@ def main(argv: list[str] | None = None) -> int:
             opt.step()
             sched.step()
             step += 1
-            losses.append(float(loss))
+            losses.append(float(loss.detach()))
         model.eval()
         with torch.no_grad():
             pv = model(xv).argmax(1).numpy()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from calibration.errors import ResolutionMismatch
 from calibration.model import Calibration
 from tabletop.pieceset import PieceSet
 from vision.detector import GAME_KINDS, Detector, DetectorConfig
@@ -34,7 +35,11 @@ def run(args: argparse.Namespace) -> int:
     cal = Calibration.load(args.calibration)
     pieces = PieceSet.load(args.pieces) if args.pieces else PieceSet()
     image = read_image(args.image)
-    cal.check_image_size((image.shape[1], image.shape[0]), str(args.image))
+    h, w = image.shape[:2]
+    cw, ch = cal.image_size
+    if (w, h) != (cw, ch):
+        raise ResolutionMismatch(f"{args.image} is {w}x{h} but {args.calibration} was made for "
+                                 f"{cw}x{ch}; calibrate again at this resolution")
     det = Detector(cal, pieces, DetectorConfig.for_game(args.game))
     res = det.detect(image)
     print(res.scene.dumps())

@@ -51,19 +51,54 @@ def same_table(a: Scene, b: Scene, tolerance_mm: float = 1.5) -> bool:
     return _pairs(a, b, tolerance_mm) is not None
 
 
+def _match(a: Scene | list[Piece], b: Scene | list[Piece], tolerance_mm: float
+           ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """Nearest-first matching of two piece lists (same kind, within the tolerance; tiles twice
+    it): ``(pairs, unmatched of a, unmatched of b)``."""
+    pa = list(a.pieces) if isinstance(a, Scene) else list(a)
+    pb = list(b.pieces) if isinstance(b, Scene) else list(b)
+    cands = []
+    for i, p in enumerate(pa):
+        tol = tolerance_mm * (2.0 if p.kind == "tile" else 1.0)
+        for j, q in enumerate(pb):
+            if q.kind != p.kind:
+                continue
+            d = float(np.hypot(p.x_mm - q.x_mm, p.y_mm - q.y_mm))
+            if d <= tol:
+                cands.append((d, i, j))
+    cands.sort()
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    pairs = []
+    for _, i, j in cands:
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            pairs.append((i, j))
+    return (pairs, [i for i in range(len(pa)) if i not in used_a],
+            [j for j in range(len(pb)) if j not in used_b])
+
+
 class Stabiliser:
     """Turns a stream of per-frame scenes into the scenes of a still table.
 
     Args:
         still_frames: How many agreeing frames in a row make the table still (>= 1).
-        tolerance_mm: How far a piece may move between frames and still be the same.
+        tolerance_mm: How far a piece may move between frames and still be the same (tiles:
+            twice that).
+        flicker: How many pieces may flicker (seen in one frame, not in the next, or jumping)
+            between two frames of a still table; None: one per twenty pieces, at least one.
+            A flicker does not keep a still table from being judged: the emitted scene holds
+            the pieces seen in most of the still frames.
     """
 
-    def __init__(self, still_frames: int = 3, tolerance_mm: float = 1.5) -> None:
+    def __init__(self, still_frames: int = 3, tolerance_mm: float = 1.5,
+                 flicker: int | None = None) -> None:
         if still_frames < 1:
             raise ValueError("still_frames must be at least 1")
         self.still_frames = int(still_frames)
         self.tolerance_mm = float(tolerance_mm)
+        self.flicker = flicker
         self._run: list[Scene] = []
         self._emitted = False
         self.last_emitted: Scene | None = None
@@ -72,6 +107,17 @@ class Stabiliser:
         """Forgets the frames seen so far (the next still period emits again)."""
         self._run = []
         self._emitted = False
+
+    def reread(self) -> None:
+        """Reads the table again: the next still period is emitted even when it shows the same
+        table as the last emitted one (after a doubt, the referee wants a second reading)."""
+        self.reset()
+        self.last_emitted = None
+
+    def _agree(self, a: Scene, b: Scene) -> bool:
+        _, ua, ub = _match(a, b, self.tolerance_mm)
+        allowed = self.flicker if self.flicker is not None else max(1, len(b) // 20)
+        return len(ua) <= allowed and len(ub) <= allowed
 
     def update(self, scene: Scene) -> Scene | None:
         """Feeds one frame's scene.
@@ -83,35 +129,46 @@ class Stabiliser:
             self._run = []
             self._emitted = False
             return None
-        if self._run and not same_table(self._run[-1], scene, self.tolerance_mm):
+        if self._run and not self._agree(self._run[-1], scene):
             self._run = []
             self._emitted = False
         self._run.append(scene)
         if len(self._run) > self.still_frames:
             self._run.pop(0)
-        if self._emitted or len(self._run) < self.still_frames:
+        if len(self._run) < self.still_frames:
             return None
-        self._emitted = True
         out = self._consensus()
-        if self.last_emitted is not None and same_table(out, self.last_emitted,
-                                                        self.tolerance_mm) and all(
-                _same_reading(p, q) for p, q in _matched(out, self.last_emitted,
-                                                         self.tolerance_mm)):
+        if self._emitted and self.last_emitted is not None and self._same(out,
+                                                                          self.last_emitted):
+            return None
+        if self.last_emitted is not None and self._same(out, self.last_emitted):
+            self._emitted = True
             return None  # a hand came and went, and nothing changed
+        self._emitted = True
         self.last_emitted = out
         return out
 
+    def _same(self, a: Scene, b: Scene) -> bool:
+        pairs, ua, ub = _match(a, b, self.tolerance_mm)
+        return not ua and not ub and all(_same_reading(a.pieces[i], b.pieces[j])
+                                         for i, j in pairs)
+
     def _consensus(self) -> Scene:
+        """The pieces seen in most of the still frames, each averaged over its frames, its
+        suit, face, colour and id by majority."""
         last = self._run[-1]
         groups: list[list[Piece]] = [[p] for p in last.pieces]
         for other in self._run[:-1]:
-            pairs = _pairs(last, other, self.tolerance_mm * 2)
-            if pairs is None:
-                continue
-            for i, j in enumerate(pairs):
+            reps = [g[0] for g in groups]
+            pairs, _, unmatched = _match(reps, other, self.tolerance_mm * 2)
+            for i, j in pairs:
                 groups[i].append(other.pieces[j])
+            groups += [[other.pieces[j]] for j in unmatched]
+        need = len(self._run) / 2.0
         pieces = []
         for g in groups:
+            if len(g) <= need and len(self._run) > 1:
+                continue  # seen in too few of the frames: a flicker
             x = float(np.mean([p.x_mm for p in g]))
             y = float(np.mean([p.y_mm for p in g]))
             vote = Counter((p.suit, p.face, p.color, p.id) for p in g).most_common(1)[0][0]
@@ -120,11 +177,6 @@ class Stabiliser:
             pieces.append(replace(best, x_mm=round(x, 2), y_mm=round(y, 2),
                                   confidence=round(float(np.mean(conf)), 3) if conf else None))
         return Scene(tuple(pieces), hand=False)
-
-
-def _matched(a: Scene, b: Scene, tol: float) -> list[tuple[Piece, Piece]]:
-    pairs = _pairs(a, b, tol) or []
-    return [(a.pieces[i], b.pieces[j]) for i, j in enumerate(pairs)]
 
 
 def _same_reading(p: Piece, q: Piece) -> bool:

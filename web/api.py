@@ -4,7 +4,9 @@
   status (frame rate, latency), the bidding status.
 - ``GET /api/stream``: server-sent events: one per output event and per status change.
 - ``POST /api/events``: one input event (a setup, roll, bid, correction, accept, undo...) as JSON;
-  ``201`` with the stored event and what the referee said, or ``400 {"error": ...}``.
+  ``201`` with the stored event and what the referee said, or ``400 {"error": ...}`` (also for
+  an event naming a player who is not in the game); with an ``Idempotency-Key`` header a retry
+  is answered ``200`` with the event already stored; ``503`` when the log cannot be written.
 - ``GET /api/record``: the game record as JSON Lines (``?game=ID`` for a past game).
 - ``POST /api/fit``: the gap tool: ``{"from": [x, y], "to": [x, y]}`` in mm on the accepted table.
 - ``GET /api/games``: the games in the log.
@@ -23,7 +25,7 @@ from flask import Blueprint, Response, jsonify, request, stream_with_context
 
 from tabletop.errors import InputError
 from tabletop.events import check_players, parse_event
-from tabletop.limits import check_coordinate_mm, check_gap_work
+from tabletop.limits import check_coordinate_mm, check_gap_work, parse_id
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 from web.fit import check_fit
@@ -153,9 +155,10 @@ def record() -> Response:
     table = get_table()
     game = request.args.get("game")
     if game is not None:
-        if not _ID.match(game) or not get_log().has_game(int(game)):
+        game_id = parse_id(game)
+        if game_id is None or not get_log().has_game(game_id):
             return Response('{"error": "no such game"}\n', 404, mimetype="application/json")
-        text = table.record(int(game))
+        text = table.record(game_id)
     else:
         text = table.record()
     return Response(text, mimetype="application/x-ndjson",
@@ -166,9 +169,6 @@ def record() -> Response:
 def games() -> Any:
     """The games in the log, the latest first."""
     return jsonify([g.to_json() for g in get_log().games()])
-
-
-_ID = re.compile(r"^[0-9]{1,18}$")
 
 
 def _point(body: dict[str, Any], key: str) -> tuple[float, float]:
@@ -193,7 +193,7 @@ def fit() -> Any:
     try:
         if scene_json is not None:  # bound the work before any is done
             pieces = table.referee.game.pieces if table.referee.game is not None else PieceSet()
-            check_gap_work(Scene.from_json(scene_json).pieces, pieces, "the table")
+            check_gap_work(Scene.from_json(scene_json).pieces, pieces, "the table", (a, b))
         result = check_fit(scene_json, a, b, table.referee)
     except InputError as exc:
         return jsonify(error=str(exc)), 400

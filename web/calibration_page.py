@@ -10,7 +10,7 @@
 - ``GET /calibration/presets``: known corners (the printed mats, the Jungle board) in mm.
 - ``POST /calibration/points/preview``: ``{"points": [{"pixel": [u, v], "world": [x, y]}, ...]}``
   (POINTS.json's form): the homography those points give, its error and its grid in pixels.
-- ``POST /calibration/points``: the same, then used (and saved with ``--calibration``).
+- ``POST /calibration/points``: the same, then used (and saved beside the ``--calibration`` file).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 
 import cv2
 import numpy as np
-from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template
 
 from calibration.annotate import grid_lines_px
 from calibration.coverage import error_map
@@ -30,9 +30,11 @@ from calibration.from_mat import calibrate_from_mat
 from calibration.model import Calibration
 from tabletop.boards import jungle as jungle_board
 from tabletop.errors import InputError
+from tabletop.limits import MAX_POINTS
 from tabletop.printing import PAPER_MM
 from web.dashboard import page_context
 from web.pipeline import encode_jpeg
+from web.security import json_body
 from web.services import Services, get_services
 
 bp = Blueprint("calibration", __name__, url_prefix="/calibration")
@@ -250,10 +252,13 @@ def _points_calibration(services: Services) -> Calibration:
     frame = _latest_frame(services)
     if frame is None:
         raise InputError("no camera picture yet to click points on")
-    body = request.get_json(silent=True)
-    points = body.get("points") if isinstance(body, dict) else None
+    body = json_body()  # strict: deep or huge JSON is a message, not a crash
+    points = body.get("points")
     if not isinstance(points, list):
         raise InputError('send {"points": [{"pixel": [u, v], "world": [x, y]}, ...]}')
+    if len(points) > MAX_POINTS:
+        raise InputError(f"points: {len(points)} points; a calibration takes at most "
+                         f"{MAX_POINTS}")
     from calibration.homography import calibrate_from_points
 
     lens = services.calibration.lens if services.calibration is not None else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import ipaddress
+import json
 import logging
 import math
 import socket
@@ -13,6 +14,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from tabletop.cli import number_in
 from tabletop.errors import InputError, UsageError
 from tabletop.events import Setup
 
@@ -30,7 +32,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "into a fresh log and serves the dashboard on 127.0.0.1.")
     p.add_argument("--port", type=_port, default=5000, help="port (default 5000; 0: any free)")
     p.add_argument("--db", help="the log file (default: a fresh one in a temporary folder)")
-    p.add_argument("--pace", type=float, default=1.2, metavar="SECONDS",
+    p.add_argument("--pace", type=number_in(0, 60, " seconds"), default=1.2, metavar="SECONDS",
                    help="how long each sample frame is shown (default 1.2)")
     p.add_argument("--sample", default=str(DEMO_DIR), help=argparse.SUPPRESS)
     p.set_defaults(func=run_demo)
@@ -56,7 +58,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--port", type=_port, default=5000, help="port (default 5000; 0: any free)")
     p.add_argument("--db", default=str(DEFAULT_DB), metavar="LOG",
                    help=f"the log; an existing one is resumed (default {DEFAULT_DB})")
-    p.add_argument("--repeat", type=int, default=None, metavar="N",
+    p.add_argument("--repeat", type=_repeat, default=None, metavar="N",
                    help="show each image of a folder N times, over a second (default: as the "
                         "stabiliser needs)")
     p.add_argument("--area", type=_area, metavar="X0,Y0,X1,Y1|auto",
@@ -75,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--options", help="the setup's options as JSON, e.g. "
                    "'{\"variant\": \"slalom\"}'")
     p.add_argument("--db", metavar="LOG", help="store the game in this log instead of stdout")
-    p.add_argument("--repeat", type=int, default=None, metavar="N",
+    p.add_argument("--repeat", type=_repeat, default=None, metavar="N",
                    help="show each image of a folder N times (a still picture must be seen "
                         "several times to count as a table at rest; default: as the stabiliser "
                         "needs)")
@@ -94,6 +96,16 @@ def _players(game: str, text: str | None) -> tuple[str, ...]:
             raise UsageError("--players: give names separated by commas")
         return names
     return DEFAULT_PLAYERS.get(game, ("one", "two"))
+
+
+def _repeat(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not 1 <= n <= 1000:
+        raise argparse.ArgumentTypeError(f"{text} is not 1..1000")
+    return n
 
 
 def _port(text: str) -> int:
@@ -121,6 +133,13 @@ def _area(text: str) -> tuple[float, float, float, float] | str:
     if not (x1 > x0 and y1 > y0):
         raise argparse.ArgumentTypeError(f"{text!r}: X1 must exceed X0 and Y1 exceed Y0")
     return (x0, y0, x1, y1)
+
+
+def _setup(game: str, players: tuple[str, ...], options: dict[str, Any] | None = None) -> Any:
+    """The setup of ``--game``, ``--players`` and ``--options``, checked as any input event."""
+    from tabletop.events import parse_event
+
+    return parse_event(Setup(game, players, options or {}).to_json(), "--game/--players/--options")
 
 
 def _options(text: str | None) -> dict[str, Any]:
@@ -302,7 +321,7 @@ def run_serve(args: argparse.Namespace) -> int:
                       "BIND_HOST": args.host, "ALLOWED_HOSTS": tuple(args.allow_host)})
     services = app.extensions["tabletop"]
     if services.table.game_id is None and args.game is not None:
-        services.table.submit(Setup(args.game, _players(args.game, args.players)))
+        services.table.submit(_setup(args.game, _players(args.game, args.players)))
     if services.pipeline is not None:
         services.pipeline.start()
     resumed = services.table.game_id
@@ -371,13 +390,34 @@ class _Progress:
         sys.stderr.write(f"replay: {n} frames done\n")
 
 
+REPLAY_KEY = "replay"
+"""The ``meta`` row of a replay into a log: its source, game and how far it got."""
+
+
+def _unfinished_replay(log: Any, table: Any, mark: dict[str, Any]) -> int:
+    """How many items of the recording a stopped replay of it into this log had stored
+    (0: nothing to resume: start a new game)."""
+    saved = log.meta(REPLAY_KEY)
+    if saved is None:
+        return 0
+    try:
+        info = json.loads(saved)
+    except ValueError:
+        return 0
+    same = all(info.get(k) == v for k, v in mark.items())
+    if (not same or info.get("done") or info.get("game_id") != table.game_id
+            or table.game_id is None):
+        return 0
+    return int(info.get("items") or 0)
+
+
 def run_replay(args: argparse.Namespace) -> int:
     """``tabletop replay``."""
     from referee.registry import find_game
     from web.bus import Bus
     from web.log import GameLog
     from web.pipeline import run_sync
-    from web.sources import open_source
+    from web.sources import CountedSource, open_source
     from web.table import Table
     from web.vision_glue import load_vision
 
@@ -397,20 +437,46 @@ def run_replay(args: argparse.Namespace) -> int:
         _make_folder(Path(args.db))
     log = GameLog(db)
     table = Table(log, Bus())
-    has_own_setup = any(kind == "event" and value.type == "setup"
-                        for kind, value in getattr(source, "lines", ()))
-    if not has_own_setup:
-        table.submit(Setup(args.game, _players(args.game, args.players), _options(args.options)))
+    mark = {"source": str(Path(args.source).resolve()), "game": args.game,
+            "repeat": repeat, "area": list(area) if area else None}
+    resume = _unfinished_replay(log, table, mark)
+    counted = CountedSource(source)
+    if resume:
+        sys.stderr.write(f"replay: resuming game {table.game_id} in {args.db} after item "
+                         f"{resume} (a replay that was stopped; the items before it are seen "
+                         f"again, their events are already stored)\n")
+    else:
+        has_own_setup = any(kind == "event" and value.type == "setup"
+                            for kind, value in getattr(source, "lines", ()))
+        if not has_own_setup:
+            table.submit(_setup(args.game, _players(args.game, args.players),
+                               _options(args.options)))
     lock = threading.Lock()
 
     def submit(event: Any, jpeg: bytes | None = None) -> Any:
-        with lock:
-            return table.submit(event, jpeg)
+        if counted.index < resume:
+            return None  # stored by the replay that was stopped
+        with lock:  # the replay's progress is stored with each event, in its transaction
+            game_id = table.game_id if not isinstance(event, Setup) else "new"
+            progress = {**mark, "game_id": game_id, "items": counted.index + 1, "done": False}
+            with log.along(meta={REPLAY_KEY: json.dumps(progress)}):
+                done = table.submit(event, jpeg)
+            if game_id == "new" and args.db:
+                log.set_meta(REPLAY_KEY, json.dumps({**progress, "game_id": table.game_id}))
+            return done
 
     progress = _Progress()
-    n = run_sync(source, vision, submit, progress, lambda pipe: table.on_game(pipe.use_game))
+    try:
+        n = run_sync(counted, vision, submit, progress,
+                     lambda pipe: table.on_game(pipe.use_game))
+    except InputError as exc:  # name the picture it happened at
+        log.close()
+        raise InputError(f"{args.source}: {counted.name}: {exc}") from None
     progress.done(n)
     if args.db:
+        saved = log.meta(REPLAY_KEY)
+        if saved is not None:
+            log.set_meta(REPLAY_KEY, json.dumps({**json.loads(saved), "done": True}))
         sys.stderr.write(f"replay: game {table.game_id} stored in {args.db} "
                          f"({table.next_seq} events)\n")
     else:

@@ -16,10 +16,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, current_app, jsonify, request
+from flask import Blueprint, current_app, jsonify
 
+from tabletop.errors import InputError
 from tabletop.events import Event
 from web.pipeline import Pipeline
+from web.security import json_body
 from web.services import get_services
 from web.sources import Item, Source, TimelineEvent, TimelineSource
 
@@ -82,7 +84,10 @@ def play() -> Any:
     """Starts a demo from its beginning."""
     sample = _sample()
     services = get_services()
-    body = request.get_json(silent=True)
+    try:
+        body: Any = json_body()  # strict: deep or huge JSON is a message, not a crash
+    except InputError:
+        body = None
     name = body.get("name") if isinstance(body, dict) else None
     if sample is None or services.pipeline is None:
         return jsonify(error="the demo menu is there only in `tabletop demo`"), 400

@@ -49,6 +49,9 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     @app.errorhandler(HTTPException)
     def http_error(exc: HTTPException) -> Any:
         """Every HTTP error as one JSON line (the pages show ``error``)."""
-        return jsonify(error=exc.description or exc.name), exc.code or 500
+        resp = jsonify(error=exc.description or exc.name)
+        if exc.code == 413:  # the rest of the body is not read: this connection cannot go on
+            resp.headers["Connection"] = "close"
+        return resp, exc.code or 500
 
     return app

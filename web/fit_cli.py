@@ -21,7 +21,7 @@ from pathlib import Path
 
 from tabletop.errors import InputError, SceneFormatError, UsageError
 from tabletop.events import check_scene
-from tabletop.limits import PIECE_MM, check_coordinate_mm, check_gap_work
+from tabletop.limits import PIECE_MM, check_coordinate_mm, check_file_bytes, check_gap_work
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 
@@ -97,6 +97,7 @@ def _scene_of(args: argparse.Namespace, pieces: PieceSet) -> Scene:
     if not _looks_like_image(path, head):
         if path.suffix.lower() != ".json" and head.lstrip()[:1] not in (b"{", b"["):
             raise InputError(f"{path} is not a scene JSON or an image")
+        check_file_bytes(path)
         text = path.read_bytes()
         try:
             return Scene.loads(text, where=str(path))
@@ -113,6 +114,11 @@ def _scene_of(args: argparse.Namespace, pieces: PieceSet) -> Scene:
 
     cal = Calibration.load(args.calibration)
     image = read_image(str(path))
+    h, w = image.shape[:2]
+    if (w, h) != tuple(cal.image_size):
+        raise InputError(f"{path} is {w}x{h} but {args.calibration} was made for "
+                         f"{cal.image_size[0]}x{cal.image_size[1]}; calibrate again at this "
+                         f"resolution")
     return Detector(cal, pieces).detect(image).scene
 
 
@@ -133,7 +139,7 @@ def run(args: argparse.Namespace) -> int:
         for point, option in ((start, "--from"), (goal, "--to")):
             for v in point:
                 check_coordinate_mm(v, f"{args.scene}: {option}")
-        check_gap_work(scene.pieces, pieces, args.scene)
+        check_gap_work(scene.pieces, pieces, args.scene, (start, goal))
     except InputError as exc:
         raise InputError(str(exc)) from None
     result = fit_in_scene(scene, start, goal, pieces, diameter)

@@ -26,7 +26,7 @@ from tabletop.events import (
     Verdict,
     iter_record_lines,
 )
-from tabletop.limits import MAX_ID
+from tabletop.limits import MAX_ID, parse_id
 from tabletop.scene import Scene
 from web.dashboard import page_context
 from web.services import get_log, get_services
@@ -153,9 +153,10 @@ def export() -> Response:
         abort(400, description=f"format must be one of {', '.join(EXPORT_TYPES)}")
     game = request.args.get("game")
     table = get_services().table
-    if game is not None and (not game.isdigit() or not get_log().has_game(int(game))):
+    game_id = None if game is None else parse_id(game)
+    if game is not None and (game_id is None or not get_log().has_game(game_id)):
         abort(404, description="no such game in this log")
-    text = table.record(int(game) if game is not None else None)
+    text = table.record(game_id)
     if not text.strip():
         abort(404, description="no game yet")
     try:

@@ -7,6 +7,11 @@ are written in one transaction, and SQLite runs in WAL mode with ``synchronous=F
 :meth:`GameLog.append` returns, the data is on disk (fsync'd), so a process killed at any moment
 afterwards loses nothing. The dashboard shows an event only after ``append`` returned.
 
+An input event's ``Idempotency-Key`` (``requests``) and a replay's progress (``meta``) are written
+in the event's own transaction (:meth:`GameLog.along`). A log file deleted while open is written
+again whole before the next event; a full disk or a read-only file refuses the event, and the
+log stays as it was.
+
 A game's record is its events in ``seq`` order (input and output events both take positions, so
 an exported record replays to the same ``seq`` values).
 
@@ -313,7 +318,7 @@ class GameLog:
         with self._lock:
             rows = self._db.execute("SELECT seq, body FROM events WHERE game_id=? ORDER BY seq",
                                     (game_id,)).fetchall()
-        return [(int(seq), parse_event(json.loads(body), f"log event {seq}"))
+        return [(int(seq), parse_event(json.loads(body), f"log event {seq}", strict=False))
                 for seq, body in rows]
 
     def events(self, game_id: int) -> list[Event]:

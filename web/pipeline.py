@@ -170,6 +170,7 @@ class Pipeline:
         self._last_status_pub = 0.0
         self._last_error: str | None = None
         self._source_done = False
+        self._reread = False
 
     # ------------------------------------------------------------------ control
 
@@ -197,6 +198,18 @@ class Pipeline:
     def running(self) -> bool:
         """True while a thread still runs."""
         return any(t.is_alive() for t in self._threads)
+
+    def _read_twice(self, done: Any) -> None:
+        """A reading the referee doubts is read once more from the next still frames before
+        the table is asked again (the stabiliser emits the next still period even if it shows
+        the same table)."""
+        if _doubted(done):
+            reread = getattr(self.vision.stabiliser, "reread", None)
+            if not self._reread and reread is not None:
+                reread()
+                self._reread = True
+        else:
+            self._reread = False
 
     def use_game(self, game: Any) -> None:
         """A game has started (or resumed): vision looks for its kinds at its piece sizes from
@@ -319,12 +332,18 @@ class Pipeline:
         if stable is not None:
             with self._lock:
                 self._stable += 1
-            self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
+            done = self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
+            self._read_twice(done)
         now = time.monotonic()
         with self._lock:
             self._processed += 1
             self._times.append(now)
             self._latency.append(now - item.t_captured)
+
+
+def _doubted(done: Any) -> bool:
+    """True when a submitted scene's outputs hold a doubt."""
+    return any(getattr(o, "type", None) == "doubt" for _, o in getattr(done, "outputs", ()))
 
 
 def run_sync(source: Source, vision: Vision, submit: Callable[..., Any],

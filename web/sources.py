@@ -107,9 +107,11 @@ class SkippingReader:
     """
 
     def __init__(self, retries: int = 2, wait_s: float = 0.0,
-                 report: Callable[[str], None] | None = None) -> None:
+                 report: Callable[[str], None] | None = None,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         self.retries = retries
         self.wait_s = wait_s
+        self.sleep = sleep
         self.report = report or (lambda m: print(f"tabletop: {m}", file=sys.stderr, flush=True))
         self.skipped: list[str] = []
 
@@ -124,7 +126,7 @@ class SkippingReader:
                     self.report(f"skipped a frame: {exc}")
                     return None
                 if self.wait_s:
-                    time.sleep(self.wait_s)
+                    self.sleep(self.wait_s)
         return None
 
 
@@ -181,17 +183,19 @@ class VideoSource(Source):
         self.realtime = realtime
         if not self.path.is_file():
             raise SourceError(f"{self.path}: no such video file")
-        cap = cv2.VideoCapture(str(self.path))
-        ok = cap.isOpened()
+        cap, said = images.quietly(lambda: cv2.VideoCapture(str(self.path)))
+        ok = cap.isOpened()  # the decoder's own complaints go into the one-line error
         count = int(cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0) if ok else 0
         self.fps = float(cap.get(cv2.CAP_PROP_FPS) or 0.0) if ok else 0.0
         cap.release()
         if not ok:
-            raise SourceError(f"{self.path}: not a video file that can be read")
+            why = said.strip().splitlines()[-1].split("] ")[-1] if said.strip() else ""
+            raise SourceError(f"{self.path}: not a video file that can be read"
+                              + (f" ({why[:100]})" if why else ""))
         self.total = count if count > 0 else None
 
     def items(self) -> Iterator[Item]:
-        cap = cv2.VideoCapture(str(self.path))
+        cap, _ = images.quietly(lambda: cv2.VideoCapture(str(self.path)))
         if not cap.isOpened():
             raise SourceError(f"{self.path}: not a video file that can be read")
         period = 1.0 / self.fps if self.realtime and self.fps > 0 else 0.0
@@ -308,6 +312,32 @@ class TimelineSource(Source):
                 n += 1
                 if self.hold_s:
                     time.sleep(self.hold_s / self.repeat)
+
+
+class CountedSource(Source):
+    """A recording that counts its items (a replay stores how far it got with each event).
+
+    Attributes:
+        index: The 0-based position of the item being handled (-1 before the first).
+    """
+
+    def __init__(self, inner: Source) -> None:
+        self.inner = inner
+        self.index = -1
+        self.name = ""
+        """What the item being handled is (a picture's file name)."""
+        self.live = inner.live
+        self.description = inner.description
+        self.total = inner.total
+
+    def items(self) -> Iterator[Item]:
+        for n, item in enumerate(self.inner.items()):
+            self.index = n
+            self.name = item.name if isinstance(item, Frame) else f"event {n}"
+            yield item
+
+    def close(self) -> None:
+        self.inner.close()
 
 
 def open_source(spec: str | int, *, repeat: int = 1, hold_s: float = 0.0,

@@ -57,6 +57,8 @@ def run(args: argparse.Namespace) -> int:
     events = read_record(args.record)
     if not events:
         raise InputError(f"{args.record}: the record is empty")
+    if not any(e.type == "setup" for e in events):
+        raise InputError(f"{args.record}: the record has no setup event (it must begin with one)")
     try:
         data = export(events, args.format)
     except InputError as exc:

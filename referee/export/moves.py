@@ -9,7 +9,7 @@ and reason, and an undone verdict ``[undone]``.
 >>> print(moves_text([Setup("worm-derby", ("suns", "moons")), Roll("suns", "4")]), end="")
 # Worm Derby (basic): suns, moons
 # Written by tabletop referee. One line per event; ✘ marks a foul, [undone] a verdict taken back.
-1. suns rolls 4 ✘ setup: No course is set up yet; show the table before rolling.
+1. suns rolls 4
 """
 
 from __future__ import annotations

@@ -49,7 +49,7 @@ from referee.jungle.rules import (
 )
 from referee.registry import register_game
 from tabletop.errors import RecordFormatError
-from tabletop.events import Event, Move, Notice, SceneSeen, Setup, Verdict, Winner
+from tabletop.events import Doubt, Event, Move, Notice, SceneSeen, Setup, Verdict, Winner
 from tabletop.markers import JUNGLE_TOKEN_IDS
 from tabletop.scene import Piece, Scene
 
@@ -271,12 +271,19 @@ class Jungle(Game):
             rule, reason, idx, where = seen.problem
             return no(rule, reason, idx, where)
         on_board = {code: sq for sq, code in pos.pieces()}
+
+        def doubt(reason: str, idx: tuple[int, ...], where: tuple[float, float] | None
+                  ) -> Step:
+            # tokens do not appear or vanish except by capture: a misread first, not a foul
+            return Step(state, (Doubt(seq, self.players[pos.side], idx, where,
+                                      reason[0].upper() + reason[1:]),))
+
         appeared = [c for c in seen.squares if c not in on_board]
         if appeared:
             c = appeared[0]
-            return no("token", f"{self._animal(c)} stands on "
-                               f"{g.SQUARE_NAMES[seen.squares[c]]}, but it was captured",
-                      (seen.index[c],), g.square_centre_mm(seen.squares[c]))
+            return doubt(f"{self._animal(c)} is seen on {g.SQUARE_NAMES[seen.squares[c]]}, "
+                         f"but it was captured: is it a misread, or was it put back?",
+                         (seen.index[c],), g.square_centre_mm(seen.squares[c]))
         moved = sorted((c for c in seen.squares if seen.squares[c] != on_board[c]),
                        key=lambda c: seen.index[c])
         vanished = [c for c in on_board if c not in seen.squares]
@@ -291,23 +298,30 @@ class Jungle(Game):
                                 f"{g.SQUARE_NAMES[seen.squares[c]]}" for c in moved[:3])
             return no("moves", f"{len(moved)} tokens moved ({said}); move one animal a turn",
                       tuple(seen.index[c] for c in moved))
-        if not moved:
-            c = vanished[0]
+        aside = [c for c in vanished if any(p.kind == "token" and p.id == 49 + c
+                                            for p in scene.pieces)]
+        if aside and not moved:  # seen off the board: taken away, not misread
+            c = aside[0]
             return no("vanished", f"{self._animal(c)} left "
                                   f"{g.SQUARE_NAMES[on_board[c]]} but nothing captured it; "
                                   "put it back", (), g.square_centre_mm(on_board[c]))
+        if not moved:
+            c = vanished[0]
+            return doubt(f"{self._animal(c)} is not seen on {g.SQUARE_NAMES[on_board[c]]} and "
+                         f"nothing captured it: is it hidden, or was it taken away?", (),
+                         g.square_centre_mm(on_board[c]))
         c = moved[0]
         fr, to = on_board[c], seen.squares[c]
         captured = pos.board[to]
         others = [v for v in vanished if v != captured]
-        if others:
-            v = others[0]
-            return no("vanished", f"{self._animal(v)} left "
-                                  f"{g.SQUARE_NAMES[on_board[v]]} but nothing captured it; "
-                                  "put it back", (seen.index[c],),
-                      g.square_centre_mm(on_board[v]))
-        return self._judge_move(state, self.players[side_of(c)], g.SQUARE_NAMES[fr],
+        step = self._judge_move(state, self.players[side_of(c)], g.SQUARE_NAMES[fr],
                                 g.SQUARE_NAMES[to], seq, t, scene, (seen.index[c],))
+        if others and not all(v.legal for v in step.verdicts):
+            v = others[0]  # a reading with a token missing may only confirm a legal move
+            return doubt(f"{self._animal(v)} is not seen on {g.SQUARE_NAMES[on_board[v]]} and "
+                         f"nothing captured it: is it hidden, or was it taken away?",
+                         (seen.index[c],), g.square_centre_mm(on_board[v]))
+        return step
 
     def _animal(self, code: int) -> str:
         return f"the {piece_name(code)} of {self.players[side_of(code)]}"

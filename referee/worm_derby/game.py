@@ -215,8 +215,13 @@ class WormDerby(Game):
         player's turn is not judged against it again and again: the table is told once."""
         if isinstance(event, Roll):
             early: tuple[Event, ...] = ()
-            if state.doubted is not None and event.player != self.players[state.turn]:
+            current = self.players[state.turn]
+            if state.doubted is not None and event.player != current:
                 state, early = self._doubt_stands(state, seq)
+            elif (event.player in self.players and event.player != current
+                  and state.roll not in (None, "again", "ace") and state.pending is None
+                  and not state.over):
+                state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
             step = Step(step.state, (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
@@ -241,6 +246,8 @@ class WormDerby(Game):
         if state.roll in (None, "again", "ace"):
             return state, ()
         worms, unsure = [], set(state.unsure)
+        course = state.course
+        assert course is not None
         for w in state.worms:
             shape = extract_worm(scene, w.player, self.d, self.settings)
             if w.finished:
@@ -248,7 +255,7 @@ class WormDerby(Game):
             elif shape.ok and len(shape.coins) == w.length:
                 pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
                 worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
-                    state.course, w, pts)))
+                    course, w, pts)))
                 unsure.discard(w.player)
             else:
                 worms.append(w)
@@ -258,6 +265,19 @@ class WormDerby(Game):
         return self._next_turn(new), (_notice(
             seq, f"the table read at {at_seq} was in doubt and was not fixed; the players went "
                  f"on, so {possessive(player)} move stands as read", "warning"),)
+
+    def _not_seen(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
+        """The next player rolls while the current player's roll was never seen played (no
+        legal move judged, no foul pending: the table was not seen still since): the move is
+        taken as played, and that worm is read again where the next table shows it (it is
+        *unsure*). A roll out of turn is then not told apart; a chain of "not your turn" after
+        one unseen move would be worse."""
+        player = self.players[state.turn]
+        new = replace(state, unsure=tuple(sorted({*state.unsure, player})))
+        return self._next_turn(new), (_notice(
+            seq, f"{possessive(player)} move on the roll of {state.roll} was not seen (the table "
+                 f"was never still without a hand); it is taken as played and {possessive(player)}"
+                 f" worm is read where it now lies", "warning"),)
 
     def _reseat(self, state: DerbyState, scene: Scene) -> DerbyState:
         """Worms in doubt are taken where the new reading shows them (whole: no longer in
@@ -336,7 +356,10 @@ class WormDerby(Game):
             return Step(state, (Verdict(seq, roll.player, False, rule, sentence(reason)),))
 
         if state.course is None:
-            return bad("setup", "no course is set up yet; show the table before rolling")
+            return Step(replace(state, early_roller=roll.player if roll.player in self.players
+                                else state.early_roller),
+                        (_notice(seq, "no course is set up yet; show the table before rolling",
+                                 "warning"),))
         if roll.player not in self.players:
             return bad("turn", f"{roll.player} is not playing")
         if state.over:
@@ -395,6 +418,7 @@ class WormDerby(Game):
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
         state = self._reseat(state, scene)
+        assert state.table is not None
         player = self.players[state.turn]
         reading = reconcile(state.table, scene, self.reading_rules(state))
         for k, cand in enumerate(reading.candidates):
@@ -409,6 +433,8 @@ class WormDerby(Game):
             if not step.outputs and k == 0:
                 return step  # nothing changed once the misread is put right
         doubted = reading.base.scene if reading.base is not None else scene
+        if state.doubted is not None and state.doubted[1] == doubted:
+            return Step(state)  # read again the same: the table was asked already
         return Step(replace(state, doubted=(seq, doubted)),
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
@@ -470,11 +496,24 @@ class WormDerby(Game):
                               s.start_apart_tiles, ends)
         course = reading.course
 
-        def bad(reason: str, pieces: tuple[int, ...] = (), where: Point2 | None = None) -> Step:
+        def bad(reason: str, pieces: tuple[int, ...] = (), where: Point2 | None = None,
+                doubt: str = "") -> Step:
+            if state.early_roller is not None and not doubt:
+                # the players went on rolling while the setup was in doubt: the race is on
+                going = self._setup_as_it_stands(state, scene, course, seq, reason)
+                if going is not None:
+                    return going
+                doubt = "the race seems to have begun: fix the reading or accept the table"
+            if doubt:  # what a misread could explain: the table is asked, nobody is faulted
+                return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
+                                          where, sentence(f"{reason}: {doubt}")),))
             return Step(state, (Judged("setup", reason, pieces, where).verdict(seq, None),))
 
         if course is None:
-            return bad(reading.problem, reading.pieces)
+            few = sum(1 for p in scene.pieces if p.kind == "tile" and p.face == "up") < 3
+            return bad(reading.problem, reading.pieces,
+                       doubt="is a tile hidden or misread, or is the course not set up yet?"
+                       if few else "")
         notices: list[Event] = []
         for i in reading.extra_idx:
             p = scene.pieces[i]
@@ -517,7 +556,8 @@ class WormDerby(Game):
             shape = extract_worm(scene, player, self.d, s)
             problem = self._start_worm_problem(course, scene, shape, player)
             if problem is not None:
-                return bad(*problem)
+                misread = not shape.ok or len(shape.coins) != self.lengths[player]
+                return bad(*problem, doubt="is a coin hidden or misread?" if misread else "")
             pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
             # the end between the start tiles is the tail: the worm sets off towards the pylon
             if course.between_start_tiles(pts[-1]) and not course.between_start_tiles(pts[0]):
@@ -529,7 +569,8 @@ class WormDerby(Game):
         if strays:
             p = scene.pieces[strays[0]]
             return bad(f"a coin at {at(p.centre_mm)} ({p.suit or 'suit unknown'}) belongs to no "
-                       f"worm in the race", tuple(strays))
+                       f"worm in the race", tuple(strays),
+                       doubt="is it a misread?" if p.suit is None else "")
         for w in worms:
             for other in (x for x in scene.pieces if x.kind == "tile"):
                 shape_ = piece_shape(other, self.pieces)[0]
@@ -545,6 +586,31 @@ class WormDerby(Game):
                   f"{count(n_obst, 'obstacle')}{gates}, {count(len(worms), 'worm')}")
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=0, roll=None)
         return Step(new, (Verdict(seq, None, True, "ok", sentence(reason)), *notices))
+
+    def _setup_as_it_stands(self, state: DerbyState, scene: Scene, course: Course | None,
+                            seq: int, problem: str) -> Step | None:
+        """The course read from a table where the race has already begun (its first table was
+        in doubt and the players rolled on): worms where they lie, the turn after the last
+        roller's. None when the course or a worm cannot be read."""
+        if course is None or state.early_roller is None:
+            return None
+        worms = []
+        for player in self.players:
+            shape = extract_worm(scene, player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != self.lengths[player]:
+                return None
+            pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+            if course.between_start_tiles(pts[-1]) and not course.between_start_tiles(pts[0]):
+                pts = pts[::-1]
+            worms.append(WormTrack(player, pts, tuple(course.angle_of(p) for p in pts),
+                                   len(pts)))
+        turn = (self.players.index(state.early_roller) + 1) % len(self.players)
+        new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
+                      roll=None, early_roller=None)
+        return Step(new, (Verdict(seq, None, True, "ok", sentence(
+            f"the course is set up as the table stands now (its first reading was in doubt and "
+            f"the race has begun, so {problem[0].lower() + problem[1:]} is let pass); it is "
+            f"{possessive(self.players[turn])} turn to roll")),))
 
     def _start_worm_problem(self, course: Course, scene: Scene, shape: WormShape, player: str
                             ) -> tuple[str, tuple[int, ...], Point2 | None] | None:
@@ -669,9 +735,13 @@ class WormDerby(Game):
         if problem is not None:
             return problem, None
         if inferred.steps > limit:
+            extra = inferred.steps - limit
+            last = shape.coins[inferred.new_order[inferred.placed_at[-1]]]
+            back = "coin" if extra == 1 else f"{extra} coins"
             return Judged("steps", f"{possessive(player)} worm moved {steps(inferred.steps)} on "
-                                   f"a roll "
-                                   f"allowing {steps(limit)}",
+                                   f"a roll allowing {steps(limit)}; put the last {back} placed "
+                                   f"(the head at {at(scene.pieces[last].centre_mm)}) back at "
+                                   f"the tail",
                           tuple(shape.coins[inferred.new_order[i]] for i in inferred.placed_at)
                           ), None
         # the table without the moving worm, as it was during the move

@@ -102,7 +102,8 @@ def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: floa
     if any(stayed):
         if (not stayed[0] and not stayed[-1]) or _placed_at_both_ends(old, new, same_place_mm):
             return NoMove("direction", "the worm changed at both ends; all the steps of a turn "
-                                       "take coins from one end and put them at the other")
+                                       "take coins from one end and put them at the other, so "
+                                       "put both ends back and move from one end")
         return NoMove("shape", "the worm's coins do not follow from whole steps of one end")
     # every coin moved: the head end of the old worm is nearest the new tail
     choices = []

@@ -4,15 +4,19 @@ Between two accepted tables of Worm Derby some things cannot happen: tiles do no
 vanish, a face-down obstacle does not move (except after an ace), a worm keeps its coins (except
 an end coin a Cannibal eats), a coin does not change its suit where it lies, and the pieces that
 play no part in the turn stay where they were. When the camera's reading breaks such a law the
-first explanation is a misread, not a foul, so :func:`reconcile` either
+first explanation is a misread, not a foul. :func:`reconcile` makes the reading consistent with
+the accepted table:
 
-- resolves it from the last accepted table, when the misread is plain: a tile that a coin
-  touches or covers and that is not seen is still there; a tile read face up where a face-down
-  one lay (or the other way) keeps its face; a coin read without a suit, or with a suit that
-  makes one worm too long and another too short, where such a coin lay keeps that coin's suit;
-  a piece read a few millimetres off its old place (less than half a coin) stayed; or
-- returns :class:`ReadingDoubt` values (what looks wrong, where, which pieces) that the game
-  turns into ``doubt`` outputs, changing nothing.
+- plain misreads are put right and the reading stays *complete* (judged either way): a tile a
+  coin touches or covers and that is not seen is still there; a tile read face up where a
+  face-down one lay (or the other way) keeps its face; a coin read without a suit, or with a
+  suit that makes one worm too long and another too short, where such a coin lay keeps that
+  coin's suit; a piece read a few millimetres off its old place (less than half a coin) stayed;
+- guesses make it *incomplete*, with :class:`ReadingDoubt` values saying what looks wrong: a
+  tile not seen and not covered, or a coin of a worm not on the move, is put back where it lay;
+  a tile where none was, or a coin of no worm in the race, is left out; a coin missing from the
+  worm on the move is tried back at each place it lay. An incomplete reading may only confirm
+  a legal move; anything else on it is a doubt, which changes nothing in the game.
 
 Pieces restored from the accepted table are appended after the reading's own pieces, so the
 reading's indices (which verdicts and doubts name) stay valid.
@@ -216,17 +220,18 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             resolved.append(f"the coin at {at(p.centre_mm)} is {possessive(p.suit or '')}")
     # -- a coin read a few mm off the place of one of its worm's coins stayed (steps are whole
     # coin widths)
-    for j, q in enumerate(pieces):
-        if q is None or q.kind != "coin":
+    for j, seen_p in enumerate(pieces):
+        if seen_p is None or seen_p.kind != "coin":
             continue
-        same = [(k, p.centre_mm) for k, p in old_coins if p.suit == q.suit]
-        near = _nearest(same, q.centre_mm, rules.stayed_mm)
+        same = [(k, p.centre_mm) for k, p in old_coins if p.suit == seen_p.suit]
+        near = _nearest(same, seen_p.centre_mm, rules.stayed_mm)
         if near is not None and near[1] > rules.same_place_mm:
             p = old_p[near[0]]
-            pieces[j] = replace(q, x_mm=p.x_mm, y_mm=p.y_mm)
+            pieces[j] = replace(seen_p, x_mm=p.x_mm, y_mm=p.y_mm)
     # -- coins of no worm in the race: not judged
-    for j, q in enumerate(pieces):
-        if q is not None and q.kind == "coin" and q.suit not in players:
+    for j, seen_p in enumerate(pieces):
+        if seen_p is not None and seen_p.kind == "coin" and seen_p.suit not in players:
+            q = seen_p
             pieces[j] = None
             complete = False
             doubts.append(ReadingDoubt(f"a coin at {at(q.centre_mm)} belongs to no worm in the "
@@ -238,14 +243,15 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     for player, n in rules.lengths.items():
         mine = [j for j, p in enumerate(pieces)
                 if p is not None and p.kind == "coin" and p.suit == player]
+        mine_at = [(j, p.centre_mm) for j, p in enumerate(pieces)
+                   if p is not None and p.kind == "coin" and p.suit == player]
         seen = len(mine)
         theirs = [(k, p) for k, p in old_coins if p.suit == player]
         if seen == n - 1 and player in rules.may_lose_one:
             # eaten (a coin of the mover lies where it lay), or not seen: then the reading may
             # only confirm a move
-            lost = [p for _, p in theirs if _nearest(
-                [(j, pieces[j].centre_mm) for j in mine  # type: ignore[union-attr]
-                 ], p.centre_mm, rules.same_place_mm) is None]
+            lost = [p for _, p in theirs
+                    if _nearest(mine_at, p.centre_mm, rules.same_place_mm) is None]
             movers = [(j, p.centre_mm) for j, p in enumerate(pieces)
                       if p is not None and p.kind == "coin" and p.suit == rules.mover]
             if any(_nearest(movers, p.centre_mm, rules.stayed_mm) for p in lost):
@@ -258,12 +264,12 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             continue
         if seen == n or (seen == n + 1 and player in rules.may_gain_one):
             continue
-        unmatched_old = [p for _, p in theirs if _nearest(
-            [(j, pieces[j].centre_mm) for j in mine  # type: ignore[union-attr]
-             ], p.centre_mm, rules.same_place_mm) is None]
-        unmatched_new = [j for j in mine if _nearest(
-            [(k, p.centre_mm) for k, p in theirs], pieces[j].centre_mm,  # type: ignore[union-attr]
-            rules.same_place_mm) is None]
+        unmatched_old = [p for _, p in theirs
+                         if _nearest(mine_at, p.centre_mm, rules.same_place_mm) is None]
+        theirs_at = [(k, p.centre_mm) for k, p in theirs]
+        unmatched_new = [j for j, c in mine_at
+                         if _nearest(theirs_at, c, rules.same_place_mm) is None]
+        place_of = dict(mine_at)
         complete = False
         if seen < n:
             where = unmatched_old[0].centre_mm if unmatched_old and player != rules.mover \
@@ -279,7 +285,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             else:
                 return Reading((), False, tuple(doubts), tuple(resolved))
         else:
-            where = pieces[unmatched_new[-1]].centre_mm if unmatched_new else None  # type: ignore[union-attr]
+            where = place_of[unmatched_new[-1]] if unmatched_new else None
             doubts.append(ReadingDoubt(
                 f"{possessive(player)} worm shows {seen} coins; it has {n}: is a coin of "
                 f"another colour misread?", where, tuple(unmatched_new) or tuple(mine)))

@@ -79,6 +79,8 @@ class DerbyState:
             next player rolls without a fix, the move stands as read.
         unsure: Players whose worm was not read whole when a doubted table stood: each new
             reading places it (and, once whole, it is sure again).
+        early_roller: The last player who rolled before any course was set up (its first
+            table was in doubt): the race has begun in the players' eyes.
     """
 
     table: Scene | None = None
@@ -93,6 +95,7 @@ class DerbyState:
     pending_told: bool = False
     doubted: tuple[int, Scene] | None = None
     unsure: tuple[str, ...] = ()
+    early_roller: str | None = None
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

@@ -52,7 +52,7 @@ from referee.words import and_list, or_list
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import BidError, Rack, Reveal, SecretBids, reveal
 from tabletop.errors import RecordFormatError
-from tabletop.events import Bid, Event, Finish, Notice, SceneSeen, Setup, Verdict, Winner
+from tabletop.events import Bid, Doubt, Event, Finish, Notice, SceneSeen, Setup, Verdict, Winner
 from tabletop.scene import Point2, Scene
 
 
@@ -189,6 +189,7 @@ class WormUpState(GameState):
         start_posts_mm: The start posts (from the first scene).
         finish_posts_mm: The finish posts where they stand now.
         winner: The player whose head touched the finish line first.
+        setup_doubted: The first table was in doubt (a misread could explain what was wrong).
     """
 
     table: Scene | None
@@ -203,6 +204,7 @@ class WormUpState(GameState):
     start_posts_mm: tuple[Point2, Point2] | None = None
     finish_posts_mm: tuple[Point2, Point2] | None = None
     winner: str | None = None
+    setup_doubted: bool = False
 
     def worm(self, player: str) -> Worm:
         """The worm of ``player``."""
@@ -237,6 +239,7 @@ class _Foul(Exception):
         self.player = player
         self.pieces = tuple(pieces)
         self.where = where
+        self.misread = False  # a misread could explain it: a doubt rather than a foul
 
     def verdict(self, seq: int) -> Verdict:
         return Verdict(seq, self.player, False, self.rule.value, self.reason, self.pieces,
@@ -294,6 +297,13 @@ class WormUp(Game):
                     return self._setup_scene(state, event.scene, seq)
                 return self._scene(state, event.scene, seq)
             except _Foul as foul:
+                if foul.rule is Rule.PIECES or foul.misread:
+                    # segments and posts do not appear or vanish during play: a misread first
+                    doubted = replace(state, setup_doubted=True) \
+                        if state.phase is Phase.SETUP else state
+                    return Step(doubted, (Doubt(seq, foul.player, foul.pieces, foul.where,
+                                                foul.reason.removesuffix(".") + ": is a piece "
+                                                "hidden or misread?"),))
                 return Step(state, (foul.verdict(seq),))
         player = getattr(event, "player", None)
         return Step(state, (Verdict(seq, player, False, Rule.EVENT.value,
@@ -401,6 +411,10 @@ class WormUp(Game):
         if bid.player not in self.players:
             return foul(f"{bid.player!r} is not playing (players: {', '.join(self.players)}).")
         if state.phase is Phase.SETUP:
+            if state.setup_doubted:  # the table is in doubt, not the player at fault
+                return Step(state, (Notice(seq, "The bid waits: the first table is in doubt, "
+                                                "so the worms are not set up yet; fix the "
+                                                "reading or accept the table.", "warning"),))
             return foul("No bids before the worms are set up behind the start line.")
         if state.phase is Phase.OVER:
             return foul(f"The race is over: {state.winner} has won.")
@@ -457,8 +471,10 @@ class WormUp(Game):
         for p in self.players:
             have = len(read.segments[p])
             if have != n:
-                raise _Foul(rule, f"{p} has {have} segment{'s' if have != 1 else ''} on the "
-                                  f"table, not {n}.", p, read.indices(p))
+                foul = _Foul(rule, f"{p} has {have} segment{'s' if have != 1 else ''} on the "
+                                   f"table, not {n}.", p, read.indices(p))
+                foul.misread = True
+                raise foul
 
     def _chain(self, read: _Read, player: str, rule: Rule) -> tuple[int, ...]:
         order = geo.best_chain(read.centres(player), self.diameter_mm, self.settings.chain_gap_mm)
@@ -496,8 +512,10 @@ class WormUp(Game):
         read = self._read(scene)
         self._check_counts(read, Rule.SETUP)
         if len(read.posts) != 4:
-            raise _Foul(Rule.SETUP, f"The table needs 4 posts (2 start, 2 finish), not "
-                                    f"{len(read.posts)}.", None, [i for i, _ in read.posts])
+            foul = _Foul(Rule.SETUP, f"The table needs 4 posts (2 start, 2 finish), not "
+                                     f"{len(read.posts)}.", None, [i for i, _ in read.posts])
+            foul.misread = True
+            raise foul
         chains = {p: self._chain(read, p, Rule.SETUP) for p in self.players}
         ends = [read.centres(p)[k] for p in self.players for k in (chains[p][0], chains[p][-1])]
         s1, s2, f1, f2 = self._start_and_finish([c for _, c in read.posts], ends)

@@ -56,3 +56,22 @@ def test_same_table_compares_kinds_and_places() -> None:
 def test_still_frames_must_be_positive() -> None:
     with pytest.raises(ValueError):
         Stabiliser(still_frames=0)
+
+
+def test_a_flickering_piece_does_not_keep_a_still_table_from_being_judged() -> None:
+    stab = Stabiliser(still_frames=3)
+    ghost = Piece("post", 200.0, 50.0)
+    frames = [_scene(n=4), Scene((*_scene(n=4).pieces, ghost)), _scene(n=4)]
+    out = [stab.update(f) for f in frames]
+    assert out[:2] == [None, None] and out[2] is not None
+    assert len(out[2]) == 4  # the piece seen in one frame of three is left out
+
+
+def test_reread_emits_the_same_table_again() -> None:
+    stab = Stabiliser(still_frames=2)
+    assert stab.update(_scene()) is None
+    assert stab.update(_scene()) is not None
+    assert stab.update(_scene()) is None
+    stab.reread()
+    assert stab.update(_scene()) is None
+    assert stab.update(_scene()) is not None

@@ -249,4 +249,4 @@ def test_the_gap_tool_refuses_points_off_the_table_and_a_table_too_long_to_searc
               "face": "down"} for i in range(600)]
     assert client.post("/api/events", json={"type": "scene", "pieces": tiles}).status_code == 201
     r = client.post("/api/fit", json={"from": [0, 0], "to": [100, 0]})
-    assert r.status_code == 400 and "too long for a gap check" in r.json["error"]
+    assert r.status_code == 400 and "too large a table for a gap check" in r.json["error"]

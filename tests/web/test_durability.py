@@ -261,3 +261,68 @@ def test_the_logs_folder_deleted_mid_game_is_written_again_and_nothing_is_lost(
     assert app.extensions["tabletop"].log.notes
     _, record = _acknowledged_are_stored(make_app, db, answers + later)
     assert sum(1 for e in record if e["type"] in ("scene", "roll")) == 9
+
+
+@pytest.mark.slow
+def test_a_killed_replay_into_a_log_resumes_where_it_stopped(tmp_path):
+    import os
+    import sqlite3
+    import subprocess
+    import sys
+
+    if not (SAMPLE / "script.jsonl").is_file():
+        pytest.skip("the sample playthrough is not there")
+
+    def args(db):
+        return [sys.executable, "-m", "tabletop", "replay", str(SAMPLE), "--calibration",
+                str(SAMPLE / "calibration.json"), "--game", "worm-derby", "--area", "auto",
+                "--db", str(db)]
+
+    def record(db):
+        with sqlite3.connect(db) as c:
+            games = c.execute("SELECT count(*) FROM games").fetchone()[0]
+            rows = c.execute("SELECT body FROM events ORDER BY game_id, seq").fetchall()
+        return games, [{k: v for k, v in json.loads(b).items() if k != "t"} for (b,) in rows]
+
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    whole = tmp_path / "whole.db"
+    subprocess.run(args(whole), cwd=root, env=env, check=True, capture_output=True, timeout=120)
+    killed = tmp_path / "killed.db"
+    proc = subprocess.Popen(args(killed), cwd=root, env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    stored = 0
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            with sqlite3.connect(killed) as c:
+                stored = c.execute("SELECT count(*) FROM events").fetchone()[0]
+        except sqlite3.Error:
+            pass
+        if stored >= 8:
+            proc.kill()  # SIGKILL mid-replay
+            break
+        time.sleep(0.02)
+    proc.wait(10)
+    assert 8 <= stored < len(record(whole)[1]), "the replay was not stopped half-way"
+    again = subprocess.run(args(killed), cwd=root, env=env, capture_output=True, text=True,
+                           timeout=120)
+    assert again.returncode == 0 and "resuming game 1" in again.stderr
+    assert record(killed) == record(whole)  # one game, every event once, the same verdicts
+
+
+def test_a_log_written_before_the_input_checks_still_opens_and_resumes(make_app, tmp_path):
+    from tabletop.events import SceneSeen, Setup
+    from tabletop.scene import Piece, Scene
+    from web.log import GameLog
+
+    db = tmp_path / "old.db"
+    log = GameLog(db)  # what an older version let through: NaN options, a piece 20 m away
+    game = log.new_game(Setup("web-toy", ("suns", "moons"), {"speed": float("nan")}))
+    log.append(game, [(1, SceneSeen(Scene.of([Piece("coin", 20000.0, 0.0)])))])
+    log.close()
+    client = make_app(LOG_PATH=str(db)).test_client()
+    state = client.get("/api/state").json
+    assert state["game"] == "web-toy" and state["next_seq"] == 2
+    r = client.post("/api/events", json={"type": "roll", "player": "suns", "value": "3"})
+    assert r.status_code == 201 and r.json["seq"] == 2

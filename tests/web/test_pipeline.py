@@ -210,3 +210,33 @@ def test_a_video_file_is_read_frame_by_frame(tmp_path):
     src = open_source(str(path))
     frames = list(src.items())
     assert len(frames) == 5 and src.total == 5 and not src.live
+
+
+def test_a_doubted_reading_is_read_once_more_before_the_table_is_asked_again():
+    from types import SimpleNamespace
+
+    from tabletop.events import Doubt, Verdict
+
+    class Rereading:
+        def __init__(self):
+            self.rereads = 0
+
+        def update(self, scene):
+            return scene
+
+        def reread(self):
+            self.rereads += 1
+
+    answers = iter([Doubt(1, None, (), None, "Seen?"), Doubt(2, None, (), None, "Seen?"),
+                    Verdict(3, None, True, "ok", "Fine."), Doubt(4, None, (), None, "Seen?")])
+
+    def submit(event, jpeg=None):
+        return SimpleNamespace(outputs=((0, next(answers)),))
+
+    stab = Rereading()
+    vision = fake_vision(SCENES)
+    vision.stabiliser = stab
+    pipe = Pipeline(ListSource([]), vision, submit)
+    for k in range(4):
+        pipe.step(ListSource([frame_of(0)]).items().__next__())
+        assert stab.rereads == [1, 1, 1, 2][k]

@@ -195,3 +195,48 @@ def test_recalibrating_never_overwrites_the_users_calibration_file(make_app, tmp
     assert r.json["saved_to"] == str(beside) and beside.is_file()
     assert str(beside) in r.json["message"] and "unchanged" in r.json["message"]
     assert Calibration.load(beside).image_size == (640, 480)
+
+
+def test_an_idle_connection_is_closed_and_its_thread_freed(app, monkeypatch):
+    import socket
+    import threading
+
+    from werkzeug.serving import make_server
+
+    import web.cli
+
+    monkeypatch.setattr(web.cli, "IDLE_TIMEOUT_S", 0.3)
+    server = make_server("127.0.0.1", 0, app, threaded=True,
+                         request_handler=web.cli._timely_handler())
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        stalled = socket.create_connection(("127.0.0.1", server.server_port), timeout=5)
+        stalled.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n")  # never finished
+        started = time.monotonic()
+        assert stalled.recv(1024) == b""  # the server closes it (the client would wait 5 s)
+        assert time.monotonic() - started < 4.0
+        stalled.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_serve_answers_the_names_given_with_allow_host(tmp_path, monkeypatch):
+    import web.cli
+    from tabletop.cli import main
+
+    seen = {}
+
+    def serve_app(app, host, port, banner=None, **kw):
+        client = app.test_client()
+        seen["named"] = client.get("/api/state", headers={"Host": "table.lan:5000"}).status_code
+        seen["other"] = client.get("/api/state", headers={"Host": "evil.example"}).status_code
+        seen["code"] = app.config["JOIN_CODE"]
+        app.extensions["tabletop"].close()
+        return 0
+
+    monkeypatch.setattr(web.cli, "serve_app", serve_app)
+    assert main(["serve", "--db", str(tmp_path / "t.db"), "--host", "0.0.0.0",
+                 "--allow-host", "table.lan"]) == 0
+    assert seen["named"] == 200 and seen["other"] == 421 and len(seen["code"]) == 6

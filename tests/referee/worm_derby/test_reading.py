@@ -202,3 +202,42 @@ def test_pending_a_foul_put_back_as_it_was_is_put_right():
                       SceneSeen(FIRST), roll("moons", "2"),
                       seen(course(obstacles=[OBSTACLE]), SUNS0, line(40, 2 * D, 6, "moons")))
     assert kinds(out) == [("Verdict", "turn"), ("Verdict", "ok")]
+
+
+def test_setup_in_doubt_then_rolled_on_is_set_up_as_the_table_stands():
+    game = new_game()
+    no_pylon = seen([p for p in FIRST.pieces if p.centre_mm != (0.0, 1000.0)])  # not seen
+    state, out = play(game, game.initial_state(), no_pylon, roll("suns", "2"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0), roll("moons", "3"))
+    assert kinds(out) == [("Doubt", None), ("Notice", None), ("Verdict", "ok")]
+    assert "as the table stands" in out[2].reason and "moons' turn" in out[2].reason
+    assert game.describe(state)["turn"] == "moons" and state.roll == "3"
+
+
+def test_a_move_never_seen_is_taken_as_played_when_the_next_player_rolls():
+    game = new_game()
+    state = started(game, FIRST)
+    state, out = play(game, state, roll("suns", "2"), roll("moons", "3"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2, line(40, 3 * D, 6, "moons")))
+    assert kinds(out) == [("Notice", None), ("Verdict", "ok")]
+    assert "was not seen" in out[0].message and out[1].player == "moons"
+    assert state.worm("suns").coins_mm == tuple(c.centre_mm for c in SUNS2)
+
+
+def test_a_roll_out_of_turn_after_a_seen_table_is_still_a_turn_foul():
+    game = new_game()
+    state = started(game, FIRST)
+    _, out = play(game, state, roll("suns", "2"), seen(course(obstacles=[OBSTACLE]), TOO_FAR,
+                                                       MOONS0), roll("suns", "3"))
+    assert kinds(out)[-1] == ("Verdict", "turn")
+
+
+def test_a_move_not_seen_after_a_foul_put_right_is_taken_as_played_too():
+    game = new_game()
+    state = started(game, FIRST)
+    state, out = play(game, state, roll("suns", "2"),
+                      seen(course(obstacles=[OBSTACLE]), TOO_FAR, MOONS0), SceneSeen(FIRST),
+                      roll("moons", "3"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2, line(40, 3 * D, 6, "moons")))
+    assert kinds(out) == [("Verdict", "steps"), ("Notice", None), ("Verdict", "ok")]
+    assert out[-1].player == "moons"

@@ -9,7 +9,7 @@ import pytest
 
 from referee.record import fold
 from tabletop.errors import RecordFormatError
-from tabletop.events import Finish, Notice, Rounded, SceneSeen, Verdict, Winner
+from tabletop.events import Doubt, Finish, Notice, Rounded, SceneSeen, Verdict, Winner
 from tests.factories import coin, scene, setup, tile
 from tests.referee.worm_derby.helpers import (
     D,
@@ -109,15 +109,15 @@ def test_setup_worms_start_with_one_end_between_the_start_tiles():
 def test_setup_worm_length_must_match_the_options():
     first = scene(course(), line(-40, 0, 4, "suns"), MOONS0)
     out = fold([setup("worm-derby", ["suns", "moons"], lengths={"suns": 5}), SceneSeen(first)])
-    v = only_verdict(out)
-    assert not v.legal and "4 coins; it should have 5" in v.reason
+    assert [type(e) for e in out] == [Doubt]  # a coin may be hidden: asked, not faulted
+    assert "4 coins; it should have 5" in out[0].reason
 
 
 def test_setup_without_a_pylon_is_refused():
     first = scene(START_ONLY := [tile(-2 * T, 0, face="up"), tile(2 * T, 0, face="up")], SUNS0)
     del START_ONLY
-    v = only_verdict(fold([setup("worm-derby", ["suns"]), SceneSeen(first)]))
-    assert not v.legal and v.rule == "setup" and "three face-up tiles" in v.reason
+    out = fold([setup("worm-derby", ["suns"]), SceneSeen(first)])
+    assert [type(e) for e in out] == [Doubt] and "three face-up tiles" in out[0].reason
 
 
 # --------------------------------------------------------------------------- turns and dice

@@ -10,6 +10,7 @@ from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Accept,
     Bid,
+    Doubt,
     Finish,
     Notice,
     Roll,
@@ -68,8 +69,11 @@ def test_setup_accepts_straight_worms_just_behind_the_start_line():
 def test_setup_refuses_worms_not_set_up_by_the_rules(change, words):
     g = Game()
     out = g.scene(change(start_table(THREE)))
-    v = verdict(out)
-    assert not v.legal and v.rule == "setup" and words in v.reason
+    if words in ("red has 6 segments",):  # a misread could explain it: asked, not faulted
+        assert [type(e) for e in out] == [Doubt] and words in out[0].reason
+    else:
+        v = verdict(out)
+        assert not v.legal and v.rule == "setup" and words in v.reason
     assert g.referee.describe()["phase"] == "setup"
 
 
@@ -89,10 +93,12 @@ def test_setup_needs_the_finish_ahead_of_the_start():
     assert not v.legal and v.rule == "setup" and "well ahead" in v.reason
 
 
-def test_setup_needs_four_posts():
+def test_setup_needs_four_posts_and_three_is_a_doubt():
     g = Game()
-    v = verdict(g.scene(posts=[*START, FINISH[0]]))
-    assert not v.legal and v.rule == "setup" and "4 posts" in v.reason
+    (d,) = g.scene(posts=[*START, FINISH[0]])
+    assert isinstance(d, Doubt) and "4 posts" in d.reason
+    (n,) = g.push(Bid("red", "4"))  # the players go on: the bid waits, nobody is faulted
+    assert isinstance(n, Notice) and "in doubt" in n.message
 
 
 @pytest.mark.parametrize(("players", "options", "words"), [
@@ -335,12 +341,12 @@ def test_another_worm_moved_too_is_refused():
     assert not v.legal and v.rule == "turn"
 
 
-def test_a_missing_segment_is_reported():
+def test_a_missing_segment_is_a_doubt_not_a_foul():
     g = started()
     worms = dict(g.worms)
     worms["green"] = worms["green"][1:]
-    v = verdict(g.scene(worms))
-    assert not v.legal and v.rule == "pieces" and "green has 6 segments" in v.reason
+    (d,) = g.scene(worms)
+    assert isinstance(d, Doubt) and "green has 6 segments" in d.reason and d.player == "green"
 
 
 def test_an_illegal_move_leaves_the_accepted_table_and_the_turn():
@@ -465,10 +471,10 @@ def test_post_move_after_x_illegal(posts, words):
     assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
 
 
-def test_a_missing_finish_post_is_reported():
+def test_a_missing_finish_post_is_a_doubt_not_a_foul():
     g = started()
-    v = verdict(g.scene(posts=[*START, FINISH[0]]))
-    assert not v.legal and v.rule == "pieces" and "finish post is missing" in v.reason
+    (d,) = g.scene(posts=[*START, FINISH[0]])
+    assert isinstance(d, Doubt) and "finish post is missing" in d.reason
 
 
 def test_post_move_without_x_is_refused():

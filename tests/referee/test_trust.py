@@ -1,0 +1,36 @@
+"""Never cry wolf: a short rendered playthrough of each game through the replay pipeline (the
+small version of ``bench/bench_trust.py``): every verdict right, no false alarm, no missed foul,
+and a doubt only where the reading really was wrong."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.bench_trust import Expect, Still, playthroughs, run
+
+SEED = 5
+GAMES = {"worm-derby.basic": ("oak", "soft"), "worm-derby.slalom": ("linen", "window"),
+         "worm-derby.cannibal": ("walnut", "hard"), "jungle": ("felt-green", "soft")}
+"""Each game on a table and under a light of :mod:`tabletop.render.variety` that vision reads
+today (the issue's oak table under a soft lamp, linen under window light...); the lamp still
+dims or goes off between turns. The bench draws tables and lights at random."""
+"""Worm Up! is left out: vision does not yet see segments touching in a row (a worm), so
+its setup is never read (``bench/bench_trust.py --games worm-up`` shows it)."""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game", list(GAMES))
+def test_trust_a_rendered_playthrough_is_judged_without_false_alarms_or_missed_fouls(game):
+    (play,) = playthroughs(SEED, [game], short=True)
+    fouls = [s for s in play.steps if isinstance(s, Still) and isinstance(s.expect, Expect)
+             and not s.expect.legal]
+    assert len(fouls) >= 2  # planted fouls of more than one rule
+    table, light = GAMES[game]
+    score = run(play, SEED, table=table, light=light)
+    c = score.counts
+    assert c["false_alarms"] == 0, score.notes
+    assert c["missed_fouls"] == 0, score.notes
+    assert c["doubts_raised"] == c["doubts_real"], score.notes
+    assert c["exact_right"] == c["exact_total"] > 0, score.notes
+    expected = sum(1 for s in play.steps if isinstance(s, Still) and s.expect is not None)
+    assert c["verdicts_right"] + c["verdicts_missing"] == expected

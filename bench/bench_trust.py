@@ -50,12 +50,11 @@ from referee.worm_derby.steps import StepWorld
 from tabletop.events import Doubt, Event, Roll, SceneSeen, Setup, Verdict
 from tabletop.pieceset import PieceSet
 from tabletop.render import CameraPose, Decal, RenderSettings, render_scene
-from tabletop.scene import Piece, Scene
+from tabletop.scene import Piece, Point2, Scene
 
 PIECES = PieceSet()
 D = PIECES.coin_diameter_mm
 T = PIECES.tile_mm
-Point2 = tuple[float, float]
 
 # --------------------------------------------------------------------------- a playthrough
 

@@ -1,11 +1,10 @@
 """The dashboard under load: does the pipeline slow down with 20 live-stream clients?
 
 Starts a dashboard in a separate process whose pipeline runs as fast as it can on a live
-source (the sample playthrough's frames with the real vision when the sample is there, else
-synthetic frames with a fixed amount of image work), and measures its frame rate alone and with
-20 clients on ``/api/stream`` (loopback), ``--seconds`` of each. The two conditions alternate in
-windows of ``--window`` seconds (alone, with clients, alone...) so that other load on the
-machine falls on both alike. Prints ``name=value`` lines:
+source (the sample playthrough's frames with the real vision), and measures its frame rate
+alone and with 20 clients on ``/api/stream`` (loopback), ``--seconds`` of each. The two
+conditions alternate in windows of ``--window`` seconds (alone, with clients, alone...) so that
+other load on the machine falls on both alike. Prints ``name=value`` lines:
 
     fps_alone=..., fps_with_20_clients=..., drop_pct=..., sse_messages=...
 
@@ -32,45 +31,22 @@ def serve(port_file: str) -> None:
     """The server side (run in its own process): a live pipeline as fast as it can go."""
     sys.path.insert(0, str(ROOT))
     import cv2
-    import numpy as np
     from werkzeug.serving import make_server
 
+    from calibration.model import Calibration
     from tabletop.events import Setup
     from web import create_app
-    from web.pipeline import Vision
     from web.sources import Frame, Source
+    from web.vision_glue import load_vision
 
     frames_dir = SAMPLE / "frames"
-    real = (SAMPLE / "calibration.json").is_file() and frames_dir.is_dir()
-    if real:
-        from calibration.model import Calibration
-        from web.vision_glue import load_vision
-
-        cal = Calibration.load(SAMPLE / "calibration.json")
-        files = sorted(frames_dir.glob("*.jpg"))[:6]
-        images = [cv2.imread(str(f)) for f in files]
-        vision = load_vision(cal, "worm-derby")
-        game = Setup("worm-derby", ("suns", "moons"))
-    else:
-        from tests.factories import coin, scene
-        from tests.web.fakes import ToyGame  # noqa: F401  (registers web-toy)
-
-        cal = None
-        scenes = [scene(coin(0, 0)), scene(coin(40, 0))]
-        images = []
-        for i in range(2):
-            img = np.full((960, 1280, 3), 100, np.uint8)
-            img[0, 0, 0] = i
-            images.append(img)
-
-        def detect(image):
-            cv2.GaussianBlur(image, (15, 15), 0)  # some real image work per frame
-            return scenes[int(image[0, 0, 0])]
-
-        from tests.web.fakes import FakeStabiliser
-
-        vision = Vision(detect, FakeStabiliser(3), None)
-        game = Setup("web-toy", ("suns", "moons"))
+    if not (SAMPLE / "calibration.json").is_file() or not frames_dir.is_dir():
+        sys.exit(f"bench_web: error: {SAMPLE} (the sample playthrough) is missing")
+    cal = Calibration.load(SAMPLE / "calibration.json")
+    files = sorted(frames_dir.glob("*.jpg"))[:6]
+    images = [cv2.imread(str(f)) for f in files]
+    vision = load_vision(cal, "worm-derby")
+    game = Setup("worm-derby", ("suns", "moons"))
 
     class Loop(Source):
         """A camera that never waits: each picture held for 8 frames, round and round."""

@@ -16,6 +16,43 @@ IGNORED_BGR = (40, 40, 230)
 GRID_BGR = (230, 160, 40)
 
 
+def grid_lines_px(cal: Calibration, step_mm: float,
+                  area_mm: tuple[float, float, float, float], samples: int = 24
+                  ) -> list[tuple[bool, np.ndarray]]:
+    """The table's millimetre grid seen through ``cal``: one ``(is_axis, points (K, 2) px)``
+    per line, at whole multiples of ``step_mm`` over ``area_mm`` (x0, y0, x1, y1).
+
+    Each line is sampled at ``samples`` points; the points behind the camera, not finite or
+    far outside the picture are left out, and a line with fewer than two left is dropped.
+    ``is_axis``: the line is one of the table's axes (x = 0 or y = 0).
+
+    >>> cal = Calibration((200, 100), np.diag([1.0, 1.0, 1.0]))
+    >>> [(axis, p[0].tolist(), p[-1].tolist()) for axis, p in grid_lines_px(
+    ...     cal, 100.0, (0.0, 0.0, 199.0, 99.0), samples=2)]  # doctest: +NORMALIZE_WHITESPACE
+    [(True, [0.0, 0.0], [0.0, 99.0]), (False, [100.0, 0.0], [100.0, 99.0]),
+     (False, [200.0, 0.0], [200.0, 99.0]), (True, [0.0, 0.0], [199.0, 0.0]),
+     (False, [0.0, 100.0], [199.0, 100.0])]
+    """
+    x0, y0, x1, y1 = area_mm
+    w, h = cal.image_size
+    out: list[tuple[bool, np.ndarray]] = []
+    for axis, (lo, hi), (a, b) in ((0, (x0, x1), (y0, y1)), (1, (y0, y1), (x0, x1))):
+        first = np.floor(lo / step_mm) * step_mm
+        last = np.ceil(hi / step_mm) * step_mm
+        for v in np.arange(first, last + step_mm / 2, step_mm):
+            line = np.zeros((samples, 2))
+            line[:, axis] = v
+            line[:, 1 - axis] = np.linspace(a, b, samples)
+            front = (np.c_[line, np.ones(samples)] @ cal.inverse.T)[:, 2] > 0
+            if front.sum() < 2:
+                continue
+            px = cal.to_image(line[front])
+            ok = np.all(np.isfinite(px), axis=1) & (np.abs(px) < 4 * max(w, h)).all(axis=1)
+            if ok.sum() >= 2:
+                out.append((bool(abs(v) < 1e-6), px[ok]))
+    return out
+
+
 class CalibrationAnnotator:
     """Draws a calibration's markers and millimetre grid.
 
@@ -36,22 +73,9 @@ class CalibrationAnnotator:
         g = self.grid_mm
         lo = np.floor((centre - half) / g) * g  # lines at whole multiples of the spacing
         hi = np.ceil((centre + half) / g) * g
-        w, h = cal.image_size
-        for axis in (0, 1):
-            for v in np.arange(lo[axis], hi[axis] + g / 2, g):
-                s = np.linspace(lo[1 - axis], hi[1 - axis], 60)
-                line = np.zeros((len(s), 2))
-                line[:, axis] = v
-                line[:, 1 - axis] = s
-                hom = np.c_[line, np.ones(len(line))] @ cal.inverse.T
-                front = hom[:, 2] > 0
-                if front.sum() < 2:
-                    continue
-                px = cal.to_image(line[front])
-                ok = np.all(np.isfinite(px), axis=1) & (np.abs(px) < 4 * max(w, h)).all(axis=1)
-                if ok.sum() >= 2:
-                    cv2.polylines(out, [np.round(px[ok]).astype(np.int32)], False, GRID_BGR,
-                                  self.thickness, cv2.LINE_AA)
+        for _, px in grid_lines_px(cal, g, (lo[0], lo[1], hi[0], hi[1]), samples=60):
+            cv2.polylines(out, [np.round(px).astype(np.int32)], False, GRID_BGR,
+                          self.thickness, cv2.LINE_AA)
 
     def annotate(self, image_bgr: np.ndarray, cal: Calibration) -> np.ndarray:
         """A copy of the image with the calibration drawn on it."""

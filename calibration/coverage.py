@@ -142,14 +142,13 @@ def error_map(cal: Calibration, area_mm: Sequence[float] | None = None, step_mm:
         raise CalibrationError("the calibration's fit has fewer than 4 points")
     if not step_mm > 0:
         raise CalibrationError(f"step_mm must be positive, not {step_mm}")
-    w, h = cal.image_size
     if area_mm is None:
-        corners_px = np.array([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]], float)
+        corners_px = cal.view_corners_px()
         und = cal.lens.undistort_points(corners_px) if cal.lens is not None else corners_px
         if np.any(np.c_[und, np.ones(4)] @ cal.homography[2] <= 0):
             raise CalibrationError("the view reaches the horizon, so it has no extent on the "
                                    "table; give area_mm")
-        corners_mm = cal.to_table(corners_px)
+        corners_mm = cal.view_corners_mm()
         x0, y0 = corners_mm.min(axis=0)
         x1, y1 = corners_mm.max(axis=0)
     else:
@@ -170,6 +169,7 @@ def error_map(cal: Calibration, area_mm: Sequence[float] | None = None, step_mm:
     var = np.einsum("nij,jk,nik->n", jh, cov, jh)
     err = np.sqrt(np.maximum(var, 0)).reshape(gy.shape)
     raw = cal.to_image(q_mm) if cal.lens is not None else q_px
+    w, h = cal.image_size
     in_view = ((hom[:, 2] > 0) & (raw[:, 0] >= -0.5) & (raw[:, 0] <= w - 0.5)
                & (raw[:, 1] >= -0.5) & (raw[:, 1] <= h - 0.5)).reshape(gy.shape)
     return ErrorMap(xs, ys, err, in_view, sigma)

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-from tabletop.errors import InputError
-
-
-class CalibrationError(InputError):
-    """A calibration cannot be made or read."""
-
-
-class CalibrationFileError(CalibrationError):
-    """A calibration or lens file is missing, broken, or of an unknown version."""
+from tabletop.calibration import (  # noqa: F401  (defined with the value they guard)
+    CalibrationError,
+    CalibrationFileError,
+    ResolutionMismatch,
+)
 
 
 class MatNotFound(CalibrationError):
@@ -19,7 +15,3 @@ class MatNotFound(CalibrationError):
 
 class LensError(CalibrationError):
     """Chessboard photos cannot give a lens calibration."""
-
-
-class ResolutionMismatch(CalibrationError):
-    """An image is not of the size the calibration was made for."""

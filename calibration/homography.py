@@ -9,7 +9,6 @@ correspondences (POINTS.json).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -23,7 +22,7 @@ from calibration.corners import refine_corners
 from calibration.errors import CalibrationError, MatNotFound, ResolutionMismatch
 from calibration.model import Calibration, Lens
 from tabletop import jsonin
-from tabletop.limits import check_file_bytes
+from tabletop.files import read_bytes
 from tabletop.markers import ARUCO_DICTIONARY
 
 MIN_MARKERS = 2
@@ -335,17 +334,8 @@ def general_position_four(points: np.ndarray, rel_tol: float = 0.01) -> np.ndarr
 
 def load_points(path: str | Path) -> Any:
     """Reads POINTS.json (the parsed JSON list)."""
-    p = Path(path)
-    check_file_bytes(p, error=CalibrationError)
-    try:
-        return jsonin.loads(p.read_text(encoding="utf-8"), f"{p}: not a points file",
-                            CalibrationError)
-    except FileNotFoundError:
-        raise CalibrationError(f"{p}: no such points file") from None
-    except OSError as exc:
-        raise CalibrationError(f"{p}: cannot read ({exc.strerror})") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise CalibrationError(f"{p}: not a points file (not valid JSON: {exc})") from None
+    return jsonin.loads(read_bytes(path, "points file", CalibrationError),
+                        f"{path}: not a points file", CalibrationError)
 
 
 def calibrate_from_points(points_json: Any, image_size: Sequence[int],

@@ -1,7 +1,7 @@
 """The printable Jungle board and token sheet, and reading them back from a camera image.
 
 The geometry (square size, corner marker positions in the board's millimetre frame) is
-:mod:`referee.jungle.geometry`, shared with the referee, so what is printed is what the referee
+:mod:`tabletop.boards.jungle`, shared with the referee, so what is printed is what the referee
 assumes. The board's four corner markers (ids 40-43) are its own calibration:
 :func:`calibrate_from_board` maps image pixels to the board frame (x along the files a->g,
 y along the ranks 1->9, origin at the outer corner of a1), the frame of a scene of tokens.
@@ -22,8 +22,8 @@ from PIL import Image
 from calibration.errors import CalibrationError, MatNotFound
 from calibration.homography import calibrate_from_markers, detect_markers
 from calibration.model import Calibration, Lens
-from referee.jungle import geometry as g
-from referee.jungle.rules import ANIMALS
+from tabletop.boards import jungle as g
+from tabletop.boards.jungle import ANIMALS
 from tabletop.errors import InputError, UsageError
 from tabletop.markers import ARUCO_DICTIONARY, JUNGLE_TOKEN_IDS
 from tabletop.printing import PAPER_MM, px_per_mm

@@ -178,14 +178,17 @@ def demo_shots(browser, sample: Path, out: Path) -> None:
 
 
 def bidding_shots(browser, out: Path) -> None:
-    from tests.referee.worm_up.tables import start_table, table
-
-    players = ("red", "yellow", "green")
+    # the bundled Worm Up! demo round's players and starting table
+    events = [json.loads(line)["event"] for line in
+              (ROOT / "sample_images" / "demo" / "worm_up_round.jsonl").read_text().splitlines()
+              if line.strip()]
+    players = tuple(next(e for e in events if e["type"] == "setup")["players"])
+    start_scene = next(e for e in events if e["type"] == "scene")
     db = Path(tempfile.mkdtemp(prefix="tabletop-shots-")) / "bids.db"
     proc, url = start(["serve", "--port", "0", "--db", str(db), "--game", "worm-up",
                        "--players", ",".join(players)])
     try:
-        post(url + "/api/events", {"type": "scene", **table(start_table(players)).to_json()})
+        post(url + "/api/events", start_scene)
         tv = browser.new_page(viewport=TV)
         code = None
         tv.goto(url + "/")
@@ -209,7 +212,7 @@ def bidding_shots(browser, out: Path) -> None:
         phones["red"].screenshot(path=str(out / "phone-bid.png"))
         tv.wait_for_timeout(600)
         tv.screenshot(path=str(out / "bidding-dashboard.png"))
-        phones["green"].click("#bid-buttons button[data-bid='5']")
+        phones["blue"].click("#bid-buttons button[data-bid='5']")
         phones["yellow"].wait_for_selector("#reveal-box:not([hidden])")
         phones["yellow"].wait_for_timeout(400)
         phones["yellow"].screenshot(path=str(out / "phone-reveal.png"))

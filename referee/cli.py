@@ -1,22 +1,17 @@
-"""Subcommands of the referee: ``tabletop referee`` (and, as games add them, ``fit``, ``perft``)."""
+"""Subcommands of the referee: ``tabletop referee`` and the games' own (Jungle's ``perft``)."""
 
 from __future__ import annotations
 
 import argparse
-import importlib
-import importlib.util
 import json
 import sys
-from pathlib import Path
 
+from referee.jungle import cli as jungle_cli
 from referee.record import Referee
 from tabletop import jsonin
 from tabletop.errors import RecordFormatError
 from tabletop.events import parse_event
-from tabletop.limits import check_file_bytes
-
-# Games add their own subcommands here: a module with register(subparsers).
-_GAME_COMMANDS = ("referee.worm_derby.cli", "referee.worm_up.cli", "referee.jungle.cli")
+from tabletop.files import read_text
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -28,9 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                     "Output events already in the record are ignored and derived anew.")
     p.add_argument("record", metavar="RECORD.jsonl", help="the game record (- for standard input)")
     p.set_defaults(func=run_referee)
-    for name in _GAME_COMMANDS:
-        if importlib.util.find_spec(name.rsplit(".", 1)[0]) and importlib.util.find_spec(name):
-            importlib.import_module(name).register(sub)
+    jungle_cli.register(sub)  # a game's own subcommands: a module with register(subparsers)
 
 
 def run_referee(args: argparse.Namespace) -> int:
@@ -43,14 +36,7 @@ def run_referee(args: argparse.Namespace) -> int:
     if args.record == "-":
         lines = sys.stdin.read().splitlines()
     else:
-        path = Path(args.record)
-        check_file_bytes(path, error=RecordFormatError)
-        try:
-            lines = path.read_text(encoding="utf-8").splitlines()
-        except OSError as exc:
-            raise RecordFormatError(f"{path}: cannot read ({exc.strerror})") from None
-        except UnicodeDecodeError:
-            raise RecordFormatError(f"{path}: not a text file") from None
+        lines = read_text(args.record, "game record", RecordFormatError).splitlines()
     referee = Referee()
     seq = 0
     for number, line in enumerate(lines, start=1):

@@ -2,15 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-
 from referee.base import Game
 from tabletop.errors import RecordFormatError
 from tabletop.events import Setup
 
 _GAMES: dict[str, type[Game]] = {}
-_GAME_MODULES = ("referee.worm_derby", "referee.worm_up", "referee.jungle")
 
 
 def register_game(cls: type[Game]) -> type[Game]:
@@ -21,9 +17,11 @@ def register_game(cls: type[Game]) -> type[Game]:
 
 
 def _load_all() -> None:
-    for mod in _GAME_MODULES:
-        if importlib.util.find_spec(mod) is not None:
-            importlib.import_module(mod)
+    # Each game's package registers its game when imported (they import this module, so not
+    # at the top of it).
+    import referee.jungle
+    import referee.worm_derby
+    import referee.worm_up  # noqa: F401
 
 
 def game_names() -> list[str]:

@@ -212,12 +212,10 @@ def settings_for(i: int, frame: Frame) -> RenderSettings:
                           hand_height_mm=frame.hand_height_mm)
 
 
-def mat_decal() -> Decal | None:
-    """The printed A4 mat with its top-left corner at the world origin (None if not built)."""
-    try:
-        from calibration.mat import make_mat
-    except ImportError:
-        return None
+def mat_decal() -> Decal:
+    """The printed A4 mat with its top-left corner at the world origin."""
+    from calibration.mat import make_mat
+
     sheet = make_mat(paper="a4", dpi=150)
     w, h = sheet.size_mm
     return Decal(np.asarray(sheet.image_bgr), (w, h), (w / 2.0, h / 2.0), 0.0)
@@ -234,8 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     (out / "frames").mkdir(parents=True)
     script, frames, record = plan()
     cam = pose()
-    decal = mat_decal()
-    decals = [decal] if decal is not None else []
+    decals = [mat_decal()]
     truth_lines, names = [], []
     calibration = None
     for i, frame in enumerate(frames):
@@ -261,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     with open(out / "record.jsonl", "w", encoding="utf-8") as f:
         for line in record:
             f.write(json.dumps(line) + "\n")
-    (out / "README.md").write_text(readme(frames, script, names, decal is not None, record),
+    (out / "README.md").write_text(readme(frames, script, names, record),
                                    encoding="utf-8")
     return 0
 
@@ -293,7 +290,7 @@ def expected_verdicts(record: list[dict]) -> list[str]:
     return out
 
 
-def readme(frames: list[Frame], script: list[dict], names: list[str], mat: bool,
+def readme(frames: list[Frame], script: list[dict], names: list[str],
            record: list[dict]) -> str:
     """The sample's README: what, how, and the turn list."""
     lines = [
@@ -306,8 +303,7 @@ def readme(frames: list[Frame], script: list[dict], names: list[str], mat: bool,
         "- Camera: 1280x720, 0.95 m above the table, tilted 12 degrees, no lens distortion;",
         "  wooden table, one lamp, sensor noise, JPEG quality 85.",
         "- World frame: the printed calibration mat's (origin at its top-left corner, x right,",
-        "  y down, mm)." + (" The A4 mat lies at the left of the course in every frame."
-                            if mat else " (The mat was not drawn: calibration.mat was absent.)"),
+        "  y down, mm). The A4 mat lies at the left of the course in every frame.",
         f"- Course: start tiles at {_xy(START_TILES[0])} and {_xy(START_TILES[1])}"
         f" (face up), pylon at {_xy(PYLON)} (face up), obstacles (face down) at "
         + ", ".join(_xy(t) for t in OBSTACLES) + ".",

@@ -37,8 +37,8 @@ COMMAND_MODULES: tuple[str, ...] = (
     "vision.cli",       # detect
     "referee.cli",      # referee, fit, perft
     "calibration.board_cli",  # board (the printable Jungle board)
-    "tabletop.fit_cli",  # fit (can a coin slide from A to B)
-    "tabletop.export.cli",  # export (move list, PPN, SVG, PNG)
+    "web.fit_cli",  # fit (can a coin slide from A to B)
+    "referee.export.cli",  # export (move list, PPN, SVG, PNG)
     "tabletop.render.cli",  # render (the scene renderer, for test data)
 )
 

@@ -18,7 +18,6 @@ or from a game record's setup ``sizes`` (``coin_mm``, ``tile_mm``, ``segment_mm`
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -28,6 +27,7 @@ from typing import Any
 
 from tabletop import jsonin
 from tabletop.errors import InputError
+from tabletop.files import read_bytes
 from tabletop.limits import PIECE_MM
 
 SUIT_COLOURS_HEX: Mapping[str, str] = MappingProxyType({
@@ -136,17 +136,8 @@ class PieceSet:
     @classmethod
     def load(cls, path: str | Path) -> PieceSet:
         """Reads overrides from a JSON file."""
-        from tabletop.limits import check_file_bytes
-
-        p = Path(path)
-        check_file_bytes(p)
-        try:
-            obj = jsonin.loads(p.read_text(encoding="utf-8"), str(p))
-        except OSError as exc:
-            raise InputError(f"{p}: cannot read ({exc.strerror})") from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InputError(f"{p}: not valid JSON ({exc})") from None
-        return cls.from_json(obj, str(p))
+        obj = jsonin.loads(read_bytes(path, "pieces file"), str(path))
+        return cls.from_json(obj, str(path))
 
     def to_json(self) -> dict[str, Any]:
         """Every field, as JSON."""

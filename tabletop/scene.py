@@ -29,11 +29,15 @@ from typing import Any
 import numpy as np
 
 from tabletop.errors import SceneFormatError
+from tabletop.files import read_bytes
 
 KINDS: tuple[str, ...] = ("coin", "tile", "post", "segment", "token", "die", "pawn")
 SUITS: tuple[str, ...] = ("suns", "moons", "crowns", "arms")
 FACES: tuple[str, ...] = ("up", "down")
 DIE_VALUES: tuple[str, ...] = ("null", "ace", "2", "3", "4", "5")
+
+Point2 = tuple[float, float]
+"""A point of the table (or board) frame, ``(x_mm, y_mm)``."""
 
 _PIECE_KEYS = ("kind", "x", "y", "suit", "angle_deg", "face", "color", "id", "value", "confidence")
 _SCENE_KEYS = ("units", "hand", "pieces")
@@ -283,15 +287,7 @@ class Scene:
     @classmethod
     def load(cls, path: str | Path) -> Scene:
         """Reads a scene from a JSON file."""
-        from tabletop.limits import check_file_bytes
-
-        p = Path(path)
-        check_file_bytes(p, error=SceneFormatError)
-        try:
-            text = p.read_bytes()
-        except OSError as exc:
-            raise SceneFormatError(f"{p}: cannot read ({exc.strerror})") from None
-        return cls.loads(text, where=str(p))
+        return cls.loads(read_bytes(path, "scene file", SceneFormatError), where=str(path))
 
     @classmethod
     def of(cls, pieces: Iterable[Piece], hand: bool = False) -> Scene:

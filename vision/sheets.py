@@ -59,7 +59,7 @@ def _mat_layouts() -> list[tuple[np.ndarray, dict[int, np.ndarray]]]:
 
 
 def _board_layout() -> tuple[np.ndarray, dict[int, np.ndarray]]:
-    from referee.jungle import geometry as g
+    from tabletop.boards import jungle as g
 
     ox, oy = g.BOARD_ORIGIN_ON_PAGE_MM
     pw, ph = g.PAGE_MM

@@ -15,8 +15,6 @@
 
 from __future__ import annotations
 
-import importlib
-import math
 import time
 from pathlib import Path
 from typing import Any
@@ -25,9 +23,15 @@ import cv2
 import numpy as np
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template
 
+from calibration.annotate import grid_lines_px
+from calibration.coverage import error_map
+from calibration.drift import check_drift
+from calibration.from_mat import calibrate_from_mat
 from calibration.model import Calibration
+from tabletop.boards import jungle as jungle_board
 from tabletop.errors import InputError
 from tabletop.limits import MAX_POINTS
+from tabletop.printing import PAPER_MM
 from web.dashboard import page_context
 from web.pipeline import encode_jpeg
 from web.security import json_body
@@ -47,42 +51,17 @@ def index() -> str:
 
 def table_extent_mm(cal: Calibration) -> tuple[float, float, float, float]:
     """``(x0, y0, x1, y1)``: the table area the picture shows, in mm (clipped to 3 m)."""
-    w, h = cal.image_size
-    corners = cal.to_table([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    corners = cal.view_corners_mm()
     x0, y0 = np.clip(corners.min(axis=0), -MAX_EXTENT_MM, MAX_EXTENT_MM)
     x1, y1 = np.clip(corners.max(axis=0), -MAX_EXTENT_MM, MAX_EXTENT_MM)
     return float(x0), float(y0), float(x1), float(y1)
-
-
-def grid_lines_px(cal: Calibration, step_mm: float = GRID_MM
-                  ) -> list[tuple[bool, np.ndarray]]:
-    """The table's millimetre grid (every ``step_mm``) in the picture: ``(is_axis, points
-    (K, 2) in pixels)`` per line."""
-    x0, y0, x1, y1 = table_extent_mm(cal)
-    out: list[tuple[bool, np.ndarray]] = []
-
-    def line(a: tuple[float, float], b: tuple[float, float], major: bool) -> None:
-        ts = np.linspace(0.0, 1.0, 24)
-        pts_mm = np.array([[a[0] + t * (b[0] - a[0]), a[1] + t * (b[1] - a[1])] for t in ts])
-        px = cal.to_image(pts_mm)
-        px = px[np.all(np.isfinite(px), axis=1)]
-        if len(px) >= 2:
-            out.append((major, px))
-
-    xs = np.arange(math.floor(x0 / step_mm) * step_mm, x1 + step_mm, step_mm)
-    ys = np.arange(math.floor(y0 / step_mm) * step_mm, y1 + step_mm, step_mm)
-    for x in xs:
-        line((x, y0), (x, y1), abs(x) < 1e-6)
-    for y in ys:
-        line((x0, y), (x1, y), abs(y) < 1e-6)
-    return out
 
 
 def draw_grid(image: np.ndarray, cal: Calibration, step_mm: float = GRID_MM) -> np.ndarray:
     """``image`` with the table's millimetre grid (every ``step_mm``) drawn through ``cal``."""
     out = image.copy()
     thick = max(1, round(out.shape[1] / 640))
-    for major, px in grid_lines_px(cal, step_mm):
+    for major, px in grid_lines_px(cal, step_mm, table_extent_mm(cal)):
         colour = (0, 220, 255) if major else (0, 160, 0)
         cv2.polylines(out, [np.round(px).astype(np.int32).reshape(-1, 1, 2)], False, colour,
                       thick * (2 if major else 1), cv2.LINE_AA)
@@ -117,21 +96,11 @@ def grid() -> Response:
                     headers={"Cache-Control": "no-store"})
 
 
-def _optional(module: str, name: str) -> Any:
-    try:
-        return getattr(importlib.import_module(module), name, None)
-    except ImportError:
-        return None
-
-
-def heatmap_image(cal: Calibration, step_mm: float = 20.0) -> tuple[np.ndarray, float] | None:
-    """The error map as a colour picture (and its largest error in view, mm), or None.
+def heatmap_image(cal: Calibration, step_mm: float = 20.0) -> tuple[np.ndarray, float]:
+    """The error map as a colour picture (and its largest error in view, mm).
 
     Black: outside the camera's view. The colour scale runs from 0 to the largest error.
     """
-    error_map = _optional("calibration.coverage", "error_map")
-    if error_map is None:
-        return None
     emap = error_map(cal, table_extent_mm(cal), step_mm)
     err = np.asarray(emap.error_mm, dtype=float)
     seen = np.asarray(emap.in_view, dtype=bool) & np.isfinite(err)
@@ -154,8 +123,6 @@ def heatmap() -> Response:
         made = heatmap_image(cal)
     except (InputError, ValueError, TypeError) as exc:
         abort(404, description=f"no error map: {exc}")
-    if made is None:
-        abort(404, description="the error map is not available in this build")
     _, buf = cv2.imencode(".png", made[0])
     return Response(buf.tobytes(), mimetype="image/png",
                     headers={"Cache-Control": "no-store", "X-Error-Max-Mm": f"{made[1]:.3f}"})
@@ -163,9 +130,8 @@ def heatmap() -> Response:
 
 def drift_report(services: Services) -> dict[str, Any] | None:
     """The drift check on the latest frame, or None when it cannot be made."""
-    check_drift = _optional("calibration.drift", "check_drift")
     frame = _latest_frame(services)
-    if check_drift is None or frame is None or services.calibration is None:
+    if frame is None or services.calibration is None:
         return None
     try:
         report = check_drift(services.calibration, frame)
@@ -200,9 +166,6 @@ def recalibrate() -> Any:
     frame = _latest_frame(services)
     if frame is None:
         return jsonify(error="no camera picture yet to calibrate from"), 400
-    calibrate_from_mat = _optional("calibration.from_mat", "calibrate_from_mat")
-    if calibrate_from_mat is None:
-        return jsonify(error="calibrating from the mat is not available in this build"), 400
     lens = services.calibration.lens if services.calibration is not None else None
     try:
         cal = calibrate_from_mat(frame, lens=lens)
@@ -272,19 +235,16 @@ def presets() -> Any:
     """Corners people can click instead of typing: the printed mats' sheets and the Jungle
     board (top-left, top-right, bottom-right, bottom-left as seen when printed), in mm."""
     out: list[dict[str, Any]] = []
-    paper = _optional("tabletop.printing", "PAPER_MM") or {}
-    for name, (w, h) in paper.items():
+    for name, (w, h) in PAPER_MM.items():
         out.append({"name": f"the printed mat's sheet ({name.upper()})",
                     "corners": [["top-left corner", [0.0, 0.0]], ["top-right corner", [w, 0.0]],
                                 ["bottom-right corner", [w, h]], ["bottom-left corner", [0.0, h]]]})
-    board = _optional("referee.jungle.geometry", "BOARD_MM")
-    if board is not None:
-        w, h = board
-        out.append({"name": "the Jungle board",
-                    "corners": [["a9's outer corner", [0.0, h]],
-                                ["g9's outer corner", [w, h]],
-                                ["g1's outer corner", [w, 0.0]],
-                                ["a1's outer corner", [0.0, 0.0]]]})
+    w, h = jungle_board.BOARD_MM
+    out.append({"name": "the Jungle board",
+                "corners": [["a9's outer corner", [0.0, h]],
+                            ["g9's outer corner", [w, h]],
+                            ["g1's outer corner", [w, 0.0]],
+                            ["a1's outer corner", [0.0, 0.0]]]})
     return jsonify(out)
 
 
@@ -311,7 +271,7 @@ def _preview_json(cal: Calibration) -> dict[str, Any]:
     return {"reprojection_mm": cal.reprojection_mm, "homography": cal.homography.tolist(),
             "fit": fit, "image_size": list(cal.image_size),
             "grid": [{"axis": bool(major), "points": np.round(px, 1).tolist()}
-                     for major, px in grid_lines_px(cal)]}
+                     for major, px in grid_lines_px(cal, GRID_MM, table_extent_mm(cal))]}
 
 
 @bp.post("/points/preview")

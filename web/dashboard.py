@@ -13,6 +13,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
 
+from referee.jungle.rules import variant_names
 from referee.registry import game_names
 from tabletop.pieceset import SEGMENT_COLOURS_HEX, SUIT_COLOURS_HEX
 from web.services import get_services
@@ -67,10 +68,6 @@ def page_context() -> dict[str, Any]:
 
 def _jungle_variants() -> list[str]:
     """The Jungle rule variants by name (listed where a game is set up)."""
-    try:
-        from referee.jungle.rules import variant_names
-    except ImportError:
-        return []
     return list(variant_names())
 
 

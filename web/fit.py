@@ -10,21 +10,14 @@ on the start point: that is the coin being moved.
 
 from __future__ import annotations
 
-import importlib
 import math
 from typing import Any
 
+from referee import geometry
 from referee.record import Referee
 from tabletop.errors import InputError
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Piece, Scene
-
-
-def _geometry() -> Any:
-    try:
-        return importlib.import_module("referee.geometry")
-    except ImportError:
-        raise InputError("the gap check is not available in this build") from None
 
 
 def obstacles_for(scene: Scene, start_mm: tuple[float, float],
@@ -46,13 +39,12 @@ def check_fit(scene_json: dict[str, Any] | None, start_mm: tuple[float, float],
     (two lines: the crossing, then the way round).
 
     Raises:
-        InputError: no table yet, or no gap check in this build.
+        InputError: no table yet.
     """
     if scene_json is None:
         raise InputError("there is no table yet to check a gap on")
     scene = Scene.from_json(scene_json)
     pieces = referee.game.pieces if referee.game is not None else PieceSet()
-    geometry = _geometry()
     obstacles = geometry.ObstacleSet.from_pieces(obstacles_for(scene, start_mm, pieces), pieces)
     coin = pieces.coin_diameter_mm
     one_point = math.dist(start_mm, goal_mm) < 1e-9

@@ -146,7 +146,7 @@ EXPORT_TYPES = {"moves": ("text/plain; charset=utf-8", "txt"),
 @bp.get("/export")
 def export() -> Response:
     """One game as a move list, PPN, or its diagram (SVG, PNG)."""
-    from tabletop.export.cli import export as export_record
+    from referee.export.cli import export as export_record
 
     fmt = request.args.get("format", "moves")
     if fmt not in EXPORT_TYPES:

@@ -2,22 +2,17 @@
 
 from __future__ import annotations
 
-import importlib
 from dataclasses import replace
-from typing import Any
 
 import numpy as np
 
 from calibration.model import Calibration
 from referee.base import Game
 from referee.registry import find_game
-from tabletop.errors import InputError, RecordFormatError
+from tabletop.errors import RecordFormatError
 from tabletop.pieceset import PieceSet
+from vision import Detector, DetectorConfig, Stabiliser, annotate
 from web.pipeline import Vision
-
-
-class VisionUnavailable(InputError):
-    """The ``vision`` package does not (yet) provide what the pipeline needs."""
 
 
 def game_kinds(game: str | Game | None) -> tuple[str, ...] | None:
@@ -44,25 +39,15 @@ def load_vision(calibration: Calibration, game: str | Game | None = None,
     the same for another game: starting a game (from the page, the API, a resumed log or a
     replay) calls it. ``area_mm`` (x0, y0, x1, y1) limits the search to the play area
     (default: all the picture).
-
-    Raises:
-        VisionUnavailable: when the vision package lacks ``Detector``/``Stabiliser``.
     """
-    try:
-        vision: Any = importlib.import_module("vision")
-    except ImportError as exc:  # pragma: no cover - the package is part of the project
-        raise VisionUnavailable(f"the vision package cannot be imported ({exc})") from None
-    missing = [n for n in ("Detector", "DetectorConfig", "Stabiliser") if not hasattr(vision, n)]
-    if missing:
-        raise VisionUnavailable(f"the vision package does not provide {', '.join(missing)} yet")
     name = game.name if isinstance(game, Game) else game
     if isinstance(game, Game) and pieces is None:
         pieces = game.pieces
-    config = vision.DetectorConfig.for_game(name, area_mm=area_mm)
+    config = DetectorConfig.for_game(name, area_mm=area_mm)
     kinds = game_kinds(game)
     if kinds is not None:
         config = replace(config, kinds=kinds)
-    detector = vision.Detector(calibration, pieces or PieceSet(), config)
+    detector = Detector(calibration, pieces or PieceSet(), config)
 
     def check_image(image: np.ndarray) -> None:
         calibration.check_image_size((image.shape[1], image.shape[0]), "the frame")
@@ -70,18 +55,14 @@ def load_vision(calibration: Calibration, game: str | Game | None = None,
     def rebuild(new_game: Game) -> Vision:
         return load_vision(calibration, new_game, None, area_mm)
 
-    return Vision(detect=detector.detect, stabiliser=vision.Stabiliser(),
-                  annotate=getattr(vision, "annotate", None), check_image=check_image,
+    return Vision(detect=detector.detect, stabiliser=Stabiliser(),
+                  annotate=annotate, check_image=check_image,
                   rebuild=rebuild, kinds=tuple(config.kinds), pieces=detector.pieces)
 
 
 def still_frames() -> int:
     """How many agreeing frames the stabiliser wants before it calls the table still."""
-    try:
-        vision: Any = importlib.import_module("vision")
-        return int(vision.Stabiliser().still_frames)
-    except (ImportError, AttributeError, TypeError, ValueError):  # pragma: no cover
-        return 3
+    return Stabiliser().still_frames
 
 
 MAT_MARGIN_MM = 20.0
@@ -107,8 +88,7 @@ def play_area_without_mat(calibration: Calibration, frame_bgr: np.ndarray
     mat_mm = calibration.to_table(np.concatenate(quads))
     mx0, my0 = mat_mm.min(axis=0) - MAT_MARGIN_MM
     mx1, my1 = mat_mm.max(axis=0) + MAT_MARGIN_MM
-    w, h = calibration.image_size
-    view = calibration.to_table([[0, 0], [w - 1, 0], [w - 1, h - 1], [0, h - 1]])
+    view = calibration.view_corners_mm()
     # the rectangle inside the view's quadrilateral (a camera looks nearly straight down)
     xs, ys = np.sort(view[:, 0]), np.sort(view[:, 1])
     vx0, vx1, vy0, vy1 = xs[1], xs[2], ys[1], ys[2]

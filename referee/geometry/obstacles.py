@@ -24,9 +24,7 @@ from shapely.geometry.base import BaseGeometry
 
 from referee.geometry.segments import ConvexObstacles
 from tabletop.pieceset import DEFAULT_PIECES, PieceSet
-from tabletop.scene import Piece
-
-Point2 = tuple[float, float]
+from tabletop.scene import Piece, Point2
 
 
 @functools.lru_cache(maxsize=4096)

@@ -33,21 +33,6 @@ def _cross(o: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
         (a[..., 1] - o[..., 1]) * (b[..., 0] - o[..., 0])
 
 
-def segment_segment_distance(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray
-                             ) -> np.ndarray:
-    """Distances between segments ``a``-``b`` (M, 2) and ``c``-``d`` (E, 2): shape (M, E)."""
-    dist = np.minimum(np.minimum(point_segment_distance(c, a, b),
-                                 point_segment_distance(d, a, b)),
-                      np.minimum(point_segment_distance(a, c, d).T,
-                                 point_segment_distance(b, c, d).T))
-    A, B = a[:, None, :], b[:, None, :]
-    C, D = c[None, :, :], d[None, :, :]
-    d1, d2 = _cross(A, B, C), _cross(A, B, D)
-    d3, d4 = _cross(C, D, A), _cross(C, D, B)
-    crossing = (d1 * d2 < 0) & (d3 * d4 < 0)
-    return np.where(crossing, 0.0, dist)
-
-
 def _ends_to_edges(a: np.ndarray, b: np.ndarray, c: np.ndarray, d: np.ndarray) -> np.ndarray:
     """Distance from each segment ``a``-``b`` (M, 2) to each segment ``c``-``d`` (E, 2) as
     far as their ends ``a`` and ``b`` are concerned: shape (M, E)."""

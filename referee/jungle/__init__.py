@@ -1,6 +1,7 @@
 """The Animal Game (Jungle / Dou Shou Qi): rules engine, variants, perft and the referee.
 
-- :mod:`referee.jungle.geometry`: squares, terrain, the printed board's millimetres (pure).
+- :mod:`referee.jungle.geometry`: moves between squares, and the board as printed (squares,
+  terrain, millimetres) re-exported from :mod:`tabletop.boards.jungle`.
 - :mod:`referee.jungle.rules`: the rules as hooks; variants as subclasses.
 - :mod:`referee.jungle.position`: position, move generation, push/pop, outcome, text forms.
 - :mod:`referee.jungle.perft`: perft and the ``.perft`` files.

@@ -18,6 +18,7 @@ from pathlib import Path
 from referee.jungle.errors import IllegalMoveError, JungleError, MoveFormatError, PerftFileError
 from referee.jungle.position import START_TEXT, Position, move_text, parse_move_list
 from referee.jungle.rules import Rules, rules_for
+from tabletop.files import read_text
 
 
 def perft(position: Position, depth: int) -> int:
@@ -106,10 +107,7 @@ def read_perft_file(path: str | Path) -> list[PerftCase]:
         PerftFileError: naming the file, line and problem.
     """
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PerftFileError(f"{p}: cannot read ({exc})") from None
+    text = read_text(p, "perft file", PerftFileError)
     cases = []
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
@@ -140,13 +138,7 @@ def read_perft_file(path: str | Path) -> list[PerftCase]:
 def iter_move_lists(path: str | Path) -> Iterator[tuple[int, str]]:
     """``(line number, move list)`` of each non-blank line of a ``--positions`` file
     (``#`` starts a comment; an empty move list, ``-``, is the start position)."""
-    p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise PerftFileError(f"{p}: cannot read ({exc.strerror})") from None
-    except UnicodeDecodeError:
-        raise PerftFileError(f"{p}: not a text file") from None
+    text = read_text(path, "positions file", PerftFileError)
     for n, raw in enumerate(text.splitlines(), start=1):
         line = raw.split("#", 1)[0].strip()
         if line:

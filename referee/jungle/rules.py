@@ -24,9 +24,8 @@ from typing import ClassVar
 
 from referee.jungle import geometry as g
 from referee.jungle.errors import UnknownVariantError
+from tabletop.boards.jungle import ANIMALS
 
-ANIMALS: tuple[str, ...] = ("rat", "cat", "dog", "wolf", "leopard", "tiger", "lion", "elephant")
-"""The eight animals by standard rank: ``ANIMALS[rank - 1]``."""
 LETTERS = "RCDWPTLE"
 """One letter per animal (P for the leopard, panther), in :data:`ANIMALS` order; upper case is
 the first player's, lower case the second's in the text form."""

@@ -19,9 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from tabletop.pieceset import PieceSet
-from tabletop.scene import Piece, Scene
+from tabletop.scene import Piece, Point2, Scene
 
-Point2 = tuple[float, float]
 GATE_COLOURS = {"suns": "red", "arms": "blue"}
 
 

@@ -46,9 +46,8 @@ from tabletop.events import (
     Verdict,
     Winner,
 )
-from tabletop.scene import SUITS, Piece, Scene
+from tabletop.scene import SUITS, Piece, Point2, Scene
 
-Point2 = tuple[float, float]
 EATEN_LABEL = -1000  # labels of coins that are gone from the new scene (eaten): -1000 - k
 DEFAULT_LENGTH = 6
 

@@ -17,7 +17,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-Point2 = tuple[float, float]
+from tabletop.scene import Point2
 
 
 @dataclass(frozen=True)

@@ -39,9 +39,8 @@ from dataclasses import dataclass, field, replace
 
 from referee.worm_derby.table import IGNORED_KINDS
 from referee.worm_derby.words import at, possessive
-from tabletop.scene import Piece, Scene
+from tabletop.scene import Piece, Point2, Scene
 
-Point2 = tuple[float, float]
 FIXED_KINDS = ("tile", "post")
 """Kinds of piece that no roll of the die moves (an ace moves one obstacle tile)."""
 

@@ -6,9 +6,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from referee.worm_derby.course import Course
-from tabletop.scene import Scene
-
-Point2 = tuple[float, float]
+from tabletop.scene import Point2, Scene
 
 
 def unwrap_from(previous_deg_rad: float, raw_rad: float) -> float:

@@ -25,9 +25,8 @@ from referee.geometry.obstacles import ObstacleSet, piece_shape
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.words import at, diameter, mm
 from tabletop.pieceset import PieceSet
-from tabletop.scene import Piece
+from tabletop.scene import Piece, Point2
 
-Point2 = tuple[float, float]
 RING = -2  # label of the obstacle that bounds a local slide
 
 

@@ -75,15 +75,3 @@ def scene_diff(old: Scene, new: Scene, same_place_mm: float, same_angle_deg: flo
         gone.extend(olds[k] for k in range(len(olds)) if k not in used_a)
         came.extend(news[k] for k in range(len(news)) if k not in used_b)
     return sorted(gone), sorted(came)
-
-
-def nearest_index(scene: Scene, point: tuple[float, float], kind: str,
-                  within_mm: float) -> int | None:
-    """Index of the piece of ``kind`` nearest to ``point`` within ``within_mm``, or None."""
-    best, best_d = None, within_mm
-    for i, p in enumerate(scene.pieces):
-        if p.kind == kind:
-            d = math.hypot(p.x_mm - point[0], p.y_mm - point[1])
-            if d <= best_d:
-                best, best_d = i, d
-    return best

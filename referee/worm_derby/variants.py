@@ -20,9 +20,7 @@ from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import scene_diff
 from referee.worm_derby.words import at, possessive
 from referee.worm_derby.worms import extract_worm
-from tabletop.scene import Scene
-
-Point2 = tuple[float, float]
+from tabletop.scene import Point2, Scene
 
 variant(WormDerby)
 

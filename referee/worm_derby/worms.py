@@ -129,11 +129,6 @@ def extract_worm(scene: Scene, suit: str, coin_diameter_mm: float,
     return WormShape(suit, "ok", tuple(idx[a] for a in order))
 
 
-def chain_gaps_mm(centres_mm: np.ndarray) -> np.ndarray:
-    """Centre distances between consecutive coins of a chain, shape (N-1,)."""
-    return np.hypot(*np.diff(centres_mm, axis=0).T) if len(centres_mm) > 1 else np.empty(0)
-
-
 def straightness_mm(centres_mm: np.ndarray) -> float:
     """Largest distance of a coin's centre from the line through the two end coins."""
     if len(centres_mm) < 3:

@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
+from referee.words import and_list, or_list
 from tabletop.errors import InputError
 
 TILES: tuple[str, ...] = ("4", "5", "6", "7", "X")
@@ -45,13 +46,6 @@ NUMBERS: tuple[int, ...] = (4, 5, 6, 7)
 
 class BidError(InputError):
     """A bid that the rules refuse (unknown player, unknown tile, a tile sitting out...)."""
-
-
-def _and(words: Iterable[str]) -> str:
-    w = list(words)
-    if len(w) <= 1:
-        return "".join(w)
-    return ", ".join(w[:-1]) + " and " + w[-1]
 
 
 # ----------------------------------------------------------------------------- tiles
@@ -158,17 +152,12 @@ class Mover:
             return f"{self.player} ({self.bid})"
         if self.number is not None:
             return f"{self.player} (X as {self.number})"
-        return f"{self.player} (X: {_or(self.free)})"
+        return f"{self.player} (X: {or_list(self.free)})"
 
     def to_json(self) -> dict[str, Any]:
         """``{"player", "bid", "number", "free"}``."""
         return {"player": self.player, "bid": self.bid, "number": self.number,
                 "free": list(self.free)}
-
-
-def _or(numbers: Iterable[int]) -> str:
-    w = [str(n) for n in numbers]
-    return w[0] if len(w) == 1 else ", ".join(w[:-1]) + " or " + w[-1]
 
 
 @dataclass(frozen=True)
@@ -265,7 +254,7 @@ class Reveal:
             raise BidError(f"{player} has no successful X this round")
         if number not in m.free:
             raise BidError(f"{number} was bid this round; {player}'s X may take "
-                           f"{_or(m.free) if m.free else 'no number'}")
+                           f"{or_list(m.free) if m.free else 'no number'}")
         if m.number == number:
             return self
         order = [replace(o, number=number) if o.player == player else o for o in self.order]
@@ -290,7 +279,7 @@ class Reveal:
         for p in self.cancelled:
             by_tile.setdefault(self.bid_of(p), []).append(p)
         for tile, ps in by_tile.items():
-            parts.append(f"{_and(ps)} cancel ({tile})")
+            parts.append(f"{and_list(ps)} cancel ({tile})")
         if self.order:
             parts.append("move order: " + ", ".join(m.label() for m in self.order))
         else:
@@ -341,7 +330,7 @@ def reveal(bids: Mapping[str, str], numbers: Mapping[str, int] | None = None,
         rack = Rack.fresh(bids)
     missing = [p for p in rack.players if p not in bids]
     if missing:
-        raise BidError(f"no bid yet from {_and(missing)}")
+        raise BidError(f"no bid yet from {and_list(missing)}")
     for p, t in bids.items():
         rack.check(p, t)
     for p, n in numbers.items():
@@ -369,7 +358,7 @@ def reveal(bids: Mapping[str, str], numbers: Mapping[str, int] | None = None,
         x_number: int | None = numbers.get(p)
         if x_number is not None and x_number not in free:
             notes.append(f"{p} declared X as {x_number}, but {x_number} was bid this round; "
-                         f"{p} may take {_or(free) if free else 'no number'} instead")
+                         f"{p} may take {or_list(free) if free else 'no number'} instead")
             x_number = None
         if x_number is not None:
             kept_numbers[p] = x_number
@@ -538,7 +527,7 @@ class SecretBids:
             BidError: Not every player has bid yet.
         """
         if not self.all_in():
-            raise BidError(f"no bid yet from {_and(self.waiting_for())}")
+            raise BidError(f"no bid yet from {and_list(self.waiting_for())}")
         result = reveal(self._bids, self._numbers, self.rack)
         self.last_reveal = result
         self.rack = result.rack_next

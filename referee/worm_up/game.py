@@ -48,13 +48,12 @@ from typing import Any
 
 from referee.base import Game, GameState, Step
 from referee.registry import register_game
+from referee.words import and_list, or_list
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import BidError, Rack, Reveal, SecretBids, reveal
 from tabletop.errors import RecordFormatError
 from tabletop.events import Bid, Doubt, Event, Finish, Notice, SceneSeen, Setup, Verdict, Winner
-from tabletop.scene import Scene
-
-Point2 = tuple[float, float]
+from tabletop.scene import Point2, Scene
 
 
 class Rule(StrEnum):
@@ -247,16 +246,6 @@ class _Foul(Exception):
                        self.where)
 
 
-def _and(words: Sequence[str]) -> str:
-    w = list(words)
-    return w[0] if len(w) == 1 else ", ".join(w[:-1]) + " and " + w[-1]
-
-
-def _or(numbers: Sequence[int]) -> str:
-    w = [str(n) for n in numbers]
-    return w[0] if len(w) == 1 else ", ".join(w[:-1]) + " or " + w[-1]
-
-
 def _centroid(points: Sequence[Point2]) -> Point2 | None:
     if not points:
         return None
@@ -431,7 +420,7 @@ class WormUp(Game):
             return foul(f"The race is over: {state.winner} has won.")
         if state.phase is Phase.MOVING:
             assert state.reveal is not None
-            waiting = _and(list(state.reveal.next_players(state.moved)))
+            waiting = and_list(list(state.reveal.next_players(state.moved)))
             return foul(f"Bids for round {state.round + 1} open once every worm of round "
                         f"{state.round} has moved ({waiting} still to move).")
         try:
@@ -447,7 +436,7 @@ class WormUp(Game):
         if waiting_for:
             return Step(state, (Verdict(seq, bid.player, True, Rule.OK.value,
                                         f"{bid.player} {said}; waiting for "
-                                        f"{_and(waiting_for)}."),))
+                                        f"{and_list(waiting_for)}."),))
         verdict = Verdict(seq, bid.player, True, Rule.OK.value,
                           f"{bid.player} {said}; all bids of round {state.round} are in.")
         shown = reveal({p: t for p, t, _ in bids},
@@ -659,7 +648,7 @@ class WormUp(Game):
             return self._after_post(new, scene, seq)
         if state.phase is not Phase.MOVING:
             raise _Foul(Rule.TURN, f"No worm may move before the bids of round {state.round} "
-                                   f"are revealed; {_and(changed)} moved.", changed[0],
+                                   f"are revealed; {and_list(changed)} moved.", changed[0],
                         [i for p in changed for i in read.indices(p)])
         assert state.reveal is not None
         rv = state.reveal
@@ -667,7 +656,7 @@ class WormUp(Game):
         movers = [p for p in changed if p in nxt]
         if len(changed) > 1:
             who = movers[0] if movers else changed[0]
-            raise _Foul(Rule.TURN, f"Only one worm may move at a time, but {_and(changed)} "
+            raise _Foul(Rule.TURN, f"Only one worm may move at a time, but {and_list(changed)} "
                                    f"moved.", who, [i for p in changed for i in read.indices(p)])
         player = changed[0]
         if not movers:
@@ -704,7 +693,7 @@ class WormUp(Game):
     def _not_your_turn(self, state: WormUpState, player: str) -> str:
         rv = state.reveal
         assert rv is not None
-        nxt = _and(list(rv.next_players(state.moved)))
+        nxt = and_list(list(rv.next_players(state.moved)))
         if player in rv.cancelled:
             return (f"{player}'s bid ({rv.bid_of(player)}) was cancelled, so {player}'s worm "
                     f"does not move this round.")
@@ -772,7 +761,7 @@ class WormUp(Game):
         allowed = rv.numbers_allowed(player, state.moved)
         segments = f"segment{'s' if k != 1 else ''}"
         if allowed and k < min(allowed):
-            goal = _or(allowed)
+            goal = or_list(allowed)
             raise _Foul(Rule.STEPS, f"{player} has moved {k} of {goal} segments so far.", player,
                         moved_idx, where)
         if mover.number is not None:
@@ -786,7 +775,8 @@ class WormUp(Game):
                         player, moved_idx, where)
         raise _Foul(Rule.STEPS, f"{player} bid X and moved {k} {segments}, but {k} was bid this "
                                 f"round; the free numbers are "
-                                f"{_and([str(f) for f in mover.free])}.", player, moved_idx, where)
+                                f"{and_list(str(f) for f in mover.free)}.",
+                    player, moved_idx, where)
 
     def _post_move(self, state: WormUpState, read: _Read, moved_to: Point2) -> WormUpState:
         """Checks a finish post move; returns the state with the finish line moved."""

@@ -19,7 +19,7 @@ import shapely
 from shapely.geometry import LineString, Point
 from shapely.geometry.base import BaseGeometry
 
-Point2 = tuple[float, float]
+from tabletop.scene import Point2
 
 
 def dist(a: Point2, b: Point2) -> float:

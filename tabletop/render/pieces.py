@@ -7,7 +7,6 @@ same in every frame and one that moves turns like a real one.
 from __future__ import annotations
 
 import hashlib
-import math
 
 from tabletop.pieceset import PieceSet
 from tabletop.render.faces import (
@@ -90,10 +89,3 @@ def shape_of(piece: Piece, index: int, pieces: PieceSet) -> Shape:
     bgr = hex_bgr(colour_hex)
     return Cylinder(c, h, 0.0, plain_face(14.0, bgr), 14.0, bgr, bgr, gloss=0.2,
                     shininess=25.0, bevel_mm=1.5, radius_mm=7.0)
-
-
-def shape_radius_mm(shape: Shape) -> float:
-    """Radius of a circle round the shape's footprint."""
-    if isinstance(shape, Box):
-        return shape.half_mm * math.sqrt(2.0)
-    return float(getattr(shape, "radius_mm", 10.0))

@@ -49,23 +49,6 @@ def light_vector(azimuth_deg: float, elevation_deg: float) -> np.ndarray:
     return np.array([math.cos(a) * math.cos(e), math.sin(a) * math.cos(e), math.sin(e)])
 
 
-def subpixel_grid(roi: tuple[int, int, int, int], s: int) -> tuple[np.ndarray, np.ndarray]:
-    """Raw pixel coordinates of ``s x s`` sample points in each pixel of a window."""
-    x0, y0, x1, y1 = roi
-    us = x0 + (np.arange((x1 - x0) * s) + 0.5) / s - 0.5
-    vs = y0 + (np.arange((y1 - y0) * s) + 0.5) / s - 0.5
-    return np.meshgrid(us, vs)
-
-
-def bin_down(a: np.ndarray, s: int) -> np.ndarray:
-    """Mean over ``s x s`` blocks of the first two axes (float32)."""
-    a = a.astype(np.float32, copy=False)
-    if s == 1:
-        return a
-    h, w = a.shape[0] // s, a.shape[1] // s
-    return cv2.resize(a, (w, h), interpolation=cv2.INTER_AREA)
-
-
 def _sample(texture: np.ndarray, tu: np.ndarray, tv: np.ndarray) -> np.ndarray:
     """Bilinear texture lookups at 1-D coordinates -> (N, 3) (remap wants 2-D maps)."""
     n = tu.size

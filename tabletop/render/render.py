@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from calibration.model import Calibration, Lens
+from tabletop.calibration import Calibration, Lens
 from tabletop.pieceset import PieceSet
 from tabletop.render.camera import CameraPose
 from tabletop.render.degrade import illuminate, optics, sensor

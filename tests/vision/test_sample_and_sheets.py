@@ -104,7 +104,7 @@ def test_a_hand_is_seen_on_a_single_rendered_image(seed: int, hand: bool) -> Non
 def test_a_jungle_board_is_never_read_as_pieces() -> None:
     render = pytest.importorskip("tabletop.render")
     from calibration.jungle_board import make_board
-    from referee.jungle import geometry as g
+    from tabletop.boards import jungle as g
 
     board = make_board(dpi=60)
     decal = render.Decal.of(board, g.PAGE_MM, (-60.0, 0.0), 90.0)

@@ -418,8 +418,8 @@ def test_the_ppn_of_the_sample_game_from_the_history_page_is_yaml_with_every_mov
         browser, make_app):
     import re
 
+    from referee.export import walk
     from tabletop.events import read_record
-    from tabletop.export import walk
 
     yaml = pytest.importorskip("yaml")
     if not (SAMPLE / "record.jsonl").is_file():

@@ -14,8 +14,7 @@ import numpy as np
 import shapely
 
 from referee.geometry import ObstacleSet
-
-Point2 = tuple[float, float]
+from tabletop.scene import Point2
 
 
 def _runs(row: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -25,9 +25,9 @@ import datetime as _dt
 import math
 from collections.abc import Iterable
 
+from referee.export.walk import GAME_TITLES, Entry, walk
 from tabletop.errors import InputError
 from tabletop.events import Event, Setup
-from tabletop.export.walk import GAME_TITLES, Entry, walk
 from tabletop.scene import Piece, Scene
 
 MM_PER_INCH = 25.4

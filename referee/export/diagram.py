@@ -1,5 +1,5 @@
 """The table diagram of a game's end, as plain shapes in millimetres (drawn by
-:mod:`~tabletop.export.svg` and :mod:`~tabletop.export.png`).
+:mod:`~referee.export.svg` and :mod:`~referee.export.png`).
 
 The shapes are the last accepted table (or the last table seen), as the dashboard draws it:
 tiles as turned squares (face-down tiles brown), coins and worm segments in their colours,
@@ -17,12 +17,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.record import Referee
+from tabletop.boards import jungle as board
 from tabletop.events import Event, SceneSeen
 from tabletop.pieceset import DEFAULT_PIECES, SEGMENT_COLOURS_HEX, SUIT_COLOURS_HEX, PieceSet
 from tabletop.scene import Scene
 
 FELT = "#1f4e3d"
-JUNGLE_SQUARE_MM = 38.0
 JUNGLE_FILL = {"water": "#3f7fb5", "trap": "#b48a4c", "den": "#7a4f2a", "land": "#6f9a5a"}
 SIDE_FILL = ("#D55E00", "#0072B2")
 
@@ -86,22 +86,23 @@ def shapes_of_scene(scene: Scene, pieces: PieceSet = DEFAULT_PIECES) -> list[Sha
 
 
 def _jungle(describe: dict) -> list[Shape]:
-    from referee.jungle import geometry as g
-
-    sq = JUNGLE_SQUARE_MM
+    sq = board.SQUARE_MM
     out: list[Shape] = []
-    traps = set().union(*g.TRAPS)
-    kinds = {g.SQUARE_NAMES[k]: v for v, ks in (("water", g.WATER), ("trap", traps),
-                                                 ("den", g.DENS)) for k in ks}
-    for f in range(7):
-        for r in range(1, 10):
-            name = "abcdefg"[f] + str(r)
-            x, y = f * sq, (9 - r) * sq  # from the first player's seat: rank 1 at the bottom
+    traps = set().union(*board.TRAPS)
+    kinds = {k: v for v, ks in (("water", board.WATER), ("trap", traps), ("den", board.DENS))
+             for k in ks}
+    for f in range(board.N_FILES):
+        for r in range(1, board.N_RANKS + 1):
+            square = board.square_index(f, r)
+            name = board.square_name(square)
+            x, y = f * sq, (board.N_RANKS - r) * sq  # from the first player's seat: rank 1 below
             out.append(Shape("polygon", ((x, y), (x + sq, y), (x + sq, y + sq), (x, y + sq)),
-                             JUNGLE_FILL[kinds.get(name, "land")], "#2c4a3c"))
+                             JUNGLE_FILL[kinds.get(square, "land")], "#2c4a3c"))
             out.append(Shape("text", ((x + 6, y + 5),), "#00000088", text=name, size=6.0))
     for name, a in (describe.get("squares") or {}).items():
-        x, y = "abcdefg".index(name[0]) * sq + sq / 2, (9 - int(name[1:])) * sq + sq / 2
+        square = board.parse_square(name)
+        x = board.file_of(square) * sq + sq / 2
+        y = (board.N_RANKS - board.rank_of(square)) * sq + sq / 2
         out.append(Shape("circle", ((x, y),), SIDE_FILL[int(a.get("side", 0)) % 2], "#ffffff",
                          r=sq * 0.4))
         out.append(Shape("text", ((x, y),), "#ffffff", text=str(a.get("animal", "?"))[:3]))
@@ -121,8 +122,8 @@ def diagram(events: Iterable[Event]) -> Diagram:
     title = f"{d.get('game') or 'no game'}: {', '.join(d.get('players') or [])}"
     if d.get("squares") is not None:
         shapes = _jungle(d)
-        return Diagram(title, (-10.0, -10.0, 7 * JUNGLE_SQUARE_MM + 20,
-                               9 * JUNGLE_SQUARE_MM + 20), tuple(shapes))
+        return Diagram(title, (-10.0, -10.0, board.BOARD_MM[0] + 20, board.BOARD_MM[1] + 20),
+                       tuple(shapes))
     table = getattr(referee.state, "table", None) or seen or Scene.of([])
     pieces = referee.game.pieces if referee.game is not None else DEFAULT_PIECES
     shapes = shapes_of_scene(table, pieces)

@@ -7,6 +7,9 @@ pass) and where that place is; and for the straight crossing (the gap the user p
 ``"straight_fits"``, ``"straight_clearance_mm"``, ``"straight_pinch"`` and
 ``"straight_edges"`` (the two edges that make that gap, or null). Every piece is an obstacle
 except dice and pawns and except a coin lying at the start point (the coin that slides).
+
+It reads an image through vision and judges the gap with the referee's geometry, so it sits
+above both, with the other whole-pipeline commands (``serve``, ``replay``).
 """
 
 from __future__ import annotations
@@ -105,13 +108,10 @@ def _scene_of(args: argparse.Namespace, pieces: PieceSet) -> Scene:
             raise InputError(str(exc) if str(path) in str(exc) else f"{path}: {exc}") from None
     if not args.calibration:
         raise UsageError(f"{path}: an image needs --calibration CAL.json")
-    try:
-        from calibration.model import Calibration
-        from vision import Detector
-        from vision.io import read_image
-    except ImportError as exc:
-        raise InputError(f"{path}: cannot read images: the vision package is not available "
-                         f"({exc})") from None
+    from calibration.model import Calibration
+    from vision import Detector
+    from vision.io import read_image
+
     cal = Calibration.load(args.calibration)
     image = read_image(str(path))
     h, w = image.shape[:2]

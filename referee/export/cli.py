@@ -7,32 +7,32 @@ import sys
 from collections.abc import Iterable
 from pathlib import Path
 
+from referee.export import FORMATS
 from tabletop.errors import InputError
 from tabletop.events import Event, read_record
-from tabletop.export import FORMATS
 
 
 def export(events: list[Event] | Iterable[Event], fmt: str) -> bytes:
-    """A record in one of :data:`tabletop.export.FORMATS`, as bytes.
+    """A record in one of :data:`referee.export.FORMATS`, as bytes.
 
     Raises:
         InputError: a format it does not know, or a game that format cannot hold.
     """
     events = list(events)
     if fmt == "moves":
-        from tabletop.export.moves import moves_text
+        from referee.export.moves import moves_text
 
         return moves_text(events).encode("utf-8")
     if fmt == "ppn":
-        from tabletop.export.ppn import ppn_text
+        from referee.export.ppn import ppn_text
 
         return ppn_text(events).encode("utf-8")
     if fmt == "svg":
-        from tabletop.export.svg import svg_text
+        from referee.export.svg import svg_text
 
         return svg_text(events).encode("utf-8")
     if fmt == "png":
-        from tabletop.export.png import png_bytes
+        from referee.export.png import png_bytes
 
         return png_bytes(events)
     raise InputError(f"unknown export format {fmt!r} (known: {', '.join(FORMATS)})")

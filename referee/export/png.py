@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import io
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
+from referee.export.diagram import FELT, Diagram, diagram
 from tabletop.events import Event
-from tabletop.export.diagram import FELT, Diagram, diagram
+
+if TYPE_CHECKING:
+    from PIL.ImageFont import FreeTypeFont, ImageFont
 
 
-def _font(size_px: int) -> object:
+def _font(size_px: int) -> FreeTypeFont | ImageFont:
     """DejaVu Sans when the system has it (Debian does), else Pillow's own font."""
     from PIL import ImageFont
 
@@ -28,7 +32,7 @@ def render_png(d: Diagram, width_px: int = 1200) -> bytes:
     img = Image.new("RGB", (width_px, max(1, round(h * k))), FELT)
     draw = ImageDraw.Draw(img)
     title = _font(18)
-    fonts: dict[float, object] = {}
+    fonts: dict[float, FreeTypeFont | ImageFont] = {}
 
     def px(p: tuple[float, float]) -> tuple[float, float]:
         return ((p[0] - x0) * k, (p[1] - y0) * k)

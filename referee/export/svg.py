@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from html import escape
 
+from referee.export.diagram import FELT, Diagram, diagram
 from tabletop.events import Event
-from tabletop.export.diagram import FELT, Diagram, diagram
 
 
 def _pts(points: tuple[tuple[float, float], ...]) -> str:

@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.export import walk
+from referee.export.moves import moves_text
+from referee.export.ppn import ppn_text
 from tabletop.cli import main
 from tabletop.events import read_record
-from tabletop.export import walk
-from tabletop.export.moves import moves_text
-from tabletop.export.ppn import ppn_text
 
 ROOT = Path(__file__).resolve().parents[2]
 SAMPLE = ROOT / "sample_images" / "worm_derby" / "record.jsonl"

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from referee.export.walk import Entry, walk
 from tabletop.events import Event
-from tabletop.export.walk import Entry, walk
 
 QUIET = ("accept",)
 

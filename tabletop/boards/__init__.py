@@ -1,0 +1,1 @@
+"""Printed boards' layouts (squares, markers, millimetres), shared by every layer."""

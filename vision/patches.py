@@ -16,6 +16,7 @@ table colour (the median of its outer ring), and the patch's brightness over the
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 import cv2
@@ -69,17 +70,29 @@ def normalise_patches(raw: np.ndarray, frame_level: float | np.ndarray) -> np.nd
     """The network's input from raw patches (N, S, S, 3) uint8 and the frame's level (one,
     or one per patch): float32 (N, 6, S, S)."""
     n, s = raw.shape[:2]
+    out = np.empty((n, CHANNELS, s, s), np.float32)
     if n == 0:
-        return np.zeros((0, CHANNELS, s, s), np.float32)
-    lg = _LOG2[raw]  # (N, S, S, 3)
+        return out
+    chans = np.ascontiguousarray(raw.transpose(0, 3, 1, 2))  # (N, 3, S, S) uint8
+    lg = _LOG2[chans]
+    # the ring's median colour (of the logs: the two middle values' logs, as np.median's)
+    ring = chans[:, :, _ring_mask(s)]  # (N, 3, K) uint8
+    k = ring.shape[2]
+    part = np.partition(ring, (k - 1) // 2, axis=2)[:, :, (k - 1) // 2]
+    upper = part if k % 2 else np.partition(ring, k // 2, axis=2)[:, :, k // 2]
+    table = np.maximum((_LOG2[part] + _LOG2[upper]) / 2.0, 2.0)  # (N, 3)
+    np.subtract(lg, table[:, :, None, None], out=out[:, :3])
+    lev = np.log2(np.maximum(np.broadcast_to(np.asarray(frame_level, np.float32), (n,)), 4.0))
+    np.subtract(lg, lev[:, None, None, None].astype(np.float32), out=out[:, 3:])
+    np.clip(out, -4.0, 2.0, out=out)
+    return out
+
+
+@functools.lru_cache(maxsize=4)
+def _ring_mask(s: int) -> np.ndarray:
     ring = np.ones((s, s), bool)
     ring[_RING_PX:-_RING_PX, _RING_PX:-_RING_PX] = False
-    table = np.median(lg[:, ring, :], axis=1)  # (N, 3)
-    rel = np.clip(lg - np.maximum(table, 2.0)[:, None, None, :], -4.0, 2.0)
-    lev = np.log2(np.maximum(np.broadcast_to(np.asarray(frame_level, np.float32), (n,)), 4.0))
-    absolute = np.clip(lg - lev[:, None, None, None], -4.0, 2.0)
-    x = np.concatenate([rel, absolute], axis=-1)
-    return np.ascontiguousarray(x.transpose(0, 3, 1, 2), dtype=np.float32)
+    return ring
 
 
 def frame_level(frame_bgr: np.ndarray) -> float:

@@ -19,23 +19,28 @@ from tabletop.scene import Piece, Scene
 
 
 def _pairs(a: Scene, b: Scene, tolerance_mm: float) -> list[int] | None:
-    """For each piece of ``a`` the index of its match in ``b``, or None if they differ."""
+    """For each piece of ``a`` the index of its match in ``b`` (the nearest of its kind not
+    taken yet, the last of equally near ones), or None if they differ."""
     if len(a) != len(b):
         return None
-    out = [-1] * len(a)
-    used: set[int] = set()
-    for i, p in enumerate(a.pieces):
-        best, best_d = -1, tolerance_mm
-        for j, q in enumerate(b.pieces):
-            if j in used or q.kind != p.kind:
-                continue
-            d = float(np.hypot(p.x_mm - q.x_mm, p.y_mm - q.y_mm))
-            if d <= best_d:
-                best, best_d = j, d
-        if best < 0:
+    if not len(a):
+        return []
+    pa = np.array([[p.x_mm, p.y_mm] for p in a.pieces])
+    pb = np.array([[q.x_mm, q.y_mm] for q in b.pieces])
+    d = np.hypot(pa[:, None, 0] - pb[None, :, 0], pa[:, None, 1] - pb[None, :, 1])
+    ka = np.array([p.kind for p in a.pieces], dtype=object)
+    kb = np.array([q.kind for q in b.pieces], dtype=object)
+    d[ka[:, None] != kb[None, :]] = np.inf
+    out: list[int] = []
+    last = len(b) - 1
+    for i in range(len(a)):
+        row = d[i, ::-1]
+        k = int(np.argmin(row))
+        if not row[k] <= tolerance_mm:
             return None
-        used.add(best)
-        out[i] = best
+        j = last - k
+        d[:, j] = np.inf
+        out.append(j)
     return out
 
 

@@ -42,8 +42,7 @@ class NamerConfig:
     model: The ONNX weights (their JSON beside them).
     keep: A candidate stays unless the namer gives its kind less than this probability.
         Chosen on rendered validation seeds (50,000-50,015, no part of training): at 0.5 the
-        stages' true coins, tiles and posts all stay (262 of 262) and 42 of 43 false ones
-        go.
+        stages' true coins, tiles and posts all stay (262 of 262) and 42 of 43 false ones go.
     rename: A face (up or down) is taken from the namer when it gives it at least this share
         of the kind's probability and the stage's own reading was unsure (``unsure``). Suits
         stay the ink readers': the namer's colours were learnt from one renderer's inks.

@@ -588,12 +588,8 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
     if not centres:
         return Detections.empty()
     cam = prep.view.camera
-    rough_mm = prep.view.to_mm(np.array(centres))
-    away = cam.outward(rough_mm)
-    if prep.view.flip_y:
-        away[:, 1] = -away[:, 1]
     rough_px = np.array(centres, float)
-    fine = far_edge_centres(prep.shade, rough_px, away, r, 1.0)
+    fine = far_edge_centres(prep.shade, rough_px, prep.view.outward_px(rough_px), r, 1.0)
     top_px = np.where(np.isnan(fine), rough_px, fine)
     seen_mm = prep.view.to_mm(top_px)
     foot_mm = cam.foot_of(seen_mm, cfg.thickness_mm)

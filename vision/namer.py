@@ -24,7 +24,7 @@ import numpy as np
 from calibration.model import Calibration
 from vision.detections import Detections
 from vision.errors import VisionError
-from vision.namer_classes import CLASSES, KIND_OF, SUITS
+from vision.namer_classes import CLASSES, KIND_OF
 from vision.patches import CHANNELS, PATCH_MM, PATCH_PX, table_patches
 
 MODEL = Path(__file__).resolve().parent / "models" / "namer.onnx"
@@ -134,7 +134,6 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
             face[i] = "down" if name == "tile-down" else "up"
             if name == "tile-down":
                 suit[i] = None
-    assert all(s is None or s in SUITS for s in suit[named & keep])
     out = Detections(centre_mm=dets.centre_mm, seen_mm=dets.seen_mm, kind=dets.kind,
                      confidence=conf, suit=suit, angle_deg=dets.angle_deg, face=face,
                      color=dets.color, marker_id=dets.marker_id)

@@ -477,9 +477,7 @@ def _scores(cfg: PostConfig, soft: np.ndarray, view: TopView, p_px: np.ndarray,
     mm = view.to_mm(p_px + origin)
     dist = np.linalg.norm(mm - cam.nadir_mm, axis=1)
     length = dist * cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0) * s
-    u = cam.outward(mm)
-    if view.flip_y:
-        u[:, 1] = -u[:, 1]
+    u = view.outward_px(p_px + origin)
     v = np.c_[-u[:, 1], u[:, 0]]
     # along the stripe: 8 steps from 0.6 r behind the foot to 1.2 r short of the top's centre,
     # 3 across; behind the foot and beyond the top: 2 x 3 points on the table each

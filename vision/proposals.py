@@ -154,22 +154,16 @@ def propose(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep:
         rough = pts[_peaks(pts, kp["coin"], cfg.seen, 1.6 * r_coin)]
         if len(rough):
             rough = _finer(namer, frame_bgr, calibration, view, rough, step, "coin")
-            away = cam.outward(view.to_mm(rough))
-            if view.flip_y:
-                away[:, 1] = -away[:, 1]
-            fine = far_edge_centres(prep.shade, rough, away, r_coin, 1.0)
+            fine = far_edge_centres(prep.shade, rough, view.outward_px(rough), r_coin, 1.0)
             found_c = [f for f in fine if np.all(np.isfinite(f))]
     if "tile" in kinds:
-        closed = prep.bright
         for i in _peaks(pts, kp["tile"], cfg.seen, 0.8 * side):
             ang = _tile_angle_px(prep.shade, pts[i], side)
             if ang is None:
                 continue
-            u = cam.outward(view.to_mm(pts[i][None]))[0]
-            if view.flip_y:
-                u[1] = -u[1]
             block = _Block((float(pts[i][0]), float(pts[i][1])), ang, 1, 1, side)
-            fine = refine_block(prep.shade, closed, block, side, u, tiles.gap_mm * s)
+            fine = refine_block(prep.shade, prep.bright, block, side,
+                                view.outward_px(pts[i][None])[0], tiles.gap_mm * s)
             if fine is not None:
                 found_t.append(fine)
     parts: list[Detections] = []

@@ -373,9 +373,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         return Detections.empty(), mask
     inks = dict(cfg.suit_inks)
     cam = prep.view.camera
-    away = cam.outward(prep.view.to_mm(np.array([b.centre_px for b in blocks])))
-    if prep.view.flip_y:
-        away[:, 1] = -away[:, 1]
+    away = prep.view.outward_px(np.array([b.centre_px for b in blocks]))
     found: list[tuple[float, float]] = []
     angles_px: list[float] = []
     z: list[float] = []

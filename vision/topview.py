@@ -249,6 +249,14 @@ class TopView:
         p = np.asarray(points_mm, float).reshape(-1, 2)
         return p @ self._mm_to_px[:2, :2].T + self._mm_to_px[:2, 2]
 
+    def outward_px(self, points_px: np.ndarray) -> np.ndarray:
+        """Unit vectors (N, 2) in the view pointing away from the camera's nadir at view
+        pixels (the way raised parts lean; zero straight below the camera)."""
+        u = self.camera.outward(self.to_mm(points_px))
+        if self.flip_y:
+            u[:, 1] = -u[:, 1]
+        return u
+
     def angle_to_mm(self, angle_px_deg: float | np.ndarray) -> float | np.ndarray:
         """A direction angle in the view (degrees, from +column towards +row) in table terms."""
         return -angle_px_deg if self.flip_y else angle_px_deg

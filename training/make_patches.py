@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from tabletop.pieceset import PieceSet  # noqa: E402
+from tabletop.render.variety import Case, draw_case  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
 from vision.namer_classes import CLASSES, class_of  # noqa: E402
 from vision.patches import PATCH_PX, frame_level, sample_patches  # noqa: E402
@@ -41,32 +42,9 @@ OFF_MM = {"coin": 6.0, "tile": 10.0, "post": 6.0}
 """A point at least this far from every piece's centre shows none."""
 
 
-def _cases(seed: int):
-    """The case of one seed (the variety generator)."""
-    hand = seed % 7 == 0
-    try:
-        from tabletop.render.variety import draw_case
-    except ImportError:  # TEMPORARY until the variety generator lands
-        return _fallback_case(seed, hand)
-    return draw_case(seed, hand=hand)
-
-
-def _fallback_case(seed: int, hand: bool):
-    from types import SimpleNamespace
-
-    sys.path.insert(0, str(ROOT / "bench"))
-    from bench_vision_accuracy import random_scene
-
-    from tabletop.render import CameraPose, RenderSettings, render_scene
-    rng = np.random.default_rng(seed)
-    scene = random_scene(rng)
-    pose = CameraPose.looking_at(
-        (float(rng.uniform(-40, 40)), float(rng.uniform(-40, 40))),
-        height_mm=float(rng.uniform(750, 1050)), tilt_deg=float(rng.uniform(0, 25)),
-        yaw_deg=float(rng.uniform(-10, 10)), image_size=(1280, 720),
-        hfov_deg=float(rng.uniform(60, 72)))
-    settings = RenderSettings.random(seed, hand=hand)
-    return SimpleNamespace(render=lambda: render_scene(scene, pose, settings), distractors=())
+def _cases(seed: int) -> Case:
+    """The case of one seed (the variety generator; one render in seven with a hand)."""
+    return draw_case(seed, hand=seed % 7 == 0)
 
 
 def _label_at(points: np.ndarray, truth: list[dict]) -> list[int | None]:
@@ -92,7 +70,7 @@ def patches_of_seed(seed: int, pieces: PieceSet | None = None
     family)."""
     rng = np.random.default_rng([seed, 77])
     case = _cases(seed)
-    family = dict(getattr(case, "conditions", {})).get("table_family", "unknown")
+    family = case.conditions["table_family"]
     r = case.render()
     cal = r.calibration()
     img = np.ascontiguousarray(r.image)
@@ -128,7 +106,7 @@ def patches_of_seed(seed: int, pieces: PieceSet | None = None
     w, h = r.pose.image_size
     uv = np.column_stack([rng.uniform(0.05 * w, 0.95 * w, 24), rng.uniform(0.05 * h, 0.95 * h, 24)])
     add(cal.to_table(uv))
-    for d in getattr(case, "distractors", ()):
+    for d in case.distractors:
         c = np.asarray(d["centre_mm"], float)
         sz = np.asarray(d.get("size_mm", (20.0, 20.0)), float)
         add(c + rng.uniform(-0.45, 0.45, (4, 2)) * sz)

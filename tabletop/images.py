@@ -186,14 +186,7 @@ def decode(data: bytes, what: str, grey: bool = False) -> Any:
     import cv2
     import numpy as np
 
-    if not data:
-        raise ImageFileError(f"{what}: empty file, not an image")
-    head = header_size(data)
-    if head is None:
-        raise _unknown(data, what)
-    kind, w, h = head
-    check_image_size(w, h, what)
-    check_complete(kind, data, what)
+    kind, _, _ = _checked_header(data, what)
     flags = cv2.IMREAD_GRAYSCALE if grey else cv2.IMREAD_COLOR
     image, said = quietly(lambda: cv2.imdecode(np.frombuffer(data, np.uint8), flags))
     damage = [ln.strip() for ln in said.splitlines()
@@ -211,8 +204,12 @@ def check_file(path: str | Path) -> tuple[int, int]:
     Raises:
         NoSuchImage, ImageFileError: as :func:`read_image`.
     """
-    data = read_bytes(path)
-    what = str(path)
+    _, w, h = _checked_header(read_bytes(path), str(path))
+    return w, h
+
+
+def _checked_header(data: bytes, what: str) -> tuple[str, int, int]:
+    """``(kind, width, height)`` of a picture whose header, size and end were checked."""
     if not data:
         raise ImageFileError(f"{what}: empty file, not an image")
     head = header_size(data)
@@ -221,7 +218,7 @@ def check_file(path: str | Path) -> tuple[int, int]:
     kind, w, h = head
     check_image_size(w, h, what)
     check_complete(kind, data, what)
-    return w, h
+    return kind, w, h
 
 
 def read_image(path: str | Path, grey: bool = False) -> Any:

@@ -1,7 +1,8 @@
 """Pieces found by the centre net (:mod:`vision.centres`), wherever the masks saw nothing.
 
 Each peak of the net's heat maps that no found piece explains is a candidate: a coin is placed
-by its far rim (:func:`vision.coins.far_edge_centres`), a tile by its edges
+by its far rim (:func:`vision.coins.far_edge_centres`, or on a patterned table
+:func:`vision.rim_fit.rim_centres`), a tile by its edges
 (:func:`vision.tiles.refine_block`), and the namer then judges it at its foot and the ink
 readers read its suit, as :mod:`vision.proposals` does for the bright mask's leftovers. A
 candidate whose fit fails is dropped. The prepared view is made in full only around pieces
@@ -23,6 +24,7 @@ from vision.detections import Detections
 from vision.namer import Namer
 from vision.prepare import Prepared
 from vision.proposals import _tile_angle_px, explained_mask, read_found
+from vision.rim_fit import rim_centres
 from vision.tiles import TileConfig, _Block, refine_block
 
 
@@ -116,7 +118,11 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     shade, top = local_views(prep, frame_bgr, np.r_[coin_px, tile_px], half)
     found_c: list[np.ndarray] = []
     if len(coin_px):
-        fine = far_edge_centres(shade, coin_px, view.outward_px(coin_px), r, 1.0)
+        away = view.outward_px(coin_px)
+        fine = far_edge_centres(shade, coin_px, away, r, 1.0)
+        lost = ~np.all(np.isfinite(fine), axis=1)
+        if lost.any():  # a table whose level varies (a check, a cloth's pattern)
+            fine[lost] = rim_centres(shade, coin_px[lost], away[lost], r)
         for start, f in zip(coin_px, fine, strict=True):
             if not np.all(np.isfinite(f)) or np.hypot(*(f - start)) > cfg.max_shift * r:
                 continue

@@ -252,14 +252,18 @@ def random_scene(rng: np.random.Generator, n_pieces: int = 30) -> Scene:
     return Scene(tuple(pieces[:n_pieces]))
 
 
-def render_cases(n: int, seed: int, hand: bool = False) -> list[Case]:
+def render_cases(n: int, seed: int, hand: bool = False, family: str | None = None
+                 ) -> list[Case]:
     """``n`` scenes of the renderer's variety (``tabletop.render.variety``: table, light,
-    clutter, camera, layout drawn from each seed; ``hand``: a hand reaches over each)."""
+    clutter, camera, layout drawn from each seed; ``hand``: a hand reaches over each);
+    ``family``: only those of the seeds whose table is of that family."""
     from tabletop.render.variety import draw_case
 
     out = []
     for k in range(n):
         case = draw_case(seed + k, hand=hand)
+        if family is not None and case.conditions["table_family"] != family:
+            continue
         r = case.render()
         truth = [{**p.to_json(), "occluded": bool(tr.occluded or tr.visible_fraction < 1)}
                  for p, tr in zip(r.scene.pieces, r.truth, strict=True)]
@@ -323,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", default=None, help="namer weights (default: the committed ones)")
     ap.add_argument("--devscenes", type=Path, default=DEVSCENES,
                     help="the devscenes' folder (from a worktree: ../../shared/devscenes)")
+    ap.add_argument("--family", default=None,
+                    help="only the rendered scenes whose table is of this family (e.g. the "
+                         "one a held-out model never saw)")
     ap.add_argument("--no-centres", action="store_true",
                     help="no learned centre net (the masks alone find candidates)")
     ap.add_argument("--centres-model", default=None,
@@ -342,7 +349,8 @@ def main(argv: list[str] | None = None) -> int:
         except ImportError:
             print("# tabletop.render is not there; no rendered scenes")
             return 0
-        run(render_cases(args.render, args.seed), "render", namer=namer, centres=centres)
+        run(render_cases(args.render, args.seed, family=args.family), "render", namer=namer,
+            centres=centres)
         if args.hands > 0:
             run(render_cases(args.hands, args.seed + 500, hand=True), "render_hand",
                 namer=namer, centres=centres)

@@ -57,26 +57,28 @@ def centre_input(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | No
     half = halve(frame_bgr) if half_bgr is None else half_bgr
     # the view's samples from the halved frame: the corner's pixel maps scaled by a half
     top = view.warp_coarse(frame_bgr, 1, half)
-    valid = view.valid > 0
+    valid = view.valid
     h, w = valid.shape
     out = np.zeros((CHANNELS, h, w), np.float32)
-    if not valid.any():
+    some = valid[::4, ::4] > 0
+    if not some.any():
         return out
-    fill = np.median(top[valid], axis=0).astype(np.uint8)
-    top[~valid] = fill
+    fill = np.median(top[::4, ::4][some], axis=0).astype(np.uint8)
+    top[valid == 0] = fill
     f = _MEDIAN_CELL
     hc, wc = max(1, h // f), max(1, w // f)
     cells = cv2.resize(top, (wc, hc), interpolation=cv2.INTER_AREA)
     k = max(3, round(MEDIAN_MM / (MM_PER_PX * f)) | 1)
     med = cv2.medianBlur(cells, k) if min(hc, wc) > 1 else cells
     med = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
-    lg = _LOG2[top]  # (H, W, 3)
-    local = np.maximum(_LOG2[med], 2.0)
-    lev = np.log2(max(frame_level(frame_bgr), 4.0))
-    for c in range(3):
-        out[c] = lg[..., c] - local[..., c]
-        out[3 + c] = lg[..., c] - lev
-    np.clip(out[:6], -4.0, 2.0, out=out[:6])
-    out[:6, ~valid] = 0.0
-    out[6] = valid
+    lg = cv2.LUT(top, _LOG2)  # (H, W, 3) float32
+    local = cv2.max(cv2.LUT(med, _LOG2), 2.0)
+    lev = float(np.log2(max(frame_level(frame_bgr), 4.0)))
+    mask = (valid > 0).astype(np.float32)
+    for c, (a, b) in enumerate(zip(cv2.split(cv2.subtract(lg, local)),
+                                   cv2.split(cv2.subtract(lg, (lev, lev, lev, 0.0))),
+                                   strict=True)):
+        cv2.multiply(np.clip(a, -4.0, 2.0, out=a), mask, dst=out[c])
+        cv2.multiply(np.clip(b, -4.0, 2.0, out=b), mask, dst=out[3 + c])
+    out[6] = mask
     return out

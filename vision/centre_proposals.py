@@ -1,10 +1,10 @@
 """Pieces found by the centre net (:mod:`vision.centres`), wherever the masks saw nothing.
 
 Each peak of the net's heat maps that no found piece explains is a candidate: a coin is placed
-by its far rim (:func:`vision.coins.far_edge_centres`, or on a patterned table
-:func:`vision.rim_fit.rim_centres`), a tile by its edges
-(:func:`vision.tiles.refine_block`), and the namer then judges it at its foot and the ink
-readers read its suit, as :mod:`vision.proposals` does for the bright mask's leftovers. A
+by its far rim (:func:`vision.coins.far_edge_centres`, or on a table whose level varies
+:func:`vision.rim_fit.rim_centres`), a tile by its edges (:func:`vision.tiles.refine_block`,
+or :func:`vision.square_fit.square_centre`), and the namer then judges it at its foot and the
+ink readers read its suit, as :mod:`vision.proposals` does for the bright mask's leftovers. A
 candidate whose fit fails is dropped. The prepared view is made in full only around pieces
 the masks saw; around a candidate elsewhere, the view is warped and divided by the local
 table's colour (the median of a window a few times the piece's size) before fitting.
@@ -21,10 +21,11 @@ from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
-from vision.namer import Namer
+from vision.namer import Namer, name_detections
 from vision.prepare import Prepared
 from vision.proposals import _tile_angle_px, explained_mask, read_found
 from vision.rim_fit import rim_centres
+from vision.square_fit import square_centre
 from vision.tiles import TileConfig, _Block, refine_block
 
 
@@ -138,12 +139,17 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
         if ang is None:
             continue
         block = _Block((float(p[0]), float(p[1])), ang, 1, 1, side)
-        fine = refine_block(shade, prep.bright, block, side, view.outward_px(p[None])[0],
-                            tiles.gap_mm * s)
-        if fine is None:
-            continue
+        away = view.outward_px(p[None])[0]
+        fine = refine_block(shade, prep.bright, block, side, away, tiles.gap_mm * s)
+        if fine is None:  # a table whose level varies (stripes of shade, a check, white)
+            sq = square_centre(shade, p, ang, side, away)
+            if sq is None:
+                continue
+            fine = _Block((float(sq[0][0]), float(sq[0][1])), sq[1], 1, 1, side)
         c = np.array(fine.centre_px)
         if all(np.hypot(*(c - np.array(b.centre_px))) >= 0.5 * side for b in found_t):
             found_t.append(fine)
-    return read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
-                      cfg.seen, top)
+    found = read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
+                       cfg.seen, top)
+    # faces the ink readers read unsurely are the namer's, as for the stages' pieces
+    return name_detections(namer, frame_bgr, calibration, found)

@@ -18,6 +18,9 @@ import numpy as np
 from vision.coins import _fit_circles
 from vision.sampling import bilinear
 
+_OFF = -1e9
+"""The gradient outside the band where an edge is looked for (never the steepest)."""
+
 
 def rim_centres(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: float,
                 rays: int = 17, spread_deg: float = 80.0, min_contrast: float = 0.12,
@@ -52,12 +55,12 @@ def rim_centres(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: flo
     ok = np.abs(body[:, None] - beyond) >= min_contrast * np.maximum(np.abs(body), 1e-6)[:, None]
     grad = (prof[:, :, :-2] - prof[:, :, 2:]) * sign[..., None]  # falling outward: > 0
     mid = rho[1:-1]
-    grad = np.where(((mid >= 0.7 * r) & (mid <= 1.35 * r))[None, None], grad, -np.inf)
+    grad = np.where(((mid >= 0.7 * r) & (mid <= 1.35 * r))[None, None], grad, _OFF)
     j = np.argmax(grad, axis=2)  # (N, rays)
     g0 = np.take_along_axis(grad, np.maximum(j - 1, 0)[..., None], axis=2)[..., 0]
     g1 = np.take_along_axis(grad, j[..., None], axis=2)[..., 0]
     g2 = np.take_along_axis(grad, np.minimum(j + 1, grad.shape[2] - 1)[..., None], axis=2)[..., 0]
-    ok &= np.isfinite(g0) & np.isfinite(g2) & (g1 > 0)
+    ok &= (g0 > _OFF) & (g2 > _OFF) & (g1 > 0)
     den = np.where(ok, g0 - 2 * g1 + g2, -1.0)
     t = np.where(ok & (den < -1e-9), np.clip(0.5 * (g0 - g2) / np.where(den < -1e-9, den, -1.0),
                                             -0.5, 0.5), 0.0)

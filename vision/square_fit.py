@@ -18,6 +18,9 @@ import numpy as np
 
 from vision.sampling import bilinear
 
+_OFF = -1e9
+"""The gradient outside the band where an edge is looked for (never the steepest)."""
+
 
 def _solve(e: np.ndarray, nrm: np.ndarray, w: np.ndarray, c: np.ndarray, a: float,
            half: float, steps: int = 6) -> tuple[np.ndarray, float]:
@@ -77,13 +80,13 @@ def square_centre(level: np.ndarray, centre: np.ndarray, angle_deg: float, side:
         ok = np.abs(inside - beyond) >= min_contrast * np.maximum(np.abs(inside), 1e-6)
         grad = (prof[:, :-2] - prof[:, 2:]) * sign[:, None]
         mid = rho[1:-1]
-        grad = np.where(((mid >= 0.38 * side) & (mid <= 0.62 * side))[None], grad, -np.inf)
+        grad = np.where(((mid >= 0.38 * side) & (mid <= 0.62 * side))[None], grad, _OFF)
         j = np.argmax(grad, axis=1)
         rows = np.arange(len(j))
         g0 = grad[rows, np.maximum(j - 1, 0)]
         g1 = grad[rows, j]
         g2 = grad[rows, np.minimum(j + 1, grad.shape[1] - 1)]
-        ok &= np.isfinite(g0) & np.isfinite(g2) & (g1 > 0)
+        ok &= (g0 > _OFF) & (g2 > _OFF) & (g1 > 0)
         den = g0 - 2 * g1 + g2
         sub = np.where(ok & (den < -1e-9),
                        np.clip(0.5 * (g0 - g2) / np.where(den < -1e-9, den, -1.0), -0.5, 0.5),

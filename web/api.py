@@ -23,15 +23,15 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
+from live.fit import check_fit
+from live.table import LogWriteError
 from tabletop.errors import InputError
 from tabletop.events import check_players, parse_event
 from tabletop.limits import check_coordinate_mm, check_gap_work, parse_id
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
-from web.fit import check_fit
 from web.security import BadRequest, json_body
 from web.services import get_bus, get_log, get_services, get_table
-from web.table import LogWriteError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
+from live.pipeline import Vision
+from live.sources import Frame, Item, Source, SourceLost, TimelineEvent
 from referee.base import Game, Step
 from referee.registry import register_game
 from tabletop.events import Roll, SceneSeen, Verdict
 from tabletop.scene import Scene
-from web.pipeline import Vision
-from web.sources import Frame, Item, Source, SourceLost, TimelineEvent
 
 
 @dataclass(frozen=True)

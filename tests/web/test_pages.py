@@ -175,7 +175,7 @@ def test_each_game_is_offered_as_moves_and_diagrams_from_the_history(client):
 
 def test_the_play_area_leaves_out_the_mat(mat_view):
     from calibration.mat import mat_layout
-    from web.vision_glue import play_area_without_mat
+    from live.vision_glue import play_area_without_mat
 
     image, exact = mat_view
     x0, y0, x1, y1 = play_area_without_mat(exact, image)

@@ -1,4 +1,4 @@
-"""Builds the pipeline's :class:`web.pipeline.Vision` from the ``vision`` package."""
+"""Builds the pipeline's :class:`live.pipeline.Vision` from the ``vision`` package."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ from dataclasses import replace
 import numpy as np
 
 from calibration.model import Calibration
+from live.pipeline import Vision
 from referee.base import Game
 from referee.registry import find_game
 from tabletop.errors import RecordFormatError
 from tabletop.pieceset import PieceSet
 from vision import Detector, DetectorConfig, Stabiliser, annotate
-from web.pipeline import Vision
 
 
 def game_kinds(game: str | Game | None) -> tuple[str, ...] | None:

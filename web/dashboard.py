@@ -59,6 +59,7 @@ def page_context() -> dict[str, Any]:
         "lan": bool(cfg.get("LAN")),
         "game_specs": specs(),
         "rulesets": [s.to_json() for s in specs()],
+        "ppn_games": [s.name for s in specs() if s.ppn],
         "default_game": cfg.get("GAME"),
         "suit_colours": dict(SUIT_COLOURS_HEX),
         "segment_colours": dict(SEGMENT_COLOURS_HEX),

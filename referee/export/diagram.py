@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from referee.record import Referee
 from tabletop.boards import jungle as board
 from tabletop.events import Event, SceneSeen
+from tabletop.kinds import PIECE_KINDS
 from tabletop.pieceset import DEFAULT_PIECES, SEGMENT_COLOURS_HEX, SUIT_COLOURS_HEX, PieceSet
 from tabletop.scene import Scene
 
@@ -65,7 +66,7 @@ def _square(x: float, y: float, side: float, angle_deg: float) -> tuple[tuple[fl
 
 def shapes_of_scene(scene: Scene, pieces: PieceSet = DEFAULT_PIECES) -> list[Shape]:
     """The pieces of a scene as shapes (tiles under coins)."""
-    order = {"tile": 0, "token": 1, "post": 2, "die": 3, "segment": 4, "coin": 5, "pawn": 6}
+    order = {k.name: k.layer for k in PIECE_KINDS.values()}
     out: list[Shape] = []
     for p in sorted(scene.pieces, key=lambda q: order.get(q.kind, 9)):
         if p.kind in ("tile", "die", "token"):

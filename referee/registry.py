@@ -35,7 +35,7 @@ from typing import Any, ClassVar
 
 from referee.base import Game
 from tabletop.errors import RecordFormatError
-from tabletop.events import Event, Setup, register_event_type
+from tabletop.events import Event, Setup, add_type_loader, register_event_type
 
 INPUT_CARDS: tuple[str, ...] = ("roll", "move")
 """The dashboard's input cards a game may use: die rolls (``roll``), a typed or clicked board
@@ -267,6 +267,9 @@ def _load_all() -> None:
     for info in pkgutil.iter_modules(referee.__path__):
         if info.ispkg:
             importlib.import_module(f"referee.{info.name}")
+
+
+add_type_loader(_load_all)  # a record may name a game's own event before the game is looked up
 
 
 def specs() -> list[GameSpec]:

@@ -30,10 +30,12 @@ from tabletop.events import (
     Setup,
     Verdict,
     Winner,
+    add_type_loader,
     check_keys,
     parse_event,
     read_int,
     read_str,
+    register_event_type,
 )
 from tabletop.scene import Scene
 from tests.web import conftest as web
@@ -159,6 +161,32 @@ def test_its_event_type_parses_and_refuses_a_bad_count():
                                                            "count": 2}
     with pytest.raises(RecordFormatError, match="'count' must be an integer 1..3"):
         parse_event({"type": "take", "player": "ann", "count": 9})
+
+
+def test_a_games_event_type_is_loaded_when_a_record_names_it_first():
+    @dataclass(frozen=True)
+    class Knock(Event):
+        type: ClassVar[str] = "toy-knock"
+        is_input: ClassVar[bool] = True
+        player: str
+        t: float | None = None
+
+        @classmethod
+        def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+            check_keys(o, {"player"}, w)
+            return cls(read_str(o, "player", w), t)
+
+    loaded: list[str] = []
+
+    def load() -> None:  # as referee.registry loads every game's package
+        loaded.append("games")
+        register_event_type(Knock)
+
+    add_type_loader(load)
+    assert parse_event({"type": "toy-knock", "player": "ann"}) == Knock("ann")
+    assert loaded == ["games"]
+    with pytest.raises(RecordFormatError, match="unknown event type"):
+        parse_event({"type": "toy-shout", "player": "ann"})
 
 
 def test_a_short_record_replays_to_its_verdicts_and_winner(tmp_path, capsys):

@@ -21,11 +21,12 @@ from typing import Any, ClassVar
 import numpy as np
 import shapely
 
-from referee.base import Game, Step
+from referee.base import Game, Judgement, Step
 from referee.geometry.obstacles import piece_shape
 from referee.registry import register_game
 from referee.worm_derby.course import Course, read_course
 from referee.worm_derby.inference import InferredMove, NoMove, infer_move
+from referee.worm_derby.judging import judged
 from referee.worm_derby.reading import ReadingRules, reconcile
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
@@ -50,25 +51,6 @@ from tabletop.scene import SUITS, Piece, Point2, Scene
 
 EATEN_LABEL = -1000  # labels of coins that are gone from the new scene (eaten): -1000 - k
 DEFAULT_LENGTH = 6
-
-
-@dataclass(frozen=True)
-class Judged:
-    """A verdict in the making: rule, reason, the pieces and point concerned."""
-
-    rule: str
-    reason: str
-    pieces: tuple[int, ...] = ()
-    where: Point2 | None = None
-    mover: str | None = None  # who broke the rule, when not the player whose turn it is
-
-    def verdict(self, seq: int, player: str | None) -> Verdict:
-        """The verdict event (illegal unless the rule is ``ok``); ``player`` unless the
-        judgement names the mover."""
-        where = None if self.where is None else (round(self.where[0], 2),
-                                                 round(self.where[1], 2))
-        return Verdict(seq, self.mover or player, self.rule == "ok", self.rule,
-                       sentence(self.reason), tuple(i for i in self.pieces if i >= 0), where)
 
 
 @dataclass(frozen=True)
@@ -97,7 +79,7 @@ def variant(cls: type[WormDerby]) -> type[WormDerby]:
 
 
 @register_game
-class WormDerby(Game):
+class WormDerby(Game[DerbyState]):
     """Basic Worm Derby: obstacles that an ace may move, no gates, no eating."""
 
     name = "worm-derby"
@@ -131,7 +113,7 @@ class WormDerby(Game):
         self.d = self.pieces.coin_diameter_mm
 
     @classmethod
-    def from_setup(cls, setup: Setup) -> Game:
+    def from_setup(cls, setup: Setup) -> WormDerby:
         """The variant subclass the options ask for (``variant``, ``cannibal``)."""
         name = setup.options.get("variant", "basic")
         cannibal = setup.options.get("cannibal", False)
@@ -160,7 +142,7 @@ class WormDerby(Game):
         return set()
 
     def direction_problem(self, state: DerbyState, player: str, body: list[Point2]
-                          ) -> Judged | None:
+                          ) -> Judgement | None:
         """A problem with the direction chosen (``body`` is the worm before, head last)."""
         return None
 
@@ -170,7 +152,7 @@ class WormDerby(Game):
         return []
 
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
-                        ) -> tuple[Judged, DerbyState]:
+                        ) -> tuple[Judgement, DerbyState]:
         """Judges a scene after an ace: one obstacle moved at most a tile width."""
         return self._judge_obstacle_move(state, scene, player)
 
@@ -184,7 +166,7 @@ class WormDerby(Game):
         """No course yet: the first scene sets it up."""
         return DerbyState()
 
-    def accept(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+    def accept(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """Accept the table as it is: worms are read again where they now lie."""
         if state.course is None:
             return self._judge_setup(state, scene, seq)
@@ -210,7 +192,7 @@ class WormDerby(Game):
         return Step(new, (Verdict(seq, None, True, "ok",
                                   sentence("the table is accepted as it is" + played)),))
 
-    def step(self, state: DerbyState, event: Event, seq: int) -> Step:
+    def step(self, state: DerbyState, event: Event, seq: int) -> Step[DerbyState]:
         """Judges a roll or a scene; while an illegal verdict is not put right, another
         player's turn is not judged against it again and again: the table is told once."""
         if isinstance(event, Roll):
@@ -304,7 +286,7 @@ class WormDerby(Game):
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
                        unsure=tuple(sorted(unsure)))
 
-    def _settle(self, state: DerbyState, step: Step, seq: int) -> Step:
+    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int) -> Step[DerbyState]:
         """Keeps track of an illegal verdict not yet put right (see :meth:`step`)."""
         verdicts = step.verdicts
         if not verdicts:
@@ -351,8 +333,8 @@ class WormDerby(Game):
 
     # ------------------------------------------------------------------ rolls
 
-    def _roll(self, state: DerbyState, roll: Roll, seq: int) -> Step:
-        def bad(rule: str, reason: str) -> Step:
+    def _roll(self, state: DerbyState, roll: Roll, seq: int) -> Step[DerbyState]:
+        def bad(rule: str, reason: str) -> Step[DerbyState]:
             return Step(state, (Verdict(seq, roll.player, False, rule, sentence(reason)),))
 
         if state.course is None:
@@ -411,7 +393,7 @@ class WormDerby(Game):
                             if state.roll == "ace" else frozenset(),
                             self.settings.same_place_mm)
 
-    def _scene(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+    def _scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """A reading is judged when it is consistent with the accepted table; a reading that
         needed a guess (a piece not seen put back, a phantom left out) may only confirm a legal
         move: otherwise the table is asked to confirm or fix it (a doubt)."""
@@ -449,7 +431,7 @@ class WormDerby(Game):
                 return False
         return True
 
-    def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+    def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         assert state.table is not None
         player = self.players[state.turn]
         gone, came = scene_diff(state.table, scene, self.settings.same_place_mm,
@@ -457,17 +439,17 @@ class WormDerby(Game):
         if not gone and not came:
             return Step(state)
         if state.over:
-            return Step(state, (Judged("turn", "the race is over; nothing may move",
+            return Step(state, (judged("turn", "the race is over; nothing may move",
                                        tuple(came)).verdict(seq, None),))
         if state.roll in (None, "again"):
             return Step(state, (self._moved_before_roll(state, scene, came).verdict(seq,
                                                                                     player),))
         if state.roll == "ace":
-            judged, new = self.judge_ace_scene(state, scene, player)
-            return Step(new if judged.rule == "ok" else state, (judged.verdict(seq, player),))
+            found, new = self.judge_ace_scene(state, scene, player)
+            return Step(new if found.legal else state, (found.verdict(seq, player),))
         return self._judge_move(state, scene, seq, player, int(state.roll), (gone, came))
 
-    def _moved_before_roll(self, state: DerbyState, scene: Scene, came: list[int]) -> Judged:
+    def _moved_before_roll(self, state: DerbyState, scene: Scene, came: list[int]) -> Judgement:
         """Something moved when nobody may move: the foul is the mover's."""
         player = self.players[state.turn]
         movers = [p for p in self.players if any(
@@ -475,16 +457,16 @@ class WormDerby(Game):
         mover = next((p for p in movers if p != player), movers[0] if movers else None)
         needs = "to roll" if state.roll is None else "to roll again"
         if mover is None or mover == player:
-            return Judged("turn", f"nothing may move before a roll; it is {possessive(player)} "
+            return judged("turn", f"nothing may move before a roll; it is {possessive(player)} "
                                   f"turn {needs}", tuple(came), mover=mover)
         moved = tuple(j for j in came if scene.pieces[j].suit == mover)
-        return Judged("turn", f"{possessive(mover)} worm moved, but it is {possessive(player)} "
+        return judged("turn", f"{possessive(mover)} worm moved, but it is {possessive(player)} "
                               f"turn {needs}; put {possessive(mover)} worm back where it was",
                       moved, mover=mover)
 
     # ------------------------------------------------------------------ setup
 
-    def _judge_setup(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+    def _judge_setup(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         s, tile = self.settings, self.pieces.tile_mm
         ends = []
         for player in self.players:
@@ -497,7 +479,7 @@ class WormDerby(Game):
         course = reading.course
 
         def bad(reason: str, pieces: tuple[int, ...] = (), where: Point2 | None = None,
-                doubt: str = "") -> Step:
+                doubt: str = "") -> Step[DerbyState]:
             if state.early_roller is not None and not doubt:
                 # the players went on rolling while the setup was in doubt: the race is on
                 going = self._setup_as_it_stands(state, scene, course, seq, reason)
@@ -507,7 +489,7 @@ class WormDerby(Game):
             if doubt:  # what a misread could explain: the table is asked, nobody is faulted
                 return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                           where, sentence(f"{reason}: {doubt}")),))
-            return Step(state, (Judged("setup", reason, pieces, where).verdict(seq, None),))
+            return Step(state, (judged("setup", reason, pieces, where).verdict(seq, None),))
 
         if course is None:
             few = sum(1 for p in scene.pieces if p.kind == "tile" and p.face == "up") < 3
@@ -588,7 +570,7 @@ class WormDerby(Game):
         return Step(new, (Verdict(seq, None, True, "ok", sentence(reason)), *notices))
 
     def _setup_as_it_stands(self, state: DerbyState, scene: Scene, course: Course | None,
-                            seq: int, problem: str) -> Step | None:
+                            seq: int, problem: str) -> Step[DerbyState] | None:
         """The course read from a table where the race has already begun (its first table was
         in doubt and the players rolled on): worms where they lie, the turn after the last
         roller's. None when the course or a worm cannot be read."""
@@ -646,15 +628,15 @@ class WormDerby(Game):
     # ------------------------------------------------------------------ a move
 
     def _judge_move(self, state: DerbyState, scene: Scene, seq: int, player: str, limit: int,
-                    diff: tuple[list[int], list[int]]) -> Step:
-        judged, facts = self._judge_move_facts(state, scene, player, limit, diff)
+                    diff: tuple[list[int], list[int]]) -> Step[DerbyState]:
+        found, facts = self._judge_move_facts(state, scene, player, limit, diff)
         if facts is None:
-            return Step(state, (judged.verdict(seq, player),))
-        return self._apply_move(state, scene, seq, player, judged, facts)
+            return Step(state, (found.verdict(seq, player),))
+        return self._apply_move(state, scene, seq, player, found, facts)
 
     def _judge_move_facts(self, state: DerbyState, scene: Scene, player: str, limit: int,
                           diff: tuple[list[int], list[int]] | None = None
-                          ) -> tuple[Judged, MoveFacts | None]:
+                          ) -> tuple[Judgement, MoveFacts | None]:
         s = self.settings
         assert state.table is not None and state.course is not None
         track = state.worm(player)
@@ -669,19 +651,19 @@ class WormDerby(Game):
         came = [j for j in came_all if not worm_coin(scene.pieces[j])]
         if gone or came:
             p0 = scene.pieces[came[0]] if came else state.table.pieces[gone[0]]
-            return Judged("obstacle", f"the {p0.kind} at {at(p0.centre_mm)} moved; on a roll of "
+            return judged("obstacle", f"the {p0.kind} at {at(p0.centre_mm)} moved; on a roll of "
                                       f"{limit} only {possessive(player)} worm "
                                       f"moves", tuple(came)), None
         shape = extract_worm(scene, player, self.d, s)
         if shape.status == "split":
             stray = scene.pieces[shape.pieces[0]]
-            return Judged("shape", f"the {player} coin at {at(stray.centre_mm)} does not touch "
+            return judged("shape", f"the {player} coin at {at(stray.centre_mm)} does not touch "
                                   f"the rest of its worm, which is split in two (touching coins "
                                   f"are at most {mm(s.touch_factor * self.d)} apart); move it "
                                   f"back against the worm", shape.pieces,
                           stray.centre_mm), None
         if not shape.ok:
-            return Judged("shape", f"{possessive(player)} worm "
+            return judged("shape", f"{possessive(player)} worm "
                                    f"{shape.detail.replace(f'the {player} ', '')}"
                           if shape.status != "missing" else shape.detail, shape.pieces), None
         new_pts = [scene.pieces[i].centre_mm for i in shape.coins]
@@ -701,7 +683,7 @@ class WormDerby(Game):
             extra = [i for i, q in zip(idx, pts, strict=True)
                      if not any(math.dist(c, q) <= s.same_place_mm for c in w.coins_mm)]
             if extra or len(lost) > 1 or (lost and lost[0] not in (0, len(w.coins_mm) - 1)):
-                return Judged("turn", f"{possessive(w.player)} worm moved, but it is "
+                return judged("turn", f"{possessive(w.player)} worm moved, but it is "
                                       f"{possessive(player)} turn; put {possessive(w.player)} "
                                       f"worm back where it was",
                               tuple(extra) or tuple(idx), mover=w.player), None
@@ -713,7 +695,7 @@ class WormDerby(Game):
                 label = j if j is not None else EATEN_LABEL - k
                 others.append((Piece("coin", c[0], c[1], suit=w.player), label))
         if len(new_pts) != track.length:
-            return Judged("shape", f"{possessive(player)} worm has {len(new_pts)} coins; it "
+            return judged("shape", f"{possessive(player)} worm has {len(new_pts)} coins; it "
                                    f"should have "
                                    f"{track.length}", shape.coins), None
         inferred = infer_move(track.coins_mm, new_pts, s.same_place_mm,
@@ -721,13 +703,13 @@ class WormDerby(Game):
         if inferred is None:
             if missing_ends:
                 victim = next(iter(missing_ends))
-                return Judged("turn", f"a coin of {possessive(victim)} worm is gone, but "
+                return judged("turn", f"a coin of {possessive(victim)} worm is gone, but "
                                       f"{possessive(player)} worm "
                                       f"did not move"), None
-            return Judged("turn", f"something changed, but {possessive(player)} worm did not "
+            return judged("turn", f"something changed, but {possessive(player)} worm did not "
                                   f"move"), None
         if isinstance(inferred, NoMove):
-            return Judged(inferred.rule, f"{possessive(player)} "
+            return judged(inferred.rule, f"{possessive(player)} "
                                          f"{inferred.reason.removeprefix('the ')}",
                           shape.coins), None
         body = list(track.coins_mm) if inferred.forward else list(track.coins_mm)[::-1]
@@ -738,7 +720,7 @@ class WormDerby(Game):
             extra = inferred.steps - limit
             last = shape.coins[inferred.new_order[inferred.placed_at[-1]]]
             back = "coin" if extra == 1 else f"{extra} coins"
-            return Judged("steps", f"{possessive(player)} worm moved {steps(inferred.steps)} on "
+            return judged("steps", f"{possessive(player)} worm moved {steps(inferred.steps)} on "
                                    f"a roll allowing {steps(limit)}; put the last {back} placed "
                                    f"(the head at {at(scene.pieces[last].centre_mm)}) back at "
                                    f"the tail",
@@ -767,7 +749,7 @@ class WormDerby(Game):
         if inferred.steps < limit and facts.eaten_player is None:
             possible = self._most_steps(state, world, player, limit)
             if possible > inferred.steps:
-                return Judged("steps", f"{possessive(player)} worm moved "
+                return judged("steps", f"{possessive(player)} worm moved "
                                        f"{steps(inferred.steps)} on a roll "
                                        f"of {limit}, but {possible} were possible",
                               tuple(placed_idx)), None
@@ -775,13 +757,13 @@ class WormDerby(Game):
             f" (as many as possible on a roll of {limit})"
         ate = (f" and ate an end coin of {possessive(facts.eaten_player)} worm"
                if facts.eaten_player else "")
-        return Judged("ok", f"{possessive(player)} worm moved {steps(inferred.steps)}{how}{ate}",
+        return judged("ok", f"{possessive(player)} worm moved {steps(inferred.steps)}{how}{ate}",
                       tuple(placed_idx), chain[-1]), facts
 
     def _check_steps(self, state: DerbyState, world: StepWorld, body: list[Point2],
                      chain: list[Point2], inferred: InferredMove, placed_idx: list[int],
                      others: list[tuple[Piece, int]], missing_ends: dict[str, int]
-                     ) -> tuple[Judged | None, MoveFacts | None]:
+                     ) -> tuple[Judgement | None, MoveFacts | None]:
         assert state.course is not None
         s = self.settings
         placed = [chain[i] for i in inferred.placed_at]
@@ -793,13 +775,13 @@ class WormDerby(Game):
             reach = math.dist(body[-1], placed[0])
             most = (inferred.hidden + 1) * s.touch_factor * self.d
             if reach > most:
-                return Judged("touch", f"the worm's new tail at {at(placed[0])} is {mm(reach)} "
+                return judged("touch", f"the worm's new tail at {at(placed[0])} is {mm(reach)} "
                                        f"from its old head; {steps(inferred.steps)} reach at "
                                        f"most {mm(most)}", (placed_idx[0],), placed[0]), None
             hits = world.obstacles.overlapping(placed[0], self.d, s.overlap_tolerance_mm)
             if hits:
                 lab = world.obstacles.labels[hits[0][1]]
-                return Judged("overlap", f"the {ordinal(inferred.hidden + 1)} coin overlaps "
+                return judged("overlap", f"the {ordinal(inferred.hidden + 1)} coin overlaps "
                                          f"{world.describe(lab)}", (placed_idx[0], lab),
                               placed[0]), None
             body = [placed[0]]
@@ -812,7 +794,7 @@ class WormDerby(Game):
                 return self._step_judged(result.problem, n, placed_idx[i]), None
             if result.eaten is not None:
                 if i != len(placed) - 1:
-                    return Judged("cannibal", f"the {ordinal(n)} coin ate a coin, and eating "
+                    return judged("cannibal", f"the {ordinal(n)} coin ate a coin, and eating "
                                               f"ends the move, but more coins followed",
                                   tuple(placed_idx[i:]), q), None
                 victim = next(p.suit for p, lab in others if lab == result.eaten)
@@ -821,7 +803,7 @@ class WormDerby(Game):
                 end_pt = next(p.centre_mm for p, lab in others if lab == result.eaten)
                 eaten_end = 0 if math.dist(vt.coins_mm[0], end_pt) < 1e-6 else -1
                 if missing_ends.get(victim) != eaten_end:
-                    return Judged("cannibal", f"the {ordinal(n)} coin lies on "
+                    return judged("cannibal", f"the {ordinal(n)} coin lies on "
                                               f"{possessive(victim)} end coin"
                                               f" but that coin was not taken away",
                                   (placed_idx[i],), q), None
@@ -830,7 +812,7 @@ class WormDerby(Game):
                 g = state.course.gates[gate]
                 if not right:
                     side = "right" if g.colour == "red" else "left"
-                    return Judged("gate", f"the {ordinal(n)} coin takes the worm past the "
+                    return judged("gate", f"the {ordinal(n)} coin takes the worm past the "
                                           f"{g.colour} gate at {at(g.centre_mm)} on the wrong "
                                           f"side; pass {side} of {g.colour} tiles",
                                   (placed_idx[i],), g.centre_mm), None
@@ -839,13 +821,13 @@ class WormDerby(Game):
         unexplained = set(missing_ends) - ({eaten_player} if eaten_player else set())
         if unexplained:
             victim = next(iter(unexplained))
-            return Judged("turn", f"a coin of {possessive(victim)} worm is gone, but no worm "
+            return judged("turn", f"a coin of {possessive(victim)} worm is gone, but no worm "
                                   f"ate it"), None
         return None, MoveFacts(tuple(chain), len(placed), eaten_player, eaten_end,
                                frozenset(passed))
 
-    def _step_judged(self, problem: StepProblem, n: int, placed_index: int) -> Judged:
-        return Judged(problem.rule, f"the {ordinal(n)} coin {problem.what}",
+    def _step_judged(self, problem: StepProblem, n: int, placed_index: int) -> Judgement:
+        return judged(problem.rule, f"the {ordinal(n)} coin {problem.what}",
                       (placed_index, *problem.labels), problem.where_mm)
 
     def _most_steps(self, state: DerbyState, world: StepWorld, player: str, limit: int) -> int:
@@ -883,7 +865,7 @@ class WormDerby(Game):
     # ------------------------------------------------------------------ after a legal move
 
     def _apply_move(self, state: DerbyState, scene: Scene, seq: int, player: str,
-                    judged: Judged, facts: MoveFacts) -> Step:
+                    found: Judgement, facts: MoveFacts) -> Step[DerbyState]:
         assert state.course is not None
         course = state.course
         track = state.worm(player)
@@ -901,7 +883,7 @@ class WormDerby(Game):
                 angles.append(unwrap_from(prev, course.angle_of(c)))
         new_track = replace(track, coins_mm=chain, angles_rad=tuple(angles),
                             gates=track.gates | facts.gates)
-        outputs: list[Event] = [judged.verdict(seq, player)]
+        outputs: list[Event] = [found.verdict(seq, player)]
         head_angle = abs(angles[-1])
         back = math.pi + math.radians(self.settings.rounding_back_deg)
         if not new_track.rounded and head_angle >= back:
@@ -954,23 +936,23 @@ class WormDerby(Game):
     # ------------------------------------------------------------------ an ace
 
     def _judge_obstacle_move(self, state: DerbyState, scene: Scene, player: str
-                             ) -> tuple[Judged, DerbyState]:
+                             ) -> tuple[Judgement, DerbyState]:
         assert state.table is not None and state.course is not None
         s, tile = self.settings, self.pieces.tile_mm
         gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
         old_p = [state.table.pieces[i] for i in gone]
         new_p = [scene.pieces[j] for j in came]
         if any(p.kind == "tile" and p.face == "up" for p in old_p + new_p):
-            return Judged("obstacle", "the start tiles, the pylon and the gates never move",
+            return judged("obstacle", "the start tiles, the pylon and the gates never move",
                           tuple(came)), state
         if len(old_p) != 1 or len(new_p) != 1 or old_p[0].kind != "tile" or \
                 new_p[0].kind != "tile":
-            return Judged("obstacle", f"after an ace only one obstacle may move (at most one "
+            return judged("obstacle", f"after an ace only one obstacle may move (at most one "
                                       f"tile width), then {player} rolls again", tuple(came)
                           ), state
         dist = math.dist(old_p[0].centre_mm, new_p[0].centre_mm)
         if dist > tile + s.same_place_mm:
-            return Judged("obstacle", f"the obstacle moved {dist:.0f} mm; an ace moves it at most"
+            return judged("obstacle", f"the obstacle moved {dist:.0f} mm; an ace moves it at most"
                                       f" one tile width ({tile:.1f} mm)", tuple(came),
                           new_p[0].centre_mm), state
         poly = piece_shape(new_p[0], self.pieces)[0]
@@ -981,9 +963,9 @@ class WormDerby(Game):
             depth = radius - poly.distance(shape) if radius else (
                 poly.intersection(shape).area ** 0.5)
             if depth > s.overlap_tolerance_mm:
-                return Judged("overlap", f"the moved obstacle at {at(new_p[0].centre_mm)} "
+                return judged("overlap", f"the moved obstacle at {at(new_p[0].centre_mm)} "
                                          f"overlaps the {p.kind} at {at(p.centre_mm)}",
                               (came[0], i), new_p[0].centre_mm), state
         new = replace(state, table=scene, roll="again")
-        return Judged("ok", f"{player} moved the obstacle at {at(old_p[0].centre_mm)} by "
+        return judged("ok", f"{player} moved the obstacle at {at(old_p[0].centre_mm)} by "
                             f"{dist:.0f} mm; roll again", (came[0],), new_p[0].centre_mm), new

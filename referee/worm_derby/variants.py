@@ -13,8 +13,10 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
+from referee.base import Judgement
 from referee.worm_derby.course import Course
-from referee.worm_derby.game import Judged, MoveFacts, WormDerby, variant
+from referee.worm_derby.game import MoveFacts, WormDerby, variant
+from referee.worm_derby.judging import judged
 from referee.worm_derby.state import DerbyState, WormTrack
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import scene_diff
@@ -37,9 +39,9 @@ class Slalom(WormDerby):
         return 1
 
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
-                        ) -> tuple[Judged, DerbyState]:
+                        ) -> tuple[Judgement, DerbyState]:
         """No obstacle ever moves in Slalom."""
-        return Judged("obstacle", "in Slalom no obstacle moves"), state
+        return judged("obstacle", "in Slalom no obstacle moves"), state
 
     def gate_passes(self, course: Course, head: Point2, placed: Point2
                     ) -> list[tuple[int, bool]]:
@@ -92,7 +94,7 @@ class Cannibal(WormDerby):
         return out
 
     def direction_problem(self, state: DerbyState, player: str, body: list[Point2]
-                          ) -> Judged | None:
+                          ) -> Judgement | None:
         """A bitten worm must next move away from its attacker: its head is the end farther
         from the attacker's worm."""
         for victim, attacker in state.flee:
@@ -106,7 +108,7 @@ class Cannibal(WormDerby):
                 return min(math.dist(p, c) for c in coins)
 
             if gap(body[-1]) < gap(body[0]):
-                return Judged("direction", f"{possessive(player)} worm was eaten by "
+                return judged("direction", f"{possessive(player)} worm was eaten by "
                                            f"{possessive(attacker)} and must "
                                            f"move away from it, leading with its end at "
                                            f"{at(body[0])}", (), body[-1])
@@ -126,7 +128,7 @@ class Cannibal(WormDerby):
         return None
 
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
-                        ) -> tuple[Judged, DerbyState]:
+                        ) -> tuple[Judgement, DerbyState]:
         """After an ace: an eaten coin back at one end of the worm, or an obstacle moved."""
         assert state.table is not None
         s = self.settings
@@ -137,18 +139,18 @@ class Cannibal(WormDerby):
         if gone or len(came) != 1 or len(new_coins) != 1:
             return super().judge_ace_scene(state, scene, player)
         if track.eaten <= 0:
-            return Judged("cannibal", f"{possessive(player)} worm has no eaten coin to return",
+            return judged("cannibal", f"{possessive(player)} worm has no eaten coin to return",
                           tuple(came)), state
         shape = extract_worm(scene, player, self.d, s)
         q = scene.pieces[new_coins[0]].centre_mm
         if not shape.ok:
-            return Judged("shape", f"the returned coin at {at(q)} does not make one chain",
+            return judged("shape", f"the returned coin at {at(q)} does not make one chain",
                           tuple(came), q), state
         pts = [scene.pieces[i].centre_mm for i in shape.coins]
         if math.dist(pts[0], q) < 1e-9:
             pts = pts[::-1]
         if math.dist(pts[-1], q) > 1e-9:
-            return Judged("shape", f"an eaten coin returns to an end of the worm, not to "
+            return judged("shape", f"an eaten coin returns to an end of the worm, not to "
                                    f"{at(q)}", tuple(came), q), state
         body = [(math.inf, math.inf), *pts[:-1]]
         items = [(p, i) for i, p in enumerate(scene.pieces)
@@ -157,7 +159,7 @@ class Cannibal(WormDerby):
         world = StepWorld(items, self.pieces, s)
         result = world.check(body, q)
         if result.problem is not None:
-            return Judged(result.problem.rule, f"the returned coin {result.problem.what}",
+            return judged(result.problem.rule, f"the returned coin {result.problem.what}",
                           (new_coins[0], *result.problem.labels), q), state
         course = state.course
         assert course is not None
@@ -168,7 +170,7 @@ class Cannibal(WormDerby):
             course, replace(track, angles_rad=angles), tuple(pts)), length=track.length + 1,
             eaten=track.eaten - 1)
         new = replace(state.with_worm(back), table=scene, roll="again")
-        return Judged("ok", f"{player} returned an eaten coin to its worm at {at(q)}; roll again",
+        return judged("ok", f"{player} returned an eaten coin to its worm at {at(q)}; roll again",
                       (new_coins[0],), q), new
 
 

@@ -167,6 +167,11 @@ class WormDerby(Game[DerbyState]):
         """Judges a scene after an ace: one obstacle moved at most a tile width."""
         return self._judge_obstacle_move(state, scene, player)
 
+    def not_finished_yet(self, course: Course, track: WormTrack) -> str:
+        """Why a worm back between the start tiles after rounding the pylon has not finished
+        (Slalom: a gate not passed), as the end of a sentence; empty: it has finished."""
+        return ""
+
     def after_move(self, state: DerbyState, player: str, facts: MoveFacts) -> DerbyState:
         """State changes a variant makes after a legal move (Cannibal: the coin eaten, fleeing,
         truce)."""
@@ -574,12 +579,10 @@ class WormDerby(Game[DerbyState]):
             outputs.append(Rounded(player, seq))
         new = replace(state, table=scene)
         if new_track.rounded and course.between_start_tiles(chain[-1]) and head_angle >= back:
-            missing = [i for i in range(len(course.gates)) if i not in new_track.gates]
-            if missing:
-                g = course.gates[missing[0]]
-                outputs.append(_notice(seq, f"{player} is between the start tiles but has not "
-                                           f"passed the {g.colour} gate at {at(g.centre_mm)}",
-                                      "warning"))
+            not_yet = self.not_finished_yet(course, new_track)
+            if not_yet:
+                outputs.append(_notice(seq, f"{player} is between the start tiles but "
+                                            f"{not_yet}", "warning"))
             else:
                 new_track = replace(new_track, finished=True)
                 place = len(state.places) + 1

@@ -54,6 +54,14 @@ class Slalom(WormDerby):
             walk.gates.add(gate)
         return super().judge_step(move, coin, walk)
 
+    def not_finished_yet(self, course: Course, track: WormTrack) -> str:
+        """A worm finishes once it has passed every gate the right way."""
+        missing = [i for i in range(len(course.gates)) if i not in track.gates]
+        if not missing:
+            return super().not_finished_yet(course, track)
+        g = course.gates[missing[0]]
+        return f"has not passed the {g.colour} gate at {at(g.centre_mm)}"
+
     def ace_steps(self, state: DerbyState, player: str) -> int | None:
         """An ace is one step."""
         return 1

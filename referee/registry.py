@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, ClassVar
 
@@ -297,17 +296,6 @@ def find_spec(name: str) -> GameSpec:
             f"unknown game {name!r} (known: {', '.join(game_names()) or 'none'})") from None
 
 
-def spec_of(game: Game | type[Game]) -> GameSpec:
-    """The spec of a configured game (a variant finds its game's spec)."""
-    cls = game if isinstance(game, type) else type(game)
-    _load_all()
-    for base in cls.__mro__:
-        spec = _SPECS.get(getattr(base, "name", ""))
-        if spec is not None and issubclass(cls, spec.game):
-            return spec
-    return GameSpec(cls)
-
-
 def find_game(name: str) -> type[Game]:
     """The game class with that name or alias.
 
@@ -317,15 +305,10 @@ def find_game(name: str) -> type[Game]:
     return find_spec(name).game
 
 
-def names_text(specs_: Iterable[GameSpec] | None = None) -> str:
+def names_text() -> str:
     """The games' names for a help text: ``"jungle, worm-derby or worm-up"``."""
-    names = [s.name for s in (specs() if specs_ is None else specs_)]
+    names = game_names()
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def default_players(name: str) -> tuple[str, ...]:
-    """The players of a game when none are given."""
-    return find_spec(name).default_players
 
 
 def make_game(setup: Setup) -> Game:

@@ -29,16 +29,18 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from dataclasses import dataclass, field, replace
+import re
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from referee.base import Game
 from tabletop.errors import RecordFormatError
 from tabletop.events import Event, Setup, add_type_loader, register_event_type
 
-INPUT_CARDS: tuple[str, ...] = ("roll", "move")
+INPUT_CARDS: tuple[str, ...] = ("roll", "move", "events")
 """The dashboard's input cards a game may use: die rolls (``roll``), a typed or clicked board
-move (``move``). Bids come from the players' phones (``/play``) and need no card."""
+move (``move``), a form for each of the game's own event types (``events``, see
+:func:`event_form`). Bids come from the players' phones (``/play``) and need no card."""
 
 TURN_VERBS: tuple[str, ...] = ("roll", "move", "play")
 
@@ -130,6 +132,28 @@ class Diagram:
         return {"drawer": self.drawer, "y_up": self.y_up, "hide_kinds": list(self.hide_kinds)}
 
 
+# ----------------------------------------------------------------------------- event forms
+
+def event_form(cls: type[Event]) -> dict[str, Any]:
+    """How the dashboard's form enters an event of a game's own type: its ``type`` and its
+    fields (``player``: the players to pick from; numbers; text), read from the dataclass.
+
+    >>> from tabletop.events import Bid
+    >>> [(f["name"], f["kind"], f["optional"]) for f in event_form(Bid)["fields"]]
+    [('player', 'player', False), ('bid', 'text', False), ('number', 'number', True)]
+    """
+    out = []
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.name == "t":
+            continue
+        words = set(re.findall(r"\w+", str(f.type)))
+        kind = ("player" if f.name == "player" else
+                "number" if words & {"int", "float"} else "text")
+        optional = f.default is not MISSING or f.default_factory is not MISSING
+        out.append({"name": f.metadata.get("key", f.name), "kind": kind, "optional": optional})
+    return {"type": cls.type, "fields": out}
+
+
 # ----------------------------------------------------------------------------- the spec
 
 @dataclass(frozen=True)
@@ -210,7 +234,8 @@ class GameSpec:
                 "diagram": self.diagram.to_json(), "inputs": list(self.inputs),
                 "turn_verb": self.turn_verb, "player_pieces": self.player_pieces,
                 "piece_kinds": list(self.piece_kinds),
-                "events": [e.type for e in self.events], "ppn": self.ppn}
+                "events": [e.type for e in self.events],
+                "event_forms": [event_form(e) for e in self.events], "ppn": self.ppn}
 
 
 _SPECS: dict[str, GameSpec] = {}

@@ -129,7 +129,7 @@ class Nim(Game):
 SPEC = register(GameSpec(
     Nim, title="Coin Nim", default_players=("ann", "bob"),
     options=(Flag("misere", "Misère: the last coin loses"),),
-    inputs=(), turn_verb="play", events=(Take,)))
+    inputs=("events",), turn_verb="play", events=(Take,)))
 
 
 # ----------------------------------------------------------------------------- the checks
@@ -254,12 +254,19 @@ def test_a_setup_on_the_page_starts_it_and_vision_then_looks_for_its_kinds(make_
             page.wait_for_function("(document.querySelector('#diagram .game-shapes') || {})"
                                    ".textContent === '22 left'")  # its label and its text
             assert page.locator("#diagram .game-shapes circle").count() == 1
+            page.fill("#event-forms form[data-type=take] input[data-field=count]", "1")
+            page.click("#event-forms form[data-type=take] button[type=submit]")
+            page.wait_for_function("document.getElementById('message').textContent"
+                                   ".includes('Logged: take')")
             browser.close()
-        setup = json.loads(table.record().splitlines()[0])
+        record = [json.loads(line) for line in table.record().splitlines()]
+        setup = record[0]
         setup.pop("t", None)
         assert setup == {"type": "setup", "game": NAME, "players": ["ann", "bob"],
                          "options": {"misere": True}}
         assert server.app.extensions["tabletop"].pipeline.vision.kinds == ("coin",)
+        take = next(e for e in record if e["type"] == "take")
+        assert (take["player"], take["count"]) == ("ann", 1)  # typed in its own card
     finally:
         server.close()
 

@@ -199,10 +199,13 @@ class GameSpec:
             raise ValueError(f"{where}: turn_verb must be one of {', '.join(TURN_VERBS)}")
         if not self.default_players:
             raise ValueError(f"{where}: default_players must name at least one player")
+        known = self.game.known_options()
         for option in self.options:
-            fixed = option.name in self.game.known_options()
-            if isinstance(option, Choice | Flag) and not fixed:
-                raise ValueError(f"{where}: option {option.name!r} is not among the game's "
+            names = (option.choices if isinstance(option, FlagSet) else
+                     () if isinstance(option, NameList) else (option.name,))
+            unknown = sorted(set(names) - known)
+            if unknown:
+                raise ValueError(f"{where}: option {unknown[0]!r} is not among the game's "
                                  f"option names")
         object.__setattr__(self, "default_players", tuple(self.default_players))
         object.__setattr__(self, "options", tuple(self.options))

@@ -202,6 +202,14 @@ def test_a_short_record_replays_to_its_verdicts_and_winner(tmp_path, capsys):
     assert [e["type"] for e in printed] == ["verdict"] * 4 + ["winner"]
 
 
+def test_its_diagram_is_in_the_exported_svg(tmp_path):
+    path = tmp_path / "nim.jsonl"
+    path.write_text("".join(e.dumps() + "\n" for e in RECORD[:4]))
+    assert main(["export", str(path), "--format", "svg", "-o", str(tmp_path / "nim.svg")]) == 0
+    svg = (tmp_path / "nim.svg").read_text()
+    assert ">1 left</text>" in svg and svg.count("<circle") == 1 + 1  # its mark, the last coin
+
+
 def test_its_option_is_known_and_an_unknown_one_refused():
     misere = fold([Setup(NAME, ("ann", "bob"), {"misere": True}), *RECORD[1:]])
     assert misere[-1].player == "ann"

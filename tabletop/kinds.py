@@ -3,9 +3,9 @@
 Each kind has a footprint (a square or a disc), the :class:`tabletop.pieceset.PieceSet` field
 that measures it (a square's side, a disc's diameter), its height, and its layer in a drawing
 (lower layers are drawn first). ``tabletop.scene.KINDS`` (what a scene may hold), the piece
-set's :meth:`~tabletop.pieceset.PieceSet.size_mm`, the input limits, the renderer's heights and
-the dashboard's diagram read it; a game names the kinds it uses (``Game.piece_kinds``), and a
-vision stage finds each kind it can see.
+set's :meth:`~tabletop.pieceset.PieceSet.size_mm`, the input limits, the renderer's heights,
+the exported diagram and the dashboard's diagram read it; a game names the kinds it uses
+(``Game.piece_kinds``), and a vision stage finds each kind it can see.
 
 >>> PIECE_KINDS["tile"].outline, PIECE_KINDS["tile"].size_field
 ('square', 'tile_mm')
@@ -60,6 +60,6 @@ PIECE_KINDS: Mapping[str, PieceKind] = MappingProxyType({k.name: k for k in (
     PieceKind("segment", "round", "segment_diameter_mm", "segment_height_mm", layer=4),
     PieceKind("token", "square", "token_mm", "token_thickness_mm", layer=1),
     PieceKind("die", "square", "die_mm", "die_mm", layer=3),
-    PieceKind("pawn", "round", "die_mm", None, layer=6, height_mm=25.0),
+    PieceKind("pawn", "round", "coin_diameter_mm", None, layer=6, height_mm=25.0),
 )})
 """Every kind, by name, in the contract's order (coin, tile, post, segment, token; die, pawn)."""

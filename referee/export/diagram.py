@@ -71,8 +71,9 @@ def shapes_of_scene(scene: Scene, pieces: PieceSet = DEFAULT_PIECES) -> list[Sha
     order = {k.name: k.layer for k in PIECE_KINDS.values()}
     out: list[Shape] = []
     for p in sorted(scene.pieces, key=lambda q: order.get(q.kind, 9)):
-        if p.kind in ("tile", "die", "token"):
-            side = {"tile": pieces.tile_mm, "die": pieces.die_mm}.get(p.kind, pieces.token_mm)
+        size = pieces.size_mm(p.kind)
+        if PIECE_KINDS[p.kind].outline == "square":
+            side = size
             fill = ("#8a7a5c" if p.kind == "tile" and p.face != "up" else
                     _colour(p.suit) if p.kind == "tile" and p.suit else "#f3ead2")
             out.append(Shape("polygon", _square(p.x_mm, p.y_mm, side, p.angle_deg or 0.0),
@@ -81,8 +82,7 @@ def shapes_of_scene(scene: Scene, pieces: PieceSet = DEFAULT_PIECES) -> list[Sha
                 out.append(Shape("text", ((p.x_mm, p.y_mm),), "#222222",
                                  text=str(p.id if p.id is not None else "?")))
         else:
-            r = {"coin": pieces.coin_diameter_mm, "segment": pieces.segment_diameter_mm,
-                 "post": pieces.post_diameter_mm}.get(p.kind, pieces.coin_diameter_mm) / 2
+            r = size / 2
             fill = "#d9d9d9" if p.kind == "post" else _colour(p.suit or p.color)
             out.append(Shape("circle", ((p.x_mm, p.y_mm),), fill, "#ffffff", r=r, width=1.4))
     return out

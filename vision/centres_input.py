@@ -40,6 +40,10 @@ _MEDIAN_CELL = 4
 
 _LOG2 = np.log2(np.arange(256, dtype=np.float32) + 1.0)
 
+_OVER_LOCAL = np.clip(_LOG2[:, None] - np.maximum(_LOG2, 2.0)[None], -4.0, 2.0).astype(
+    np.float32).ravel()
+"""log2(v / median), clipped, at ``v * 256 + median`` (both 8-bit)."""
+
 
 def coarse_view(calibration: Calibration,
                 area_mm: tuple[float, float, float, float] | None = None) -> TopView:
@@ -71,14 +75,12 @@ def centre_input(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | No
     k = max(3, round(MEDIAN_MM / (MM_PER_PX * f)) | 1)
     med = cv2.medianBlur(cells, k) if min(hc, wc) > 1 else cells
     med = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
-    lg = cv2.LUT(top, _LOG2)  # (H, W, 3) float32
-    local = cv2.max(cv2.LUT(med, _LOG2), 2.0)
     lev = float(np.log2(max(frame_level(frame_bgr), 4.0)))
+    over_level = np.clip(_LOG2 - lev, -4.0, 2.0).astype(np.float32)
     mask = (valid > 0).astype(np.float32)
-    for c, (a, b) in enumerate(zip(cv2.split(cv2.subtract(lg, local)),
-                                   cv2.split(cv2.subtract(lg, (lev, lev, lev, 0.0))),
-                                   strict=True)):
-        cv2.multiply(np.clip(a, -4.0, 2.0, out=a), mask, dst=out[c])
-        cv2.multiply(np.clip(b, -4.0, 2.0, out=b), mask, dst=out[3 + c])
+    for c, (t, m) in enumerate(zip(cv2.split(top), cv2.split(med), strict=True)):
+        idx = (t.astype(np.uint16) << 8) | m  # log2(t / local median), clipped: one look-up
+        cv2.multiply(np.take(_OVER_LOCAL, idx), mask, dst=out[c])
+        cv2.multiply(cv2.LUT(t, over_level), mask, dst=out[3 + c])
     out[6] = mask
     return out

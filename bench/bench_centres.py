@@ -3,7 +3,7 @@
 Run by hand: ``.venv/bin/python bench/bench_centres.py [--frames N] [--seed S]``. Renders
 ``N`` scenes of the renderer's variety at 1280x720 (seeds from ``S``, none used in training)
 and times, each several times, the centre net's pass alone (input, forward, peaks:
-``centres_net_*``) and the whole still-frame detection with and without it
+``centres_net_*``, after one untimed call) and the whole still-frame detection with and without it
 (``detect_with_centres_*``, ``detect_without_centres_*``), wall and CPU milliseconds, median
 and p95, as ``name=value`` lines.
 """
@@ -27,6 +27,9 @@ from vision.centres import CentreFinder, CentresConfig  # noqa: E402
 
 
 def _times(fn, repeat: int) -> tuple[list[float], list[float]]:  # type: ignore[no-untyped-def]
+    """Wall and CPU ms of ``repeat`` calls after a first, untimed one (``cv2.dnn`` plans its
+    layers on the first input of a size: once per camera)."""
+    fn()
     wall, cpu = [], []
     for _ in range(repeat):
         t0, c0 = time.perf_counter(), time.process_time()

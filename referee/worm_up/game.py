@@ -217,8 +217,8 @@ class WormUp(Game[WormUpState]):
             return self._after_post(new, scene, seq)
         if state.phase is not Phase.MOVING:
             raise foul(Rule.TURN, f"No worm may move before the bids of round {state.round} "
-                                   f"are revealed; {and_list(changed)} moved.", changed[0],
-                        [i for p in changed for i in read.indices(p)])
+                                  f"are revealed; {and_list(changed)} moved.", changed[0],
+                       [i for p in changed for i in read.indices(p)])
         assert state.reveal is not None
         rv = state.reveal
         nxt = rv.next_players(state.moved)
@@ -226,17 +226,17 @@ class WormUp(Game[WormUpState]):
         if len(changed) > 1:
             who = movers[0] if movers else changed[0]
             raise foul(Rule.TURN, f"Only one worm may move at a time, but {and_list(changed)} "
-                                   f"moved.", who, [i for p in changed for i in read.indices(p)])
+                                  f"moved.", who, [i for p in changed for i in read.indices(p)])
         player = changed[0]
         if not movers:
             pending = rv.mover(player) is not None and player not in state.moved
             raise foul(Rule.ORDER if pending else Rule.TURN, not_your_turn(state, player),
-                        player,
-                        read.indices(player))
+                       player,
+                       read.indices(player))
         if moved_post is not None and player != x_player:
             raise foul(Rule.POST, f"A finish post moved with {player}'s worm; only the X "
-                                   f"player may move a finish post.", player,
-                        [i for i, _ in read.posts])
+                                  f"player may move a finish post.", player,
+                       [i for i, _ in read.posts])
         worm, new_idx, number = judge_move(self, state, read, player, still[player])
         m = rv.mover(player)
         new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str, dict[int, int]],
-                                                             list[str], Point2 | None]:
+                                                                        list[str], Point2 | None]:
     """Which worms changed and whether a finish post moved.
 
     Returns:
@@ -54,13 +54,13 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
         return still, changed, new_posts[j]
     if not fm and len(others) >= 2:
         raise foul(Rule.POST, "Both finish posts moved; one of them must stay put.", None,
-                    [read.posts[j][0] for j in others], pt(fin[0]))
+                   [read.posts[j][0] for j in others], pt(fin[0]))
     raise foul(Rule.PIECES, "A finish post is missing from the table; put it back.", None,
-                [i for i, _ in read.posts], pt(fin[0]), doubt=MISREAD)
+               [i for i, _ in read.posts], pt(fin[0]), doubt=MISREAD)
 
 
 def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
-                still: Mapping[int, int]) -> tuple[Worm, list[int], int]:
+               still: Mapping[int, int]) -> tuple[Worm, list[int], int]:
     """Checks one worm's move; returns the new worm, the new segments' indices, the count.
 
     Raises:
@@ -85,15 +85,15 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
             candidates[k] = tuple(rest[e] for e in ext)
     moved_idx = [idx[j] for j in range(len(new_pts)) if j not in set(still.values())]
     where = centroid([new_pts[j] for j in range(len(new_pts))
-                       if j not in set(still.values())])
+                      if j not in set(still.values())])
     if not candidates:
         if geo.best_chain(new_pts, d, gap) is None:
             raise foul(Rule.SHAPE, f"{player}'s worm is split: its segments no longer form "
-                                    f"one chain of touching segments.", player, moved_idx,
-                        where)
+                                   f"one chain of touching segments.", player, moved_idx,
+                       where)
         raise foul(Rule.TAIL, f"{player} must take segments from the tail and lay them one "
-                               f"after the other in front of the head.", player, moved_idx,
-                    where)
+                              f"after the other in front of the head.", player, moved_idx,
+                   where)
     rv = state.reveal
     allowed = rv.numbers_allowed(player, state.moved)
     fits = [k for k in sorted(candidates) if k in allowed]
@@ -107,7 +107,7 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
 
 
 def wrong_count(state: WormUpState, player: str, k: int, moved_idx: list[int],
-                 where: Point2 | None) -> None:
+                where: Point2 | None) -> None:
     """Raises the foul for a worm that moved ``k`` segments, a count it may not move now."""
     rv = state.reveal
     assert rv is not None
@@ -118,20 +118,20 @@ def wrong_count(state: WormUpState, player: str, k: int, moved_idx: list[int],
     if allowed and k < min(allowed):
         goal = or_list(allowed)
         raise foul(Rule.STEPS, f"{player} has moved {k} of {goal} segments so far.", player,
-                    moved_idx, where)
+                   moved_idx, where)
     if mover.number is not None:
         bid = f"X as {mover.number}" if mover.is_x else mover.bid
         raise foul(Rule.STEPS, f"{player} bid {bid} but moved {k} {segments}.", player,
-                    moved_idx, where)
+                   moved_idx, where)
     if k in mover.free:
         first = [o for o in rv.order if o.player not in state.moved
                  and o.number is not None and o.number < k]
         raise foul(Rule.ORDER, f"{player}'s X took {k}, so {first[0].label()} moves first.",
-                    player, moved_idx, where)
+                   player, moved_idx, where)
     raise foul(Rule.STEPS, f"{player} bid X and moved {k} {segments}, but {k} was bid this "
-                            f"round; the free numbers are "
-                            f"{and_list(str(f) for f in mover.free)}.",
-                player, moved_idx, where)
+                           f"round; the free numbers are "
+                           f"{and_list(str(f) for f in mover.free)}.",
+               player, moved_idx, where)
 
 
 def post_move(game: WormUp, state: WormUpState, read: TableRead, moved_to: Point2) -> WormUpState:
@@ -142,10 +142,10 @@ def post_move(game: WormUp, state: WormUpState, read: TableRead, moved_to: Point
     x = rv.x_player if rv is not None else None
     if x is None or state.phase is Phase.SETUP:
         raise foul(Rule.POST, "A finish post moved, but only a successful X lets a player "
-                               "move one.", None, post_idx, pt(moved_to))
+                              "move one.", None, post_idx, pt(moved_to))
     if state.post_moved:
         raise foul(Rule.POST, f"{x} has already moved a finish post for this X.", x,
-                    post_idx, pt(moved_to))
+                   post_idx, pt(moved_to))
     assert state.finish_posts_mm is not None
     a, b = state.finish_posts_mm
     new_posts = [c for _, c in read.posts]
@@ -156,8 +156,8 @@ def post_move(game: WormUp, state: WormUpState, read: TableRead, moved_to: Point
     new_len = geo.dist(anchor, moved_to)
     if abs(new_len - length) > s.post_distance_tolerance_mm:
         raise foul(Rule.POST, f"The finish posts are now {new_len:.0f} mm apart instead of "
-                               f"{length:.0f} mm; the strip must stay attached.", x,
-                    post_idx, pt(moved_to))
+                              f"{length:.0f} mm; the strip must stay attached.", x,
+                   post_idx, pt(moved_to))
     posts = (anchor, moved_to) if kept_old == 0 else (moved_to, anchor)
     return replace(state, finish_posts_mm=posts, post_moved=True)
 
@@ -178,7 +178,7 @@ def touches_finish(game: WormUp, state: WormUpState, centre: Point2) -> bool:
 
 
 def finisher(game: WormUp, state: WormUpState, player: str,
-              laid: Sequence[Point2]) -> str | None:
+             laid: Sequence[Point2]) -> str | None:
     """``player`` when a segment laid as the head touched the finish line."""
     if any(touches_finish(game, state, c) for c in laid):
         return player

@@ -72,19 +72,19 @@ def check_counts(game: WormUp, read: TableRead, rule: Rule) -> None:
         have = len(read.segments[p])
         if have != n:
             raise foul(rule, f"{p} has {have} segment{'s' if have != 1 else ''} on the "
-                              f"table, not {n}.", p, read.indices(p), doubt=MISREAD)
+                             f"table, not {n}.", p, read.indices(p), doubt=MISREAD)
 
 
 def chain_of(game: WormUp, read: TableRead, player: str, rule: Rule) -> tuple[int, ...]:
     order = geo.best_chain(read.centres(player), game.diameter_mm, game.settings.chain_gap_mm)
     if order is None:
         raise foul(rule, f"{player}'s segments do not form one chain of touching segments.",
-                    player, read.indices(player))
+                   player, read.indices(player))
     return order
 
 
 def check_no_touch(game: WormUp, read: TableRead, player: str, only: Sequence[int] | None,
-                    rule: Rule) -> None:
+                   rule: Rule) -> None:
     """No segment of ``player`` (or just those at ``only``) touches another worm."""
     mine = read.segments[player]
     if only is not None:
@@ -96,7 +96,7 @@ def check_no_touch(game: WormUp, read: TableRead, player: str, only: Sequence[in
             for j, b in read.segments[other]:
                 if geo.touch(a, b, game.diameter_mm, game.settings.touch_gap_mm):
                     raise foul(rule, f"{player}'s worm touches {other}'s worm.", player,
-                                (i, j), pt(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)))
+                               (i, j), pt(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)))
 
 
 def table_status(game: WormUp, scene: Scene) -> Status:

@@ -60,8 +60,6 @@ from tabletop.errors import RecordFormatError
 from tabletop.events import Bid, Doubt, Event, Finish, SceneSeen, Setup, Verdict, Winner
 from tabletop.scene import Point2, Scene
 
-__all__ = ["Phase", "Rule", "Status", "Worm", "WormUp", "WormUpSettings", "WormUpState"]
-
 
 @register_game
 class WormUp(Game[WormUpState]):
@@ -198,6 +196,7 @@ class WormUp(Game[WormUpState]):
     # ------------------------------------------------------------------ scenes
 
     def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
+        """The first table: the worms set up by the rules, then bidding opens."""
         new = read_setup(self, scene, strict=True)
         return Step(replace(new, table=scene, phase=Phase.BIDDING),
                     (Verdict(seq, None, True, Rule.OK.value,
@@ -205,6 +204,7 @@ class WormUp(Game[WormUpState]):
                              f"bidding for round 1 is open."),))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
+        """A later table: one worm moved in its turn (and perhaps a finish post after an X)."""
         read = read_table(self, scene)
         check_counts(self, read, Rule.PIECES)
         still, changed, moved_post = changes(self, state, read)
@@ -260,6 +260,7 @@ class WormUp(Game[WormUpState]):
         return Step(maybe_end_round(new), tuple(outputs))
 
     def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
+        """A finish post moved on its own: legal, and a worm it now touches finishes."""
         rv = state.reveal
         assert rv is not None and rv.x_player is not None
         x = rv.x_player
@@ -287,6 +288,7 @@ class WormUp(Game[WormUpState]):
         return tuple(pts if along > 0 else reversed(pts))
 
     def _accept_later(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
+        """The table as it is after the start: worms read again where they lie."""
         read = read_table(self, scene)
         check_counts(self, read, Rule.ACCEPT)
         _still, changed, moved_post = changes(self, state, read)

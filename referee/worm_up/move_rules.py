@@ -171,6 +171,8 @@ def head_on_line(game: WormUp, state: WormUpState, first: str) -> str | None:
 
 
 def touches_finish(game: WormUp, state: WormUpState, centre: Point2) -> bool:
+    """Whether a segment centred at ``centre`` touches the finish line (the strip's width
+    counted)."""
     assert state.finish_posts_mm is not None
     zone = geo.finish_zone(*state.finish_posts_mm, game.settings.strip_width_mm,
                            game.pieces.post_diameter_mm)

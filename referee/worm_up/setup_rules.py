@@ -3,9 +3,11 @@ start posts and pointing at it; the finish posts well ahead."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from referee.base import Judgement, RuleBroken
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack
 from referee.worm_up.rules import MISREAD, Rule, foul
@@ -63,42 +65,124 @@ def start_and_finish(posts: Sequence[Point2],
     return posts[i], posts[j], posts[fi], posts[fj]
 
 
+@dataclass(frozen=True)
+class StartCheck:
+    """The first table as the start rules see it: the start line, and which side is behind.
+
+    Attributes:
+        game: The game (settings, segment size).
+        read: The table read.
+        start: The start posts.
+        finish: The finish posts.
+    """
+
+    game: WormUp
+    read: TableRead
+    start: tuple[Point2, Point2]
+    finish: tuple[Point2, Point2]
+
+    @property
+    def finish_side_mm(self) -> float:
+        """The finish line's middle from the start line (signed)."""
+        f = self.finish
+        finish_mid = ((f[0][0] + f[1][0]) / 2, (f[0][1] + f[1][1]) / 2)
+        return geo.line_distance(finish_mid, *self.start)[0]
+
+    def behind_mm(self, p: Point2) -> float:
+        """How far ``p`` lies behind the start line (negative: over it)."""
+        behind = -1.0 if self.finish_side_mm > 0 else 1.0
+        return geo.line_distance(p, *self.start)[0] * behind
+
+    def problem(self, w: Worm, reason: str, where: bool = True) -> Judgement:
+        """A ``setup`` judgement about worm ``w`` (at its head when ``where``)."""
+        return Judgement(Rule.SETUP, reason, w.player, tuple(self.read.indices(w.player)),
+                         pt(w.head_mm) if where else None)
+
+
+StartRule = Callable[[StartCheck, Worm], Judgement | None]
+
+
+def rule_finish_ahead(check: StartCheck) -> Judgement | None:
+    """The finish posts stand well ahead of the start posts."""
+    if abs(check.finish_side_mm) < check.game.diameter_mm:
+        return Judgement(Rule.SETUP, "The finish posts must stand well ahead of the start "
+                                     "posts.", None, tuple(i for i, _ in check.read.posts))
+    return None
+
+
+def rule_worm_straight(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm is laid out in a straight line."""
+    if geo.max_deviation(w.centres_mm) > check.game.settings.straight_mm:
+        return check.problem(w, f"{w.player}'s worm is not laid out in a straight line.", False)
+    return None
+
+
+def rule_worm_behind_start(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm's tail lies behind the start line."""
+    if check.behind_mm(w.tail_mm) <= 0:
+        return check.problem(w, f"{w.player}'s worm must start behind the start line, facing "
+                                f"the finish.")
+    return None
+
+
+def rule_worm_points_at_start(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm points at the start line rather than lying along it."""
+    along = check.behind_mm(w.tail_mm) - check.behind_mm(w.head_mm)
+    if along < 0.5 * geo.dist(w.tail_mm, w.head_mm):
+        return check.problem(w, f"{w.player}'s worm must point at the start line, not lie "
+                                f"along it.")
+    return None
+
+
+def rule_head_not_over_line(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm's head does not lie over the start line."""
+    gap = check.behind_mm(w.head_mm) - check.game.radius_mm
+    if gap < -check.game.settings.touch_gap_mm:
+        return check.problem(w, f"{w.player}'s head lies over the start line.")
+    return None
+
+
+def rule_head_just_behind(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm's head lies just behind the start line (within ``start_gap_mm``)."""
+    gap = check.behind_mm(w.head_mm) - check.game.radius_mm
+    if gap > check.game.settings.start_gap_mm:
+        return check.problem(w, f"{w.player}'s head is {gap:.0f} mm behind the start line; it "
+                                f"must be just behind it.")
+    return None
+
+
+def rule_head_between_posts(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm's head lies between the start posts (a segment's width of slack)."""
+    span_mm = geo.dist(*check.start)
+    t = geo.line_distance(w.head_mm, *check.start)[1]
+    margin = check.game.diameter_mm / span_mm if span_mm > 0 else 0.0
+    if not -margin <= t <= 1 + margin:
+        return check.problem(w, f"{w.player}'s head is not between the start posts.")
+    return None
+
+
+START_RULES: tuple[StartRule, ...] = (
+    rule_worm_straight, rule_worm_behind_start, rule_worm_points_at_start,
+    rule_head_not_over_line, rule_head_just_behind, rule_head_between_posts)
+"""The rules of each worm's start, in the order they are asked (code ``setup``)."""
+
+
 def check_start(game: WormUp, read: TableRead, worms: Sequence[Worm], start: tuple[Point2, Point2],
                 finish: tuple[Point2, Point2]) -> None:
-    s = game.settings
-    s1, s2 = start
-    finish_mid = ((finish[0][0] + finish[1][0]) / 2, (finish[0][1] + finish[1][1]) / 2)
-    finish_side = geo.line_distance(finish_mid, s1, s2)[0]
-    if abs(finish_side) < game.diameter_mm:
-        raise foul(Rule.SETUP, "The finish posts must stand well ahead of the start posts.",
-                   None, [i for i, _ in read.posts])
-    behind = -1.0 if finish_side > 0 else 1.0  # distances times this: > 0 behind the line
-    span_mm = geo.dist(s1, s2)
+    """The setup rules: the finish ahead, then each worm's :data:`START_RULES`, then no two
+    worms touching.
+
+    Raises:
+        RuleBroken: the first rule broken (code ``setup``).
+    """
+    check = StartCheck(game, read, start, finish)
+    found = rule_finish_ahead(check)
+    if found is not None:
+        raise RuleBroken(found)
     for w in worms:
-        idx = read.indices(w.player)
-        if geo.max_deviation(w.centres_mm) > s.straight_mm:
-            raise foul(Rule.SETUP, f"{w.player}'s worm is not laid out in a straight line.",
-                       w.player, idx)
-        head_d, t = geo.line_distance(w.head_mm, s1, s2)
-        head_behind = head_d * behind
-        tail_behind = geo.line_distance(w.tail_mm, s1, s2)[0] * behind
-        if tail_behind <= 0:
-            raise foul(Rule.SETUP, f"{w.player}'s worm must start behind the start line, "
-                                   f"facing the finish.", w.player, idx, pt(w.head_mm))
-        if tail_behind - head_behind < 0.5 * geo.dist(w.tail_mm, w.head_mm):
-            raise foul(Rule.SETUP, f"{w.player}'s worm must point at the start line, not "
-                                   f"lie along it.", w.player, idx, pt(w.head_mm))
-        gap = head_behind - game.radius_mm
-        if gap < -s.touch_gap_mm:
-            raise foul(Rule.SETUP, f"{w.player}'s head lies over the start line.",
-                       w.player, idx, pt(w.head_mm))
-        if gap > s.start_gap_mm:
-            raise foul(Rule.SETUP, f"{w.player}'s head is {gap:.0f} mm behind the start "
-                                   f"line; it must be just behind it.", w.player, idx,
-                       pt(w.head_mm))
-        margin = game.diameter_mm / span_mm if span_mm > 0 else 0.0
-        if not -margin <= t <= 1 + margin:
-            raise foul(Rule.SETUP, f"{w.player}'s head is not between the start posts.",
-                       w.player, idx, pt(w.head_mm))
+        for rule in START_RULES:
+            found = rule(check, w)
+            if found is not None:
+                raise RuleBroken(found)
     for p in game.players:
         check_no_touch(game, read, p, None, Rule.SETUP)

@@ -56,6 +56,7 @@ def pt(p: Point2) -> tuple[float, float]:
 
 
 def read_table(game: WormUp, scene: Scene) -> TableRead:
+    """The players' segments (by colour) and every post on the table."""
     segs: dict[str, list[tuple[int, Point2]]] = {p: [] for p in game.players}
     posts: list[tuple[int, Point2]] = []
     for i, piece in enumerate(scene.pieces):
@@ -67,6 +68,11 @@ def read_table(game: WormUp, scene: Scene) -> TableRead:
 
 
 def check_counts(game: WormUp, read: TableRead, rule: Rule) -> None:
+    """Every worm has all its segments on the table (else a doubt: a misread first).
+
+    Raises:
+        RuleBroken: ``rule`` for the first worm short of (or over) its segments.
+    """
     n = game.settings.segments
     for p in game.players:
         have = len(read.segments[p])
@@ -76,6 +82,11 @@ def check_counts(game: WormUp, read: TableRead, rule: Rule) -> None:
 
 
 def chain_of(game: WormUp, read: TableRead, player: str, rule: Rule) -> tuple[int, ...]:
+    """The order of ``player``'s segments along its worm, end to end.
+
+    Raises:
+        RuleBroken: ``rule`` when they do not form one chain of touching segments.
+    """
     order = geo.best_chain(read.centres(player), game.diameter_mm, game.settings.chain_gap_mm)
     if order is None:
         raise foul(rule, f"{player}'s segments do not form one chain of touching segments.",

@@ -18,28 +18,31 @@ if TYPE_CHECKING:
 
 
 def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[WormUpState]:
-    def foul(reason: str) -> Step[WormUpState]:
+    """A bid: refused (``bid``) outside the bidding or when the tile is not the player's to
+    bid; the last bid of a round reveals them all (a notice) and starts the moves."""
+
+    def refused(reason: str) -> Step[WormUpState]:
         return Step(state, (Verdict(seq, bid.player, False, Rule.BID.value, reason),))
 
     if bid.player not in game.players:
-        return foul(f"{bid.player!r} is not playing (players: {', '.join(game.players)}).")
+        return refused(f"{bid.player!r} is not playing (players: {', '.join(game.players)}).")
     if state.phase is Phase.SETUP:
         if state.setup_doubted:  # the table is in doubt, not the player at fault
             return Step(state, (Notice(seq, "The bid waits: the first table is in doubt, "
                                             "so the worms are not set up yet; fix the "
                                             "reading or accept the table.", "warning"),))
-        return foul("No bids before the worms are set up behind the start line.")
+        return refused("No bids before the worms are set up behind the start line.")
     if state.phase is Phase.OVER:
-        return foul(f"The race is over: {state.winner} has won.")
+        return refused(f"The race is over: {state.winner} has won.")
     if state.phase is Phase.MOVING:
         assert state.reveal is not None
         waiting = and_list(list(state.reveal.next_players(state.moved)))
-        return foul(f"Bids for round {state.round + 1} open once every worm of round "
-                    f"{state.round} has moved ({waiting} still to move).")
+        return refused(f"Bids for round {state.round + 1} open once every worm of round "
+                       f"{state.round} has moved ({waiting} still to move).")
     try:
         state.rack.check(bid.player, bid.bid)
     except BidError as exc:
-        return foul(f"{exc}.")
+        return refused(f"{exc}.")
     changed = any(p == bid.player for p, _, _ in state.bids)
     bids = (*(b for b in state.bids if b[0] != bid.player),
             (bid.player, bid.bid, bid.number))
@@ -63,6 +66,7 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
 
 
 def maybe_end_round(state: WormUpState) -> WormUpState:
+    """Moving while a revealed worm still has to move, else the next round's bidding."""
     assert state.reveal is not None
     if state.reveal.next_players(state.moved):
         return replace(state, phase=Phase.MOVING)
@@ -70,6 +74,7 @@ def maybe_end_round(state: WormUpState) -> WormUpState:
 
 
 def not_your_turn(state: WormUpState, player: str) -> str:
+    """Why ``player``'s worm may not move now, in one sentence."""
     rv = state.reveal
     assert rv is not None
     nxt = and_list(list(rv.next_players(state.moved)))

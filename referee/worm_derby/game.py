@@ -9,6 +9,10 @@ A turn: the player whose turn it is rolls (null: no move; ace: move one obstacle
 tile width, then roll again; 2-5: that many steps, or as many as possible when the whole number
 is impossible); the next stable scene that differs from the accepted table is judged as that
 player's move.
+
+What is legal is said by named rules, each a small function found by its name:
+:mod:`.setup_rules` (the first table), :mod:`.move_rules` (a move on a roll) and
+:mod:`.ace_rules` (an obstacle moved after an ace); this module runs the turns.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from referee.base import Game, Judgement, Step
-from referee.geometry.obstacles import piece_shape
 from referee.registry import register_game
+from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
 from referee.worm_derby.judging import judged
 from referee.worm_derby.move_rules import (
@@ -37,7 +41,7 @@ from referee.worm_derby.setup_rules import judge_setup, start_track
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
-from referee.worm_derby.words import at, possessive, sentence
+from referee.worm_derby.words import possessive, sentence
 from referee.worm_derby.worms import extract_worm
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
@@ -164,8 +168,9 @@ class WormDerby(Game[DerbyState]):
 
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
                         ) -> tuple[Judgement, DerbyState]:
-        """Judges a scene after an ace: one obstacle moved at most a tile width."""
-        return self._judge_obstacle_move(state, scene, player)
+        """Judges a scene after an ace: one obstacle moved at most a tile width
+        (:mod:`.ace_rules`)."""
+        return judge_obstacle_move(self, state, scene, player)
 
     def not_finished_yet(self, course: Course, track: WormTrack) -> str:
         """Why a worm back between the start tiles after rounding the pylon has not finished
@@ -610,40 +615,3 @@ class WormDerby(Game[DerbyState]):
         for p in pts:
             out.append(unwrap_from(out[-1] if out else ref, course.angle_of(p)))
         return tuple(out)
-
-    # ------------------------------------------------------------------ an ace
-
-    def _judge_obstacle_move(self, state: DerbyState, scene: Scene, player: str
-                             ) -> tuple[Judgement, DerbyState]:
-        assert state.table is not None and state.course is not None
-        s, tile = self.settings, self.pieces.tile_mm
-        gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
-        old_p = [state.table.pieces[i] for i in gone]
-        new_p = [scene.pieces[j] for j in came]
-        if any(p.kind == "tile" and p.face == "up" for p in old_p + new_p):
-            return judged("obstacle", "the start tiles, the pylon and the gates never move",
-                          tuple(came)), state
-        if len(old_p) != 1 or len(new_p) != 1 or old_p[0].kind != "tile" or \
-                new_p[0].kind != "tile":
-            return judged("obstacle", f"after an ace only one obstacle may move (at most one "
-                                      f"tile width), then {player} rolls again", tuple(came)
-                          ), state
-        dist = math.dist(old_p[0].centre_mm, new_p[0].centre_mm)
-        if dist > tile + s.same_place_mm:
-            return judged("obstacle", f"the obstacle moved {dist:.0f} mm; an ace moves it at most"
-                                      f" one tile width ({tile:.1f} mm)", tuple(came),
-                          new_p[0].centre_mm), state
-        poly = piece_shape(new_p[0], self.pieces)[0]
-        for i, p in enumerate(scene.pieces):
-            if i == came[0] or p.kind in IGNORED_KINDS:
-                continue
-            shape, radius = piece_shape(p, self.pieces)
-            depth = radius - poly.distance(shape) if radius else (
-                poly.intersection(shape).area ** 0.5)
-            if depth > s.overlap_tolerance_mm:
-                return judged("overlap", f"the moved obstacle at {at(new_p[0].centre_mm)} "
-                                         f"overlaps the {p.kind} at {at(p.centre_mm)}",
-                              (came[0], i), new_p[0].centre_mm), state
-        new = replace(state, table=scene, roll="again")
-        return judged("ok", f"{player} moved the obstacle at {at(old_p[0].centre_mm)} by "
-                            f"{dist:.0f} mm; roll again", (came[0],), new_p[0].centre_mm), new

@@ -8,6 +8,7 @@ import inspect
 import pytest
 
 from referee.worm_derby import game as game_module
+from referee.worm_derby.ace_rules import ACE_RULES, judge_obstacle_move
 from referee.worm_derby.move_rules import (
     MOVE_RULES,
     MoveCheck,
@@ -30,9 +31,19 @@ from referee.worm_derby.setup_rules import (
     rule_worm_length,
     rule_worm_straight,
 )
+from tabletop.events import Verdict
 from tabletop.scene import Scene
 from tests.factories import coin, scene, tile
-from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, started
+from tests.referee.worm_derby.helpers import (
+    D,
+    course,
+    line,
+    new_game,
+    play,
+    roll,
+    seen,
+    started,
+)
 
 SUNS0 = line(-40, 0, 6, "suns")
 MOONS0 = line(40, 0, 6, "moons")
@@ -52,7 +63,7 @@ def _setup(table: Scene) -> SetupCheck:
 
 def test_rule_tables_hold_named_rule_functions_each_once():
     names = [rule.__name__ for _, rule in MOVE_RULES] + [r.__name__ for r in SETUP_RULES] + \
-        [r.__name__ for r in WORM_START_RULES]
+        [r.__name__ for r in WORM_START_RULES] + [r.__name__ for r in ACE_RULES]
     assert all(n.startswith("rule_") for n in names) and len(set(names)) == len(names)
 
 
@@ -108,6 +119,37 @@ def test_worm_start_rule_says_setup(rule, worm, misread):
     check = _setup(scene(course(obstacles=[OBSTACLE]), worm, MOONS0))
     found = rule(check, "suns", check.shapes["suns"])
     assert found is not None and found.rule == "setup" and bool(found.doubt) == misread
+
+
+def _after_ace(obstacles_before, obstacles_after):
+    game = new_game()
+    first = scene(course(obstacles=obstacles_before), SUNS0, MOONS0)
+    _, out = play(game, started(game, first), roll("suns", "ace"),
+                  seen(course(obstacles=obstacles_after), SUNS0, MOONS0))
+    verdicts = [e for e in out if isinstance(e, Verdict)]
+    assert len(verdicts) == 1, out
+    return verdicts[0]
+
+
+def test_ace_rule_one_obstacle_only_one_moves():
+    game = new_game()
+    first = scene(course(obstacles=[tile(0, 500), tile(300, 300)]), SUNS0, MOONS0)
+    state, _ = play(game, started(game, first), roll("suns", "ace"))
+    found, after = judge_obstacle_move(
+        game, state, scene(course(obstacles=[tile(40, 500), tile(330, 300)]), SUNS0, MOONS0),
+        "suns")
+    assert (found.legal, found.rule) == (False, "obstacle") and after is state
+    assert "only one obstacle" in found.reason
+
+
+def test_ace_rule_lands_clear_the_moved_obstacle_overlaps_nothing():
+    v = _after_ace([tile(0, 500), tile(60, 500)], [tile(30, 500), tile(60, 500)])
+    assert (v.legal, v.rule) == (False, "overlap") and "moved obstacle" in v.reason
+
+
+def test_ace_rules_pass_an_obstacle_moved_by_the_rules():
+    v = _after_ace([tile(0, 500), tile(60, 500)], [tile(-40, 500), tile(60, 500)])
+    assert v.legal and "roll again" in v.reason
 
 
 def test_base_game_has_no_variant_branches():

@@ -46,16 +46,15 @@ from typing import Any
 
 from referee.base import Game, RuleBroken, Step
 from referee.registry import register_game
-from referee.words import and_list
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
 from referee.worm_up.move_rules import changes, finisher, head_on_line, judge_move, post_move
-from referee.worm_up.rules import Rule, foul
+from referee.worm_up.rules import Rule
 from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import read_setup
 from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.table import Status, chain_of, check_counts, read_table, table_status
-from referee.worm_up.turns import judge_bid, maybe_end_round, not_your_turn
+from referee.worm_up.turns import TurnCheck, judge_bid, maybe_end_round, the_mover
 from tabletop.errors import RecordFormatError
 from tabletop.events import Bid, Doubt, Event, Finish, SceneSeen, Setup, Verdict, Winner
 from tabletop.scene import Point2, Scene
@@ -210,33 +209,13 @@ class WormUp(Game[WormUpState]):
         still, changed, moved_post = changes(self, state, read)
         if not changed and moved_post is None:
             return Step(state)
-        x_player = state.reveal.x_player if state.reveal is not None else None
         if not changed:
             assert moved_post is not None
             new = post_move(self, state, read, moved_post)
             return self._after_post(new, scene, seq)
-        if state.phase is not Phase.MOVING:
-            raise foul(Rule.TURN, f"No worm may move before the bids of round {state.round} "
-                                  f"are revealed; {and_list(changed)} moved.", changed[0],
-                       [i for p in changed for i in read.indices(p)])
+        player = the_mover(TurnCheck(state, read, tuple(changed), moved_post))
         assert state.reveal is not None
         rv = state.reveal
-        nxt = rv.next_players(state.moved)
-        movers = [p for p in changed if p in nxt]
-        if len(changed) > 1:
-            who = movers[0] if movers else changed[0]
-            raise foul(Rule.TURN, f"Only one worm may move at a time, but {and_list(changed)} "
-                                  f"moved.", who, [i for p in changed for i in read.indices(p)])
-        player = changed[0]
-        if not movers:
-            pending = rv.mover(player) is not None and player not in state.moved
-            raise foul(Rule.ORDER if pending else Rule.TURN, not_your_turn(state, player),
-                       player,
-                       read.indices(player))
-        if moved_post is not None and player != x_player:
-            raise foul(Rule.POST, f"A finish post moved with {player}'s worm; only the X "
-                                  f"player may move a finish post.", player,
-                       [i for i, _ in read.posts])
         worm, new_idx, number = judge_move(self, state, read, player, still[player])
         m = rv.mover(player)
         new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv

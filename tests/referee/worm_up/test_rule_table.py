@@ -1,7 +1,9 @@
-"""Worm Up!'s start rules as named checks: each says ``setup`` about the worm that breaks it,
-and nothing about a start by the rules."""
+"""Worm Up!'s start and turn rules as named checks: each says its code about the worm that
+breaks it, and nothing about a table by the rules."""
 
 from __future__ import annotations
+
+from dataclasses import replace
 
 import pytest
 
@@ -10,6 +12,7 @@ from referee.worm_up import WormUp
 from referee.worm_up.setup_rules import (
     START_RULES,
     StartCheck,
+    read_setup,
     rule_finish_ahead,
     rule_head_between_posts,
     rule_head_just_behind,
@@ -18,8 +21,9 @@ from referee.worm_up.setup_rules import (
     rule_worm_points_at_start,
     rule_worm_straight,
 )
-from referee.worm_up.state import Worm
+from referee.worm_up.state import Phase, Worm
 from referee.worm_up.table import read_table
+from referee.worm_up.turns import TURN_RULES, TurnCheck, rule_after_the_reveal
 from tabletop.events import Setup
 from tests.referee.worm_up.tables import FINISH, START, start_worm, table
 
@@ -66,3 +70,21 @@ def test_rule_finish_ahead_the_finish_posts_stand_well_ahead_of_the_start():
     check, _ = _check(start_worm(0), finish=((0.0, 5.0), (300.0, 5.0)))
     found = rule_finish_ahead(check)
     assert found is not None and found.rule == "setup" and "well ahead" in found.reason
+
+
+def test_turn_rules_are_named_rule_functions_each_once():
+    names = [r.__name__ for r in TURN_RULES]
+    assert all(n.startswith("rule_") for n in names) and len(set(names)) == len(names)
+
+
+def test_rule_after_the_reveal_no_worm_moves_while_bids_are_open():
+    game = make_game(Setup("worm-up", THREE, {}))
+    assert isinstance(game, WormUp)
+    worms = {p: start_worm(i) for i, p in enumerate(THREE)}
+    state = read_setup(game, table(worms), strict=True)
+    state = replace(state, phase=Phase.BIDDING)
+    worms["red"] = [(x, y + 20.0) for x, y in worms["red"]]
+    found = rule_after_the_reveal(TurnCheck(state, read_table(game, table(worms)), ("red",),
+                                            None))
+    assert found is not None and (found.rule, found.player) == ("turn", "red")
+    assert "before the bids of round 1" in found.reason

@@ -19,10 +19,10 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from referee.base import Judgement
-from referee.worm_derby.inference import InferredMove, NoMove, infer_move
+from referee.worm_derby.inference import InferredMove, infer_move
 from referee.worm_derby.judging import judged
 from referee.worm_derby.state import DerbyState, WormTrack
-from referee.worm_derby.steps import StepProblem, StepWorld
+from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
 from referee.worm_derby.words import at, mm, ordinal, possessive, steps
 from referee.worm_derby.worms import WormShape, extract_worm
@@ -164,7 +164,7 @@ class MoveCheck:
         return OtherWorms(tuple(coins), missing_ends)
 
     @cached_property
-    def inferred(self) -> InferredMove | NoMove | None:
+    def inferred(self) -> InferredMove | Judgement | None:
         """Which way the worm went and which coins were laid (None: it did not move)."""
         s = self.settings
         return infer_move(self.track.coins_mm, self.new_pts, s.same_place_mm,
@@ -272,7 +272,7 @@ def rule_worm_moved(move: MoveCheck) -> Judgement | None:
             return judged("turn", f"a coin of {possessive(victim)} worm is gone, but "
                                   f"{possessive(player)} worm did not move")
         return judged("turn", f"something changed, but {possessive(player)} worm did not move")
-    if isinstance(inferred, NoMove):
+    if isinstance(inferred, Judgement):
         return judged(inferred.rule, f"{possessive(player)} "
                                      f"{inferred.reason.removeprefix('the ')}",
                       move.shape.coins)
@@ -373,10 +373,11 @@ def judge_move(game: WormDerby, state: DerbyState, scene: Scene, player: str, li
                   tuple(move.placed_idx), move.chain[-1]), facts
 
 
-def step_judged(problem: StepProblem, n: int, placed_index: int) -> Judgement:
-    """The judgement of one step's problem: "the third coin ..."."""
-    return judged(problem.rule, f"the {ordinal(n)} coin {problem.what}",
-                  (placed_index, *problem.labels), problem.where_mm)
+def step_judged(problem: Judgement, n: int, placed_index: int) -> Judgement:
+    """The judgement of one step's problem (:func:`.steps.step_problem`): "the third coin
+    ..."."""
+    return judged(problem.rule, f"the {ordinal(n)} coin {problem.reason}",
+                  (placed_index, *problem.pieces), problem.where)
 
 
 def _walk(move: MoveCheck) -> tuple[Judgement | None, MoveFacts | None]:

@@ -226,8 +226,8 @@ class Cannibal(WormDerby):
         world = StepWorld(items, self.pieces, s)
         result = world.check(body, q)
         if result.problem is not None:
-            return judged(result.problem.rule, f"the returned coin {result.problem.what}",
-                          (new_coins[0], *result.problem.labels), q), state
+            return judged(result.problem.rule, f"the returned coin {result.problem.reason}",
+                          (new_coins[0], *result.problem.pieces), q), state
         course = state.course
         assert course is not None
         angles = (*track.angles_rad, track.angles_rad[-1]) if track.angles_rad else (0.0,)

@@ -333,20 +333,24 @@ def rule_as_many_as_possible(move: MoveCheck) -> Judgement | None:
                            f"of {limit}, but {possible} were possible", tuple(move.placed_idx))
 
 
-MOVE_RULES: tuple[tuple[str, MoveRule], ...] = (
-    ("obstacle", rule_obstacles_stay),
-    ("shape", rule_worm_is_one_chain),
-    ("turn", rule_other_worms_stay),
-    ("shape", rule_worm_keeps_its_length),
-    ("turn", rule_worm_moved),
-    ("direction", rule_direction),
-    ("steps", rule_at_most_the_roll),
-    ("touch", rule_each_step),
-    ("turn", rule_gone_coins_eaten),
-    ("steps", rule_as_many_as_possible),
+MOVE_RULES: tuple[tuple[tuple[str, ...], MoveRule], ...] = (
+    (("obstacle",), rule_obstacles_stay),
+    (("shape",), rule_worm_is_one_chain),
+    (("turn",), rule_other_worms_stay),
+    (("shape",), rule_worm_keeps_its_length),
+    (("turn", "shape", "direction"), rule_worm_moved),
+    (("direction",), rule_direction),
+    (("steps",), rule_at_most_the_roll),
+    (("touch", "overlap", "shape", "gap", "cannibal", "gate"), rule_each_step),
+    (("turn",), rule_gone_coins_eaten),
+    (("steps",), rule_as_many_as_possible),
 )
-"""The rules of a move, in the order they are asked, each with its main rule code (the code
-a verdict of it usually has; ``rule_worm_moved`` and ``rule_each_step`` say others too)."""
+"""The rules of a move, in the order they are asked, each with the rule codes it may say."""
+
+RULES_BY_CODE: dict[str, tuple[MoveRule, ...]] = {
+    code: tuple(rule for codes, rule in MOVE_RULES if code in codes)
+    for code in sorted({c for codes, _ in MOVE_RULES for c in codes})}
+"""Each rule code of a move's verdicts -> the checks that may say it."""
 
 
 def judge_move(game: WormDerby, state: DerbyState, scene: Scene, player: str, limit: int,
@@ -358,7 +362,7 @@ def judge_move(game: WormDerby, state: DerbyState, scene: Scene, player: str, li
         The judgement (the first rule broken, else ``ok``) and, for a legal move, what it did.
     """
     move = MoveCheck(game, state, scene, player, limit, diff)
-    for _code, rule in MOVE_RULES:
+    for _codes, rule in MOVE_RULES:
         found = rule(move)
         if found is not None:
             return found, None

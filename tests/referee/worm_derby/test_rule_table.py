@@ -11,6 +11,7 @@ from referee.worm_derby import game as game_module
 from referee.worm_derby.ace_rules import ACE_RULES, judge_obstacle_move
 from referee.worm_derby.move_rules import (
     MOVE_RULES,
+    RULES_BY_CODE,
     MoveCheck,
     rule_as_many_as_possible,
     rule_at_most_the_roll,
@@ -91,6 +92,7 @@ def test_every_move_rule_passes_a_legal_move():
 def test_move_rule_says_its_own_code(rule, after, value, code):
     found = rule(_move(after, value))
     assert found is not None and found.rule == code and not found.legal
+    assert rule in RULES_BY_CODE[code]
 
 
 def test_every_setup_rule_passes_a_legal_course():

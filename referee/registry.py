@@ -29,17 +29,18 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from collections.abc import Iterable
-from dataclasses import dataclass, field, replace
+import re
+from dataclasses import MISSING, dataclass, field, fields, replace
 from typing import Any, ClassVar
 
 from referee.base import Game
 from tabletop.errors import RecordFormatError
-from tabletop.events import Event, Setup, register_event_type
+from tabletop.events import Event, Setup, add_type_loader, register_event_type
 
-INPUT_CARDS: tuple[str, ...] = ("roll", "move")
+INPUT_CARDS: tuple[str, ...] = ("roll", "move", "events")
 """The dashboard's input cards a game may use: die rolls (``roll``), a typed or clicked board
-move (``move``). Bids come from the players' phones (``/play``) and need no card."""
+move (``move``), a form for each of the game's own event types (``events``, see
+:func:`event_form`). Bids come from the players' phones (``/play``) and need no card."""
 
 TURN_VERBS: tuple[str, ...] = ("roll", "move", "play")
 
@@ -131,6 +132,28 @@ class Diagram:
         return {"drawer": self.drawer, "y_up": self.y_up, "hide_kinds": list(self.hide_kinds)}
 
 
+# ----------------------------------------------------------------------------- event forms
+
+def event_form(cls: type[Event]) -> dict[str, Any]:
+    """How the dashboard's form enters an event of a game's own type: its ``type`` and its
+    fields (``player``: the players to pick from; numbers; text), read from the dataclass.
+
+    >>> from tabletop.events import Bid
+    >>> [(f["name"], f["kind"], f["optional"]) for f in event_form(Bid)["fields"]]
+    [('player', 'player', False), ('bid', 'text', False), ('number', 'number', True)]
+    """
+    out = []
+    for f in fields(cls):  # type: ignore[arg-type]
+        if f.name == "t":
+            continue
+        words = set(re.findall(r"\w+", str(f.type)))
+        kind = ("player" if f.name == "player" else
+                "number" if words & {"int", "float"} else "text")
+        optional = f.default is not MISSING or f.default_factory is not MISSING
+        out.append({"name": f.metadata.get("key", f.name), "kind": kind, "optional": optional})
+    return {"type": cls.type, "fields": out}
+
+
 # ----------------------------------------------------------------------------- the spec
 
 @dataclass(frozen=True)
@@ -176,10 +199,13 @@ class GameSpec:
             raise ValueError(f"{where}: turn_verb must be one of {', '.join(TURN_VERBS)}")
         if not self.default_players:
             raise ValueError(f"{where}: default_players must name at least one player")
+        known = self.game.known_options()
         for option in self.options:
-            fixed = option.name in self.game.known_options()
-            if isinstance(option, Choice | Flag) and not fixed:
-                raise ValueError(f"{where}: option {option.name!r} is not among the game's "
+            names = (option.choices if isinstance(option, FlagSet) else
+                     () if isinstance(option, NameList) else (option.name,))
+            unknown = sorted(set(names) - known)
+            if unknown:
+                raise ValueError(f"{where}: option {unknown[0]!r} is not among the game's "
                                  f"option names")
         object.__setattr__(self, "default_players", tuple(self.default_players))
         object.__setattr__(self, "options", tuple(self.options))
@@ -211,7 +237,8 @@ class GameSpec:
                 "diagram": self.diagram.to_json(), "inputs": list(self.inputs),
                 "turn_verb": self.turn_verb, "player_pieces": self.player_pieces,
                 "piece_kinds": list(self.piece_kinds),
-                "events": [e.type for e in self.events], "ppn": self.ppn}
+                "events": [e.type for e in self.events],
+                "event_forms": [event_form(e) for e in self.events], "ppn": self.ppn}
 
 
 _SPECS: dict[str, GameSpec] = {}
@@ -269,6 +296,9 @@ def _load_all() -> None:
             importlib.import_module(f"referee.{info.name}")
 
 
+add_type_loader(_load_all)  # a record may name a game's own event before the game is looked up
+
+
 def specs() -> list[GameSpec]:
     """Every registered game, by name."""
     _load_all()
@@ -294,17 +324,6 @@ def find_spec(name: str) -> GameSpec:
             f"unknown game {name!r} (known: {', '.join(game_names()) or 'none'})") from None
 
 
-def spec_of(game: Game | type[Game]) -> GameSpec:
-    """The spec of a configured game (a variant finds its game's spec)."""
-    cls = game if isinstance(game, type) else type(game)
-    _load_all()
-    for base in cls.__mro__:
-        spec = _SPECS.get(getattr(base, "name", ""))
-        if spec is not None and issubclass(cls, spec.game):
-            return spec
-    return GameSpec(cls)
-
-
 def find_game(name: str) -> type[Game]:
     """The game class with that name or alias.
 
@@ -314,15 +333,10 @@ def find_game(name: str) -> type[Game]:
     return find_spec(name).game
 
 
-def names_text(specs_: Iterable[GameSpec] | None = None) -> str:
+def names_text() -> str:
     """The games' names for a help text: ``"jungle, worm-derby or worm-up"``."""
-    names = [s.name for s in (specs() if specs_ is None else specs_)]
+    names = game_names()
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
-
-
-def default_players(name: str) -> tuple[str, ...]:
-    """The players of a game when none are given."""
-    return find_spec(name).default_players
 
 
 def make_game(setup: Setup) -> Game:

@@ -27,7 +27,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
@@ -145,6 +145,25 @@ def register_event_type(cls: type[EventT]) -> type[EventT]:
         raise ValueError(f"event type {cls.type!r} is already {old.__module__}.{old.__name__}")
     _TYPES[cls.type] = cls
     return cls
+
+
+_LOADERS: list[Callable[[], None]] = []
+
+
+def add_type_loader(load: Callable[[], None]) -> None:
+    """``load()`` registers more event types (the games' own): called when an event's type is
+    not known yet, before it is refused. :mod:`referee.registry` adds its loading of every
+    game, so a record names a game's events before anything asked for the game."""
+    if load not in _LOADERS:
+        _LOADERS.append(load)
+
+
+def event_class(kind: str) -> type[Event] | None:
+    """The class of an event ``type``, or None when no event has that type."""
+    if kind not in _TYPES:
+        for load in tuple(_LOADERS):
+            load()
+    return _TYPES.get(kind)
 
 
 def _opt(**meta: Any) -> Any:
@@ -611,13 +630,14 @@ def parse_event(obj: Any, where: str = "event", strict: bool = True) -> Event:
     if strict:
         jsonin.check(dict(obj), where, RecordFormatError)
     kind = obj.get("type")
-    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+    cls = event_class(kind) if isinstance(kind, str) else None
+    if cls is None:
         raise RecordFormatError(
             f"{where}: unknown event type {json.dumps(kind)[:60]} (expected one of "
             f"{', '.join(EVENT_TYPES)})")
     t = _time(obj, where)
     try:
-        event: Event = EVENT_TYPES[kind].from_json(obj, where, t)
+        event: Event = cls.from_json(obj, where, t)
     except SceneFormatError as exc:
         message = str(exc)  # already names ``where`` when a parser passed it down
         raise RecordFormatError(

@@ -30,10 +30,12 @@ from tabletop.events import (
     Setup,
     Verdict,
     Winner,
+    add_type_loader,
     check_keys,
     parse_event,
     read_int,
     read_str,
+    register_event_type,
 )
 from tabletop.scene import Scene
 from tests.web import conftest as web
@@ -127,7 +129,7 @@ class Nim(Game):
 SPEC = register(GameSpec(
     Nim, title="Coin Nim", default_players=("ann", "bob"),
     options=(Flag("misere", "Misère: the last coin loses"),),
-    inputs=(), turn_verb="play", events=(Take,)))
+    inputs=("events",), turn_verb="play", events=(Take,)))
 
 
 # ----------------------------------------------------------------------------- the checks
@@ -161,6 +163,32 @@ def test_its_event_type_parses_and_refuses_a_bad_count():
         parse_event({"type": "take", "player": "ann", "count": 9})
 
 
+def test_a_games_event_type_is_loaded_when_a_record_names_it_first():
+    @dataclass(frozen=True)
+    class Knock(Event):
+        type: ClassVar[str] = "toy-knock"
+        is_input: ClassVar[bool] = True
+        player: str
+        t: float | None = None
+
+        @classmethod
+        def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+            check_keys(o, {"player"}, w)
+            return cls(read_str(o, "player", w), t)
+
+    loaded: list[str] = []
+
+    def load() -> None:  # as referee.registry loads every game's package
+        loaded.append("games")
+        register_event_type(Knock)
+
+    add_type_loader(load)
+    assert parse_event({"type": "toy-knock", "player": "ann"}) == Knock("ann")
+    assert loaded == ["games"]
+    with pytest.raises(RecordFormatError, match="unknown event type"):
+        parse_event({"type": "toy-shout", "player": "ann"})
+
+
 def test_a_short_record_replays_to_its_verdicts_and_winner(tmp_path, capsys):
     outputs = fold(RECORD)
     assert [(type(e).__name__, getattr(e, "rule", None)) for e in outputs] == [
@@ -172,6 +200,14 @@ def test_a_short_record_replays_to_its_verdicts_and_winner(tmp_path, capsys):
     assert main(["referee", str(path)]) == 0
     printed = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [e["type"] for e in printed] == ["verdict"] * 4 + ["winner"]
+
+
+def test_its_diagram_is_in_the_exported_svg(tmp_path):
+    path = tmp_path / "nim.jsonl"
+    path.write_text("".join(e.dumps() + "\n" for e in RECORD[:4]))
+    assert main(["export", str(path), "--format", "svg", "-o", str(tmp_path / "nim.svg")]) == 0
+    svg = (tmp_path / "nim.svg").read_text()
+    assert ">1 left</text>" in svg and svg.count("<circle") == 1 + 1  # its mark, the last coin
 
 
 def test_its_option_is_known_and_an_unknown_one_refused():
@@ -226,12 +262,19 @@ def test_a_setup_on_the_page_starts_it_and_vision_then_looks_for_its_kinds(make_
             page.wait_for_function("(document.querySelector('#diagram .game-shapes') || {})"
                                    ".textContent === '22 left'")  # its label and its text
             assert page.locator("#diagram .game-shapes circle").count() == 1
+            page.fill("#event-forms form[data-type=take] input[data-field=count]", "1")
+            page.click("#event-forms form[data-type=take] button[type=submit]")
+            page.wait_for_function("document.getElementById('message').textContent"
+                                   ".includes('Logged: take')")
             browser.close()
-        setup = json.loads(table.record().splitlines()[0])
+        record = [json.loads(line) for line in table.record().splitlines()]
+        setup = record[0]
         setup.pop("t", None)
         assert setup == {"type": "setup", "game": NAME, "players": ["ann", "bob"],
                          "options": {"misere": True}}
         assert server.app.extensions["tabletop"].pipeline.vision.kinds == ("coin",)
+        take = next(e for e in record if e["type"] == "take")
+        assert (take["player"], take["count"]) == ("ann", 1)  # typed in its own card
     finally:
         server.close()
 

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, render_template, request
 
 from referee.registry import specs
+from tabletop.kinds import PIECE_KINDS
 from tabletop.pieceset import SEGMENT_COLOURS_HEX, SUIT_COLOURS_HEX
 from web.services import get_services
 
@@ -59,6 +60,8 @@ def page_context() -> dict[str, Any]:
         "lan": bool(cfg.get("LAN")),
         "game_specs": specs(),
         "rulesets": [s.to_json() for s in specs()],
+        "ppn_games": [s.name for s in specs() if s.ppn],
+        "piece_kinds": {k.name: k.to_json() for k in PIECE_KINDS.values()},
         "default_game": cfg.get("GAME"),
         "suit_colours": dict(SUIT_COLOURS_HEX),
         "segment_colours": dict(SEGMENT_COLOURS_HEX),

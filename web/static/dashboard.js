@@ -176,6 +176,51 @@
     if (now) sel.value = now;
   }
 
+  function renderEventForms(s) {
+    /* a form for each of the game's own event types (its registration's event_forms) */
+    const box = $("event-forms");
+    const forms = uses(s, "events") ? (specOf(s).event_forms || []) : [];
+    $("events-card").hidden = !forms.length;
+    const key = (s.game || "") + "|" + (s.players || []).join(",");
+    if (box.dataset.key !== key) {
+      box.dataset.key = key;
+      box.textContent = "";
+      forms.forEach((form) => box.append(eventForm(form, s.players || [])));
+    }
+    const now = currentPlayer(s);
+    if (now) box.querySelectorAll("select[data-field=player]").forEach((sel) => { sel.value = now; });
+  }
+
+  function eventForm(form, players) {
+    const f = TT.el("form", { class: "inline-form event-form", "data-type": form.type });
+    f.append(TT.el("b", { text: form.type }));
+    form.fields.forEach((field) => {
+      let input;
+      if (field.kind === "player") {
+        input = TT.el("select", { "data-field": field.name, "aria-label": field.name });
+        players.forEach((p) => input.append(TT.el("option", { value: p, text: p })));
+      } else {
+        input = TT.el("input", { "data-field": field.name, "aria-label": field.name, placeholder: field.name,
+          type: field.kind === "number" ? "number" : "text", required: field.optional ? null : "required" });
+      }
+      f.append(input);
+    });
+    f.append(TT.el("button", { type: "submit", text: "Send" }));
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const body = { type: form.type };
+      f.querySelectorAll("[data-field]").forEach((el) => {
+        if (el.value === "") return;
+        body[el.dataset.field] = el.type === "number" ? Number(el.value) : el.value;
+      });
+      if (await send("/api/events", body)) {
+        message("Logged: " + form.type);
+        f.querySelectorAll("input[data-field]").forEach((el) => { el.value = ""; });
+      }
+    });
+    return f;
+  }
+
   function renderVerdicts(s) {
     const list = $("verdicts");
     list.textContent = "";
@@ -287,6 +332,7 @@
     renderPlayers(s);
     renderRoll(s);
     renderMove(s);
+    renderEventForms(s);
     renderVerdicts(s);
     renderBids(s);
     renderDiagram(s);

@@ -197,7 +197,22 @@
       tx.textContent = p.value || "";
       return r;
     }
+    const kind = (TT.pieceKinds || {})[p.kind];
+    if (kind && p.kind !== "pawn") {
+      /* any other kind (tabletop/kinds.py): its square or disc, at its piece-set size */
+      const t = sizes[kind.size_field] || 10;
+      return kind.outline === "square"
+        ? s("rect", { x: p.x - t / 2, y: p.y - t / 2, width: t, height: t, rx: 2, fill: c || "#bbb",
+          transform: `rotate(${p.angle_deg || 0} ${p.x} ${p.y})`, class: "piece " + p.kind + (cls ? " " + cls : "") }, g)
+        : s("circle", { cx: p.x, cy: p.y, r: t / 2, fill: c || "#bbb", class: "piece " + p.kind + (cls ? " " + cls : "") }, g);
+    }
     return s("circle", { cx: p.x, cy: p.y, r: 8, class: "pawn" }, g);
+  }
+
+  function layerOf(kind) {
+    /* lower layers first: tiles under the coins on them (tabletop/kinds.py) */
+    const k = (TT.pieceKinds || {})[kind];
+    return k ? k.layer : -1;
   }
 
   const SQ = 38;  /* referee/jungle/geometry.py SQUARE_MM: a1's outer corner is the origin */
@@ -405,11 +420,10 @@
         stroke: TT.colourOf(w.player) || "#999" }, wormLayer);
     }
     const pieceLayer = s("g", { class: "pieces" }, svg);
-    const order = ["tile", "token", "post", "die", "segment", "coin", "pawn"];
     /* on a board the referee's pieces stand for some kinds (Jungle's animals for its tokens):
        those are shown only to fix a misread */
     const hidden = o.showAll ? [] : (diagram.hide_kinds || []);
-    scene.pieces.map((p, i) => [p, i]).sort((a, b) => order.indexOf(a[0].kind) - order.indexOf(b[0].kind))
+    scene.pieces.map((p, i) => [p, i]).sort((a, b) => layerOf(a[0].kind) - layerOf(b[0].kind))
       .filter(([p]) => !hidden.includes(p.kind))
       .forEach(([p, i]) => { drawPiece(pieceLayer, p, sizes).setAttribute("data-index", i); });
     const pylon = pt(course.pylon || describe.pylon, scene);

@@ -36,6 +36,7 @@ from referee.worm_derby.move_rules import (
     most_steps,
 )
 from referee.worm_derby.reading import ReadingRules, reconcile
+from referee.worm_derby.roll_rules import judge_roll
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.setup_rules import judge_setup, start_track
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
@@ -356,24 +357,17 @@ class WormDerby(Game[DerbyState]):
     # ------------------------------------------------------------------ rolls
 
     def _roll(self, state: DerbyState, roll: Roll, seq: int) -> Step[DerbyState]:
-        def bad(rule: str, reason: str) -> Step[DerbyState]:
-            return Step(state, (Verdict(seq, roll.player, False, rule, sentence(reason)),))
-
+        """A roll: refused by the roll rules (:mod:`.roll_rules`), else what it gives (null: the
+        turn passes; an ace: an obstacle may move, or steps; steps: the move to judge next)."""
         if state.course is None:
             return Step(replace(state, early_roller=roll.player if roll.player in self.players
                                 else state.early_roller),
                         (_notice(seq, "no course is set up yet; show the table before rolling",
                                  "warning"),))
-        if roll.player not in self.players:
-            return bad("turn", f"{roll.player} is not playing")
-        if state.over:
-            return bad("turn", "the race is over")
+        refused = judge_roll(self, state, roll)
+        if refused is not None:
+            return Step(state, (refused.verdict(seq, roll.player),))
         current = self.players[state.turn]
-        if roll.player != current:
-            return bad("turn", f"it is {possessive(current)} turn to roll, not "
-                               f"{possessive(roll.player)}")
-        if state.roll not in (None, "again", "ace"):
-            return bad("turn", f"{current} has a roll of {state.roll} to play first")
         value = roll.value
         if value == "null":
             new = self._next_turn(replace(state, roll=None))

@@ -21,6 +21,12 @@ from referee.worm_derby.move_rules import (
     rule_worm_keeps_its_length,
     rule_worm_moved,
 )
+from referee.worm_derby.roll_rules import (
+    ROLL_RULES,
+    rule_in_turn,
+    rule_player_in_race,
+    rule_roll_played_first,
+)
 from referee.worm_derby.setup_rules import (
     SETUP_RULES,
     WORM_START_RULES,
@@ -64,7 +70,8 @@ def _setup(table: Scene) -> SetupCheck:
 
 def test_rule_tables_hold_named_rule_functions_each_once():
     names = [rule.__name__ for _, rule in MOVE_RULES] + [r.__name__ for r in SETUP_RULES] + \
-        [r.__name__ for r in WORM_START_RULES] + [r.__name__ for r in ACE_RULES]
+        [r.__name__ for r in WORM_START_RULES] + [r.__name__ for r in ACE_RULES] + \
+        [r.__name__ for r in ROLL_RULES]
     assert all(n.startswith("rule_") for n in names) and len(set(names)) == len(names)
 
 
@@ -158,3 +165,19 @@ def test_base_game_has_no_variant_branches():
     source = inspect.getsource(game_module)
     for branch in ("if self.cannibal", "self.slalom", "if slalom", "eaten_player is not None"):
         assert branch not in source
+
+
+@pytest.mark.parametrize(("rule", "player", "roll_first", "words"), [
+    (rule_player_in_race, "arms", None, "Arms is not playing"),
+    (rule_in_turn, "moons", None, "It is suns' turn to roll"),
+    (rule_roll_played_first, "suns", "3", "has a roll of 3 to play first"),
+])
+def test_roll_rule_says_turn(rule, player, roll_first, words):
+    game = new_game()
+    state = started(game, FIRST)
+    if roll_first is not None:
+        state, _ = play(game, state, roll("suns", roll_first))
+    found = rule(game, state, roll(player, "2"))
+    assert found is not None and found.rule == "turn" and words in found.reason
+    assert [r.__name__ for r in ROLL_RULES if r(game, state, roll("suns", "2")) is not None] \
+        == ([] if roll_first is None else ["rule_roll_played_first"])

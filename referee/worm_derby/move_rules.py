@@ -171,7 +171,7 @@ class MoveCheck:
                           s.touch_factor * self.game.d)
 
     @property
-    def move(self) -> InferredMove:
+    def made(self) -> InferredMove:
         """The move read (asked only once :func:`rule_worm_moved` has passed)."""
         assert isinstance(self.inferred, InferredMove)
         return self.inferred
@@ -180,17 +180,17 @@ class MoveCheck:
     def body(self) -> list[Point2]:
         """The worm before the move, tail first and head (the end it moved from) last."""
         coins = list(self.track.coins_mm)
-        return coins if self.move.forward else coins[::-1]
+        return coins if self.made.forward else coins[::-1]
 
     @cached_property
     def placed_idx(self) -> list[int]:
         """Scene indices of the coins laid, in the order they were laid."""
-        return [self.shape.coins[self.move.new_order[i]] for i in self.move.placed_at]
+        return [self.shape.coins[self.made.new_order[i]] for i in self.made.placed_at]
 
     @cached_property
     def chain(self) -> list[Point2]:
         """The worm after the move, tail first."""
-        return [self.new_pts[i] for i in self.move.new_order]
+        return [self.new_pts[i] for i in self.made.new_order]
 
     @cached_property
     def world(self) -> StepWorld:
@@ -287,7 +287,7 @@ def rule_direction(move: MoveCheck) -> Judgement | None:
 
 def rule_at_most_the_roll(move: MoveCheck) -> Judgement | None:
     """``steps``: no more steps than the roll allows."""
-    m, limit = move.move, move.limit
+    m, limit = move.made, move.limit
     if m.steps <= limit:
         return None
     extra = m.steps - limit
@@ -323,7 +323,7 @@ def rule_as_many_as_possible(move: MoveCheck) -> Judgement | None:
     ends a move)."""
     facts = move.walked[1]
     assert facts is not None
-    taken, limit = move.move.steps, move.limit
+    taken, limit = move.made.steps, move.limit
     if taken >= limit or facts.eaten_player is not None:
         return None
     possible = most_steps(move.game, move.state, move.world, move.player, limit)
@@ -368,7 +368,7 @@ def judge_move(game: WormDerby, state: DerbyState, scene: Scene, player: str, li
             return found, None
     facts = move.walked[1]
     assert facts is not None
-    taken = move.move.steps
+    taken = move.made.steps
     how = "" if taken == limit or facts.eaten_player else \
         f" (as many as possible on a roll of {limit})"
     ate = (f" and ate an end coin of {possessive(facts.eaten_player)} worm"
@@ -386,7 +386,7 @@ def step_judged(problem: Judgement, n: int, placed_index: int) -> Judgement:
 
 def _walk(move: MoveCheck) -> tuple[Judgement | None, MoveFacts | None]:
     """Checks each coin laid in turn (see :func:`rule_each_step`)."""
-    m, world, s, d = move.move, move.world, move.settings, move.game.d
+    m, world, s, d = move.made, move.world, move.settings, move.game.d
     placed = [move.chain[i] for i in m.placed_at]
     placed_idx = move.placed_idx
     body = move.body

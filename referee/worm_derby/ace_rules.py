@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 from referee.base import Judgement
 from referee.geometry.obstacles import piece_shape
 from referee.worm_derby.judging import judged
+from referee.worm_derby.rules import Rule
 from referee.worm_derby.state import DerbyState
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
 from referee.worm_derby.words import at
@@ -57,7 +58,7 @@ AceRule = Callable[[AceMove], Judgement | None]
 def rule_course_tiles_stay(ace: AceMove) -> Judgement | None:
     """``obstacle``: the start tiles, the pylon and the gates (face up) never move."""
     if any(p.kind == "tile" and p.face == "up" for p in ace.old + ace.new):
-        return judged("obstacle", "the start tiles, the pylon and the gates never move",
+        return judged(Rule.OBSTACLE, "the start tiles, the pylon and the gates never move",
                       ace.came)
     return None
 
@@ -66,8 +67,8 @@ def rule_one_obstacle(ace: AceMove) -> Judgement | None:
     """``obstacle``: one tile moves, nothing else."""
     if len(ace.old) != 1 or len(ace.new) != 1 or ace.old[0].kind != "tile" or \
             ace.new[0].kind != "tile":
-        return judged("obstacle", f"after an ace only one obstacle may move (at most one tile "
-                                  f"width), then {ace.player} rolls again", ace.came)
+        return judged(Rule.OBSTACLE, f"after an ace only one obstacle may move (at most one tile "
+                                     f"width), then {ace.player} rolls again", ace.came)
     return None
 
 
@@ -75,8 +76,8 @@ def rule_one_tile_width(ace: AceMove) -> Judgement | None:
     """``obstacle``: the obstacle moves at most one tile width."""
     tile, dist = ace.game.pieces.tile_mm, ace.distance_mm
     if dist > tile + ace.game.settings.same_place_mm:
-        return judged("obstacle", f"the obstacle moved {dist:.0f} mm; an ace moves it at most "
-                                  f"one tile width ({tile:.1f} mm)", ace.came,
+        return judged(Rule.OBSTACLE, f"the obstacle moved {dist:.0f} mm; an ace moves it at most "
+                                     f"one tile width ({tile:.1f} mm)", ace.came,
                       ace.new[0].centre_mm)
     return None
 
@@ -92,8 +93,8 @@ def rule_lands_clear(ace: AceMove) -> Judgement | None:
         depth = radius - poly.distance(shape) if radius else (
             poly.intersection(shape).area ** 0.5)
         if depth > ace.game.settings.overlap_tolerance_mm:
-            return judged("overlap", f"the moved obstacle at {at(moved.centre_mm)} overlaps "
-                                     f"the {p.kind} at {at(p.centre_mm)}", (ace.came[0], i),
+            return judged(Rule.OVERLAP, f"the moved obstacle at {at(moved.centre_mm)} overlaps "
+                                        f"the {p.kind} at {at(p.centre_mm)}", (ace.came[0], i),
                           moved.centre_mm)
     return None
 
@@ -117,6 +118,6 @@ def judge_obstacle_move(game: WormDerby, state: DerbyState, scene: Scene, player
         if found is not None:
             return found, state
     new = replace(state, table=scene, roll="again")
-    return judged("ok", f"{player} moved the obstacle at {at(ace.old[0].centre_mm)} by "
-                        f"{ace.distance_mm:.0f} mm; roll again", (ace.came[0],),
+    return judged(Rule.OK, f"{player} moved the obstacle at {at(ace.old[0].centre_mm)} by "
+                           f"{ace.distance_mm:.0f} mm; roll again", (ace.came[0],),
                   ace.new[0].centre_mm), new

@@ -37,6 +37,7 @@ from referee.worm_derby.move_rules import (
 )
 from referee.worm_derby.reading import ReadingRules, reconcile
 from referee.worm_derby.roll_rules import judge_roll
+from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.setup_rules import judge_setup, start_track
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
@@ -212,7 +213,7 @@ class WormDerby(Game[DerbyState]):
                 new = self._next_turn(new)  # the move stands as it is: the next player's turn
                 played = f": {possessive(player)} move stands and it is " \
                          f"{possessive(self.players[new.turn])} turn to roll"
-        return Step(new, (Verdict(seq, None, True, "ok",
+        return Step(new, (Verdict(seq, None, True, Rule.OK.value,
                                   sentence("the table is accepted as it is" + played)),))
 
     def step(self, state: DerbyState, event: Event, seq: int) -> Step[DerbyState]:
@@ -235,7 +236,8 @@ class WormDerby(Game[DerbyState]):
                 # the table is back as it was accepted: the foul is put right
                 step = Step(replace(step.state, pending=None, pending_told=False))
         else:
-            step = Step(state, (Verdict(seq, getattr(event, "player", None), False, "event",
+            step = Step(state, (Verdict(seq, getattr(event, "player", None), False,
+                                        Rule.EVENT.value,
                                         f"A {event.type} event has no meaning in worm-derby."),))
         return self._settle(state, step, seq)
 
@@ -319,7 +321,7 @@ class WormDerby(Game[DerbyState]):
         v = verdicts[0]
         if v.legal:
             return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
-        if state.pending is None or v.player == state.pending[1] or v.rule == "setup":
+        if state.pending is None or v.player == state.pending[1] or v.rule == Rule.SETUP:
             return Step(replace(step.state, pending=(seq, v.player), pending_told=False),
                         step.outputs)
         if state.pending_told:
@@ -443,7 +445,7 @@ class WormDerby(Game[DerbyState]):
         if not gone and not came:
             return Step(state)
         if state.over:
-            return Step(state, (judged("turn", "the race is over; nothing may move",
+            return Step(state, (judged(Rule.TURN, "the race is over; nothing may move",
                                        tuple(came)).verdict(seq, None),))
         if state.roll in (None, "again"):
             return Step(state, (self._moved_before_roll(state, scene, came).verdict(seq,
@@ -461,11 +463,11 @@ class WormDerby(Game[DerbyState]):
         mover = next((p for p in movers if p != player), movers[0] if movers else None)
         needs = "to roll" if state.roll is None else "to roll again"
         if mover is None or mover == player:
-            return judged("turn", f"nothing may move before a roll; it is {possessive(player)} "
-                                  f"turn {needs}", tuple(came), mover=mover)
+            return judged(Rule.TURN, f"nothing may move before a roll; it is {possessive(player)} "
+                                     f"turn {needs}", tuple(came), mover=mover)
         moved = tuple(j for j in came if scene.pieces[j].suit == mover)
-        return judged("turn", f"{possessive(mover)} worm moved, but it is {possessive(player)} "
-                              f"turn {needs}; put {possessive(mover)} worm back where it was",
+        return judged(Rule.TURN, f"{possessive(mover)} worm moved, but it is {possessive(player)} "
+                                 f"turn {needs}; put {possessive(mover)} worm back where it was",
                       moved, mover=mover)
 
     # ------------------------------------------------------------------ setup
@@ -478,7 +480,8 @@ class WormDerby(Game[DerbyState]):
         notices = tuple(_notice(seq, w, "warning") for w in setup.warnings)
         new = replace(state, table=scene, course=setup.course, worms=setup.worms, turn=0,
                       roll=None)
-        return Step(new, (Verdict(seq, None, True, "ok", sentence(setup.reason)), *notices))
+        return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(setup.reason)),
+                          *notices))
 
     def _setup_problem(self, state: DerbyState, scene: Scene, course: Course | None, seq: int,
                        problem: Judgement) -> Step[DerbyState]:
@@ -495,7 +498,7 @@ class WormDerby(Game[DerbyState]):
         if doubt:  # what a misread could explain: the table is asked, nobody is faulted
             return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                       where, sentence(f"{reason}: {doubt}")),))
-        return Step(state, (judged("setup", reason, pieces, where).verdict(seq, None),))
+        return Step(state, (judged(Rule.SETUP, reason, pieces, where).verdict(seq, None),))
 
     def _setup_as_it_stands(self, state: DerbyState, scene: Scene, course: Course | None,
                             seq: int, problem: str) -> Step[DerbyState] | None:
@@ -514,7 +517,7 @@ class WormDerby(Game[DerbyState]):
         turn = (self.players.index(state.early_roller) + 1) % len(self.players)
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
                       roll=None, early_roller=None)
-        return Step(new, (Verdict(seq, None, True, "ok", sentence(
+        return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(
             f"the course is set up as the table stands now (its first reading was in doubt and "
             f"the race has begun, so {problem[0].lower() + problem[1:]} is let pass); it is "
             f"{possessive(self.players[turn])} turn to roll")),))

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from referee.base import Judgement
+from referee.worm_derby.rules import Rule
 from tabletop.scene import Point2
 
 
@@ -76,7 +77,7 @@ def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: floa
     """
     n = len(old)
     if len(new) != n:
-        return Judgement("shape", f"the worm has {len(new)} coins but had {n}")
+        return Judgement(Rule.SHAPE, f"the worm has {len(new)} coins but had {n}")
     fwd_new = list(range(n))
     orders = (fwd_new, fwd_new[::-1])
     if any(all(_near(old[i], new[o[i]], same_place_mm) for i in range(n)) for o in orders):
@@ -95,10 +96,10 @@ def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: floa
     stayed = [any(_near(p, q, same_place_mm) for q in new) for p in old]
     if any(stayed):
         if (not stayed[0] and not stayed[-1]) or _placed_at_both_ends(old, new, same_place_mm):
-            return Judgement("direction", "the worm changed at both ends; all the steps of a "
-                                          "turn take coins from one end and put them at the "
-                                          "other, so put both ends back and move from one end")
-        return Judgement("shape", "the worm's coins do not follow from whole steps of one end")
+            return Judgement(Rule.DIRECTION, "the worm changed at both ends; all the steps of a "
+                                             "turn take coins from one end and put them at the "
+                                             "other, so put both ends back and move from one end")
+        return Judgement(Rule.SHAPE, "the worm's coins do not follow from whole steps of one end")
     # every coin moved: the head end of the old worm is nearest the new tail
     choices = []
     for forward in (True, False):

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from referee.base import Judgement
 from referee.worm_derby.judging import judged
+from referee.worm_derby.rules import Rule
 from referee.worm_derby.state import DerbyState
 from referee.worm_derby.words import possessive
 from tabletop.events import Roll
@@ -25,14 +26,14 @@ RollRule = Callable[["WormDerby", DerbyState, Roll], Judgement | None]
 def rule_player_in_race(game: WormDerby, state: DerbyState, roll: Roll) -> Judgement | None:
     """Only a player in the race rolls."""
     if roll.player not in game.players:
-        return judged("turn", f"{roll.player} is not playing")
+        return judged(Rule.TURN, f"{roll.player} is not playing")
     return None
 
 
 def rule_race_not_over(game: WormDerby, state: DerbyState, roll: Roll) -> Judgement | None:
     """Nobody rolls once every worm has finished."""
     if state.over:
-        return judged("turn", "the race is over")
+        return judged(Rule.TURN, "the race is over")
     return None
 
 
@@ -40,16 +41,16 @@ def rule_in_turn(game: WormDerby, state: DerbyState, roll: Roll) -> Judgement | 
     """Players roll in turn."""
     current = game.players[state.turn]
     if roll.player != current:
-        return judged("turn", f"it is {possessive(current)} turn to roll, not "
-                              f"{possessive(roll.player)}")
+        return judged(Rule.TURN, f"it is {possessive(current)} turn to roll, not "
+                                 f"{possessive(roll.player)}")
     return None
 
 
 def rule_roll_played_first(game: WormDerby, state: DerbyState, roll: Roll) -> Judgement | None:
     """A roll of steps is played before the next roll."""
     if state.roll not in (None, "again", "ace"):
-        return judged("turn", f"{game.players[state.turn]} has a roll of {state.roll} to play "
-                              f"first")
+        return judged(Rule.TURN, f"{game.players[state.turn]} has a roll of {state.roll} to play "
+                                 f"first")
     return None
 
 

@@ -23,6 +23,7 @@ import shapely
 from referee.base import Judgement
 from referee.geometry.fit import OPEN_CLEARANCE_MM, Roadmap, fit_path
 from referee.geometry.obstacles import ObstacleSet, piece_shape
+from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.words import at, diameter, mm
 from tabletop.pieceset import PieceSet
@@ -109,14 +110,14 @@ class StepWorld:
         reach = math.hypot(placed[0] - head[0], placed[1] - head[1])
         if reach > s.touch_factor * self.d:
             return StepResult(step_problem(
-                "touch", f"would not touch the worm's end at {at(head)} (centres "
-                         f"{mm(reach)} apart; touching coins are at most "
-                         f"{mm(s.touch_factor * self.d)} apart)", placed))
+                Rule.TOUCH, f"would not touch the worm's end at {at(head)} (centres "
+                            f"{mm(reach)} apart; touching coins are at most "
+                            f"{mm(s.touch_factor * self.d)} apart)", placed))
         too_near = self.d - 2 * s.overlap_tolerance_mm - s.centre_noise_mm
         if reach < too_near:
             return StepResult(step_problem(
-                "overlap", f"would overlap the worm's end at {at(head)} (centres {mm(reach)} "
-                           f"apart)", placed))
+                Rule.OVERLAP, f"would overlap the worm's end at {at(head)} (centres {mm(reach)} "
+                              f"apart)", placed))
         m = self._matrix(head, placed)
         depth = self.r - m[0]
         hit = np.flatnonzero(depth > self.reach_ok_mm)
@@ -129,19 +130,19 @@ class StepWorld:
                 m[:, hit[0]] = np.inf
             else:
                 return StepResult(step_problem(
-                    "overlap", f"would overlap {self.describe(labels[0])} by "
-                               f"{mm(float(depth[hit[0]]))}", placed, tuple(labels)))
+                    Rule.OVERLAP, f"would overlap {self.describe(labels[0])} by "
+                                  f"{mm(float(depth[hit[0]]))}", placed, tuple(labels)))
         if rest:
             rc = np.asarray(rest)
             dist = np.hypot(rc[:, 0] - placed[0], rc[:, 1] - placed[1])
             j = int(np.argmin(dist))
             if dist[j] < too_near:
                 return StepResult(step_problem(
-                    "overlap", f"would overlap its own worm's coin at {at(rest[j])}", placed))
+                    Rule.OVERLAP, f"would overlap its own worm's coin at {at(rest[j])}", placed))
             if dist[j] <= s.touch_factor * self.d:
                 return StepResult(step_problem(
-                    "shape", f"would touch its own worm's body at {at(rest[j])}; a worm never "
-                             f"loops", placed))
+                    Rule.SHAPE, f"would touch its own worm's body at {at(rest[j])}; a worm never "
+                                f"loops", placed))
         if self._straight_ok(m, head, rest, placed):
             return StepResult(None, eaten)
         return StepResult(self.slide_problem(head, rest, placed, skip=eaten), eaten)
@@ -210,7 +211,7 @@ class StepWorld:
             what = (f"would pass through a {mm(fit.clearance_mm)} gap between "
                     f"{self.describe(labels[0])} and {self.describe(labels[1])}; a coin needs "
                     f"{diameter(self.d)}")
-        return step_problem("gap", what, pinch, labels)
+        return step_problem(Rule.GAP, what, pinch, labels)
 
     def _local_obstacles(self, head: Point2, body: np.ndarray, skip: int | None) -> ObstacleSet:
         reach = self.settings.slide_reach * self.d

@@ -8,7 +8,10 @@ Each playthrough is made by the project's renderer (:mod:`tabletop.render`): a t
 drawn from the seed by ``tabletop.render.variety`` (``--table``, ``--light`` pin them), a lamp
 dimmed or switched off between turns (window light only), camera noise, a hand over the table
 while pieces move, and illegal moves of every kind the renderer can show planted and then put
-right. The frames go through the same code as
+right (Worm Derby: ``steps``, ``turn``, a move after a null, ``shape``, ``direction``,
+``obstacle``, ``overlap``; not yet ``gap``: a step can only pass too narrow a gap between two
+round pieces or tile corners 14 to 19 mm apart beside the worm's head, which these courses never
+make). The frames go through the same code as
 ``tabletop replay``: :func:`live.vision_glue.load_vision`, :func:`live.pipeline.run_sync` (each
 frame repeated as ``--repeat`` does), a :class:`live.table.Table` with its log.
 
@@ -17,6 +20,7 @@ Prints ``name=value`` lines per game (``worm-derby.basic.false_alarms=0``) and i
 - ``verdicts_right``: tables and rolls judged as the truth says (right legality, player, rule);
 - ``false_alarms``: illegal verdicts where the truth is legal (or another rule or player);
 - ``missed_fouls``: planted fouls with no illegal verdict of their rule and player;
+- ``missed_fouls_doubted``: of those, the ones where the table was doubted (not passed over);
 - ``verdicts_missing``: legal moves never judged (the table never seen still, or doubted);
 - ``doubts_raised``, ``doubts_real``: doubts, and those where the reading really was wrong;
 - ``readings_wrong``: still tables whose reading differs from the truth (vision's share);
@@ -858,13 +862,16 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
             for scene in seen.get(i, []):
                 wrong = _reading_wrong(scene, truth)
                 c["readings_wrong"] += int(wrong)
-            for d in (o for o in outs if isinstance(o, Doubt)):
+            doubts = [o for o in outs if isinstance(o, Doubt)]
+            for d in doubts:
                 c["doubts_raised"] += 1
                 real = any(_reading_wrong(sc, truth) for sc in seen.get(i, []))
                 c["doubts_real"] += int(real)
                 score.notes.append(f"doubt on '{s.label}' ({'real' if real else 'NOT real'}): "
                                    f"{d.reason}")
+            missed = c["missed_fouls"]
             _judge(s.expect, [o for o in outs if isinstance(o, Verdict)], s.label, score)
+            c["missed_fouls_doubted"] += int(c["missed_fouls"] > missed and bool(doubts))
         else:
             _judge(s.expect, [o for o in outs if isinstance(o, Verdict)],
                    f"{s.event.type} {getattr(s.event, 'player', '')}", score)
@@ -900,8 +907,9 @@ def playthroughs(seed: int, games: list[str], short: bool = False) -> list[Playt
 
 
 GAMES = ["worm-derby.basic", "worm-derby.slalom", "worm-derby.cannibal", "worm-up", "jungle"]
-FIGURES = ("verdicts_right", "false_alarms", "missed_fouls", "verdicts_missing", "doubts_raised",
-           "doubts_real", "readings_wrong", "exact_right", "exact_total", "frames")
+FIGURES = ("verdicts_right", "false_alarms", "missed_fouls", "missed_fouls_doubted",
+           "verdicts_missing", "doubts_raised", "doubts_real", "readings_wrong", "exact_right",
+           "exact_total", "frames")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -206,6 +206,8 @@ class MemoryConfig:
     light_trim: A cell is lit as the light's smooth fit says when its log brightness (any
         channel) is within this of the fit; the others (a hand, a piece moved) are left out
         of the fit.
+    pool_mm: What the smooth fit leaves of a light change is followed in pools this wide
+        (:func:`light_pools`; more than twice a hand); None: not.
     """
 
     cell_mm: float = 4.0
@@ -215,6 +217,7 @@ class MemoryConfig:
     absorb: float = 0.01
     min_area_mm2: float = 6000.0
     light_trim: float = 0.08
+    pool_mm: float | None = 200.0
 
 
 def light_gain(ref: np.ndarray, now: np.ndarray, index: np.ndarray, trim: float
@@ -264,6 +267,34 @@ def light_gain(ref: np.ndarray, now: np.ndarray, index: np.ndarray, trim: float
     yy, xx = np.mgrid[0:sh, 0:sw]
     field = design(xx.astype(np.float64), yy.astype(np.float64)) @ coef
     return np.exp(field).astype(np.float32)
+
+
+def light_pools(ref: np.ndarray, now: np.ndarray, use: np.ndarray, window_cells: int
+                ) -> np.ndarray:
+    """What a smooth gain leaves of a change of the light: pools of light (a lamp's glare on the
+    table, gone when it is switched off) larger than a hand, as a further gain per cell.
+
+    The log ratio of each channel is median-filtered over a window of ``window_cells`` (wider
+    than twice a hand): a pool of light fills the window, a hand or an arm only a part of it,
+    so the median follows the pool and passes the hand over.
+
+    Args:
+        ref: The remembered cells, float (rows, columns, 3), already re-levelled.
+        now: The frame's cells, same shape.
+        use: bool (rows, columns): the cells of the table (others count as unchanged).
+        window_cells: Width of the median's window, odd.
+
+    Returns:
+        The gain (rows, columns, 3) with ``now * gain`` closer to ``ref`` where the light
+        changed in pools.
+    """
+    lr = np.log(ref + 1.0) - np.log(now + 1.0)
+    lr[~use] = 0.0
+    k = max(3, int(window_cells) | 1)
+    # medianBlur takes wide windows on 8-bit pictures only: log ratios in steps of 1/64
+    q = np.clip(np.rint(lr * 64.0) + 128.0, 0, 255).astype(np.uint8)
+    med = cv2.medianBlur(q, min(k, 255)).astype(np.float32)
+    return np.exp((med - 128.0) / 64.0).astype(np.float32)
 
 
 class TableMemory:
@@ -332,6 +363,9 @@ class TableMemory:
             if len(bare) < 12:
                 bare = grid.play_index(valid)
             ref = ref / light_gain(ref, small, bare[::3], cfg.light_trim)
+            if cfg.pool_mm:
+                cell_mm = float(np.sqrt(np.median(grid.cell_mm2[ok])))
+                ref = ref / light_pools(ref, small, ok, round(cfg.pool_mm / max(cell_mm, 1.0)))
         r0, r1, r2 = cv2.split(cv2.divide(cv2.absdiff(small, ref), cv2.max(ref, 8.0)))
         rel = cv2.max(cv2.max(r0, r1), r2)
         changed = (rel > cfg.change) & ok

@@ -439,13 +439,14 @@ def _room(found: Any) -> None:
 
 
 def _overlapping(table: DerbyTable, player: str, rng: random.Random) -> Point2 | None:
-    """Where the worm's tail coin lies when laid partly over its own head (a third of a coin
-    width over it), away from the body and clear of every other piece; None: no room."""
+    """Where the worm's tail coin lies when laid partly over its own head (a quarter of a coin
+    width over it, centres 14 mm apart), away from the body and clear of every other piece;
+    None: no room."""
     body = table.worms[player]
     head, prev = body[-1], body[-2]
     a = math.atan2(head[1] - prev[1], head[0] - prev[0])
     for da in sorted((0.0, 0.4, -0.4, 0.8, -0.8), key=lambda _: rng.random()):
-        q = (head[0] + 0.68 * D * math.cos(a + da), head[1] + 0.68 * D * math.sin(a + da))
+        q = (head[0] + 0.74 * D * math.cos(a + da), head[1] + 0.74 * D * math.sin(a + da))
         if table.clear(q, player, {0, len(body) - 1}):
             return q
     return None

@@ -289,10 +289,11 @@ def light_pools(ref: np.ndarray, now: np.ndarray, use: np.ndarray, window_cells:
         changed in pools.
     """
     lr = np.log(ref + 1.0) - np.log(now + 1.0)
-    lr[~use] = 0.0
     k = max(3, int(window_cells) | 1)
     # medianBlur takes wide windows on 8-bit pictures only: log ratios in steps of 1/64
     q = np.clip(np.rint(lr * 64.0) + 128.0, 0, 255).astype(np.uint8)
+    if not use.all():  # the cells off the table (a printed sheet) take their neighbours' light
+        q = cv2.inpaint(q, (~use).astype(np.uint8), 3, cv2.INPAINT_TELEA)
     med = cv2.medianBlur(q, min(k, 255)).astype(np.float32)
     return np.exp((med - 128.0) / 64.0).astype(np.float32)
 

@@ -300,7 +300,10 @@ class Detector:
         outlines = self.hand_grid.outlines_px(hcells) if hand else ()
         tm["total"] = (time.perf_counter() - t_all) * 1000.0
         result = FrameResult(scene, centres_px, tm, dets, outlines)
-        self._last, self._last_cells, self._last_explained = result, cells, explained
+        # a frame with a hand is watched again when it comes back (the memory may have learnt
+        # that the hand was the table: the first frame cannot confirm what it sees)
+        self._last, self._last_cells, self._last_explained = (result, None if hand else cells,
+                                                               explained)
         return result
 
     def _watch(self, frame: np.ndarray, explained: np.ndarray, cells: np.ndarray,
@@ -318,7 +321,11 @@ class Detector:
             changed = self.memory.changed_cells
             if hand and changed is not None:  # live: what never moves is the table itself
                 n_hand = max(1, int(np.count_nonzero(hcells)))
-                if np.count_nonzero(hcells & changed) < cfg.hands.confirm_share * n_hand:
+                moving = hcells & changed
+                # a share of what looks foreign, or an arm's area of it (the rest may be a
+                # floor beyond the table's edge, foreign and still)
+                if np.count_nonzero(moving) < cfg.hands.confirm_share * n_hand and float(
+                        np.sum(self.hand_grid.cell_mm2[moving > 0])) < cfg.hands.min_area_mm2:
                     hand, hcells = False, np.zeros_like(hcells)
             if moved:
                 return True, hcells | mcells, hand

@@ -208,6 +208,8 @@ class MemoryConfig:
         of the fit.
     pool_mm: What the smooth fit leaves of a light change is followed in pools this wide
         (:func:`light_pools`; more than twice a hand); None: not.
+    dark_level: Changes are measured against at least this grey level: where the view is darker
+        (a floor beyond the table's edge) a level or two of flicker is no change.
     """
 
     cell_mm: float = 4.0
@@ -218,6 +220,7 @@ class MemoryConfig:
     min_area_mm2: float = 6000.0
     light_trim: float = 0.08
     pool_mm: float | None = 200.0
+    dark_level: float = 48.0
 
 
 def light_gain(ref: np.ndarray, now: np.ndarray, index: np.ndarray, trim: float
@@ -367,8 +370,8 @@ class TableMemory:
             if cfg.pool_mm:
                 cell_mm = float(np.sqrt(np.median(grid.cell_mm2[ok])))
                 ref = ref / light_pools(ref, small, ok, round(cfg.pool_mm / max(cell_mm, 1.0)))
-        r0, r1, r2 = cv2.split(cv2.divide(cv2.absdiff(small, ref), cv2.max(ref, 8.0)))
-        rel = cv2.max(cv2.max(r0, r1), r2)
+        # (np.maximum: cv2.max with a number floors the first channel only)
+        rel = (np.abs(small - ref) / np.maximum(ref, np.float32(cfg.dark_level))).max(axis=2)
         changed = (rel > cfg.change) & ok
         self.changed_cells = ((rel > cfg.loose_change) & ok).astype(np.uint8)
         self._pending = (small, ref, changed, ex)

@@ -15,11 +15,14 @@ import threading
 from pathlib import Path
 from typing import Any
 
+from referee.registry import find_spec, names_text
 from tabletop.errors import InputError, UsageError
 from tabletop.events import Setup
 
-DEFAULT_PLAYERS = {"worm-derby": ("suns", "moons"), "worm-up": ("red", "yellow", "green"),
-                   "jungle": ("red", "blue")}  # as the printed tokens' frames
+
+def game_help(what: str = "") -> str:
+    """``--game``'s help: the registered games' names (any of their aliases is taken too)."""
+    return f"{what}{names_text()} (or an alias)"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -30,7 +33,7 @@ def register(sub: argparse._SubParsersAction) -> None:
                                    "into the log with --db. Progress on stderr.")
     p.add_argument("source", metavar="VIDEO_OR_DIR")
     p.add_argument("--calibration", metavar="CAL", required=True)
-    p.add_argument("--game", required=True, help="worm-derby, worm-up or jungle")
+    p.add_argument("--game", required=True, help=game_help())
     p.add_argument("--players", help="comma-separated (default: the game's usual colours)")
     p.add_argument("--options", help="the setup's options as JSON, e.g. "
                    "'{\"variant\": \"slalom\"}'")
@@ -53,7 +56,7 @@ def _players(game: str, text: str | None) -> tuple[str, ...]:
         if not names:
             raise UsageError("--players: give names separated by commas")
         return names
-    return DEFAULT_PLAYERS.get(game, ("one", "two"))
+    return find_spec(game).default_players
 
 
 def _repeat(text: str) -> int:

@@ -35,7 +35,7 @@ COMMAND_MODULES: tuple[str, ...] = (
     "live.cli",         # replay
     "web.cli",          # demo, serve
     "calibration.cli",  # mat, calibrate, lens, board
-    "vision.cli",       # detect
+    "live.detect_cli",  # detect (looks for a registered game's pieces)
     "referee.cli",      # referee, fit, perft
     "calibration.board_cli",  # board (the printable Jungle board)
     "live.fit_cli",  # fit (can a coin slide from A to B)

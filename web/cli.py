@@ -18,6 +18,7 @@ from live.cli import (
     _players,
     _repeat,
     _setup,
+    game_help,
     resolve_area,
     stabiliser_frames,
 )
@@ -50,8 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     src.add_argument("--source", metavar="VIDEO_OR_DIR",
                      help="a video file, a folder of images or a timeline (script.jsonl)")
     p.add_argument("--calibration", metavar="CAL", help="CAL.json (needed with a camera/source)")
-    p.add_argument("--game", help="rule set of a new game when the log has none "
-                                  "(worm-derby, worm-up, jungle)")
+    p.add_argument("--game", help=game_help("rule set of a new game when the log has none: "))
     p.add_argument("--players", help="players of that new game, comma-separated")
     p.add_argument("--host", default="127.0.0.1",
                    help="address to listen on (default 127.0.0.1; another address lets phones "

@@ -120,34 +120,48 @@ def _blocks_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float,
     return out
 
 
+FOUND, EDGED, SQUARE = 0, 1, 2
+"""How a tile was guessed: from a block of its blob (kept even when its edges cannot be
+measured), from a notched or broken blob (kept only when they can), from a clean square of
+a back's quadrants (kept as it is when they cannot)."""
+
+
 def _backs_in_parts(cfg: TileConfig, prep: Prepared, closed: np.ndarray,
-                    blocks: list[_Block], side: float) -> list[tuple[_Block, bool]]:
+                    blocks: list[_Block], side: float) -> list[tuple[_Block, int]]:
     """Tiles guessed where the mask, its gaps of up to a fifth of a tile closed, makes a blob
     of a tile's size that no block found so far covers (all to be confirmed by their edges)."""
     kw = max(3, round(cfg.wide_close * side) | 1)
     wide_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kw, kw))
-    least = 0.4 * side * side
+    least = 0.4 * side * side  # a back's quadrants, inside its printed border
 
     def close(m: np.ndarray) -> np.ndarray:
-        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, wide_disc) if cv2.countNonZero(
-            m) >= least else m
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, wide_disc)
 
     wide = fill_holes(prep.in_rois(close, closed))
     covered = np.zeros_like(wide)
     for b in blocks:
         _draw_block(covered, b, 0.0)
     out = []
-    for found in blobs(wide, math.floor(0.5 * side * side)):
-        if found.area < 0.5 * side * side:
+    for found in blobs(wide, math.floor(least)):
+        if found.area < least:
             continue
         blob, xa, ya = found.mask(pad=2)
         part = covered[ya:ya + blob.shape[0], xa:xa + blob.shape[1]]
         if np.count_nonzero((blob > 0) & (part > 0)) > 0.5 * found.area:
             continue
-        for b in _blocks_in_blob(cfg, blob, side, cfg.min_fill_edged) + _squares_on_edges(
-                blob, side):
+        # a clean square a little smaller than a tile (the quadrants inside a back's border)
+        # stands as it is where its edges cannot be measured (the border line at the edge)
+        square = [b for b in _blocks_in_blob(cfg, blob, side) if b.nx == b.ny == 1]
+        if len(square) == 1:  # placed by its quadrants themselves (they lie round its centre)
+            own = (closed[ya:ya + blob.shape[0], xa:xa + blob.shape[1]] > 0) & (blob > 0)
+            ys, xs = np.nonzero(own)
+            pts = np.c_[xs, ys].astype(np.float32)
+            (_cx, _cy), _wh, ang = cv2.minAreaRect(pts)
+            square = [_Block((float(xs.mean()), float(ys.mean())), float(ang), 1, 1, side)]
+        for b in square or (_blocks_in_blob(cfg, blob, side, cfg.min_fill_edged)
+                            + _squares_on_edges(blob, side)):
             out.append((_Block((b.centre_px[0] + xa, b.centre_px[1] + ya), b.angle_px, b.nx,
-                               b.ny, b.side_px, b.pitch_px), True))
+                               b.ny, b.side_px, b.pitch_px), EDGED if not square else SQUARE))
     return out
 
 
@@ -432,7 +446,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2))
     h, w = prep.bright.shape
     blocks: list[_Block] = []
-    needs_edges: list[bool] = []
+    needs_edges: list[int] = []
     min_area = 0.5 * side * side
     for found in blobs(closed, math.floor(min_area)):
         if found.area < min_area:
@@ -448,7 +462,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         # a tile that something leans over (a post's top) has a notch the opening widens:
         # the blob as it is, when it is tiles alone
         found_blocks = _blocks_in_blob(cfg, opened, side) or _blocks_in_blob(cfg, blob, side)
-        edged = not found_blocks  # a pale tile on a pale table: its mask is notched
+        edged = EDGED if not found_blocks else FOUND  # a pale tile on a pale table: notched
         if edged:
             found_blocks = (_blocks_in_blob(cfg, opened, side, cfg.min_fill_edged)
                             + _squares_on_edges(opened, side))
@@ -477,10 +491,11 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         if fine is None:  # a noisy picture's edges, or a back's printed border beside them
             fine = refine_block(prep.shade, closed, b, side, u, cfg.gap_mm * s,
                                 max_rms_px=cfg.loose_rms_px)
-        if fine is None and edged:
+        if fine is None and edged == EDGED:
             continue  # a notched blob is a tile only when its straight edges are measured
-        if edged and any(float(np.hypot(fine.centre_px[0] - c[0], fine.centre_px[1] - c[1]))
-                         < 0.5 * side for c in found):
+        if edged and fine is not None and any(
+                float(np.hypot(fine.centre_px[0] - c[0], fine.centre_px[1] - c[1])) < 0.5 * side
+                for c in found):
             continue  # the same tile, guessed from another of its edges
         use = fine or b
         for c in use.tiles():

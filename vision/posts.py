@@ -69,7 +69,9 @@ class PostConfig:
         another, not to be read, or the first one's shadow).
     min_outlined: Least share of a post's outline (where no other piece is against it)
         with the table brighter outside than the post inside: its own shadow, as wide as
-        the post and leaving from its foot, covers a third at most.
+        the post and leaving from its foot, covers a third at most (for the first post read
+        in a blob: ``min_outlined_first``, as the shade of a lamp's soft shadow round a post
+        may darken more of it).
     """
 
     radius_mm: float = 5.0
@@ -92,6 +94,7 @@ class PostConfig:
     max_top_spread: float = 35.0
     max_overlap: float = 0.25
     min_outlined: float = 0.65
+    min_outlined_first: float = 0.35
 
 
 _INNER: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -173,6 +176,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         left[y0 - ya:y0 - ya + bh, x0 - xa:x0 - xa + bw] = blob
         found: list[tuple[np.ndarray, float, float, np.ndarray]] = []
         tried: list[tuple[np.ndarray, float]] = []
+        taken = np.zeros(level.shape, np.uint8)
         for _ in range(cfg.max_per_blob):
             ys, xs = np.nonzero(left)
             if len(xs) < min_area:
@@ -193,27 +197,33 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
             side, face = _side(cfg, view, foot, (xa, ya), wall)
             near = None if against is None else against[ya:yb, xa:xb]
             core = _wall_level(cfg, level, side, near)
-            if core is None or not _flat(cfg, level, face, near):
+            if core is None:
                 continue
-            if _outlined(cfg, prep.level, view, foot, against) < cfg.min_outlined:
+            # what is left of a blob a post was read in is held to more: its top face is
+            # of one level and the table is round most of its outline (the first post's
+            # shadow is not); any reading stands apart from the table somewhere (a patch of
+            # a broad shadow beside a tile does not)
+            outlined = _outlined(cfg, prep.level, view, foot, against)
+            if outlined < (cfg.min_outlined if found else cfg.min_outlined_first) or (
+                    found and not _flat(cfg, level, face, near)):
                 continue
+            if found and np.count_nonzero(wall & taken) > cfg.max_overlap * np.count_nonzero(
+                    wall):
+                continue  # mostly where a post was read: a rest of it, or hidden behind it
+            taken |= wall
             found.append((foot, score, core, wall))
             # the next one's edges against this one are not against the table, and its
             # template does not see this one's darkness
             placed = _placed(wall, (xa, ya), (h, w))
             against = cv2.bitwise_or(against, placed) if against is not None else placed
             soft = np.where(cv2.dilate(wall, _GROW) > 0, 0.0, soft).astype(np.float32)
-        # posts are alike and black; a shadow lets some light in: the darkest one stands,
-        # and those as dark whose outline it does not cover (side by side, only rims meet)
-        found.sort(key=lambda f: f[2])
-        taken = np.zeros(level.shape, np.uint8)
-        for foot, score, core, wall in found:
-            if core > found[0][2] + cfg.alike_levels or np.count_nonzero(
-                    wall & taken) > cfg.max_overlap * np.count_nonzero(wall):
-                continue
-            taken |= wall
-            feet.append(foot)
-            scores.append(score)
+        # posts are alike and black; a shadow lets some light in: those as dark as the
+        # darkest stand
+        darkest = min((f[2] for f in found), default=0.0)
+        for foot, score, core, _wall_mask in found:
+            if core <= darkest + cfg.alike_levels:
+                feet.append(foot)
+                scores.append(score)
     if not feet:
         return Detections.empty()
     foot_mm = view.to_mm(np.array(feet))

@@ -9,8 +9,8 @@ drawn from the seed by ``tabletop.render.variety`` (``--table``, ``--light`` pin
 dimmed or switched off between turns (window light only), camera noise, a hand over the table
 while pieces move, and illegal moves of every kind the renderer can show planted and then put
 right. The frames go through the same code as
-``tabletop replay``: :func:`web.vision_glue.load_vision`, :func:`web.pipeline.run_sync` (each
-frame repeated as ``--repeat`` does), a :class:`web.table.Table` with its log.
+``tabletop replay``: :func:`live.vision_glue.load_vision`, :func:`live.pipeline.run_sync` (each
+frame repeated as ``--repeat`` does), a :class:`live.table.Table` with its log.
 
 Prints ``name=value`` lines per game (``worm-derby.basic.false_alarms=0``) and in total:
 
@@ -749,12 +749,12 @@ def exact(play: Playthrough) -> Score:
 def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
         light: str | None = None) -> Score:
     """Renders a playthrough and runs it through the real pipeline; the score."""
-    from web.bus import Bus
-    from web.log import GameLog
-    from web.pipeline import run_sync
-    from web.sources import Frame, Item, Source, TimelineEvent
-    from web.table import Table
-    from web.vision_glue import load_vision
+    from live.bus import Bus
+    from live.log import GameLog
+    from live.pipeline import run_sync
+    from live.sources import Frame, Item, Source, TimelineEvent
+    from live.table import Table
+    from live.vision_glue import load_vision
 
     frames = render(play, seed, repeat, table, light)
     current = [0]

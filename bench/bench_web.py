@@ -34,10 +34,10 @@ def serve(port_file: str) -> None:
     from werkzeug.serving import make_server
 
     from calibration.model import Calibration
+    from live.sources import Frame, Source
+    from live.vision_glue import load_vision
     from tabletop.events import Setup
     from web import create_app
-    from web.sources import Frame, Source
-    from web.vision_glue import load_vision
 
     frames_dir = SAMPLE / "frames"
     if not (SAMPLE / "calibration.json").is_file() or not frames_dir.is_dir():

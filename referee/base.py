@@ -11,13 +11,16 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from tabletop.errors import InputError, RecordFormatError
 from tabletop.events import Event, Setup, Verdict
 from tabletop.limits import check_piece_mm
 from tabletop.pieceset import PieceSet
-from tabletop.scene import Scene
+from tabletop.scene import Point2, Scene
+
+OK = "ok"
+"""The rule code of a legal verdict."""
 
 
 class GameState:
@@ -29,11 +32,65 @@ class GameState:
     table: Scene | None
 
 
+S = TypeVar("S", bound=GameState)
+"""A game's state type (each game is a ``Game[ItsState]``)."""
+
+
 @dataclass(frozen=True)
-class Step:
+class Judgement:
+    """What a rule found about one event: the vocabulary of every game's rules.
+
+    A rule code (``ok`` for a legal move, else the rule broken: ``steps``, ``water``...), one
+    reason in the game's words, who broke it, the offending pieces and where. Rules return one
+    (or None when they have nothing to say); :meth:`verdict` makes the output event.
+
+    Attributes:
+        rule: The rule code (a game's ``Rule`` enum members are strings too).
+        reason: What happened, as the verdict says it.
+        player: Who broke the rule; None: the player the caller names (whose turn it is).
+        pieces: Indices of the pieces concerned in the judged scene (negative: pieces no
+            longer on the table, left out of the verdict).
+        where: The point concerned, in table mm.
+        doubt: When a misread of the table could explain it, the question put to the table
+            instead of a verdict (nobody is faulted); empty otherwise.
+
+    >>> j = Judgement("water", "the tiger cannot swim", pieces=(3, -1001), where=(1.234, 5.0))
+    >>> j.legal, j.verdict(7, "ann").pieces, j.verdict(7, "ann").player
+    (False, (3,), 'ann')
+    """
+
+    rule: str
+    reason: str
+    player: str | None = None
+    pieces: tuple[int, ...] = ()
+    where: Point2 | None = None
+    doubt: str = ""
+
+    @property
+    def legal(self) -> bool:
+        """Whether this is a legal move's judgement (rule ``ok``)."""
+        return self.rule == OK
+
+    def verdict(self, seq: int, player: str | None = None) -> Verdict:
+        """The verdict event: this judgement's player, else ``player``; the pieces still on
+        the table; the reason and the point as they are."""
+        return Verdict(seq, self.player or player, self.legal, str(self.rule), self.reason,
+                       tuple(i for i in self.pieces if i >= 0), self.where)
+
+
+class RuleBroken(Exception):
+    """Raised deep inside a game's checks to stop judging: carries the :class:`Judgement`."""
+
+    def __init__(self, judgement: Judgement) -> None:
+        super().__init__(judgement.reason)
+        self.judgement = judgement
+
+
+@dataclass(frozen=True)
+class Step(Generic[S]):
     """The result of one event: the new state and the output events it produced."""
 
-    state: Any
+    state: S
     outputs: tuple[Event, ...] = field(default_factory=tuple)
 
     @property
@@ -42,8 +99,8 @@ class Step:
         return tuple(e for e in self.outputs if isinstance(e, Verdict))
 
 
-class Game(ABC):
-    """A rule set, configured by a setup event.
+class Game(ABC, Generic[S]):
+    """A rule set over its state type ``S``, configured by a setup event.
 
     Class variables:
         name: The game's name in records and on the command line (``worm-derby``).
@@ -94,7 +151,7 @@ class Game(ABC):
             raise RecordFormatError(f"setup: sizes: {exc}") from None
 
     @classmethod
-    def from_setup(cls, setup: Setup) -> Game:
+    def from_setup(cls, setup: Setup) -> Game[Any]:
         """The game (or the variant subclass) that the setup's options ask for.
 
         Games with variants override this to pick a subclass; errors are
@@ -103,11 +160,11 @@ class Game(ABC):
         return cls(setup)
 
     @abstractmethod
-    def initial_state(self) -> Any:
+    def initial_state(self) -> S:
         """The state before any event after the setup."""
 
     @abstractmethod
-    def step(self, state: Any, event: Event, seq: int) -> Step:
+    def step(self, state: S, event: Event, seq: int) -> Step[S]:
         """Judges one input event (never a setup, undo, correction or accept).
 
         Args:
@@ -117,9 +174,9 @@ class Game(ABC):
         """
 
     @abstractmethod
-    def accept(self, state: Any, scene: Scene, seq: int) -> Step:
+    def accept(self, state: S, scene: Scene, seq: int) -> Step[S]:
         """"Accept the table as it is now": ``scene`` becomes the accepted table, unjudged."""
 
-    def describe(self, state: Any) -> dict[str, Any]:
+    def describe(self, state: S) -> dict[str, Any]:
         """A JSON summary of the state for the dashboard (whose turn, worms, bids...)."""
         return {}

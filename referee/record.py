@@ -20,7 +20,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from referee.base import Game, Step
+from referee.base import Game, GameState, Step
 from referee.registry import make_game
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
@@ -39,7 +39,7 @@ from tabletop.scene import Scene
 @dataclass(frozen=True)
 class _Checkpoint:
     seq: int
-    state_before: Any
+    state_before: GameState
 
 
 class Referee:
@@ -51,8 +51,8 @@ class Referee:
     """
 
     def __init__(self) -> None:
-        self.game: Game | None = None
-        self.state: Any = None
+        self.game: Game[GameState] | None = None
+        self.state: GameState | None = None  # None before the setup
         self.last_scene: Scene | None = None
         self.outputs: list[Event] = []
         self._history: list[_Checkpoint] = []
@@ -73,15 +73,16 @@ class Referee:
             self.last_scene = None
             self._history.clear()
             return ()
-        if self.game is None:
+        if self.game is None or self.state is None:
             raise RecordFormatError("a record must begin with a setup event")
+        game, state = self.game, self.state
         if isinstance(event, Undo):
             return self._emit(self._undo(seq))
         if isinstance(event, Accept):
             if self.last_scene is None:
                 return self._emit((Verdict(seq, None, False, "accept",
                                            "there is no table seen yet to accept"),))
-            return self._apply(self.game.accept(self.state, self.last_scene, seq), seq)
+            return self._apply(state, game.accept(state, self.last_scene, seq), seq)
         if isinstance(event, Correction):
             if self.last_scene is None:
                 return self._emit((Verdict(seq, None, False, "correction",
@@ -97,11 +98,11 @@ class Referee:
             if event_to_judge.scene.hand:
                 return ()
             self.last_scene = event_to_judge.scene
-        return self._apply(self.game.step(self.state, event_to_judge, seq), seq)
+        return self._apply(state, game.step(state, event_to_judge, seq), seq)
 
-    def _apply(self, step: Step, seq: int) -> tuple[Event, ...]:
+    def _apply(self, before: GameState, step: Step[GameState], seq: int) -> tuple[Event, ...]:
         if step.verdicts:
-            self._history.append(_Checkpoint(seq, self.state))
+            self._history.append(_Checkpoint(seq, before))
         self.state = step.state
         return self._emit(step.outputs)
 
@@ -119,7 +120,7 @@ class Referee:
 
     def describe(self) -> dict[str, Any]:
         """A JSON summary for the dashboard: the game, players and game-specific state."""
-        if self.game is None:
+        if self.game is None or self.state is None:
             return {"game": None, "players": []}
         return {"game": self.game.name, "players": list(self.game.players),
                 **self.game.describe(self.state)}

@@ -32,12 +32,13 @@ from tabletop import __version__  # noqa: E402
 from tabletop.errors import TabletopError  # noqa: E402
 
 COMMAND_MODULES: tuple[str, ...] = (
-    "web.cli",          # demo, serve, replay
+    "live.cli",         # replay
+    "web.cli",          # demo, serve
     "calibration.cli",  # mat, calibrate, lens, board
-    "vision.cli",       # detect
+    "live.detect_cli",  # detect (looks for a registered game's pieces)
     "referee.cli",      # referee, fit, perft
     "calibration.board_cli",  # board (the printable Jungle board)
-    "web.fit_cli",  # fit (can a coin slide from A to B)
+    "live.fit_cli",  # fit (can a coin slide from A to B)
     "referee.export.cli",  # export (move list, PPN, SVG, PNG)
     "tabletop.render.cli",  # render (the scene renderer, for test data)
 )

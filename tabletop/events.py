@@ -1,9 +1,16 @@
 """Events: the game record's input and output lines (JSON Lines, see the contract).
 
 Input events are what happened at the table or on the dashboard (a setup, a stable scene, a die
-roll, a bid, a jungle move, a correction, "accept the table", "undo"); output events are what
-the referee said (verdicts, rounding, finishes, the winner). A record is the list of both, in
-order; replaying its input events re-creates every output event exactly.
+roll, a correction, "accept the table", "undo", and each game's own: a Worm Up! bid, a Jungle
+move); output events are what the referee said (verdicts, rounding, finishes, the winner). A
+record is the list of both, in order; replaying its input events re-creates every output event
+exactly.
+
+Each event class reads itself (``from_json``) and is registered under its ``type`` with
+:func:`register_event_type`; a game's own event types are registered by its
+:class:`referee.registry.GameSpec` (``events``), so this module keeps no list of games' events.
+The checks a game's parser needs are here: :func:`check_keys`, :func:`read_str`,
+:func:`read_int`.
 
 Every event may carry ``t`` (seconds since the epoch, set by the live log); it is kept but never
 judged.
@@ -20,20 +27,18 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 from tabletop import jsonin
 from tabletop.errors import InputError, RecordFormatError, SceneFormatError
 from tabletop.limits import MAX_PIECES, check_coordinate_mm, check_file_bytes
 from tabletop.scene import DIE_VALUES, Piece, Scene
 
-BIDS: tuple[str, ...] = ("4", "5", "6", "7", "X")
 CORRECTION_OPS: tuple[str, ...] = ("add", "remove", "change")
-_SQUARE = re.compile(r"^[a-z][1-9][0-9]?$")
 MAX_PLAYERS = 8
 MAX_NAME_CHARS = 40
 
@@ -54,7 +59,9 @@ def _thaw(obj: Any) -> Any:
     return obj
 
 
-def _str(obj: Mapping[str, Any], key: str, where: str, choices: Iterable[str] | None = None) -> str:
+def read_str(obj: Mapping[str, Any], key: str, where: str,
+             choices: Iterable[str] | None = None) -> str:
+    """``obj[key]``, a non-empty string (one of ``choices`` if given), or a one-line error."""
     if key not in obj:
         raise RecordFormatError(f"{where}: missing field {key!r}")
     v = obj[key]
@@ -66,7 +73,8 @@ def _str(obj: Mapping[str, Any], key: str, where: str, choices: Iterable[str] | 
     return v
 
 
-def _int(obj: Mapping[str, Any], key: str, where: str, lo: int, hi: int) -> int:
+def read_int(obj: Mapping[str, Any], key: str, where: str, lo: int, hi: int) -> int:
+    """``obj[key]``, an integer in ``lo..hi`` (not a bool), or a one-line error."""
     v = obj.get(key)
     if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
         raise RecordFormatError(
@@ -98,6 +106,65 @@ class Event:
         """One line of JSON."""
         return json.dumps(self.to_json(), separators=(", ", ": "))
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        """Reads the event from its JSON object ``o`` (``type`` already known, ``t`` read).
+
+        Args:
+            o: The event's JSON object.
+            w: Where it came from, named first in every error (``record.jsonl: line 3``).
+            t: Its time (seconds since the epoch) or None.
+
+        Raises:
+            RecordFormatError: naming ``w`` and the field.
+        """
+        raise NotImplementedError(f"{cls.__name__} has no from_json")
+
+
+_TYPES: dict[str, type[Event]] = {}
+EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType(_TYPES)
+"""Every known event class by its ``type``: the record format's own, and each registered
+game's (see :func:`register_event_type`)."""
+
+EventT = TypeVar("EventT", bound=Event)
+
+
+def register_event_type(cls: type[EventT]) -> type[EventT]:
+    """Makes an event class readable by :func:`parse_event` under its ``type`` (a decorator).
+
+    A game's own input events are registered by its :class:`referee.registry.GameSpec`.
+    Registering the same class again does nothing; a class of the same name and module
+    replaces it (a module imported again).
+
+    Raises:
+        ValueError: another event class has that ``type`` already.
+    """
+    old = _TYPES.get(cls.type)
+    if old is not None and old is not cls and (old.__module__, old.__qualname__) != (
+            cls.__module__, cls.__qualname__):
+        raise ValueError(f"event type {cls.type!r} is already {old.__module__}.{old.__name__}")
+    _TYPES[cls.type] = cls
+    return cls
+
+
+_LOADERS: list[Callable[[], None]] = []
+
+
+def add_type_loader(load: Callable[[], None]) -> None:
+    """``load()`` registers more event types (the games' own): called when an event's type is
+    not known yet, before it is refused. :mod:`referee.registry` adds its loading of every
+    game, so a record names a game's events before anything asked for the game."""
+    if load not in _LOADERS:
+        _LOADERS.append(load)
+
+
+def event_class(kind: str) -> type[Event] | None:
+    """The class of an event ``type``, or None when no event has that type."""
+    if kind not in _TYPES:
+        for load in tuple(_LOADERS):
+            load()
+    return _TYPES.get(kind)
+
 
 def _opt(**meta: Any) -> Any:
     return field(default=None, metadata={"optional": True, **meta})
@@ -105,6 +172,7 @@ def _opt(**meta: Any) -> Any:
 
 # ----------------------------------------------------------------------------- input events
 
+@register_event_type
 @dataclass(frozen=True)
 class Setup(Event):
     """A new game: which game, who plays, and its options (variants, lengths, sizes)."""
@@ -120,7 +188,29 @@ class Setup(Event):
         object.__setattr__(self, "players", tuple(self.players))
         object.__setattr__(self, "options", _freeze(dict(self.options)))
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, {"game", "players", "options"}, w)
+        players = o.get("players")
+        if (not isinstance(players, list) or not players
+                or not all(isinstance(p, str) and p for p in players)):
+            raise RecordFormatError(f"{w}: 'players' must be a non-empty list of names")
+        if len(players) > MAX_PLAYERS:
+            raise RecordFormatError(
+                f"{w}: 'players': {len(players)} players, at most {MAX_PLAYERS}")
+        for p in players:
+            if len(p) > MAX_NAME_CHARS or not p.isprintable() or p != p.strip():
+                raise RecordFormatError(f"{w}: 'players': a name is at most {MAX_NAME_CHARS} "
+                                        f"printable characters, without spaces around it")
+        if len(set(players)) != len(players):
+            raise RecordFormatError(f"{w}: a player is named twice")
+        options = o.get("options", {})
+        if not isinstance(options, Mapping):
+            raise RecordFormatError(f"{w}: 'options' must be an object")
+        return Setup(read_str(o, "game", w), tuple(players), options, t)
 
+
+@register_event_type
 @dataclass(frozen=True)
 class SceneSeen(Event):
     """A stable table state seen by vision (or typed in)."""
@@ -137,7 +227,13 @@ class SceneSeen(Event):
             out["t"] = self.t
         return out
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        body = {k: v for k, v in o.items() if k not in ("type", "t")}
+        return SceneSeen(Scene.from_json(body, w), t)
 
+
+@register_event_type
 @dataclass(frozen=True)
 class Roll(Event):
     """A die roll entered by a player: ``null``, ``ace`` or ``2``..``5``."""
@@ -148,36 +244,20 @@ class Roll(Event):
     value: str
     t: float | None = None
 
-
-@dataclass(frozen=True)
-class Bid(Event):
-    """A Worm Up! bid: ``4``..``7`` or ``X`` (with the ``number`` chosen for an X, if known)."""
-
-    type: ClassVar[str] = "bid"
-    is_input: ClassVar[bool] = True
-    player: str
-    bid: str
-    number: int | None = _opt()
-    t: float | None = None
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, {"player", "value"}, w)
+        value = o.get("value")
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = str(value)
+        return Roll(read_str(o, "player", w), read_str({"value": value}, "value", w, DIE_VALUES), t)
 
 
-@dataclass(frozen=True)
-class Move(Event):
-    """A Jungle move typed in (when not seen on camera): squares like ``a1``."""
-
-    type: ClassVar[str] = "move"
-    is_input: ClassVar[bool] = True
-    player: str
-    from_square: str = field(metadata={"key": "from"})
-    to_square: str = field(metadata={"key": "to"})
-    t: float | None = None
-
-    @property
-    def uci(self) -> str:
-        """The move in the compact form ``g3g4``."""
-        return self.from_square + self.to_square
 
 
+
+
+@register_event_type
 @dataclass(frozen=True)
 class Correction(Event):
     """A fix of a misread in the last scene seen: add, remove or change one piece.
@@ -205,7 +285,16 @@ class Correction(Event):
         assert self.piece is not None
         return scene.with_piece_replaced(self.index, self.piece)
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, {"op", "index", "piece"}, w)
+        op = read_str(o, "op", w, CORRECTION_OPS)
+        index = read_int(o, "index", w, 0, 10**6) if op in ("remove", "change") else None
+        piece = Piece.from_json(o.get("piece"), f"{w}: piece") if op in ("add", "change") else None
+        return Correction(op, index, piece, t)
 
+
+@register_event_type
 @dataclass(frozen=True)
 class Accept(Event):
     """"Accept the table as it is now": the last scene seen becomes the accepted table."""
@@ -214,7 +303,13 @@ class Accept(Event):
     is_input: ClassVar[bool] = True
     t: float | None = None
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, set(), w)
+        return cls(t=t)
 
+
+@register_event_type
 @dataclass(frozen=True)
 class Undo(Event):
     """"Undo last verdict": the table and turn go back to before the last verdict."""
@@ -223,9 +318,77 @@ class Undo(Event):
     is_input: ClassVar[bool] = True
     t: float | None = None
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, set(), w)
+        return cls(t=t)
+
+
+# ----------------------------------------------------------------------------- games' own events
+# Worm Up!'s bids and Jungle's typed moves. Their games register them again in their specs
+# (``GameSpec.events``); they are defined here because the games' modules import them from here.
+# A new game defines its events in its own package (see docs/adding-a-game.md).
+
+BIDS: tuple[str, ...] = ("4", "5", "6", "7", "X")
+_SQUARE = re.compile(r"^[a-z][1-9][0-9]?$")
+
+@register_event_type
+@dataclass(frozen=True)
+class Bid(Event):
+    """A Worm Up! bid: ``4``..``7`` or ``X`` (with the ``number`` chosen for an X, if known)."""
+
+    type: ClassVar[str] = "bid"
+    is_input: ClassVar[bool] = True
+    player: str
+    bid: str
+    number: int | None = _opt()
+    t: float | None = None
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, {"player", "bid", "number"}, w)
+        bid = o.get("bid")
+        if isinstance(bid, int) and not isinstance(bid, bool):
+            bid = str(bid)
+        bid = read_str({"bid": bid}, "bid", w, BIDS)
+        number = None
+        if o.get("number") is not None:
+            if bid != "X":
+                raise RecordFormatError(f"{w}: 'number' goes only with an X bid")
+            number = read_int(o, "number", w, 4, 7)
+        return Bid(read_str(o, "player", w), bid, number, t)
+
+@register_event_type
+@dataclass(frozen=True)
+class Move(Event):
+    """A Jungle move typed in (when not seen on camera): squares like ``a1``."""
+
+    type: ClassVar[str] = "move"
+    is_input: ClassVar[bool] = True
+    player: str
+    from_square: str = field(metadata={"key": "from"})
+    to_square: str = field(metadata={"key": "to"})
+    t: float | None = None
+
+    @property
+    def uci(self) -> str:
+        """The move in the compact form ``g3g4``."""
+        return self.from_square + self.to_square
+
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, {"player", "from", "to"}, w)
+        squares = []
+        for key in ("from", "to"):
+            s = read_str(o, key, w)
+            if not _SQUARE.match(s):
+                raise RecordFormatError(f"{w}: {key!r} must be a square like 'a1', not {s!r}")
+            squares.append(s)
+        return Move(read_str(o, "player", w), squares[0], squares[1], t)
 
 # ----------------------------------------------------------------------------- output events
 
+@register_event_type
 @dataclass(frozen=True)
 class Verdict(Event):
     """The referee's word on one input event (``seq`` is its 0-based line in the record).
@@ -250,7 +413,28 @@ class Verdict(Event):
         if self.where is not None:
             object.__setattr__(self, "where", tuple(self.where))
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, {"seq", "player", "legal", "rule", "reason", "pieces", "where"}, w)
+        if not isinstance(o.get("legal"), bool):
+            raise RecordFormatError(f"{w}: 'legal' must be true or false")
+        player = o.get("player")
+        if player is not None and not isinstance(player, str):
+            raise RecordFormatError(f"{w}: 'player' must be a name or null")
+        pieces = o.get("pieces", [])
+        if not isinstance(pieces, list) or not all(
+                isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 10**6 for i in pieces):
+            raise RecordFormatError(f"{w}: 'pieces' must be a list of indices")
+        where_ = o.get("where")
+        if where_ is not None and (not isinstance(where_, list) or len(where_) != 2 or not all(
+                isinstance(c, int | float) and not isinstance(c, bool) for c in where_)):
+            raise RecordFormatError(f"{w}: 'where' must be [x, y] in mm")
+        return Verdict(read_int(o, "seq", w, 0, 10**9), player, o["legal"], read_str(o, "rule", w),
+                       read_str(o, "reason", w), tuple(pieces),
+                       None if where_ is None else (float(where_[0]), float(where_[1])), t)
 
+
+@register_event_type
 @dataclass(frozen=True)
 class Rounded(Event):
     """A worm has gone round the far side of the pylon."""
@@ -261,7 +445,12 @@ class Rounded(Event):
     seq: int | None = _opt()
     t: float | None = None
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        return _player_output(cls, o, w, t, ())
 
+
+@register_event_type
 @dataclass(frozen=True)
 class Finish(Event):
     """A player has finished, in the given place (1 = first)."""
@@ -273,7 +462,12 @@ class Finish(Event):
     seq: int | None = _opt()
     t: float | None = None
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        return _player_output(cls, o, w, t, ("place",))
 
+
+@register_event_type
 @dataclass(frozen=True)
 class Winner(Event):
     """The game is won."""
@@ -284,7 +478,12 @@ class Winner(Event):
     seq: int | None = _opt()
     t: float | None = None
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        return _player_output(cls, o, w, t, ())
 
+
+@register_event_type
 @dataclass(frozen=True)
 class Undone(Event):
     """The verdict on input ``undone_seq`` was taken back by the undo at ``seq``."""
@@ -295,7 +494,13 @@ class Undone(Event):
     undone_seq: int
     t: float | None = None
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, {"seq", "undone_seq"}, w)
+        return Undone(read_int(o, "seq", w, 0, 10**9), read_int(o, "undone_seq", w, 0, 10**9), t)
 
+
+@register_event_type
 @dataclass(frozen=True)
 class Notice(Event):
     """Something worth telling that is no verdict (a warning about the setup, a reveal of bids).
@@ -315,7 +520,17 @@ class Notice(Event):
         if self.data is not None:
             object.__setattr__(self, "data", _freeze(dict(self.data)))
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, {"seq", "message", "level", "data"}, w)
+        data = o.get("data")
+        if data is not None and not isinstance(data, Mapping):
+            raise RecordFormatError(f"{w}: 'data' must be an object")
+        return Notice(read_int(o, "seq", w, 0, 10**9), read_str(o, "message", w),
+                      read_str(o, "level", w) if "level" in o else "info", data, t)
 
+
+@register_event_type
 @dataclass(frozen=True)
 class Doubt(Event):
     """A reading of the table that breaks what the game cannot do (a piece appeared or vanished,
@@ -338,14 +553,25 @@ class Doubt(Event):
         if self.where is not None:
             object.__setattr__(self, "where", tuple(self.where))
 
+    @classmethod
+    def from_json(cls, o: Mapping[str, Any], w: str, t: float | None) -> Event:
+        check_keys(o, {"seq", "player", "pieces", "where", "reason"}, w)
+        player = o.get("player")
+        if player is not None and not isinstance(player, str):
+            raise RecordFormatError(f"{w}: 'player' must be a name or null")
+        pieces = o.get("pieces", [])
+        if not isinstance(pieces, list) or not all(isinstance(i, int) for i in pieces):
+            raise RecordFormatError(f"{w}: 'pieces' must be a list of indices")
+        where_ = o.get("where")
+        if where_ is not None and (not isinstance(where_, list) or len(where_) != 2):
+            raise RecordFormatError(f"{w}: 'where' must be [x, y]")
+        return Doubt(read_int(o, "seq", w, 0, 10**9), player, tuple(pieces),
+                     None if where_ is None else (float(where_[0]), float(where_[1])),
+                     read_str(o, "reason", w), t)
 
-InputEvent = Setup | SceneSeen | Roll | Bid | Move | Correction | Accept | Undo
+
 OutputEvent = Verdict | Rounded | Finish | Winner | Undone | Notice | Doubt
 
-EVENT_TYPES: Mapping[str, type[Event]] = MappingProxyType({
-    cls.type: cls for cls in (Setup, SceneSeen, Roll, Bid, Move, Correction, Accept, Undo,
-                              Verdict, Rounded, Finish, Winner, Undone, Notice, Doubt)
-})
 
 
 def _time(obj: Mapping[str, Any], where: str) -> float | None:
@@ -379,7 +605,8 @@ def check_scene(scene: Scene, where: str) -> Scene:
     return scene
 
 
-def _check_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+def check_keys(obj: Mapping[str, Any], allowed: set[str], where: str) -> None:
+    """Refuses a field that is not in ``allowed`` (``type`` and ``t`` always are)."""
     unknown = sorted(set(obj) - allowed - {"type", "t"})
     if unknown:
         raise RecordFormatError(f"{where}: unknown field {unknown[0]!r}")
@@ -403,13 +630,14 @@ def parse_event(obj: Any, where: str = "event", strict: bool = True) -> Event:
     if strict:
         jsonin.check(dict(obj), where, RecordFormatError)
     kind = obj.get("type")
-    if not isinstance(kind, str) or kind not in EVENT_TYPES:
+    cls = event_class(kind) if isinstance(kind, str) else None
+    if cls is None:
         raise RecordFormatError(
             f"{where}: unknown event type {json.dumps(kind)[:60]} (expected one of "
             f"{', '.join(EVENT_TYPES)})")
     t = _time(obj, where)
     try:
-        event: Event = _PARSERS[kind](obj, where, t)
+        event: Event = cls.from_json(obj, where, t)
     except SceneFormatError as exc:
         message = str(exc)  # already names ``where`` when a parser passed it down
         raise RecordFormatError(
@@ -421,146 +649,13 @@ def parse_event(obj: Any, where: str = "event", strict: bool = True) -> Event:
     return event
 
 
-def _parse_setup(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    _check_keys(o, {"game", "players", "options"}, w)
-    players = o.get("players")
-    if (not isinstance(players, list) or not players
-            or not all(isinstance(p, str) and p for p in players)):
-        raise RecordFormatError(f"{w}: 'players' must be a non-empty list of names")
-    if len(players) > MAX_PLAYERS:
-        raise RecordFormatError(f"{w}: 'players': {len(players)} players, at most {MAX_PLAYERS}")
-    for p in players:
-        if len(p) > MAX_NAME_CHARS or not p.isprintable() or p != p.strip():
-            raise RecordFormatError(f"{w}: 'players': a name is at most {MAX_NAME_CHARS} "
-                                    f"printable characters, without spaces around it")
-    if len(set(players)) != len(players):
-        raise RecordFormatError(f"{w}: a player is named twice")
-    options = o.get("options", {})
-    if not isinstance(options, Mapping):
-        raise RecordFormatError(f"{w}: 'options' must be an object")
-    return Setup(_str(o, "game", w), tuple(players), options, t)
-
-
-def _parse_scene(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    body = {k: v for k, v in o.items() if k not in ("type", "t")}
-    return SceneSeen(Scene.from_json(body, w), t)
-
-
-def _parse_roll(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    _check_keys(o, {"player", "value"}, w)
-    value = o.get("value")
-    if isinstance(value, int) and not isinstance(value, bool):
-        value = str(value)
-    return Roll(_str(o, "player", w), _str({"value": value}, "value", w, DIE_VALUES), t)
-
-
-def _parse_bid(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    _check_keys(o, {"player", "bid", "number"}, w)
-    bid = o.get("bid")
-    if isinstance(bid, int) and not isinstance(bid, bool):
-        bid = str(bid)
-    bid = _str({"bid": bid}, "bid", w, BIDS)
-    number = None
-    if o.get("number") is not None:
-        if bid != "X":
-            raise RecordFormatError(f"{w}: 'number' goes only with an X bid")
-        number = _int(o, "number", w, 4, 7)
-    return Bid(_str(o, "player", w), bid, number, t)
-
-
-def _parse_move(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    _check_keys(o, {"player", "from", "to"}, w)
-    squares = []
-    for key in ("from", "to"):
-        s = _str(o, key, w)
-        if not _SQUARE.match(s):
-            raise RecordFormatError(f"{w}: {key!r} must be a square like 'a1', not {s!r}")
-        squares.append(s)
-    return Move(_str(o, "player", w), squares[0], squares[1], t)
-
-
-def _parse_correction(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    _check_keys(o, {"op", "index", "piece"}, w)
-    op = _str(o, "op", w, CORRECTION_OPS)
-    index = _int(o, "index", w, 0, 10**6) if op in ("remove", "change") else None
-    piece = Piece.from_json(o.get("piece"), f"{w}: piece") if op in ("add", "change") else None
-    return Correction(op, index, piece, t)
-
-
-def _parse_empty(cls: type[Event]) -> Any:
-    def parse(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-        _check_keys(o, set(), w)
-        return cls(t=t)  # type: ignore[call-arg]
-    return parse
-
-
-def _parse_verdict(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    _check_keys(o, {"seq", "player", "legal", "rule", "reason", "pieces", "where"}, w)
-    if not isinstance(o.get("legal"), bool):
-        raise RecordFormatError(f"{w}: 'legal' must be true or false")
-    player = o.get("player")
-    if player is not None and not isinstance(player, str):
-        raise RecordFormatError(f"{w}: 'player' must be a name or null")
-    pieces = o.get("pieces", [])
-    if not isinstance(pieces, list) or not all(
-            isinstance(i, int) and not isinstance(i, bool) and 0 <= i < 10**6 for i in pieces):
-        raise RecordFormatError(f"{w}: 'pieces' must be a list of indices")
-    where_ = o.get("where")
-    if where_ is not None and (not isinstance(where_, list) or len(where_) != 2 or not all(
-            isinstance(c, int | float) and not isinstance(c, bool) for c in where_)):
-        raise RecordFormatError(f"{w}: 'where' must be [x, y] in mm")
-    return Verdict(_int(o, "seq", w, 0, 10**9), player, o["legal"], _str(o, "rule", w),
-                   _str(o, "reason", w), tuple(pieces),
-                   None if where_ is None else (float(where_[0]), float(where_[1])), t)
-
-
-def _parse_doubt(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    _check_keys(o, {"seq", "player", "pieces", "where", "reason"}, w)
-    player = o.get("player")
-    if player is not None and not isinstance(player, str):
-        raise RecordFormatError(f"{w}: 'player' must be a name or null")
-    pieces = o.get("pieces", [])
-    if not isinstance(pieces, list) or not all(isinstance(i, int) for i in pieces):
-        raise RecordFormatError(f"{w}: 'pieces' must be a list of indices")
-    where_ = o.get("where")
-    if where_ is not None and (not isinstance(where_, list) or len(where_) != 2):
-        raise RecordFormatError(f"{w}: 'where' must be [x, y]")
-    return Doubt(_int(o, "seq", w, 0, 10**9), player, tuple(pieces),
-                 None if where_ is None else (float(where_[0]), float(where_[1])),
-                 _str(o, "reason", w), t)
-
-
-def _parse_player_event(cls: type[Event], extra: tuple[str, ...] = ()) -> Any:
-    def parse(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-        _check_keys(o, {"player", "seq", *extra}, w)
-        seq = _int(o, "seq", w, 0, 10**9) if o.get("seq") is not None else None
-        kw = {k: _int(o, k, w, 1, 1000) for k in extra}
-        return cls(player=_str(o, "player", w), seq=seq, t=t, **kw)  # type: ignore[call-arg]
-    return parse
-
-
-def _parse_undone(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    _check_keys(o, {"seq", "undone_seq"}, w)
-    return Undone(_int(o, "seq", w, 0, 10**9), _int(o, "undone_seq", w, 0, 10**9), t)
-
-
-def _parse_notice(o: Mapping[str, Any], w: str, t: float | None) -> Event:
-    _check_keys(o, {"seq", "message", "level", "data"}, w)
-    data = o.get("data")
-    if data is not None and not isinstance(data, Mapping):
-        raise RecordFormatError(f"{w}: 'data' must be an object")
-    return Notice(_int(o, "seq", w, 0, 10**9), _str(o, "message", w),
-                  _str(o, "level", w) if "level" in o else "info", data, t)
-
-
-_PARSERS: dict[str, Any] = {
-    "setup": _parse_setup, "scene": _parse_scene, "roll": _parse_roll, "bid": _parse_bid,
-    "move": _parse_move, "correction": _parse_correction, "accept": _parse_empty(Accept),
-    "undo": _parse_empty(Undo), "verdict": _parse_verdict,
-    "rounded": _parse_player_event(Rounded), "finish": _parse_player_event(Finish, ("place",)),
-    "winner": _parse_player_event(Winner), "undone": _parse_undone, "notice": _parse_notice,
-    "doubt": _parse_doubt,
-}
+def _player_output(cls: type[Event], o: Mapping[str, Any], w: str, t: float | None,
+                   extra: tuple[str, ...]) -> Event:
+    """An output event about a player (rounded, finish, winner), with an optional ``seq``."""
+    check_keys(o, {"player", "seq", *extra}, w)
+    seq = read_int(o, "seq", w, 0, 10**9) if o.get("seq") is not None else None
+    kw = {k: read_int(o, k, w, 1, 1000) for k in extra}
+    return cls(player=read_str(o, "player", w), seq=seq, t=t, **kw)  # type: ignore[call-arg]
 
 
 def check_players(event: Event, players: Iterable[str], where: str = "event") -> Event:

@@ -82,9 +82,8 @@ def gap_work_points(pieces: Iterable[Any], sizes: Any,
         sizes: The :class:`tabletop.pieceset.PieceSet` they are measured with.
         points_mm: The query's own points (they widen the area searched).
     """
-    square = {"tile": sizes.tile_mm, "token": sizes.token_mm}
-    round_ = {"coin": sizes.coin_diameter_mm, "post": sizes.post_diameter_mm,
-              "segment": sizes.segment_diameter_mm, "die": sizes.die_mm}
+    from tabletop.kinds import PIECE_KINDS
+
     outline_mm = 0.0
     xs: list[float] = []
     ys: list[float] = []
@@ -93,10 +92,10 @@ def gap_work_points(pieces: Iterable[Any], sizes: Any,
         n += 1
         xs.append(p.x_mm)
         ys.append(p.y_mm)
-        if p.kind in square:
-            outline_mm += 4.0 * square[p.kind]
-        else:
-            outline_mm += math.pi * round_.get(p.kind, sizes.die_mm)
+        kind = PIECE_KINDS.get(p.kind)
+        size = getattr(sizes, kind.size_field) if kind is not None else sizes.die_mm
+        outline_mm += 4.0 * size if kind is not None and kind.outline == "square" else (
+            math.pi * size)
     for x, y in points_mm:
         xs.append(x)
         ys.append(y)

@@ -28,6 +28,7 @@ from typing import Any
 from tabletop import jsonin
 from tabletop.errors import InputError
 from tabletop.files import read_bytes
+from tabletop.kinds import PIECE_KINDS
 from tabletop.limits import PIECE_MM
 
 SUIT_COLOURS_HEX: Mapping[str, str] = MappingProxyType({
@@ -96,6 +97,19 @@ class PieceSet:
     def coin_radius_mm(self) -> float:
         """Half the coin's diameter."""
         return self.coin_diameter_mm / 2.0
+
+    def size_mm(self, kind: str) -> float:
+        """A piece's side (a square kind) or diameter (a round one), by its kind.
+
+        >>> PieceSet().size_mm("tile"), PieceSet().size_mm("coin")
+        (50.8, 19.05)
+        """
+        return float(getattr(self, PIECE_KINDS[kind].size_field))
+
+    def height_mm(self, kind: str) -> float:
+        """How high a piece of that kind stands above the table."""
+        k = PIECE_KINDS[kind]
+        return float(getattr(self, k.height_field)) if k.height_field else k.height_mm
 
     def suit_rgb(self, suit: str) -> tuple[int, int, int]:
         """A suit's colour as 8-bit RGB."""

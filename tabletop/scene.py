@@ -30,8 +30,10 @@ import numpy as np
 
 from tabletop.errors import SceneFormatError
 from tabletop.files import read_bytes
+from tabletop.kinds import PIECE_KINDS
 
-KINDS: tuple[str, ...] = ("coin", "tile", "post", "segment", "token", "die", "pawn")
+KINDS: tuple[str, ...] = tuple(PIECE_KINDS)
+"""Every kind of piece a scene may hold (:data:`tabletop.kinds.PIECE_KINDS`)."""
 SUITS: tuple[str, ...] = ("suns", "moons", "crowns", "arms")
 FACES: tuple[str, ...] = ("up", "down")
 DIE_VALUES: tuple[str, ...] = ("null", "ace", "2", "3", "4", "5")

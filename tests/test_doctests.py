@@ -8,7 +8,7 @@ import pkgutil
 
 import pytest
 
-PACKAGES = ("tabletop", "calibration", "vision", "referee", "web")
+PACKAGES = ("tabletop", "calibration", "vision", "referee", "live", "web")
 
 
 def _modules() -> list[str]:

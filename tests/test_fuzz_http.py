@@ -40,6 +40,7 @@ GETS = {
                    "/api/record?game=%C2%B2", "/api/record?game=9223372036854775808",
                    "/api/record?game=-1", "/api/record?game=%ED%A0%80"],
     "api.games": ["/api/games"],
+    "api.rulesets": ["/api/rulesets", "/api/rulesets?x=" + HUGE],
     "calibration.index": ["/calibration"],
     "calibration.grid": ["/calibration/grid.jpg"],
     "calibration.heatmap": ["/calibration/heatmap.png"],

@@ -6,7 +6,8 @@ events, pieces, the Calibration value, printed boards, the renderer) below all o
 - ``tabletop`` (the core) imports no layer;
 - ``calibration`` imports the core only; ``vision`` the core and ``calibration``;
 - ``referee`` is pure: the core only (never vision, calibration, the web, OpenCV or Flask);
-- ``live`` (the runtime without Flask, when it exists) and ``web`` may import every layer below;
+- ``live`` (the runtime without Flask: pipeline, sources, table, log) and ``web`` (the Flask
+  app) may import every layer below;
 - nothing in the product, ``bench``, ``scripts``, ``training`` or ``docs`` imports ``tests``.
 
 The exception is the command-line dispatcher ``tabletop/cli.py``: it is the top, not the core.
@@ -58,7 +59,7 @@ PROJECT = frozenset(PRODUCT) | frozenset(TOOLS) | {"tests"}
 
 
 def module_name(path: Path) -> str:
-    """``web/fit_cli.py`` -> ``web.fit_cli``; a package's ``__init__.py`` -> the package."""
+    """``live/fit_cli.py`` -> ``live.fit_cli``; a package's ``__init__.py`` -> the package."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -71,7 +72,7 @@ def imported_names(module: str, source: str, is_package: bool = False) -> list[t
     >>> imported_names("vision.x", "def f():\\n    from referee.jungle import geometry\\n")
     [('referee.jungle', 2)]
     >>> imported_names("web.x", "from . import api\\nfrom .log import Log\\n")
-    [('web', 1), ('web.log', 2)]
+    [('web', 1), ('live.log', 2)]
     """
     package = module.split(".") if is_package else module.split(".")[:-1]
     out: list[tuple[str, int]] = []
@@ -155,7 +156,7 @@ BACK_ARROWS = [
     ("referee.worm_derby.game", "import cv2\n"),
     ("referee.record", "from flask import current_app\n"),
     ("referee.registry", "import importlib\nimportlib.import_module('vision.detector')\n"),
-    ("referee.cli", "from web.log import Log\n"),
+    ("referee.cli", "from live.log import Log\n"),
     ("vision.detector", "from referee.registry import find_game\n"),
     ("vision.sheets", "from web import create_app\n"),
     ("calibration.mat", "import vision\n"),
@@ -163,7 +164,7 @@ BACK_ARROWS = [
     ("tabletop.scene", "from calibration import model\n"),
     ("live.pipeline", "from web.api import bp\n"),
     ("live.pipeline", "import flask\n"),
-    ("web.pipeline", "from tests.factories import scene\n"),
+    ("live.pipeline", "from tests.factories import scene\n"),
     ("scripts.make_sample_images", "from tests.factories import scene\n"),
 ]
 
@@ -180,7 +181,7 @@ FORWARD = [
     ("calibration.jungle_board", "from tabletop.boards import jungle as g\n"),
     ("tabletop.render.render", "from tabletop.calibration import Calibration\nimport cv2\n"),
     ("tabletop.cli", "importlib.import_module('web.cli')\n"),
-    ("bench.bench_web", "from web import create_app\nfrom web.vision_glue import load_vision\n"),
+    ("bench.bench_web", "from web import create_app\nfrom live.vision_glue import load_vision\n"),
 ]
 
 

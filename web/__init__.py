@@ -1,4 +1,4 @@
-"""The dashboard: a local Flask site, the pipeline runner and the playthrough log.
+"""The dashboard: a local Flask site over the live runtime (:mod:`live`).
 
 >>> from web import create_app
 >>> app = create_app({"TESTING": True, "LOG_PATH": ":memory:"})

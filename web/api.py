@@ -10,6 +10,9 @@
 - ``GET /api/record``: the game record as JSON Lines (``?game=ID`` for a past game).
 - ``POST /api/fit``: the gap tool: ``{"from": [x, y], "to": [x, y]}`` in mm on the accepted table.
 - ``GET /api/games``: the games in the log.
+- ``GET /api/rulesets``: the games this table can referee (:mod:`referee.registry`): each one's
+  name, title, aliases, default players, setup options, diagram, input cards, piece kinds and
+  event types.
 """
 
 from __future__ import annotations
@@ -23,15 +26,16 @@ from typing import Any
 
 from flask import Blueprint, Response, jsonify, request, stream_with_context
 
+from live.fit import check_fit
+from live.table import LogWriteError
+from referee.registry import specs
 from tabletop.errors import InputError
 from tabletop.events import check_players, parse_event
 from tabletop.limits import check_coordinate_mm, check_gap_work, parse_id
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
-from web.fit import check_fit
 from web.security import BadRequest, json_body
 from web.services import get_bus, get_log, get_services, get_table
-from web.table import LogWriteError
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -169,6 +173,12 @@ def record() -> Response:
 def games() -> Any:
     """The games in the log, the latest first."""
     return jsonify([g.to_json() for g in get_log().games()])
+
+
+@bp.get("/rulesets")
+def rulesets() -> Any:
+    """The games that can be set up here, by name."""
+    return jsonify([s.to_json() for s in specs()])
 
 
 def _point(body: dict[str, Any], key: str) -> tuple[float, float]:

@@ -28,12 +28,12 @@ from calibration.coverage import error_map
 from calibration.drift import check_drift
 from calibration.from_mat import calibrate_from_mat
 from calibration.model import Calibration
+from live.pipeline import encode_jpeg
 from tabletop.boards import jungle as jungle_board
 from tabletop.errors import InputError
 from tabletop.limits import MAX_POINTS
 from tabletop.printing import PAPER_MM
 from web.dashboard import page_context
-from web.pipeline import encode_jpeg
 from web.security import json_body
 from web.services import Services, get_services
 
@@ -185,7 +185,7 @@ def use_calibration(services: Services, cal: Calibration) -> Any:
     services.table.to_image, services.table.image_size = cal.to_image, cal.image_size
     services.drift_checked = 0.0
     if services.pipeline is not None and current_app.config.get("VISION") is None:
-        from web.vision_glue import load_vision
+        from live.vision_glue import load_vision
 
         try:
             services.pipeline.vision = load_vision(cal, current_app.config.get("GAME"),

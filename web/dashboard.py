@@ -13,8 +13,8 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, render_template, request
 
-from referee.jungle.rules import variant_names
-from referee.registry import game_names
+from referee.registry import specs
+from tabletop.kinds import PIECE_KINDS
 from tabletop.pieceset import SEGMENT_COLOURS_HEX, SUIT_COLOURS_HEX
 from web.services import get_services
 
@@ -58,17 +58,14 @@ def page_context() -> dict[str, Any]:
         "join_code": cfg["JOIN_CODE"] if show_code else None,
         "play_url": play_url(),
         "lan": bool(cfg.get("LAN")),
-        "game_names": game_names(),
+        "game_specs": specs(),
+        "rulesets": [s.to_json() for s in specs()],
+        "ppn_games": [s.name for s in specs() if s.ppn],
+        "piece_kinds": {k.name: k.to_json() for k in PIECE_KINDS.values()},
         "default_game": cfg.get("GAME"),
         "suit_colours": dict(SUIT_COLOURS_HEX),
         "segment_colours": dict(SEGMENT_COLOURS_HEX),
-        "jungle_variants": _jungle_variants(),
     }
-
-
-def _jungle_variants() -> list[str]:
-    """The Jungle rule variants by name (listed where a game is set up)."""
-    return list(variant_names())
 
 
 @bp.get("/")

@@ -18,12 +18,12 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify
 
+from live.pipeline import Pipeline
+from live.sources import Item, Source, TimelineEvent, TimelineSource
 from tabletop.errors import InputError
 from tabletop.events import Event
-from web.pipeline import Pipeline
 from web.security import json_body
 from web.services import get_services
-from web.sources import Item, Source, TimelineEvent, TimelineSource
 
 bp = Blueprint("demo", __name__, url_prefix="/demo")
 

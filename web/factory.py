@@ -16,7 +16,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """The dashboard application.
 
     Config keys (all optional): ``LOG_PATH`` (the SQLite log; default in the instance folder),
-    ``SOURCE`` (a :class:`web.sources.Source`), ``VISION`` (a :class:`web.pipeline.Vision`;
+    ``SOURCE`` (a :class:`live.sources.Source`), ``VISION`` (a :class:`live.pipeline.Vision`;
     default: the real one built from ``CALIBRATION``), ``CALIBRATION``, ``CALIBRATION_PATH``,
     ``GAME`` (the rule set a new game starts with), ``AREA_MM`` (the play area vision
     searches), ``LAN`` (True when bound beyond loopback: every change then needs the join

@@ -16,12 +16,12 @@ from typing import Any
 from flask import Flask, current_app
 
 from calibration.model import Calibration
-from web.bidding import BidRoom
-from web.bus import Bus
-from web.log import GameLog
-from web.pipeline import FrameHub, Pipeline, Vision
-from web.sources import Source
-from web.table import Table
+from live.bidding import BidRoom
+from live.bus import Bus
+from live.log import GameLog
+from live.pipeline import FrameHub, Pipeline, Vision
+from live.sources import Source
+from live.table import Table
 
 JOIN_ALPHABET = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"  # no 0/O, 1/I
 
@@ -79,7 +79,7 @@ def init_app(app: Flask) -> Services:
     if source is not None:
         vision: Vision | None = cfg.get("VISION")
         if vision is None:
-            from web.vision_glue import load_vision
+            from live.vision_glue import load_vision
 
             if services.calibration is None:
                 raise ValueError("a frame source needs a calibration (or a VISION in the config)")

@@ -3,7 +3,8 @@
 
 The shapes are the last accepted table (or the last table seen), as the dashboard draws it:
 tiles as turned squares (face-down tiles brown), coins and worm segments in their colours,
-posts, tokens; a Jungle game is its board with each animal where the referee has it.
+posts, tokens, and the game's own marks (its ``describe()``'s ``shapes``, as the dashboard
+draws them); a Jungle game is its board with each animal where the referee has it.
 
 >>> from tabletop.scene import Piece, Scene
 >>> shapes_of_scene(Scene.of([Piece("coin", 10, 20, suit="suns")]))[0].kind
@@ -13,12 +14,14 @@ posts, tokens; a Jungle game is its board with each animal where the referee has
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from referee.record import Referee
 from tabletop.boards import jungle as board
 from tabletop.events import Event, SceneSeen
+from tabletop.kinds import PIECE_KINDS
 from tabletop.pieceset import DEFAULT_PIECES, SEGMENT_COLOURS_HEX, SUIT_COLOURS_HEX, PieceSet
 from tabletop.scene import Scene
 
@@ -65,11 +68,12 @@ def _square(x: float, y: float, side: float, angle_deg: float) -> tuple[tuple[fl
 
 def shapes_of_scene(scene: Scene, pieces: PieceSet = DEFAULT_PIECES) -> list[Shape]:
     """The pieces of a scene as shapes (tiles under coins)."""
-    order = {"tile": 0, "token": 1, "post": 2, "die": 3, "segment": 4, "coin": 5, "pawn": 6}
+    order = {k.name: k.layer for k in PIECE_KINDS.values()}
     out: list[Shape] = []
     for p in sorted(scene.pieces, key=lambda q: order.get(q.kind, 9)):
-        if p.kind in ("tile", "die", "token"):
-            side = {"tile": pieces.tile_mm, "die": pieces.die_mm}.get(p.kind, pieces.token_mm)
+        size = pieces.size_mm(p.kind)
+        if PIECE_KINDS[p.kind].outline == "square":
+            side = size
             fill = ("#8a7a5c" if p.kind == "tile" and p.face != "up" else
                     _colour(p.suit) if p.kind == "tile" and p.suit else "#f3ead2")
             out.append(Shape("polygon", _square(p.x_mm, p.y_mm, side, p.angle_deg or 0.0),
@@ -78,8 +82,7 @@ def shapes_of_scene(scene: Scene, pieces: PieceSet = DEFAULT_PIECES) -> list[Sha
                 out.append(Shape("text", ((p.x_mm, p.y_mm),), "#222222",
                                  text=str(p.id if p.id is not None else "?")))
         else:
-            r = {"coin": pieces.coin_diameter_mm, "segment": pieces.segment_diameter_mm,
-                 "post": pieces.post_diameter_mm}.get(p.kind, pieces.coin_diameter_mm) / 2
+            r = size / 2
             fill = "#d9d9d9" if p.kind == "post" else _colour(p.suit or p.color)
             out.append(Shape("circle", ((p.x_mm, p.y_mm),), fill, "#ffffff", r=r, width=1.4))
     return out
@@ -109,6 +112,51 @@ def _jungle(describe: dict) -> list[Shape]:
     return out
 
 
+_HEX = re.compile(r"^#[0-9a-fA-F]{6}$")
+
+
+def _number(v: object, default: float = 0.0) -> float:
+    return float(v) if isinstance(v, int | float) and not isinstance(v, bool) else default
+
+
+def _point(v: object) -> tuple[float, float] | None:
+    if isinstance(v, list | tuple) and len(v) >= 2:
+        return (_number(v[0]), _number(v[1]))
+    return None
+
+
+def game_shapes(describe: dict) -> list[Shape]:
+    """A game's own marks (``describe()["shapes"]``: circles, rects, lines and texts in mm,
+    see ``web/static/diagram.js``) as shapes.
+
+    >>> [s.kind for s in game_shapes({"shapes": [{"shape": "circle", "x": 1, "y": 2, "r": 3,
+    ...     "label": "7"}, {"shape": "line", "from": [0, 0], "to": [5, 5]}]})]
+    ['circle', 'text', 'line']
+    """
+    out: list[Shape] = []
+    for sh in describe.get("shapes") or []:
+        if not isinstance(sh, dict):
+            continue
+        kind, colour = sh.get("shape"), sh.get("colour")
+        fill = (colour if isinstance(colour, str) and _HEX.match(colour) else
+                _colour(colour) if isinstance(colour, str) else "#9aa3ad")
+        x, y = _number(sh.get("x")), _number(sh.get("y"))
+        if kind == "circle":
+            out.append(Shape("circle", ((x, y),), fill, "#222233", r=_number(sh.get("r"), 5.0)))
+        elif kind == "rect":
+            w, h = _number(sh.get("w"), 10.0), _number(sh.get("h"), 10.0)
+            out.append(Shape("polygon", ((x, y), (x + w, y), (x + w, y + h), (x, y + h)), fill,
+                             "#222233"))
+        elif kind == "line":
+            a, b = _point(sh.get("from")), _point(sh.get("to"))
+            if a is not None and b is not None:
+                out.append(Shape("line", (a, b), None, fill if colour else "#222233", width=2.0))
+        text = sh.get("text") if kind == "text" else sh.get("label")
+        if text is not None and kind in ("circle", "rect", "text"):
+            out.append(Shape("text", ((x, y),), "#ffffff", text=str(text)))
+    return out
+
+
 def diagram(events: Iterable[Event]) -> Diagram:
     """The diagram of a record's last table."""
     referee = Referee()
@@ -126,7 +174,7 @@ def diagram(events: Iterable[Event]) -> Diagram:
                        tuple(shapes))
     table = getattr(referee.state, "table", None) or seen or Scene.of([])
     pieces = referee.game.pieces if referee.game is not None else DEFAULT_PIECES
-    shapes = shapes_of_scene(table, pieces)
+    shapes = shapes_of_scene(table, pieces) + game_shapes(d)
     pts = [q for s in shapes for q in s.points]
     if not pts:
         return Diagram(title, (0.0, 0.0, 300.0, 200.0), ())

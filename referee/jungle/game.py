@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from referee.base import Game, Step
+from referee.base import Game, GameState, Judgement, Step
 from referee.jungle import geometry as g
 from referee.jungle.errors import UnknownVariantError
 from referee.jungle.position import (
@@ -51,7 +51,7 @@ from referee.registry import register_game
 from tabletop.errors import RecordFormatError
 from tabletop.events import Doubt, Event, Move, Notice, SceneSeen, Setup, Verdict, Winner
 from tabletop.markers import JUNGLE_TOKEN_IDS
-from tabletop.scene import Piece, Scene
+from tabletop.scene import Piece, Point2, Scene
 
 DEFAULT_TIMER_S = 45.0
 """The scheme's turn timer when the option is just ``true``."""
@@ -62,7 +62,7 @@ _OPTIONS = ("variants", "timer", "sizes")
 
 
 @dataclass(frozen=True)
-class JungleState:
+class JungleState(GameState):
     """The referee's state between events.
 
     Attributes:
@@ -86,7 +86,7 @@ class JungleState:
 
 
 @register_game
-class Jungle(Game):
+class Jungle(Game[JungleState]):
     """The Animal Game (Jungle / Dou Shou Qi) on the classic 7x9 board.
 
     The rules are :attr:`rules`, a :class:`referee.jungle.rules.Rules` class (a variant subclass
@@ -174,7 +174,7 @@ class Jungle(Game):
                        moves=(*state.moves, played), **kw)
 
     # ------------------------------------------------------------------ judging
-    def step(self, state: JungleState, event: Event, seq: int) -> Step:
+    def step(self, state: JungleState, event: Event, seq: int) -> Step[JungleState]:
         """Judges a move or a scene (rolls and bids have no place in this game)."""
         player = getattr(event, "player", None)
         if not isinstance(event, Move | SceneSeen):
@@ -219,10 +219,10 @@ class Jungle(Game):
 
     def _judge_move(self, state: JungleState, player: str, from_name: str, to_name: str,
                     seq: int, t: float | None, table: Scene | None,
-                    pieces: tuple[int, ...] = ()) -> Step:
-        def no(rule: str, reason: str, where: tuple[float, float] | None = None) -> Step:
-            return Step(state, (Verdict(seq, player, False, rule, _sentence(reason), pieces,
-                                        where),))
+                    pieces: tuple[int, ...] = ()) -> Step[JungleState]:
+        def no(rule: str, reason: str, where: Point2 | None = None) -> Step[JungleState]:
+            return Step(state, (Judgement(rule, _sentence(reason), player, pieces,
+                                          where).verdict(seq),))
 
         if player not in self.players:
             return no("player", f"{player!r} is not playing; the players are "
@@ -240,7 +240,7 @@ class Jungle(Game):
         move = make_move(fr, to)
         bad = pos.check(move)
         if bad is not None:
-            return no(bad.rule.value, bad.reason, where)
+            return no(bad.rule, bad.reason, where)
         reason = pos.explain(move)
         pos.push(move)
         mover = 1 - pos.side
@@ -258,14 +258,15 @@ class Jungle(Game):
             outputs.append(Winner(self.players[outcome.winner], seq))
         return Step(new, tuple(outputs))
 
-    def _judge_scene(self, state: JungleState, scene: Scene, seq: int, t: float | None) -> Step:
+    def _judge_scene(self, state: JungleState, scene: Scene, seq: int, t: float | None
+                     ) -> Step[JungleState]:
         seen = read_tokens(scene, names=(self.players[0], self.players[1]))
         pos = self.position(state)
 
         def no(rule: str, reason: str, idx: tuple[int, ...] = (),
-               where: tuple[float, float] | None = None, player: str | None = None) -> Step:
-            return Step(state, (Verdict(seq, player, False, rule, _sentence(reason), idx,
-                                        where),))
+               where: Point2 | None = None, player: str | None = None) -> Step[JungleState]:
+            return Step(state, (Judgement(rule, _sentence(reason), player, idx,
+                                          where).verdict(seq),))
 
         if seen.problem is not None:
             rule, reason, idx, where = seen.problem
@@ -273,7 +274,7 @@ class Jungle(Game):
         on_board = {code: sq for sq, code in pos.pieces()}
 
         def doubt(reason: str, idx: tuple[int, ...], where: tuple[float, float] | None
-                  ) -> Step:
+                  ) -> Step[JungleState]:
             # tokens do not appear or vanish except by capture: a misread first, not a foul
             return Step(state, (Doubt(seq, self.players[pos.side], idx, where,
                                       reason[0].upper() + reason[1:]),))
@@ -326,7 +327,7 @@ class Jungle(Game):
     def _animal(self, code: int) -> str:
         return f"the {piece_name(code)} of {self.players[side_of(code)]}"
 
-    def accept(self, state: JungleState, scene: Scene, seq: int) -> Step:
+    def accept(self, state: JungleState, scene: Scene, seq: int) -> Step[JungleState]:
         """The table as seen becomes the position (tokens snapped to their nearest squares);
         the side to move stays."""
         seen = read_tokens(scene, snap=True, names=(self.players[0], self.players[1]))

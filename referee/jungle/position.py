@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
+from referee.base import Judgement
 from referee.jungle import geometry as g
 from referee.jungle.errors import IllegalMoveError, MoveFormatError, PositionFormatError
 from referee.jungle.rules import (
@@ -112,8 +113,8 @@ class Outcome:
     winner: int
 
 
-class Rule(enum.Enum):
-    """Why a move is illegal (the values are the verdicts' rule codes)."""
+class Rule(enum.StrEnum):
+    """Why a move is illegal (the members are the verdicts' rule codes)."""
 
     OVER = "over"
     EMPTY = "empty"
@@ -125,14 +126,6 @@ class Rule(enum.Enum):
     OCCUPIED = "occupied"
     CAPTURE = "capture"
     REPETITION = "repetition"
-
-
-@dataclass(frozen=True)
-class Illegal:
-    """A broken rule and one plain sentence saying how."""
-
-    rule: Rule
-    reason: str
 
 
 class Status(enum.Flag):
@@ -352,60 +345,60 @@ class Position:
         """Whether the move is legal now (repetition rule included)."""
         return self.check(move) is None
 
-    def check(self, move: int) -> Illegal | None:
+    def check(self, move: int) -> Judgement | None:
         """None for a legal move, else the first rule it breaks and why."""
         fr, to = move_squares(move)
         if not (0 <= fr < g.N_SQUARES and 0 <= to < g.N_SQUARES):
-            return Illegal(Rule.STEPS, "that is not a move between two squares of the board")
+            return Judgement(Rule.STEPS, "that is not a move between two squares of the board")
         if self.winner is not None:
-            return Illegal(Rule.OVER, f"the game is over: {self.names[self.winner]} has won")
+            return Judgement(Rule.OVER, f"the game is over: {self.names[self.winner]} has won")
         code = self.board[fr]
         frn, ton = g.SQUARE_NAMES[fr], g.SQUARE_NAMES[to]
         if not code:
-            return Illegal(Rule.EMPTY, f"there is no piece on {frn}")
+            return Judgement(Rule.EMPTY, f"there is no piece on {frn}")
         if side_of(code) != self.side:
-            return Illegal(Rule.TURN, f"{_describe(code, fr)} belongs to "
+            return Judgement(Rule.TURN, f"{_describe(code, fr)} belongs to "
                                       f"{self.names[side_of(code)]}, and it is "
                                       f"{self.names[self.side]}'s turn")
         animal = piece_name(code)
         t = self.tables
         jump = next((c for s, c in g.river_jumps(fr) if s == to), None)
         if to not in g.neighbours(fr) and jump is None:
-            return Illegal(Rule.STEPS, f"{_describe(code, fr)} cannot reach {ton}: a move is one "
+            return Judgement(Rule.STEPS, f"{_describe(code, fr)} cannot reach {ton}: a move is one "
                                        "square up, down, left or right")
         if to == g.DENS[self.side]:
-            return Illegal(Rule.DEN, f"no animal may enter its own den ({ton})")
+            return Judgement(Rule.DEN, f"no animal may enter its own den ({ton})")
         if jump is not None:
             short, long = self.rules.jumps(animal)
             along_rank = g.rank_of(fr) == g.rank_of(to)
             if not (short if along_rank else long):
                 way = "across (two water squares)" if along_rank else "along (three squares)"
-                return Illegal(Rule.JUMP, f"the {animal} cannot jump a river {way}; "
+                return Judgement(Rule.JUMP, f"the {animal} cannot jump a river {way}; "
                                           f"{_jumpers(self.rules)}")
             blocker = next((c for c in jump if self.board[c]), None)
             if blocker is not None:
-                return Illegal(Rule.JUMP, f"the jump from {frn} to {ton} is blocked by "
+                return Judgement(Rule.JUMP, f"the jump from {frn} to {ton} is blocked by "
                                           f"{_describe(self.board[blocker], blocker)}")
         elif t.water[to] and to not in t.steps[code][fr]:
-            return Illegal(Rule.WATER, f"the {animal} cannot swim; only "
+            return Judgement(Rule.WATER, f"the {animal} cannot swim; only "
                                        f"{_swimmers(self.rules)} may enter the water ({ton})")
         target = self.board[to]
         if target and side_of(target) == self.side:
-            return Illegal(Rule.OCCUPIED, f"your own {piece_name(target)} stands on {ton}")
+            return Judgement(Rule.OCCUPIED, f"your own {piece_name(target)} stands on {ton}")
         if target:
             victim = _describe(target, to)
             if t.water[fr] != t.water[to]:
                 how = "from the water onto land" if t.water[fr] else "into the water"
-                return Illegal(Rule.WATER, f"the {animal} cannot capture {how} ({victim})")
+                return Judgement(Rule.WATER, f"the {animal} cannot capture {how} ({victim})")
             if not t.trap[self.side][to] and not t.beats[code][target]:
                 why = self._why_not_capture(animal, piece_name(target), victim)
                 if t.trap[1 - self.side][to]:
                     why += "; a trap weakens only the enemies standing on it"
-                return Illegal(Rule.CAPTURE, why)
+                return Judgement(Rule.CAPTURE, why)
         if move not in self.generate_moves():  # pragma: no cover - the checks above are complete
-            return Illegal(Rule.STEPS, f"{frn}{ton} is not a legal move")
+            return Judgement(Rule.STEPS, f"{frn}{ton} is not a legal move")
         if self._repeats(move):
-            return Illegal(Rule.REPETITION, "that move would make the same position a fourth "
+            return Judgement(Rule.REPETITION, "that move would make the same position a fourth "
                                             "time; the side to move must vary its move")
         return None
 
@@ -478,7 +471,7 @@ class Position:
         """
         bad = self.check(move)
         if bad is not None:
-            raise IllegalMoveError(f"{move_text(move)} is illegal ({bad.rule.value}): {bad.reason}")
+            raise IllegalMoveError(f"{move_text(move)} is illegal ({bad.rule}): {bad.reason}")
         self.push(move)
 
     def pop(self) -> int:

@@ -14,25 +14,31 @@ player's move.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any, ClassVar
 
-import numpy as np
-import shapely
-
-from referee.base import Game, Step
+from referee.base import Game, Judgement, Step
 from referee.geometry.obstacles import piece_shape
 from referee.registry import register_game
-from referee.worm_derby.course import Course, read_course
-from referee.worm_derby.inference import InferredMove, NoMove, infer_move
+from referee.worm_derby.course import Course, CourseReading, read_course
+from referee.worm_derby.judging import judged
+from referee.worm_derby.move_rules import (
+    MoveCheck,
+    MoveFacts,
+    PlacedCoin,
+    Walk,
+    judge_move,
+    most_steps,
+)
 from referee.worm_derby.reading import ReadingRules, reconcile
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
+from referee.worm_derby.setup_rules import judge_setup, start_track
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
-from referee.worm_derby.steps import StepProblem, StepWorld
+from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
-from referee.worm_derby.words import at, count, mm, ordinal, possessive, sentence, steps
-from referee.worm_derby.worms import WormShape, extract_worm, straightness_mm
+from referee.worm_derby.words import at, possessive, sentence
+from referee.worm_derby.worms import extract_worm
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Doubt,
@@ -46,40 +52,9 @@ from tabletop.events import (
     Verdict,
     Winner,
 )
-from tabletop.scene import SUITS, Piece, Point2, Scene
+from tabletop.scene import SUITS, Point2, Scene
 
-EATEN_LABEL = -1000  # labels of coins that are gone from the new scene (eaten): -1000 - k
 DEFAULT_LENGTH = 6
-
-
-@dataclass(frozen=True)
-class Judged:
-    """A verdict in the making: rule, reason, the pieces and point concerned."""
-
-    rule: str
-    reason: str
-    pieces: tuple[int, ...] = ()
-    where: Point2 | None = None
-    mover: str | None = None  # who broke the rule, when not the player whose turn it is
-
-    def verdict(self, seq: int, player: str | None) -> Verdict:
-        """The verdict event (illegal unless the rule is ``ok``); ``player`` unless the
-        judgement names the mover."""
-        where = None if self.where is None else (round(self.where[0], 2),
-                                                 round(self.where[1], 2))
-        return Verdict(seq, self.mover or player, self.rule == "ok", self.rule,
-                       sentence(self.reason), tuple(i for i in self.pieces if i >= 0), where)
-
-
-@dataclass(frozen=True)
-class MoveFacts:
-    """What a legal move did, for the state update."""
-
-    chain_mm: tuple[Point2, ...]
-    placed: int
-    eaten_player: str | None = None
-    eaten_end: int | None = None  # 0 or -1: which end of the victim's track was eaten
-    gates: frozenset[int] = frozenset()
 
 
 def _notice(seq: int, message: str, level: str = "info") -> Notice:
@@ -97,7 +72,7 @@ def variant(cls: type[WormDerby]) -> type[WormDerby]:
 
 
 @register_game
-class WormDerby(Game):
+class WormDerby(Game[DerbyState]):
     """Basic Worm Derby: obstacles that an ace may move, no gates, no eating."""
 
     name = "worm-derby"
@@ -106,7 +81,6 @@ class WormDerby(Game):
     option_names = frozenset({"variant", "cannibal", "lengths", "sizes"})
     variant_name: ClassVar[str] = "basic"
     cannibal: ClassVar[bool] = False
-    slalom: ClassVar[bool] = False
     settings: WormSettings = DEFAULT_SETTINGS
 
     def __init__(self, setup: Setup) -> None:
@@ -131,7 +105,7 @@ class WormDerby(Game):
         self.d = self.pieces.coin_diameter_mm
 
     @classmethod
-    def from_setup(cls, setup: Setup) -> Game:
+    def from_setup(cls, setup: Setup) -> WormDerby:
         """The variant subclass the options ask for (``variant``, ``cannibal``)."""
         name = setup.options.get("variant", "basic")
         cannibal = setup.options.get("cannibal", False)
@@ -160,22 +134,47 @@ class WormDerby(Game):
         return set()
 
     def direction_problem(self, state: DerbyState, player: str, body: list[Point2]
-                          ) -> Judged | None:
+                          ) -> Judgement | None:
         """A problem with the direction chosen (``body`` is the worm before, head last)."""
         return None
 
-    def gate_passes(self, course: Course, head: Point2, placed: Point2
-                    ) -> list[tuple[int, bool]]:
-        """Gates passed by a step from ``head`` to ``placed``: ``(gate, the right way)``."""
-        return []
+    def judge_step(self, move: MoveCheck, coin: PlacedCoin, walk: Walk) -> Judgement | None:
+        """The variant's rules of one coin laid, after the table's (Cannibal: eating; Slalom:
+        gates); what the step did goes into ``walk``. None: nothing wrong."""
+        return None
+
+    def may_lose_one(self, state: DerbyState, mover: str | None) -> frozenset[str]:
+        """Players whose worm may lose a coin in the mover's move (Cannibal: eaten)."""
+        return frozenset()
+
+    def may_gain_one(self, state: DerbyState) -> frozenset[str]:
+        """Players whose worm may get a coin back now (Cannibal: an eaten coin, on an ace)."""
+        return frozenset()
+
+    def read_course(self, scene: Scene, worm_ends_mm: Sequence[Point2]) -> CourseReading:
+        """The course on the first table: two start tiles and the pylon; other face-up tiles
+        are obstacles lying the wrong way up."""
+        return self._course(scene, worm_ends_mm, gates=False)
+
+    def _course(self, scene: Scene, worm_ends_mm: Sequence[Point2], gates: bool
+                ) -> CourseReading:
+        s = self.settings
+        return read_course(scene, self.pieces, gates, s.pylon_offset_tiles,
+                           s.start_apart_tiles, worm_ends_mm)
 
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
-                        ) -> tuple[Judged, DerbyState]:
+                        ) -> tuple[Judgement, DerbyState]:
         """Judges a scene after an ace: one obstacle moved at most a tile width."""
         return self._judge_obstacle_move(state, scene, player)
 
+    def not_finished_yet(self, course: Course, track: WormTrack) -> str:
+        """Why a worm back between the start tiles after rounding the pylon has not finished
+        (Slalom: a gate not passed), as the end of a sentence; empty: it has finished."""
+        return ""
+
     def after_move(self, state: DerbyState, player: str, facts: MoveFacts) -> DerbyState:
-        """State changes a variant makes after a legal move (Cannibal: fleeing, truce)."""
+        """State changes a variant makes after a legal move (Cannibal: the coin eaten, fleeing,
+        truce)."""
         return state
 
     # ------------------------------------------------------------------ Game
@@ -184,7 +183,7 @@ class WormDerby(Game):
         """No course yet: the first scene sets it up."""
         return DerbyState()
 
-    def accept(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+    def accept(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """Accept the table as it is: worms are read again where they now lie."""
         if state.course is None:
             return self._judge_setup(state, scene, seq)
@@ -210,7 +209,7 @@ class WormDerby(Game):
         return Step(new, (Verdict(seq, None, True, "ok",
                                   sentence("the table is accepted as it is" + played)),))
 
-    def step(self, state: DerbyState, event: Event, seq: int) -> Step:
+    def step(self, state: DerbyState, event: Event, seq: int) -> Step[DerbyState]:
         """Judges a roll or a scene; while an illegal verdict is not put right, another
         player's turn is not judged against it again and again: the table is told once."""
         if isinstance(event, Roll):
@@ -304,7 +303,7 @@ class WormDerby(Game):
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
                        unsure=tuple(sorted(unsure)))
 
-    def _settle(self, state: DerbyState, step: Step, seq: int) -> Step:
+    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int) -> Step[DerbyState]:
         """Keeps track of an illegal verdict not yet put right (see :meth:`step`)."""
         verdicts = step.verdicts
         if not verdicts:
@@ -351,8 +350,8 @@ class WormDerby(Game):
 
     # ------------------------------------------------------------------ rolls
 
-    def _roll(self, state: DerbyState, roll: Roll, seq: int) -> Step:
-        def bad(rule: str, reason: str) -> Step:
+    def _roll(self, state: DerbyState, roll: Roll, seq: int) -> Step[DerbyState]:
+        def bad(rule: str, reason: str) -> Step[DerbyState]:
             return Step(state, (Verdict(seq, roll.player, False, rule, sentence(reason)),))
 
         if state.course is None:
@@ -401,17 +400,14 @@ class WormDerby(Game):
     def reading_rules(self, state: DerbyState) -> ReadingRules:
         """What a reading of the table must keep, at this point of the game."""
         mover = self.players[state.turn] if state.roll not in (None, "again") else None
-        others = frozenset(p for p in self.players if p != mover) if self.cannibal \
-            else frozenset()
         return ReadingRules(self.d, self.pieces.tile_mm,
                             {w.player: w.length for w in state.worms
                              if not w.finished and w.player not in state.unsure},
-                            mover, frozenset(self.players), state.roll == "ace", others,
-                            frozenset(w.player for w in state.worms if w.eaten)
-                            if state.roll == "ace" else frozenset(),
+                            mover, frozenset(self.players), state.roll == "ace",
+                            self.may_lose_one(state, mover), self.may_gain_one(state),
                             self.settings.same_place_mm)
 
-    def _scene(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+    def _scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """A reading is judged when it is consistent with the accepted table; a reading that
         needed a guess (a piece not seen put back, a phantom left out) may only confirm a legal
         move: otherwise the table is asked to confirm or fix it (a doubt)."""
@@ -440,16 +436,7 @@ class WormDerby(Game):
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
 
-    def _worms_whole(self, state: DerbyState, scene: Scene) -> bool:
-        for w in state.worms:
-            if w.finished:
-                continue
-            shape = extract_worm(scene, w.player, self.d, self.settings)
-            if not shape.ok or len(shape.coins) != w.length:
-                return False
-        return True
-
-    def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step:
+    def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         assert state.table is not None
         player = self.players[state.turn]
         gone, came = scene_diff(state.table, scene, self.settings.same_place_mm,
@@ -457,17 +444,17 @@ class WormDerby(Game):
         if not gone and not came:
             return Step(state)
         if state.over:
-            return Step(state, (Judged("turn", "the race is over; nothing may move",
+            return Step(state, (judged("turn", "the race is over; nothing may move",
                                        tuple(came)).verdict(seq, None),))
         if state.roll in (None, "again"):
             return Step(state, (self._moved_before_roll(state, scene, came).verdict(seq,
                                                                                     player),))
         if state.roll == "ace":
-            judged, new = self.judge_ace_scene(state, scene, player)
-            return Step(new if judged.rule == "ok" else state, (judged.verdict(seq, player),))
+            found, new = self.judge_ace_scene(state, scene, player)
+            return Step(new if found.legal else state, (found.verdict(seq, player),))
         return self._judge_move(state, scene, seq, player, int(state.roll), (gone, came))
 
-    def _moved_before_roll(self, state: DerbyState, scene: Scene, came: list[int]) -> Judged:
+    def _moved_before_roll(self, state: DerbyState, scene: Scene, came: list[int]) -> Judgement:
         """Something moved when nobody may move: the foul is the mover's."""
         player = self.players[state.turn]
         movers = [p for p in self.players if any(
@@ -475,120 +462,44 @@ class WormDerby(Game):
         mover = next((p for p in movers if p != player), movers[0] if movers else None)
         needs = "to roll" if state.roll is None else "to roll again"
         if mover is None or mover == player:
-            return Judged("turn", f"nothing may move before a roll; it is {possessive(player)} "
+            return judged("turn", f"nothing may move before a roll; it is {possessive(player)} "
                                   f"turn {needs}", tuple(came), mover=mover)
         moved = tuple(j for j in came if scene.pieces[j].suit == mover)
-        return Judged("turn", f"{possessive(mover)} worm moved, but it is {possessive(player)} "
+        return judged("turn", f"{possessive(mover)} worm moved, but it is {possessive(player)} "
                               f"turn {needs}; put {possessive(mover)} worm back where it was",
                       moved, mover=mover)
 
     # ------------------------------------------------------------------ setup
 
-    def _judge_setup(self, state: DerbyState, scene: Scene, seq: int) -> Step:
-        s, tile = self.settings, self.pieces.tile_mm
-        ends = []
-        for player in self.players:
-            shape = extract_worm(scene, player, self.d, s)
-            if shape.ok:
-                ends += [scene.pieces[shape.coins[0]].centre_mm,
-                         scene.pieces[shape.coins[-1]].centre_mm]
-        reading = read_course(scene, self.pieces, self.slalom, s.pylon_offset_tiles,
-                              s.start_apart_tiles, ends)
-        course = reading.course
+    def _judge_setup(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
+        """The first table: the course and the worms at the start (:mod:`.setup_rules`)."""
+        setup = judge_setup(self, scene)
+        if setup.problem is not None:
+            return self._setup_problem(state, scene, setup.course, seq, setup.problem)
+        notices = tuple(_notice(seq, w, "warning") for w in setup.warnings)
+        new = replace(state, table=scene, course=setup.course, worms=setup.worms, turn=0,
+                      roll=None)
+        return Step(new, (Verdict(seq, None, True, "ok", sentence(setup.reason)), *notices))
 
-        def bad(reason: str, pieces: tuple[int, ...] = (), where: Point2 | None = None,
-                doubt: str = "") -> Step:
-            if state.early_roller is not None and not doubt:
-                # the players went on rolling while the setup was in doubt: the race is on
-                going = self._setup_as_it_stands(state, scene, course, seq, reason)
-                if going is not None:
-                    return going
-                doubt = "the race seems to have begun: fix the reading or accept the table"
-            if doubt:  # what a misread could explain: the table is asked, nobody is faulted
-                return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
-                                          where, sentence(f"{reason}: {doubt}")),))
-            return Step(state, (Judged("setup", reason, pieces, where).verdict(seq, None),))
-
-        if course is None:
-            few = sum(1 for p in scene.pieces if p.kind == "tile" and p.face == "up") < 3
-            return bad(reading.problem, reading.pieces,
-                       doubt="is a tile hidden or misread, or is the course not set up yet?"
-                       if few else "")
-        notices: list[Event] = []
-        for i in reading.extra_idx:
-            p = scene.pieces[i]
-            notices.append(_notice(seq, f"the face-up tile at {at(p.centre_mm)} is neither a start "
-                                       f"tile nor the pylon; it counts as an obstacle (obstacles "
-                                       f"lie face down)", "warning"))
-        apart = math.dist(*course.start_mm) / tile
-        lo, hi = s.start_apart_usual_tiles
-        if not lo <= apart <= hi:
-            notices.append(_notice(seq, f"the start tiles are {apart:.1f} tile widths apart; the "
-                                       f"rules ask for about four", "warning"))
-        if course.pylon_distance_mm < s.small_table_mm:
-            notices.append(_notice(seq, f"small table: the pylon is {course.pylon_distance_mm:.0f}"
-                                       f" mm from the start line; the rules ask for 3 to 6 feet "
-                                       f"(914 to 1829 mm)", "warning"))
-        tiles = [i for i, p in enumerate(scene.pieces) if p.kind == "tile"]
-        polys = {i: piece_shape(scene.pieces[i], self.pieces)[0] for i in tiles}
-        for a in tiles:
-            for b in tiles:
-                if a < b and polys[a].intersection(polys[b]).area > 1.0:
-                    return bad(f"the tiles at {at(scene.pieces[a].centre_mm)} and "
-                               f"{at(scene.pieces[b].centre_mm)} overlap", (a, b))
-        start_line = shapely.LineString(course.start_mm)
-        pylon_poly = polys[reading.pylon_idx] if reading.pylon_idx is not None else None
-        keep = s.obstacle_clear_tiles * tile
-        for i in tiles:
-            p = scene.pieces[i]
-            if p.face != "down":
-                continue
-            for name, geom in (("start line", start_line), ("pylon", pylon_poly)):
-                if geom is None:
-                    continue
-                dist = polys[i].distance(geom)
-                if dist < keep - s.same_place_mm:
-                    return bad(f"the obstacle at {at(p.centre_mm)} is {dist:.0f} mm from the "
-                               f"{name}; obstacles keep three tile widths ({keep:.0f} mm) away",
-                               (i,), p.centre_mm)
-        worms: list[WormTrack] = []
-        for player in self.players:
-            shape = extract_worm(scene, player, self.d, s)
-            problem = self._start_worm_problem(course, scene, shape, player)
-            if problem is not None:
-                misread = not shape.ok or len(shape.coins) != self.lengths[player]
-                return bad(*problem, doubt="is a coin hidden or misread?" if misread else "")
-            pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
-            # the end between the start tiles is the tail: the worm sets off towards the pylon
-            if course.between_start_tiles(pts[-1]) and not course.between_start_tiles(pts[0]):
-                pts = pts[::-1]
-            worms.append(WormTrack(player, pts, tuple(course.angle_of(p) for p in pts),
-                                   len(pts)))
-        strays = [i for i, p in enumerate(scene.pieces)
-                  if p.kind == "coin" and p.suit not in self.players]
-        if strays:
-            p = scene.pieces[strays[0]]
-            return bad(f"a coin at {at(p.centre_mm)} ({p.suit or 'suit unknown'}) belongs to no "
-                       f"worm in the race", tuple(strays),
-                       doubt="is it a misread?" if p.suit is None else "")
-        for w in worms:
-            for other in (x for x in scene.pieces if x.kind == "tile"):
-                shape_ = piece_shape(other, self.pieces)[0]
-                for c in w.coins_mm:
-                    depth = self.d / 2 - shape_.distance(shapely.Point(c))
-                    if depth > s.overlap_tolerance_mm:
-                        return bad(f"{possessive(w.player)} coin at {at(c)} overlaps the tile at "
-                                   f"{at(other.centre_mm)}", (), c)
-        n_obst = sum(1 for i in tiles if scene.pieces[i].face == "down")
-        gates = f", {count(len(course.gates), 'gate')}" if course.gates else ""
-        reason = (f"the course is set up: start tiles {math.dist(*course.start_mm):.0f} mm "
-                  f"apart, the pylon {course.pylon_distance_mm:.0f} mm away, "
-                  f"{count(n_obst, 'obstacle')}{gates}, {count(len(worms), 'worm')}")
-        new = replace(state, table=scene, course=course, worms=tuple(worms), turn=0, roll=None)
-        return Step(new, (Verdict(seq, None, True, "ok", sentence(reason)), *notices))
+    def _setup_problem(self, state: DerbyState, scene: Scene, course: Course | None, seq: int,
+                       problem: Judgement) -> Step[DerbyState]:
+        """A setup rule broken: a doubt when a misread could explain it, else a ``setup``
+        verdict; once the players have rolled on, the race stands as the table shows it."""
+        reason, pieces, where, doubt = problem.reason, problem.pieces, problem.where, \
+            problem.doubt
+        if state.early_roller is not None and not doubt:
+            # the players went on rolling while the setup was in doubt: the race is on
+            going = self._setup_as_it_stands(state, scene, course, seq, reason)
+            if going is not None:
+                return going
+            doubt = "the race seems to have begun: fix the reading or accept the table"
+        if doubt:  # what a misread could explain: the table is asked, nobody is faulted
+            return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
+                                      where, sentence(f"{reason}: {doubt}")),))
+        return Step(state, (judged("setup", reason, pieces, where).verdict(seq, None),))
 
     def _setup_as_it_stands(self, state: DerbyState, scene: Scene, course: Course | None,
-                            seq: int, problem: str) -> Step | None:
+                            seq: int, problem: str) -> Step[DerbyState] | None:
         """The course read from a table where the race has already begun (its first table was
         in doubt and the players rolled on): worms where they lie, the turn after the last
         roller's. None when the course or a worm cannot be read."""
@@ -599,11 +510,8 @@ class WormDerby(Game):
             shape = extract_worm(scene, player, self.d, self.settings)
             if not shape.ok or len(shape.coins) != self.lengths[player]:
                 return None
-            pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
-            if course.between_start_tiles(pts[-1]) and not course.between_start_tiles(pts[0]):
-                pts = pts[::-1]
-            worms.append(WormTrack(player, pts, tuple(course.angle_of(p) for p in pts),
-                                   len(pts)))
+            worms.append(start_track(course, player, tuple(
+                scene.pieces[i].centre_mm for i in shape.coins)))
         turn = (self.players.index(state.early_roller) + 1) % len(self.players)
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
                       roll=None, early_roller=None)
@@ -612,252 +520,14 @@ class WormDerby(Game):
             f"the race has begun, so {problem[0].lower() + problem[1:]} is let pass); it is "
             f"{possessive(self.players[turn])} turn to roll")),))
 
-    def _start_worm_problem(self, course: Course, scene: Scene, shape: WormShape, player: str
-                            ) -> tuple[str, tuple[int, ...], Point2 | None] | None:
-        s = self.settings
-        if not shape.ok:
-            return (f"{possessive(player)} worm is not a chain: {shape.detail}", shape.pieces, None)
-        n = len(shape.coins)
-        if n != self.lengths[player]:
-            return (f"{possessive(player)} worm has {n} coins; it should have "
-                    f"{self.lengths[player]}",
-                    shape.coins, None)
-        pts = np.array([scene.pieces[i].centre_mm for i in shape.coins])
-        off = straightness_mm(pts)
-        if off > s.straight_mm:
-            return (f"{possessive(player)} worm does not start straight (a coin is {mm(off)} "
-                    f"off its "
-                    f"line)", shape.coins, None)
-        if n >= 2:
-            dx, dy = pts[-1] - pts[0]
-            ex, ey = course.along
-            lean = math.degrees(math.asin(min(1.0, abs(dx * ex + dy * ey) / math.hypot(dx, dy))))
-            if lean > s.perpendicular_deg:
-                return (f"{possessive(player)} worm leans {lean:.0f} degrees from square to the "
-                        f"start "
-                        f"line; worms start perpendicular to it", shape.coins, None)
-        ends = [tuple(pts[0]), tuple(pts[-1])]
-        if not any(course.between_start_tiles(e) for e in ends):  # type: ignore[arg-type]
-            return (f"{possessive(player)} worm has no end coin between the start "
-                    f"tiles", shape.coins,
-                    None)
-        return None
-
     # ------------------------------------------------------------------ a move
 
     def _judge_move(self, state: DerbyState, scene: Scene, seq: int, player: str, limit: int,
-                    diff: tuple[list[int], list[int]]) -> Step:
-        judged, facts = self._judge_move_facts(state, scene, player, limit, diff)
+                    diff: tuple[list[int], list[int]]) -> Step[DerbyState]:
+        found, facts = judge_move(self, state, scene, player, limit, diff)
         if facts is None:
-            return Step(state, (judged.verdict(seq, player),))
-        return self._apply_move(state, scene, seq, player, judged, facts)
-
-    def _judge_move_facts(self, state: DerbyState, scene: Scene, player: str, limit: int,
-                          diff: tuple[list[int], list[int]] | None = None
-                          ) -> tuple[Judged, MoveFacts | None]:
-        s = self.settings
-        assert state.table is not None and state.course is not None
-        track = state.worm(player)
-        # tiles and stray pieces never move on a roll
-        def worm_coin(p: Piece) -> bool:
-            return p.kind == "coin" and p.suit in self.players
-
-        fixed_new_idx = [i for i, p in enumerate(scene.pieces) if not worm_coin(p)]
-        gone_all, came_all = diff if diff is not None else scene_diff(
-            state.table, scene, s.same_place_mm, s.same_angle_deg)
-        gone = [i for i in gone_all if not worm_coin(state.table.pieces[i])]
-        came = [j for j in came_all if not worm_coin(scene.pieces[j])]
-        if gone or came:
-            p0 = scene.pieces[came[0]] if came else state.table.pieces[gone[0]]
-            return Judged("obstacle", f"the {p0.kind} at {at(p0.centre_mm)} moved; on a roll of "
-                                      f"{limit} only {possessive(player)} worm "
-                                      f"moves", tuple(came)), None
-        shape = extract_worm(scene, player, self.d, s)
-        if shape.status == "split":
-            stray = scene.pieces[shape.pieces[0]]
-            return Judged("shape", f"the {player} coin at {at(stray.centre_mm)} does not touch "
-                                  f"the rest of its worm, which is split in two (touching coins "
-                                  f"are at most {mm(s.touch_factor * self.d)} apart); move it "
-                                  f"back against the worm", shape.pieces,
-                          stray.centre_mm), None
-        if not shape.ok:
-            return Judged("shape", f"{possessive(player)} worm "
-                                   f"{shape.detail.replace(f'the {player} ', '')}"
-                          if shape.status != "missing" else shape.detail, shape.pieces), None
-        new_pts = [scene.pieces[i].centre_mm for i in shape.coins]
-        # other worms stay; in Cannibal one may have lost an end coin
-        missing_ends: dict[str, int] = {}
-        others: list[tuple[Piece, int]] = []
-        for w in state.worms:
-            if w.player == player:
-                continue
-            other = extract_worm(scene, w.player, self.d, s)
-            idx = list(other.coins) if other.status != "missing" else []
-            if not idx and w.finished:
-                continue
-            pts = [scene.pieces[i].centre_mm for i in idx]
-            lost = [k for k, c in enumerate(w.coins_mm)
-                    if not any(math.dist(c, q) <= s.same_place_mm for q in pts)]
-            extra = [i for i, q in zip(idx, pts, strict=True)
-                     if not any(math.dist(c, q) <= s.same_place_mm for c in w.coins_mm)]
-            if extra or len(lost) > 1 or (lost and lost[0] not in (0, len(w.coins_mm) - 1)):
-                return Judged("turn", f"{possessive(w.player)} worm moved, but it is "
-                                      f"{possessive(player)} turn; put {possessive(w.player)} "
-                                      f"worm back where it was",
-                              tuple(extra) or tuple(idx), mover=w.player), None
-            if lost:
-                missing_ends[w.player] = 0 if lost[0] == 0 else -1
-            for k, c in enumerate(w.coins_mm):
-                j = next((i for i, q in zip(idx, pts, strict=True)
-                          if math.dist(c, q) <= s.same_place_mm), None)
-                label = j if j is not None else EATEN_LABEL - k
-                others.append((Piece("coin", c[0], c[1], suit=w.player), label))
-        if len(new_pts) != track.length:
-            return Judged("shape", f"{possessive(player)} worm has {len(new_pts)} coins; it "
-                                   f"should have "
-                                   f"{track.length}", shape.coins), None
-        inferred = infer_move(track.coins_mm, new_pts, s.same_place_mm,
-                              s.touch_factor * self.d)
-        if inferred is None:
-            if missing_ends:
-                victim = next(iter(missing_ends))
-                return Judged("turn", f"a coin of {possessive(victim)} worm is gone, but "
-                                      f"{possessive(player)} worm "
-                                      f"did not move"), None
-            return Judged("turn", f"something changed, but {possessive(player)} worm did not "
-                                  f"move"), None
-        if isinstance(inferred, NoMove):
-            return Judged(inferred.rule, f"{possessive(player)} "
-                                         f"{inferred.reason.removeprefix('the ')}",
-                          shape.coins), None
-        body = list(track.coins_mm) if inferred.forward else list(track.coins_mm)[::-1]
-        problem = self.direction_problem(state, player, body)
-        if problem is not None:
-            return problem, None
-        if inferred.steps > limit:
-            extra = inferred.steps - limit
-            last = shape.coins[inferred.new_order[inferred.placed_at[-1]]]
-            back = "coin" if extra == 1 else f"{extra} coins"
-            return Judged("steps", f"{possessive(player)} worm moved {steps(inferred.steps)} on "
-                                   f"a roll allowing {steps(limit)}; put the last {back} placed "
-                                   f"(the head at {at(scene.pieces[last].centre_mm)}) back at "
-                                   f"the tail",
-                          tuple(shape.coins[inferred.new_order[i]] for i in inferred.placed_at)
-                          ), None
-        # the table without the moving worm, as it was during the move
-        fixed = [(scene.pieces[i], i) for i in fixed_new_idx
-                 if scene.pieces[i].kind not in IGNORED_KINDS]
-        edible = self.edible(state, player)
-        edible_labels = set()
-        for victim, end in edible:
-            vt = state.worm(victim)
-            k = 0 if end == 0 else len(vt.coins_mm) - 1
-            c = vt.coins_mm[k]
-            for piece, label in others:
-                if piece.suit == victim and math.dist(piece.centre_mm, c) < 1e-6:
-                    edible_labels.add(label)
-        world = StepWorld(fixed + others, self.pieces, s, frozenset(edible_labels))
-        chain = [new_pts[i] for i in inferred.new_order]
-        placed_idx = [shape.coins[inferred.new_order[i]] for i in inferred.placed_at]
-        problem2, facts = self._check_steps(state, world, body, chain, inferred, placed_idx,
-                                            others, missing_ends)
-        if problem2 is not None:
-            return problem2, None
-        assert facts is not None
-        if inferred.steps < limit and facts.eaten_player is None:
-            possible = self._most_steps(state, world, player, limit)
-            if possible > inferred.steps:
-                return Judged("steps", f"{possessive(player)} worm moved "
-                                       f"{steps(inferred.steps)} on a roll "
-                                       f"of {limit}, but {possible} were possible",
-                              tuple(placed_idx)), None
-        how = "" if inferred.steps == limit or facts.eaten_player else \
-            f" (as many as possible on a roll of {limit})"
-        ate = (f" and ate an end coin of {possessive(facts.eaten_player)} worm"
-               if facts.eaten_player else "")
-        return Judged("ok", f"{possessive(player)} worm moved {steps(inferred.steps)}{how}{ate}",
-                      tuple(placed_idx), chain[-1]), facts
-
-    def _check_steps(self, state: DerbyState, world: StepWorld, body: list[Point2],
-                     chain: list[Point2], inferred: InferredMove, placed_idx: list[int],
-                     others: list[tuple[Piece, int]], missing_ends: dict[str, int]
-                     ) -> tuple[Judged | None, MoveFacts | None]:
-        assert state.course is not None
-        s = self.settings
-        placed = [chain[i] for i in inferred.placed_at]
-        passed: set[int] = set()
-        eaten_player: str | None = None
-        eaten_end: int | None = None
-        start = 0
-        if inferred.hidden:
-            reach = math.dist(body[-1], placed[0])
-            most = (inferred.hidden + 1) * s.touch_factor * self.d
-            if reach > most:
-                return Judged("touch", f"the worm's new tail at {at(placed[0])} is {mm(reach)} "
-                                       f"from its old head; {steps(inferred.steps)} reach at "
-                                       f"most {mm(most)}", (placed_idx[0],), placed[0]), None
-            hits = world.obstacles.overlapping(placed[0], self.d, s.overlap_tolerance_mm)
-            if hits:
-                lab = world.obstacles.labels[hits[0][1]]
-                return Judged("overlap", f"the {ordinal(inferred.hidden + 1)} coin overlaps "
-                                         f"{world.describe(lab)}", (placed_idx[0], lab),
-                              placed[0]), None
-            body = [placed[0]]
-            start = 1
-        for i in range(start, len(placed)):
-            q = placed[i]
-            n = inferred.hidden + i + 1
-            result = world.check(body, q)
-            if result.problem is not None:
-                return self._step_judged(result.problem, n, placed_idx[i]), None
-            if result.eaten is not None:
-                if i != len(placed) - 1:
-                    return Judged("cannibal", f"the {ordinal(n)} coin ate a coin, and eating "
-                                              f"ends the move, but more coins followed",
-                                  tuple(placed_idx[i:]), q), None
-                victim = next(p.suit for p, lab in others if lab == result.eaten)
-                assert victim is not None
-                vt = state.worm(victim)
-                end_pt = next(p.centre_mm for p, lab in others if lab == result.eaten)
-                eaten_end = 0 if math.dist(vt.coins_mm[0], end_pt) < 1e-6 else -1
-                if missing_ends.get(victim) != eaten_end:
-                    return Judged("cannibal", f"the {ordinal(n)} coin lies on "
-                                              f"{possessive(victim)} end coin"
-                                              f" but that coin was not taken away",
-                                  (placed_idx[i],), q), None
-                eaten_player = victim
-            for gate, right in self.gate_passes(state.course, body[-1], q):
-                g = state.course.gates[gate]
-                if not right:
-                    side = "right" if g.colour == "red" else "left"
-                    return Judged("gate", f"the {ordinal(n)} coin takes the worm past the "
-                                          f"{g.colour} gate at {at(g.centre_mm)} on the wrong "
-                                          f"side; pass {side} of {g.colour} tiles",
-                                  (placed_idx[i],), g.centre_mm), None
-                passed.add(gate)
-            body = [*body[1:], q]
-        unexplained = set(missing_ends) - ({eaten_player} if eaten_player else set())
-        if unexplained:
-            victim = next(iter(unexplained))
-            return Judged("turn", f"a coin of {possessive(victim)} worm is gone, but no worm "
-                                  f"ate it"), None
-        return None, MoveFacts(tuple(chain), len(placed), eaten_player, eaten_end,
-                               frozenset(passed))
-
-    def _step_judged(self, problem: StepProblem, n: int, placed_index: int) -> Judged:
-        return Judged(problem.rule, f"the {ordinal(n)} coin {problem.what}",
-                      (placed_index, *problem.labels), problem.where_mm)
-
-    def _most_steps(self, state: DerbyState, world: StepWorld, player: str, limit: int) -> int:
-        track = state.worm(player)
-        best = 0
-        for body in (list(track.coins_mm), list(track.coins_mm)[::-1]):
-            if self.direction_problem(state, player, body) is not None:
-                continue
-            best = max(best, len(world.longest_move(body, limit)))
-            if best >= limit:
-                break
-        return best
+            return Step(state, (found.verdict(seq, player),))
+        return self._apply_move(state, scene, seq, player, found, facts)
 
     def _world_for(self, state: DerbyState, player: str) -> StepWorld:
         """The table without the player's worm (labels are indices into the table)."""
@@ -867,7 +537,7 @@ class WormDerby(Game):
         return StepWorld(items, self.pieces, self.settings)
 
     def _can_step(self, state: DerbyState, player: str) -> bool:
-        return self._most_steps(state, self._world_for(state, player), player, 1) >= 1
+        return most_steps(self, state, self._world_for(state, player), player, 1) >= 1
 
     def legal_moves(self, state: DerbyState, player: str, limit: int) -> list[list[Point2]]:
         """Some moves the referee itself finds possible: the placements of a longest move
@@ -883,7 +553,7 @@ class WormDerby(Game):
     # ------------------------------------------------------------------ after a legal move
 
     def _apply_move(self, state: DerbyState, scene: Scene, seq: int, player: str,
-                    judged: Judged, facts: MoveFacts) -> Step:
+                    found: Judgement, facts: MoveFacts) -> Step[DerbyState]:
         assert state.course is not None
         course = state.course
         track = state.worm(player)
@@ -901,7 +571,7 @@ class WormDerby(Game):
                 angles.append(unwrap_from(prev, course.angle_of(c)))
         new_track = replace(track, coins_mm=chain, angles_rad=tuple(angles),
                             gates=track.gates | facts.gates)
-        outputs: list[Event] = [judged.verdict(seq, player)]
+        outputs: list[Event] = [found.verdict(seq, player)]
         head_angle = abs(angles[-1])
         back = math.pi + math.radians(self.settings.rounding_back_deg)
         if not new_track.rounded and head_angle >= back:
@@ -909,12 +579,10 @@ class WormDerby(Game):
             outputs.append(Rounded(player, seq))
         new = replace(state, table=scene)
         if new_track.rounded and course.between_start_tiles(chain[-1]) and head_angle >= back:
-            missing = [i for i in range(len(course.gates)) if i not in new_track.gates]
-            if missing:
-                g = course.gates[missing[0]]
-                outputs.append(_notice(seq, f"{player} is between the start tiles but has not "
-                                           f"passed the {g.colour} gate at {at(g.centre_mm)}",
-                                      "warning"))
+            not_yet = self.not_finished_yet(course, new_track)
+            if not_yet:
+                outputs.append(_notice(seq, f"{player} is between the start tiles but "
+                                            f"{not_yet}", "warning"))
             else:
                 new_track = replace(new_track, finished=True)
                 place = len(state.places) + 1
@@ -922,15 +590,7 @@ class WormDerby(Game):
                 outputs.append(Finish(player, place, seq))
                 if place == 1:
                     outputs.append(Winner(player, seq))
-        new = new.with_worm(new_track)
-        if facts.eaten_player is not None:
-            victim = new.worm(facts.eaten_player)
-            assert facts.eaten_end is not None
-            coins = victim.coins_mm[1:] if facts.eaten_end == 0 else victim.coins_mm[:-1]
-            ang = victim.angles_rad[1:] if facts.eaten_end == 0 else victim.angles_rad[:-1]
-            new = new.with_worm(replace(victim, coins_mm=coins, angles_rad=ang,
-                                        length=victim.length - 1, eaten=victim.eaten + 1))
-        new = self.after_move(new, player, facts)
+        new = self.after_move(new.with_worm(new_track), player, facts)
         return Step(self._next_turn(new), tuple(outputs))
 
     def _head_angle(self, track: WormTrack, chain: tuple[Point2, ...]) -> float:
@@ -954,23 +614,23 @@ class WormDerby(Game):
     # ------------------------------------------------------------------ an ace
 
     def _judge_obstacle_move(self, state: DerbyState, scene: Scene, player: str
-                             ) -> tuple[Judged, DerbyState]:
+                             ) -> tuple[Judgement, DerbyState]:
         assert state.table is not None and state.course is not None
         s, tile = self.settings, self.pieces.tile_mm
         gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
         old_p = [state.table.pieces[i] for i in gone]
         new_p = [scene.pieces[j] for j in came]
         if any(p.kind == "tile" and p.face == "up" for p in old_p + new_p):
-            return Judged("obstacle", "the start tiles, the pylon and the gates never move",
+            return judged("obstacle", "the start tiles, the pylon and the gates never move",
                           tuple(came)), state
         if len(old_p) != 1 or len(new_p) != 1 or old_p[0].kind != "tile" or \
                 new_p[0].kind != "tile":
-            return Judged("obstacle", f"after an ace only one obstacle may move (at most one "
+            return judged("obstacle", f"after an ace only one obstacle may move (at most one "
                                       f"tile width), then {player} rolls again", tuple(came)
                           ), state
         dist = math.dist(old_p[0].centre_mm, new_p[0].centre_mm)
         if dist > tile + s.same_place_mm:
-            return Judged("obstacle", f"the obstacle moved {dist:.0f} mm; an ace moves it at most"
+            return judged("obstacle", f"the obstacle moved {dist:.0f} mm; an ace moves it at most"
                                       f" one tile width ({tile:.1f} mm)", tuple(came),
                           new_p[0].centre_mm), state
         poly = piece_shape(new_p[0], self.pieces)[0]
@@ -981,9 +641,9 @@ class WormDerby(Game):
             depth = radius - poly.distance(shape) if radius else (
                 poly.intersection(shape).area ** 0.5)
             if depth > s.overlap_tolerance_mm:
-                return Judged("overlap", f"the moved obstacle at {at(new_p[0].centre_mm)} "
+                return judged("overlap", f"the moved obstacle at {at(new_p[0].centre_mm)} "
                                          f"overlaps the {p.kind} at {at(p.centre_mm)}",
                               (came[0], i), new_p[0].centre_mm), state
         new = replace(state, table=scene, roll="again")
-        return Judged("ok", f"{player} moved the obstacle at {at(old_p[0].centre_mm)} by "
+        return judged("ok", f"{player} moved the obstacle at {at(old_p[0].centre_mm)} by "
                             f"{dist:.0f} mm; roll again", (came[0],), new_p[0].centre_mm), new

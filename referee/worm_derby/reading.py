@@ -212,7 +212,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             continue
         unsure = q.suit not in players or (
             counts[q.suit] > rules.lengths.get(q.suit or "", 0)
-            and counts[p.suit] < rules.lengths[p.suit])
+            and counts[p.suit] < rules.lengths.get(p.suit or "", 0))
         if unsure:
             counts[q.suit] -= 1
             counts[p.suit] += 1

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
+from referee.base import GameState
 from referee.worm_derby.course import Course
 from tabletop.scene import Point2, Scene
 
@@ -58,7 +59,7 @@ class WormTrack:
 
 
 @dataclass(frozen=True)
-class DerbyState:
+class DerbyState(GameState):
     """Everything the referee knows between two events.
 
     Attributes:

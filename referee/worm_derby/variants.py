@@ -11,14 +11,18 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import replace
 
-from referee.worm_derby.course import Course
-from referee.worm_derby.game import Judged, MoveFacts, WormDerby, variant
+from referee.base import Judgement
+from referee.worm_derby.course import Course, CourseReading
+from referee.worm_derby.game import WormDerby, variant
+from referee.worm_derby.judging import judged
+from referee.worm_derby.move_rules import MoveCheck, MoveFacts, PlacedCoin, Walk
 from referee.worm_derby.state import DerbyState, WormTrack
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import scene_diff
-from referee.worm_derby.words import at, possessive
+from referee.worm_derby.words import at, ordinal, possessive
 from referee.worm_derby.worms import extract_worm
 from tabletop.scene import Point2, Scene
 
@@ -30,16 +34,42 @@ class Slalom(WormDerby):
     """Slalom: gates to pass on the right side; an ace is one step."""
 
     variant_name = "slalom"
-    slalom = True
+
+    def read_course(self, scene: Scene, worm_ends_mm: Sequence[Point2]) -> CourseReading:
+        """The course has gates: every face-up tile besides the start tiles and the pylon."""
+        return self._course(scene, worm_ends_mm, gates=True)
+
+    def judge_step(self, move: MoveCheck, coin: PlacedCoin, walk: Walk) -> Judgement | None:
+        """``gate``: a step passes each gate on its side (right of red, left of blue)."""
+        course = move.state.course
+        assert course is not None
+        for gate, right in self.gate_passes(course, coin.head_mm, coin.at_mm):
+            g = course.gates[gate]
+            if not right:
+                side = "right" if g.colour == "red" else "left"
+                return judged("gate", f"the {ordinal(coin.n)} coin takes the worm past the "
+                                      f"{g.colour} gate at {at(g.centre_mm)} on the wrong "
+                                      f"side; pass {side} of {g.colour} tiles",
+                              (coin.index,), g.centre_mm)
+            walk.gates.add(gate)
+        return super().judge_step(move, coin, walk)
+
+    def not_finished_yet(self, course: Course, track: WormTrack) -> str:
+        """A worm finishes once it has passed every gate the right way."""
+        missing = [i for i in range(len(course.gates)) if i not in track.gates]
+        if not missing:
+            return super().not_finished_yet(course, track)
+        g = course.gates[missing[0]]
+        return f"has not passed the {g.colour} gate at {at(g.centre_mm)}"
 
     def ace_steps(self, state: DerbyState, player: str) -> int | None:
         """An ace is one step."""
         return 1
 
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
-                        ) -> tuple[Judged, DerbyState]:
+                        ) -> tuple[Judgement, DerbyState]:
         """No obstacle ever moves in Slalom."""
-        return Judged("obstacle", "in Slalom no obstacle moves"), state
+        return judged("obstacle", "in Slalom no obstacle moves"), state
 
     def gate_passes(self, course: Course, head: Point2, placed: Point2
                     ) -> list[tuple[int, bool]]:
@@ -92,7 +122,7 @@ class Cannibal(WormDerby):
         return out
 
     def direction_problem(self, state: DerbyState, player: str, body: list[Point2]
-                          ) -> Judged | None:
+                          ) -> Judgement | None:
         """A bitten worm must next move away from its attacker: its head is the end farther
         from the attacker's worm."""
         for victim, attacker in state.flee:
@@ -106,14 +136,53 @@ class Cannibal(WormDerby):
                 return min(math.dist(p, c) for c in coins)
 
             if gap(body[-1]) < gap(body[0]):
-                return Judged("direction", f"{possessive(player)} worm was eaten by "
+                return judged("direction", f"{possessive(player)} worm was eaten by "
                                            f"{possessive(attacker)} and must "
                                            f"move away from it, leading with its end at "
                                            f"{at(body[0])}", (), body[-1])
         return None
 
+    def may_lose_one(self, state: DerbyState, mover: str | None) -> frozenset[str]:
+        """Any worm but the mover's may lose an end coin to it."""
+        return frozenset(p for p in self.players if p != mover)
+
+    def may_gain_one(self, state: DerbyState) -> frozenset[str]:
+        """After an ace, a worm with an eaten coin may get it back."""
+        return frozenset(w.player for w in state.worms if w.eaten) if state.roll == "ace" \
+            else frozenset()
+
+    def judge_step(self, move: MoveCheck, coin: PlacedCoin, walk: Walk) -> Judgement | None:
+        """``cannibal``: a coin laid on an edible end coin eats it, and that ends the move; the
+        coin eaten must be gone from the table."""
+        if coin.eaten is not None:
+            if not coin.last:
+                return judged("cannibal", f"the {ordinal(coin.n)} coin ate a coin, and eating "
+                                          f"ends the move, but more coins followed",
+                              tuple(move.placed_idx[coin.i:]), coin.at_mm)
+            others = move.others.coins
+            victim = next(p.suit for p, lab in others if lab == coin.eaten)
+            assert victim is not None
+            vt = move.state.worm(victim)
+            end_pt = next(p.centre_mm for p, lab in others if lab == coin.eaten)
+            eaten_end = 0 if math.dist(vt.coins_mm[0], end_pt) < 1e-6 else -1
+            if move.others.missing_ends.get(victim) != eaten_end:
+                return judged("cannibal", f"the {ordinal(coin.n)} coin lies on "
+                                          f"{possessive(victim)} end coin"
+                                          f" but that coin was not taken away",
+                              (coin.index,), coin.at_mm)
+            walk.eaten_player, walk.eaten_end = victim, eaten_end
+        return super().judge_step(move, coin, walk)
+
     def after_move(self, state: DerbyState, player: str, facts: MoveFacts) -> DerbyState:
-        """The mover's fleeing and truce end with its move; a bite starts new ones."""
+        """The coin eaten goes aside; the mover's fleeing and truce end with its move; a bite
+        starts new ones."""
+        if facts.eaten_player is not None:
+            victim = state.worm(facts.eaten_player)
+            assert facts.eaten_end is not None
+            coins = victim.coins_mm[1:] if facts.eaten_end == 0 else victim.coins_mm[:-1]
+            ang = victim.angles_rad[1:] if facts.eaten_end == 0 else victim.angles_rad[:-1]
+            state = state.with_worm(replace(victim, coins_mm=coins, angles_rad=ang,
+                                            length=victim.length - 1, eaten=victim.eaten + 1))
         flee = tuple(f for f in state.flee if f[0] != player)
         truce = tuple(t for t in state.truce if t[0] != player)
         if facts.eaten_player is not None:
@@ -126,7 +195,7 @@ class Cannibal(WormDerby):
         return None
 
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
-                        ) -> tuple[Judged, DerbyState]:
+                        ) -> tuple[Judgement, DerbyState]:
         """After an ace: an eaten coin back at one end of the worm, or an obstacle moved."""
         assert state.table is not None
         s = self.settings
@@ -137,18 +206,18 @@ class Cannibal(WormDerby):
         if gone or len(came) != 1 or len(new_coins) != 1:
             return super().judge_ace_scene(state, scene, player)
         if track.eaten <= 0:
-            return Judged("cannibal", f"{possessive(player)} worm has no eaten coin to return",
+            return judged("cannibal", f"{possessive(player)} worm has no eaten coin to return",
                           tuple(came)), state
         shape = extract_worm(scene, player, self.d, s)
         q = scene.pieces[new_coins[0]].centre_mm
         if not shape.ok:
-            return Judged("shape", f"the returned coin at {at(q)} does not make one chain",
+            return judged("shape", f"the returned coin at {at(q)} does not make one chain",
                           tuple(came), q), state
         pts = [scene.pieces[i].centre_mm for i in shape.coins]
         if math.dist(pts[0], q) < 1e-9:
             pts = pts[::-1]
         if math.dist(pts[-1], q) > 1e-9:
-            return Judged("shape", f"an eaten coin returns to an end of the worm, not to "
+            return judged("shape", f"an eaten coin returns to an end of the worm, not to "
                                    f"{at(q)}", tuple(came), q), state
         body = [(math.inf, math.inf), *pts[:-1]]
         items = [(p, i) for i, p in enumerate(scene.pieces)
@@ -157,7 +226,7 @@ class Cannibal(WormDerby):
         world = StepWorld(items, self.pieces, s)
         result = world.check(body, q)
         if result.problem is not None:
-            return Judged(result.problem.rule, f"the returned coin {result.problem.what}",
+            return judged(result.problem.rule, f"the returned coin {result.problem.what}",
                           (new_coins[0], *result.problem.labels), q), state
         course = state.course
         assert course is not None
@@ -168,7 +237,7 @@ class Cannibal(WormDerby):
             course, replace(track, angles_rad=angles), tuple(pts)), length=track.length + 1,
             eaten=track.eaten - 1)
         new = replace(state.with_worm(back), table=scene, roll="again")
-        return Judged("ok", f"{player} returned an eaten coin to its worm at {at(q)}; roll again",
+        return judged("ok", f"{player} returned an eaten coin to its worm at {at(q)}; roll again",
                       (new_coins[0],), q), new
 
 
@@ -179,7 +248,6 @@ class SlalomCannibal(Cannibal, Slalom):
 
     variant_name = "slalom"
     cannibal = True
-    slalom = True
 
     def ace_steps(self, state: DerbyState, player: str) -> int | None:
         """One step, unless the worm has an eaten coin to return."""

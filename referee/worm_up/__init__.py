@@ -4,10 +4,17 @@
   :class:`SecretBids` for the phone pages).
 - :mod:`referee.worm_up.game`: the referee (``worm-up`` in records).
 - :mod:`referee.worm_up.geometry`: chains of touching segments and the finish line.
+
+Importing this package registers the game (``worm-up``) with :mod:`referee.registry`.
 """
 
+from referee.registry import GameSpec, register
 from referee.worm_up.bidding import TILES, BidError, Mover, Rack, Reveal, SecretBids, reveal
 from referee.worm_up.game import Phase, Rule, Status, Worm, WormUp, WormUpSettings, WormUpState
+from tabletop.events import Bid
+
+register(GameSpec(WormUp, title="Worm Up!", default_players=("red", "yellow", "green"),
+                  player_pieces="worm", events=(Bid,)))
 
 __all__ = ["TILES", "BidError", "Mover", "Phase", "Rack", "Reveal", "Rule", "SecretBids",
            "Status", "Worm", "WormUp", "WormUpSettings", "WormUpState", "reveal"]

@@ -46,7 +46,7 @@ from dataclasses import dataclass, fields, replace
 from enum import IntFlag, StrEnum
 from typing import Any
 
-from referee.base import Game, GameState, Step
+from referee.base import Game, GameState, Judgement, RuleBroken, Step
 from referee.registry import register_game
 from referee.words import and_list, or_list
 from referee.worm_up import geometry as geo
@@ -228,22 +228,14 @@ class _Read:
         return [i for i, _ in self.segments.get(player, ())]
 
 
-class _Foul(Exception):
-    """A rule broken by a scene (internal: becomes an illegal verdict)."""
+MISREAD = "is a piece hidden or misread?"
+"""The question put to the table when a misread could explain what is wrong."""
 
-    def __init__(self, rule: Rule, reason: str, player: str | None = None,
-                 pieces: Sequence[int] = (), where: Point2 | None = None) -> None:
-        super().__init__(reason)
-        self.rule = rule
-        self.reason = reason
-        self.player = player
-        self.pieces = tuple(pieces)
-        self.where = where
-        self.misread = False  # a misread could explain it: a doubt rather than a foul
 
-    def verdict(self, seq: int) -> Verdict:
-        return Verdict(seq, self.player, False, self.rule.value, self.reason, self.pieces,
-                       self.where)
+def _foul(rule: Rule, reason: str, player: str | None = None, pieces: Sequence[int] = (),
+          where: Point2 | None = None, doubt: str = "") -> RuleBroken:
+    """A rule broken by a scene (raised; it becomes an illegal verdict, or a doubt)."""
+    return RuleBroken(Judgement(rule, reason, player, tuple(pieces), where, doubt))
 
 
 def _centroid(points: Sequence[Point2]) -> Point2 | None:
@@ -257,7 +249,7 @@ def _pt(p: Point2) -> tuple[float, float]:
 
 
 @register_game
-class WormUp(Game):
+class WormUp(Game[WormUpState]):
     """Worm Up! (Alex Randolph): 3 to 5 worms race to the finish line by secret bids."""
 
     name = "worm-up"
@@ -285,7 +277,7 @@ class WormUp(Game):
         """Before the first scene: every tile available."""
         return WormUpState(table=None, rack=Rack.fresh(self.players))
 
-    def step(self, state: WormUpState, event: Event, seq: int) -> Step:
+    def step(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
         """Judges a bid or a scene (other events are not part of Worm Up!)."""
         if isinstance(event, Bid):
             return self._bid(state, event, seq)
@@ -296,21 +288,22 @@ class WormUp(Game):
                 if state.phase is Phase.SETUP:
                     return self._setup_scene(state, event.scene, seq)
                 return self._scene(state, event.scene, seq)
-            except _Foul as foul:
-                if foul.rule is Rule.PIECES or foul.misread:
+            except RuleBroken as broken:
+                foul = broken.judgement
+                if foul.doubt:
                     # segments and posts do not appear or vanish during play: a misread first
                     doubted = replace(state, setup_doubted=True) \
                         if state.phase is Phase.SETUP else state
                     return Step(doubted, (Doubt(seq, foul.player, foul.pieces, foul.where,
-                                                foul.reason.removesuffix(".") + ": is a piece "
-                                                "hidden or misread?"),))
+                                                foul.reason.removesuffix(".") + ": "
+                                                + foul.doubt),))
                 return Step(state, (foul.verdict(seq),))
         player = getattr(event, "player", None)
         return Step(state, (Verdict(seq, player, False, Rule.EVENT.value,
                                     f"Worm Up! has no {event.type} events; players bid and "
                                     f"move their worms."),))
 
-    def accept(self, state: WormUpState, scene: Scene, seq: int) -> Step:
+    def accept(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """The table as it is becomes the accepted table (see the module's notes)."""
         try:
             if state.phase is Phase.SETUP:
@@ -320,7 +313,8 @@ class WormUp(Game):
                                      "The table was accepted as the start; bidding for round 1 "
                                      "is open."),))
             return self._accept_later(state, scene, seq)
-        except _Foul as foul:
+        except RuleBroken as broken:
+            foul = broken.judgement
             return Step(state, (Verdict(seq, foul.player, False, Rule.ACCEPT.value,
                                         f"The table cannot be accepted: {foul.reason[:1].lower()}"
                                         f"{foul.reason[1:]}", foul.pieces, foul.where),))
@@ -375,7 +369,7 @@ class WormUp(Game):
         for p in self.players:
             try:
                 self._check_no_touch(read, p, None, Rule.TOUCH)
-            except _Foul:
+            except RuleBroken:
                 out |= Status.TOUCHING
                 break
         return out
@@ -404,8 +398,8 @@ class WormUp(Game):
 
     # ------------------------------------------------------------------ bids
 
-    def _bid(self, state: WormUpState, bid: Bid, seq: int) -> Step:
-        def foul(reason: str) -> Step:
+    def _bid(self, state: WormUpState, bid: Bid, seq: int) -> Step[WormUpState]:
+        def foul(reason: str) -> Step[WormUpState]:
             return Step(state, (Verdict(seq, bid.player, False, Rule.BID.value, reason),))
 
         if bid.player not in self.players:
@@ -471,15 +465,13 @@ class WormUp(Game):
         for p in self.players:
             have = len(read.segments[p])
             if have != n:
-                foul = _Foul(rule, f"{p} has {have} segment{'s' if have != 1 else ''} on the "
-                                   f"table, not {n}.", p, read.indices(p))
-                foul.misread = True
-                raise foul
+                raise _foul(rule, f"{p} has {have} segment{'s' if have != 1 else ''} on the "
+                                  f"table, not {n}.", p, read.indices(p), doubt=MISREAD)
 
     def _chain(self, read: _Read, player: str, rule: Rule) -> tuple[int, ...]:
         order = geo.best_chain(read.centres(player), self.diameter_mm, self.settings.chain_gap_mm)
         if order is None:
-            raise _Foul(rule, f"{player}'s segments do not form one chain of touching segments.",
+            raise _foul(rule, f"{player}'s segments do not form one chain of touching segments.",
                         player, read.indices(player))
         return order
 
@@ -495,12 +487,12 @@ class WormUp(Game):
             for i, a in mine:
                 for j, b in read.segments[other]:
                     if geo.touch(a, b, self.diameter_mm, self.settings.touch_gap_mm):
-                        raise _Foul(rule, f"{player}'s worm touches {other}'s worm.", player,
+                        raise _foul(rule, f"{player}'s worm touches {other}'s worm.", player,
                                     (i, j), _pt(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)))
 
     # ------------------------------------------------------------------ the setup
 
-    def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step:
+    def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         new = self._read_setup(scene, strict=True)
         return Step(replace(new, table=scene, phase=Phase.BIDDING),
                     (Verdict(seq, None, True, Rule.OK.value,
@@ -512,10 +504,9 @@ class WormUp(Game):
         read = self._read(scene)
         self._check_counts(read, Rule.SETUP)
         if len(read.posts) != 4:
-            foul = _Foul(Rule.SETUP, f"The table needs 4 posts (2 start, 2 finish), not "
-                                     f"{len(read.posts)}.", None, [i for i, _ in read.posts])
-            foul.misread = True
-            raise foul
+            raise _foul(Rule.SETUP, f"The table needs 4 posts (2 start, 2 finish), not "
+                                    f"{len(read.posts)}.", None, [i for i, _ in read.posts],
+                        doubt=MISREAD)
         chains = {p: self._chain(read, p, Rule.SETUP) for p in self.players}
         ends = [read.centres(p)[k] for p in self.players for k in (chains[p][0], chains[p][-1])]
         s1, s2, f1, f2 = self._start_and_finish([c for _, c in read.posts], ends)
@@ -560,35 +551,35 @@ class WormUp(Game):
         finish_mid = ((finish[0][0] + finish[1][0]) / 2, (finish[0][1] + finish[1][1]) / 2)
         finish_side = geo.line_distance(finish_mid, s1, s2)[0]
         if abs(finish_side) < self.diameter_mm:
-            raise _Foul(Rule.SETUP, "The finish posts must stand well ahead of the start posts.",
+            raise _foul(Rule.SETUP, "The finish posts must stand well ahead of the start posts.",
                         None, [i for i, _ in read.posts])
         behind = -1.0 if finish_side > 0 else 1.0  # distances times this: > 0 behind the line
         span_mm = geo.dist(s1, s2)
         for w in worms:
             idx = read.indices(w.player)
             if geo.max_deviation(w.centres_mm) > s.straight_mm:
-                raise _Foul(Rule.SETUP, f"{w.player}'s worm is not laid out in a straight line.",
+                raise _foul(Rule.SETUP, f"{w.player}'s worm is not laid out in a straight line.",
                             w.player, idx)
             head_d, t = geo.line_distance(w.head_mm, s1, s2)
             head_behind = head_d * behind
             tail_behind = geo.line_distance(w.tail_mm, s1, s2)[0] * behind
             if tail_behind <= 0:
-                raise _Foul(Rule.SETUP, f"{w.player}'s worm must start behind the start line, "
+                raise _foul(Rule.SETUP, f"{w.player}'s worm must start behind the start line, "
                                         f"facing the finish.", w.player, idx, _pt(w.head_mm))
             if tail_behind - head_behind < 0.5 * geo.dist(w.tail_mm, w.head_mm):
-                raise _Foul(Rule.SETUP, f"{w.player}'s worm must point at the start line, not "
+                raise _foul(Rule.SETUP, f"{w.player}'s worm must point at the start line, not "
                                         f"lie along it.", w.player, idx, _pt(w.head_mm))
             gap = head_behind - self.radius_mm
             if gap < -s.touch_gap_mm:
-                raise _Foul(Rule.SETUP, f"{w.player}'s head lies over the start line.",
+                raise _foul(Rule.SETUP, f"{w.player}'s head lies over the start line.",
                             w.player, idx, _pt(w.head_mm))
             if gap > s.start_gap_mm:
-                raise _Foul(Rule.SETUP, f"{w.player}'s head is {gap:.0f} mm behind the start "
+                raise _foul(Rule.SETUP, f"{w.player}'s head is {gap:.0f} mm behind the start "
                                         f"line; it must be just behind it.", w.player, idx,
                             _pt(w.head_mm))
             margin = self.diameter_mm / span_mm if span_mm > 0 else 0.0
             if not -margin <= t <= 1 + margin:
-                raise _Foul(Rule.SETUP, f"{w.player}'s head is not between the start posts.",
+                raise _foul(Rule.SETUP, f"{w.player}'s head is not between the start posts.",
                             w.player, idx, _pt(w.head_mm))
         for p in self.players:
             self._check_no_touch(read, p, None, Rule.SETUP)
@@ -604,7 +595,7 @@ class WormUp(Game):
             players whose worm changed; the new position of a moved finish post (or None).
 
         Raises:
-            _Foul: a finish post is missing, or both moved.
+            RuleBroken: a finish post is missing, or both moved.
         """
         s = self.settings
         still: dict[str, dict[int, int]] = {}
@@ -630,12 +621,12 @@ class WormUp(Game):
             j = min(others, key=lambda j: abs(geo.dist(anchor, new_posts[j]) - length))
             return still, changed, new_posts[j]
         if not fm and len(others) >= 2:
-            raise _Foul(Rule.POST, "Both finish posts moved; one of them must stay put.", None,
+            raise _foul(Rule.POST, "Both finish posts moved; one of them must stay put.", None,
                         [read.posts[j][0] for j in others], _pt(fin[0]))
-        raise _Foul(Rule.PIECES, "A finish post is missing from the table; put it back.", None,
-                    [i for i, _ in read.posts], _pt(fin[0]))
+        raise _foul(Rule.PIECES, "A finish post is missing from the table; put it back.", None,
+                    [i for i, _ in read.posts], _pt(fin[0]), doubt=MISREAD)
 
-    def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step:
+    def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         read = self._read(scene)
         self._check_counts(read, Rule.PIECES)
         still, changed, moved_post = self._changes(state, read)
@@ -647,7 +638,7 @@ class WormUp(Game):
             new = self._post_move(state, read, moved_post)
             return self._after_post(new, scene, seq)
         if state.phase is not Phase.MOVING:
-            raise _Foul(Rule.TURN, f"No worm may move before the bids of round {state.round} "
+            raise _foul(Rule.TURN, f"No worm may move before the bids of round {state.round} "
                                    f"are revealed; {and_list(changed)} moved.", changed[0],
                         [i for p in changed for i in read.indices(p)])
         assert state.reveal is not None
@@ -656,16 +647,16 @@ class WormUp(Game):
         movers = [p for p in changed if p in nxt]
         if len(changed) > 1:
             who = movers[0] if movers else changed[0]
-            raise _Foul(Rule.TURN, f"Only one worm may move at a time, but {and_list(changed)} "
+            raise _foul(Rule.TURN, f"Only one worm may move at a time, but {and_list(changed)} "
                                    f"moved.", who, [i for p in changed for i in read.indices(p)])
         player = changed[0]
         if not movers:
             pending = rv.mover(player) is not None and player not in state.moved
-            raise _Foul(Rule.ORDER if pending else Rule.TURN, self._not_your_turn(state, player),
+            raise _foul(Rule.ORDER if pending else Rule.TURN, self._not_your_turn(state, player),
                         player,
                         read.indices(player))
         if moved_post is not None and player != x_player:
-            raise _Foul(Rule.POST, f"A finish post moved with {player}'s worm; only the X "
+            raise _foul(Rule.POST, f"A finish post moved with {player}'s worm; only the X "
                                    f"player may move a finish post.", player,
                         [i for i, _ in read.posts])
         worm, new_idx, number = self._judge_move(state, read, player, still[player])
@@ -710,7 +701,7 @@ class WormUp(Game):
         """Checks one worm's move; returns the new worm, the new segments' indices, the count.
 
         Raises:
-            _Foul: shape, tail, steps, turn or touch.
+            RuleBroken: shape, tail, steps, turn or touch.
         """
         assert state.reveal is not None
         s = self.settings
@@ -734,10 +725,10 @@ class WormUp(Game):
                            if j not in set(still.values())])
         if not candidates:
             if geo.best_chain(new_pts, d, gap) is None:
-                raise _Foul(Rule.SHAPE, f"{player}'s worm is split: its segments no longer form "
+                raise _foul(Rule.SHAPE, f"{player}'s worm is split: its segments no longer form "
                                         f"one chain of touching segments.", player, moved_idx,
                             where)
-            raise _Foul(Rule.TAIL, f"{player} must take segments from the tail and lay them one "
+            raise _foul(Rule.TAIL, f"{player} must take segments from the tail and lay them one "
                                    f"after the other in front of the head.", player, moved_idx,
                         where)
         rv = state.reveal
@@ -762,18 +753,18 @@ class WormUp(Game):
         segments = f"segment{'s' if k != 1 else ''}"
         if allowed and k < min(allowed):
             goal = or_list(allowed)
-            raise _Foul(Rule.STEPS, f"{player} has moved {k} of {goal} segments so far.", player,
+            raise _foul(Rule.STEPS, f"{player} has moved {k} of {goal} segments so far.", player,
                         moved_idx, where)
         if mover.number is not None:
             bid = f"X as {mover.number}" if mover.is_x else mover.bid
-            raise _Foul(Rule.STEPS, f"{player} bid {bid} but moved {k} {segments}.", player,
+            raise _foul(Rule.STEPS, f"{player} bid {bid} but moved {k} {segments}.", player,
                         moved_idx, where)
         if k in mover.free:
             first = [o for o in rv.order if o.player not in state.moved
                      and o.number is not None and o.number < k]
-            raise _Foul(Rule.ORDER, f"{player}'s X took {k}, so {first[0].label()} moves first.",
+            raise _foul(Rule.ORDER, f"{player}'s X took {k}, so {first[0].label()} moves first.",
                         player, moved_idx, where)
-        raise _Foul(Rule.STEPS, f"{player} bid X and moved {k} {segments}, but {k} was bid this "
+        raise _foul(Rule.STEPS, f"{player} bid X and moved {k} {segments}, but {k} was bid this "
                                 f"round; the free numbers are "
                                 f"{and_list(str(f) for f in mover.free)}.",
                     player, moved_idx, where)
@@ -785,10 +776,10 @@ class WormUp(Game):
         post_idx = [i for i, _ in read.posts]
         x = rv.x_player if rv is not None else None
         if x is None or state.phase is Phase.SETUP:
-            raise _Foul(Rule.POST, "A finish post moved, but only a successful X lets a player "
+            raise _foul(Rule.POST, "A finish post moved, but only a successful X lets a player "
                                    "move one.", None, post_idx, _pt(moved_to))
         if state.post_moved:
-            raise _Foul(Rule.POST, f"{x} has already moved a finish post for this X.", x,
+            raise _foul(Rule.POST, f"{x} has already moved a finish post for this X.", x,
                         post_idx, _pt(moved_to))
         assert state.finish_posts_mm is not None
         a, b = state.finish_posts_mm
@@ -799,13 +790,13 @@ class WormUp(Game):
         length = geo.dist(a, b)
         new_len = geo.dist(anchor, moved_to)
         if abs(new_len - length) > s.post_distance_tolerance_mm:
-            raise _Foul(Rule.POST, f"The finish posts are now {new_len:.0f} mm apart instead of "
+            raise _foul(Rule.POST, f"The finish posts are now {new_len:.0f} mm apart instead of "
                                    f"{length:.0f} mm; the strip must stay attached.", x,
                         post_idx, _pt(moved_to))
         posts = (anchor, moved_to) if kept_old == 0 else (moved_to, anchor)
         return replace(state, finish_posts_mm=posts, post_moved=True)
 
-    def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step:
+    def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         rv = state.reveal
         assert rv is not None and rv.x_player is not None
         x = rv.x_player
@@ -852,7 +843,7 @@ class WormUp(Game):
             along = geo.dist(pts[0], mid) - geo.dist(pts[-1], mid)
         return tuple(pts if along > 0 else reversed(pts))
 
-    def _accept_later(self, state: WormUpState, scene: Scene, seq: int) -> Step:
+    def _accept_later(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         read = self._read(scene)
         self._check_counts(read, Rule.ACCEPT)
         _still, changed, moved_post = self._changes(state, read)

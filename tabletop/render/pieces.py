@@ -33,16 +33,8 @@ def symbol_angle(piece: Piece, index: int) -> int:
 
 
 def piece_height_mm(piece: Piece, pieces: PieceSet) -> float:
-    """Height of a piece's top above the table."""
-    return {
-        "coin": pieces.coin_thickness_mm,
-        "tile": pieces.tile_thickness_mm,
-        "post": pieces.post_height_mm,
-        "segment": pieces.segment_height_mm,
-        "token": pieces.token_thickness_mm,
-        "die": pieces.die_mm,
-        "pawn": 25.0,
-    }[piece.kind]
+    """Height of a piece's top above the table (its kind's, :mod:`tabletop.kinds`)."""
+    return pieces.height_mm(piece.kind)
 
 
 def shape_of(piece: Piece, index: int, pieces: PieceSet) -> Shape:

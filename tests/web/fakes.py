@@ -17,12 +17,12 @@ from typing import Any
 
 import numpy as np
 
+from live.pipeline import Vision
+from live.sources import Frame, Item, Source, SourceLost, TimelineEvent
 from referee.base import Game, Step
-from referee.registry import register_game
+from referee.registry import GameSpec, register
 from tabletop.events import Roll, SceneSeen, Verdict
 from tabletop.scene import Scene
-from web.pipeline import Vision
-from web.sources import Frame, Item, Source, SourceLost, TimelineEvent
 
 
 @dataclass(frozen=True)
@@ -32,7 +32,6 @@ class ToyState:
     moves: int = 0
 
 
-@register_game
 class ToyGame(Game):
     """Turns, rolls and 'no new coins'."""
 
@@ -70,6 +69,9 @@ class ToyGame(Game):
 
     def describe(self, state: ToyState) -> dict[str, Any]:
         return {"turn": self.players[state.turn], "moves": state.moves}
+
+
+register(GameSpec(ToyGame, default_players=("suns", "moons"), inputs=("roll",)))
 
 
 def frame_of(scene_number: int, size: tuple[int, int] = (64, 48)) -> np.ndarray:

@@ -265,7 +265,7 @@ def test_a_lost_camera_is_said_on_the_page(browser, make_app):
 
     class Unplugged(EndlessSource):
         def items(self):
-            from web.sources import SourceLost
+            from live.sources import SourceLost
 
             raise SourceLost("camera 0 stopped sending frames")
 
@@ -305,8 +305,8 @@ def test_a_click_made_calibration_reproduces_the_sample_within_1_mm(browser, mak
     import numpy as np
 
     from calibration.model import Calibration
+    from live.pipeline import encode_jpeg
     from vision.io import read_image
-    from web.pipeline import encode_jpeg
 
     if not (SAMPLE / "calibration.json").is_file():
         pytest.skip("the sample playthrough is not there")
@@ -352,7 +352,7 @@ def test_a_click_made_calibration_reproduces_the_sample_within_1_mm(browser, mak
 def test_a_mat_not_found_says_what_was_seen_and_what_to_do(browser, make_app):
     import numpy as np
 
-    from web.pipeline import encode_jpeg
+    from live.pipeline import encode_jpeg
 
     app = make_app()
     blank = np.full((480, 640, 3), 120, np.uint8)

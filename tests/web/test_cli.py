@@ -9,12 +9,12 @@ import numpy as np
 import pytest
 
 from calibration.model import Calibration
+from live.log import GameLog
 from referee.record import fold
 from tabletop.cli import main
 from tabletop.events import iter_record_lines
 from tests.factories import coin, scene
 from tests.web.fakes import fake_vision, frame_of
-from web.log import GameLog
 
 SCENES = [scene(coin(0, 0)), scene(coin(30, 0)), scene(coin(30, 0), coin(90, 0))]
 
@@ -28,7 +28,7 @@ def recording(tmp_path, monkeypatch):
         cv2.imwrite(str(folder / f"{i:03d}.png"), frame_of(i))
     cal = tmp_path / "cal.json"
     Calibration((64, 48), np.eye(3)).save(cal)
-    monkeypatch.setattr("web.vision_glue.load_vision",
+    monkeypatch.setattr("live.vision_glue.load_vision",
                         lambda c, game=None, pieces=None, area_mm=None: fake_vision(SCENES,
                                                                                   still=3))
     return folder, cal

@@ -222,7 +222,7 @@ def test_a_log_that_cannot_be_written_refuses_clearly_loses_nothing_and_resumes(
 def test_a_read_only_log_file_at_start_is_one_clear_line(tmp_path):
     import sqlite3
 
-    from web.log import GameLog, LogError
+    from live.log import GameLog, LogError
 
     db = tmp_path / "table.db"
     GameLog(db).close()
@@ -312,9 +312,9 @@ def test_a_killed_replay_into_a_log_resumes_where_it_stopped(tmp_path):
 
 
 def test_a_log_written_before_the_input_checks_still_opens_and_resumes(make_app, tmp_path):
+    from live.log import GameLog
     from tabletop.events import SceneSeen, Setup
     from tabletop.scene import Piece, Scene
-    from web.log import GameLog
 
     db = tmp_path / "old.db"
     log = GameLog(db)  # what an older version let through: NaN options, a piece 20 m away

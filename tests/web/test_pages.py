@@ -175,7 +175,7 @@ def test_each_game_is_offered_as_moves_and_diagrams_from_the_history(client):
 
 def test_the_play_area_leaves_out_the_mat(mat_view):
     from calibration.mat import mat_layout
-    from web.vision_glue import play_area_without_mat
+    from live.vision_glue import play_area_without_mat
 
     image, exact = mat_view
     x0, y0, x1, y1 = play_area_without_mat(exact, image)
@@ -217,7 +217,28 @@ def test_the_jungle_variants_are_listed_where_a_game_is_set_up(client):
 
     html = client.get("/").data.decode()
     for name in variant_names():
-        assert f'name="jungle-variant" value="{name}"' in html
+        assert f'name="jungle:variants" value="{name}"' in html
+
+
+def test_every_registered_game_is_in_the_setup_menu_with_its_options(client):
+    from referee.registry import specs
+
+    html = client.get("/").data.decode()
+    for spec in specs():
+        assert f'<option value="{spec.name}"' in html
+        for option in spec.options:
+            assert f'name="{spec.name}:{option.name}"' in html
+
+
+def test_the_api_lists_the_rule_sets_from_the_registry(client):
+    from referee.registry import specs
+
+    body = client.get("/api/rulesets").json
+    assert [g["name"] for g in body] == [s.name for s in specs()]
+    derby = next(g for g in body if g["name"] == "worm-derby")
+    assert derby["players"] == ["suns", "moons"] and derby["inputs"] == ["roll"]
+    jungle = next(g for g in body if g["name"] == "jungle")
+    assert jungle["diagram"]["drawer"] == "jungle-board" and jungle["events"] == ["move"]
 
 
 def test_an_undone_verdict_is_marked_in_the_state_and_undo_says_what_is_next(client):

@@ -12,7 +12,7 @@
   let picks = [];
   let lastVerdictKey = null;
   let refreshTimer = null;
-  let jungleFrom = null;
+  let boardFrom = null;  /* a board game's square picked first (its piece), then where it goes */
   let lastRoll = null;
   let lastSoundKey = null;
   const store = {
@@ -20,6 +20,11 @@
     set(k, v) { try { localStorage.setItem("tt-" + k, JSON.stringify(v)); } catch (e) { /* private mode */ } },
   };
   let flipped = null;  /* null: the game's default */
+
+  /* ---- the games this table referees, as the server registered them (GET /api/rulesets) ---- */
+  const GAMES = Object.fromEntries((TT.games || []).map((g) => [g.name, g]));
+  function specOf(s) { return (s && s.game && GAMES[s.game]) || null; }
+  function uses(s, card) { const g = specOf(s); return !!g && g.inputs.includes(card); }
 
   /* ---- people at the table: "Alice plays suns" (kept by this screen, per game) ---- */
   function namesOf(s) { return (s && s.game_id != null && store.get("names-" + s.game_id, null)) || {}; }
@@ -67,9 +72,8 @@
     const now = currentPlayer(s);
     if (s.winner) return who(s.winner) + " won.";
     if (!now) return s.game ? "Game on: " + s.game : "";
-    if (s.game === "jungle") return who(now) + " to move.";
     if (s.roll && s.awaiting === "move") return `${who(now)} to move: rolled ${s.roll}.`;
-    return `${who(now)} to ${s.game === "worm-derby" ? "roll" : "play"}.`;
+    return `${who(now)} to ${(specOf(s) || {}).turn_verb || "play"}.`;
   }
 
   function showVerdict(v, s) {
@@ -92,7 +96,8 @@
       /* whose pieces to put back: the suit of the piece that breaks the rule, if it is a coin */
       const offender = (v.pieces || []).map((i) => v.judged_scene.pieces[i]).find((p) => p && (p.suit || p.color));
       const side = offender ? (offender.suit || offender.color) : null;
-      const worm = side && s && s.game !== "jungle" ? whoPossessive(side) + " worm" : "the pieces";
+      const own = (specOf(s) || {}).player_pieces;
+      const worm = side && own ? whoPossessive(side) + " " + own : "the pieces";
       $("advice-text").textContent = `What now? Put ${worm} back as it was (the dashed outlines on the diagram), or`;
       advice.hidden = false;
     } else if (!v.legal) {
@@ -154,12 +159,12 @@
         onclick: () => { rollPlayer = p; box.dataset.touched = "1"; renderRoll(state); } }, who(p)));
     });
     $("roll-player-note").textContent = rollPlayer ? "for " + who(rollPlayer) : "";
-    $("roll-card").hidden = !players.length || s.game === "worm-up" || s.game === "jungle";
+    $("roll-card").hidden = !players.length || !uses(s, "roll");
   }
 
   function renderMove(s) {
-    $("move-card").hidden = s.game !== "jungle";
-    if (s.game !== "jungle") return;
+    $("move-card").hidden = !uses(s, "move");
+    if (!uses(s, "move")) return;
     const sel = $("move-player");
     const now = currentPlayer(s);
     const names = (s.players || []).join(",");
@@ -169,6 +174,51 @@
       sel.dataset.names = names;
     }
     if (now) sel.value = now;
+  }
+
+  function renderEventForms(s) {
+    /* a form for each of the game's own event types (its registration's event_forms) */
+    const box = $("event-forms");
+    const forms = uses(s, "events") ? (specOf(s).event_forms || []) : [];
+    $("events-card").hidden = !forms.length;
+    const key = (s.game || "") + "|" + (s.players || []).join(",");
+    if (box.dataset.key !== key) {
+      box.dataset.key = key;
+      box.textContent = "";
+      forms.forEach((form) => box.append(eventForm(form, s.players || [])));
+    }
+    const now = currentPlayer(s);
+    if (now) box.querySelectorAll("select[data-field=player]").forEach((sel) => { sel.value = now; });
+  }
+
+  function eventForm(form, players) {
+    const f = TT.el("form", { class: "inline-form event-form", "data-type": form.type });
+    f.append(TT.el("b", { text: form.type }));
+    form.fields.forEach((field) => {
+      let input;
+      if (field.kind === "player") {
+        input = TT.el("select", { "data-field": field.name, "aria-label": field.name });
+        players.forEach((p) => input.append(TT.el("option", { value: p, text: p })));
+      } else {
+        input = TT.el("input", { "data-field": field.name, "aria-label": field.name, placeholder: field.name,
+          type: field.kind === "number" ? "number" : "text", required: field.optional ? null : "required" });
+      }
+      f.append(input);
+    });
+    f.append(TT.el("button", { type: "submit", text: "Send" }));
+    f.addEventListener("submit", async (ev) => {
+      ev.preventDefault();
+      const body = { type: form.type };
+      f.querySelectorAll("[data-field]").forEach((el) => {
+        if (el.value === "") return;
+        body[el.dataset.field] = el.type === "number" ? Number(el.value) : el.value;
+      });
+      if (await send("/api/events", body)) {
+        message("Logged: " + form.type);
+        f.querySelectorAll("input[data-field]").forEach((el) => { el.value = ""; });
+      }
+    });
+    return f;
   }
 
   function renderVerdicts(s) {
@@ -227,7 +277,7 @@
   }
 
   function isFlipped(s) {
-    return flipped === true;  /* Jungle: the first player (ranks 1-3) at the screen unless turned */
+    return flipped === true;  /* a board: the first player's side at the screen unless turned */
   }
 
   function shownFit(s) { return gapMode && !fixMode ? s.fit : null; }
@@ -237,8 +287,8 @@
     const foul = v && !v.legal && !v.undone && v.judged_scene && !fixMode;
     TT.drawDiagram($("diagram"), {
       scene: fixMode ? s.last_seen : (foul ? v.judged_scene : (s.scene || s.last_seen)),
-      ghost: foul ? s.scene : null, describe: s, sizes: s.sizes, flip: isFlipped(s), showTokens: fixMode,
-      judged: fixMode || (v && v.undone) ? null : judgedOf(v), fit: shownFit(s), picks, selected: jungleFrom });
+      ghost: foul ? s.scene : null, describe: s, sizes: s.sizes, flip: isFlipped(s), showAll: fixMode,
+      judged: fixMode || (v && v.undone) ? null : judgedOf(v), fit: shownFit(s), picks, selected: boardFrom });
     if (fixMode && fixIndex !== null) {
       const el = $("diagram").querySelector(`.pieces [data-index="${fixIndex}"]`);
       if (el) el.classList.add("picked");
@@ -282,6 +332,7 @@
     renderPlayers(s);
     renderRoll(s);
     renderMove(s);
+    renderEventForms(s);
     renderVerdicts(s);
     renderBids(s);
     renderDiagram(s);
@@ -309,7 +360,7 @@
     renderSource(s.source);
     const q = s.game_id != null ? "?game=" + s.game_id + "&format=" : "?format=";
     for (const f of ["moves", "ppn", "svg", "png"]) $(f + "-link").href = "/history/export" + q + f;
-    $("ppn-link").hidden = s.game !== "worm-derby";  /* PPN holds piecepack games */
+    $("ppn-link").hidden = !(specOf(s) || {}).ppn;  /* PPN holds piecepack games */
     const note = (s.notices || [])[0];
     $("verdict-note").textContent = note && (!v || note.position > v.position) ? "ℹ " + note.message : "";
     if (s.doubt) $("verdict-note").textContent = "? Check the table: " + s.doubt.reason + " (fix the reading, or accept the table)";
@@ -320,7 +371,7 @@
     $("turn-now").textContent = s.winner ? who(s.winner) + " won" : (now ? who(now) + " to play" : (s.game ? "" : "No game yet"));
     $("turn-now").style.setProperty("--c", (now && TT.colourOf(now)) || "transparent");
     const rolled = s.roll || (lastRoll && lastRoll.game_id === s.game_id ? lastRoll.value : null);
-    const dice = s.game && s.game !== "worm-up" && s.game !== "jungle";
+    const dice = uses(s, "roll");
     $("turn-roll").textContent = rolled ? "roll " + rolled : (dice && now ? "roll: –" : "");
   }
 
@@ -493,28 +544,29 @@
     renderDiagram(state);
   }
 
-  async function jungleClick(ev) {
+  async function boardClick(ev) {
+    /* a board game's move: click a piece of the player to move, then the square it goes to */
     const el = ev.target.closest("[data-square]");
-    if (!el || !state || state.game !== "jungle") return false;
+    if (!el || !state || !uses(state, "move")) return false;
     const sq = el.dataset.square;
     const mine = state.squares && state.squares[sq] && state.squares[sq].player === currentPlayer(state);
-    if (jungleFrom && sq !== jungleFrom && !mine) {
-      const from = jungleFrom;
-      jungleFrom = null;
+    if (boardFrom && sq !== boardFrom && !mine) {
+      const from = boardFrom;
+      boardFrom = null;
       const out = await send("/api/events", { type: "move", player: currentPlayer(state), from, to: sq });
       if (out) message(`Logged: ${from}${sq}`);
       renderDiagram(state);
       return true;
     }
-    jungleFrom = mine && sq !== jungleFrom ? sq : null;
-    if (jungleFrom) message(`${state.squares[sq].animal} on ${sq}: now click where it goes.`);
+    boardFrom = mine && sq !== boardFrom ? sq : null;
+    if (boardFrom) message(`${state.squares[sq].animal} on ${sq}: now click where it goes.`);
     renderDiagram(state);
     return true;
   }
 
   $("diagram").addEventListener("click", async (ev) => {
     if (fixMode) { pickForFix(ev); return; }
-    if (!gapMode) { await jungleClick(ev); return; }
+    if (!gapMode) { await boardClick(ev); return; }
     picks.push(TT.svgPoint($("diagram"), ev));
     if (picks.length < 2) {
       const vb = $("diagram").getAttribute("viewBox").split(" ").map(Number);
@@ -531,11 +583,24 @@
   });
 
   const setupGame = $("setup-game");
-  const defaults = { "worm-derby": "suns, moons", "worm-up": "red, yellow, green", "jungle": "red, blue" };
   function setupDefaults() {
-    $("setup-players").placeholder = defaults[setupGame.value] || "names, comma-separated";
-    $("derby-options").hidden = setupGame.value !== "worm-derby";
-    $("jungle-options").hidden = setupGame.value !== "jungle";
+    const g = GAMES[setupGame.value];
+    $("setup-players").placeholder = g ? g.players.join(", ") : "names, comma-separated";
+    document.querySelectorAll("#setup-form .game-options").forEach((f) => { f.hidden = f.dataset.game !== setupGame.value; });
+  }
+  function setupOptions(form, game) {
+    /* the game's options from its fieldset (see referee/registry.py: choice, flag, flags, names) */
+    const options = {};
+    const box = form.querySelector(`.game-options[data-game="${CSS.escape(game)}"]`);
+    if (!box) return options;
+    box.querySelectorAll("[data-kind]").forEach((el) => {
+      const kind = el.dataset.kind;
+      if (kind === "choice") options[el.dataset.option] = el.value;
+      else if (kind === "flag") options[el.dataset.option] = el.checked;
+      else if (kind === "flags" && el.checked) options[el.value] = true;
+      else if (kind === "names") el.value.split(/[\s,]+/).filter(Boolean).forEach((n) => { options[n] = true; });
+    });
+    return options;
   }
   setupGame.addEventListener("change", setupDefaults);
   setupDefaults();
@@ -550,15 +615,7 @@
         if (m) { people[m[2]] = m[1]; return [m[2]]; }
         return part.split(/\s+/);
       });
-    const options = {};
-    if (f.game.value === "worm-derby") {
-      options.variant = f.variant.value;
-      options.cannibal = f.cannibal.checked;
-    }
-    if (f.game.value === "jungle") {
-      f.querySelectorAll("input[name=jungle-variant]:checked").forEach((c) => { options[c.value] = true; });
-      for (const v of f.variants.value.split(/[\s,]+/).filter(Boolean)) options[v] = true;
-    }
+    const options = setupOptions(f, f.game.value);
     const out = await send("/api/events", { type: "setup", game: f.game.value, players: names, options });
     if (out) {
       if (Object.keys(people).length && out.game_id != null) store.set("names-" + out.game_id, people);

@@ -1,12 +1,22 @@
 /* The top-down diagram of the table, in millimetres, as SVG. Plain JS.
  *
- * TT.drawDiagram(svg, {scene, describe, sizes, judged, fit, picks, ghost, flip, selected}) draws:
- * a mm grid, the pieces in their suits' colours, worms joined, the start and finish lines, the
- * pylon's far-side ray, the path and pinch of the last gap check, and (judged) the pieces a
- * verdict is about, ringed in red; (ghost) the accepted table's pieces where the table differs
- * from it; (flip) the whole view turned round for the player on the other side (a Jungle
- * board is drawn y up, as its frame runs, from the first player's seat); Jungle squares
- * with their names, the selected animal and its moves.
+ * TT.drawDiagram(svg, {scene, describe, sizes, judged, fit, picks, ghost, flip, selected, showAll,
+ * diagram}) draws: a mm grid, the pieces in their suits' colours, worms joined, the start and
+ * finish lines, the pylon's far-side ray, any game's own shapes (describe.shapes, below), the
+ * path and pinch of the last gap check, and (judged) the pieces a verdict is about, ringed in
+ * red; (ghost) the accepted table's pieces where the table differs from it; (flip) the whole
+ * view turned round for the player on the other side.
+ *
+ * How a game is drawn is its registration's (referee/registry.py `Diagram`, given to the page
+ * as TT.games, found by describe.game; `diagram` overrides it): `drawer` names a board drawer of
+ * TT.diagrams (the Jungle board: its squares with their names, each animal where the referee
+ * has it, the selected animal and its moves), `y_up` draws the frame y up the screen (a board
+ * from the first player's seat), `hide_kinds` leaves out pieces the board stands for (unless
+ * showAll, to fix a misread).
+ *
+ * describe.shapes, for any game: [{shape: "circle", x, y, r}, {shape: "rect", x, y, w, h},
+ * {shape: "line", from: [x, y], to: [x, y]}, {shape: "text", x, y, text}], in mm; each may
+ * carry `colour` (a colour, or a player's or suit's name) and `label`.
  */
 "use strict";
 
@@ -113,7 +123,7 @@
     return out;
   }
 
-  function bounds(scene, describe, fit, sizes, extra) {
+  function bounds(scene, describe, fit, sizes, extra, o) {
     const xs = [], ys = [];
     const add = (p, r) => { if (p) { xs.push(p[0] - r, p[0] + r); ys.push(p[1] - r, p[1] + r); } };
     for (const sc of [scene, extra]) {
@@ -127,7 +137,13 @@
       }
     }
     if (fit) { add(fit.from, 12); add(fit.to, 12); (fit.path || []).forEach((p) => add(p, 12)); }
-    if (describe && describe.squares) { add([0, 0], 0); add([7 * SQ, 9 * SQ], 0); }
+    const board = TT.diagrams[diagramOf(describe, o).drawer];
+    if (board) board.corners.forEach((p) => add(p, 0));
+    shapesOf(describe).forEach((sh) => {
+      if (sh.shape === "line") { add(pt(sh.from), 4); add(pt(sh.to), 4); }
+      else if (sh.shape === "rect") { add([sh.x, sh.y], 4); add([sh.x + sh.w, sh.y + sh.h], 4); }
+      else add([sh.x, sh.y], (sh.r || 0) + 4);
+    });
     if (!xs.length) return [0, 0, 600, 400];
     let x0 = Math.min(...xs) - 40, x1 = Math.max(...xs) + 40;
     let y0 = Math.min(...ys) - 40, y1 = Math.max(...ys) + 40;
@@ -181,7 +197,22 @@
       tx.textContent = p.value || "";
       return r;
     }
+    const kind = (TT.pieceKinds || {})[p.kind];
+    if (kind && p.kind !== "pawn") {
+      /* any other kind (tabletop/kinds.py): its square or disc, at its piece-set size */
+      const t = sizes[kind.size_field] || 10;
+      return kind.outline === "square"
+        ? s("rect", { x: p.x - t / 2, y: p.y - t / 2, width: t, height: t, rx: 2, fill: c || "#bbb",
+          transform: `rotate(${p.angle_deg || 0} ${p.x} ${p.y})`, class: "piece " + p.kind + (cls ? " " + cls : "") }, g)
+        : s("circle", { cx: p.x, cy: p.y, r: t / 2, fill: c || "#bbb", class: "piece " + p.kind + (cls ? " " + cls : "") }, g);
+    }
     return s("circle", { cx: p.x, cy: p.y, r: 8, class: "pawn" }, g);
+  }
+
+  function layerOf(kind) {
+    /* lower layers first: tiles under the coins on them (tabletop/kinds.py) */
+    const k = (TT.pieceKinds || {})[kind];
+    return k ? k.layer : -1;
   }
 
   const SQ = 38;  /* referee/jungle/geometry.py SQUARE_MM: a1's outer corner is the origin */
@@ -226,6 +257,47 @@
       const a = squareXY(m.slice(0, 2)), b = squareXY(m.slice(2, 4));
       s("line", { x1: a[0] + SQ / 2, y1: a[1] + SQ / 2, x2: b[0] + SQ / 2, y2: b[1] + SQ / 2, class: "last-move" }, g);
     }
+  }
+
+  TT.diagrams = TT.diagrams || {};
+  TT.diagrams["jungle-board"] = { draw: drawJungle, corners: [[0, 0], [7 * SQ, 9 * SQ]] };
+
+  function diagramOf(describe, o) {
+    /* the game's registered diagram (TT.games, from the server) */
+    if (o && o.diagram) return o.diagram;
+    const g = (TT.games || []).find((x) => describe && x.name === describe.game);
+    return (g && g.diagram) || { drawer: "table", y_up: false, hide_kinds: [] };
+  }
+
+  function shapesOf(describe) {
+    return describe && Array.isArray(describe.shapes) ? describe.shapes.filter((x) => x && typeof x === "object") : [];
+  }
+
+  function num(v) { return typeof v === "number" && isFinite(v) ? v : null; }
+
+  function drawShapes(svg, describe) {
+    /* a game's own marks, in mm (see the top of this file) */
+    const g = s("g", { class: "game-shapes" }, svg);
+    shapesOf(describe).forEach((sh) => {
+      const fill = sh.colour ? (TT.colourOf(sh.colour) || String(sh.colour)) : "#9aa3ad";
+      const x = num(sh.x), y = num(sh.y);
+      let el = null;
+      if (sh.shape === "circle" && x !== null && y !== null) {
+        el = s("circle", { cx: x, cy: y, r: num(sh.r) || 5, fill, class: "shape" }, g);
+      } else if (sh.shape === "rect" && x !== null && y !== null) {
+        el = s("rect", { x, y, width: num(sh.w) || 10, height: num(sh.h) || 10, fill, class: "shape" }, g);
+      } else if (sh.shape === "line") {
+        const a = pt(sh.from), b = pt(sh.to);
+        if (a && b) el = s("line", { x1: a[0], y1: a[1], x2: b[0], y2: b[1], stroke: sh.colour ? fill : "#223", class: "shape-line" }, g);
+      }
+      const text = sh.shape === "text" ? sh.text : sh.label;
+      if (text != null && x !== null && y !== null) {
+        const t = s("text", { x, y: y + 4, class: "shape-label" }, g);
+        t.textContent = String(text);
+        upright(t, x, y + 4);
+      }
+      if (el && sh.label != null) el.setAttribute("data-label", String(sh.label));
+    });
   }
 
   /* how the table's frame is shown: sy -1 when the frame's y runs up the screen (the Jungle
@@ -279,11 +351,12 @@
     const scene = o.scene || { pieces: [] };
     const describe = o.describe || {};
     const judged = o.judged || null;
-    const [vx, vy, vw, vh] = o.viewBox || bounds(scene, describe, o.fit, sizes, judged && judged.scene);
+    const [vx, vy, vw, vh] = o.viewBox || bounds(scene, describe, o.fit, sizes, judged && judged.scene, o);
     svg.setAttribute("viewBox", `${vx} ${vy} ${vw} ${vh}`);
     svg.setAttribute("preserveAspectRatio", "xMidYMid meet");
     while (svg.firstChild) svg.removeChild(svg.firstChild);
-    const mirror = !!describe.squares;  /* the Jungle board's frame: y up the board */
+    const diagram = diagramOf(describe, o);
+    const mirror = !!diagram.y_up;  /* a board's frame: y up the board */
     const turn = o.flip ? -1 : 1;
     VIEW = { sx: turn, sy: (mirror ? -1 : 1) * turn };
     const cx = vx + vw / 2, cy = vy + vh / 2;
@@ -330,7 +403,9 @@
       s("line", { x1: ray[0][0], y1: ray[0][1], x2: ray[0][0] + ray[1][0] * L, y2: ray[0][1] + ray[1][1] * L,
         class: "pylon-ray" }, lines);
     }
-    if (describe.squares) drawJungle(svg, describe, o);
+    const board = TT.diagrams[diagram.drawer];
+    if (board) board.draw(svg, describe, o);
+    drawShapes(svg, describe);
     if (o.ghost && o.ghost.pieces) {
       /* the accepted table where it differs from what is seen: where to put the pieces back */
       const gl = s("g", { class: "ghosts" }, svg);
@@ -345,11 +420,11 @@
         stroke: TT.colourOf(w.player) || "#999" }, wormLayer);
     }
     const pieceLayer = s("g", { class: "pieces" }, svg);
-    const order = ["tile", "token", "post", "die", "segment", "coin", "pawn"];
-    /* on a Jungle board the referee's animals stand for the tokens (shown only to fix a misread) */
-    const hideTokens = describe.squares && !o.showTokens;
-    scene.pieces.map((p, i) => [p, i]).sort((a, b) => order.indexOf(a[0].kind) - order.indexOf(b[0].kind))
-      .filter(([p]) => !(hideTokens && p.kind === "token"))
+    /* on a board the referee's pieces stand for some kinds (Jungle's animals for its tokens):
+       those are shown only to fix a misread */
+    const hidden = o.showAll ? [] : (diagram.hide_kinds || []);
+    scene.pieces.map((p, i) => [p, i]).sort((a, b) => layerOf(a[0].kind) - layerOf(b[0].kind))
+      .filter(([p]) => !hidden.includes(p.kind))
       .forEach(([p, i]) => { drawPiece(pieceLayer, p, sizes).setAttribute("data-index", i); });
     const pylon = pt(course.pylon || describe.pylon, scene);
     if (pylon) {

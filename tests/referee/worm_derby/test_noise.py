@@ -65,17 +65,25 @@ def test_a_legal_move_seen_with_noise_is_judged_legal(turn, value, seed):
     game = new_game()
     worm = bent((-300.0, 400.0), 90.0, turn)
     moons = line(-300 + 4 * D, 380, 6, "moons")
-    table = scene(course(), coins_at(noisy(worm, rng), "suns"), moons)
+    seen_worm = noisy(worm, rng)
+    table = scene(course(), coins_at(seen_worm, "suns"), moons)
     state = start_game(game, scene(course(), SUNS0, MOONS0), table)
     state, _ = play(game, state, roll("suns", str(value)))
     assert state.roll is not None
     track = [tuple(c) for c in state.worm("suns").coins_mm]
     moves = [m for m in game.legal_moves(state, "suns", int(state.roll)) if m]
     best = max(moves, key=len)
-    # the first coin placed touches the head: the end it lies nearer to
-    body = track if math.dist(best[0], track[-1]) < math.dist(best[0], track[0]) else track[::-1]
+    # the first coin placed touches the head: the end it lies nearer to. The player places
+    # the coins against the real head, not the measured one, and the new picture measures
+    # every coin once more: noise is added to true places only (never twice to one coin).
+    same_order = math.dist(track[0], seen_worm[0]) < math.dist(track[0], seen_worm[-1])
+    truth = list(worm) if same_order else list(worm[::-1])  # in the track's order
+    head_at_end = math.dist(best[0], track[-1]) < math.dist(best[0], track[0])
+    body = truth if head_at_end else truth[::-1]
+    head_seen = track[-1] if head_at_end else track[0]
+    shift = (body[-1][0] - head_seen[0], body[-1][1] - head_seen[1])
     for q in best:
-        body = [*body[1:], q]
+        body = [*body[1:], (q[0] + shift[0], q[1] + shift[1])]
     after = scene(course(), coins_at(noisy(body, rng), "suns"), moons)
     _, out = play(game, state, SceneSeen(after))
     v = next(e for e in out if isinstance(e, Verdict))

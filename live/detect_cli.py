@@ -1,4 +1,9 @@
-"""``tabletop detect IMAGE --calibration CAL.json [--game G]``: a scene as JSON."""
+"""``tabletop detect IMAGE --calibration CAL.json [--game G]``: a scene as JSON.
+
+Here rather than in ``vision`` because ``--game`` names a registered game
+(:mod:`referee.registry`): the detector looks for that game's piece kinds, as the live pipeline
+does.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +12,10 @@ import sys
 
 from calibration.errors import ResolutionMismatch
 from calibration.model import Calibration
+from live.cli import game_help
+from referee.registry import find_spec
 from tabletop.pieceset import PieceSet
-from vision.detector import GAME_KINDS, Detector, DetectorConfig
+from vision.detector import Detector, DetectorConfig
 from vision.io import read_image
 
 
@@ -21,8 +28,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     p.add_argument("image", metavar="IMAGE", help="the camera image (JPEG, PNG...)")
     p.add_argument("--calibration", required=True, metavar="CAL.json",
                    help="the table calibration made by `tabletop calibrate`")
-    p.add_argument("--game", choices=sorted(GAME_KINDS),
-                   help="look only for the pieces this game uses")
+    p.add_argument("--game", help=game_help("look only for the pieces this game uses: "))
     p.add_argument("--pieces", metavar="PIECES.json",
                    help="sizes and colours of your piece set, if not the reference set")
     p.add_argument("--timings", action="store_true",
@@ -32,6 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Runs ``detect``."""
+    kinds = find_spec(args.game).piece_kinds if args.game else None
     cal = Calibration.load(args.calibration)
     pieces = PieceSet.load(args.pieces) if args.pieces else PieceSet()
     image = read_image(args.image)
@@ -40,7 +47,7 @@ def run(args: argparse.Namespace) -> int:
     if (w, h) != (cw, ch):
         raise ResolutionMismatch(f"{args.image} is {w}x{h} but {args.calibration} was made for "
                                  f"{cw}x{ch}; calibrate again at this resolution")
-    det = Detector(cal, pieces, DetectorConfig.for_game(args.game))
+    det = Detector(cal, pieces, DetectorConfig(kinds=kinds) if kinds else DetectorConfig())
     res = det.detect(image)
     print(res.scene.dumps())
     if args.timings:

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from live.log import GameLog, LogError
 from referee.record import fold
 from tabletop.events import Roll, SceneSeen, Setup, Verdict, iter_record_lines
 from tests.factories import coin, scene
-from web.log import GameLog, LogError
 
 
 def test_events_keep_their_order_and_seq(tmp_path):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import threading
 import time
 
-from web.bus import Bus
+from live.bus import Bus
 
 
 def test_messages_come_in_order_after_the_last_id_seen():

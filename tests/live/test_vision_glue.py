@@ -6,13 +6,13 @@ from __future__ import annotations
 import numpy as np
 
 from calibration.model import Calibration
+from live.bus import Bus
+from live.log import GameLog
+from live.pipeline import Pipeline
+from live.table import Table
+from live.vision_glue import load_vision
 from tabletop.events import Setup
 from tests.web.fakes import ListSource
-from web.bus import Bus
-from web.log import GameLog
-from web.pipeline import Pipeline
-from web.table import Table
-from web.vision_glue import load_vision
 
 CAL = Calibration((320, 240), np.diag([2.0, 2.0, 1.0]))
 

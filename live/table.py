@@ -3,7 +3,7 @@
 Everything that changes the game goes through :meth:`Table.submit` (the pipeline's stable scenes,
 the dashboard's rolls, accepts and undos, the phones' revealed bids): the event is judged by the
 :class:`referee.record.Referee`, the event and its outputs are committed to the
-:class:`web.log.GameLog`, and only then published on the :class:`web.bus.Bus` for the pages.
+:class:`live.log.GameLog`, and only then published on the :class:`live.bus.Bus` for the pages.
 
 On start the table resumes the log's latest game by replaying its stored input events through a
 fresh referee, so ``tabletop serve --db LOG`` goes on where it stopped.
@@ -19,6 +19,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from live.bus import Bus
+from live.log import GameLog
 from referee.record import Referee
 from referee.registry import make_game
 from tabletop.errors import InputError, RecordFormatError, TabletopError
@@ -38,8 +40,6 @@ from tabletop.events import (
 )
 from tabletop.pieceset import DEFAULT_PIECES
 from tabletop.scene import Scene
-from web.bus import Bus
-from web.log import GameLog
 
 RECENT_VERDICTS = 30
 RING_MM = {"tile": 40.0, "token": 24.0, "coin": 15.0, "segment": 15.0, "post": 12.0}

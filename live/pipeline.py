@@ -4,7 +4,7 @@ Two threads: a *reader* pulls items from the source and a *worker* judges them. 
 one-item slot: for a live source (a camera) a new frame replaces one the worker has not taken yet
 (the old one is dropped and counted), so a slow machine never builds a queue; for a recording the
 reader waits, so every frame is seen. A camera that goes away is retried every ``retry_s`` seconds
-with the status saying so; the game (the :class:`web.table.Table`) simply goes on when it returns.
+with the status saying so; the game (the :class:`live.table.Table`) simply goes on when it returns.
 
 :func:`run_sync` is the same worker step without threads (``tabletop replay``).
 """
@@ -21,11 +21,11 @@ from typing import Any, Protocol
 import cv2
 import numpy as np
 
+from live.bus import Bus
+from live.sources import Frame, Item, Source, SourceLost, TimelineEvent
 from tabletop.errors import TabletopError
 from tabletop.events import SceneSeen
 from tabletop.scene import Scene
-from web.bus import Bus
-from web.sources import Frame, Item, Source, SourceLost, TimelineEvent
 
 
 class StabiliserLike(Protocol):

@@ -1,4 +1,4 @@
-"""Builds the pipeline's :class:`web.pipeline.Vision` from the ``vision`` package."""
+"""Builds the pipeline's :class:`live.pipeline.Vision` from the ``vision`` package."""
 
 from __future__ import annotations
 
@@ -7,17 +7,17 @@ from dataclasses import replace
 import numpy as np
 
 from calibration.model import Calibration
+from live.pipeline import Vision
 from referee.base import Game
 from referee.registry import find_game
 from tabletop.errors import RecordFormatError
 from tabletop.pieceset import PieceSet
 from vision import Detector, DetectorConfig, Stabiliser, annotate
-from web.pipeline import Vision
 
 
 def game_kinds(game: str | Game | None) -> tuple[str, ...] | None:
     """The kinds of piece a game (a configured game, or a game's name) puts on the table; None
-    when the name is no registered game (the vision package's own choice then)."""
+    when the name is no registered game (then every kind is looked for)."""
     if isinstance(game, Game):
         return tuple(game.piece_kinds)
     if not game:
@@ -40,10 +40,9 @@ def load_vision(calibration: Calibration, game: str | Game | None = None,
     replay) calls it. ``area_mm`` (x0, y0, x1, y1) limits the search to the play area
     (default: all the picture).
     """
-    name = game.name if isinstance(game, Game) else game
     if isinstance(game, Game) and pieces is None:
         pieces = game.pieces
-    config = DetectorConfig.for_game(name, area_mm=area_mm)
+    config = DetectorConfig(area_mm=area_mm)
     kinds = game_kinds(game)
     if kinds is not None:
         config = replace(config, kinds=kinds)

@@ -21,7 +21,7 @@ import sys
 import threading
 from typing import Any, TextIO
 
-from web.bus import Bus
+from live.bus import Bus
 
 
 class SourceWatch:

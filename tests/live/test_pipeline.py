@@ -9,13 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
-from tabletop.events import Roll, Setup
-from tests.factories import coin, scene
-from tests.web.fakes import EndlessSource, ListSource, fake_vision, frame_of
-from web.bus import Bus
-from web.log import GameLog
-from web.pipeline import Pipeline, run_sync
-from web.sources import (
+from live.bus import Bus
+from live.log import GameLog
+from live.pipeline import Pipeline, run_sync
+from live.sources import (
     CameraSource,
     FolderSource,
     SourceError,
@@ -24,7 +21,10 @@ from web.sources import (
     TimelineSource,
     open_source,
 )
-from web.table import Table
+from live.table import Table
+from tabletop.events import Roll, Setup
+from tests.factories import coin, scene
+from tests.web.fakes import EndlessSource, ListSource, fake_vision, frame_of
 
 SCENES = [scene(coin(0, 0)), scene(coin(30, 0)), scene(coin(30, 0), coin(90, 0))]
 

@@ -18,10 +18,10 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+from live.bus import Bus
+from live.table import Table
 from tabletop.errors import InputError
 from tabletop.events import BIDS, Bid, Notice, Verdict
-from web.bus import Bus
-from web.table import Table
 
 WORM_UP = "worm-up"
 

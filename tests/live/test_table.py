@@ -6,12 +6,12 @@ import sqlite3
 
 import pytest
 
+from live.bus import Bus
+from live.log import GameLog
+from live.table import LogWriteError, NoGame, Table
 from tabletop.errors import InputError
 from tabletop.events import Accept, Roll, SceneSeen, Setup, Undo, Verdict
 from tests.factories import coin, scene, tile
-from web.bus import Bus
-from web.log import GameLog
-from web.table import LogWriteError, NoGame, Table
 
 S1 = scene(coin(0, 0))
 S2 = scene(coin(0, 0), coin(50, 0))

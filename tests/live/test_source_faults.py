@@ -7,11 +7,11 @@ import time
 import cv2
 import pytest
 
+from live.bus import Bus
+from live.pipeline import Pipeline
+from live.sources import CameraSource, FolderSource, SkippingReader, SourceError, read_image
 from tests.factories import coin, scene
 from tests.web.fakes import fake_vision, frame_of
-from web.bus import Bus
-from web.pipeline import Pipeline
-from web.sources import CameraSource, FolderSource, SkippingReader, SourceError, read_image
 
 
 def _folder(tmp_path, names=("000.jpg", "001.jpg", "002.jpg")):

@@ -1,0 +1,296 @@
+"""The rules of a Worm Derby setup (the first table), each a named check.
+
+The first table that shows a course is judged by :func:`judge_setup`: the rules of
+:data:`SETUP_RULES` are asked in order and the first that finds something says why the course
+is not set up (rule code ``setup``). A judgement with a ``doubt`` is something a misread could
+explain: the table is asked instead of faulted. Each rule is a small function
+``rule_<what>(setup) -> Judgement | None`` over a :class:`SetupCheck`; the rules for each
+worm's start (:data:`WORM_START_RULES`) are asked worm by worm.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import numpy as np
+import shapely
+from shapely.geometry.base import BaseGeometry
+
+from referee.base import Judgement
+from referee.geometry.obstacles import piece_shape
+from referee.worm_derby.course import Course, CourseReading
+from referee.worm_derby.state import WormTrack
+from referee.worm_derby.words import at, count, mm, possessive
+from referee.worm_derby.worms import WormShape, extract_worm, straightness_mm
+from tabletop.scene import Point2, Scene
+
+if TYPE_CHECKING:
+    from referee.worm_derby.game import WormDerby
+
+SETUP = "setup"
+COIN_MISREAD = "is a coin hidden or misread?"
+
+
+def start_track(course: Course, player: str, pts: tuple[Point2, ...]) -> WormTrack:
+    """A worm at the start: the end between the start tiles is the tail (the worm sets off
+    towards the pylon)."""
+    if course.between_start_tiles(pts[-1]) and not course.between_start_tiles(pts[0]):
+        pts = pts[::-1]
+    return WormTrack(player, pts, tuple(course.angle_of(p) for p in pts), len(pts))
+
+
+class SetupCheck:
+    """The first table as the setup rules see it: the facts each rule needs, worked out once.
+
+    Args:
+        game: The game (settings, pieces, players, worm lengths, how it reads a course).
+        scene: The table.
+    """
+
+    def __init__(self, game: WormDerby, scene: Scene) -> None:
+        self.game, self.scene = game, scene
+        self.settings = game.settings
+        self.tile_mm = game.pieces.tile_mm
+
+    @cached_property
+    def shapes(self) -> dict[str, WormShape]:
+        """Each player's coins read as a worm."""
+        return {p: extract_worm(self.scene, p, self.game.d, self.settings)
+                for p in self.game.players}
+
+    @cached_property
+    def reading(self) -> CourseReading:
+        """The course (start tiles, pylon, gates), found where the worms' ends are."""
+        ends: list[Point2] = []
+        for player in self.game.players:
+            shape = self.shapes[player]
+            if shape.ok:
+                ends += [self.scene.pieces[shape.coins[0]].centre_mm,
+                         self.scene.pieces[shape.coins[-1]].centre_mm]
+        return self.game.read_course(self.scene, ends)
+
+    @property
+    def course(self) -> Course:
+        """The course (asked only once :func:`rule_course_found` has passed)."""
+        assert self.reading.course is not None
+        return self.reading.course
+
+    @cached_property
+    def tiles(self) -> list[int]:
+        """Indices of every tile."""
+        return [i for i, p in enumerate(self.scene.pieces) if p.kind == "tile"]
+
+    @cached_property
+    def polys(self) -> dict[int, BaseGeometry]:
+        """Each tile's outline."""
+        return {i: piece_shape(self.scene.pieces[i], self.game.pieces)[0] for i in self.tiles}
+
+    @cached_property
+    def worms(self) -> tuple[WormTrack, ...]:
+        """The worms at the start (asked only once every worm's start rules have passed)."""
+        return tuple(start_track(self.course, p, tuple(
+            self.scene.pieces[i].centre_mm for i in self.shapes[p].coins))
+            for p in self.game.players)
+
+
+SetupRule = Callable[[SetupCheck], Judgement | None]
+WormStartRule = Callable[[SetupCheck, str, WormShape], Judgement | None]
+
+
+def rule_course_found(setup: SetupCheck) -> Judgement | None:
+    """Two start tiles and a pylon (and, in Slalom, gates) are found among the face-up tiles."""
+    reading = setup.reading
+    if reading.course is not None:
+        return None
+    few = sum(1 for p in setup.scene.pieces if p.kind == "tile" and p.face == "up") < 3
+    return Judgement(SETUP, reading.problem, None, reading.pieces,
+                     doubt="is a tile hidden or misread, or is the course not set up yet?"
+                     if few else "")
+
+
+def rule_tiles_apart(setup: SetupCheck) -> Judgement | None:
+    """No two tiles overlap."""
+    polys, pieces = setup.polys, setup.scene.pieces
+    for a in setup.tiles:
+        for b in setup.tiles:
+            if a < b and polys[a].intersection(polys[b]).area > 1.0:
+                return Judgement(SETUP, f"the tiles at {at(pieces[a].centre_mm)} and "
+                                        f"{at(pieces[b].centre_mm)} overlap", None, (a, b))
+    return None
+
+
+def rule_obstacles_clear(setup: SetupCheck) -> Judgement | None:
+    """Obstacles (face-down tiles) keep three tile widths from the start line and the pylon."""
+    s, course, reading = setup.settings, setup.course, setup.reading
+    start_line = shapely.LineString(course.start_mm)
+    pylon_poly = setup.polys[reading.pylon_idx] if reading.pylon_idx is not None else None
+    keep = s.obstacle_clear_tiles * setup.tile_mm
+    for i in setup.tiles:
+        p = setup.scene.pieces[i]
+        if p.face != "down":
+            continue
+        for name, geom in (("start line", start_line), ("pylon", pylon_poly)):
+            if geom is None:
+                continue
+            dist = setup.polys[i].distance(geom)
+            if dist < keep - s.same_place_mm:
+                return Judgement(SETUP, f"the obstacle at {at(p.centre_mm)} is {dist:.0f} mm "
+                                        f"from the {name}; obstacles keep three tile widths "
+                                        f"({keep:.0f} mm) away", None, (i,), p.centre_mm)
+    return None
+
+
+def rule_worm_is_chain(setup: SetupCheck, player: str, shape: WormShape) -> Judgement | None:
+    """A worm is one chain of touching coins."""
+    if shape.ok:
+        return None
+    return Judgement(SETUP, f"{possessive(player)} worm is not a chain: {shape.detail}", None,
+                     shape.pieces, doubt=COIN_MISREAD)
+
+
+def rule_worm_length(setup: SetupCheck, player: str, shape: WormShape) -> Judgement | None:
+    """A worm has the coins the setup gives it (six unless ``lengths`` says otherwise)."""
+    n, length = len(shape.coins), setup.game.lengths[player]
+    if n == length:
+        return None
+    return Judgement(SETUP, f"{possessive(player)} worm has {n} coins; it should have {length}",
+                     None, shape.coins, doubt=COIN_MISREAD)
+
+
+def _centres(setup: SetupCheck, shape: WormShape) -> np.ndarray:
+    return np.array([setup.scene.pieces[i].centre_mm for i in shape.coins])
+
+
+def rule_worm_straight(setup: SetupCheck, player: str, shape: WormShape) -> Judgement | None:
+    """A worm starts straight."""
+    off = straightness_mm(_centres(setup, shape))
+    if off > setup.settings.straight_mm:
+        return Judgement(SETUP, f"{possessive(player)} worm does not start straight (a coin is "
+                                f"{mm(off)} off its line)", None, shape.coins)
+    return None
+
+
+def rule_worm_square(setup: SetupCheck, player: str, shape: WormShape) -> Judgement | None:
+    """A worm starts perpendicular to the start line."""
+    pts = _centres(setup, shape)
+    if len(pts) < 2:
+        return None
+    dx, dy = pts[-1] - pts[0]
+    ex, ey = setup.course.along
+    lean = math.degrees(math.asin(min(1.0, abs(dx * ex + dy * ey) / math.hypot(dx, dy))))
+    if lean > setup.settings.perpendicular_deg:
+        return Judgement(SETUP, f"{possessive(player)} worm leans {lean:.0f} degrees from "
+                                f"square to the start line; worms start perpendicular to it",
+                         None, shape.coins)
+    return None
+
+
+def rule_worm_at_start(setup: SetupCheck, player: str, shape: WormShape) -> Judgement | None:
+    """One end coin of a worm lies between the start tiles."""
+    pts = _centres(setup, shape)
+    ends = [tuple(pts[0]), tuple(pts[-1])]
+    if any(setup.course.between_start_tiles(e) for e in ends):  # type: ignore[arg-type]
+        return None
+    return Judgement(SETUP, f"{possessive(player)} worm has no end coin between the start "
+                            f"tiles", None, shape.coins)
+
+
+WORM_START_RULES: tuple[WormStartRule, ...] = (
+    rule_worm_is_chain, rule_worm_length, rule_worm_straight, rule_worm_square,
+    rule_worm_at_start)
+"""The rules of one worm's start, in the order they are asked."""
+
+
+def rule_worms_start(setup: SetupCheck) -> Judgement | None:
+    """Every worm starts right (:data:`WORM_START_RULES`, worm by worm)."""
+    for player in setup.game.players:
+        for rule in WORM_START_RULES:
+            found = rule(setup, player, setup.shapes[player])
+            if found is not None:
+                return found
+    return None
+
+
+def rule_no_stray_coins(setup: SetupCheck) -> Judgement | None:
+    """Every coin on the table belongs to a worm in the race."""
+    pieces = setup.scene.pieces
+    strays = [i for i, p in enumerate(pieces)
+              if p.kind == "coin" and p.suit not in setup.game.players]
+    if not strays:
+        return None
+    p = pieces[strays[0]]
+    return Judgement(SETUP, f"a coin at {at(p.centre_mm)} ({p.suit or 'suit unknown'}) belongs "
+                            f"to no worm in the race", None, tuple(strays),
+                     doubt="is it a misread?" if p.suit is None else "")
+
+
+def rule_coins_clear_of_tiles(setup: SetupCheck) -> Judgement | None:
+    """No worm's coin lies on a tile."""
+    s, d = setup.settings, setup.game.d
+    for w in setup.worms:
+        for other in (x for x in setup.scene.pieces if x.kind == "tile"):
+            outline = piece_shape(other, setup.game.pieces)[0]
+            for c in w.coins_mm:
+                depth = d / 2 - outline.distance(shapely.Point(c))
+                if depth > s.overlap_tolerance_mm:
+                    return Judgement(SETUP, f"{possessive(w.player)} coin at {at(c)} overlaps "
+                                            f"the tile at {at(other.centre_mm)}", None, (), c)
+    return None
+
+
+SETUP_RULES: tuple[SetupRule, ...] = (
+    rule_course_found, rule_tiles_apart, rule_obstacles_clear, rule_worms_start,
+    rule_no_stray_coins, rule_coins_clear_of_tiles)
+"""The rules of a setup, in the order they are asked (every one's code is ``setup``)."""
+
+
+@dataclass(frozen=True)
+class SetupJudged:
+    """A setup judged: the first rule broken (a clause, to be worded by the game), or the
+    course and the worms at the start with the verdict's reason and the warnings."""
+
+    problem: Judgement | None
+    course: Course | None
+    worms: tuple[WormTrack, ...] = ()
+    reason: str = ""
+    warnings: tuple[str, ...] = ()
+
+
+def judge_setup(game: WormDerby, scene: Scene) -> SetupJudged:
+    """Judges the first table: the rules of :data:`SETUP_RULES` in order."""
+    setup = SetupCheck(game, scene)
+    for rule in SETUP_RULES:
+        found = rule(setup)
+        if found is not None:
+            return SetupJudged(found, setup.reading.course)
+    course, tiles = setup.course, setup.tiles
+    n_obst = sum(1 for i in tiles if scene.pieces[i].face == "down")
+    gates = f", {count(len(course.gates), 'gate')}" if course.gates else ""
+    reason = (f"the course is set up: start tiles {math.dist(*course.start_mm):.0f} mm "
+              f"apart, the pylon {course.pylon_distance_mm:.0f} mm away, "
+              f"{count(n_obst, 'obstacle')}{gates}, {count(len(setup.worms), 'worm')}")
+    return SetupJudged(None, course, setup.worms, reason, setup_warnings(setup))
+
+
+def setup_warnings(setup: SetupCheck) -> tuple[str, ...]:
+    """What is allowed but unusual about a course: face-up tiles that are no part of it, the
+    start tiles far from four tile widths apart, a small table."""
+    s, course, scene = setup.settings, setup.course, setup.scene
+    out = []
+    for i in setup.reading.extra_idx:
+        p = scene.pieces[i]
+        out.append(f"the face-up tile at {at(p.centre_mm)} is neither a start tile nor the "
+                   f"pylon; it counts as an obstacle (obstacles lie face down)")
+    apart = math.dist(*course.start_mm) / setup.tile_mm
+    lo, hi = s.start_apart_usual_tiles
+    if not lo <= apart <= hi:
+        out.append(f"the start tiles are {apart:.1f} tile widths apart; the rules ask for "
+                   f"about four")
+    if course.pylon_distance_mm < s.small_table_mm:
+        out.append(f"small table: the pylon is {course.pylon_distance_mm:.0f} mm from the "
+                   f"start line; the rules ask for 3 to 6 feet (914 to 1829 mm)")
+    return tuple(out)

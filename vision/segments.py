@@ -26,7 +26,8 @@ from vision.prepare import Prepared, fill_holes
 class SegmentConfig:
     """Attributes:
     diameter_mm: A segment's diameter.
-    height_mm: A segment's height (its seen outline centres at half of it).
+    height_mm: A segment's height (unused for its place: a half-sphere's outline, seen from
+        anywhere, is a circle round its centre, which lies on the table).
     min_saturation: Least HSV saturation (0-255) of a segment's pixels.
     min_value: Least HSV value (0-255).
     hue_margin: A segment's hue differs from the table's by more than this (0-255 scale)...
@@ -203,6 +204,6 @@ def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | No
     if not centres:
         return Detections.empty()
     seen = prep.view.to_mm(np.array(centres))
-    foot = prep.view.camera.foot_of(seen, cfg.height_mm / 2)
+    foot = prep.view.camera.foot_of(seen, 0.0)
     return Detections.of(foot, ["segment"] * len(centres), confidence=confs, seen_mm=seen,
                          color=names)

@@ -45,7 +45,7 @@ def test_two_touching_segments_are_two_segments(table: str, seed: int) -> None:
     for q in truth:
         d = np.hypot(*(xy - [q.x_mm, q.y_mm]).T)
         j = int(np.argmin(d))
-        assert d[j] < 2.0, (q, d[j])
+        assert d[j] < 1.0, (q, d[j])
         assert found[j].color == q.color
 
 

@@ -484,6 +484,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     found: list[tuple[float, float]] = []
     angles_px: list[float] = []
     z: list[float] = []
+    backs: list[bool] = []
     for b, u, edged in zip(blocks, away, needs_edges, strict=True):
         # the places refine_block looks at lie beyond the block's edges: closed there is
         # another piece against it
@@ -502,14 +503,20 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
             found.append(c)
             angles_px.append(use.angle_px)
             z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)
+            backs.append(edged == SQUARE)
         _draw_block(mask, use, 4.0)
+    if not found:
+        return Detections.empty(), mask
     seen_mm = prep.view.to_mm(np.array(found))
     foot_mm = cam.foot_of(seen_mm, np.array(z))
     top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)
     top_px = prep.view.to_px(top_mm)
     faces, suits, confs, angles = [], [], [], []
-    for (face, suit, conf), a_px in zip(_read_faces(cfg, prep.top, top_px, angles_px, side, inks),
-                                        angles_px, strict=True):
+    for (face, suit, conf), a_px, back in zip(
+            _read_faces(cfg, prep.top, top_px, angles_px, side, inks), angles_px, backs,
+            strict=True):
+        if back and face == "up":  # found by its back's four quadrants: a back
+            face, suit, conf = "down", None, 0.5
         faces.append(face)
         suits.append(suit)
         confs.append(conf)

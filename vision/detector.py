@@ -239,10 +239,10 @@ class Detector:
                                {"still": (time.perf_counter() - t_all) * 1000.0,
                                 "total": (time.perf_counter() - t_all) * 1000.0},
                                last.detections, last.hand_outlines_px)
-        watched: tuple[bool, np.ndarray] | None = None
         if cfg.watch_first and self.memory is not None and self._last_explained is not None:
             watched = self._watch(frame, self._last_explained, cells, tm)
-            if watched[0]:
+            if watched[0] and watched[2]:  # the frame alone shows the hand the memory sees
+                self.memory.learn(True, seen=True)
                 assert self._last is not None
                 self._frames += 1
                 self._last_cells = None  # the next frame is watched again
@@ -287,7 +287,12 @@ class Detector:
             posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained, tmask)
             parts.append(posts)
             self._draw_posts(explained, posts)
-        hand, hcells = watched or self._watch(frame, explained, cells, tm)
+        # where pieces lie now or lay before: a change there is a piece moved, not a hand
+        lay = explained if self._last_explained is None else \
+            cv2.bitwise_or(explained, self._last_explained)
+        hand, hcells, seen = self._watch(frame, lay, cells, tm)
+        if self.memory is not None:
+            self.memory.learn(hand, seen)
         dets = Detections.merge(parts)
         if self.namer is not None:
             dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
@@ -310,27 +315,36 @@ class Detector:
         outlines = self.hand_grid.outlines_px(hcells) if hand else ()
         tm["total"] = (time.perf_counter() - t_all) * 1000.0
         result = FrameResult(scene, centres_px, tm, dets, outlines)
-        self._last, self._last_cells, self._last_explained = result, cells, explained
+        # a frame with a hand is watched again when it comes back (the memory may have learnt
+        # that the hand was the table: the first frame cannot confirm what it sees)
+        self._last, self._last_cells, self._last_explained = (result, None if hand else cells,
+                                                               explained)
         return result
 
     def _watch(self, frame: np.ndarray, explained: np.ndarray, cells: np.ndarray,
-               tm: dict[str, float]) -> tuple[bool, np.ndarray]:
+               tm: dict[str, float]) -> tuple[bool, np.ndarray, bool]:
         """Whether a hand is over the table (one frame's cues, confirmed live by the table
-        memory), and its cells."""
+        memory), its cells, and whether the frame alone shows it (a change against the
+        memory alone may be pieces that moved where ``explained`` does not know them yet).
+        The memory only compares: the caller has it learn once the frame is decided."""
         cfg = self.config
         hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
                              explained, self._valid, cells)
         if self.memory is not None:
-            moved, mcells = timed(tm, "memory", self.memory.update, self.hand_grid, frame,
+            moved, mcells = timed(tm, "memory", self.memory.compare, self.hand_grid, frame,
                                   explained, self._valid, cells)
             changed = self.memory.changed_cells
             if hand and changed is not None:  # live: what never moves is the table itself
                 n_hand = max(1, int(np.count_nonzero(hcells)))
-                if np.count_nonzero(hcells & changed) < cfg.hands.confirm_share * n_hand:
+                moving = hcells & changed
+                # a share of what looks foreign, or an arm's area of it (the rest may be a
+                # floor beyond the table's edge, foreign and still)
+                if np.count_nonzero(moving) < cfg.hands.confirm_share * n_hand and float(
+                        np.sum(self.hand_grid.cell_mm2[moving > 0])) < cfg.hands.min_area_mm2:
                     hand, hcells = False, np.zeros_like(hcells)
             if moved:
-                hand, hcells = True, hcells | mcells
-        return hand, hcells
+                return True, hcells | mcells, hand
+        return hand, hcells, hand
 
     def _unchanged(self, cells: np.ndarray) -> bool:
         """True when a frame's cells all match the last fully detected frame's."""

@@ -22,6 +22,7 @@ from vision.centres import CentreFinder, CentresConfig, Peaks
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
 from vision.namer import Namer, name_detections
+from vision.namer_classes import CLASSES
 from vision.prepare import Prepared
 from vision.proposals import _tile_angle_px, explained_mask, read_found
 from vision.rim_fit import rim_centres
@@ -41,6 +42,9 @@ class CentreProposalConfig:
     max_shift: A coin's fit may move it at most this many radii from its peak.
     max_each: At most this many candidates of each kind are fitted (the hottest; a cost
         bound: a table holds at most about a hundred pieces).
+    sure_face: A tile's face (and a face-up tile's suit) is the namer's where it gives that
+        face at least this share of the tile's probability: the ink readers misread faces
+        where the masks see nothing (a blind's stripes over a red cloth). None: never.
     """
 
     finder: CentresConfig = field(default_factory=CentresConfig)
@@ -50,6 +54,7 @@ class CentreProposalConfig:
     tile_window: float = 1.2
     max_shift: float = 0.6
     max_each: int = 150
+    sure_face: float | None = 0.9
 
 
 def _covered(rois: tuple[tuple[int, int, int, int], ...], rect: tuple[int, int, int, int]
@@ -152,4 +157,30 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     found = read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
                        cfg.seen, top)
     # faces the ink readers read unsurely are the namer's, as for the stages' pieces
-    return name_detections(namer, frame_bgr, calibration, found)
+    found = name_detections(namer, frame_bgr, calibration, found)
+    return found if cfg.sure_face is None else sure_faces(namer, frame_bgr, calibration,
+                                                          found, cfg.sure_face)
+
+
+def sure_faces(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
+               dets: Detections, share: float) -> Detections:
+    """The tiles' faces (and suits face up) the namer is sure of, its own."""
+    idx = np.flatnonzero(dets.kind == "tile")
+    if not len(idx):
+        return dets
+    p = namer.probabilities(frame_bgr, calibration, dets.centre_mm[idx])
+    up = [i for i, c in enumerate(CLASSES) if c.startswith("tile-up-")]
+    down = CLASSES.index("tile-down")
+    suit, face = dets.suit.copy(), dets.face.copy()
+    for row, i in enumerate(idx):
+        pk = float(p[row, up].sum() + p[row, down])
+        if pk <= 0:
+            continue
+        if p[row, down] >= share * pk:
+            face[i], suit[i] = "down", None
+        elif p[row, up].sum() >= share * pk and face[i] != "up":
+            best = up[int(np.argmax(p[row, up]))]
+            face[i], suit[i] = "up", CLASSES[best].split("-")[-1]
+    return Detections(centre_mm=dets.centre_mm, seen_mm=dets.seen_mm, kind=dets.kind,
+                      confidence=dets.confidence, suit=suit, angle_deg=dets.angle_deg,
+                      face=face, color=dets.color, marker_id=dets.marker_id)

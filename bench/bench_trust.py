@@ -8,7 +8,10 @@ Each playthrough is made by the project's renderer (:mod:`tabletop.render`): a t
 drawn from the seed by ``tabletop.render.variety`` (``--table``, ``--light`` pin them), a lamp
 dimmed or switched off between turns (window light only), camera noise, a hand over the table
 while pieces move, and illegal moves of every kind the renderer can show planted and then put
-right. The frames go through the same code as
+right (Worm Derby: ``steps``, ``turn``, a move after a null, ``shape``, ``direction``,
+``obstacle``, ``overlap``; not yet ``gap``: a step can only pass too narrow a gap between two
+round pieces or tile corners 14 to 19 mm apart beside the worm's head, which these courses never
+make). The frames go through the same code as
 ``tabletop replay``: :func:`live.vision_glue.load_vision`, :func:`live.pipeline.run_sync` (each
 frame repeated as ``--repeat`` does), a :class:`live.table.Table` with its log.
 
@@ -17,6 +20,7 @@ Prints ``name=value`` lines per game (``worm-derby.basic.false_alarms=0``) and i
 - ``verdicts_right``: tables and rolls judged as the truth says (right legality, player, rule);
 - ``false_alarms``: illegal verdicts where the truth is legal (or another rule or player);
 - ``missed_fouls``: planted fouls with no illegal verdict of their rule and player;
+- ``missed_fouls_doubted``: of those, the ones where the table was doubted (not passed over);
 - ``verdicts_missing``: legal moves never judged (the table never seen still, or doubted);
 - ``doubts_raised``, ``doubts_real``: doubts, and those where the reading really was wrong;
 - ``readings_wrong``: still tables whose reading differs from the truth (vision's share);
@@ -245,7 +249,7 @@ def _course(rng: random.Random, variant: str) -> list[Piece]:
     return tiles
 
 
-FOULS_DERBY = ("steps", "turn", "shape", "direction", "obstacle", "turn_after_null")
+FOULS_DERBY = ("steps", "turn", "shape", "direction", "obstacle", "turn_after_null", "overlap")
 
 
 def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns: int = 10,
@@ -281,13 +285,16 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
 
     def legal_move(p: str, roll: int, label: str) -> None:
         placed = table.move(p, roll, rng, _aim(p, players))
-        assert placed is not None, f"seed {seed}: no room for {p}"
+        _room(placed)
         hand(table.scene(), placed[-1])
         still(Expect(p, "ok"), label)
 
-    for k, what in enumerate(plan):
-        if variant == "slalom" and what == "obstacle":
-            what = "legal"
+    turn_start = [len(steps)]
+
+    def _derby_turn(what: str, k: int) -> int:
+        """Plays one turn of the plan onto ``steps``; the turn count after it."""
+        nonlocal table, turn
+        turn_start[0] = len(steps)
         p = players[turn % 2]
         q = players[(turn + 1) % 2]
         if k and rng.random() < 0.35:
@@ -300,7 +307,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
         elif what == "steps":
             steps.append(Say(Roll(p, str(roll))))
             placed = table.move(p, roll + 1, rng, _aim(p, players))
-            assert placed is not None
+            _room(placed)
             hand(table.scene(), placed[-1])
             still(Expect(p, "steps"), f"{p} {roll + 1} steps on a {roll}")
             table = before.copy()
@@ -310,7 +317,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
         elif what == "turn":
             steps.append(Say(Roll(p, str(roll))))
             placed = table.move(q, 2, rng, _aim(q, players))
-            assert placed is not None
+            _room(placed)
             hand(table.scene(), placed[-1])
             still(Expect(q, "turn"), f"{q} moves on {p}'s roll")
             table = before.copy()
@@ -320,7 +327,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
         elif what == "turn_after_null":
             steps.append(Say(Roll(p, "null")))
             placed = table.move(p, 2, rng, _aim(p, players))
-            assert placed is not None
+            _room(placed)
             hand(table.scene(), placed[-1])
             still(Expect(p, "turn"), f"{p} moves after rolling null")
             table = before.copy()
@@ -333,7 +340,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
         elif what == "shape":
             steps.append(Say(Roll(p, str(roll))))
             ok = table.move(p, roll - 1, rng, _aim(p, players))
-            assert ok is not None
+            _room(ok)
             body = table.worms[p]
             head, prev = body[-1], body[-2]
             a = math.atan2(head[1] - prev[1], head[0] - prev[0])
@@ -342,7 +349,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
                 if table.clear(far, p, {0, len(body) - 1}):
                     break
             else:
-                raise AssertionError(f"seed {seed}: no room for a split worm")
+                raise NoRoom
             table.worms[p] = [*body[1:], far]
             hand(table.scene(), far)
             still(Expect(p, "shape"), f"{p} split its worm")
@@ -365,18 +372,31 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
                         break
                 if done:
                     break
-            assert done, f"seed {seed}: no room for a move at both ends"
+            _room(done or None)
             hand(table.scene(), table.worms[p][-1])
             still(Expect(p, "direction"), f"{p} moved both ends")
             table = before.copy()
             hand(table.scene(), table.worms[p][-1])
             still(None, "put back")
             legal_move(p, 2, f"{p} 2 steps")
+        elif what == "overlap":
+            steps.append(Say(Roll(p, str(roll))))
+            ok = table.move(p, roll - 1, rng, _aim(p, players))
+            _room(ok)
+            lay = _overlapping(table, p, rng)
+            _room(lay)
+            table.worms[p] = [*table.worms[p][1:], lay]
+            hand(table.scene(), lay)
+            still(Expect(p, "overlap"), f"{p} laid a coin over its head")
+            table = before.copy()
+            hand(table.scene(), table.worms[p][-1])
+            still(None, "put back")
+            legal_move(p, roll, f"{p} {roll} steps")
         elif what in ("obstacle", "ace"):
             steps.append(Say(Roll(p, "ace")))
             far = what == "obstacle"
             moved = _move_obstacle(table, rng, 1.7 * T if far else 0.6 * T)
-            assert moved is not None, f"seed {seed}: no room to move an obstacle"
+            _room(moved)
             hand(table.scene(), moved)
             if far:
                 still(Expect(p, "obstacle"), f"{p} moved an obstacle too far")
@@ -388,6 +408,16 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             steps.append(Say(Roll(p, str(roll))))
             legal_move(p, roll, f"{p} {roll} steps")
         turn += 1
+        return turn
+
+    for k, what in enumerate(plan):
+        if variant == "slalom" and what == "obstacle":
+            what = "legal"
+        try:
+            turn = _derby_turn(what, k)
+        except NoRoom:  # the worms ran out of room: the game ends here
+            del steps[turn_start[0]:]
+            break
     return Playthrough(f"worm-derby.{'cannibal' if cannibal else variant}", steps, _pose(),
                        _mat(), light_at)
 
@@ -396,6 +426,30 @@ def _beside(c: Point2, nxt: Point2, side: int) -> Point2:
     """A point one coin width beside ``c``, square to the worm's line toward ``nxt``."""
     a = math.atan2(nxt[1] - c[1], nxt[0] - c[0]) + side * math.pi / 2
     return (c[0] + D * math.cos(a), c[1] + D * math.sin(a))
+
+
+class NoRoom(Exception):
+    """The worms have no room for the move planned: the playthrough ends before that turn."""
+
+
+def _room(found: Any) -> None:
+    """Raises :class:`NoRoom` when nothing was found."""
+    if found is None:
+        raise NoRoom
+
+
+def _overlapping(table: DerbyTable, player: str, rng: random.Random) -> Point2 | None:
+    """Where the worm's tail coin lies when laid partly over its own head (a quarter of a coin
+    width over it, centres 14 mm apart), away from the body and clear of every other piece;
+    None: no room."""
+    body = table.worms[player]
+    head, prev = body[-1], body[-2]
+    a = math.atan2(head[1] - prev[1], head[0] - prev[0])
+    for da in sorted((0.0, 0.4, -0.4, 0.8, -0.8), key=lambda _: rng.random()):
+        q = (head[0] + 0.74 * D * math.cos(a + da), head[1] + 0.74 * D * math.sin(a + da))
+        if table.clear(q, player, {0, len(body) - 1}):
+            return q
+    return None
 
 
 def _move_obstacle(table: DerbyTable, rng: random.Random, dist: float) -> Point2 | None:
@@ -809,13 +863,16 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
             for scene in seen.get(i, []):
                 wrong = _reading_wrong(scene, truth)
                 c["readings_wrong"] += int(wrong)
-            for d in (o for o in outs if isinstance(o, Doubt)):
+            doubts = [o for o in outs if isinstance(o, Doubt)]
+            for d in doubts:
                 c["doubts_raised"] += 1
                 real = any(_reading_wrong(sc, truth) for sc in seen.get(i, []))
                 c["doubts_real"] += int(real)
                 score.notes.append(f"doubt on '{s.label}' ({'real' if real else 'NOT real'}): "
                                    f"{d.reason}")
+            missed = c["missed_fouls"]
             _judge(s.expect, [o for o in outs if isinstance(o, Verdict)], s.label, score)
+            c["missed_fouls_doubted"] += int(c["missed_fouls"] > missed and bool(doubts))
         else:
             _judge(s.expect, [o for o in outs if isinstance(o, Verdict)],
                    f"{s.event.type} {getattr(s.event, 'player', '')}", score)
@@ -851,8 +908,9 @@ def playthroughs(seed: int, games: list[str], short: bool = False) -> list[Playt
 
 
 GAMES = ["worm-derby.basic", "worm-derby.slalom", "worm-derby.cannibal", "worm-up", "jungle"]
-FIGURES = ("verdicts_right", "false_alarms", "missed_fouls", "verdicts_missing", "doubts_raised",
-           "doubts_real", "readings_wrong", "exact_right", "exact_total", "frames")
+FIGURES = ("verdicts_right", "false_alarms", "missed_fouls", "missed_fouls_doubted",
+           "verdicts_missing", "doubts_raised", "doubts_real", "readings_wrong", "exact_right",
+           "exact_total", "frames")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -202,9 +202,14 @@ class Pipeline:
     def _read_twice(self, done: Any) -> None:
         """A reading the referee doubts is read once more from the next still frames before
         the table is asked again (the stabiliser emits the next still period even if it shows
-        the same table)."""
-        if _doubted(done):
-            reread = getattr(self.vision.stabiliser, "reread", None)
+        the same table); while the table stays in doubt, it is read again after every hand
+        that comes and goes (a move vision cannot see gets a doubt, not silence)."""
+        stabiliser = self.vision.stabiliser
+        doubted = _doubted(done)
+        if hasattr(stabiliser, "in_doubt"):
+            stabiliser.in_doubt = doubted
+        if doubted:
+            reread = getattr(stabiliser, "reread", None)
             if not self._reread and reread is not None:
                 reread()
                 self._reread = True

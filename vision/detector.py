@@ -17,6 +17,8 @@ import numpy as np
 from calibration.model import Calibration
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
+from vision.centre_proposals import CentreProposalConfig, propose_centres
+from vision.centres import CentreFinder
 from vision.coins import CoinConfig, detect_coins
 from vision.detections import Detections
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
@@ -66,6 +68,9 @@ class DetectorConfig:
             None: the hand-made stages' reading stands.
         proposals: With the namer: pieces in parts of the bright mask the stages left
             unexplained, found by the namer and fitted as the stages fit theirs.
+        centres: With the namer: pieces where the learned centre net (a heat map of piece
+            centres over the whole view) sees them and nothing was found, fitted as the
+            stages fit theirs and judged by the namer (still frames only).
         watch_first: Live (with ``memory``): a changed frame is first watched for a hand
             (against the last pieces found); a frame with a hand is never judged, so the
             piece stages are skipped and the last pieces are passed on with the hand flag. The
@@ -89,6 +94,7 @@ class DetectorConfig:
     still_share: float = 0.04
     namer: NamerConfig | None = field(default_factory=NamerConfig)
     proposals: ProposalConfig | None = field(default_factory=ProposalConfig)
+    centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
     watch_first: bool = True
 
     @classmethod
@@ -177,6 +183,9 @@ class Detector:
         self._last_cells: np.ndarray | None = None
         self._last_explained: np.ndarray | None = None
         self.namer = Namer(self.config.namer) if self.config.namer else None
+        self.centres = (CentreFinder(self.config.centres.finder, calibration,
+                                     self.view.area_mm)
+                        if self.config.centres and self.namer else None)
 
     @property
     def sheets_mm(self) -> tuple[np.ndarray, ...]:
@@ -220,6 +229,7 @@ class Detector:
         tm: dict[str, float] = {}
         t_all = time.perf_counter()
         half = halve(frame)
+        half_bgr = half
         cells = self.hand_grid.cells_of(frame, half)
         if self._unchanged(cells):
             assert self._last is not None
@@ -229,10 +239,10 @@ class Detector:
                                {"still": (time.perf_counter() - t_all) * 1000.0,
                                 "total": (time.perf_counter() - t_all) * 1000.0},
                                last.detections, last.hand_outlines_px)
-        watched: tuple[bool, np.ndarray] | None = None
         if cfg.watch_first and self.memory is not None and self._last_explained is not None:
             watched = self._watch(frame, self._last_explained, cells, tm)
-            if watched[0]:
+            if watched[0] and watched[2]:  # the frame alone shows the hand the memory sees
+                self.memory.learn(True, seen=True)
                 assert self._last is not None
                 self._frames += 1
                 self._last_cells = None  # the next frame is watched again
@@ -277,7 +287,12 @@ class Detector:
             posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained, tmask)
             parts.append(posts)
             self._draw_posts(explained, posts)
-        hand, hcells = watched or self._watch(frame, explained, cells, tm)
+        # where pieces lie now or lay before: a change there is a piece moved, not a hand
+        lay = explained if self._last_explained is None else \
+            cv2.bitwise_or(explained, self._last_explained)
+        hand, hcells, seen = self._watch(frame, lay, cells, tm)
+        if self.memory is not None:
+            self.memory.learn(hand, seen)
         dets = Detections.merge(parts)
         if self.namer is not None:
             dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
@@ -285,6 +300,11 @@ class Detector:
             if cfg.proposals is not None and not hand:  # a hand frame is never judged
                 more = timed(tm, "proposals", propose, self.namer, frame, self.calibration,
                              prep, dets, cfg.coins, cfg.tiles, cfg.proposals, cfg.kinds)
+                dets = Detections.merge([dets, more])
+            if self.centres is not None and cfg.centres is not None and not hand:
+                more = timed(tm, "centres", propose_centres, self.centres, self.namer, frame,
+                             self.calibration, prep, dets, cfg.coins, cfg.tiles, cfg.centres,
+                             cfg.kinds, half_bgr)
                 dets = Detections.merge([dets, more])
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand
@@ -295,27 +315,36 @@ class Detector:
         outlines = self.hand_grid.outlines_px(hcells) if hand else ()
         tm["total"] = (time.perf_counter() - t_all) * 1000.0
         result = FrameResult(scene, centres_px, tm, dets, outlines)
-        self._last, self._last_cells, self._last_explained = result, cells, explained
+        # a frame with a hand is watched again when it comes back (the memory may have learnt
+        # that the hand was the table: the first frame cannot confirm what it sees)
+        self._last, self._last_cells, self._last_explained = (result, None if hand else cells,
+                                                               explained)
         return result
 
     def _watch(self, frame: np.ndarray, explained: np.ndarray, cells: np.ndarray,
-               tm: dict[str, float]) -> tuple[bool, np.ndarray]:
+               tm: dict[str, float]) -> tuple[bool, np.ndarray, bool]:
         """Whether a hand is over the table (one frame's cues, confirmed live by the table
-        memory), and its cells."""
+        memory), its cells, and whether the frame alone shows it (a change against the
+        memory alone may be pieces that moved where ``explained`` does not know them yet).
+        The memory only compares: the caller has it learn once the frame is decided."""
         cfg = self.config
         hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
                              explained, self._valid, cells)
         if self.memory is not None:
-            moved, mcells = timed(tm, "memory", self.memory.update, self.hand_grid, frame,
+            moved, mcells = timed(tm, "memory", self.memory.compare, self.hand_grid, frame,
                                   explained, self._valid, cells)
             changed = self.memory.changed_cells
             if hand and changed is not None:  # live: what never moves is the table itself
                 n_hand = max(1, int(np.count_nonzero(hcells)))
-                if np.count_nonzero(hcells & changed) < cfg.hands.confirm_share * n_hand:
+                moving = hcells & changed
+                # a share of what looks foreign, or an arm's area of it (the rest may be a
+                # floor beyond the table's edge, foreign and still)
+                if np.count_nonzero(moving) < cfg.hands.confirm_share * n_hand and float(
+                        np.sum(self.hand_grid.cell_mm2[moving > 0])) < cfg.hands.min_area_mm2:
                     hand, hcells = False, np.zeros_like(hcells)
             if moved:
-                hand, hcells = True, hcells | mcells
-        return hand, hcells
+                return True, hcells | mcells, hand
+        return hand, hcells, hand
 
     def _unchanged(self, cells: np.ndarray) -> bool:
         """True when a frame's cells all match the last fully detected frame's."""

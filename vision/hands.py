@@ -203,6 +203,13 @@ class MemoryConfig:
     learn: How fast unchanged cells follow the table (slow light drift), per frame.
     absorb: How fast changed cells are taken in (a cup left on the table stops being a hand).
     min_area_mm2: Least changed area, not explained by pieces, that is a hand.
+    light_trim: A cell is lit as the light's smooth fit says when its log brightness (any
+        channel) is within this of the fit; the others (a hand, a piece moved) are left out
+        of the fit.
+    pool_mm: What the smooth fit leaves of a light change is followed in pools this wide
+        (:func:`light_pools`; more than twice a hand); None: not.
+    dark_level: Changes are measured against at least this grey level: where the view is darker
+        (a floor beyond the table's edge) a level or two of flicker is no change.
     """
 
     cell_mm: float = 4.0
@@ -211,36 +218,130 @@ class MemoryConfig:
     learn: float = 0.2
     absorb: float = 0.01
     min_area_mm2: float = 6000.0
+    light_trim: float = 0.08
+    pool_mm: float | None = 200.0
+    dark_level: float = 48.0
+
+
+def light_gain(ref: np.ndarray, now: np.ndarray, index: np.ndarray, trim: float
+               ) -> np.ndarray:
+    """How the light changed between two pictures of the same table, cell by cell.
+
+    A lamp dimmed, switched off or moved scales the whole table and every piece on it
+    together by a gain that varies smoothly over the table (per colour channel: the light's
+    colour may change too). A hand is local and is no gain of what was there. The gain is
+    fitted to the log ratio of the cells ``index`` (flat indices of the grid) as a quadratic
+    surface per channel; cells far from the fit (a hand, a moved piece) are left out and the
+    fit repeated.
+
+    Args:
+        ref: The remembered cells, float (rows, columns, 3).
+        now: The frame's cells, same shape.
+        index: Flat indices of the cells to fit on (the table where no piece lies).
+        trim: Cells whose log ratio is more than this from the fit are left out.
+
+    Returns:
+        The gain (rows, columns, 3) with ``now * gain`` close to ``ref`` where only the light
+        changed.
+    """
+    sh, sw, nc = now.shape
+    lr = (np.log(ref.reshape(-1, nc)[index] + 1.0)
+          - np.log(now.reshape(-1, nc)[index] + 1.0))
+    if len(index) < 12:
+        med = np.median(lr, axis=0) if len(index) else np.zeros(nc)
+        return np.broadcast_to(np.exp(med).astype(np.float32), now.shape).copy()
+    ys, xs = np.divmod(index, sw)
+
+    def design(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+        u, v = x / max(sw - 1, 1) * 2.0 - 1.0, y / max(sh - 1, 1) * 2.0 - 1.0
+        return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
+
+    a = design(xs.astype(np.float64), ys.astype(np.float64))
+    fit = np.broadcast_to(np.median(lr, axis=0), lr.shape)
+    coef = np.zeros((a.shape[1], nc))
+    coef[0] = fit[0]
+    for _ in range(3):
+        err = np.abs(lr - fit).max(axis=1)
+        keep = err < trim
+        if np.count_nonzero(keep) < 2 * a.shape[1]:
+            break
+        coef, *_ = np.linalg.lstsq(a[keep], lr[keep], rcond=None)
+        fit = a @ coef
+    yy, xx = np.mgrid[0:sh, 0:sw]
+    field = design(xx.astype(np.float64), yy.astype(np.float64)) @ coef
+    return np.exp(field).astype(np.float32)
+
+
+def light_pools(ref: np.ndarray, now: np.ndarray, use: np.ndarray, window_cells: int
+                ) -> np.ndarray:
+    """What a smooth gain leaves of a change of the light: pools of light (a lamp's glare on the
+    table, gone when it is switched off) larger than a hand, as a further gain per cell.
+
+    The log ratio of each channel is median-filtered over a window of ``window_cells`` (wider
+    than twice a hand): a pool of light fills the window, a hand or an arm only a part of it,
+    so the median follows the pool and passes the hand over.
+
+    Args:
+        ref: The remembered cells, float (rows, columns, 3), already re-levelled.
+        now: The frame's cells, same shape.
+        use: bool (rows, columns): the cells of the table (others count as unchanged).
+        window_cells: Width of the median's window, odd.
+
+    Returns:
+        The gain (rows, columns, 3) with ``now * gain`` closer to ``ref`` where the light
+        changed in pools.
+    """
+    lr = np.log(ref + 1.0) - np.log(now + 1.0)
+    k = max(3, int(window_cells) | 1)
+    # medianBlur takes wide windows on 8-bit pictures only: log ratios in steps of 1/64
+    q = np.clip(np.rint(lr * 64.0) + 128.0, 0, 255).astype(np.uint8)
+    if not use.all():  # the cells off the table (a printed sheet) take their neighbours' light
+        q = cv2.inpaint(q, (~use).astype(np.uint8), 3, cv2.INPAINT_TELEA)
+    med = cv2.medianBlur(q, min(k, 255)).astype(np.float32)
+    return np.exp((med - 128.0) / 64.0).astype(np.float32)
 
 
 class TableMemory:
-    """The empty table as the last frames showed it, to see a hand that looks like the table.
+    """The table as the last frames showed it, to see a hand that looks like the table.
 
     A single frame cannot tell a tan hand from an oak table, but a hand is a change: cells of
-    the view that differ from the remembered table and that no detected piece explains. Global
-    light changes are divided out (each frame is scaled to the memory's median colour), slow
-    drifts are learnt, and a change that stays (an object left lying) is absorbed in time.
+    the view that differ from the remembered table and that no detected piece explains. A
+    change of the light is no hand: each frame's light is fitted as a smooth gain over the
+    table (:func:`light_gain`) and the memory is re-levelled to it at once. Slow drifts are
+    learnt; a change where pieces lie or lay (a piece moved) is taken in at once on a frame
+    with no hand; any other change that stays (an object left lying) is absorbed in time.
     """
 
     def __init__(self, cfg: MemoryConfig | None = None) -> None:
         self.cfg = cfg or MemoryConfig()
         self._ref: np.ndarray | None = None
+        self._pending: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self.changed_cells: np.ndarray | None = None
         """Grid cells that changed at all on the last frame (uint8 0/1); None before a memory."""
 
     def reset(self) -> None:
         """Forgets the table."""
         self._ref = None
+        self._pending = None
         self.changed_cells = None
 
     def update(self, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
                valid: np.ndarray, cells: np.ndarray | None = None) -> tuple[bool, np.ndarray]:
-        """Compares a frame with the memory, then learns from it.
+        """:meth:`compare`, then :meth:`learn` from the frame (a hand when it saw one, which
+        the frame alone did not show: this memory is the only cue)."""
+        hand, mask = self.compare(grid, frame_bgr, explained, valid, cells)
+        self.learn(hand)
+        return hand, mask
+
+    def compare(self, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
+                valid: np.ndarray, cells: np.ndarray | None = None) -> tuple[bool, np.ndarray]:
+        """Compares a frame with the memory (:meth:`learn` then learns from it).
 
         Args:
             grid: The frame's grid (the memory is kept on it).
             frame_bgr: The raw frame.
-            explained: uint8 view mask of the detected pieces.
+            explained: uint8 view mask of the pieces (where they lie, and where they lay when
+                they may have moved).
             valid: uint8 view mask of the play area.
             cells: ``grid.cells_of(frame_bgr)`` when already made.
 
@@ -253,26 +354,29 @@ class TableMemory:
         none = np.zeros((sh, sw), np.uint8)
         small = (grid.cells_of(frame_bgr) if cells is None else cells).astype(np.float32)
         ok = grid.play_cells(valid)
-        ex = grid.sample(explained) > 0
+        # a cell partly over a piece changes with it, even when its centre is off the piece
+        ex = cv2.dilate((grid.sample(explained) > 0).astype(np.uint8), np.ones((3, 3), np.uint8)
+                        ) > 0
         if self._ref is None or self._ref.shape != small.shape:
-            self._ref = small
+            self._pending = (small, small, np.zeros_like(ok), ex)
             self.changed_cells = None
             return False, none
         ref = self._ref
         if ok.any():
-            every = grid.play_index(valid)[::3]
-            rv, sv = ref.reshape(-1, 3)[every], small.reshape(-1, 3)[every]
-            gain = np.array([percentile(rv[:, k], 50) / max(percentile(sv[:, k], 50), 1.0)
-                             for k in range(small.shape[2])], np.float32)
-            small = small * gain
-        r0, r1, r2 = cv2.split(cv2.divide(cv2.absdiff(small, ref), cv2.max(ref, 8.0)))
-        rel = cv2.max(cv2.max(r0, r1), r2)
+            bare = np.flatnonzero((ok & ~ex).ravel())
+            if len(bare) < 12:
+                bare = grid.play_index(valid)
+            ref = ref / light_gain(ref, small, bare[::3], cfg.light_trim)
+            if cfg.pool_mm:
+                cell_mm = float(np.sqrt(np.median(grid.cell_mm2[ok])))
+                ref = ref / light_pools(ref, small, ok, round(cfg.pool_mm / max(cell_mm, 1.0)))
+        # (np.maximum: cv2.max with a number floors the first channel only)
+        rel = (np.abs(small - ref) / np.maximum(ref, np.float32(cfg.dark_level))).max(axis=2)
         changed = (rel > cfg.change) & ok
         self.changed_cells = ((rel > cfg.loose_change) & ok).astype(np.uint8)
+        self._pending = (small, ref, changed, ex)
         mask = (changed & ~ex).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        rate = np.where(changed[..., None], cfg.absorb, cfg.learn).astype(np.float32)
-        self._ref = ref + rate * (small - ref)
         n, labels = cv2.connectedComponents(mask, connectivity=8)
         if n <= 1:
             return False, none
@@ -281,3 +385,28 @@ class TableMemory:
         if not big:
             return False, none
         return True, np.isin(labels, big).astype(np.uint8)
+
+    def learn(self, hand: bool, seen: bool = False) -> None:
+        """Learns from the frame last compared; ``hand``: a hand is over it (by any cue);
+        ``seen``: the frame alone shows it (a hand, not an object left lying).
+
+        With no hand, the light is re-levelled at once, slow drifts are learnt, and where pieces
+        lie or lay a change is a piece moved: the table as it is now. Nothing else is learnt
+        from a frame whose light a hand and its shadow disturb; only a change that no single
+        frame calls a hand is absorbed, slowly (a cup left lying stops being a hand). A hand
+        seen is never absorbed: a hand resting for a while would leave its ghost behind.
+        """
+        if self._pending is None:
+            return
+        small, ref, changed, ex = self._pending
+        self._pending = None
+        cfg = self.cfg
+        if self._ref is None or self._ref.shape != small.shape:
+            self._ref = small
+        elif hand:
+            if not seen:
+                rate = np.where(changed, cfg.absorb, 0.0)[..., None].astype(np.float32)
+                self._ref = self._ref + rate * (small - self._ref)
+        else:
+            rate = np.where(changed, np.where(ex, 1.0, cfg.absorb), cfg.learn)
+            self._ref = ref + rate[..., None].astype(np.float32) * (small - ref)

@@ -106,7 +106,12 @@ class Stabiliser:
         self.flicker = flicker
         self._run: list[Scene] = []
         self._emitted = False
+        self._hand_since = False
         self.last_emitted: Scene | None = None
+        self.in_doubt = False
+        """The last reading emitted was doubted: after each hand that comes and goes the table
+        is emitted again even when it reads the same (a move the camera cannot see is asked
+        about, not passed over in silence)."""
 
     def reset(self) -> None:
         """Forgets the frames seen so far (the next still period emits again)."""
@@ -133,6 +138,7 @@ class Stabiliser:
         if scene.hand:
             self._run = []
             self._emitted = False
+            self._hand_since = True
             return None
         if self._run and not self._agree(self._run[-1], scene):
             self._run = []
@@ -146,10 +152,12 @@ class Stabiliser:
         if self._emitted and self.last_emitted is not None and self._same(out,
                                                                           self.last_emitted):
             return None
-        if self.last_emitted is not None and self._same(out, self.last_emitted):
+        if self.last_emitted is not None and self._same(out, self.last_emitted) and not (
+                self.in_doubt and self._hand_since):
             self._emitted = True
             return None  # a hand came and went, and nothing changed
         self._emitted = True
+        self._hand_since = False
         self.last_emitted = out
         return out
 

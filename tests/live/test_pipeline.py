@@ -240,3 +240,23 @@ def test_a_doubted_reading_is_read_once_more_before_the_table_is_asked_again():
     for k in range(4):
         pipe.step(ListSource([frame_of(0)]).items().__next__())
         assert stab.rereads == [1, 1, 1, 2][k]
+
+
+def test_while_the_table_is_in_doubt_the_stabiliser_reads_it_again_after_each_hand():
+    from types import SimpleNamespace
+
+    from tabletop.events import Doubt, Verdict
+    from vision import Stabiliser
+
+    answers = iter([Doubt(1, None, (), None, "Seen?"), Verdict(2, None, True, "ok", "Fine.")])
+
+    def submit(event, jpeg=None):
+        return SimpleNamespace(outputs=((0, next(answers)),))
+
+    vision = fake_vision(SCENES)
+    vision.stabiliser = Stabiliser(still_frames=1)
+    pipe = Pipeline(ListSource([]), vision, submit)
+    pipe.step(ListSource([frame_of(0)]).items().__next__())
+    assert vision.stabiliser.in_doubt
+    pipe.step(ListSource([frame_of(0)]).items().__next__())  # read once more: judged fine
+    assert not vision.stabiliser.in_doubt

@@ -34,3 +34,42 @@ def test_trust_a_rendered_playthrough_is_judged_without_false_alarms_or_missed_f
     assert c["exact_right"] == c["exact_total"] > 0, score.notes
     expected = sum(1 for s in play.steps if isinstance(s, Still) and s.expect is not None)
     assert c["verdicts_right"] + c["verdicts_missing"] == expected
+
+
+def _run_short(play, seed: int, table: str, light: str):
+    score = run(play, seed, table=table, light=light)
+    c = score.counts
+    assert c["false_alarms"] == 0, score.notes
+    assert c["doubts_raised"] == c["doubts_real"], score.notes
+    return score
+
+
+@pytest.mark.slow
+def test_trust_the_turn_after_the_lamp_is_switched_off_is_judged():
+    from bench.bench_trust import Roll, Say, worm_derby
+
+    play = worm_derby(SEED, fouls=(), turns=3, still_frames=1)
+    second = [i for i, s in enumerate(play.steps) if isinstance(s, Say)
+              and isinstance(s.event, Roll)][1]
+    play.light_at.clear()
+    play.light_at[second] = "off"  # window light only from the second turn on
+    score = _run_short(play, SEED, "cloth-blue", "glare")
+    c = score.counts
+    assert c["verdicts_missing"] == 0 and c["missed_fouls"] == 0, score.notes
+    assert c["verdicts_right"] == c["exact_total"] > 3, score.notes
+
+
+@pytest.mark.slow
+def test_trust_a_planted_overlap_foul_is_called_against_its_mover():
+    from bench.bench_trust import worm_derby
+
+    play = worm_derby(SEED, fouls=("overlap",), turns=2, still_frames=1)
+    fouls = [s.expect for s in play.steps if isinstance(s, Still) and s.expect is not None
+             and not s.expect.legal]
+    assert [f.rule for f in fouls] == ["overlap"]
+    score = _run_short(play, SEED, "oak", "soft")
+    c = score.counts
+    assert c["exact_right"] == c["exact_total"], score.notes  # the rule and the mover
+    # through the camera: called, or (a coin read as hidden under the head) doubted, never
+    # passed over in silence nor called against anyone else
+    assert c["missed_fouls"] == c["missed_fouls_doubted"], score.notes

@@ -75,3 +75,16 @@ def test_reread_emits_the_same_table_again() -> None:
     stab.reread()
     assert stab.update(_scene()) is None
     assert stab.update(_scene()) is not None
+
+
+def test_a_table_in_doubt_is_read_again_after_each_hand_even_when_it_reads_the_same() -> None:
+    stab = Stabiliser(still_frames=2)
+    hand = Scene(_scene().pieces, hand=True)
+    assert [stab.update(s) is not None for s in (_scene(), _scene())] == [False, True]
+    assert [stab.update(s) is not None for s in (hand, _scene(), _scene())] == [False] * 3
+    stab.in_doubt = True
+    assert [stab.update(s) is not None for s in (_scene(), _scene())] == [False, False]
+    assert [stab.update(s) is not None for s in (hand, _scene(), _scene())] == [False, False,
+                                                                                True]
+    stab.in_doubt = False
+    assert [stab.update(s) is not None for s in (hand, _scene(), _scene())] == [False] * 3

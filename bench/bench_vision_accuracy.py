@@ -38,6 +38,8 @@ from calibration.model import Calibration, Lens  # noqa: E402
 from tabletop.pieceset import PieceSet  # noqa: E402
 from tabletop.scene import Piece, Scene  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
+from vision.centre_proposals import CentreProposalConfig  # noqa: E402
+from vision.centres import CentresConfig  # noqa: E402
 from vision.namer import NamerConfig  # noqa: E402
 
 DEVSCENES = ROOT.parent / "shared" / "devscenes"
@@ -182,10 +184,10 @@ def score(scene: Scene, truth: list[dict], hand_truth: bool, ms: float) -> Tally
     return t
 
 
-def devscene_cases() -> list[Case]:
+def devscene_cases(folder: Path = DEVSCENES) -> list[Case]:
     """The devscenes, calibrated from their points as a user would (lens when distorted)."""
     out = []
-    for js in sorted(DEVSCENES.glob("*.json")):
+    for js in sorted(folder.glob("*.json")):
         d = json.loads(js.read_text())
         img = cv2.imread(str(js.with_suffix(".jpg")))
         px = np.array([p["pixel"] for p in d["calibration_points"]], float)
@@ -250,14 +252,18 @@ def random_scene(rng: np.random.Generator, n_pieces: int = 30) -> Scene:
     return Scene(tuple(pieces[:n_pieces]))
 
 
-def render_cases(n: int, seed: int, hand: bool = False) -> list[Case]:
+def render_cases(n: int, seed: int, hand: bool = False, family: str | None = None
+                 ) -> list[Case]:
     """``n`` scenes of the renderer's variety (``tabletop.render.variety``: table, light,
-    clutter, camera, layout drawn from each seed; ``hand``: a hand reaches over each)."""
+    clutter, camera, layout drawn from each seed; ``hand``: a hand reaches over each);
+    ``family``: only those of the seeds whose table is of that family."""
     from tabletop.render.variety import draw_case
 
     out = []
     for k in range(n):
         case = draw_case(seed + k, hand=hand)
+        if family is not None and case.conditions["table_family"] != family:
+            continue
         r = case.render()
         truth = [{**p.to_json(), "occluded": bool(tr.occluded or tr.visible_fraction < 1)}
                  for p, tr in zip(r.scene.pieces, r.truth, strict=True)]
@@ -271,13 +277,15 @@ DEVSCENE_PIECES = PieceSet(coin_thickness_mm=3.0, tile_thickness_mm=5.0, post_he
 
 
 def run(cases: list[Case], prefix: str, pieces: PieceSet | None = None, verbose: bool = True,
-        per_condition: bool = True, namer: NamerConfig | None = None) -> dict[str, float]:
+        per_condition: bool = True, namer: NamerConfig | None = None,
+        centres: CentreProposalConfig | None = None) -> dict[str, float]:
     """Detects every case; prints per-scene lines, the figures per condition and in total."""
     total = Tally()
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)
     for case in cases:
         det = Detector(case.calibration, pieces,
-                       config=DetectorConfig(kinds=("tile", "coin", "post"), namer=namer))
+                       config=DetectorConfig(kinds=("tile", "coin", "post"), namer=namer,
+                                             centres=centres))
         res = det.detect(case.image)
         t = score(res.scene, case.truth, case.hand, res.timings_ms["total"])
         total.add(t)
@@ -317,21 +325,35 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-namer", action="store_true",
                     help="the hand-made stages alone (no learned namer)")
     ap.add_argument("--model", default=None, help="namer weights (default: the committed ones)")
+    ap.add_argument("--devscenes", type=Path, default=DEVSCENES,
+                    help="the devscenes' folder (from a worktree: ../../shared/devscenes)")
+    ap.add_argument("--family", default=None,
+                    help="only the rendered scenes whose table is of this family (e.g. the "
+                         "one a held-out model never saw)")
+    ap.add_argument("--no-centres", action="store_true",
+                    help="no learned centre net (the masks alone find candidates)")
+    ap.add_argument("--centres-model", default=None,
+                    help="centre net weights (default: the committed ones), e.g. one trained "
+                         "without a table family")
     args = ap.parse_args(argv)
+    centres = None if args.no_centres else CentreProposalConfig(
+        finder=CentresConfig(model=Path(args.centres_model)) if args.centres_model
+        else CentresConfig())
     namer = None if args.no_namer else (
         NamerConfig(model=Path(args.model)) if args.model else NamerConfig())
-    if not args.no_dev and DEVSCENES.is_dir():
-        run(devscene_cases(), "dev", DEVSCENE_PIECES, namer=namer)
+    if not args.no_dev and args.devscenes.is_dir():
+        run(devscene_cases(args.devscenes), "dev", DEVSCENE_PIECES, namer=namer, centres=centres)
     if args.render > 0:
         try:
             import tabletop.render  # noqa: F401
         except ImportError:
             print("# tabletop.render is not there; no rendered scenes")
             return 0
-        run(render_cases(args.render, args.seed), "render", namer=namer)
+        run(render_cases(args.render, args.seed, family=args.family), "render", namer=namer,
+            centres=centres)
         if args.hands > 0:
             run(render_cases(args.hands, args.seed + 500, hand=True), "render_hand",
-                namer=namer)
+                namer=namer, centres=centres)
     return 0
 
 

@@ -1,9 +1,15 @@
 """What every game's referee provides.
 
 A game is a class (variants are subclasses that override hooks, as python-chess does) built
-from a record's ``setup`` event. Its state is a frozen value; :meth:`Game.step` is a pure
-function ``(state, event, seq) -> Step(state, outputs)``. Nothing here keeps hidden state, so a
-replay of the same input events re-creates the same outputs exactly.
+from a record's ``setup`` event: ``Game[S]`` over its own frozen state ``S`` (a
+:class:`GameState`). :meth:`Game.step` is a pure function ``(state, event, seq) ->
+Step[S](state, outputs)``. Nothing here keeps hidden state, so a replay of the same input events
+re-creates the same outputs exactly.
+
+Every game's rules say what they find in one vocabulary, :class:`Judgement`: a rule code, a
+reason, who broke it, the pieces and the point concerned (and, when a misread could explain
+it, the question for the table). Rules are small named functions returning one or None; a check
+deep in a game may raise :class:`RuleBroken` carrying it instead.
 """
 
 from __future__ import annotations

@@ -17,6 +17,8 @@ import numpy as np
 from calibration.model import Calibration
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
+from vision.centre_proposals import CentreProposalConfig, propose_centres
+from vision.centres import CentreFinder
 from vision.coins import CoinConfig, detect_coins
 from vision.detections import Detections
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
@@ -66,6 +68,9 @@ class DetectorConfig:
             None: the hand-made stages' reading stands.
         proposals: With the namer: pieces in parts of the bright mask the stages left
             unexplained, found by the namer and fitted as the stages fit theirs.
+        centres: With the namer: pieces where the learned centre net (a heat map of piece
+            centres over the whole view) sees them and nothing was found, fitted as the
+            stages fit theirs and judged by the namer (still frames only).
         watch_first: Live (with ``memory``): a changed frame is first watched for a hand
             (against the last pieces found); a frame with a hand is never judged, so the
             piece stages are skipped and the last pieces are passed on with the hand flag. The
@@ -89,6 +94,7 @@ class DetectorConfig:
     still_share: float = 0.04
     namer: NamerConfig | None = field(default_factory=NamerConfig)
     proposals: ProposalConfig | None = field(default_factory=ProposalConfig)
+    centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
     watch_first: bool = True
 
     @classmethod
@@ -177,6 +183,9 @@ class Detector:
         self._last_cells: np.ndarray | None = None
         self._last_explained: np.ndarray | None = None
         self.namer = Namer(self.config.namer) if self.config.namer else None
+        self.centres = (CentreFinder(self.config.centres.finder, calibration,
+                                     self.view.area_mm)
+                        if self.config.centres and self.namer else None)
 
     @property
     def sheets_mm(self) -> tuple[np.ndarray, ...]:
@@ -220,6 +229,7 @@ class Detector:
         tm: dict[str, float] = {}
         t_all = time.perf_counter()
         half = halve(frame)
+        half_bgr = half
         cells = self.hand_grid.cells_of(frame, half)
         if self._unchanged(cells):
             assert self._last is not None
@@ -290,6 +300,11 @@ class Detector:
             if cfg.proposals is not None and not hand:  # a hand frame is never judged
                 more = timed(tm, "proposals", propose, self.namer, frame, self.calibration,
                              prep, dets, cfg.coins, cfg.tiles, cfg.proposals, cfg.kinds)
+                dets = Detections.merge([dets, more])
+            if self.centres is not None and cfg.centres is not None and not hand:
+                more = timed(tm, "centres", propose_centres, self.centres, self.namer, frame,
+                             self.calibration, prep, dets, cfg.coins, cfg.tiles, cfg.centres,
+                             cfg.kinds, half_bgr)
                 dets = Detections.merge([dets, more])
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand

@@ -12,6 +12,14 @@ outward and a little larger, :meth:`CameraGeometry.seen_at`). Edges are measured
 of a pixel along the normals of that outline (the near half of the foot circle, the two long
 sides, the top face's edge) and the foot moved until the outline fits them
 (:func:`fit_post`).
+
+Posts that touch make one dark blob: each post read is taken out of it (the outline its fit
+says) and the rest is read again while it is as large as a post. A reading is a post only
+when it looks like one: its side wall dark all through (a shadow beside a coin or a tile
+fills only part of it), its top face of one level, the table brighter all round its outline
+but where its own shadow leaves it (a patch of a broader shadow is dark on all sides). In one
+blob, posts are alike: a reading much lighter than the darkest is a shadow (it lets light
+in), and one mostly covered by a post already read is that post's shadow or is hidden.
 """
 
 from __future__ import annotations
@@ -48,6 +56,22 @@ class PostConfig:
     shine_trust: Weight of the top face's edges when the top shines (brighter than the
         table): a lamp's highlight on it need not fill it.
     fit_steps: Most steps of the outline fit.
+    max_per_blob: Most posts looked for in one dark blob (posts touching one another).
+    min_wall_dark: Least share of a post's side wall (inside its rim, where no other piece
+        covers it) that is dark (below ``black_level``).
+    min_seen_share: A post whose outline other pieces cover but for this share is not
+        judged by its darkness.
+    alike_levels: Posts are alike: every post in one dark blob is at most this many levels
+        (table = 100) lighter than the darkest (a shadow, which lets light in, is lighter).
+    max_top_spread: Most spread of levels (10th to 90th percentile) over a post's top face.
+    max_overlap: Most of a second post's outline in one blob that the posts found in it
+        before may cover (side by side, only their rims meet; more is a post hidden behind
+        another, not to be read, or the first one's shadow).
+    min_outlined: Least share of a post's outline (where no other piece is against it)
+        with the table brighter outside than the post inside: its own shadow, as wide as
+        the post and leaving from its foot, covers a third at most (for the first post read
+        in a blob: ``min_outlined_first``, as the shade of a lamp's soft shadow round a post
+        may darken more of it).
     """
 
     radius_mm: float = 5.0
@@ -63,6 +87,14 @@ class PostConfig:
     edge_share: float = 0.6
     shine_trust: float = 0.3
     fit_steps: int = 5
+    max_per_blob: int = 4
+    min_wall_dark: float = 0.9
+    min_seen_share: float = 0.3
+    alike_levels: float = 8.0
+    max_top_spread: float = 35.0
+    max_overlap: float = 0.25
+    min_outlined: float = 0.65
+    min_outlined_first: float = 0.35
 
 
 _INNER: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -130,9 +162,6 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         ys, xs = np.nonzero(blob)
         if len(xs) < min_area or len(xs) > max_area:
             continue
-        lv = prep.level[y0:y0 + bh, x0:x0 + bw][ys, xs]
-        if np.partition(lv, len(lv) // 10)[len(lv) // 10] > cfg.max_core_level:
-            continue
         # the template reads darkness in the blob's rectangle and a margin round it
         mid = view.to_mm(np.array([[x0 + bw / 2, y0 + bh / 2]]))[0]
         pad = math.ceil(2 * r + 5.0 * s + lean * s * float(np.hypot(*(mid - cam.nadir_mm)))) + 2
@@ -140,38 +169,196 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
         soft = lut[prep.level[ya:yb, xa:xb]]
         origin = np.array([xa, ya], float)
-        pts = np.c_[xs + x0 - xa, ys + y0 - ya].astype(float)
-        if len(pts) > cfg.max_points:
-            pts = pts[:: len(pts) // cfg.max_points + 1]
-        stripe, behind, beyond = _scores(cfg, soft, view, pts, origin)
-        # A post's own shadow darkens the table behind its foot (light from beyond it) or
-        # beyond its top (light from the camera's side), not both; the tip of a shadow
-        # pointing at the camera looks like a foot with the table behind it. So: the best
-        # foot with the table behind it, and the best with the table beyond; when they
-        # differ, the better fit of both.
-        s1, s2 = stripe - behind, stripe - beyond
-        i1, i2 = int(np.argmax(s1)), int(np.argmax(s2))
-        score = max(float(s1[i1]), float(s2[i2]))
-        if score < cfg.min_score:
-            continue
-        p1, p2 = pts[i1] + origin, pts[i2] + origin
-        if s1[i1] < cfg.min_score:
-            p1, p2 = p2, p1
-        fit = fit_post(cfg, prep.level, view, p1, against)
-        if min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r:
-            # a first look (one coarse step) before fitting it all the way; the first stays
-            # unless the other fits clearly better
-            other = fit_post(cfg, prep.level, view, p2, against, steps=1)
-            if other.support > 1.15 * fit.support:
-                other = fit_post(cfg, prep.level, view, other.foot, against)
-                if other.support > 1.15 * fit.support:
-                    fit = other
-        feet.append(fit.foot)
-        scores.append(score)
+        # touching posts make one blob: each post found is taken out of it (the outline its
+        # fit says), and what is left is searched again while it is as large as a post
+        level = prep.level[ya:yb, xa:xb]
+        left = np.zeros(level.shape, np.uint8)
+        left[y0 - ya:y0 - ya + bh, x0 - xa:x0 - xa + bw] = blob
+        found: list[tuple[np.ndarray, float, float, np.ndarray]] = []
+        tried: list[tuple[np.ndarray, float]] = []
+        taken = np.zeros(level.shape, np.uint8)
+        for _ in range(cfg.max_per_blob):
+            ys, xs = np.nonzero(left)
+            if len(xs) < min_area:
+                break
+            lv = level[ys, xs]
+            if np.partition(lv, len(lv) // 10)[len(lv) // 10] > cfg.max_core_level:
+                break
+            best = _best_post(cfg, prep.level, view, soft, origin, np.c_[xs, ys].astype(float),
+                              against)
+            if best is None:
+                break
+            foot, score = best
+            if any(float(np.hypot(*(foot - f[0]))) < r for f in tried):
+                break  # the same reading again: the rest is no post
+            tried.append((foot, score))
+            wall = _wall(cfg, view, foot, (xa, ya), level.shape)
+            left = cv2.bitwise_and(left, cv2.bitwise_not(cv2.dilate(wall, _GROW)))
+            side, face = _side(cfg, view, foot, (xa, ya), wall)
+            near = None if against is None else against[ya:yb, xa:xb]
+            core = _wall_level(cfg, level, side, near)
+            if core is None:
+                continue
+            # what is left of a blob a post was read in is held to more: its top face is
+            # of one level and the table is round most of its outline (the first post's
+            # shadow is not); any reading stands apart from the table somewhere (a patch of
+            # a broad shadow beside a tile does not)
+            outlined = _outlined(cfg, prep.level, view, foot, against)
+            if outlined < (cfg.min_outlined if found else cfg.min_outlined_first) or (
+                    found and not _flat(cfg, level, face, near)):
+                continue
+            if found and np.count_nonzero(wall & taken) > cfg.max_overlap * np.count_nonzero(
+                    wall):
+                continue  # mostly where a post was read: a rest of it, or hidden behind it
+            taken |= wall
+            found.append((foot, score, core, wall))
+            # the next one's edges against this one are not against the table, and its
+            # template does not see this one's darkness
+            placed = _placed(wall, (xa, ya), (h, w))
+            against = cv2.bitwise_or(against, placed) if against is not None else placed
+            soft = np.where(cv2.dilate(wall, _GROW) > 0, 0.0, soft).astype(np.float32)
+        # posts are alike and black; a shadow lets some light in: those as dark as the
+        # darkest stand
+        darkest = min((f[2] for f in found), default=0.0)
+        for foot, score, core, _wall_mask in found:
+            if core <= darkest + cfg.alike_levels:
+                feet.append(foot)
+                scores.append(score)
     if not feet:
         return Detections.empty()
     foot_mm = view.to_mm(np.array(feet))
     return Detections.of(foot_mm, ["post"] * len(feet), confidence=np.clip(scores, 0, 1))
+
+
+_GROW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def _best_post(cfg: PostConfig, level: np.ndarray, view: TopView, soft: np.ndarray,
+               origin: np.ndarray, pts: np.ndarray, against: np.ndarray | None
+               ) -> tuple[np.ndarray, float] | None:
+    """The foot (view pixels) and template score of the post that best explains a blob's
+    pixels ``pts`` (M, 2, in the window ``soft`` whose corner is ``origin``), fitted to its
+    outline; None when no foot scores well enough."""
+    r = cfg.radius_mm * view.px_per_mm
+    if len(pts) > cfg.max_points:
+        pts = pts[:: len(pts) // cfg.max_points + 1]
+    stripe, behind, beyond = _scores(cfg, soft, view, pts, origin)
+    # A post's own shadow darkens the table behind its foot (light from beyond it) or
+    # beyond its top (light from the camera's side), not both; the tip of a shadow
+    # pointing at the camera looks like a foot with the table behind it. So: the best
+    # foot with the table behind it, and the best with the table beyond; when they
+    # differ, the better fit of both.
+    s1, s2 = stripe - behind, stripe - beyond
+    i1, i2 = int(np.argmax(s1)), int(np.argmax(s2))
+    score = max(float(s1[i1]), float(s2[i2]))
+    if score < cfg.min_score:
+        return None
+    p1, p2 = pts[i1] + origin, pts[i2] + origin
+    if s1[i1] < cfg.min_score:
+        p1, p2 = p2, p1
+    fit = fit_post(cfg, level, view, p1, against)
+    if min(s1[i1], s2[i2]) >= cfg.min_score and float(np.hypot(*(p2 - p1))) > r:
+        # a first look (one coarse step) before fitting it all the way; the first stays
+        # unless the other fits clearly better
+        other = fit_post(cfg, level, view, p2, against, steps=1)
+        if other.support > 1.15 * fit.support:
+            other = fit_post(cfg, level, view, other.foot, against)
+            if other.support > 1.15 * fit.support:
+                fit = other
+    return fit.foot, score
+
+
+def _wall(cfg: PostConfig, view: TopView, foot_px: np.ndarray, corner: tuple[int, int],
+          shape: tuple[int, ...]) -> np.ndarray:
+    """uint8 mask (``shape``, its corner at view pixel ``corner``) of the outline of a post
+    standing at ``foot_px``: the convex hull of its foot and top circles."""
+    out = post_outline(cfg, view, foot_px, step_px=2.0)
+    pts = np.round(out.points[out.part != CAP] - corner).astype(np.int32)
+    mask = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, cv2.convexHull(pts), 255)
+    return mask
+
+
+def _side(cfg: PostConfig, view: TopView, foot_px: np.ndarray, corner: tuple[int, int],
+          wall: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The part of a post's outline mask ``wall`` that is its side wall, not its top face (a
+    lit top may be pale; all of it when the camera sees little of the side, near the point
+    below it), and its top face (inside its rim), as masks like ``wall``."""
+    out = post_outline(cfg, view, foot_px, step_px=4.0)
+    r = cfg.radius_mm * view.px_per_mm
+    side = wall.copy()
+    top = np.round(out.top - corner).astype(int)
+    cv2.circle(side, (int(top[0]), int(top[1])), round(out.k * r + 1.5), 0, -1)
+    face = np.zeros_like(wall)
+    cv2.circle(face, (int(top[0]), int(top[1])), max(1, round(out.k * r - 1.5)), 255, -1)
+    return (side if np.count_nonzero(side) >= 0.5 * math.pi * r * r else wall), face
+
+
+def _placed(patch: np.ndarray, corner: tuple[int, int], shape: tuple[int, int]) -> np.ndarray:
+    """A mask of ``shape`` holding ``patch`` with its corner at ``corner``."""
+    out = np.zeros(shape, np.uint8)
+    x0, y0 = corner
+    ph, pw = patch.shape
+    out[y0:y0 + ph, x0:x0 + pw] = patch[:shape[0] - y0, :shape[1] - x0]
+    return out
+
+
+def _wall_level(cfg: PostConfig, level: np.ndarray, wall: np.ndarray,
+                against: np.ndarray | None) -> float | None:
+    """The median level inside a post's outline (``wall``, a mask over the patch ``level``)
+    when it is dark all through, as a post is (a shadow beside a coin or a tile, the edge of
+    a shadow, fills only part of it); None when it is not. Its rim (a pixel) and what other
+    pieces cover are not judged; a post mostly covered by them is taken as dark."""
+    inner = cv2.erode(wall, np.ones((3, 3), np.uint8)) > 0
+    n = int(np.count_nonzero(inner))
+    if against is not None:
+        inner &= against == 0
+    seen = level[inner]
+    if len(seen) < cfg.min_seen_share * n or not len(seen):
+        return 0.0
+    if np.count_nonzero(seen <= cfg.black_level) < cfg.min_wall_dark * len(
+            seen):
+        return None
+    return float(np.median(seen))
+
+
+def _outlined(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,
+              against: np.ndarray | None) -> float:
+    """The share of a post's outline (view ``level``; its foot's near half, its sides, its top's
+    far half, where no other piece is against it) where the table outside is brighter than
+    the post inside: a post stands apart from what is round it, except where its own shadow
+    lies; a patch of a broader shadow (beside a tile) is dark on all sides."""
+    out = post_outline(cfg, view, foot_px, step_px=2.0)
+    use = out.part != CAP
+    p, n = out.points[use], out.normals[use]
+    h, w = level.shape
+    q_out = np.round(p + 2.5 * n).astype(int)
+    q_in = np.round(p - 2.0 * n).astype(int)
+    ok = ((q_out[:, 0] >= 0) & (q_out[:, 0] < w) & (q_out[:, 1] >= 0) & (q_out[:, 1] < h)
+          & (q_in[:, 0] >= 0) & (q_in[:, 0] < w) & (q_in[:, 1] >= 0) & (q_in[:, 1] < h))
+    q_out, q_in = q_out[ok], q_in[ok]
+    if against is not None:
+        free = against[q_out[:, 1], q_out[:, 0]] == 0
+        q_out, q_in = q_out[free], q_in[free]
+    if len(q_out) < 8:
+        return 1.0
+    rise = level[q_out[:, 1], q_out[:, 0]].astype(np.float32) - level[q_in[:, 1], q_in[:, 0]]
+    return float(np.mean(rise >= cfg.min_contrast))
+
+
+def _flat(cfg: PostConfig, level: np.ndarray, face: np.ndarray, against: np.ndarray | None
+          ) -> bool:
+    """Whether a post's top face (``face``, a mask over the patch ``level``) is of one level,
+    dark or lit, as a face is; where a shadow's edge would be read as a post, the table and
+    the shadow share the place of its top. Parts other pieces cover are not judged."""
+    seen = face > 0
+    if against is not None:
+        seen &= against == 0
+    v = level[seen]
+    if len(v) < 8:
+        return True
+    lo, hi = np.percentile(v, (10, 90))
+    return float(hi - lo) <= cfg.max_top_spread
 
 
 def _into_tiles(dark: np.ndarray, tiles: np.ndarray, blob: np.ndarray, x0: int, y0: int,

@@ -149,7 +149,6 @@ def propose(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep:
     kp = kind_probabilities(p)
     found_c: list[np.ndarray] = []
     found_t: list[_Block] = []
-    cam = view.camera
     if "coin" in kinds:
         rough = pts[_peaks(pts, kp["coin"], cfg.seen, 1.6 * r_coin)]
         if len(rough):
@@ -166,16 +165,32 @@ def propose(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep:
                                 view.outward_px(pts[i][None])[0], tiles.gap_mm * s)
             if fine is not None:
                 found_t.append(fine)
+    return read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
+                      cfg.seen)
+
+
+def read_found(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep: Prepared,
+               found_c: list[np.ndarray], found_t: list[_Block], coins: CoinConfig,
+               tiles: TileConfig, seen: float, top: np.ndarray | None = None) -> Detections:
+    """Fitted coins (their top faces' centres, view pixels) and tiles, as detections: each
+    kept where the namer gives its kind at least ``seen`` at its foot, its suit (and a
+    tile's face) read as the stages read theirs (from ``top``, or the prepared view's)."""
+    view = prep.view
+    s = view.px_per_mm
+    r_coin = coins.radius_mm * s
+    side = tiles.side_mm * s
+    cam = view.camera
+    top = prep.top if top is None else top
     parts: list[Detections] = []
     if found_c:  # named by the namer, read as the coin stage reads its coins
         top_px = np.array(found_c)
         seen_mm = view.to_mm(top_px)
         foot_mm = cam.foot_of(seen_mm, coins.thickness_mm)
         pc = kind_probabilities(namer.probabilities(frame_bgr, calibration, foot_mm))["coin"]
-        keep = np.flatnonzero(pc >= cfg.seen)
+        keep = np.flatnonzero(pc >= seen)
         inks = dict(coins.suit_inks)
         suits, confs = [], []
-        for rel, _ in symbol_colours(prep.top, np.rint(top_px[keep]).astype(int),
+        for rel, _ in symbol_colours(top, np.rint(top_px[keep]).astype(int),
                                      _disc_offsets(0.8 * r_coin)):
             suit, conf = (None, 0.0) if rel is None else classify_ink(rel, inks)
             suits.append(suit)
@@ -186,10 +201,10 @@ def propose(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep:
         seen_mm = view.to_mm(np.array([b.centre_px for b in found_t]))
         foot_mm = cam.foot_of(seen_mm, tiles.thickness_mm)
         pt = kind_probabilities(namer.probabilities(frame_bgr, calibration, foot_mm))["tile"]
-        keep = np.flatnonzero(pt >= cfg.seen)
+        keep = np.flatnonzero(pt >= seen)
         kept = [found_t[i] for i in keep]
         top_px = view.to_px(cam.seen_at(foot_mm[keep], tiles.thickness_mm))
-        read = _read_faces(tiles, prep.top, top_px, [b.angle_px for b in kept], side,
+        read = _read_faces(tiles, top, top_px, [b.angle_px for b in kept], side,
                            dict(tiles.suit_inks))
         parts.append(Detections.of(
             foot_mm[keep], ["tile"] * len(keep), confidence=[c for _, _, c in read],

@@ -43,6 +43,14 @@ class TileConfig:
     close_mm: Gaps up to this wide inside a tile (a back's grid lines on a pale table) close.
     open_mm: Diameter of the opening that removes coins from tile blobs.
     min_fill: Share of its rectangle a blob of tiles must fill.
+    min_fill_edged: The same for a blob that fills too little of it (a pale tile on a pale
+        table, its mask notched where its printed lines meet its edges): it is a tile only
+        when a square of the tile's size fits its straight edges (a coin has none).
+    wide_close: Gaps up to this share of the side are closed to look for tiles the mask
+        shows in parts (a back's quadrants, its printed lines wider than ``close_mm``).
+    loose_rms_px: Where a tile's edges fit its square only to more than :func:`refine_block`'s
+        0.75 pixel (RMS; noise, a back's border line beside its edge), a fit to within this
+        still gives its place and angle better than its blob.
     side_tolerance: How far (share of a side) a blob's side may be from a whole number of tiles.
     gap_mm: The gap left between tiles laid edge to edge.
     back_contrast: How much darker the middle lines of a back are than its quadrants.
@@ -55,6 +63,9 @@ class TileConfig:
     close_mm: float = 6.0
     open_mm: float = 26.0
     min_fill: float = 0.85
+    min_fill_edged: float = 0.6
+    wide_close: float = 0.2
+    loose_rms_px: float = 1.6
     side_tolerance: float = 0.3
     gap_mm: float = 0.5
     back_contrast: float = 0.01
@@ -86,7 +97,11 @@ class _Block:
         return out
 
 
-def _blocks_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_Block]:
+def _blocks_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float,
+                    min_fill: float | None = None) -> list[_Block]:
+    """The blocks of tiles a blob's parts are (their rectangles whole multiples of the tile,
+    filled to ``min_fill``, None: ``cfg.min_fill``)."""
+    min_fill = cfg.min_fill if min_fill is None else min_fill
     contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     out = []
     for c in contours:
@@ -98,10 +113,89 @@ def _blocks_in_blob(cfg: TileConfig, blob: np.ndarray, side_px: float) -> list[_
         if (abs(rw - nx * side_px) > cfg.side_tolerance * side_px
                 or abs(rh - ny * side_px) > cfg.side_tolerance * side_px):
             continue
-        if area < cfg.min_fill * rw * rh:
+        if area < min_fill * rw * rh:
             continue
         out.append(_Block((float(cx), float(cy)), float(ang), nx, ny, side_px,
                           (float(rw / nx), float(rh / ny))))
+    return out
+
+
+FOUND, EDGED, SQUARE = 0, 1, 2
+"""How a tile was guessed: from a block of its blob (kept even when its edges cannot be
+measured), from a notched or broken blob (kept only when they can), from a clean square of
+a back's quadrants (kept as it is when they cannot)."""
+
+
+def _backs_in_parts(cfg: TileConfig, prep: Prepared, closed: np.ndarray,
+                    blocks: list[_Block], side: float) -> list[tuple[_Block, int]]:
+    """Tiles guessed where the mask, its gaps of up to a fifth of a tile closed, makes a blob
+    of a tile's size that no block found so far covers (all to be confirmed by their edges)."""
+    kw = max(3, round(cfg.wide_close * side) | 1)
+    wide_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kw, kw))
+    least = 0.4 * side * side  # a back's quadrants, inside its printed border
+
+    def close(m: np.ndarray) -> np.ndarray:
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, wide_disc)
+
+    wide = fill_holes(prep.in_rois(close, closed))
+    covered = np.zeros_like(wide)
+    for b in blocks:
+        _draw_block(covered, b, 0.0)
+    out = []
+    for found in blobs(wide, math.floor(least)):
+        if found.area < least:
+            continue
+        blob, xa, ya = found.mask(pad=2)
+        part = covered[ya:ya + blob.shape[0], xa:xa + blob.shape[1]]
+        if np.count_nonzero((blob > 0) & (part > 0)) > 0.5 * found.area:
+            continue
+        # a clean square a little smaller than a tile (the quadrants inside a back's border)
+        # stands as it is where its edges cannot be measured (the border line at the edge)
+        square = [b for b in _blocks_in_blob(cfg, blob, side) if b.nx == b.ny == 1]
+        if len(square) == 1:  # placed by its quadrants themselves (they lie round its centre)
+            own = (closed[ya:ya + blob.shape[0], xa:xa + blob.shape[1]] > 0) & (blob > 0)
+            ys, xs = np.nonzero(own)
+            pts = np.c_[xs, ys].astype(np.float32)
+            (_cx, _cy), _wh, ang = cv2.minAreaRect(pts)
+            square = [_Block((float(xs.mean()), float(ys.mean())), float(ang), 1, 1, side)]
+        for b in square or (_blocks_in_blob(cfg, blob, side, cfg.min_fill_edged)
+                            + _squares_on_edges(blob, side)):
+            out.append((_Block((b.centre_px[0] + xa, b.centre_px[1] + ya), b.angle_px, b.nx,
+                               b.ny, b.side_px, b.pitch_px), EDGED if not square else SQUARE))
+    return out
+
+
+def _squares_on_edges(blob: np.ndarray, side_px: float) -> list[_Block]:
+    """Tiles guessed from the straight parts of a blob's outline, one square of the tile's
+    side inside each straight stretch at least 0.6 of a side long (more along a longer one):
+    tiles at different angles touching one another or coins make one blob that is no
+    rectangle, but each tile still shows a straight edge, and a coin none. Guesses of the
+    same tile (from two of its edges) are given once; each must then be confirmed by its
+    edges (:func:`refine_block`)."""
+    contours, _ = cv2.findContours(blob, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    out: list[_Block] = []
+    for c in contours:
+        if cv2.contourArea(c) < 0.5 * side_px * side_px:
+            continue
+        poly = cv2.approxPolyDP(c, max(1.5, 0.05 * side_px), True).reshape(-1, 2).astype(float)
+        for p, q in zip(poly, np.roll(poly, -1, axis=0), strict=True):
+            length = float(np.hypot(*(q - p)))
+            if length < 0.6 * side_px:
+                continue
+            d = (q - p) / length
+            n = np.array([-d[1], d[0]])
+            mid = (p + q) / 2
+            probe = mid + n * 0.25 * side_px
+            if cv2.pointPolygonTest(c, (float(probe[0]), float(probe[1])), False) < 0:
+                n = -n
+            k = max(1, round(length / side_px))
+            for i in range(k):
+                centre = p + d * (length / k) * (i + 0.5) + n * side_px / 2
+                if any(float(np.hypot(centre[0] - b.centre_px[0], centre[1] - b.centre_px[1]))
+                       < 0.3 * side_px for b in out):
+                    continue
+                out.append(_Block((float(centre[0]), float(centre[1])),
+                                  math.degrees(math.atan2(d[1], d[0])), 1, 1, side_px))
     return out
 
 
@@ -122,7 +216,8 @@ def _steps(side: float) -> np.ndarray:
 
 
 def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
-                 away: np.ndarray, gap_px: float = 0.0, again: int = 2) -> _Block | None:
+                 away: np.ndarray, gap_px: float = 0.0, again: int = 2,
+                 max_rms_px: float = 0.75) -> _Block | None:
     """The top faces' centre and angle from the edges facing away from the camera, subpixel.
 
     Edges turned towards the camera show the side wall and are left out, and so are edges
@@ -136,7 +231,7 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
     A fit that turns the block by more than a degree (a rough angle from a blob with rounded
     corners: rays near a corner then meet the other side) is tried again from where it ended,
     up to ``again`` times; one turning it by more than 5 degrees is kept only so, and so is
-    one whose edge points miss the rectangle by more than 0.75 px (RMS).
+    one whose edge points miss the rectangle by more than ``max_rms_px`` (RMS).
 
     Returns:
         The refined block, or None when its edges cannot be measured.
@@ -208,11 +303,11 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
         if len(obs_k) < 8 or not (obs_k != obs_k[0]).any():  # two edges at least
             return None
     turn, shift = abs(math.degrees(a - th)), float(np.hypot(*(c - centre)))
-    loose = float(np.sqrt(np.mean(res * res))) > 0.75  # edge points that fit no rectangle
+    loose = float(np.sqrt(np.mean(res * res))) > max_rms_px  # they fit no rectangle
     if again > 0 and turn > 1 and turn <= 15 and shift <= 0.15 * side:
         again_ = refine_block(shade, bright, _Block((float(c[0]), float(c[1])), math.degrees(a),
                                                     block.nx, block.ny, side),
-                              side, away, gap_px, again - 1)
+                              side, away, gap_px, again - 1, max_rms_px)
         if again_ is not None or turn > 5 or loose:
             return again_
     if shift > 0.15 * side or turn > 5 or loose:
@@ -351,6 +446,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k2, k2))
     h, w = prep.bright.shape
     blocks: list[_Block] = []
+    needs_edges: list[int] = []
     min_area = 0.5 * side * side
     for found in blobs(closed, math.floor(min_area)):
         if found.area < min_area:
@@ -365,9 +461,20 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         opened = np.where(opened > 127, 255, 0).astype(np.uint8)
         # a tile that something leans over (a post's top) has a notch the opening widens:
         # the blob as it is, when it is tiles alone
-        for b in _blocks_in_blob(cfg, opened, side) or _blocks_in_blob(cfg, blob, side):
+        found_blocks = _blocks_in_blob(cfg, opened, side) or _blocks_in_blob(cfg, blob, side)
+        edged = EDGED if not found_blocks else FOUND  # a pale tile on a pale table: notched
+        if edged:
+            found_blocks = (_blocks_in_blob(cfg, opened, side, cfg.min_fill_edged)
+                            + _squares_on_edges(opened, side))
+        for b in found_blocks:
             blocks.append(_Block((b.centre_px[0] + xa, b.centre_px[1] + ya), b.angle_px,
                                  b.nx, b.ny, b.side_px, b.pitch_px))
+            needs_edges.append(edged)
+    # a back whose printed lines the mask does not bridge is four small squares apart: they
+    # are one tile where a square of its size fits their outer edges
+    for b, edged in _backs_in_parts(cfg, prep, closed, blocks, side):
+        blocks.append(b)
+        needs_edges.append(edged)
     mask = np.zeros((h, w), np.uint8)
     if not blocks:
         return Detections.empty(), mask
@@ -377,23 +484,39 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     found: list[tuple[float, float]] = []
     angles_px: list[float] = []
     z: list[float] = []
-    for b, u in zip(blocks, away, strict=True):
+    backs: list[bool] = []
+    for b, u, edged in zip(blocks, away, needs_edges, strict=True):
         # the places refine_block looks at lie beyond the block's edges: closed there is
         # another piece against it
         fine = refine_block(prep.shade, closed, b, side, u, cfg.gap_mm * s)
+        if fine is None:  # a noisy picture's edges, or a back's printed border beside them
+            fine = refine_block(prep.shade, closed, b, side, u, cfg.gap_mm * s,
+                                max_rms_px=cfg.loose_rms_px)
+        if fine is None and edged == EDGED:
+            continue  # a notched blob is a tile only when its straight edges are measured
+        if edged and fine is not None and any(
+                float(np.hypot(fine.centre_px[0] - c[0], fine.centre_px[1] - c[1])) < 0.5 * side
+                for c in found):
+            continue  # the same tile, guessed from another of its edges
         use = fine or b
         for c in use.tiles():
             found.append(c)
             angles_px.append(use.angle_px)
             z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)
+            backs.append(edged == SQUARE)
         _draw_block(mask, use, 4.0)
+    if not found:
+        return Detections.empty(), mask
     seen_mm = prep.view.to_mm(np.array(found))
     foot_mm = cam.foot_of(seen_mm, np.array(z))
     top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)
     top_px = prep.view.to_px(top_mm)
     faces, suits, confs, angles = [], [], [], []
-    for (face, suit, conf), a_px in zip(_read_faces(cfg, prep.top, top_px, angles_px, side, inks),
-                                        angles_px, strict=True):
+    for (face, suit, conf), a_px, back in zip(
+            _read_faces(cfg, prep.top, top_px, angles_px, side, inks), angles_px, backs,
+            strict=True):
+        if back and face == "up":  # found by its back's four quadrants: a back
+            face, suit, conf = "down", None, 0.5
         faces.append(face)
         suits.append(suit)
         confs.append(conf)

@@ -269,8 +269,8 @@ class Jungle(Game[JungleState]):
                                           where).verdict(seq),))
 
         if seen.problem is not None:
-            rule, reason, idx, where = seen.problem
-            return no(rule, reason, idx, where)
+            bad = seen.problem
+            return no(bad.rule, bad.reason, bad.pieces, bad.where)
         on_board = {code: sq for sq, code in pos.pieces()}
 
         def doubt(reason: str, idx: tuple[int, ...], where: tuple[float, float] | None
@@ -332,10 +332,10 @@ class Jungle(Game[JungleState]):
         the side to move stays."""
         seen = read_tokens(scene, snap=True, names=(self.players[0], self.players[1]))
         if seen.problem is not None:
-            _rule, reason, idx, where = seen.problem
+            bad = seen.problem
             return Step(state, (Verdict(seq, None, False, "setup",
-                                        _sentence(f"cannot accept this table: {reason}"), idx,
-                                        where),))
+                                        _sentence(f"cannot accept this table: {bad.reason}"),
+                                        bad.pieces, bad.where),))
         pos = self.position(state)
         board = [0] * g.N_SQUARES
         for code, sq in seen.squares.items():
@@ -407,13 +407,13 @@ class TokenReading:
     Attributes:
         squares: piece code -> square, for the tokens on the board.
         index: piece code -> index of its token in the scene.
-        problem: ``(rule, reason, scene indices, where_mm)`` when the scene cannot be read as a
-            position (two tokens of one animal, a token between squares, two on one square).
+        problem: Why the scene cannot be read as a position (two tokens of one animal, a token
+            between squares, two on one square): rule code, reason, scene indices, where.
     """
 
     squares: dict[int, int]
     index: dict[int, int]
-    problem: tuple[str, str, tuple[int, ...], tuple[float, float] | None] | None = None
+    problem: Judgement | None = None
 
 
 def token_code(piece: Piece) -> int | None:
@@ -444,23 +444,23 @@ def read_tokens(scene: Scene, snap: bool = False,
             continue
         name = f"{ANIMALS[kind_of(code) - 1]} of {names[side_of(code)]}"
         if code in index:
-            return TokenReading(squares, index, (
-                "token", f"two tokens carry marker {p.id} (the {name})", (index[code], i),
+            return TokenReading(squares, index, Judgement(
+                "token", f"two tokens carry marker {p.id} (the {name})", None, (index[code], i),
                 (p.x_mm, p.y_mm)))
         index[code] = i
         hit = g.locate_mm(p.x_mm, p.y_mm)
         if hit.status == "off" or hit.square is None:
             continue
         if hit.status == "between" and not snap:
-            return TokenReading(squares, index, (
+            return TokenReading(squares, index, Judgement(
                 "between", f"the {ANIMALS[kind_of(code) - 1]} token of {names[side_of(code)]} "
                            "sits between squares near "
                            f"{g.SQUARE_NAMES[hit.square]}; put it in the middle of one square",
-                (i,), (p.x_mm, p.y_mm)))
+                None, (i,), (p.x_mm, p.y_mm)))
         if hit.square in by_square:
             other = by_square[hit.square]
-            return TokenReading(squares, index, (
-                "overlap", f"two tokens stand on {g.SQUARE_NAMES[hit.square]}",
+            return TokenReading(squares, index, Judgement(
+                "overlap", f"two tokens stand on {g.SQUARE_NAMES[hit.square]}", None,
                 (index[other], i), g.square_centre_mm(hit.square)))
         by_square[hit.square] = code
         squares[code] = hit.square

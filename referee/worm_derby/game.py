@@ -9,6 +9,10 @@ A turn: the player whose turn it is rolls (null: no move; ace: move one obstacle
 tile width, then roll again; 2-5: that many steps, or as many as possible when the whole number
 is impossible); the next stable scene that differs from the accepted table is judged as that
 player's move.
+
+What is legal is said by named rules, each a small function found by its name:
+:mod:`.setup_rules` (the first table), :mod:`.move_rules` (a move on a roll) and
+:mod:`.ace_rules` (an obstacle moved after an ace); this module runs the turns.
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from referee.base import Game, Judgement, Step
-from referee.geometry.obstacles import piece_shape
 from referee.registry import register_game
+from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
 from referee.worm_derby.judging import judged
 from referee.worm_derby.move_rules import (
@@ -32,12 +36,14 @@ from referee.worm_derby.move_rules import (
     most_steps,
 )
 from referee.worm_derby.reading import ReadingRules, reconcile
+from referee.worm_derby.roll_rules import judge_roll
+from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.setup_rules import judge_setup, start_track
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
-from referee.worm_derby.words import at, possessive, sentence
+from referee.worm_derby.words import possessive, sentence
 from referee.worm_derby.worms import extract_worm
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
@@ -164,8 +170,9 @@ class WormDerby(Game[DerbyState]):
 
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
                         ) -> tuple[Judgement, DerbyState]:
-        """Judges a scene after an ace: one obstacle moved at most a tile width."""
-        return self._judge_obstacle_move(state, scene, player)
+        """Judges a scene after an ace: one obstacle moved at most a tile width
+        (:mod:`.ace_rules`)."""
+        return judge_obstacle_move(self, state, scene, player)
 
     def not_finished_yet(self, course: Course, track: WormTrack) -> str:
         """Why a worm back between the start tiles after rounding the pylon has not finished
@@ -206,7 +213,7 @@ class WormDerby(Game[DerbyState]):
                 new = self._next_turn(new)  # the move stands as it is: the next player's turn
                 played = f": {possessive(player)} move stands and it is " \
                          f"{possessive(self.players[new.turn])} turn to roll"
-        return Step(new, (Verdict(seq, None, True, "ok",
+        return Step(new, (Verdict(seq, None, True, Rule.OK.value,
                                   sentence("the table is accepted as it is" + played)),))
 
     def step(self, state: DerbyState, event: Event, seq: int) -> Step[DerbyState]:
@@ -229,7 +236,8 @@ class WormDerby(Game[DerbyState]):
                 # the table is back as it was accepted: the foul is put right
                 step = Step(replace(step.state, pending=None, pending_told=False))
         else:
-            step = Step(state, (Verdict(seq, getattr(event, "player", None), False, "event",
+            step = Step(state, (Verdict(seq, getattr(event, "player", None), False,
+                                        Rule.EVENT.value,
                                         f"A {event.type} event has no meaning in worm-derby."),))
         return self._settle(state, step, seq)
 
@@ -313,7 +321,7 @@ class WormDerby(Game[DerbyState]):
         v = verdicts[0]
         if v.legal:
             return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
-        if state.pending is None or v.player == state.pending[1] or v.rule == "setup":
+        if state.pending is None or v.player == state.pending[1] or v.rule == Rule.SETUP:
             return Step(replace(step.state, pending=(seq, v.player), pending_told=False),
                         step.outputs)
         if state.pending_told:
@@ -351,24 +359,17 @@ class WormDerby(Game[DerbyState]):
     # ------------------------------------------------------------------ rolls
 
     def _roll(self, state: DerbyState, roll: Roll, seq: int) -> Step[DerbyState]:
-        def bad(rule: str, reason: str) -> Step[DerbyState]:
-            return Step(state, (Verdict(seq, roll.player, False, rule, sentence(reason)),))
-
+        """A roll: refused by the roll rules (:mod:`.roll_rules`), else what it gives (null: the
+        turn passes; an ace: an obstacle may move, or steps; steps: the move to judge next)."""
         if state.course is None:
             return Step(replace(state, early_roller=roll.player if roll.player in self.players
                                 else state.early_roller),
                         (_notice(seq, "no course is set up yet; show the table before rolling",
                                  "warning"),))
-        if roll.player not in self.players:
-            return bad("turn", f"{roll.player} is not playing")
-        if state.over:
-            return bad("turn", "the race is over")
+        refused = judge_roll(self, state, roll)
+        if refused is not None:
+            return Step(state, (refused.verdict(seq, roll.player),))
         current = self.players[state.turn]
-        if roll.player != current:
-            return bad("turn", f"it is {possessive(current)} turn to roll, not "
-                               f"{possessive(roll.player)}")
-        if state.roll not in (None, "again", "ace"):
-            return bad("turn", f"{current} has a roll of {state.roll} to play first")
         value = roll.value
         if value == "null":
             new = self._next_turn(replace(state, roll=None))
@@ -444,7 +445,7 @@ class WormDerby(Game[DerbyState]):
         if not gone and not came:
             return Step(state)
         if state.over:
-            return Step(state, (judged("turn", "the race is over; nothing may move",
+            return Step(state, (judged(Rule.TURN, "the race is over; nothing may move",
                                        tuple(came)).verdict(seq, None),))
         if state.roll in (None, "again"):
             return Step(state, (self._moved_before_roll(state, scene, came).verdict(seq,
@@ -462,11 +463,11 @@ class WormDerby(Game[DerbyState]):
         mover = next((p for p in movers if p != player), movers[0] if movers else None)
         needs = "to roll" if state.roll is None else "to roll again"
         if mover is None or mover == player:
-            return judged("turn", f"nothing may move before a roll; it is {possessive(player)} "
-                                  f"turn {needs}", tuple(came), mover=mover)
+            return judged(Rule.TURN, f"nothing may move before a roll; it is {possessive(player)} "
+                                     f"turn {needs}", tuple(came), mover=mover)
         moved = tuple(j for j in came if scene.pieces[j].suit == mover)
-        return judged("turn", f"{possessive(mover)} worm moved, but it is {possessive(player)} "
-                              f"turn {needs}; put {possessive(mover)} worm back where it was",
+        return judged(Rule.TURN, f"{possessive(mover)} worm moved, but it is {possessive(player)} "
+                                 f"turn {needs}; put {possessive(mover)} worm back where it was",
                       moved, mover=mover)
 
     # ------------------------------------------------------------------ setup
@@ -479,7 +480,8 @@ class WormDerby(Game[DerbyState]):
         notices = tuple(_notice(seq, w, "warning") for w in setup.warnings)
         new = replace(state, table=scene, course=setup.course, worms=setup.worms, turn=0,
                       roll=None)
-        return Step(new, (Verdict(seq, None, True, "ok", sentence(setup.reason)), *notices))
+        return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(setup.reason)),
+                          *notices))
 
     def _setup_problem(self, state: DerbyState, scene: Scene, course: Course | None, seq: int,
                        problem: Judgement) -> Step[DerbyState]:
@@ -496,7 +498,7 @@ class WormDerby(Game[DerbyState]):
         if doubt:  # what a misread could explain: the table is asked, nobody is faulted
             return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                       where, sentence(f"{reason}: {doubt}")),))
-        return Step(state, (judged("setup", reason, pieces, where).verdict(seq, None),))
+        return Step(state, (judged(Rule.SETUP, reason, pieces, where).verdict(seq, None),))
 
     def _setup_as_it_stands(self, state: DerbyState, scene: Scene, course: Course | None,
                             seq: int, problem: str) -> Step[DerbyState] | None:
@@ -515,7 +517,7 @@ class WormDerby(Game[DerbyState]):
         turn = (self.players.index(state.early_roller) + 1) % len(self.players)
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
                       roll=None, early_roller=None)
-        return Step(new, (Verdict(seq, None, True, "ok", sentence(
+        return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(
             f"the course is set up as the table stands now (its first reading was in doubt and "
             f"the race has begun, so {problem[0].lower() + problem[1:]} is let pass); it is "
             f"{possessive(self.players[turn])} turn to roll")),))
@@ -610,40 +612,3 @@ class WormDerby(Game[DerbyState]):
         for p in pts:
             out.append(unwrap_from(out[-1] if out else ref, course.angle_of(p)))
         return tuple(out)
-
-    # ------------------------------------------------------------------ an ace
-
-    def _judge_obstacle_move(self, state: DerbyState, scene: Scene, player: str
-                             ) -> tuple[Judgement, DerbyState]:
-        assert state.table is not None and state.course is not None
-        s, tile = self.settings, self.pieces.tile_mm
-        gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
-        old_p = [state.table.pieces[i] for i in gone]
-        new_p = [scene.pieces[j] for j in came]
-        if any(p.kind == "tile" and p.face == "up" for p in old_p + new_p):
-            return judged("obstacle", "the start tiles, the pylon and the gates never move",
-                          tuple(came)), state
-        if len(old_p) != 1 or len(new_p) != 1 or old_p[0].kind != "tile" or \
-                new_p[0].kind != "tile":
-            return judged("obstacle", f"after an ace only one obstacle may move (at most one "
-                                      f"tile width), then {player} rolls again", tuple(came)
-                          ), state
-        dist = math.dist(old_p[0].centre_mm, new_p[0].centre_mm)
-        if dist > tile + s.same_place_mm:
-            return judged("obstacle", f"the obstacle moved {dist:.0f} mm; an ace moves it at most"
-                                      f" one tile width ({tile:.1f} mm)", tuple(came),
-                          new_p[0].centre_mm), state
-        poly = piece_shape(new_p[0], self.pieces)[0]
-        for i, p in enumerate(scene.pieces):
-            if i == came[0] or p.kind in IGNORED_KINDS:
-                continue
-            shape, radius = piece_shape(p, self.pieces)
-            depth = radius - poly.distance(shape) if radius else (
-                poly.intersection(shape).area ** 0.5)
-            if depth > s.overlap_tolerance_mm:
-                return judged("overlap", f"the moved obstacle at {at(new_p[0].centre_mm)} "
-                                         f"overlaps the {p.kind} at {at(p.centre_mm)}",
-                              (came[0], i), new_p[0].centre_mm), state
-        new = replace(state, table=scene, roll="again")
-        return judged("ok", f"{player} moved the obstacle at {at(old_p[0].centre_mm)} by "
-                            f"{dist:.0f} mm; roll again", (came[0],), new_p[0].centre_mm), new

@@ -17,6 +17,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from referee.base import Judgement
+from referee.worm_derby.rules import Rule
 from tabletop.scene import Point2
 
 
@@ -38,14 +40,6 @@ class InferredMove:
     new_order: tuple[int, ...]
     placed_at: tuple[int, ...]
     hidden: int = 0
-
-
-@dataclass(frozen=True)
-class NoMove:
-    """Why the new coins do not follow from whole steps of one end."""
-
-    rule: str
-    reason: str
 
 
 def _near(a: Point2, b: Point2, tol: float) -> bool:
@@ -70,8 +64,9 @@ def _placed_at_both_ends(old: Sequence[Point2], new: Sequence[Point2], tol: floa
 
 
 def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: float,
-               reach_mm: float = math.inf) -> InferredMove | NoMove | None:
-    """Reads a move of one worm; None when nothing moved.
+               reach_mm: float = math.inf) -> InferredMove | Judgement | None:
+    """Reads a move of one worm; None when nothing moved, a :class:`Judgement` (rule code and
+    a reason about "the worm") when the new coins are no move of whole steps from one end.
 
     Args:
         old: The worm's coins before, in chain order.
@@ -82,7 +77,7 @@ def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: floa
     """
     n = len(old)
     if len(new) != n:
-        return NoMove("shape", f"the worm has {len(new)} coins but had {n}")
+        return Judgement(Rule.SHAPE, f"the worm has {len(new)} coins but had {n}")
     fwd_new = list(range(n))
     orders = (fwd_new, fwd_new[::-1])
     if any(all(_near(old[i], new[o[i]], same_place_mm) for i in range(n)) for o in orders):
@@ -101,10 +96,10 @@ def infer_move(old: Sequence[Point2], new: Sequence[Point2], same_place_mm: floa
     stayed = [any(_near(p, q, same_place_mm) for q in new) for p in old]
     if any(stayed):
         if (not stayed[0] and not stayed[-1]) or _placed_at_both_ends(old, new, same_place_mm):
-            return NoMove("direction", "the worm changed at both ends; all the steps of a turn "
-                                       "take coins from one end and put them at the other, so "
-                                       "put both ends back and move from one end")
-        return NoMove("shape", "the worm's coins do not follow from whole steps of one end")
+            return Judgement(Rule.DIRECTION, "the worm changed at both ends; all the steps of a "
+                                             "turn take coins from one end and put them at the "
+                                             "other, so put both ends back and move from one end")
+        return Judgement(Rule.SHAPE, "the worm's coins do not follow from whole steps of one end")
     # every coin moved: the head end of the old worm is nearest the new tail
     choices = []
     for forward in (True, False):

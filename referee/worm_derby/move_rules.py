@@ -19,10 +19,11 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from referee.base import Judgement
-from referee.worm_derby.inference import InferredMove, NoMove, infer_move
+from referee.worm_derby.inference import InferredMove, infer_move
 from referee.worm_derby.judging import judged
+from referee.worm_derby.rules import Rule
 from referee.worm_derby.state import DerbyState, WormTrack
-from referee.worm_derby.steps import StepProblem, StepWorld
+from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
 from referee.worm_derby.words import at, mm, ordinal, possessive, steps
 from referee.worm_derby.worms import WormShape, extract_worm
@@ -164,14 +165,14 @@ class MoveCheck:
         return OtherWorms(tuple(coins), missing_ends)
 
     @cached_property
-    def inferred(self) -> InferredMove | NoMove | None:
+    def inferred(self) -> InferredMove | Judgement | None:
         """Which way the worm went and which coins were laid (None: it did not move)."""
         s = self.settings
         return infer_move(self.track.coins_mm, self.new_pts, s.same_place_mm,
                           s.touch_factor * self.game.d)
 
     @property
-    def move(self) -> InferredMove:
+    def made(self) -> InferredMove:
         """The move read (asked only once :func:`rule_worm_moved` has passed)."""
         assert isinstance(self.inferred, InferredMove)
         return self.inferred
@@ -180,17 +181,17 @@ class MoveCheck:
     def body(self) -> list[Point2]:
         """The worm before the move, tail first and head (the end it moved from) last."""
         coins = list(self.track.coins_mm)
-        return coins if self.move.forward else coins[::-1]
+        return coins if self.made.forward else coins[::-1]
 
     @cached_property
     def placed_idx(self) -> list[int]:
         """Scene indices of the coins laid, in the order they were laid."""
-        return [self.shape.coins[self.move.new_order[i]] for i in self.move.placed_at]
+        return [self.shape.coins[self.made.new_order[i]] for i in self.made.placed_at]
 
     @cached_property
     def chain(self) -> list[Point2]:
         """The worm after the move, tail first."""
-        return [self.new_pts[i] for i in self.move.new_order]
+        return [self.new_pts[i] for i in self.made.new_order]
 
     @cached_property
     def world(self) -> StepWorld:
@@ -227,8 +228,8 @@ def rule_obstacles_stay(move: MoveCheck) -> Judgement | None:
     if not gone and not came:
         return None
     p0 = scene.pieces[came[0]] if came else table.pieces[gone[0]]
-    return judged("obstacle", f"the {p0.kind} at {at(p0.centre_mm)} moved; on a roll of "
-                              f"{move.limit} only {possessive(move.player)} worm moves",
+    return judged(Rule.OBSTACLE, f"the {p0.kind} at {at(p0.centre_mm)} moved; on a roll of "
+                                 f"{move.limit} only {possessive(move.player)} worm moves",
                   tuple(came))
 
 
@@ -237,14 +238,14 @@ def rule_worm_is_one_chain(move: MoveCheck) -> Judgement | None:
     shape, player, s = move.shape, move.player, move.settings
     if shape.status == "split":
         stray = move.scene.pieces[shape.pieces[0]]
-        return judged("shape", f"the {player} coin at {at(stray.centre_mm)} does not touch "
-                               f"the rest of its worm, which is split in two (touching coins "
-                               f"are at most {mm(s.touch_factor * move.game.d)} apart); move it "
-                               f"back against the worm", shape.pieces, stray.centre_mm)
+        return judged(Rule.SHAPE, f"the {player} coin at {at(stray.centre_mm)} does not touch "
+                                  f"the rest of its worm, which is split in two (touching coins "
+                                  f"are at most {mm(s.touch_factor * move.game.d)} apart); move it "
+                                  f"back against the worm", shape.pieces, stray.centre_mm)
     if shape.ok:
         return None
-    return judged("shape", f"{possessive(player)} worm "
-                           f"{shape.detail.replace(f'the {player} ', '')}"
+    return judged(Rule.SHAPE, f"{possessive(player)} worm "
+                              f"{shape.detail.replace(f'the {player} ', '')}"
                   if shape.status != "missing" else shape.detail, shape.pieces)
 
 
@@ -258,8 +259,8 @@ def rule_worm_keeps_its_length(move: MoveCheck) -> Judgement | None:
     n, length = len(move.new_pts), move.track.length
     if n == length:
         return None
-    return judged("shape", f"{possessive(move.player)} worm has {n} coins; it should have "
-                           f"{length}", move.shape.coins)
+    return judged(Rule.SHAPE, f"{possessive(move.player)} worm has {n} coins; it should have "
+                              f"{length}", move.shape.coins)
 
 
 def rule_worm_moved(move: MoveCheck) -> Judgement | None:
@@ -269,10 +270,10 @@ def rule_worm_moved(move: MoveCheck) -> Judgement | None:
     if inferred is None:
         if move.others.missing_ends:
             victim = next(iter(move.others.missing_ends))
-            return judged("turn", f"a coin of {possessive(victim)} worm is gone, but "
-                                  f"{possessive(player)} worm did not move")
-        return judged("turn", f"something changed, but {possessive(player)} worm did not move")
-    if isinstance(inferred, NoMove):
+            return judged(Rule.TURN, f"a coin of {possessive(victim)} worm is gone, but "
+                                     f"{possessive(player)} worm did not move")
+        return judged(Rule.TURN, f"something changed, but {possessive(player)} worm did not move")
+    if isinstance(inferred, Judgement):
         return judged(inferred.rule, f"{possessive(player)} "
                                      f"{inferred.reason.removeprefix('the ')}",
                       move.shape.coins)
@@ -287,16 +288,16 @@ def rule_direction(move: MoveCheck) -> Judgement | None:
 
 def rule_at_most_the_roll(move: MoveCheck) -> Judgement | None:
     """``steps``: no more steps than the roll allows."""
-    m, limit = move.move, move.limit
+    m, limit = move.made, move.limit
     if m.steps <= limit:
         return None
     extra = m.steps - limit
     last = move.shape.coins[m.new_order[m.placed_at[-1]]]
     back = "coin" if extra == 1 else f"{extra} coins"
-    return judged("steps", f"{possessive(move.player)} worm moved {steps(m.steps)} on "
-                           f"a roll allowing {steps(limit)}; put the last {back} placed "
-                           f"(the head at {at(move.scene.pieces[last].centre_mm)}) back at "
-                           f"the tail", tuple(move.placed_idx))
+    return judged(Rule.STEPS, f"{possessive(move.player)} worm moved {steps(m.steps)} on "
+                              f"a roll allowing {steps(limit)}; put the last {back} placed "
+                              f"(the head at {at(move.scene.pieces[last].centre_mm)}) back at "
+                              f"the tail", tuple(move.placed_idx))
 
 
 def rule_each_step(move: MoveCheck) -> Judgement | None:
@@ -315,7 +316,7 @@ def rule_gone_coins_eaten(move: MoveCheck) -> Judgement | None:
     if not unexplained:
         return None
     victim = next(iter(unexplained))
-    return judged("turn", f"a coin of {possessive(victim)} worm is gone, but no worm ate it")
+    return judged(Rule.TURN, f"a coin of {possessive(victim)} worm is gone, but no worm ate it")
 
 
 def rule_as_many_as_possible(move: MoveCheck) -> Judgement | None:
@@ -323,30 +324,34 @@ def rule_as_many_as_possible(move: MoveCheck) -> Judgement | None:
     ends a move)."""
     facts = move.walked[1]
     assert facts is not None
-    taken, limit = move.move.steps, move.limit
+    taken, limit = move.made.steps, move.limit
     if taken >= limit or facts.eaten_player is not None:
         return None
     possible = most_steps(move.game, move.state, move.world, move.player, limit)
     if possible <= taken:
         return None
-    return judged("steps", f"{possessive(move.player)} worm moved {steps(taken)} on a roll "
-                           f"of {limit}, but {possible} were possible", tuple(move.placed_idx))
+    return judged(Rule.STEPS, f"{possessive(move.player)} worm moved {steps(taken)} on a roll "
+                              f"of {limit}, but {possible} were possible", tuple(move.placed_idx))
 
 
-MOVE_RULES: tuple[tuple[str, MoveRule], ...] = (
-    ("obstacle", rule_obstacles_stay),
-    ("shape", rule_worm_is_one_chain),
-    ("turn", rule_other_worms_stay),
-    ("shape", rule_worm_keeps_its_length),
-    ("turn", rule_worm_moved),
-    ("direction", rule_direction),
-    ("steps", rule_at_most_the_roll),
-    ("touch", rule_each_step),
-    ("turn", rule_gone_coins_eaten),
-    ("steps", rule_as_many_as_possible),
+MOVE_RULES: tuple[tuple[tuple[Rule, ...], MoveRule], ...] = (
+    ((Rule.OBSTACLE,), rule_obstacles_stay),
+    ((Rule.SHAPE,), rule_worm_is_one_chain),
+    ((Rule.TURN,), rule_other_worms_stay),
+    ((Rule.SHAPE,), rule_worm_keeps_its_length),
+    ((Rule.TURN, Rule.SHAPE, Rule.DIRECTION), rule_worm_moved),
+    ((Rule.DIRECTION,), rule_direction),
+    ((Rule.STEPS,), rule_at_most_the_roll),
+    ((Rule.TOUCH, Rule.OVERLAP, Rule.SHAPE, Rule.GAP, Rule.CANNIBAL, Rule.GATE), rule_each_step),
+    ((Rule.TURN,), rule_gone_coins_eaten),
+    ((Rule.STEPS,), rule_as_many_as_possible),
 )
-"""The rules of a move, in the order they are asked, each with its main rule code (the code
-a verdict of it usually has; ``rule_worm_moved`` and ``rule_each_step`` say others too)."""
+"""The rules of a move, in the order they are asked, each with the rule codes it may say."""
+
+RULES_BY_CODE: dict[Rule, tuple[MoveRule, ...]] = {
+    code: tuple(rule for codes, rule in MOVE_RULES if code in codes)
+    for code in sorted({c for codes, _ in MOVE_RULES for c in codes})}
+"""Each rule code of a move's verdicts -> the checks that may say it."""
 
 
 def judge_move(game: WormDerby, state: DerbyState, scene: Scene, player: str, limit: int,
@@ -358,30 +363,31 @@ def judge_move(game: WormDerby, state: DerbyState, scene: Scene, player: str, li
         The judgement (the first rule broken, else ``ok``) and, for a legal move, what it did.
     """
     move = MoveCheck(game, state, scene, player, limit, diff)
-    for _code, rule in MOVE_RULES:
+    for _codes, rule in MOVE_RULES:
         found = rule(move)
         if found is not None:
             return found, None
     facts = move.walked[1]
     assert facts is not None
-    taken = move.move.steps
+    taken = move.made.steps
     how = "" if taken == limit or facts.eaten_player else \
         f" (as many as possible on a roll of {limit})"
     ate = (f" and ate an end coin of {possessive(facts.eaten_player)} worm"
            if facts.eaten_player else "")
-    return judged("ok", f"{possessive(player)} worm moved {steps(taken)}{how}{ate}",
+    return judged(Rule.OK, f"{possessive(player)} worm moved {steps(taken)}{how}{ate}",
                   tuple(move.placed_idx), move.chain[-1]), facts
 
 
-def step_judged(problem: StepProblem, n: int, placed_index: int) -> Judgement:
-    """The judgement of one step's problem: "the third coin ..."."""
-    return judged(problem.rule, f"the {ordinal(n)} coin {problem.what}",
-                  (placed_index, *problem.labels), problem.where_mm)
+def step_judged(problem: Judgement, n: int, placed_index: int) -> Judgement:
+    """The judgement of one step's problem (:func:`.steps.step_problem`): "the third coin
+    ..."."""
+    return judged(problem.rule, f"the {ordinal(n)} coin {problem.reason}",
+                  (placed_index, *problem.pieces), problem.where)
 
 
 def _walk(move: MoveCheck) -> tuple[Judgement | None, MoveFacts | None]:
     """Checks each coin laid in turn (see :func:`rule_each_step`)."""
-    m, world, s, d = move.move, move.world, move.settings, move.game.d
+    m, world, s, d = move.made, move.world, move.settings, move.game.d
     placed = [move.chain[i] for i in m.placed_at]
     placed_idx = move.placed_idx
     body = move.body
@@ -391,14 +397,14 @@ def _walk(move: MoveCheck) -> tuple[Judgement | None, MoveFacts | None]:
         reach = math.dist(body[-1], placed[0])
         most = (m.hidden + 1) * s.touch_factor * d
         if reach > most:
-            return judged("touch", f"the worm's new tail at {at(placed[0])} is {mm(reach)} "
-                                   f"from its old head; {steps(m.steps)} reach at "
-                                   f"most {mm(most)}", (placed_idx[0],), placed[0]), None
+            return judged(Rule.TOUCH, f"the worm's new tail at {at(placed[0])} is {mm(reach)} "
+                                      f"from its old head; {steps(m.steps)} reach at "
+                                      f"most {mm(most)}", (placed_idx[0],), placed[0]), None
         hits = world.obstacles.overlapping(placed[0], d, s.overlap_tolerance_mm)
         if hits:
             lab = world.obstacles.labels[hits[0][1]]
-            return judged("overlap", f"the {ordinal(m.hidden + 1)} coin overlaps "
-                                     f"{world.describe(lab)}", (placed_idx[0], lab),
+            return judged(Rule.OVERLAP, f"the {ordinal(m.hidden + 1)} coin overlaps "
+                                        f"{world.describe(lab)}", (placed_idx[0], lab),
                           placed[0]), None
         body = [placed[0]]
         start = 1

@@ -23,6 +23,7 @@ from shapely.geometry.base import BaseGeometry
 from referee.base import Judgement
 from referee.geometry.obstacles import piece_shape
 from referee.worm_derby.course import Course, CourseReading
+from referee.worm_derby.rules import Rule
 from referee.worm_derby.state import WormTrack
 from referee.worm_derby.words import at, count, mm, possessive
 from referee.worm_derby.worms import WormShape, extract_worm, straightness_mm
@@ -31,7 +32,7 @@ from tabletop.scene import Point2, Scene
 if TYPE_CHECKING:
     from referee.worm_derby.game import WormDerby
 
-SETUP = "setup"
+SETUP = Rule.SETUP
 COIN_MISREAD = "is a coin hidden or misread?"
 
 

@@ -20,8 +20,10 @@ from dataclasses import dataclass
 import numpy as np
 import shapely
 
+from referee.base import Judgement
 from referee.geometry.fit import OPEN_CLEARANCE_MM, Roadmap, fit_path
 from referee.geometry.obstacles import ObstacleSet, piece_shape
+from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.words import at, diameter, mm
 from tabletop.pieceset import PieceSet
@@ -30,29 +32,26 @@ from tabletop.scene import Piece, Point2
 RING = -2  # label of the obstacle that bounds a local slide
 
 
-@dataclass(frozen=True)
-class StepProblem:
-    """Why a step is impossible.
+def step_problem(rule: str, what: str, where_mm: Point2 | None, labels: tuple[int, ...] = ()
+                 ) -> Judgement:
+    """Why a step is impossible, as a :class:`referee.base.Judgement`.
 
-    Attributes:
+    Args:
         rule: The verdict's rule code (``touch``, ``overlap``, ``shape``, ``gap``).
         what: The end of a plain sentence, after "the third coin ..." (``would pass through a
-            17.2 mm gap between two obstacles; a coin needs 19.05 mm``).
+            17.2 mm gap between two obstacles; a coin needs 19.05 mm``): the reason.
         where_mm: The point concerned (the pinch of a gap).
-        labels: Labels of the obstacles concerned (scene indices; negative for none).
+        labels: Labels of the obstacles concerned (scene indices; negative for none): the
+            pieces.
     """
-
-    rule: str
-    what: str
-    where_mm: Point2 | None
-    labels: tuple[int, ...] = ()
+    return Judgement(rule, what, None, labels, where_mm)
 
 
 @dataclass(frozen=True)
 class StepResult:
     """A step's outcome: a problem, or fine (and perhaps eating a coin, in Cannibal)."""
 
-    problem: StepProblem | None = None
+    problem: Judgement | None = None
     eaten: int | None = None
 
     @property
@@ -110,15 +109,15 @@ class StepWorld:
         head, rest = body[-1], list(body[1:-1])
         reach = math.hypot(placed[0] - head[0], placed[1] - head[1])
         if reach > s.touch_factor * self.d:
-            return StepResult(StepProblem(
-                "touch", f"would not touch the worm's end at {at(head)} (centres "
-                         f"{mm(reach)} apart; touching coins are at most "
-                         f"{mm(s.touch_factor * self.d)} apart)", placed))
+            return StepResult(step_problem(
+                Rule.TOUCH, f"would not touch the worm's end at {at(head)} (centres "
+                            f"{mm(reach)} apart; touching coins are at most "
+                            f"{mm(s.touch_factor * self.d)} apart)", placed))
         too_near = self.d - 2 * s.overlap_tolerance_mm - s.centre_noise_mm
         if reach < too_near:
-            return StepResult(StepProblem(
-                "overlap", f"would overlap the worm's end at {at(head)} (centres {mm(reach)} "
-                           f"apart)", placed))
+            return StepResult(step_problem(
+                Rule.OVERLAP, f"would overlap the worm's end at {at(head)} (centres {mm(reach)} "
+                              f"apart)", placed))
         m = self._matrix(head, placed)
         depth = self.r - m[0]
         hit = np.flatnonzero(depth > self.reach_ok_mm)
@@ -130,20 +129,20 @@ class StepWorld:
                 eaten = labels[0]
                 m[:, hit[0]] = np.inf
             else:
-                return StepResult(StepProblem(
-                    "overlap", f"would overlap {self.describe(labels[0])} by "
-                               f"{mm(float(depth[hit[0]]))}", placed, tuple(labels)))
+                return StepResult(step_problem(
+                    Rule.OVERLAP, f"would overlap {self.describe(labels[0])} by "
+                                  f"{mm(float(depth[hit[0]]))}", placed, tuple(labels)))
         if rest:
             rc = np.asarray(rest)
             dist = np.hypot(rc[:, 0] - placed[0], rc[:, 1] - placed[1])
             j = int(np.argmin(dist))
             if dist[j] < too_near:
-                return StepResult(StepProblem(
-                    "overlap", f"would overlap its own worm's coin at {at(rest[j])}", placed))
+                return StepResult(step_problem(
+                    Rule.OVERLAP, f"would overlap its own worm's coin at {at(rest[j])}", placed))
             if dist[j] <= s.touch_factor * self.d:
-                return StepResult(StepProblem(
-                    "shape", f"would touch its own worm's body at {at(rest[j])}; a worm never "
-                             f"loops", placed))
+                return StepResult(step_problem(
+                    Rule.SHAPE, f"would touch its own worm's body at {at(rest[j])}; a worm never "
+                                f"loops", placed))
         if self._straight_ok(m, head, rest, placed):
             return StepResult(None, eaten)
         return StepResult(self.slide_problem(head, rest, placed, skip=eaten), eaten)
@@ -174,7 +173,7 @@ class StepWorld:
         return math.hypot(g.x - placed[0], g.y - placed[1]) <= self.settings.eat_reach * self.d
 
     def slide_problem(self, head: Point2, rest: Sequence[Point2], placed: Point2,
-                      skip: int | None = None) -> StepProblem | None:
+                      skip: int | None = None) -> Judgement | None:
         """None when a coin can slide from ``head`` to ``placed``; else the gap problem.
 
         The way may be as tight as the places where the coin starts and ends (they were
@@ -212,7 +211,7 @@ class StepWorld:
             what = (f"would pass through a {mm(fit.clearance_mm)} gap between "
                     f"{self.describe(labels[0])} and {self.describe(labels[1])}; a coin needs "
                     f"{diameter(self.d)}")
-        return StepProblem("gap", what, pinch, labels)
+        return step_problem(Rule.GAP, what, pinch, labels)
 
     def _local_obstacles(self, head: Point2, body: np.ndarray, skip: int | None) -> ObstacleSet:
         reach = self.settings.slide_reach * self.d

@@ -19,6 +19,7 @@ from referee.worm_derby.course import Course, CourseReading
 from referee.worm_derby.game import WormDerby, variant
 from referee.worm_derby.judging import judged
 from referee.worm_derby.move_rules import MoveCheck, MoveFacts, PlacedCoin, Walk
+from referee.worm_derby.rules import Rule
 from referee.worm_derby.state import DerbyState, WormTrack
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import scene_diff
@@ -47,9 +48,9 @@ class Slalom(WormDerby):
             g = course.gates[gate]
             if not right:
                 side = "right" if g.colour == "red" else "left"
-                return judged("gate", f"the {ordinal(coin.n)} coin takes the worm past the "
-                                      f"{g.colour} gate at {at(g.centre_mm)} on the wrong "
-                                      f"side; pass {side} of {g.colour} tiles",
+                return judged(Rule.GATE, f"the {ordinal(coin.n)} coin takes the worm past the "
+                                         f"{g.colour} gate at {at(g.centre_mm)} on the wrong "
+                                         f"side; pass {side} of {g.colour} tiles",
                               (coin.index,), g.centre_mm)
             walk.gates.add(gate)
         return super().judge_step(move, coin, walk)
@@ -69,7 +70,7 @@ class Slalom(WormDerby):
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
                         ) -> tuple[Judgement, DerbyState]:
         """No obstacle ever moves in Slalom."""
-        return judged("obstacle", "in Slalom no obstacle moves"), state
+        return judged(Rule.OBSTACLE, "in Slalom no obstacle moves"), state
 
     def gate_passes(self, course: Course, head: Point2, placed: Point2
                     ) -> list[tuple[int, bool]]:
@@ -136,10 +137,10 @@ class Cannibal(WormDerby):
                 return min(math.dist(p, c) for c in coins)
 
             if gap(body[-1]) < gap(body[0]):
-                return judged("direction", f"{possessive(player)} worm was eaten by "
-                                           f"{possessive(attacker)} and must "
-                                           f"move away from it, leading with its end at "
-                                           f"{at(body[0])}", (), body[-1])
+                return judged(Rule.DIRECTION, f"{possessive(player)} worm was eaten by "
+                                              f"{possessive(attacker)} and must "
+                                              f"move away from it, leading with its end at "
+                                              f"{at(body[0])}", (), body[-1])
         return None
 
     def may_lose_one(self, state: DerbyState, mover: str | None) -> frozenset[str]:
@@ -156,8 +157,8 @@ class Cannibal(WormDerby):
         coin eaten must be gone from the table."""
         if coin.eaten is not None:
             if not coin.last:
-                return judged("cannibal", f"the {ordinal(coin.n)} coin ate a coin, and eating "
-                                          f"ends the move, but more coins followed",
+                return judged(Rule.CANNIBAL, f"the {ordinal(coin.n)} coin ate a coin, and eating "
+                                             f"ends the move, but more coins followed",
                               tuple(move.placed_idx[coin.i:]), coin.at_mm)
             others = move.others.coins
             victim = next(p.suit for p, lab in others if lab == coin.eaten)
@@ -166,9 +167,9 @@ class Cannibal(WormDerby):
             end_pt = next(p.centre_mm for p, lab in others if lab == coin.eaten)
             eaten_end = 0 if math.dist(vt.coins_mm[0], end_pt) < 1e-6 else -1
             if move.others.missing_ends.get(victim) != eaten_end:
-                return judged("cannibal", f"the {ordinal(coin.n)} coin lies on "
-                                          f"{possessive(victim)} end coin"
-                                          f" but that coin was not taken away",
+                return judged(Rule.CANNIBAL, f"the {ordinal(coin.n)} coin lies on "
+                                             f"{possessive(victim)} end coin"
+                                             f" but that coin was not taken away",
                               (coin.index,), coin.at_mm)
             walk.eaten_player, walk.eaten_end = victim, eaten_end
         return super().judge_step(move, coin, walk)
@@ -206,19 +207,19 @@ class Cannibal(WormDerby):
         if gone or len(came) != 1 or len(new_coins) != 1:
             return super().judge_ace_scene(state, scene, player)
         if track.eaten <= 0:
-            return judged("cannibal", f"{possessive(player)} worm has no eaten coin to return",
+            return judged(Rule.CANNIBAL, f"{possessive(player)} worm has no eaten coin to return",
                           tuple(came)), state
         shape = extract_worm(scene, player, self.d, s)
         q = scene.pieces[new_coins[0]].centre_mm
         if not shape.ok:
-            return judged("shape", f"the returned coin at {at(q)} does not make one chain",
+            return judged(Rule.SHAPE, f"the returned coin at {at(q)} does not make one chain",
                           tuple(came), q), state
         pts = [scene.pieces[i].centre_mm for i in shape.coins]
         if math.dist(pts[0], q) < 1e-9:
             pts = pts[::-1]
         if math.dist(pts[-1], q) > 1e-9:
-            return judged("shape", f"an eaten coin returns to an end of the worm, not to "
-                                   f"{at(q)}", tuple(came), q), state
+            return judged(Rule.SHAPE, f"an eaten coin returns to an end of the worm, not to "
+                                      f"{at(q)}", tuple(came), q), state
         body = [(math.inf, math.inf), *pts[:-1]]
         items = [(p, i) for i, p in enumerate(scene.pieces)
                  if i != new_coins[0] and not (p.kind == "coin" and p.suit == player)
@@ -226,8 +227,8 @@ class Cannibal(WormDerby):
         world = StepWorld(items, self.pieces, s)
         result = world.check(body, q)
         if result.problem is not None:
-            return judged(result.problem.rule, f"the returned coin {result.problem.what}",
-                          (new_coins[0], *result.problem.labels), q), state
+            return judged(result.problem.rule, f"the returned coin {result.problem.reason}",
+                          (new_coins[0], *result.problem.pieces), q), state
         course = state.course
         assert course is not None
         angles = (*track.angles_rad, track.angles_rad[-1]) if track.angles_rad else (0.0,)
@@ -237,8 +238,8 @@ class Cannibal(WormDerby):
             course, replace(track, angles_rad=angles), tuple(pts)), length=track.length + 1,
             eaten=track.eaten - 1)
         new = replace(state.with_worm(back), table=scene, roll="again")
-        return judged("ok", f"{player} returned an eaten coin to its worm at {at(q)}; roll again",
-                      (new_coins[0],), q), new
+        return judged(Rule.OK, f"{player} returned an eaten coin to its worm at {at(q)}; roll "
+                               f"again", (new_coins[0],), q), new
 
 
 @variant

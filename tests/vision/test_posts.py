@@ -181,3 +181,41 @@ def test_a_tile_a_post_leans_over_is_found_where_it_lies() -> None:
     found = [p for p in scene.pieces if p.kind == "tile"]
     assert len(found) == len(tiles)
     assert max(_errors(found, tiles)) < 1.0
+
+
+def test_two_touching_posts_are_two_posts() -> None:
+    # pairs of posts side by side (across the direction away from the camera, so that each
+    # is seen whole), touching: each pair makes one dark blob twice as wide as a post
+    render = pytest.importorskip("tabletop.render")
+    pose_ = render.CameraPose.looking_at((0, 0), height_mm=800, tilt_deg=20.0,
+                                         image_size=(1280, 720), hfov_deg=60)
+    probe = render.render_scene(Scene((Piece("post", 0.0, 0.0),)), pose_,
+                                render.RenderSettings(seed=20401, table="oak", supersample=2))
+    nadir = Detector(probe.calibration()).view.camera.nadir_mm
+    truth = []
+    for x, y in ((-250.0, -120.0), (-90.0, 100.0), (40.0, -60.0), (160.0, 120.0),
+                 (270.0, -20.0)):
+        u = np.array([x, y]) - nadir
+        v = np.array([-u[1], u[0]]) / np.hypot(*u)
+        truth += [Piece("post", x, y), Piece("post", x + 10.1 * v[0], y + 10.1 * v[1])]
+    r = render.render_scene(Scene(tuple(truth)), pose_, render.RenderSettings(
+        seed=20402, table="oak", light_dir_deg=135.0, shadow_strength=0.5,
+        light_elevation_deg=50.0, supersample=2))
+    det = Detector(r.calibration(), config=DetectorConfig(kinds=("post",)))
+    found = [p for p in det.detect(r.image).scene.pieces if p.kind == "post"]
+    assert len(found) == len(truth)
+    err = _errors(found, truth)
+    assert max(err) < 1.0, err
+
+
+@pytest.mark.parametrize("light_dir_deg", [30.0, 160.0, pytest.param(250.0, marks=pytest.mark.xfail(
+    strict=True, reason="a shadow pointing at the camera still pulls one foot 9 mm along it"))])
+def test_a_posts_long_shadow_is_not_a_post(light_dir_deg: float) -> None:
+    # a low hard lamp: each post's shadow is a dark stripe two or three times its length,
+    # touching its foot; it lies on the table and has no top
+    truth = [Piece("post", x, y) for x, y in
+             ((-220.0, -100.0), (-60.0, 110.0), (60.0, -80.0), (200.0, 90.0))]
+    found, _ = _render_posts(truth, light_dir_deg=light_dir_deg, shadow_strength=0.7,
+                             light_elevation_deg=22.0)
+    assert len(found) == len(truth)
+    assert max(_errors(found, truth)) < 1.0

@@ -8,8 +8,10 @@ import inspect
 import pytest
 
 from referee.worm_derby import game as game_module
+from referee.worm_derby.ace_rules import ACE_RULES, judge_obstacle_move
 from referee.worm_derby.move_rules import (
     MOVE_RULES,
+    RULES_BY_CODE,
     MoveCheck,
     rule_as_many_as_possible,
     rule_at_most_the_roll,
@@ -18,6 +20,12 @@ from referee.worm_derby.move_rules import (
     rule_worm_is_one_chain,
     rule_worm_keeps_its_length,
     rule_worm_moved,
+)
+from referee.worm_derby.roll_rules import (
+    ROLL_RULES,
+    rule_in_turn,
+    rule_player_in_race,
+    rule_roll_played_first,
 )
 from referee.worm_derby.setup_rules import (
     SETUP_RULES,
@@ -30,9 +38,19 @@ from referee.worm_derby.setup_rules import (
     rule_worm_length,
     rule_worm_straight,
 )
+from tabletop.events import Verdict
 from tabletop.scene import Scene
 from tests.factories import coin, scene, tile
-from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, started
+from tests.referee.worm_derby.helpers import (
+    D,
+    course,
+    line,
+    new_game,
+    play,
+    roll,
+    seen,
+    started,
+)
 
 SUNS0 = line(-40, 0, 6, "suns")
 MOONS0 = line(40, 0, 6, "moons")
@@ -52,7 +70,8 @@ def _setup(table: Scene) -> SetupCheck:
 
 def test_rule_tables_hold_named_rule_functions_each_once():
     names = [rule.__name__ for _, rule in MOVE_RULES] + [r.__name__ for r in SETUP_RULES] + \
-        [r.__name__ for r in WORM_START_RULES]
+        [r.__name__ for r in WORM_START_RULES] + [r.__name__ for r in ACE_RULES] + \
+        [r.__name__ for r in ROLL_RULES]
     assert all(n.startswith("rule_") for n in names) and len(set(names)) == len(names)
 
 
@@ -80,6 +99,7 @@ def test_every_move_rule_passes_a_legal_move():
 def test_move_rule_says_its_own_code(rule, after, value, code):
     found = rule(_move(after, value))
     assert found is not None and found.rule == code and not found.legal
+    assert rule in RULES_BY_CODE[code]
 
 
 def test_every_setup_rule_passes_a_legal_course():
@@ -110,7 +130,54 @@ def test_worm_start_rule_says_setup(rule, worm, misread):
     assert found is not None and found.rule == "setup" and bool(found.doubt) == misread
 
 
+def _after_ace(obstacles_before, obstacles_after):
+    game = new_game()
+    first = scene(course(obstacles=obstacles_before), SUNS0, MOONS0)
+    _, out = play(game, started(game, first), roll("suns", "ace"),
+                  seen(course(obstacles=obstacles_after), SUNS0, MOONS0))
+    verdicts = [e for e in out if isinstance(e, Verdict)]
+    assert len(verdicts) == 1, out
+    return verdicts[0]
+
+
+def test_ace_rule_one_obstacle_only_one_moves():
+    game = new_game()
+    first = scene(course(obstacles=[tile(0, 500), tile(300, 300)]), SUNS0, MOONS0)
+    state, _ = play(game, started(game, first), roll("suns", "ace"))
+    found, after = judge_obstacle_move(
+        game, state, scene(course(obstacles=[tile(40, 500), tile(330, 300)]), SUNS0, MOONS0),
+        "suns")
+    assert (found.legal, found.rule) == (False, "obstacle") and after is state
+    assert "only one obstacle" in found.reason
+
+
+def test_ace_rule_lands_clear_the_moved_obstacle_overlaps_nothing():
+    v = _after_ace([tile(0, 500), tile(60, 500)], [tile(30, 500), tile(60, 500)])
+    assert (v.legal, v.rule) == (False, "overlap") and "moved obstacle" in v.reason
+
+
+def test_ace_rules_pass_an_obstacle_moved_by_the_rules():
+    v = _after_ace([tile(0, 500), tile(60, 500)], [tile(-40, 500), tile(60, 500)])
+    assert v.legal and "roll again" in v.reason
+
+
 def test_base_game_has_no_variant_branches():
     source = inspect.getsource(game_module)
     for branch in ("if self.cannibal", "self.slalom", "if slalom", "eaten_player is not None"):
         assert branch not in source
+
+
+@pytest.mark.parametrize(("rule", "player", "roll_first", "words"), [
+    (rule_player_in_race, "arms", None, "Arms is not playing"),
+    (rule_in_turn, "moons", None, "It is suns' turn to roll"),
+    (rule_roll_played_first, "suns", "3", "has a roll of 3 to play first"),
+])
+def test_roll_rule_says_turn(rule, player, roll_first, words):
+    game = new_game()
+    state = started(game, FIRST)
+    if roll_first is not None:
+        state, _ = play(game, state, roll("suns", roll_first))
+    found = rule(game, state, roll(player, "2"))
+    assert found is not None and found.rule == "turn" and words in found.reason
+    assert [r.__name__ for r in ROLL_RULES if r(game, state, roll("suns", "2")) is not None] \
+        == ([] if roll_first is None else ["rule_roll_played_first"])

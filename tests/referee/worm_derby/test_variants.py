@@ -128,6 +128,23 @@ def test_cannibal_a_step_may_eat_an_end_coin_and_ends_the_move():
     assert d["turn"] == "moons"
 
 
+def test_cannibal_eating_ends_the_move():
+    game, state = _cannibal()
+    _, out = play(game, state, roll("suns", "3"),
+                  seen(course(), line(-40, 2 * D, 6, "suns"), MOONS_ACROSS[1:]))
+    v = only_verdict(out)
+    assert (v.legal, v.rule) == (False, "cannibal") and "eating ends the move" in v.reason
+    assert len(v.pieces) == 2  # the coin that ate and the one laid after it
+
+
+def test_cannibal_a_coin_eaten_is_taken_off_the_table():
+    game, state = _cannibal()
+    _, out = play(game, state, roll("suns", "3"),
+                  seen(course(), line(-40, D, 6, "suns"), MOONS_ACROSS))
+    v = only_verdict(out)
+    assert (v.legal, v.rule) == (False, "cannibal") and "not taken away" in v.reason
+
+
 def test_cannibal_no_eating_a_worm_shorter_than_three():
     game = new_game(cannibal=True, lengths={"suns": 6, "moons": 2})
     short = MOONS_ACROSS[:2]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from referee.record import Referee
-from referee.worm_up.game import Status, WormUpSettings
+from referee.worm_up import Status, WormUpSettings
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Accept,

@@ -1,0 +1,187 @@
+"""The rules of a Worm Up! move: which worms and posts changed, a worm moved tail to head by
+its number, a finish post moved after an X, and the finish line."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from referee.words import and_list, or_list
+from referee.worm_up import geometry as geo
+from referee.worm_up.rules import MISREAD, Rule, foul
+from referee.worm_up.state import Phase, Worm, WormUpState
+from referee.worm_up.table import TableRead, centroid, check_no_touch, pt
+from tabletop.scene import Point2
+
+if TYPE_CHECKING:
+    from referee.worm_up.game import WormUp
+
+
+def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str, dict[int, int]],
+                                                                        list[str], Point2 | None]:
+    """Which worms changed and whether a finish post moved.
+
+    Returns:
+        ``(still, changed, moved_post)``: per player the matched ``{old k: new k}``; the
+        players whose worm changed; the new position of a moved finish post (or None).
+
+    Raises:
+        RuleBroken: a finish post is missing, or both moved.
+    """
+    s = game.settings
+    still: dict[str, dict[int, int]] = {}
+    changed: list[str] = []
+    for w in state.worms:
+        m = geo.match_still(w.centres_mm, read.centres(w.player), s.still_mm)
+        still[w.player] = m
+        if len(m) != len(w.centres_mm):
+            changed.append(w.player)
+    assert state.finish_posts_mm is not None
+    fin = state.finish_posts_mm
+    new_posts = [c for _, c in read.posts]
+    fm = geo.match_still(fin, new_posts, s.still_mm)
+    if len(fm) == 2:
+        return still, changed, None
+    starts = state.start_posts_mm or ()
+    sm = geo.match_still(starts, new_posts, s.still_mm)
+    others = [j for j in range(len(new_posts))
+              if j not in fm.values() and j not in sm.values()]
+    if len(fm) == 1 and others:
+        anchor = fin[next(iter(fm))]
+        length = geo.dist(*fin)
+        j = min(others, key=lambda j: abs(geo.dist(anchor, new_posts[j]) - length))
+        return still, changed, new_posts[j]
+    if not fm and len(others) >= 2:
+        raise foul(Rule.POST, "Both finish posts moved; one of them must stay put.", None,
+                   [read.posts[j][0] for j in others], pt(fin[0]))
+    raise foul(Rule.PIECES, "A finish post is missing from the table; put it back.", None,
+               [i for i, _ in read.posts], pt(fin[0]), doubt=MISREAD)
+
+
+def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
+               still: Mapping[int, int]) -> tuple[Worm, list[int], int]:
+    """Checks one worm's move; returns the new worm, the new segments' indices, the count.
+
+    Raises:
+        RuleBroken: shape, tail, steps, turn or touch.
+    """
+    assert state.reveal is not None
+    s = game.settings
+    old = state.worm(player).centres_mm
+    new_pts = read.centres(player)
+    idx = read.indices(player)
+    n = len(old)
+    d, gap = game.diameter_mm, s.chain_gap_mm
+    candidates: dict[int, tuple[int, ...]] = {}
+    for k in range(1, n + 1):
+        if not all(i in still for i in range(k, n)):
+            continue
+        kept = {still[i] for i in range(k, n)}
+        rest = [j for j in range(len(new_pts)) if j not in kept]
+        ext = geo.extend_chain(old[k:] if k < n else old, [new_pts[j] for j in rest], d, gap,
+                               lifted_from=old)
+        if ext is not None:
+            candidates[k] = tuple(rest[e] for e in ext)
+    moved_idx = [idx[j] for j in range(len(new_pts)) if j not in set(still.values())]
+    where = centroid([new_pts[j] for j in range(len(new_pts))
+                      if j not in set(still.values())])
+    if not candidates:
+        if geo.best_chain(new_pts, d, gap) is None:
+            raise foul(Rule.SHAPE, f"{player}'s worm is split: its segments no longer form "
+                                   f"one chain of touching segments.", player, moved_idx,
+                       where)
+        raise foul(Rule.TAIL, f"{player} must take segments from the tail and lay them one "
+                              f"after the other in front of the head.", player, moved_idx,
+                   where)
+    rv = state.reveal
+    allowed = rv.numbers_allowed(player, state.moved)
+    fits = [k for k in sorted(candidates) if k in allowed]
+    k = fits[0] if fits else min(candidates)
+    ext = candidates[k]
+    check_no_touch(game, read, player, list(ext), Rule.TOUCH)
+    if not fits:
+        wrong_count(state, player, k, moved_idx, where)
+    chain = (*(old[k:] if k < n else ()), *(new_pts[j] for j in ext))
+    return Worm(player, tuple(chain)), [idx[j] for j in ext], k
+
+
+def wrong_count(state: WormUpState, player: str, k: int, moved_idx: list[int],
+                where: Point2 | None) -> None:
+    """Raises the foul for a worm that moved ``k`` segments, a count it may not move now."""
+    rv = state.reveal
+    assert rv is not None
+    mover = rv.mover(player)
+    assert mover is not None
+    allowed = rv.numbers_allowed(player, state.moved)
+    segments = f"segment{'s' if k != 1 else ''}"
+    if allowed and k < min(allowed):
+        goal = or_list(allowed)
+        raise foul(Rule.STEPS, f"{player} has moved {k} of {goal} segments so far.", player,
+                   moved_idx, where)
+    if mover.number is not None:
+        bid = f"X as {mover.number}" if mover.is_x else mover.bid
+        raise foul(Rule.STEPS, f"{player} bid {bid} but moved {k} {segments}.", player,
+                   moved_idx, where)
+    if k in mover.free:
+        first = [o for o in rv.order if o.player not in state.moved
+                 and o.number is not None and o.number < k]
+        raise foul(Rule.ORDER, f"{player}'s X took {k}, so {first[0].label()} moves first.",
+                   player, moved_idx, where)
+    raise foul(Rule.STEPS, f"{player} bid X and moved {k} {segments}, but {k} was bid this "
+                           f"round; the free numbers are "
+                           f"{and_list(str(f) for f in mover.free)}.",
+               player, moved_idx, where)
+
+
+def post_move(game: WormUp, state: WormUpState, read: TableRead, moved_to: Point2) -> WormUpState:
+    """Checks a finish post move; returns the state with the finish line moved."""
+    s = game.settings
+    rv = state.reveal
+    post_idx = [i for i, _ in read.posts]
+    x = rv.x_player if rv is not None else None
+    if x is None or state.phase is Phase.SETUP:
+        raise foul(Rule.POST, "A finish post moved, but only a successful X lets a player "
+                              "move one.", None, post_idx, pt(moved_to))
+    if state.post_moved:
+        raise foul(Rule.POST, f"{x} has already moved a finish post for this X.", x,
+                   post_idx, pt(moved_to))
+    assert state.finish_posts_mm is not None
+    a, b = state.finish_posts_mm
+    new_posts = [c for _, c in read.posts]
+    fm = geo.match_still((a, b), new_posts, s.still_mm)
+    kept_old = next(iter(fm))
+    anchor = (a, b)[kept_old]
+    length = geo.dist(a, b)
+    new_len = geo.dist(anchor, moved_to)
+    if abs(new_len - length) > s.post_distance_tolerance_mm:
+        raise foul(Rule.POST, f"The finish posts are now {new_len:.0f} mm apart instead of "
+                              f"{length:.0f} mm; the strip must stay attached.", x,
+                   post_idx, pt(moved_to))
+    posts = (anchor, moved_to) if kept_old == 0 else (moved_to, anchor)
+    return replace(state, finish_posts_mm=posts, post_moved=True)
+
+
+def head_on_line(game: WormUp, state: WormUpState, first: str) -> str | None:
+    """The worm whose head the finish line touches (``first`` preferred), or None."""
+    heads = [w.player for w in state.worms if touches_finish(game, state, w.head_mm)]
+    if not heads:
+        return None
+    return first if first in heads else heads[0]
+
+
+def touches_finish(game: WormUp, state: WormUpState, centre: Point2) -> bool:
+    """Whether a segment centred at ``centre`` touches the finish line (the strip's width
+    counted)."""
+    assert state.finish_posts_mm is not None
+    zone = geo.finish_zone(*state.finish_posts_mm, game.settings.strip_width_mm,
+                           game.pieces.post_diameter_mm)
+    return geo.touches_zone(zone, centre, game.radius_mm)
+
+
+def finisher(game: WormUp, state: WormUpState, player: str,
+             laid: Sequence[Point2]) -> str | None:
+    """``player`` when a segment laid as the head touched the finish line."""
+    if any(touches_finish(game, state, c) for c in laid):
+        return player
+    return None

@@ -1,0 +1,188 @@
+"""The rules of a Worm Up! setup: the worms straight, just behind the start line, between the
+start posts and pointing at it; the finish posts well ahead."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from referee.base import Judgement, RuleBroken
+from referee.worm_up import geometry as geo
+from referee.worm_up.bidding import Rack
+from referee.worm_up.rules import MISREAD, Rule, foul
+from referee.worm_up.state import Worm, WormUpState
+from referee.worm_up.table import TableRead, chain_of, check_counts, check_no_touch, pt, read_table
+from tabletop.scene import Point2, Scene
+
+if TYPE_CHECKING:
+    from referee.worm_up.game import WormUp
+
+
+def read_setup(game: WormUp, scene: Scene, strict: bool) -> WormUpState:
+    """The starting state from the first scene (``strict``: check the setup rules)."""
+    read = read_table(game, scene)
+    check_counts(game, read, Rule.SETUP)
+    if len(read.posts) != 4:
+        raise foul(Rule.SETUP, f"The table needs 4 posts (2 start, 2 finish), not "
+                               f"{len(read.posts)}.", None, [i for i, _ in read.posts],
+                   doubt=MISREAD)
+    chains = {p: chain_of(game, read, p, Rule.SETUP) for p in game.players}
+    ends = [read.centres(p)[k] for p in game.players for k in (chains[p][0], chains[p][-1])]
+    s1, s2, f1, f2 = start_and_finish([c for _, c in read.posts], ends)
+    worms = []
+    for p in game.players:
+        pts = [read.centres(p)[k] for k in chains[p]]
+        if abs(geo.line_distance(pts[-1], s1, s2)[0]) > abs(
+                geo.line_distance(pts[0], s1, s2)[0]):
+            pts.reverse()
+        worms.append(Worm(p, tuple(pts)))
+    if strict:
+        check_start(game, read, worms, (s1, s2), (f1, f2))
+    return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
+                       start_posts_mm=(s1, s2), finish_posts_mm=(f1, f2))
+
+
+def start_and_finish(posts: Sequence[Point2],
+                     ends: Sequence[Point2]) -> tuple[Point2, Point2, Point2, Point2]:
+    """Splits 4 posts into the start pair (the line nearest the worms' ends) and the finish.
+
+    Returns:
+        ``(start_a, start_b, finish_a, finish_b)``.
+    """
+    best: tuple[float, tuple[int, int]] | None = None
+    for i in range(4):
+        for j in range(i + 1, 4):
+            a, b = posts[i], posts[j]
+            # each worm's nearer end to the start line
+            score = sum(min(geo.segment_distance(e, a, b), geo.segment_distance(f, a, b))
+                        for e, f in zip(ends[::2], ends[1::2], strict=True))
+            if best is None or score < best[0]:
+                best = (score, (i, j))
+    assert best is not None
+    i, j = best[1]
+    fi, fj = (k for k in range(4) if k not in (i, j))
+    return posts[i], posts[j], posts[fi], posts[fj]
+
+
+@dataclass(frozen=True)
+class StartCheck:
+    """The first table as the start rules see it: the start line, and which side is behind.
+
+    Attributes:
+        game: The game (settings, segment size).
+        read: The table read.
+        start: The start posts.
+        finish: The finish posts.
+    """
+
+    game: WormUp
+    read: TableRead
+    start: tuple[Point2, Point2]
+    finish: tuple[Point2, Point2]
+
+    @property
+    def finish_side_mm(self) -> float:
+        """The finish line's middle from the start line (signed)."""
+        f = self.finish
+        finish_mid = ((f[0][0] + f[1][0]) / 2, (f[0][1] + f[1][1]) / 2)
+        return geo.line_distance(finish_mid, *self.start)[0]
+
+    def behind_mm(self, p: Point2) -> float:
+        """How far ``p`` lies behind the start line (negative: over it)."""
+        behind = -1.0 if self.finish_side_mm > 0 else 1.0
+        return geo.line_distance(p, *self.start)[0] * behind
+
+    def problem(self, w: Worm, reason: str, where: bool = True) -> Judgement:
+        """A ``setup`` judgement about worm ``w`` (at its head when ``where``)."""
+        return Judgement(Rule.SETUP, reason, w.player, tuple(self.read.indices(w.player)),
+                         pt(w.head_mm) if where else None)
+
+
+StartRule = Callable[[StartCheck, Worm], Judgement | None]
+
+
+def rule_finish_ahead(check: StartCheck) -> Judgement | None:
+    """The finish posts stand well ahead of the start posts."""
+    if abs(check.finish_side_mm) < check.game.diameter_mm:
+        return Judgement(Rule.SETUP, "The finish posts must stand well ahead of the start "
+                                     "posts.", None, tuple(i for i, _ in check.read.posts))
+    return None
+
+
+def rule_worm_straight(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm is laid out in a straight line."""
+    if geo.max_deviation(w.centres_mm) > check.game.settings.straight_mm:
+        return check.problem(w, f"{w.player}'s worm is not laid out in a straight line.", False)
+    return None
+
+
+def rule_worm_behind_start(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm's tail lies behind the start line."""
+    if check.behind_mm(w.tail_mm) <= 0:
+        return check.problem(w, f"{w.player}'s worm must start behind the start line, facing "
+                                f"the finish.")
+    return None
+
+
+def rule_worm_points_at_start(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm points at the start line rather than lying along it."""
+    along = check.behind_mm(w.tail_mm) - check.behind_mm(w.head_mm)
+    if along < 0.5 * geo.dist(w.tail_mm, w.head_mm):
+        return check.problem(w, f"{w.player}'s worm must point at the start line, not lie "
+                                f"along it.")
+    return None
+
+
+def rule_head_not_over_line(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm's head does not lie over the start line."""
+    gap = check.behind_mm(w.head_mm) - check.game.radius_mm
+    if gap < -check.game.settings.touch_gap_mm:
+        return check.problem(w, f"{w.player}'s head lies over the start line.")
+    return None
+
+
+def rule_head_just_behind(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm's head lies just behind the start line (within ``start_gap_mm``)."""
+    gap = check.behind_mm(w.head_mm) - check.game.radius_mm
+    if gap > check.game.settings.start_gap_mm:
+        return check.problem(w, f"{w.player}'s head is {gap:.0f} mm behind the start line; it "
+                                f"must be just behind it.")
+    return None
+
+
+def rule_head_between_posts(check: StartCheck, w: Worm) -> Judgement | None:
+    """A worm's head lies between the start posts (a segment's width of slack)."""
+    span_mm = geo.dist(*check.start)
+    t = geo.line_distance(w.head_mm, *check.start)[1]
+    margin = check.game.diameter_mm / span_mm if span_mm > 0 else 0.0
+    if not -margin <= t <= 1 + margin:
+        return check.problem(w, f"{w.player}'s head is not between the start posts.")
+    return None
+
+
+START_RULES: tuple[StartRule, ...] = (
+    rule_worm_straight, rule_worm_behind_start, rule_worm_points_at_start,
+    rule_head_not_over_line, rule_head_just_behind, rule_head_between_posts)
+"""The rules of each worm's start, in the order they are asked (code ``setup``)."""
+
+
+def check_start(game: WormUp, read: TableRead, worms: Sequence[Worm], start: tuple[Point2, Point2],
+                finish: tuple[Point2, Point2]) -> None:
+    """The setup rules: the finish ahead, then each worm's :data:`START_RULES`, then no two
+    worms touching.
+
+    Raises:
+        RuleBroken: the first rule broken (code ``setup``).
+    """
+    check = StartCheck(game, read, start, finish)
+    found = rule_finish_ahead(check)
+    if found is not None:
+        raise RuleBroken(found)
+    for w in worms:
+        for rule in START_RULES:
+            found = rule(check, w)
+            if found is not None:
+                raise RuleBroken(found)
+    for p in game.players:
+        check_no_touch(game, read, p, None, Rule.SETUP)

@@ -1,0 +1,91 @@
+"""The frozen state of a game of Worm Up!: where it stands, the worms, the bids and the posts."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from referee.base import GameState
+from referee.worm_up.bidding import Rack, Reveal
+from tabletop.scene import Point2, Scene
+
+
+class Phase(StrEnum):
+    """Where a game of Worm Up! stands."""
+
+    SETUP = "setup"        # waiting for the first scene (the worms at the start line)
+    BIDDING = "bidding"    # collecting this round's bids
+    MOVING = "moving"      # bids revealed; worms move in order
+    OVER = "over"          # a worm's head touched the finish line
+
+
+@dataclass(frozen=True)
+class Worm:
+    """One worm on the accepted table.
+
+    Attributes:
+        player: Its colour.
+        centres_mm: Segment centres, tail first, head last.
+    """
+
+    player: str
+    centres_mm: tuple[Point2, ...]
+
+    @property
+    def head_mm(self) -> Point2:
+        """The head segment's centre."""
+        return self.centres_mm[-1]
+
+    @property
+    def tail_mm(self) -> Point2:
+        """The tail segment's centre."""
+        return self.centres_mm[0]
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"head_mm", "tail_mm", "segments_mm"}`` (segments tail first)."""
+        return {"head_mm": list(self.head_mm), "tail_mm": list(self.tail_mm),
+                "segments_mm": [list(c) for c in self.centres_mm]}
+
+
+@dataclass(frozen=True)
+class WormUpState(GameState):
+    """A game of Worm Up! between two events.
+
+    Attributes:
+        table: The last accepted table.
+        phase: Where the game stands.
+        round: The round being bid or moved (1 first).
+        rack: The tiles each player may bid in the round being bid (or the next one).
+        bids: This round's bids so far, ``(player, tile, number or None)``, secret until all
+            are in.
+        reveal: The latest reveal (this round's once the bids are in).
+        moved: The players who have moved since the latest reveal.
+        post_moved: Whether the latest reveal's X player has moved a finish post.
+        worms: The worms on the accepted table, in player order.
+        start_posts_mm: The start posts (from the first scene).
+        finish_posts_mm: The finish posts where they stand now.
+        winner: The player whose head touched the finish line first.
+        setup_doubted: The first table was in doubt (a misread could explain what was wrong).
+    """
+
+    table: Scene | None
+    rack: Rack
+    phase: Phase = Phase.SETUP
+    round: int = 1
+    bids: tuple[tuple[str, str, int | None], ...] = ()
+    reveal: Reveal | None = None
+    moved: tuple[str, ...] = ()
+    post_moved: bool = False
+    worms: tuple[Worm, ...] = ()
+    start_posts_mm: tuple[Point2, Point2] | None = None
+    finish_posts_mm: tuple[Point2, Point2] | None = None
+    winner: str | None = None
+    setup_doubted: bool = False
+
+    def worm(self, player: str) -> Worm:
+        """The worm of ``player``."""
+        for w in self.worms:
+            if w.player == player:
+                return w
+        raise KeyError(player)

@@ -1,0 +1,186 @@
+"""Whose turn it is in Worm Up!: bids judged, the reveal, the end of a round, and why a worm
+may not move now."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from referee.base import Judgement, RuleBroken, Step
+from referee.words import and_list
+from referee.worm_up.bidding import BidError, reveal
+from referee.worm_up.rules import Rule
+from referee.worm_up.state import Phase, WormUpState
+from referee.worm_up.table import TableRead
+from tabletop.events import Bid, Notice, Verdict
+from tabletop.scene import Point2
+
+if TYPE_CHECKING:
+    from referee.worm_up.game import WormUp
+
+
+def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[WormUpState]:
+    """A bid: refused (``bid``) outside the bidding or when the tile is not the player's to
+    bid; the last bid of a round reveals them all (a notice) and starts the moves."""
+
+    def refused(reason: str) -> Step[WormUpState]:
+        return Step(state, (Verdict(seq, bid.player, False, Rule.BID.value, reason),))
+
+    if bid.player not in game.players:
+        return refused(f"{bid.player!r} is not playing (players: {', '.join(game.players)}).")
+    if state.phase is Phase.SETUP:
+        if state.setup_doubted:  # the table is in doubt, not the player at fault
+            return Step(state, (Notice(seq, "The bid waits: the first table is in doubt, "
+                                            "so the worms are not set up yet; fix the "
+                                            "reading or accept the table.", "warning"),))
+        return refused("No bids before the worms are set up behind the start line.")
+    if state.phase is Phase.OVER:
+        return refused(f"The race is over: {state.winner} has won.")
+    if state.phase is Phase.MOVING:
+        assert state.reveal is not None
+        waiting = and_list(list(state.reveal.next_players(state.moved)))
+        return refused(f"Bids for round {state.round + 1} open once every worm of round "
+                       f"{state.round} has moved ({waiting} still to move).")
+    try:
+        state.rack.check(bid.player, bid.bid)
+    except BidError as exc:
+        return refused(f"{exc}.")
+    changed = any(p == bid.player for p, _, _ in state.bids)
+    bids = (*(b for b in state.bids if b[0] != bid.player),
+            (bid.player, bid.bid, bid.number))
+    state = replace(state, bids=bids)
+    waiting_for = [p for p in game.players if p not in {b[0] for b in bids}]
+    said = "changed their bid" if changed else "has bid"
+    if waiting_for:
+        return Step(state, (Verdict(seq, bid.player, True, Rule.OK.value,
+                                    f"{bid.player} {said}; waiting for "
+                                    f"{and_list(waiting_for)}."),))
+    verdict = Verdict(seq, bid.player, True, Rule.OK.value,
+                      f"{bid.player} {said}; all bids of round {state.round} are in.")
+    shown = reveal({p: t for p, t, _ in bids},
+                   {p: n for p, _, n in bids if n is not None}, state.rack)
+    notice = Notice(seq, shown.summary(state.round), "info",
+                    {"round": state.round, **shown.to_json()})
+    state = replace(state, reveal=shown, rack=shown.rack_next, bids=(), moved=(),
+                    post_moved=False)
+    state = maybe_end_round(state)
+    return Step(state, (verdict, notice))
+
+
+def maybe_end_round(state: WormUpState) -> WormUpState:
+    """Moving while a revealed worm still has to move, else the next round's bidding."""
+    assert state.reveal is not None
+    if state.reveal.next_players(state.moved):
+        return replace(state, phase=Phase.MOVING)
+    return replace(state, phase=Phase.BIDDING, round=state.round + 1, moved=())
+
+
+def not_your_turn(state: WormUpState, player: str) -> str:
+    """Why ``player``'s worm may not move now, in one sentence."""
+    rv = state.reveal
+    assert rv is not None
+    nxt = and_list(list(rv.next_players(state.moved)))
+    if player in rv.cancelled:
+        return (f"{player}'s bid ({rv.bid_of(player)}) was cancelled, so {player}'s worm "
+                f"does not move this round.")
+    if player in state.moved:
+        return f"{player} has already moved this round; it is {nxt}'s move."
+    if rv.mover(player) is None:
+        return f"{player}'s X has no free number, so {player}'s worm does not move."
+    m = rv.mover(player)
+    assert m is not None
+    return f"It is {nxt}'s move before {m.label()}."
+
+
+@dataclass(frozen=True)
+class TurnCheck:
+    """A later table as the turn rules see it: whose worms changed, and a finish post moved.
+
+    Attributes:
+        state: The state before the table.
+        read: The table read.
+        changed: The players whose worm changed, in player order (one at least).
+        moved_post: Where a finish post moved to (None: none moved).
+    """
+
+    state: WormUpState
+    read: TableRead
+    changed: tuple[str, ...]
+    moved_post: Point2 | None
+
+    @property
+    def movers(self) -> list[str]:
+        """The changed worms that may move now (asked once the bids are revealed)."""
+        assert self.state.reveal is not None
+        nxt = self.state.reveal.next_players(self.state.moved)
+        return [p for p in self.changed if p in nxt]
+
+    def indices(self, *players: str) -> tuple[int, ...]:
+        """The scene indices of these players' segments."""
+        return tuple(i for p in players for i in self.read.indices(p))
+
+
+TurnRule = Callable[[TurnCheck], Judgement | None]
+
+
+def rule_after_the_reveal(check: TurnCheck) -> Judgement | None:
+    """``turn``: no worm moves before the round's bids are revealed."""
+    state, changed = check.state, check.changed
+    if state.phase is not Phase.MOVING:
+        return Judgement(Rule.TURN, f"No worm may move before the bids of round {state.round} "
+                                    f"are revealed; {and_list(changed)} moved.", changed[0],
+                         check.indices(*changed))
+    return None
+
+
+def rule_one_worm_at_a_time(check: TurnCheck) -> Judgement | None:
+    """``turn``: one worm moves at a time."""
+    changed = check.changed
+    if len(changed) > 1:
+        movers = check.movers
+        who = movers[0] if movers else changed[0]
+        return Judgement(Rule.TURN, f"Only one worm may move at a time, but "
+                                    f"{and_list(changed)} moved.", who, check.indices(*changed))
+    return None
+
+
+def rule_in_its_turn(check: TurnCheck) -> Judgement | None:
+    """``order`` (a worm moving before its place in the move order) or ``turn`` (a worm that
+    does not move this round, or has moved)."""
+    if check.movers:
+        return None
+    state, player = check.state, check.changed[0]
+    assert state.reveal is not None
+    pending = state.reveal.mover(player) is not None and player not in state.moved
+    return Judgement(Rule.ORDER if pending else Rule.TURN, not_your_turn(state, player), player,
+                     check.indices(player))
+
+
+def rule_post_only_for_x(check: TurnCheck) -> Judgement | None:
+    """``post``: only the X player moves a finish post with a worm."""
+    state, player = check.state, check.changed[0]
+    x_player = state.reveal.x_player if state.reveal is not None else None
+    if check.moved_post is not None and player != x_player:
+        return Judgement(Rule.POST, f"A finish post moved with {player}'s worm; only the X "
+                                    f"player may move a finish post.", player,
+                         tuple(i for i, _ in check.read.posts))
+    return None
+
+
+TURN_RULES: tuple[TurnRule, ...] = (
+    rule_after_the_reveal, rule_one_worm_at_a_time, rule_in_its_turn, rule_post_only_for_x)
+"""The rules of whose worm may move, in the order they are asked."""
+
+
+def the_mover(check: TurnCheck) -> str:
+    """The one player whose worm moved, in turn (:data:`TURN_RULES`).
+
+    Raises:
+        RuleBroken: the first turn rule broken.
+    """
+    for rule in TURN_RULES:
+        found = rule(check)
+        if found is not None:
+            raise RuleBroken(found)
+    return check.changed[0]

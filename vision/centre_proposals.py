@@ -1,0 +1,155 @@
+"""Pieces found by the centre net (:mod:`vision.centres`), wherever the masks saw nothing.
+
+Each peak of the net's heat maps that no found piece explains is a candidate: a coin is placed
+by its far rim (:func:`vision.coins.far_edge_centres`, or on a table whose level varies
+:func:`vision.rim_fit.rim_centres`), a tile by its edges (:func:`vision.tiles.refine_block`,
+or :func:`vision.square_fit.square_centre`), and the namer then judges it at its foot and the
+ink readers read its suit, as :mod:`vision.proposals` does for the bright mask's leftovers. A
+candidate whose fit fails is dropped. The prepared view is made in full only around pieces
+the masks saw; around a candidate elsewhere, the view is warped and divided by the local
+table's colour (the median of a window a few times the piece's size) before fitting.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from calibration.model import Calibration
+from vision.centres import CentreFinder, CentresConfig, Peaks
+from vision.coins import CoinConfig, far_edge_centres
+from vision.detections import Detections
+from vision.namer import Namer, name_detections
+from vision.prepare import Prepared
+from vision.proposals import _tile_angle_px, explained_mask, read_found
+from vision.rim_fit import rim_centres
+from vision.square_fit import square_centre
+from vision.tiles import TileConfig, _Block, refine_block
+
+
+@dataclass(frozen=True)
+class CentreProposalConfig:
+    """Attributes:
+    finder: The centre net.
+    seen: A fitted candidate stays where the namer gives its kind at least this probability.
+    margin_mm: How far around a found piece its explanation reaches (no candidate there).
+    coin_window: Around a coin candidate outside the prepared view, this many radii each way
+        are warped and normalised for its fit.
+    tile_window: The same for a tile, in tile sides.
+    max_shift: A coin's fit may move it at most this many radii from its peak.
+    max_each: At most this many candidates of each kind are fitted (the hottest; a cost
+        bound: a table holds at most about a hundred pieces).
+    """
+
+    finder: CentresConfig = field(default_factory=CentresConfig)
+    seen: float = 0.5
+    margin_mm: float = 1.5
+    coin_window: float = 3.0
+    tile_window: float = 1.2
+    max_shift: float = 0.6
+    max_each: int = 150
+
+
+def _covered(rois: tuple[tuple[int, int, int, int], ...], rect: tuple[int, int, int, int]
+             ) -> bool:
+    x0, y0, x1, y1 = rect
+    return any(a <= x0 and b <= y0 and c >= x1 and d >= y1 for a, b, c, d in rois)
+
+
+def local_views(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
+                half_px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``prep.shade`` and ``prep.top`` with windows (``half_px`` each way) around centres the
+    prepared view did not make in full, warped and divided by their own table's colour."""
+    shade, top = prep.shade, prep.top
+    h, w = shade.shape
+    copied = False
+    for c, hw in zip(centres_px, half_px, strict=True):
+        rect = (max(0, int(c[0] - hw)), max(0, int(c[1] - hw)),
+                min(w, int(c[0] + hw) + 1), min(h, int(c[1] + hw) + 1))
+        x0, y0, x1, y1 = rect
+        if x1 - x0 < 4 or y1 - y0 < 4 or _covered(prep.rois_px, rect):
+            continue
+        if not copied:
+            shade, top, copied = shade.copy(), top.copy(), True
+        win = prep.view.warp_rect(frame_bgr, x0, y0, x1, y1)
+        ok = prep.valid[y0:y1, x0:x1] > 0
+        if not ok.any():
+            continue
+        grey = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        table = float(np.median(grey[ok]))
+        shade[y0:y1, x0:x1] = grey / (table + 1.0)
+        top[y0:y1, x0:x1] = win
+    return shade, top
+
+
+def _free(prep: Prepared, explained: np.ndarray, peaks: Peaks, most: int) -> np.ndarray:
+    """The ``most`` hottest peaks (view pixels) inside the play area and not explained."""
+    if not len(peaks.score):
+        return np.zeros((0, 2))
+    px = prep.view.to_px(peaks.centre_mm[np.argsort(-peaks.score, kind="stable")])
+    h, w = explained.shape
+    xi, yi = np.rint(px[:, 0]).astype(int), np.rint(px[:, 1]).astype(int)
+    inside = (xi >= 0) & (yi >= 0) & (xi < w) & (yi < h)
+    keep = np.zeros(len(px), bool)
+    keep[inside] = (explained[yi[inside], xi[inside]] == 0) & (
+        prep.valid[yi[inside], xi[inside]] > 0)
+    return px[keep][:most]
+
+
+def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
+                    calibration: Calibration, prep: Prepared, dets: Detections,
+                    coins: CoinConfig, tiles: TileConfig, cfg: CentreProposalConfig,
+                    kinds: tuple[str, ...], half_bgr: np.ndarray | None = None) -> Detections:
+    """New coins and tiles where the centre net sees them and ``dets`` has none."""
+    peaks = finder.find(frame_bgr, half_bgr)
+    view = prep.view
+    s = view.px_per_mm
+    r = coins.radius_mm * s
+    side = tiles.side_mm * s
+    explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
+    none = np.zeros((0, 2))
+    coin_px = _free(prep, explained, peaks["coin"], cfg.max_each) if "coin" in kinds else none
+    tile_px = _free(prep, explained, peaks["tile"], cfg.max_each) if "tile" in kinds else none
+    if not len(coin_px) and not len(tile_px):
+        return Detections.empty()
+    half = np.r_[np.full(len(coin_px), cfg.coin_window * r),
+                 np.full(len(tile_px), cfg.tile_window * side)]
+    shade, top = local_views(prep, frame_bgr, np.r_[coin_px, tile_px], half)
+    found_c: list[np.ndarray] = []
+    if len(coin_px):
+        away = view.outward_px(coin_px)
+        fine = far_edge_centres(shade, coin_px, away, r, 1.0)
+        lost = ~np.all(np.isfinite(fine), axis=1)
+        if lost.any():  # a table whose level varies (a check, a cloth's pattern)
+            fine[lost] = rim_centres(shade, coin_px[lost], away[lost], r)
+        for start, f in zip(coin_px, fine, strict=True):
+            if not np.all(np.isfinite(f)) or np.hypot(*(f - start)) > cfg.max_shift * r:
+                continue
+            fi = np.rint(f).astype(int)
+            if explained[min(max(fi[1], 0), explained.shape[0] - 1),
+                         min(max(fi[0], 0), explained.shape[1] - 1)]:
+                continue  # moved onto a piece already found
+            if all(np.hypot(*(f - g)) >= r for g in found_c):
+                found_c.append(f)
+    found_t: list[_Block] = []
+    for p in tile_px:
+        ang = _tile_angle_px(shade, p, side)
+        if ang is None:
+            continue
+        block = _Block((float(p[0]), float(p[1])), ang, 1, 1, side)
+        away = view.outward_px(p[None])[0]
+        fine = refine_block(shade, prep.bright, block, side, away, tiles.gap_mm * s)
+        if fine is None:  # a table whose level varies (stripes of shade, a check, white)
+            sq = square_centre(shade, p, ang, side, away)
+            if sq is None:
+                continue
+            fine = _Block((float(sq[0][0]), float(sq[0][1])), sq[1], 1, 1, side)
+        c = np.array(fine.centre_px)
+        if all(np.hypot(*(c - np.array(b.centre_px))) >= 0.5 * side for b in found_t):
+            found_t.append(fine)
+    found = read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
+                       cfg.seen, top)
+    # faces the ink readers read unsurely are the namer's, as for the stages' pieces
+    return name_detections(namer, frame_bgr, calibration, found)

@@ -1,0 +1,84 @@
+"""The centre net's input: a coarse top view made independent of the light and the table.
+
+The frame is warped onto the table at :data:`MM_PER_PX` millimetres a pixel (its own
+:class:`~vision.topview.TopView`, from the frame halved). Each channel is then divided by a
+large-scale local median of itself (in logs), so the table's colour, a lamp's fall-off, a
+window's gradient and the wide stripes of a blind all cancel and what stands out of its
+surroundings remains; three more channels give the brightness over the frame's level (a white
+piece on a white table is not brighter than its surroundings, but it is bright). A last
+channel says where the view sees the camera image.
+
+>>> import numpy as np
+>>> from calibration.model import Calibration
+>>> cal = Calibration((320, 240), np.array([[1.0, 0, 160], [0, 1.0, 120], [0, 0, 1]]))
+>>> view = coarse_view(cal)
+>>> x = centre_input(view, np.full((240, 320, 3), 90, np.uint8))
+>>> x.shape, float(abs(x[:3, 20:-20, 20:-20]).max())  # (the edge samples some black beyond)
+((7, 120, 160), 0.0)
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+
+from calibration.model import Calibration
+from vision.patches import frame_level
+from vision.topview import TopView, halve
+
+MM_PER_PX = 2.0
+"""Scale of the centre net's view (a coin is about ten samples across)."""
+
+CHANNELS = 7
+"""log2(view / local median) B, G, R; log2(view / frame level) B, G, R; the valid mask."""
+
+MEDIAN_MM = 96.0
+"""Width of the local median the first three channels are divided by (about two tiles)."""
+
+_MEDIAN_CELL = 4
+"""The median is taken on cells of this many view pixels (cheap), then smoothed up."""
+
+_LOG2 = np.log2(np.arange(256, dtype=np.float32) + 1.0)
+
+
+def coarse_view(calibration: Calibration,
+                area_mm: tuple[float, float, float, float] | None = None) -> TopView:
+    """The centre net's top view of a calibration (over ``area_mm``, or all it sees)."""
+    return TopView(calibration, 1.0 / MM_PER_PX, area_mm)
+
+
+def centre_input(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None
+                 ) -> np.ndarray:
+    """The net's input, float32 (:data:`CHANNELS`, H, W) over ``view`` (see module notes).
+
+    ``view`` is expected at :data:`MM_PER_PX` (:func:`coarse_view`): a view of another
+    scale gives the net pieces of sizes it never saw.
+    """
+    half = halve(frame_bgr) if half_bgr is None else half_bgr
+    # the view's samples from the halved frame: the corner's pixel maps scaled by a half
+    top = view.warp_coarse(frame_bgr, 1, half)
+    valid = view.valid
+    h, w = valid.shape
+    out = np.zeros((CHANNELS, h, w), np.float32)
+    some = valid[::4, ::4] > 0
+    if not some.any():
+        return out
+    fill = np.median(top[::4, ::4][some], axis=0).astype(np.uint8)
+    top[valid == 0] = fill
+    f = _MEDIAN_CELL
+    hc, wc = max(1, h // f), max(1, w // f)
+    cells = cv2.resize(top, (wc, hc), interpolation=cv2.INTER_AREA)
+    k = max(3, round(MEDIAN_MM / (MM_PER_PX * f)) | 1)
+    med = cv2.medianBlur(cells, k) if min(hc, wc) > 1 else cells
+    med = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
+    lg = cv2.LUT(top, _LOG2)  # (H, W, 3) float32
+    local = cv2.max(cv2.LUT(med, _LOG2), 2.0)
+    lev = float(np.log2(max(frame_level(frame_bgr), 4.0)))
+    mask = (valid > 0).astype(np.float32)
+    for c, (a, b) in enumerate(zip(cv2.split(cv2.subtract(lg, local)),
+                                   cv2.split(cv2.subtract(lg, (lev, lev, lev, 0.0))),
+                                   strict=True)):
+        cv2.multiply(np.clip(a, -4.0, 2.0, out=a), mask, dst=out[c])
+        cv2.multiply(np.clip(b, -4.0, 2.0, out=b), mask, dst=out[3 + c])
+    out[6] = mask
+    return out

@@ -16,6 +16,7 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from tabletop.markers import JUNGLE_TOKEN_IDS, TOKEN_IDS
 from tabletop.pieceset import PieceSet
 from tabletop.scene import SUITS, Piece
 
@@ -178,6 +179,16 @@ def gap_worm(rng: np.random.Generator, centre: tuple[float, float], pieces: Piec
     return [ta, tb], coins, g
 
 
+def token_id(rng: np.random.Generator, used: set[int]) -> int:
+    """A token's marker id not in ``used``: a Jungle animal's (:data:`JUNGLE_TOKEN_IDS`) while
+    one is left, then a free token id (:data:`TOKEN_IDS`); never a mat's or a board's id."""
+    for ids in (JUNGLE_TOKEN_IDS, TOKEN_IDS):
+        left = [i for i in ids if i not in used]
+        if left:
+            return int(left[int(rng.integers(len(left)))])
+    raise ValueError("layout: more tokens than token ids")
+
+
 def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
                 keep_out: list[BaseGeometry], pieces: PieceSet,
                 kinds: tuple[str, ...] = ("coin", "tile", "post"),
@@ -256,8 +267,9 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
             colour = str(rng.choice(list(pieces.segment_colours)))
             return [Piece("segment", x + k * dd * math.cos(a), y + k * dd * math.sin(a),
                           color=colour) for k in range(n)]
+        used = {p.id for p in pl.placed if p.kind == "token" and p.id is not None}
         return [Piece("token", x, y, angle_deg=float(rng.uniform(0, 90)),
-                      id=int(rng.integers(0, 250)))]
+                      id=token_id(rng, used))]
 
     def place(what: str) -> bool:
         group = group_of(what)[:room()]

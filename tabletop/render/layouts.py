@@ -9,7 +9,9 @@ Footprints never overlap (touching is allowed and drawn exactly) and stay off th
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -22,6 +24,14 @@ from tabletop.scene import SUITS, Piece
 
 GAP_RANGE_MM = (17.0, 22.0)
 """Width of the narrow gap a gap worm meets."""
+
+GROUP_WEIGHTS: Mapping[str, float] = MappingProxyType(
+    {"worm": 0.5, "tile": 0.2, "post": 0.1, "segment": 0.12, "token": 0.06})
+"""How often each kind of group is drawn (of the kinds asked for)."""
+
+GROUP_KIND: Mapping[str, str] = MappingProxyType(
+    {"worm": "coin", "tile": "tile", "post": "post", "segment": "segment", "token": "token"})
+"""The kind of piece each group is made of."""
 
 
 @dataclass
@@ -192,7 +202,7 @@ def token_id(rng: np.random.Generator, used: set[int]) -> int:
 def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
                 keep_out: list[BaseGeometry], pieces: PieceSet,
                 kinds: tuple[str, ...] = ("coin", "tile", "post"),
-                gap_worms: int = 0) -> Layout:
+                gap_worms: int = 0, weights: Mapping[str, float] | None = None) -> Layout:
     """A layout of about ``n_pieces`` pieces (exactly, when there is room) of ``kinds``.
 
     Args:
@@ -203,6 +213,8 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
         pieces: Sizes.
         kinds: Kinds of pieces to draw (coin, tile, post, segment, token).
         gap_worms: How many worms meeting a narrow gap between two tiles.
+        weights: How often each kind of group is drawn (``worm``, ``tile``, ``post``,
+            ``segment``, ``token``), overriding :data:`GROUP_WEIGHTS` for those given.
     """
     pl = Placer(region, keep_out, pieces)
     worms: list[tuple[int, ...]] = []
@@ -226,14 +238,15 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
                 worms.append(tuple(ci))
                 gaps.append({"between": ti, "width_mm": round(g, 4), "worm": len(worms) - 1})
                 break
-    weights = {"worm": 0.5 if "coin" in kinds else 0.0, "tile": 0.2 if "tile" in kinds else 0.0,
-               "post": 0.1 if "post" in kinds else 0.0,
-               "segment": 0.12 if "segment" in kinds else 0.0,
-               "token": 0.06 if "token" in kinds else 0.0}
-    names = [k for k, v in weights.items() if v > 0]
+    unknown = sorted(set(weights or {}) - set(GROUP_WEIGHTS))
+    if unknown:
+        raise ValueError(f"layout weights: unknown groups {unknown}")
+    wanted = {**GROUP_WEIGHTS, **(weights or {})}
+    shares = {g: wanted[g] if GROUP_KIND[g] in kinds else 0.0 for g in GROUP_WEIGHTS}
+    names = [k for k, v in shares.items() if v > 0]
     if not names:
         return Layout(tuple(pl.placed), tuple(worms), tuple(gaps))
-    probs = np.array([weights[k] for k in names])
+    probs = np.array([shares[k] for k in names])
     probs /= probs.sum()
 
     def group_of(what: str) -> list[Piece]:

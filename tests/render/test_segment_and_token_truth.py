@@ -53,3 +53,9 @@ def test_token_ids_are_jungle_animals_first_then_free_ids():
         used.add(token_id(rng, used))
     assert used == set(JUNGLE_TOKEN_IDS)
     assert token_id(rng, used) in TOKEN_IDS
+
+
+def test_layout_weights_name_known_groups_only():
+    with pytest.raises(ValueError, match="pawn"):
+        game_layout(np.random.default_rng(0), 5, box(-100, -100, 100, 100), [], PieceSet(),
+                    weights={"pawn": 1.0})

@@ -5,7 +5,10 @@ Prints per-scene lines (``# ...``) and then each figure as a ``name=value`` line
 devscenes (``dev_*``) and the renderer's scenes (``render_*``, layouts, light, camera pose,
 noise and blur drawn from seeds never used while developing), and rendered scenes with a hand
 reaching over the table (``render_hand_*``: ``render_hand_hand_accuracy`` is the share of them
-flagged, each frame judged alone).
+flagged, each frame judged alone), and rendered Worm Up! and Jungle tables (``render_games_*``,
+``--games``, seeds from ``--seed`` + 1000) read by a detector asked for those games' kinds:
+Worm Up! segments (precision, recall, colour accuracy, centre error) and Jungle's marker tokens
+(precision, recall, id accuracy, centre error), also per condition (``game`` among them).
 
 Every figure is also printed per condition (``<prefix>_<condition>_<value>_<figure>``: the
 table, its family, the light, clutter, a worm through a gap, a hand), and the learned namer's
@@ -13,7 +16,8 @@ figures are reported on render seeds that took no part in its training (``--seed
 90000; training uses seeds below 50000, see ``training/README.md``).
 
 Matching: each true piece is paired with the nearest unpaired detection of its kind within a
-tolerance (coins 8 mm, tiles 20 mm, posts 12 mm); precision and recall count those pairs. Only
+tolerance (coins 8 mm, tiles 20 mm, posts 12 mm, segments 8 mm, tokens 10 mm); precision and
+recall count those pairs. Only
 pieces that are not occluded count as truth; detections of a hidden piece are not false.
 """
 
@@ -113,6 +117,7 @@ class Case:
     truth: list[dict]
     hand: bool
     conditions: dict[str, str]
+    kinds: tuple[str, ...] = ("tile", "coin", "post")
 
 
 CONDITIONS = ("table", "table_family", "light", "clutter", "gap_worm", "hand")
@@ -182,6 +187,125 @@ def score(scene: Scene, truth: list[dict], hand_truth: bool, ms: float) -> Tally
         t.found[kind] += len(det)
         t.spurious[kind] += len(det) - len(paired_d)
     return t
+
+
+EXTRA_TOLERANCE_MM = {"segment": 8.0, "token": 10.0}
+"""Matching tolerance of Worm Up! segments and marker tokens."""
+
+EXTRA_ATTRIBUTE = {"segment": ("color", "colour"), "token": ("id", "id")}
+"""What each of them is named by: (its field in the truth and the scene, its figure's name)."""
+
+EXTRA_CONDITIONS = (*CONDITIONS, "game")
+
+SEEN_FROM = {"segment": 0.95}
+"""Least visible share of a rendered piece that counts as truth, where less than all of it:
+touching domes hide slivers of one another from a tilted camera (the renderer's ``occluded``
+flag); any other kind counts only when wholly in view, as in :func:`render_cases`."""
+
+
+def hidden(kind: str, visible_fraction: float, occluded: bool) -> bool:
+    """Whether a rendered piece is left out of the truth (see :data:`SEEN_FROM`)."""
+    return occluded or visible_fraction < SEEN_FROM.get(kind, 1.0)
+
+
+@dataclass
+class KindTally:
+    """Counts and errors of the segments and tokens over scenes (kinds no scene shows and no
+    detector reported print no figure)."""
+
+    truth: dict[str, int] = field(default_factory=lambda: dict.fromkeys(EXTRA_TOLERANCE_MM, 0))
+    paired: dict[str, int] = field(default_factory=lambda: dict.fromkeys(EXTRA_TOLERANCE_MM, 0))
+    spurious: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(EXTRA_TOLERANCE_MM, 0))
+    named_ok: dict[str, int] = field(
+        default_factory=lambda: dict.fromkeys(EXTRA_TOLERANCE_MM, 0))
+    errors_mm: dict[str, list[float]] = field(
+        default_factory=lambda: {k: [] for k in EXTRA_TOLERANCE_MM})
+
+    def add(self, other: KindTally) -> None:
+        for k in EXTRA_TOLERANCE_MM:
+            for name in ("truth", "paired", "spurious", "named_ok"):
+                getattr(self, name)[k] += getattr(other, name)[k]
+            self.errors_mm[k] += other.errors_mm[k]
+
+    def figures(self, prefix: str) -> dict[str, float]:
+        out: dict[str, float] = {}
+        for k, (_, label) in EXTRA_ATTRIBUTE.items():
+            det = self.paired[k] + self.spurious[k]
+            if not det and not self.truth[k]:
+                continue
+            out[f"{prefix}_{k}_precision"] = self.paired[k] / det if det else 1.0
+            out[f"{prefix}_{k}_recall"] = self.paired[k] / self.truth[k] if self.truth[k] else 1.0
+            out[f"{prefix}_{k}_{label}_accuracy"] = (self.named_ok[k] / self.paired[k]
+                                                     if self.paired[k] else 1.0)
+            e = np.array(self.errors_mm[k]) if self.errors_mm[k] else np.zeros(1)
+            out[f"{prefix}_{k}_centre_error_mean_mm"] = float(e.mean())
+            out[f"{prefix}_{k}_centre_error_p95_mm"] = float(np.percentile(e, 95))
+            out[f"{prefix}_{k}_truth_count"] = float(self.truth[k])
+        return out
+
+
+def nearest_pairs(det_xy: np.ndarray, tru_xy: np.ndarray, tol_mm: float,
+                  ) -> list[tuple[int, int, float]]:
+    """Pairs (detection, truth, distance mm), nearest first, each used once, within tol."""
+    if not len(det_xy) or not len(tru_xy):
+        return []
+    D = np.linalg.norm(det_xy[:, None] - tru_xy[None], axis=2)
+    used_d, used_t = set(), set()
+    out = []
+    for flat in np.argsort(D, axis=None):
+        i, j = np.unravel_index(flat, D.shape)
+        if D[i, j] > tol_mm:
+            break
+        if i in used_d or j in used_t:
+            continue
+        used_d.add(i)
+        used_t.add(j)
+        out.append((int(i), int(j), float(D[i, j])))
+    return out
+
+
+def score_extra(scene: Scene, truth: list[dict]) -> KindTally:
+    """Segments and tokens of a detected scene against the truth, as :func:`score` does the
+    others: precision, recall, the colour or id of each pair, its centre's error."""
+    t = KindTally()
+    for kind, tol in EXTRA_TOLERANCE_MM.items():
+        field_name = EXTRA_ATTRIBUTE[kind][0]
+        det = [p for p in scene.pieces if p.kind == kind]
+        tru = [p for p in truth if p["kind"] == kind]
+        t.truth[kind] += sum(1 for p in tru if not p.get("occluded"))
+        pairs = nearest_pairs(np.array([[p.x_mm, p.y_mm] for p in det], float).reshape(-1, 2),
+                              np.array([[p["x"], p["y"]] for p in tru], float).reshape(-1, 2),
+                              tol)
+        for i, j, d in pairs:
+            q = tru[j]
+            if q.get("occluded"):
+                continue
+            t.paired[kind] += 1
+            t.errors_mm[kind].append(d)
+            t.named_ok[kind] += int(getattr(det[i], field_name) == q.get(field_name))
+        t.spurious[kind] += len(det) - len(pairs)
+    return t
+
+
+def game_cases(n: int, seed: int, games: tuple[str, ...] = ("worm-up", "jungle")
+               ) -> list[Case]:
+    """``n`` rendered scenes of the variety laying the games' own pieces in turn (Worm Up!
+    segments, Jungle tokens: ``tabletop.render.variety.draw_game_case``), each read by a
+    detector asked for that game's kinds (``DetectorConfig.for_game``)."""
+    from tabletop.render.variety import draw_game_case
+    from vision.detector import GAME_KINDS
+
+    out = []
+    for k in range(n):
+        game = games[k % len(games)]
+        case = draw_game_case(seed + k, game)
+        r = case.render()
+        truth = [{**p.to_json(), "occluded": hidden(p.kind, tr.visible_fraction, tr.occluded)}
+                 for p, tr in zip(r.scene.pieces, r.truth, strict=True)]
+        out.append(Case(case.name, r.image, r.calibration(), truth, bool(r.hand_mask.any()),
+                        dict(case.conditions), GAME_KINDS[game]))
+    return out
 
 
 def devscene_cases(folder: Path = DEVSCENES) -> list[Case]:
@@ -282,26 +406,38 @@ def run(cases: list[Case], prefix: str, pieces: PieceSet | None = None, verbose:
     """Detects every case; prints per-scene lines, the figures per condition and in total."""
     total = Tally()
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)
+    extra_total = KindTally()
+    extra_by: dict[tuple[str, str], KindTally] = defaultdict(KindTally)
     for case in cases:
         det = Detector(case.calibration, pieces,
-                       config=DetectorConfig(kinds=("tile", "coin", "post"), namer=namer,
+                       config=DetectorConfig(kinds=case.kinds, namer=namer,
                                              centres=centres))
         res = det.detect(case.image)
         t = score(res.scene, case.truth, case.hand, res.timings_ms["total"])
         total.add(t)
+        extra = score_extra(res.scene, case.truth)
+        extra_total.add(extra)
+        for c in EXTRA_CONDITIONS:
+            extra_by[(c, case.conditions.get(c, "unknown"))].add(extra)
         for c in CONDITIONS:
             by[(c, case.conditions.get(c, "unknown"))].add(t)
         if verbose:
             f = t.figures("s")
             print(f"# {case.name} ({' '.join(case.conditions.get(c, '?') for c in CONDITIONS)}): "
                   + " ".join(f"{k[2:]}={v:.3f}" for k, v in f.items()
-                             if not k.endswith("ms_per_frame")))
+                             if not k.endswith("ms_per_frame"))
+                  + "".join(f" {k[2:]}={v:.3f}" for k, v in extra.figures("s").items()))
     if per_condition:
         for (c, v), t in sorted(by.items()):
             for k, val in t.figures(f"{prefix}_{c}_{v}").items():
                 if k.endswith(SHOWN_PER_CONDITION):
                     print(f"{k}={val:.4f}")
+    if per_condition:
+        for (c, v), et in sorted(extra_by.items()):
+            for k, val in et.figures(f"{prefix}_{c}_{v}").items():
+                print(f"{k}={val:.4f}")
     figs = total.figures(prefix)
+    figs.update(extra_total.figures(prefix))
     for k, v in figs.items():
         print(f"{k}={v:.4f}")
     return figs
@@ -335,6 +471,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--centres-model", default=None,
                     help="centre net weights (default: the committed ones), e.g. one trained "
                          "without a table family")
+    ap.add_argument("--games", type=int, default=6,
+                    help="rendered scenes of Worm Up! (segments) and Jungle (tokens) in turn, "
+                         "from seed + 1000 (0: none), figures render_games_*")
     args = ap.parse_args(argv)
     centres = None if args.no_centres else CentreProposalConfig(
         finder=CentresConfig(model=Path(args.centres_model)) if args.centres_model
@@ -354,6 +493,9 @@ def main(argv: list[str] | None = None) -> int:
         if args.hands > 0:
             run(render_cases(args.hands, args.seed + 500, hand=True), "render_hand",
                 namer=namer, centres=centres)
+        if args.games > 0:
+            run(game_cases(args.games, args.seed + 1000), "render_games", namer=namer,
+                centres=centres)
     return 0
 
 

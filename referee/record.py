@@ -79,26 +79,34 @@ class Referee:
         if isinstance(event, Undo):
             return self._emit(self._undo(seq))
         if isinstance(event, Accept):
-            if self.last_scene is None:
-                return self._emit((Verdict(seq, None, False, "accept",
-                                           "there is no table seen yet to accept"),))
-            return self._apply(state, game.accept(state, self.last_scene, seq), seq)
+            return self._accept(game, state, seq)
         if isinstance(event, Correction):
-            if self.last_scene is None:
-                return self._emit((Verdict(seq, None, False, "correction",
-                                           "there is no scene yet to correct"),))
-            try:
-                scene = event.apply(self.last_scene)
-            except RecordFormatError as exc:
-                return self._emit((Verdict(seq, None, False, "correction", str(exc)),))
-            event_to_judge: Event = SceneSeen(scene, event.t)
-        else:
-            event_to_judge = event
-        if isinstance(event_to_judge, SceneSeen):
-            if event_to_judge.scene.hand:
+            corrected = self._corrected(event, seq)
+            if isinstance(corrected, Verdict):
+                return self._emit((corrected,))
+            event = corrected
+        if isinstance(event, SceneSeen):
+            if event.scene.hand:
                 return ()
-            self.last_scene = event_to_judge.scene
-        return self._apply(state, game.step(state, event_to_judge, seq), seq)
+            self.last_scene = event.scene
+        return self._apply(state, game.step(state, event, seq), seq)
+
+    def _accept(self, game: Game[GameState], state: GameState, seq: int) -> tuple[Event, ...]:
+        """"Accept the table as it is now": the last scene seen becomes the accepted table."""
+        if self.last_scene is None:
+            return self._emit((Verdict(seq, None, False, "accept",
+                                       "there is no table seen yet to accept"),))
+        return self._apply(state, game.accept(state, self.last_scene, seq), seq)
+
+    def _corrected(self, correction: Correction, seq: int) -> SceneSeen | Verdict:
+        """The last scene seen with the correction made, to be judged (or why not)."""
+        if self.last_scene is None:
+            return Verdict(seq, None, False, "correction", "there is no scene yet to correct")
+        try:
+            scene = correction.apply(self.last_scene)
+        except RecordFormatError as exc:
+            return Verdict(seq, None, False, "correction", str(exc))
+        return SceneSeen(scene, correction.t)
 
     def _apply(self, before: GameState, step: Step[GameState], seq: int) -> tuple[Event, ...]:
         if step.verdicts:

@@ -173,7 +173,13 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     came = [j for j, _ in news if j not in used_new]
     if rules.obstacle_may_move and len(gone) == 1 and len(came) == 1 and \
             old_p[gone[0]].kind == new.pieces[came[0]].kind == "tile":
-        gone, came = [], []  # the ace's move (of an obstacle, or wrongly of another tile)
+        # the ace's move (of an obstacle, or wrongly of another tile): a tile is slid, not
+        # turned over, so it keeps the face it had (a face read otherwise is a misread)
+        p, q = old_p[gone[0]], new.pieces[came[0]]
+        if (q.face, q.suit) != (p.face, p.suit):
+            pieces[came[0]] = replace(q, face=p.face, suit=p.suit)
+            resolved.append(f"the {p.kind} moved from {at(p.centre_mm)} is the same tile")
+        gone, came = [], []
     coins_now = [(j, p.centre_mm) for j, p in enumerate(new.pieces) if p.kind == "coin"]
     for k in gone:
         p = old_p[k]

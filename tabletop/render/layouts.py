@@ -9,18 +9,29 @@ Footprints never overlap (touching is allowed and drawn exactly) and stay off th
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
 from shapely.geometry import Point, Polygon
 from shapely.geometry.base import BaseGeometry
 
+from tabletop.markers import JUNGLE_TOKEN_IDS, TOKEN_IDS
 from tabletop.pieceset import PieceSet
 from tabletop.scene import SUITS, Piece
 
 GAP_RANGE_MM = (17.0, 22.0)
 """Width of the narrow gap a gap worm meets."""
+
+GROUP_WEIGHTS: Mapping[str, float] = MappingProxyType(
+    {"worm": 0.5, "tile": 0.2, "post": 0.1, "segment": 0.12, "token": 0.06})
+"""How often each kind of group is drawn (of the kinds asked for)."""
+
+GROUP_KIND: Mapping[str, str] = MappingProxyType(
+    {"worm": "coin", "tile": "tile", "post": "post", "segment": "segment", "token": "token"})
+"""The kind of piece each group is made of."""
 
 
 @dataclass
@@ -178,10 +189,20 @@ def gap_worm(rng: np.random.Generator, centre: tuple[float, float], pieces: Piec
     return [ta, tb], coins, g
 
 
+def token_id(rng: np.random.Generator, used: set[int]) -> int:
+    """A token's marker id not in ``used``: a Jungle animal's (:data:`JUNGLE_TOKEN_IDS`) while
+    one is left, then a free token id (:data:`TOKEN_IDS`); never a mat's or a board's id."""
+    for ids in (JUNGLE_TOKEN_IDS, TOKEN_IDS):
+        left = [i for i in ids if i not in used]
+        if left:
+            return int(left[int(rng.integers(len(left)))])
+    raise ValueError("layout: more tokens than token ids")
+
+
 def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
                 keep_out: list[BaseGeometry], pieces: PieceSet,
                 kinds: tuple[str, ...] = ("coin", "tile", "post"),
-                gap_worms: int = 0) -> Layout:
+                gap_worms: int = 0, weights: Mapping[str, float] | None = None) -> Layout:
     """A layout of about ``n_pieces`` pieces (exactly, when there is room) of ``kinds``.
 
     Args:
@@ -192,6 +213,8 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
         pieces: Sizes.
         kinds: Kinds of pieces to draw (coin, tile, post, segment, token).
         gap_worms: How many worms meeting a narrow gap between two tiles.
+        weights: How often each kind of group is drawn (``worm``, ``tile``, ``post``,
+            ``segment``, ``token``), overriding :data:`GROUP_WEIGHTS` for those given.
     """
     pl = Placer(region, keep_out, pieces)
     worms: list[tuple[int, ...]] = []
@@ -215,14 +238,15 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
                 worms.append(tuple(ci))
                 gaps.append({"between": ti, "width_mm": round(g, 4), "worm": len(worms) - 1})
                 break
-    weights = {"worm": 0.5 if "coin" in kinds else 0.0, "tile": 0.2 if "tile" in kinds else 0.0,
-               "post": 0.1 if "post" in kinds else 0.0,
-               "segment": 0.12 if "segment" in kinds else 0.0,
-               "token": 0.06 if "token" in kinds else 0.0}
-    names = [k for k, v in weights.items() if v > 0]
+    unknown = sorted(set(weights or {}) - set(GROUP_WEIGHTS))
+    if unknown:
+        raise ValueError(f"layout weights: unknown groups {unknown}")
+    wanted = {**GROUP_WEIGHTS, **(weights or {})}
+    shares = {g: wanted[g] if GROUP_KIND[g] in kinds else 0.0 for g in GROUP_WEIGHTS}
+    names = [k for k, v in shares.items() if v > 0]
     if not names:
         return Layout(tuple(pl.placed), tuple(worms), tuple(gaps))
-    probs = np.array([weights[k] for k in names])
+    probs = np.array([shares[k] for k in names])
     probs /= probs.sum()
 
     def group_of(what: str) -> list[Piece]:
@@ -256,8 +280,9 @@ def game_layout(rng: np.random.Generator, n_pieces: int, region: BaseGeometry,
             colour = str(rng.choice(list(pieces.segment_colours)))
             return [Piece("segment", x + k * dd * math.cos(a), y + k * dd * math.sin(a),
                           color=colour) for k in range(n)]
+        used = {p.id for p in pl.placed if p.kind == "token" and p.id is not None}
         return [Piece("token", x, y, angle_deg=float(rng.uniform(0, 90)),
-                      id=int(rng.integers(0, 250)))]
+                      id=token_id(rng, used))]
 
     def place(what: str) -> bool:
         group = group_of(what)[:room()]

@@ -115,11 +115,7 @@ def shade(shape: Shape, normal: np.ndarray, point: np.ndarray, top: np.ndarray,
 
 def top_area_px(shape: Shape, pose: CameraPose) -> float:
     """Area in the image of the shape's top face (the convex hull of its projected rim)."""
-    pts = shape.outline_xyz()
-    top = pts[np.isclose(pts[:, 2], shape.height_mm)]
-    if len(top) < 3:
-        top = pts
-    px = pose.project(top)
+    px = pose.project(shape.top_face_xyz())
     if not np.all(np.isfinite(px)):
         return 0.0
     hull = cv2.convexHull(px.astype(np.float32))

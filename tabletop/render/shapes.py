@@ -85,6 +85,13 @@ class Shape:
         """Computes :meth:`outline_xyz`."""
         raise NotImplementedError
 
+    def top_face_xyz(self) -> np.ndarray:
+        """3-D points (N, 3) whose convex hull, seen from above, is its top face: the rim at
+        its full height (the whole outline for a shape without a flat top)."""
+        pts = self.outline_xyz()
+        top = pts[np.isclose(pts[:, 2], self.height_mm)]
+        return top if len(top) >= 3 else pts
+
     def footprint_xy(self) -> np.ndarray:
         """The outline of its base on the table, (N, 2)."""
         pts = self.outline_xyz()
@@ -284,6 +291,11 @@ class Dome(Shape):
             pts.append(np.column_stack([self.centre_mm[0] + r * np.cos(a),
                                         self.centre_mm[1] + r * np.sin(a), np.full(24, z)]))
         return np.vstack(pts)
+
+    def top_face_xyz(self) -> np.ndarray:
+        """See :meth:`Shape.top_face_xyz`: a dome is all top (:class:`Hit`), so its whole
+        outline (not the apex alone, where every ring point meets)."""
+        return self.outline_xyz()
 
     def edge_distance_mm(self, lx: np.ndarray, ly: np.ndarray) -> np.ndarray:
         """See :meth:`Shape.edge_distance_mm`."""

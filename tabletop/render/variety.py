@@ -22,6 +22,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cache
+from types import MappingProxyType
 from typing import Any
 
 import numpy as np
@@ -285,7 +286,8 @@ def _clutter(rng: np.random.Generator, kind: str, region: BaseGeometry,
 def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = None,
               table: str | None = None, light: str | None = None, clutter: str | None = None,
               kinds: tuple[str, ...] = ("coin", "tile", "post"),
-              size: tuple[int, int] | None = None, gap_worm: bool | None = None) -> Case:
+              size: tuple[int, int] | None = None, gap_worm: bool | None = None,
+              weights: Mapping[str, float] | None = None) -> Case:
     """A case drawn from ``seed``; keyword arguments pin a choice.
 
     Args:
@@ -299,6 +301,8 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
         size: (width, height) of the image (None: 1280x720 or 1600x900).
         gap_worm: Whether a worm meets a narrow gap between two tiles (None: drawn, about one
             case in three; True needs coins, tiles and at least 4 pieces).
+        weights: How often each kind of group is laid (``tabletop.render.layouts.
+            GROUP_WEIGHTS``; None: the usual mix).
 
     Raises:
         RenderError: a pinned choice that does not exist.
@@ -334,7 +338,7 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
         gap_worms = 1 if count < 20 or rng.uniform() < 0.6 else 2
     pieces = PieceSet()
     layout = game_layout(rng, count, region, [c.footprint for c in items], pieces, kinds,
-                         gap_worms)
+                         gap_worms, weights)
     centre = region.centroid
     lights = light_settings(light_kind, rng, table_kind,
                             (float(centre.x), float(centre.y)) if not region.is_empty
@@ -355,3 +359,32 @@ def draw_case(seed: int, *, hand: bool | None = None, n_pieces: int | None = Non
                 distractors=tuple(i for c in items for i in c.items), conditions=conditions,
                 props=tuple(p for c in items for p in c.props), worms=layout.worms,
                 gaps=layout.gaps, pieces=pieces)
+
+
+GAME_PIECES: Mapping[str, tuple[str, ...]] = MappingProxyType({
+    "worm-derby": ("coin", "tile", "post"),
+    "worm-up": ("coin", "tile", "post", "segment"),
+    "jungle": ("coin", "tile", "token"),
+})
+"""The kinds of piece each game lays on the table."""
+
+GAME_WEIGHTS: Mapping[str, Mapping[str, float]] = MappingProxyType({
+    "worm-derby": MappingProxyType({}),
+    "worm-up": MappingProxyType({"segment": 0.35}),
+    "jungle": MappingProxyType({"token": 0.3}),
+})
+"""How much more often a game's own pieces are laid than in the usual mix (a Worm Up! table
+shows worms of segments, a Jungle table its animal tokens)."""
+
+
+def draw_game_case(seed: int, game: str, **kw: Any) -> Case:
+    """:func:`draw_case` laying the pieces of ``game`` (:data:`GAME_PIECES`), with a ``game``
+    condition and the name ``<game>-<seed>``; other keyword arguments as :func:`draw_case`.
+
+    Raises:
+        RenderError: an unknown game, or a pinned choice that does not exist.
+    """
+    if game not in GAME_PIECES:
+        raise RenderError(f"game must be one of {', '.join(GAME_PIECES)}, not {game!r}")
+    case = draw_case(seed, kinds=GAME_PIECES[game], weights=GAME_WEIGHTS[game], **kw)
+    return replace(case, name=f"{game}-{seed}", conditions={**case.conditions, "game": game})

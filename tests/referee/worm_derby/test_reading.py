@@ -241,3 +241,13 @@ def test_a_move_not_seen_after_a_foul_put_right_is_taken_as_played_too():
                       seen(course(obstacles=[OBSTACLE]), SUNS2, line(40, 3 * D, 6, "moons")))
     assert kinds(out) == [("Verdict", "steps"), ("Notice", None), ("Verdict", "ok")]
     assert out[-1].player == "moons"
+
+
+def test_misread_an_obstacle_slid_on_an_ace_and_read_face_up_keeps_its_face():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "ace"))
+    slid_up = tile(0, 530, face="up", suit="moons")  # slid 30 mm, its back misread as a face
+    after, out = play(game, state, seen(course(obstacles=[slid_up]), SUNS0, MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]
+    assert tile(0, 530) in after.table.pieces  # still an obstacle, face down

@@ -43,6 +43,7 @@ from tabletop.pieceset import PieceSet  # noqa: E402
 from tabletop.scene import Piece, Scene  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
 from vision.centre_proposals import CentreProposalConfig  # noqa: E402
+from vision.proposals import ProposalConfig  # noqa: E402
 from vision.centres import CentresConfig  # noqa: E402
 from vision.namer import NamerConfig  # noqa: E402
 
@@ -402,7 +403,8 @@ DEVSCENE_PIECES = PieceSet(coin_thickness_mm=3.0, tile_thickness_mm=5.0, post_he
 
 def run(cases: list[Case], prefix: str, pieces: PieceSet | None = None, verbose: bool = True,
         per_condition: bool = True, namer: NamerConfig | None = None,
-        centres: CentreProposalConfig | None = None) -> dict[str, float]:
+        centres: CentreProposalConfig | None = None,
+        proposals: ProposalConfig | None = ProposalConfig()) -> dict[str, float]:
     """Detects every case; prints per-scene lines, the figures per condition and in total."""
     total = Tally()
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)
@@ -411,7 +413,7 @@ def run(cases: list[Case], prefix: str, pieces: PieceSet | None = None, verbose:
     for case in cases:
         det = Detector(case.calibration, pieces,
                        config=DetectorConfig(kinds=case.kinds, namer=namer,
-                                             centres=centres))
+                                             centres=centres, proposals=proposals))
         res = det.detect(case.image)
         t = score(res.scene, case.truth, case.hand, res.timings_ms["total"])
         total.add(t)
@@ -466,6 +468,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--family", default=None,
                     help="only the rendered scenes whose table is of this family (e.g. the "
                          "one a held-out model never saw)")
+    ap.add_argument("--no-proposals", action="store_true",
+                    help="no proposals from the unexplained bright mask (the centre net alone "
+                         "adds what the stages missed)")
     ap.add_argument("--no-centres", action="store_true",
                     help="no learned centre net (the masks alone find candidates)")
     ap.add_argument("--centres-model", default=None,
@@ -475,13 +480,15 @@ def main(argv: list[str] | None = None) -> int:
                     help="rendered scenes of Worm Up! (segments) and Jungle (tokens) in turn, "
                          "from seed + 1000 (0: none), figures render_games_*")
     args = ap.parse_args(argv)
+    proposals = None if args.no_proposals else ProposalConfig()
     centres = None if args.no_centres else CentreProposalConfig(
         finder=CentresConfig(model=Path(args.centres_model)) if args.centres_model
         else CentresConfig())
     namer = None if args.no_namer else (
         NamerConfig(model=Path(args.model)) if args.model else NamerConfig())
     if not args.no_dev and args.devscenes.is_dir():
-        run(devscene_cases(args.devscenes), "dev", DEVSCENE_PIECES, namer=namer, centres=centres)
+        run(devscene_cases(args.devscenes), "dev", DEVSCENE_PIECES, namer=namer, centres=centres,
+            proposals=proposals)
     if args.render > 0:
         try:
             import tabletop.render  # noqa: F401
@@ -489,13 +496,13 @@ def main(argv: list[str] | None = None) -> int:
             print("# tabletop.render is not there; no rendered scenes")
             return 0
         run(render_cases(args.render, args.seed, family=args.family), "render", namer=namer,
-            centres=centres)
+            centres=centres, proposals=proposals)
         if args.hands > 0:
             run(render_cases(args.hands, args.seed + 500, hand=True), "render_hand",
-                namer=namer, centres=centres)
+                namer=namer, centres=centres, proposals=proposals)
         if args.games > 0:
             run(game_cases(args.games, args.seed + 1000), "render_games", namer=namer,
-                centres=centres)
+                centres=centres, proposals=proposals)
     return 0
 
 

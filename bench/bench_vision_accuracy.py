@@ -43,11 +43,13 @@ from tabletop.pieceset import PieceSet  # noqa: E402
 from tabletop.scene import Piece, Scene  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
 from vision.centre_proposals import CentreProposalConfig  # noqa: E402
-from vision.proposals import ProposalConfig  # noqa: E402
 from vision.centres import CentresConfig  # noqa: E402
 from vision.namer import NamerConfig  # noqa: E402
+from vision.proposals import ProposalConfig  # noqa: E402
 
 DEVSCENES = ROOT.parent / "shared" / "devscenes"
+DEFAULT_PROPOSALS = ProposalConfig()
+"""The detector's own proposals from the unexplained bright mask."""
 TOLERANCE_MM = {"coin": 8.0, "tile": 20.0, "post": 12.0}
 KINDS = ("coin", "tile", "post")
 
@@ -404,7 +406,7 @@ DEVSCENE_PIECES = PieceSet(coin_thickness_mm=3.0, tile_thickness_mm=5.0, post_he
 def run(cases: list[Case], prefix: str, pieces: PieceSet | None = None, verbose: bool = True,
         per_condition: bool = True, namer: NamerConfig | None = None,
         centres: CentreProposalConfig | None = None,
-        proposals: ProposalConfig | None = ProposalConfig()) -> dict[str, float]:
+        proposals: ProposalConfig | None = DEFAULT_PROPOSALS) -> dict[str, float]:
     """Detects every case; prints per-scene lines, the figures per condition and in total."""
     total = Tally()
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)

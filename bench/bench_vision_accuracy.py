@@ -48,8 +48,6 @@ from vision.namer import NamerConfig  # noqa: E402
 from vision.proposals import ProposalConfig  # noqa: E402
 
 DEVSCENES = ROOT.parent / "shared" / "devscenes"
-DEFAULT_PROPOSALS = ProposalConfig()
-"""The detector's own proposals from the unexplained bright mask."""
 TOLERANCE_MM = {"coin": 8.0, "tile": 20.0, "post": 12.0}
 KINDS = ("coin", "tile", "post")
 
@@ -406,7 +404,7 @@ DEVSCENE_PIECES = PieceSet(coin_thickness_mm=3.0, tile_thickness_mm=5.0, post_he
 def run(cases: list[Case], prefix: str, pieces: PieceSet | None = None, verbose: bool = True,
         per_condition: bool = True, namer: NamerConfig | None = None,
         centres: CentreProposalConfig | None = None,
-        proposals: ProposalConfig | None = DEFAULT_PROPOSALS) -> dict[str, float]:
+        proposals: ProposalConfig | None = None) -> dict[str, float]:
     """Detects every case; prints per-scene lines, the figures per condition and in total."""
     total = Tally()
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)
@@ -470,9 +468,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--family", default=None,
                     help="only the rendered scenes whose table is of this family (e.g. the "
                          "one a held-out model never saw)")
-    ap.add_argument("--no-proposals", action="store_true",
-                    help="no proposals from the unexplained bright mask (the centre net alone "
-                         "adds what the stages missed)")
+    ap.add_argument("--proposals", action="store_true",
+                    help="also the proposals from the unexplained bright mask (off by default: "
+                         "the centre net finds what they found)")
     ap.add_argument("--no-centres", action="store_true",
                     help="no learned centre net (the masks alone find candidates)")
     ap.add_argument("--centres-model", default=None,
@@ -482,7 +480,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="rendered scenes of Worm Up! (segments) and Jungle (tokens) in turn, "
                          "from seed + 1000 (0: none), figures render_games_*")
     args = ap.parse_args(argv)
-    proposals = None if args.no_proposals else ProposalConfig()
+    proposals = ProposalConfig() if args.proposals else None
     centres = None if args.no_centres else CentreProposalConfig(
         finder=CentresConfig(model=Path(args.centres_model)) if args.centres_model
         else CentresConfig())

@@ -34,6 +34,10 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
             return Step(state, (Notice(seq, "The bid waits: the first table is in doubt, "
                                             "so the worms are not set up yet; fix the "
                                             "reading or accept the table.", "warning"),))
+        if state.table is None:  # no table seen yet: the camera, not the player, is behind
+            return Step(state, (Notice(seq, "The bid waits: no table has been seen yet, so "
+                                            "the worms are not known to be set up; bid again "
+                                            "once the table is seen.", "warning"),))
         return refused("No bids before the worms are set up behind the start line.")
     if state.phase is Phase.OVER:
         return refused(f"The race is over: {state.winner} has won.")

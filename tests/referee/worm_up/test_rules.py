@@ -170,14 +170,19 @@ def test_a_bid_while_worms_still_have_to_move_is_refused():
     assert "red still to move" in v.reason
 
 
-@pytest.mark.parametrize(("event", "rule"), [
-    (Bid("red", "4"), "bid"),
-    (Bid("orange", "4"), "bid"),
-])
-def test_bids_before_the_setup_or_from_strangers_are_refused(event, rule):
+def test_bids_from_strangers_are_refused():
     g = Game()
-    v = verdict(g.push(event))
-    assert not v.legal and v.rule == rule
+    v = verdict(g.push(Bid("orange", "4")))
+    assert not v.legal and v.rule == "bid"
+
+
+def test_a_bid_before_any_table_is_seen_waits_and_is_no_foul():
+    g = Game()
+    out = g.push(Bid("red", "4"))
+    assert not [e for e in out if isinstance(e, Verdict)]
+    notice = next(e for e in out if isinstance(e, Notice))
+    assert "no table has been seen yet" in notice.message
+    assert g.referee.describe()["phase"] == "setup"
 
 
 def test_other_events_are_not_part_of_worm_up():

@@ -47,7 +47,6 @@ from referee.jungle.rules import (
     side_of,
     variant_names,
 )
-from referee.registry import register_game
 from tabletop.errors import RecordFormatError
 from tabletop.events import Doubt, Event, Move, Notice, SceneSeen, Setup, Verdict, Winner
 from tabletop.markers import JUNGLE_TOKEN_IDS
@@ -85,7 +84,6 @@ class JungleState(GameState):
     turn_started: float | None = None
 
 
-@register_game
 class Jungle(Game[JungleState]):
     """The Animal Game (Jungle / Dou Shou Qi) on the classic 7x9 board.
 

@@ -23,7 +23,6 @@ from dataclasses import replace
 from typing import Any, ClassVar
 
 from referee.base import Game, Judgement, Step
-from referee.registry import register_game
 from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
 from referee.worm_derby.judging import judged
@@ -77,7 +76,6 @@ def variant(cls: type[WormDerby]) -> type[WormDerby]:
     return cls
 
 
-@register_game
 class WormDerby(Game[DerbyState]):
     """Basic Worm Derby: obstacles that an ace may move, no gates, no eating."""
 

@@ -45,7 +45,6 @@ from dataclasses import fields, replace
 from typing import Any
 
 from referee.base import Game, RuleBroken, Step
-from referee.registry import register_game
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
 from referee.worm_up.move_rules import changes, finisher, head_on_line, judge_move, post_move
@@ -60,7 +59,6 @@ from tabletop.events import Bid, Doubt, Event, Finish, SceneSeen, Setup, Verdict
 from tabletop.scene import Point2, Scene
 
 
-@register_game
 class WormUp(Game[WormUpState]):
     """Worm Up! (Alex Randolph): 3 to 5 worms race to the finish line by secret bids."""
 

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pytest
 
-from referee.base import Game, Step
+from referee.base import Game, GameState, Step
 from referee.record import fold
 from referee.registry import Flag, GameSpec, find_game, find_spec, register
 from tabletop.cli import main
@@ -66,14 +66,14 @@ class Take(Event):
 # ----------------------------------------------------------------------------- 2. its rules
 
 @dataclass(frozen=True)
-class NimState:
+class NimState(GameState):
     table: Scene | None
     turn: int = 0
     taking: int | None = None
     over: bool = False
 
 
-class Nim(Game):
+class Nim(Game[NimState]):
     """Take 1 to 3 coins a turn; the last coin wins (misère: loses)."""
 
     name = NAME

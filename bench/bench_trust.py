@@ -576,6 +576,7 @@ def jungle(seed: int, moves: int = 8, fouls: tuple[str, ...] = ("steps", "water"
     from calibration.jungle_board import make_board
     from referee.jungle import geometry as g
     from referee.jungle.position import Position, make_move, move_squares
+    from referee.jungle.rules import side_of
 
     rng = random.Random(seed)
     players = ("first", "second")
@@ -603,7 +604,7 @@ def jungle(seed: int, moves: int = 8, fouls: tuple[str, ...] = ("steps", "water"
             cands = []
             for fr, code in pos.pieces():
                 want_side = side if what != "turn" else 1 - side
-                if code // 8 != want_side:
+                if side_of(code) != want_side:
                     continue
                 for to in range(g.N_SQUARES):
                     m = make_move(fr, to)
@@ -621,7 +622,7 @@ def jungle(seed: int, moves: int = 8, fouls: tuple[str, ...] = ("steps", "water"
         if bad is not None:
             m, rule = bad
             fr, to = move_squares(m)
-            mover = next(c for s, c in pos.pieces() if s == fr) // 8
+            mover = side_of(next(c for s, c in pos.pieces() if s == fr))
             board = {s: c for s, c in pos.pieces()}
             board[to] = board.pop(fr)
             wrong = Scene(tuple(Piece("token", *g.square_centre_mm(sq), id=49 + c)

@@ -29,7 +29,7 @@ import numpy as np
 from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared
-from vision.sampling import bilinear
+from vision.sampling import bilinear, ray_fan
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
 
 
@@ -505,11 +505,7 @@ def far_edge_centres(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r
     n = len(centres)
     if n == 0:
         return np.zeros((0, 2))
-    none = ~np.any(away != 0, axis=1)
-    base = np.where(none, 0.0, np.arctan2(away[:, 1], away[:, 0]))
-    spread = np.where(none, 180.0, spread_deg)
-    angs = base[:, None] + np.radians(spread[:, None] * np.linspace(-1.0, 1.0, rays)[None])
-    dirs = np.stack([np.cos(angs), np.sin(angs)], axis=-1)  # (N, rays, 2)
+    dirs = ray_fan(away, rays, spread_deg)  # (N, rays, 2)
     rho = np.arange(0.45 * r, 1.6 * r, 0.25)
     pts = centres[:, None, None] + rho[None, None, :, None] * dirs[:, :, None]
     prof = bilinear(level, pts)  # (N, rays, samples)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.coins import _fit_circles
-from vision.sampling import bilinear
+from vision.sampling import bilinear, ray_fan
 
 _OFF = -1e9
 """The gradient outside the band where an edge is looked for (never the steepest)."""
@@ -40,11 +40,7 @@ def rim_centres(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: flo
     n = len(centres)
     if n == 0:
         return np.zeros((0, 2))
-    none = ~np.any(away != 0, axis=1)
-    base = np.where(none, 0.0, np.arctan2(away[:, 1], away[:, 0]))
-    spread = np.where(none, 180.0, spread_deg)
-    angs = base[:, None] + np.radians(spread[:, None] * np.linspace(-1.0, 1.0, rays)[None])
-    dirs = np.stack([np.cos(angs), np.sin(angs)], axis=-1)  # (N, rays, 2)
+    dirs = ray_fan(away, rays, spread_deg)  # (N, rays, 2)
     step = 0.25
     rho = np.arange(0.4 * r, 1.6 * r, step)
     prof = bilinear(level, centres[:, None, None] + rho[None, None, :, None] * dirs[:, :, None])

@@ -82,3 +82,18 @@ def bilinear(img: np.ndarray, xy: np.ndarray, max_cols: int = REMAP_MAX) -> np.n
     out = cv2.remap(src, m.reshape(rows, cols, 2), None, cv2.INTER_LINEAR,
                     borderMode=cv2.BORDER_REPLICATE)
     return out.reshape(-1)[:n].reshape(shape).astype(np.float32, copy=False)
+
+
+def ray_fan(away: np.ndarray, rays: int, spread_deg: float) -> np.ndarray:
+    """(N, rays, 2) unit directions fanned ``spread_deg`` either side of each ``away``
+    direction; a zero ``away`` (straight below the camera) gets a fan all round.
+
+    >>> ray_fan(np.array([[1.0, 0.0], [0.0, 0.0]]), 3, 90.0).round(6).tolist()[0]
+    [[0.0, -1.0], [1.0, 0.0], [0.0, 1.0]]
+    """
+    away = np.asarray(away, float).reshape(-1, 2)
+    none = ~np.any(away != 0, axis=1)
+    base = np.where(none, 0.0, np.arctan2(away[:, 1], away[:, 0]))
+    spread = np.where(none, 180.0, spread_deg)
+    angs = base[:, None] + np.radians(spread[:, None] * np.linspace(-1.0, 1.0, rays)[None])
+    return np.stack([np.cos(angs), np.sin(angs)], axis=-1)

@@ -156,20 +156,9 @@ def score(scene: Scene, truth: list[dict], hand_truth: bool, ms: float) -> Tally
         tru = [p for p in truth if p["kind"] == kind]
         vis = [p for p in tru if not p.get("occluded")]
         t.truth[kind] += len(vis)
-        pairs: list[tuple[int, int, float]] = []
-        if det and tru:
-            D = np.linalg.norm(np.array([[p.x_mm, p.y_mm] for p in det])[:, None]
-                               - np.array([[p["x"], p["y"]] for p in tru])[None], axis=2)
-            used_d, used_t = set(), set()
-            for flat in np.argsort(D, axis=None):
-                i, j = np.unravel_index(flat, D.shape)
-                if D[i, j] > TOLERANCE_MM[kind]:
-                    break
-                if i in used_d or j in used_t:
-                    continue
-                used_d.add(i)
-                used_t.add(j)
-                pairs.append((int(i), int(j), float(D[i, j])))
+        pairs = nearest_pairs(np.array([[p.x_mm, p.y_mm] for p in det], float).reshape(-1, 2),
+                              np.array([[p["x"], p["y"]] for p in tru], float).reshape(-1, 2),
+                              TOLERANCE_MM[kind])
         paired_d = {i for i, _, _ in pairs}
         for i, j, d in pairs:
             p, q = det[i], tru[j]

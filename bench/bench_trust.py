@@ -289,6 +289,13 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
         hand(table.scene(), placed[-1])
         still(Expect(p, "ok"), label)
 
+    def put_back(who: str, before: DerbyTable) -> None:
+        """The planted move is taken back: the table as before it, seen still."""
+        nonlocal table
+        table = before.copy()
+        hand(table.scene(), table.worms[who][-1])
+        still(None, "put back")
+
     turn_start = [len(steps)]
 
     def _derby_turn(what: str, k: int) -> int:
@@ -310,9 +317,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             _room(placed)
             hand(table.scene(), placed[-1])
             still(Expect(p, "steps"), f"{p} {roll + 1} steps on a {roll}")
-            table = before.copy()
-            hand(table.scene(), table.worms[p][-1])
-            still(None, "put back")
+            put_back(p, before)
             legal_move(p, roll, f"{p} {roll} steps")
         elif what == "turn":
             steps.append(Say(Roll(p, str(roll))))
@@ -320,9 +325,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             _room(placed)
             hand(table.scene(), placed[-1])
             still(Expect(q, "turn"), f"{q} moves on {p}'s roll")
-            table = before.copy()
-            hand(table.scene(), table.worms[q][-1])
-            still(None, "put back")
+            put_back(q, before)
             legal_move(p, roll, f"{p} {roll} steps")
         elif what == "turn_after_null":
             steps.append(Say(Roll(p, "null")))
@@ -330,9 +333,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             _room(placed)
             hand(table.scene(), placed[-1])
             still(Expect(p, "turn"), f"{p} moves after rolling null")
-            table = before.copy()
-            hand(table.scene(), table.worms[p][-1])
-            still(None, "put back")
+            put_back(p, before)
             turn += 1  # the null passed the turn
             p = players[turn % 2]
             steps.append(Say(Roll(p, str(roll))))
@@ -353,9 +354,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             table.worms[p] = [*body[1:], far]
             hand(table.scene(), far)
             still(Expect(p, "shape"), f"{p} split its worm")
-            table = before.copy()
-            hand(table.scene(), table.worms[p][-1])
-            still(None, "put back")
+            put_back(p, before)
             legal_move(p, roll, f"{p} {roll} steps")
         elif what == "direction":
             steps.append(Say(Roll(p, "2")))
@@ -375,9 +374,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             _room(done or None)
             hand(table.scene(), table.worms[p][-1])
             still(Expect(p, "direction"), f"{p} moved both ends")
-            table = before.copy()
-            hand(table.scene(), table.worms[p][-1])
-            still(None, "put back")
+            put_back(p, before)
             legal_move(p, 2, f"{p} 2 steps")
         elif what == "overlap":
             steps.append(Say(Roll(p, str(roll))))
@@ -388,9 +385,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             table.worms[p] = [*table.worms[p][1:], lay]
             hand(table.scene(), lay)
             still(Expect(p, "overlap"), f"{p} laid a coin over its head")
-            table = before.copy()
-            hand(table.scene(), table.worms[p][-1])
-            still(None, "put back")
+            put_back(p, before)
             legal_move(p, roll, f"{p} {roll} steps")
         elif what in ("obstacle", "ace"):
             steps.append(Say(Roll(p, "ace")))

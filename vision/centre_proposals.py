@@ -19,6 +19,7 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
+from vision.coin_colour import colour_rim_centres
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
 from vision.namer import Namer, name_detections
@@ -125,10 +126,7 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     found_c: list[np.ndarray] = []
     if len(coin_px):
         away = view.outward_px(coin_px)
-        fine = far_edge_centres(shade, coin_px, away, r, 1.0)
-        lost = ~np.all(np.isfinite(fine), axis=1)
-        if lost.any():  # a table whose level varies (a check, a cloth's pattern)
-            fine[lost] = rim_centres(shade, coin_px[lost], away[lost], r)
+        fine = coin_fits(shade, top, coin_px, away, r)
         for start, f in zip(coin_px, fine, strict=True):
             if not np.all(np.isfinite(f)) or np.hypot(*(f - start)) > cfg.max_shift * r:
                 continue
@@ -160,6 +158,22 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     found = name_detections(namer, frame_bgr, calibration, found)
     return found if cfg.sure_face is None else sure_faces(namer, frame_bgr, calibration,
                                                           found, cfg.sure_face)
+
+
+def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.ndarray,
+              r: float) -> np.ndarray:
+    """Coins' top faces (N, 2) near ``starts`` (view pixels), NaN where no fit holds: the far
+    rim in the grey ``shade`` (:func:`far_edge_centres`), else its steepest edges (a table
+    whose level varies: a check, a cloth's pattern, :func:`rim_centres`), else the rim in
+    colour (a coin as bright as the table, cream on white: :func:`colour_rim_centres`)."""
+    fine = far_edge_centres(shade, starts, away, r, 1.0)
+    lost = ~np.all(np.isfinite(fine), axis=1)
+    if lost.any():
+        fine[lost] = rim_centres(shade, starts[lost], away[lost], r)
+        lost = ~np.all(np.isfinite(fine), axis=1)
+    if lost.any():
+        fine[lost] = colour_rim_centres(top, starts[lost], away[lost], r)
+    return fine
 
 
 def sure_faces(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,

@@ -163,16 +163,17 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
 def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.ndarray,
               r: float) -> np.ndarray:
     """Coins' top faces (N, 2) near ``starts`` (view pixels), NaN where no fit holds: the far
-    rim in the grey ``shade`` (:func:`far_edge_centres`), else its steepest edges (a table
-    whose level varies: a check, a cloth's pattern, :func:`rim_centres`), else the rim in
-    colour (a coin as bright as the table, cream on white: :func:`colour_rim_centres`)."""
+    rim in the grey ``shade`` (:func:`far_edge_centres`), else the rim in colour in ``top``
+    (a coin about as bright as the table: cream on glossy white, a dim warm lamp;
+    :func:`colour_rim_centres`), else the grey rim's steepest edges (a table whose level
+    varies: a check, a cloth's pattern; :func:`rim_centres`)."""
     fine = far_edge_centres(shade, starts, away, r, 1.0)
-    lost = ~np.all(np.isfinite(fine), axis=1)
-    if lost.any():
-        fine[lost] = rim_centres(shade, starts[lost], away[lost], r)
+    for fit in (lambda i: colour_rim_centres(top, starts[i], away[i], r),
+                lambda i: rim_centres(shade, starts[i], away[i], r)):
         lost = ~np.all(np.isfinite(fine), axis=1)
-    if lost.any():
-        fine[lost] = colour_rim_centres(top, starts[lost], away[lost], r)
+        if not lost.any():
+            break
+        fine[lost] = fit(lost)
     return fine
 
 

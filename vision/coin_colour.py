@@ -94,13 +94,15 @@ def log_colours(channels: list[np.ndarray], pts: np.ndarray) -> np.ndarray:
 
 
 def _rim_points(channels: list[np.ndarray], c: np.ndarray, dirs: np.ndarray, r: float,
-                face: np.ndarray, band: tuple[float, float]) -> tuple[np.ndarray, np.ndarray]:
+                face: np.ndarray, scale: np.ndarray, band: tuple[float, float]
+                ) -> tuple[np.ndarray, np.ndarray]:
     """Along each ray from ``c``, the steepest rise of the distance from the face's colour
-    within ``band`` radii: the points (rays, 2) and the rises (rays,)."""
+    (each channel in units of ``scale``) within ``band`` radii: the points (rays, 2) and the
+    rises (rays,)."""
     k = _SPAN
     rho = np.arange(band[0] * r - (k + 1) * _STEP, band[1] * r + (k + 1) * _STEP + 1e-9, _STEP)
-    dist = np.linalg.norm(log_colours(channels, c + rho[None, :, None] * dirs[:, None]) - face,
-                          axis=-1)
+    dist = np.linalg.norm((log_colours(channels, c + rho[None, :, None] * dirs[:, None]) - face)
+                          / scale, axis=-1)
     rise = dist[:, 2 * k:] - dist[:, :-2 * k]  # at rho[k:-k]
     j = np.argmax(rise[:, 1:-1], axis=1) + 1
     rows = np.arange(len(j))
@@ -132,13 +134,18 @@ def colour_rim_centre(channels: list[np.ndarray], start: np.ndarray, away: np.nd
             or start[1] + reach > h - 1):
         return nan
     face = np.median(log_colours(channels, annulus(start, r, *cfg.face)), axis=0)
+    # each channel in units of its own noise on the table round the coin (neighbouring
+    # samples' differences): a dim lamp's blue, a few grey levels, is noise; its red is not
+    table = log_colours(channels, annulus(start, r, *cfg.table))
+    scale = np.maximum(1.4826 / np.sqrt(2.0) * np.median(np.abs(np.diff(table, axis=0)), axis=0),
+                       1e-3)
     dirs = ray_fan(np.asarray(away, float)[None], cfg.rays, cfg.spread_deg)[0]  # (rays, 2)
     c = start
     kept = np.zeros(cfg.rays, bool)
     rise = np.zeros(cfg.rays)
     for k, band in enumerate(cfg.bands):
         tol = (2.0 if k == 0 else 1.0) * cfg.tol * r
-        e, rise = _rim_points(channels, c, dirs, r, face, band)
+        e, rise = _rim_points(channels, c, dirs, r, face, scale, band)
         fitted = _fit_circles(e[None], np.ones((1, cfg.rays)), c[None], r)
         for _ in range(2):
             kept = np.abs(np.hypot(*(e - fitted[0]).T) - r) <= tol
@@ -152,7 +159,7 @@ def colour_rim_centre(channels: list[np.ndarray], start: np.ndarray, away: np.nd
         return nan
     # the table's own colour changes over the same step, on the same rays beyond the coin
     rho = np.arange(cfg.table[0] * r, cfg.table[1] * r, _STEP)
-    col = log_colours(channels, c + rho[None, :, None] * dirs[:, None])
+    col = log_colours(channels, c + rho[None, :, None] * dirs[:, None]) / scale
     texture = float(np.median(np.linalg.norm(col[:, 2 * _SPAN:] - col[:, :-2 * _SPAN],
                                              axis=-1)))
     if float(np.median(rise[kept])) < cfg.over_texture * max(texture, 1e-3):

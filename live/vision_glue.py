@@ -56,7 +56,8 @@ def load_vision(calibration: Calibration, game: str | Game | None = None,
 
     return Vision(detect=detector.detect, stabiliser=Stabiliser(),
                   annotate=annotate, check_image=check_image,
-                  rebuild=rebuild, kinds=tuple(config.kinds), pieces=detector.pieces)
+                  rebuild=rebuild, kinds=tuple(config.kinds), pieces=detector.pieces,
+                  recheck=detector.recheck)
 
 
 def still_frames() -> int:

@@ -833,7 +833,8 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
         return done
 
     vision = load_vision(frames.calibration, play.setup.game)
-    run_sync(_Recording(), vision, submit, None, lambda pipe: table.on_game(pipe.use_game))
+    run_sync(_Recording(), vision, submit, None, lambda pipe: table.on_game(pipe.use_game),
+             known=lambda: table.accepted)
     score = Score()
     c = score.counts
     c["frames"] += frames.count

@@ -54,6 +54,10 @@ class Vision:
             detected frame, else None (cheap); the frames a busy worker passed over are
             rechecked in order, so each still one counts for the stabiliser. None: passed
             frames are dropped unseen.
+        confirm: (frame, still reading, last accepted table) -> the reading with the pieces
+            of the accepted table it lacked looked for at their poses (``vision.confirm``);
+            run once per still table, never on a fresh game (no accepted table). None: the
+            reading stands.
     """
 
     detect: Callable[[np.ndarray], Any]
@@ -64,6 +68,7 @@ class Vision:
     kinds: tuple[str, ...] | None = None
     pieces: Any = None
     recheck: Callable[[np.ndarray], Any | None] | None = None
+    confirm: Callable[[np.ndarray, Scene, Scene], Scene] | None = None
 
 
 def encode_jpeg(image: np.ndarray, width: int | None = None, quality: int = 80) -> bytes:
@@ -164,15 +169,20 @@ class Pipeline:
         hub: Where the annotated picture goes.
         retry_s: How often a lost camera is tried again.
         jpeg_width: Width of the live picture.
+        known: Returns the last accepted table (None before the first), which vision uses to
+            confirm pieces a still reading lacks; default: ``submit``'s owner's ``accepted``
+            (a :class:`live.table.Table`), else none.
     """
 
     def __init__(self, source: Source, vision: Vision,
                  submit: Callable[..., Any], bus: Bus | None = None,
                  hub: FrameHub | None = None, retry_s: float = 2.0,
-                 jpeg_width: int = 960) -> None:
+                 jpeg_width: int = 960,
+                 known: Callable[[], Scene | None] | None = None) -> None:
         self.source = source
         self.vision = vision
         self.submit = submit
+        self.known = known if known is not None else _accepted_of(submit)
         self.bus = bus
         self.hub = hub or FrameHub()
         self.retry_s = retry_s
@@ -355,10 +365,12 @@ class Pipeline:
                 return
             stable = self.vision.stabiliser.update(getattr(result, "scene", result))
             if stable is not None:
-                self._judge(stable)
+                self._judge(stable, frame.image_bgr)
 
-    def _judge(self, stable: Scene) -> None:
-        """Submits a still table's scene (with the latest picture) to the referee."""
+    def _judge(self, stable: Scene, image: np.ndarray) -> None:
+        """Submits a still table's scene (confirmed against the accepted table, with the
+        latest picture) to the referee."""
+        stable = self._confirmed(image, stable)
         with self._lock:
             self._stable += 1
         done = self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
@@ -380,12 +392,30 @@ class Pipeline:
             drawn = self.vision.annotate(image, result)
         self.hub.put(image, encode_jpeg(drawn, self.jpeg_width))
         if stable is not None:
-            self._judge(stable)
+            self._judge(stable, image)
         now = time.monotonic()
         with self._lock:
             self._processed += 1
             self._times.append(now)
             self._latency.append(now - item.t_captured)
+
+
+    def _confirmed(self, image: np.ndarray, scene: Scene) -> Scene:
+        """A still reading with the last accepted table's pieces it lacked looked for where
+        they lay (the accepted table is an input, like the calibration)."""
+        confirm = self.vision.confirm
+        known = self.known() if self.known is not None else None
+        if confirm is None or known is None:
+            return scene
+        return confirm(image, scene, known)
+
+
+def _accepted_of(submit: Callable[..., Any]) -> Callable[[], Scene | None] | None:
+    """``submit``'s owner's last accepted table, when it keeps one (``Table.submit``)."""
+    owner = getattr(submit, "__self__", None)
+    if owner is None or not hasattr(type(owner), "accepted"):
+        return None
+    return lambda: owner.accepted
 
 
 def _doubted(done: Any) -> bool:
@@ -395,13 +425,15 @@ def _doubted(done: Any) -> bool:
 
 def run_sync(source: Source, vision: Vision, submit: Callable[..., Any],
              progress: Callable[[int, int | None], None] | None = None,
-             ready: Callable[[Pipeline], None] | None = None) -> int:
+             ready: Callable[[Pipeline], None] | None = None,
+             known: Callable[[], Scene | None] | None = None) -> int:
     """Runs every item of a recording through the pipeline in this thread; returns the count.
 
     ``ready`` is called with the pipeline before the first item (to hear of new games:
-    ``lambda pipe: table.on_game(pipe.use_game)``).
+    ``lambda pipe: table.on_game(pipe.use_game)``); ``known`` returns the last accepted table
+    (``lambda: table.accepted``; default: as :class:`Pipeline`).
     """
-    pipe = Pipeline(source, vision, submit, jpeg_width=480)
+    pipe = Pipeline(source, vision, submit, jpeg_width=480, known=known)
     if ready is not None:
         ready(pipe)
     n = 0

@@ -34,6 +34,7 @@ The seeds of ``--seed`` were never used to tune anything; the test suite runs a 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import random
 import sys
@@ -797,8 +798,10 @@ def exact(play: Playthrough) -> Score:
 
 
 def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
-        light: str | None = None) -> Score:
-    """Renders a playthrough and runs it through the real pipeline; the score."""
+        light: str | None = None, dump: Path | None = None) -> Score:
+    """Renders a playthrough and runs it through the real pipeline; the score. ``dump``: a
+    JSON Lines file that keeps every event the table was given (with its step), for
+    :func:`rescore`."""
     from live.bus import Bus
     from live.log import GameLog
     from live.pipeline import run_sync
@@ -824,9 +827,11 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
     table = Table(GameLog(":memory:"), Bus())
     said: dict[int, list[Event]] = {}
     seen: dict[int, list[Scene]] = {}
+    given: list[tuple[int, Event]] = []
 
     def submit(event: Event, jpeg: bytes | None = None) -> Any:
         done = table.submit(event, jpeg)
+        given.append((current[0], event))
         said.setdefault(current[0], []).extend(o for _, o in done.outputs)
         if isinstance(event, SceneSeen):
             seen.setdefault(current[0], []).append(event.scene)
@@ -834,9 +839,42 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
 
     vision = load_vision(frames.calibration, play.setup.game)
     run_sync(_Recording(), vision, submit, None, lambda pipe: table.on_game(pipe.use_game))
+    if dump is not None:
+        dump.write_text("".join(json.dumps({"step": i, "event": e.to_json()}) + "\n"
+                                for i, e in given))
+    score = _score(play, said, seen)
+    score.counts["frames"] += frames.count
+    return score
+
+
+def rescore(play: Playthrough, dump: Path) -> Score:
+    """The score of a playthrough from the events a :func:`run` kept (``dump``), judged again
+    by today's referee without rendering or vision (the pipeline's re-reading of a doubted
+    table is not redone, so a figure may differ from a full run's)."""
+    from live.bus import Bus
+    from live.log import GameLog
+    from live.table import Table
+    from tabletop.events import parse_event
+
+    table = Table(GameLog(":memory:"), Bus())
+    said: dict[int, list[Event]] = {}
+    seen: dict[int, list[Scene]] = {}
+    for line in dump.read_text().splitlines():
+        row = json.loads(line)
+        i, event = row["step"], parse_event(row["event"])
+        done = table.submit(event)
+        said.setdefault(i, []).extend(o for _, o in done.outputs)
+        if isinstance(event, SceneSeen):
+            seen.setdefault(i, []).append(event.scene)
+    return _score(play, said, seen)
+
+
+def _score(play: Playthrough, said: dict[int, list[Event]], seen: dict[int, list[Scene]]
+           ) -> Score:
+    """Scores what the table said (``said``: step -> outputs) and read (``seen``) at each step
+    of a playthrough against its truth, and the playthrough as an exact record."""
     score = Score()
     c = score.counts
-    c["frames"] += frames.count
     for i, s in enumerate(play.steps):
         if isinstance(s, Motion):
             continue
@@ -920,7 +958,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--light", help="pin the light kind (tabletop.render.variety.LIGHT_KINDS)")
     ap.add_argument("-v", "--verbose", action="store_true", help="say what went wrong")
     ap.add_argument("--trace", action="store_true", help="every step and what was said")
+    ap.add_argument("--dump", help="a folder: keep the events each playthrough gave the table")
+    ap.add_argument("--rescore", action="store_true",
+                    help="judge the events kept in --dump again (no rendering, no vision)")
     args = ap.parse_args(argv)
+    if args.rescore and args.dump is None:
+        ap.error("--rescore needs --dump (the folder of kept events)")
     games = [g for g in args.games.split(",") if g]
     t0, c0 = time.perf_counter(), time.process_time()
     total = Score()
@@ -928,7 +971,13 @@ def main(argv: list[str] | None = None) -> int:
     for k in range(args.plays):
         seed = args.seed + 17 * k
         for play in playthroughs(seed, games, args.short):
-            score = run(play, seed, table=args.table, light=args.light)
+            dump = None if args.dump is None else \
+                Path(args.dump) / f"{play.name}-{seed}.jsonl"
+            if args.rescore:
+                assert dump is not None
+                score = rescore(play, dump)
+            else:
+                score = run(play, seed, table=args.table, light=args.light, dump=dump)
             per.setdefault(play.name, Score()).add(score)
             total.add(score)
             if args.trace:

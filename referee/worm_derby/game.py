@@ -237,7 +237,7 @@ class WormDerby(Game[DerbyState]):
             step = Step(state, (Verdict(seq, getattr(event, "player", None), False,
                                         Rule.EVENT.value,
                                         f"A {event.type} event has no meaning in worm-derby."),))
-        return self._settle(state, step, seq)
+        return self._settle(state, step, seq, isinstance(event, Roll))
 
     def _doubt_stands(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the last reading is in doubt: the players went on, so
@@ -309,8 +309,11 @@ class WormDerby(Game[DerbyState]):
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
                        unsure=tuple(sorted(unsure)))
 
-    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int) -> Step[DerbyState]:
-        """Keeps track of an illegal verdict not yet put right (see :meth:`step`)."""
+    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int, roll: bool = False
+                ) -> Step[DerbyState]:
+        """Keeps track of an illegal verdict not yet put right (see :meth:`step`): while one
+        is pending, another player's foul (or, once the table was told, any roll refused: the
+        players went on regardless) is not judged again; the table is told once."""
         verdicts = step.verdicts
         if not verdicts:
             return step
@@ -319,7 +322,8 @@ class WormDerby(Game[DerbyState]):
         v = verdicts[0]
         if v.legal:
             return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
-        if state.pending is None or v.player == state.pending[1] or v.rule == Rule.SETUP:
+        if state.pending is None or v.rule == Rule.SETUP or (
+                v.player == state.pending[1] and not (roll and state.pending_told)):
             return Step(replace(step.state, pending=(seq, v.player), pending_told=False),
                         step.outputs)
         if state.pending_told:

@@ -203,7 +203,7 @@ class WormDerby(Game[DerbyState]):
             else:
                 worms.append(w)
         new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False,
-                      doubted=None)
+                      doubted=None, before_move=None)
         played = ""
         if state.roll not in (None, "again", "ace") and not state.over:
             player = self.players[state.turn]
@@ -227,7 +227,7 @@ class WormDerby(Game[DerbyState]):
                   and not state.over):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
-            step = Step(step.state, (*early, *step.outputs))
+            step = Step(replace(step.state, before_move=None), (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
             if not step.outputs and step.state.pending is not None:
@@ -416,6 +416,9 @@ class WormDerby(Game[DerbyState]):
         move: otherwise the table is asked to confirm or fix it (a doubt)."""
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
+        back = self._taken_back(state, scene, seq)
+        if back is not None:
+            return back
         state = self._reseat(state, scene)
         assert state.table is not None
         player = self.players[state.turn]
@@ -438,6 +441,33 @@ class WormDerby(Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _taken_back(self, state: DerbyState, scene: Scene, seq: int
+                    ) -> Step[DerbyState] | None:
+        """The table put back as it was before the last legal move, before the next roll,
+        with the worm that moved read where it was (all its coins but one at most): the move is
+        taken back (its verdict was overruled by the table), and its roll is to play again.
+        None otherwise."""
+        if state.before_move is None or state.roll is not None:
+            return None
+        at_seq, before = state.before_move
+        assert before.table is not None
+        mover = self.players[before.turn]
+        reading = reconcile(before.table, scene, self.reading_rules(before))
+        s = self.settings
+        for cand in reading.candidates:
+            gone, came = scene_diff(before.table, cand.scene, s.same_place_mm,
+                                    s.same_angle_deg)
+            read = [p for p, j in zip(cand.scene.pieces, cand.index_map, strict=True)
+                    if j >= 0 and p.kind == "coin" and p.suit == mover]
+            if not gone and not came and len(read) >= max(2, before.worm(mover).length - 1):
+                break
+        else:
+            return None
+        return Step(before, (_notice(
+            seq, f"the table is back as it was before {possessive(mover)} move judged at "
+                 f"{at_seq}: that move is taken back and {possessive(mover)} roll of "
+                 f"{before.roll} is to play again", "warning"),))
 
     def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         assert state.table is not None
@@ -595,6 +625,7 @@ class WormDerby(Game[DerbyState]):
                 if place == 1:
                     outputs.append(Winner(player, seq))
         new = self.after_move(new.with_worm(new_track), player, facts)
+        new = replace(new, before_move=(seq, replace(state, before_move=None)))
         return Step(self._next_turn(new), tuple(outputs))
 
     def _head_angle(self, track: WormTrack, chain: tuple[Point2, ...]) -> float:

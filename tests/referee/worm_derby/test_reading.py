@@ -251,3 +251,11 @@ def test_misread_an_obstacle_slid_on_an_ace_and_read_face_up_keeps_its_face():
     after, out = play(game, state, seen(course(obstacles=[slid_up]), SUNS0, MOONS0))
     assert kinds(out) == [("Verdict", "ok")]
     assert tile(0, 530) in after.table.pieces  # still an obstacle, face down
+
+
+def test_doubt_a_foul_that_rests_on_a_coin_not_seen_stays_a_doubt():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR[1:], MOONS0))
+    assert kinds(out) == [("Doubt", None)]

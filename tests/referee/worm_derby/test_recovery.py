@@ -72,3 +72,23 @@ def test_pending_an_unresolved_foul_is_told_once_while_both_players_go_on():
     notices = [s for s in said if s[1] == "Notice"]
     assert verdicts == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "steps")]
     assert len(notices) == 1
+
+
+def test_recovery_a_move_put_back_before_the_next_roll_is_taken_back_and_played_again():
+    # suns' move judged legal is taken back by the players (the table as it was): no "turn"
+    # verdicts against suns after it; the roll of 2 is played again and judged
+    out = fold([*START, roll("suns", "2"), seen(TABLE, SUNS2, MOONS0),
+                seen(TABLE, SUNS0, MOONS0[:5]), seen(TABLE, SUNS3, MOONS0),
+                roll("moons", "3")])
+    said = [(e.seq, type(e).__name__, getattr(e, "player", None), getattr(e, "rule", None))
+            for e in out if isinstance(e, Verdict | Notice)]
+    assert said == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "ok"),
+                    (4, "Notice", None, None), (5, "Verdict", "suns", "steps"),
+                    (6, "Notice", None, None)]
+    assert "taken back" in out[2].message
+
+
+def test_recovery_a_move_is_not_taken_back_once_the_next_player_has_rolled():
+    said = _said([*START, roll("suns", "2"), seen(TABLE, SUNS2, MOONS0), roll("moons", "3"),
+                  seen(TABLE, SUNS0, MOONS0)])
+    assert said[-1] == (5, "Verdict", "suns", "turn")

@@ -673,10 +673,15 @@ class Frames:
     count: int
 
 
+HAND_SWAY_MM = (-30.0, 25.0)
+"""How far a moving hand is from its first place in the other frame of a motion."""
+
+
 def render(play: Playthrough, seed: int, repeat: int, table: str | None = None,
            light: str | None = None) -> Frames:
-    """Every step drawn as the camera sees it (each frame ``repeat`` times, as replay does);
-    ``table`` and ``light`` pin the variety's kinds (default: drawn from the seed)."""
+    """Every step drawn as the camera sees it (each frame ``repeat`` times, as replay does; a
+    motion's ``repeat`` frames show the hand at two places in turn); ``table`` and ``light``
+    pin the variety's kinds (default: drawn from the seed)."""
     base = _looks(seed, table, light)
     light: dict[str, float] = {}
     items: list[tuple[int, Any]] = []
@@ -690,7 +695,13 @@ def render(play: Playthrough, seed: int, repeat: int, table: str | None = None,
             continue
         looks = {k: (getattr(base, k) * v if k in ("exposure", "shadow_strength") else v)
                  for k, v in light.items()}
-        shots = [(s.scene, None)] * s.frames if isinstance(s, Still) else [(s.scene, s.target_mm)]
+        if isinstance(s, Still):
+            shots = [(s.scene, None)] * s.frames
+        else:  # a hand moving: drawn at two places in turn, so no two frames in a row agree
+            x, y = s.target_mm
+            shots = [(s.scene, s.target_mm), (s.scene, (x + HAND_SWAY_MM[0],
+                                                        y + HAND_SWAY_MM[1]))]
+        drawn = []
         for scene, target in shots:
             n += 1
             settings = replace(base, seed=seed * 1000 + n, table_seed=base.texture_seed,
@@ -704,7 +715,11 @@ def render(play: Playthrough, seed: int, repeat: int, table: str | None = None,
                     cal = calibrate_from_board(r.image)
                 else:
                     cal = r.calibration()
-            items.extend((i, r.image) for _ in range(repeat))
+            if isinstance(s, Still):
+                items.extend((i, r.image) for _ in range(repeat))
+            else:
+                drawn.append(r.image)
+        items.extend((i, drawn[k % len(drawn)]) for k in range(repeat) if drawn)
     return Frames(items, cal, n)
 
 

@@ -422,6 +422,8 @@ class WormDerby(Game[DerbyState]):
         state = self._reseat(state, scene)
         assert state.table is not None
         player = self.players[state.turn]
+        if player in state.unsure and state.roll not in (None, "again", "ace"):
+            return self._mover_unsure(state, scene, seq)
         reading = reconcile(state.table, scene, self.reading_rules(state))
         for k, cand in enumerate(reading.candidates):
             step = self._judge_scene(state, cand.scene, seq)
@@ -441,6 +443,20 @@ class WormDerby(Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _mover_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
+        """The worm on the move was not read whole since it last moved: where it started from
+        is not known, so its move cannot be judged; the table is asked (once per reading)."""
+        player = self.players[state.turn]
+        if state.doubted is not None and state.doubted[1] == scene:
+            return Step(state)
+        mine = tuple(i for i, p in enumerate(scene.pieces)
+                     if p.kind == "coin" and p.suit == player)
+        return Step(replace(state, doubted=(seq, scene)), (Doubt(
+            seq, player, mine, None, sentence(
+                f"{possessive(player)} worm has not been read whole since it last moved "
+                f"({len(mine)} of its {state.worm(player).length} coins are seen): is a coin "
+                f"hidden or misread?")),))
 
     def _taken_back(self, state: DerbyState, scene: Scene, seq: int
                     ) -> Step[DerbyState] | None:

@@ -119,6 +119,7 @@ class Playthrough:
     light_at: dict[int, str] = field(default_factory=dict)  # step index -> light from there
     to_world: Any = None  # scene (the game's frame) -> scene on the table, for the renderer
     calibrate: str | None = None  # "jungle-board": calibrated from the board's markers
+    wall: Any = None  # Worm Derby with gap fouls: the :class:`Wall` of its course
 
     @property
     def setup(self) -> Setup:
@@ -543,7 +544,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             plan.insert(k + 2, "gap")  # tried again on a later turn
         k += 1
     return Playthrough(f"worm-derby.{'cannibal' if cannibal else variant}", steps, _pose(),
-                       _mat(), light_at)
+                       _mat(), light_at, wall=wall)
 
 
 def _beside(c: Point2, nxt: Point2, side: int) -> Point2:

@@ -27,6 +27,8 @@ Prints ``name=value`` lines per game (``worm-derby.basic.false_alarms=0``) and i
 - ``doubts_raised``, ``doubts_real``: doubts, and those where the reading really was wrong;
 - ``readings_wrong``: still tables whose reading differs from the truth (vision's share);
 - ``exact_right``, ``exact_total``: the same playthroughs as exact records (no camera);
+- ``gap_coins_read``, ``gap_coins_total``: coins of a worm through a gap with coins touching
+  tiles on both sides, read by vision (one still per seed, :func:`gap_coins`);
 - ``frames``, ``wall_s``, ``cpu_s``.
 
 The seeds of ``--seed`` were never used to tune anything; the test suite runs a short version
@@ -1101,6 +1103,30 @@ def _score(play: Playthrough, said: dict[int, list[Event]], seen: dict[int, list
     return score
 
 
+def gap_coins(seed: int, table: str | None = None, light: str | None = None
+              ) -> tuple[int, int]:
+    """Does vision read a worm passing through a gap with its coins touching tiles on both
+    sides (issue 12)? One still of a course with a :class:`Wall` whose wide gap is 19.1 to
+    20.5 mm, five coins of a worm through it (the middle one in the gap): the coins read (within
+    4 mm, the right suit) and the coins there."""
+    from live.vision_glue import load_vision
+
+    rng = random.Random(seed)
+    wall = replace(_wall(rng), wide_mm=rng.uniform(19.1, 20.5))
+    worm = [Piece("coin", wall.x_mm + k * D, wall.wide_y_mm, suit="moons") for k in range(-2, 3)]
+    other = [Piece("coin", START_X + k * D, LANE_Y - 28.0, suit="suns") for k in range(4)]
+    scene = Scene((*_course(rng, "basic", wall), *worm, *other))
+    r = render_scene(scene, _pose(), replace(_looks(seed, table, light), seed=seed), PIECES,
+                     _mat())
+    vision = load_vision(r.calibration(), "worm-derby")
+    found = vision.detect(r.image)
+    seen = getattr(found, "scene", found)
+    read = sum(1 for c in worm if any(
+        p.kind == "coin" and p.suit == c.suit and math.dist(p.centre_mm, c.centre_mm) <= 4.0
+        for p in seen.pieces))
+    return read, len(worm)
+
+
 def playthroughs(seed: int, games: list[str], short: bool = False) -> list[Playthrough]:
     """The playthroughs of one seed for the named games (short: a few turns each)."""
     out = []
@@ -1173,9 +1199,17 @@ def main(argv: list[str] | None = None) -> int:
             if args.verbose:
                 for n in score.notes:
                     print(f"# {play.name} seed {seed}: {n}", file=sys.stderr)
+        if not args.rescore and not args.short and any(g.startswith("worm-derby")
+                                                         for g in games):
+            read, there = gap_coins(seed, args.table, args.light)
+            total.counts["gap_coins_read"] += read
+            total.counts["gap_coins_total"] += there
     for name, score in per.items():
         for f in FIGURES:
             print(f"{name}.{f}={score.counts[f]}")
+    for f in ("gap_coins_read", "gap_coins_total"):
+        if f in total.counts:
+            print(f"{f}={total.counts[f]}")
     for f in FIGURES:
         print(f"{f}={total.counts[f]}")
     print(f"wall_s={time.perf_counter() - t0:.1f}")

@@ -324,7 +324,8 @@ def runs_past(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: fl
 
     Across each side, the change is read (in colour, as :func:`fit_square` reads it) inside
     its length and beyond each of its corners (0.6-0.85 of a side from its middle, along its
-    line); a side runs past a corner where the change beyond it is at least ``run_share`` of
+    line); a side runs past a corner where, on all but one of the places beyond it, the
+    strongest change lies on the side's line (within a pixel) and is at least ``run_share`` of
     the change along the side. A lone tile's sides stop at its corners (0); a tile in a row
     of tiles has two sides that run on; a grid printed on a page, or a block of lines, runs on
     everywhere (4).
@@ -353,12 +354,17 @@ def runs_past(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: fl
         own = d[:, :len(inside)].mean(axis=1)  # (C, R-2)
         ch = int(np.abs(own).max(axis=1).argmax())
         sign = np.sign(own[ch, np.abs(own[ch]).argmax()])
-        edge = (d[ch] * sign).max(axis=1)  # each profile's edge, (A,)
+        signed = d[ch] * sign
+        edge = signed.max(axis=1)  # each profile's edge, (A,)
+        on_line = np.abs(rho[1:-1][signed.argmax(axis=1)] - side / 2) <= 1.0
         ref = float(np.median(edge[:len(inside)]))
         if ref <= 0:
             continue
-        ends = (edge[len(inside):len(inside) + len(beyond)],
-                edge[len(inside) + len(beyond):])
-        if any(float(np.median(e)) >= cfg.run_share * ref for e in ends):
+        # beyond a corner, the same edge: as strong, and on the side's line (a check's or a
+        # grain's edges crossing there lie anywhere across it)
+        run = (edge >= cfg.run_share * ref) & on_line
+        n_in, n_out = len(inside), len(beyond)
+        if any(np.count_nonzero(e) >= n_out - 1
+               for e in (run[n_in:n_in + n_out], run[n_in + n_out:])):
             count += 1
     return count

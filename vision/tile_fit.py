@@ -45,11 +45,13 @@ class TileFitConfig:
     span: The profiles cover this share of a side's length, centred.
     band: A side's edge is looked for this share of a side either way of where the candidate
         puts it.
-    pair_tolerance_px: Two opposite sides' edges lie one tile's side apart within this.
+    pair_tolerance: Two opposite sides' edges lie one tile's side apart within this share of
+        it (1.5 pixels at a pixel a millimetre: the top face's own magnification, blur).
     min_share: Each pair of sides is measured by edge points on at least this share of one
         side's profiles (both sides together: a side may be hidden, or have pieces against
         it): each way, a whole side's length of straight edge at least.
-    max_rms_px: The edge points fit the square to within this (RMS).
+    max_rms: The edge points fit the square to within this share of its side (RMS; half a
+        pixel at a pixel a millimetre).
     min_strength: The edges' median step is at least this many times the spread of the
         steps across their side (a robust sigma: the table's and the face's own texture).
     max_shift: The square's centre is at most this share of a side from the candidate.
@@ -69,9 +71,9 @@ class TileFitConfig:
     step_px: float = 3.0
     span: float = 0.8
     band: float = 0.18
-    pair_tolerance_px: float = 1.5
+    pair_tolerance: float = 0.03
     min_share: float = 0.9
-    max_rms_px: float = 0.5
+    max_rms: float = 0.01
     min_strength: float = 1.5
     max_shift: float = 0.25
     max_turn_deg: float = 3.0
@@ -248,7 +250,7 @@ def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.nd
         pb = _line_peaks(strength[k + 2], 0.3 * strength[k + 2].max())
         for i in pa:
             for j in pb:
-                if abs(mid[i] + mid[j] - side) <= cfg.pair_tolerance_px:
+                if abs(mid[i] + mid[j] - side) <= cfg.pair_tolerance * side:
                     sc = strength[k, i] + strength[k + 2, j]
                     if sc > best_score:
                         best, best_score = (i, j), sc
@@ -302,7 +304,7 @@ def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.nd
             return None
     rms = math.sqrt(float(np.mean(miss[w] ** 2)))
     strong = float(np.median(mg[w]))
-    if rms > cfg.max_rms_px or strong < cfg.min_strength:
+    if rms > cfg.max_rms * side or strong < cfg.min_strength:
         return None
     if (np.hypot(*(c - c0)) > cfg.max_shift * side
             or abs(math.degrees(a - a0)) > cfg.max_turn_deg):

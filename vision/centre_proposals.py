@@ -20,6 +20,7 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
+from vision.coin_colour import colour_rim_centres
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
 from vision.namer import Namer, name_detections
@@ -130,10 +131,7 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     found_c: list[np.ndarray] = []
     if len(coin_px):
         away = view.outward_px(coin_px)
-        fine = far_edge_centres(shade, coin_px, away, r, 1.0)
-        lost = ~np.all(np.isfinite(fine), axis=1)
-        if lost.any():  # a table whose level varies (a check, a cloth's pattern)
-            fine[lost] = rim_centres(shade, coin_px[lost], away[lost], r)
+        fine = coin_fits(shade, top, coin_px, away, r)
         for start, f in zip(coin_px, fine, strict=True):
             if not np.all(np.isfinite(f)) or np.hypot(*(f - start)) > cfg.max_shift * r:
                 continue
@@ -151,6 +149,23 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     found = name_detections(namer, frame_bgr, calibration, found)
     return found if cfg.sure_face is None else sure_faces(namer, frame_bgr, calibration,
                                                           found, cfg.sure_face)
+
+
+def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.ndarray,
+              r: float) -> np.ndarray:
+    """Coins' top faces (N, 2) near ``starts`` (view pixels), NaN where no fit holds: the far
+    rim in the grey ``shade`` (:func:`far_edge_centres`), else the rim in colour in ``top``
+    (a coin about as bright as the table: cream on glossy white, a dim warm lamp;
+    :func:`colour_rim_centres`), else the grey rim's steepest edges (a table whose level
+    varies: a check, a cloth's pattern; :func:`rim_centres`)."""
+    fine = far_edge_centres(shade, starts, away, r, 1.0)
+    for fit in (lambda i: colour_rim_centres(top, starts[i], away[i], r),
+                lambda i: rim_centres(shade, starts[i], away[i], r)):
+        lost = ~np.all(np.isfinite(fine), axis=1)
+        if not lost.any():
+            break
+        fine[lost] = fit(lost)
+    return fine
 
 
 def sure_faces(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,

@@ -71,8 +71,9 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         c = np.array(fine.centre_px)
         if overlap(explained, c, fine.angle_px, side) > cfg.max_overlap:
             continue  # on a piece already found
+        if any(np.hypot(*(c - np.array(o.centre_px))) < cfg.apart * side for o in out):
+            continue  # on a tile fitted before
         if runs_past(top, c, fine.angle_px, side, cfg) >= cfg.max_runs:
             continue  # lines running on: a printed grid, a page
-        if all(np.hypot(*(c - np.array(o.centre_px))) >= cfg.apart * side for o in out):
-            out.append(fine)
+        out.append(fine)
     return out

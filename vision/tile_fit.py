@@ -33,7 +33,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.sampling import bilinear
+from vision.sampling import REMAP_MAX, bilinear
 from vision.square_fit import _solve
 
 
@@ -107,9 +107,10 @@ def normalised_channels(top: np.ndarray, centre: np.ndarray, half: float
     h, w = top.shape[:2]
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     x1, y1 = min(w, int(centre[0] + half) + 2), min(h, int(centre[1] + half) + 2)
-    win = top[y0:y1, x0:x1].astype(np.float32)
+    win = top[y0:y1, x0:x1]
     if win.size == 0:
         return np.zeros((0, 0, 3), np.float32), (x0, y0)
+    win = win.astype(np.float32)
     med = np.median(win.reshape(-1, 3), axis=0)
     win = win / (med + 1.0)[None, None, :]
     return cv2.GaussianBlur(win, (3, 3), 0), (x0, y0)
@@ -163,15 +164,26 @@ def _profiles(win: np.ndarray, centre: np.ndarray, a: float, side: float, places
     """Samples (4 sides, C channels, places, len(rho)) across each side of a square at angle
     ``a`` (radians) about ``centre`` (window pixels)."""
     along = np.linspace(-span / 2, span / 2, places) * side
-    out = []
+    pts = []
     for k in range(4):
         th = a + k * math.pi / 2
         n = np.array([math.cos(th), math.sin(th)])
         t = np.array([-n[1], n[0]])
-        pts = centre + along[:, None, None] * t + rho[None, :, None] * n  # (P, R, 2)
-        out.append(np.stack([bilinear(np.ascontiguousarray(win[..., c]), pts)
-                             for c in range(win.shape[2])]))
-    return np.stack(out)
+        pts.append(centre + along[:, None, None] * t + rho[None, :, None] * n)  # (P, R, 2)
+    return np.moveaxis(_sample(win, np.stack(pts)), 0, 1)
+
+
+def _sample(win: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples (C, ...) of every channel of a float32 window at points (..., 2),
+    clamped to it (as :func:`vision.sampling.bilinear` samples one channel, in one pass)."""
+    shape = pts.shape[:-1]
+    m = pts.reshape(-1, 2).astype(np.float32)
+    if len(m) > REMAP_MAX:
+        return np.stack([bilinear(np.ascontiguousarray(win[..., c]), pts)
+                         for c in range(win.shape[2])])
+    out = cv2.remap(win, m.reshape(1, -1, 2), None, cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE).reshape(len(m), -1)
+    return out.T.reshape((win.shape[2], *shape))
 
 
 def _sub(g0: np.ndarray, g1: np.ndarray, g2: np.ndarray) -> np.ndarray:
@@ -350,8 +362,7 @@ def runs_past(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: fl
         n = np.array([math.cos(th), math.sin(th)])
         t = np.array([-n[1], n[0]])
         pts = local + along[:, None, None] * t + rho[None, :, None] * n
-        prof = np.stack([bilinear(np.ascontiguousarray(win[..., ch]), pts)
-                         for ch in range(win.shape[2])])  # (C, A, R)
+        prof = _sample(win, pts)  # (C, A, R)
         d = (prof[..., 2:] - prof[..., :-2]) / (2 * step)
         own = d[:, :len(inside)].mean(axis=1)  # (C, R-2)
         ch = int(np.abs(own).max(axis=1).argmax())

@@ -83,10 +83,17 @@ class ConfirmConfig:
             seen.
         coin_min_open: Fewest open rays for a coin to be judged.
         seen_share: Share of all open places that must show the edge for ``seen``...
-        seen_contrast: ...the face all round differing this much from the table all round.
-        absent_contrast: ``absent`` when the face all round differs less than this from the
-            table all round...
-        absent_seen: ...and at most this share of the open places shows an edge there.
+        seen_contrast: ...the face all round differing this much from the table all round
+            (the contrast)...
+        seen_of_reference: ...and at least this share of the contrast of pieces of its kind
+            surely there (those the reading found where the known table had them).
+        absent_reference: ``absent`` only where pieces of its kind stand out from the table
+            by this contrast at least (a white coin on a white table never looks absent)...
+        absent_of_reference: ...the contrast at the piece less than this share of theirs...
+        absent_seen: ...and at most this share of the open places showing an edge there.
+        reference_pieces: How many pieces surely there give the reference contrast.
+        glare_l: A profile whose face or table is this light (CIE L, 0..100) in more than a
+            quarter of its samples is washed out (a lamp's glare): it is not read.
     """
 
     step_mm: float = 0.5
@@ -109,8 +116,12 @@ class ConfirmConfig:
     coin_min_open: int = 8
     seen_share: float = 0.6
     seen_contrast: float = 12.0
-    absent_contrast: float = 6.0
+    seen_of_reference: float = 0.35
+    absent_reference: float = 20.0
+    absent_of_reference: float = 0.2
     absent_seen: float = 0.3
+    reference_pieces: int = 5
+    glare_l: float = 97.0
 
 
 @dataclass(frozen=True)
@@ -312,9 +323,18 @@ class Confirmer:
             foot_edge = normal @ (body.foot - body.top) + body.half
         return base, normal, side, top_edge, foot_edge
 
-    def check(self, colours: FrameColours, piece: Piece, others: list[Piece]) -> Check:
-        """Whether ``piece`` lies at its pose in the frame; ``others`` are the pieces that may
-        cover parts of its outline."""
+    def check(self, colours: FrameColours, piece: Piece, others: list[Piece],
+              reference: float | None = None) -> Check:
+        """Whether ``piece`` lies at its pose in the frame.
+
+        Args:
+            colours: The frame.
+            piece: The piece looked for.
+            others: The pieces that may cover parts of its outline.
+            reference: The contrast (:attr:`Check.contrast`) of pieces of its kind that are
+                surely there in this frame (None: unknown). The table shows plainly only
+                where pieces stand out from it: without a reference nothing is ``absent``.
+        """
         cfg = self.config
         if piece.kind not in self.kinds:
             return Check(piece, UNCLEAR, 0, 0, 0)
@@ -332,12 +352,19 @@ class Confirmer:
             (dist <= hi[:, None] + cfg.gap_mm + cfg.reach_mm + 1e-9)
         lab, seen_px = colours.lab(pts)
         covered = ~np.all(seen_px, axis=1)
-        if others:
-            span = pts.reshape(-1, 2)
-            near = np.zeros(len(span), bool)
-            for q in others:
-                near |= self.body(q).distance(span) < cfg.cover_mm
-            covered |= np.any(near.reshape(pts.shape[:2]), axis=1)
+        span = pts.reshape(-1, 2)
+        centre, reach = span.mean(axis=0), float(np.max(np.hypot(*(span - span.mean(axis=0)).T)))
+        near = np.zeros(len(span), bool)
+        for q in others:
+            b = self.body(q)
+            far = reach + cfg.cover_mm + math.sqrt(2) * b.half_top + float(
+                np.hypot(*(b.top - b.foot)))
+            if math.dist(centre, b.foot) <= far:
+                near |= b.distance(span) < cfg.cover_mm
+        covered |= np.any(near.reshape(pts.shape[:2]), axis=1)
+        # a lamp's glare washes everything out to white: nothing can be told there
+        bands = face_band | beyond_band
+        covered |= ((lab[..., 0] >= cfg.glare_l) & bands).sum(axis=1) > 0.25 * bands.sum(axis=1)
         edges, flat = self._read_profiles(lab, dist, face_band, beyond_band, lo, hi)
         open_ = ~covered
         n_open, n_edge = int(open_.sum()), int((edges & open_).sum())
@@ -365,9 +392,11 @@ class Confirmer:
             both = {k % 2 for k in seen_sides} == {0, 1}
             ok = both and n_open > 0 and n_edge >= cfg.seen_share * n_open
         enough = n_open >= (cfg.coin_min_open if body.angle is None else 2 * cfg.min_open)
-        if ok and contrast >= cfg.seen_contrast:
+        ref = reference or 0.0
+        if ok and contrast >= max(cfg.seen_contrast, cfg.seen_of_reference * ref):
             status = SEEN
-        elif enough and contrast < cfg.absent_contrast and n_edge <= cfg.absent_seen * n_open:
+        elif enough and ref >= cfg.absent_reference and \
+                contrast < cfg.absent_of_reference * ref and n_edge <= cfg.absent_seen * n_open:
             status = ABSENT
         else:
             status = UNCLEAR
@@ -408,7 +437,6 @@ class Confirmer:
         at = dist[rows, j] + sub * cfg.step_mm
         edges = (~flat) & (g1 >= cfg.min_step) & (at >= lo - cfg.edge_tol_mm) & \
             (at <= hi + cfg.edge_tol_mm)
-        self._last_debug = (contrast, need, g1, at, lo, hi)
         return edges, flat
 
     # ------------------------------------------------------------------ a reading
@@ -426,6 +454,7 @@ class Confirmer:
         matched_known = {i for i, _ in pairs}
         matched_read = {j for _, j in pairs}
         missing = [p for i, p in enumerate(kn) if i not in matched_known]
+        refs = self._references(colours, sorted(matched_read), read)
         dropped: set[int] = set()
         added: list[Piece] = []
         checks = []
@@ -440,7 +469,7 @@ class Confirmer:
                 # a coin may lie partly on another (tiles cannot): not this one's to settle
                 checks.append(Check(p, UNCLEAR, 0, 0, 0))
                 continue
-            c = self.check(colours, p, others)
+            c = self.check(colours, p, others, refs.get(p.kind))
             checks.append(c)
             if c.status == SEEN:
                 added.append(replace(p, confidence=round(c.share, 3)))
@@ -454,7 +483,7 @@ class Confirmer:
                    for p in kn):
                 continue  # near a known piece: the referee's to weigh
             others = [r for i, r in enumerate(read) if i != j and i not in dropped] + added
-            c = self.check(colours, q, others)
+            c = self.check(colours, q, others, refs.get(q.kind))
             new_checks.append(c)
             if c.status == ABSENT:
                 dropped.add(j)
@@ -463,6 +492,27 @@ class Confirmer:
         return Confirmation(scene, tuple(checks), tuple(new_checks),
                             tuple(range(len(kept), len(kept) + len(added))),
                             tuple(sorted(dropped)))
+
+
+    def _references(self, colours: FrameColours, there: list[int], read: list[Piece]
+                    ) -> dict[str, float]:
+        """Kind -> the median contrast of a few pieces of that kind surely there (``there``:
+        indices of the reading's pieces found where the known table had them), from those
+        whose outline showed."""
+        out: dict[str, float] = {}
+        n = self.config.reference_pieces
+        for kind in self.kinds:
+            mine = [j for j in there if read[j].kind == kind]
+            if not mine:
+                continue
+            vals = []
+            for j in mine[::max(1, len(mine) // n)][:n]:
+                c = self.check(colours, read[j], [q for k, q in enumerate(read) if k != j])
+                if c.open and c.edges >= self.config.seen_share * c.open:
+                    vals.append(c.contrast)
+            if vals:
+                out[kind] = float(np.median(vals))
+        return out
 
 
 def _nearest_pairs(a: list[Piece], b: list[Piece], within_mm: float) -> list[tuple[int, int]]:

@@ -120,7 +120,7 @@ class ConfirmConfig:
     absent_reference: float = 20.0
     absent_of_reference: float = 0.2
     absent_seen: float = 0.3
-    reference_pieces: int = 5
+    reference_pieces: int = 3
     glare_l: float = 97.0
 
 
@@ -249,8 +249,11 @@ class FrameColours:
                 m = np.concatenate([m, np.zeros((rows * cols - n, 2), np.float32)])
             bgr = cv2.remap(crop, m.reshape(rows, cols, 2), None, cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3)[:n]
-        lab = cv2.cvtColor((bgr / 255.0).astype(np.float32).reshape(-1, 1, 3),
-                           cv2.COLOR_BGR2Lab).reshape(-1, 3)
+        # 8-bit Lab (OpenCV's float conversion is a hundred times slower), back to L 0..100
+        lab8 = cv2.cvtColor(np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(-1, 1, 3),
+                            cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+        lab = (lab8 - np.array([0.0, 128.0, 128.0], np.float32)) * np.array(
+            [100.0 / 255.0, 1.0, 1.0], np.float32)
         return lab.reshape(*shape, 3), inside.reshape(shape)
 
 
@@ -272,11 +275,23 @@ class Confirmer:
         self.config = config or ConfirmConfig()
         self.kinds = tuple(k for k in CHECKED_KINDS if kinds is None or k in kinds)
         self.camera: CameraGeometry = estimate_camera(calibration)
+        self._bodies: dict[Piece, _Body] = {}
+        # OpenCV builds its Lab tables on the first conversion (a third of a second): now,
+        # not on the first still table
+        cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
 
     # ------------------------------------------------------------------ geometry
 
     def body(self, piece: Piece) -> _Body:
         """A piece's outline as the camera sees it."""
+        made = self._bodies.get(piece)
+        if made is None:
+            if len(self._bodies) > 4096:
+                self._bodies.clear()
+            made = self._bodies[piece] = self._body(piece)
+        return made
+
+    def _body(self, piece: Piece) -> _Body:
         kind = piece.kind
         size = self.pieces.size_mm(kind) if kind != "die" else self.pieces.die_mm
         height = self.pieces.height_mm(kind)
@@ -343,13 +358,18 @@ class Confirmer:
         lo = np.minimum(top_edge, foot_edge)
         hi = np.maximum(top_edge, foot_edge)
         inner = min(cfg.reach_mm, cfg.face_share * body.half)
-        n = math.ceil((inner + 2 * cfg.gap_mm + cfg.reach_mm + float(np.max(hi - lo)))
-                          / cfg.step_mm) + 1
-        dist = (lo - cfg.gap_mm - inner)[:, None] + cfg.step_mm * np.arange(n)[None]
+        # every profile: the face (its first samples), the outline, the table (its last ones)
+        n_face = int(inner / cfg.step_mm + 1e-9) + 1
+        n_table = int(cfg.reach_mm / cfg.step_mm + 1e-9) + 1
+        first_table = math.ceil((inner + 2 * cfg.gap_mm + float(np.max(hi - lo)))
+                                / cfg.step_mm - 1e-9)
+        dist = (lo - cfg.gap_mm - inner)[:, None] + cfg.step_mm * np.arange(
+            first_table + n_table)[None]
         pts = base[:, None] + dist[..., None] * normal[:, None]
-        face_band = dist <= lo[:, None] - cfg.gap_mm + 1e-9
-        beyond_band = (dist >= hi[:, None] + cfg.gap_mm - 1e-9) & \
-            (dist <= hi[:, None] + cfg.gap_mm + cfg.reach_mm + 1e-9)
+        face_band = np.zeros(dist.shape[1], bool)
+        face_band[:n_face] = True
+        beyond_band = np.zeros(dist.shape[1], bool)
+        beyond_band[first_table:] = True
         lab, seen_px = colours.lab(pts)
         covered = ~np.all(seen_px, axis=1)
         span = pts.reshape(-1, 2)
@@ -364,15 +384,15 @@ class Confirmer:
         covered |= np.any(near.reshape(pts.shape[:2]), axis=1)
         # a lamp's glare washes everything out to white: nothing can be told there
         bands = face_band | beyond_band
-        covered |= ((lab[..., 0] >= cfg.glare_l) & bands).sum(axis=1) > 0.25 * bands.sum(axis=1)
+        covered |= np.mean(lab[:, bands, 0] >= cfg.glare_l, axis=1) > 0.25
         edges, flat = self._read_profiles(lab, dist, face_band, beyond_band, lo, hi)
         open_ = ~covered
         n_open, n_edge = int(open_.sum()), int((edges & open_).sum())
         n_flat = int((flat & open_).sum())
         contrast = 0.0
         if n_open:
-            face = np.median(lab[open_][face_band[open_]], axis=0)
-            table = np.median(lab[open_][beyond_band[open_]], axis=0)
+            face = np.median(lab[open_][:, face_band].reshape(-1, 3), axis=0)
+            table = np.median(lab[open_][:, beyond_band].reshape(-1, 3), axis=0)
             contrast = float(np.linalg.norm(face - table))
         sides = 0
         if body.angle is None:
@@ -405,14 +425,14 @@ class Confirmer:
     def _read_profiles(self, lab: np.ndarray, dist: np.ndarray, face_band: np.ndarray,
                        beyond_band: np.ndarray, lo: np.ndarray, hi: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray]:
-        """For each profile (P, R, 3 Lab): whether the edge is where the outline would be,
-        and whether the face and the beyond look alike (no edge at all)."""
+        """For each profile (``lab`` (P, R, 3), at ``dist`` (P, R) mm along it; the face and
+        the table beyond are the samples ``face_band`` and ``beyond_band`` (R,) of every one):
+        whether the edge is where the outline would be, and whether the face and the beyond
+        look alike (no edge at all)."""
         cfg = self.config
-        face = np.stack([np.median(lab[i][face_band[i]], axis=0) for i in range(len(lab))])
-        beyond = np.stack([np.median(lab[i][beyond_band[i]], axis=0) for i in range(len(lab))])
-        spread = np.array([float(np.median(np.linalg.norm(lab[i][beyond_band[i]] - beyond[i],
-                                                          axis=1)))
-                           for i in range(len(lab))])
+        face = np.median(lab[:, face_band], axis=1)
+        beyond = np.median(lab[:, beyond_band], axis=1)
+        spread = np.median(np.linalg.norm(lab[:, beyond_band] - beyond[:, None], axis=2), axis=1)
         diff = face - beyond
         contrast = np.linalg.norm(diff, axis=1)
         need = np.maximum(cfg.min_contrast, cfg.noise_factor * spread)
@@ -454,7 +474,13 @@ class Confirmer:
         matched_known = {i for i, _ in pairs}
         matched_read = {j for _, j in pairs}
         missing = [p for i, p in enumerate(kn) if i not in matched_known]
-        refs = self._references(colours, sorted(matched_read), read)
+        refs: dict[str, float | None] = {}
+
+        def ref(kind: str) -> float | None:
+            if kind not in refs:
+                refs[kind] = self._reference(colours, kind, sorted(matched_read), read)
+            return refs[kind]
+
         dropped: set[int] = set()
         added: list[Piece] = []
         checks = []
@@ -469,7 +495,7 @@ class Confirmer:
                 # a coin may lie partly on another (tiles cannot): not this one's to settle
                 checks.append(Check(p, UNCLEAR, 0, 0, 0))
                 continue
-            c = self.check(colours, p, others, refs.get(p.kind))
+            c = self.check(colours, p, others, ref(p.kind))
             checks.append(c)
             if c.status == SEEN:
                 added.append(replace(p, confidence=round(c.share, 3)))
@@ -483,7 +509,7 @@ class Confirmer:
                    for p in kn):
                 continue  # near a known piece: the referee's to weigh
             others = [r for i, r in enumerate(read) if i != j and i not in dropped] + added
-            c = self.check(colours, q, others, refs.get(q.kind))
+            c = self.check(colours, q, others, ref(q.kind))
             new_checks.append(c)
             if c.status == ABSENT:
                 dropped.add(j)
@@ -494,25 +520,19 @@ class Confirmer:
                             tuple(sorted(dropped)))
 
 
-    def _references(self, colours: FrameColours, there: list[int], read: list[Piece]
-                    ) -> dict[str, float]:
-        """Kind -> the median contrast of a few pieces of that kind surely there (``there``:
-        indices of the reading's pieces found where the known table had them), from those
-        whose outline showed."""
-        out: dict[str, float] = {}
+    def _reference(self, colours: FrameColours, kind: str, there: list[int],
+                   read: list[Piece]) -> float | None:
+        """The median contrast of a few pieces of ``kind`` surely there (``there``: indices
+        of the reading's pieces found where the known table had them), from those whose
+        outline showed; None when there are none."""
         n = self.config.reference_pieces
-        for kind in self.kinds:
-            mine = [j for j in there if read[j].kind == kind]
-            if not mine:
-                continue
-            vals = []
-            for j in mine[::max(1, len(mine) // n)][:n]:
-                c = self.check(colours, read[j], [q for k, q in enumerate(read) if k != j])
-                if c.open and c.edges >= self.config.seen_share * c.open:
-                    vals.append(c.contrast)
-            if vals:
-                out[kind] = float(np.median(vals))
-        return out
+        mine = [j for j in there if read[j].kind == kind]
+        vals = []
+        for j in mine[::max(1, len(mine) // n)][:n]:
+            c = self.check(colours, read[j], [q for k, q in enumerate(read) if k != j])
+            if c.open and c.edges >= self.config.seen_share * c.open:
+                vals.append(c.contrast)
+        return float(np.median(vals)) if vals else None
 
 
 def _nearest_pairs(a: list[Piece], b: list[Piece], within_mm: float) -> list[tuple[int, int]]:

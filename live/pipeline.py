@@ -2,9 +2,11 @@
 
 Two threads: a *reader* pulls items from the source and a *worker* judges them. Between them is a
 one-item slot: for a live source (a camera) a new frame replaces one the worker has not taken yet
-(the old one is dropped and counted), so a slow machine never builds a queue; for a recording the
-reader waits, so every frame is seen. A camera that goes away is retried every ``retry_s`` seconds
-with the status saying so; the game (the :class:`live.table.Table`) simply goes on when it returns.
+(the old one is counted as dropped), so a slow machine never builds a queue; the worker only
+rechecks the last few frames it passed over (a still table's frames count for the stabiliser, see
+:meth:`Pipeline.catch_up`). For a recording the reader waits, so every frame is seen. A camera
+that goes away is retried every ``retry_s`` seconds with the status saying so; the game (the
+:class:`live.table.Table`) simply goes on when it returns.
 
 :func:`run_sync` is the same worker step without threads (``tabletop replay``).
 """
@@ -48,6 +50,10 @@ class Vision:
             None: the same vision serves every game.
         kinds: The kinds of piece looked for (None: whatever ``detect`` finds).
         pieces: The piece set (sizes) looked for, when known.
+        recheck: A frame -> the last result again when it shows the same table as the last
+            detected frame, else None (cheap); the frames a busy worker passed over are
+            rechecked in order, so each still one counts for the stabiliser. None: passed
+            frames are dropped unseen.
         confirm: (frame, still reading, last accepted table) -> the reading with the pieces
             of the accepted table it lacked looked for at their poses (``vision.confirm``);
             run once per still table, never on a fresh game (no accepted table). None: the
@@ -61,6 +67,7 @@ class Vision:
     rebuild: Callable[[Any], Vision] | None = None
     kinds: tuple[str, ...] | None = None
     pieces: Any = None
+    recheck: Callable[[np.ndarray], Any | None] | None = None
     confirm: Callable[[np.ndarray, Scene, Scene], Scene] | None = None
 
 
@@ -104,19 +111,33 @@ class FrameHub:
 
 
 class _Slot:
-    """A one-item hand-over between the reader and the worker."""
+    """A one-item hand-over between the reader and the worker. A live frame that a newer one
+    replaces is kept among the last few ``passed`` frames (for a cheap recheck), not judged."""
+
+    PASSED = 4
+    """How many replaced frames are kept for the worker's recheck (the newest)."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self._item: Item | None = None
         self._ended = False
+        self._passed: deque[Frame] = deque(maxlen=self.PASSED)
         self.dropped = 0
+
+    def passed(self) -> list[Frame]:
+        """The frames replaced since the last call, oldest first (and forgets them)."""
+        with self._cond:
+            out = list(self._passed)
+            self._passed.clear()
+            return out
 
     def put(self, item: Item, replace: bool, stop: threading.Event) -> None:
         with self._cond:
             if replace:
                 if self._item is not None:
                     self.dropped += 1
+                    if isinstance(self._item, Frame):
+                        self._passed.append(self._item)
             else:
                 while self._item is not None and not stop.is_set():
                     self._cond.wait(0.1)
@@ -319,6 +340,7 @@ class Pipeline:
             if item is None:
                 continue
             try:
+                self.catch_up(self._slot.passed())
                 self.step(item)
             except TabletopError as exc:
                 with self._lock:
@@ -328,6 +350,31 @@ class Pipeline:
                     self._last_error = f"{type(exc).__name__}: {exc}"
             self._publish_status()
         self._publish_status(force=True)
+
+    def catch_up(self, passed: list[Frame]) -> None:
+        """Rechecks, oldest first, frames that came while the worker was busy: each that shows
+        the same table as the last detected frame is one more still frame for the stabiliser
+        (a verdict need not wait for frames still to come); at the first that does not, the
+        rest are left (the newest frame is detected next)."""
+        recheck = self.vision.recheck
+        if recheck is None:
+            return
+        for frame in passed:
+            result = recheck(frame.image_bgr)
+            if result is None:
+                return
+            stable = self.vision.stabiliser.update(getattr(result, "scene", result))
+            if stable is not None:
+                self._judge(stable, frame.image_bgr)
+
+    def _judge(self, stable: Scene, image: np.ndarray) -> None:
+        """Submits a still table's scene (confirmed against the accepted table, with the
+        latest picture) to the referee."""
+        stable = self._confirmed(image, stable)
+        with self._lock:
+            self._stable += 1
+        done = self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
+        self._read_twice(done)
 
     def step(self, item: Item) -> None:
         """Processes one item: a timeline event is submitted; a frame goes through vision."""
@@ -345,11 +392,7 @@ class Pipeline:
             drawn = self.vision.annotate(image, result)
         self.hub.put(image, encode_jpeg(drawn, self.jpeg_width))
         if stable is not None:
-            stable = self._confirmed(image, stable)
-            with self._lock:
-                self._stable += 1
-            done = self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
-            self._read_twice(done)
+            self._judge(stable, image)
         now = time.monotonic()
         with self._lock:
             self._processed += 1

@@ -65,7 +65,7 @@ def load_vision(calibration: Calibration, game: str | Game | None = None,
     return Vision(detect=detector.detect, stabiliser=Stabiliser(),
                   annotate=annotate, check_image=check_image,
                   rebuild=rebuild, kinds=tuple(config.kinds), pieces=detector.pieces,
-                  confirm=confirm)
+                  recheck=detector.recheck, confirm=confirm)
 
 
 def still_frames() -> int:

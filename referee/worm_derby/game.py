@@ -203,7 +203,7 @@ class WormDerby(Game[DerbyState]):
             else:
                 worms.append(w)
         new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False,
-                      doubted=None)
+                      doubted=None, before_move=None)
         played = ""
         if state.roll not in (None, "again", "ace") and not state.over:
             player = self.players[state.turn]
@@ -227,7 +227,7 @@ class WormDerby(Game[DerbyState]):
                   and not state.over):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
-            step = Step(step.state, (*early, *step.outputs))
+            step = Step(replace(step.state, before_move=None), (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
             if not step.outputs and step.state.pending is not None:
@@ -237,7 +237,7 @@ class WormDerby(Game[DerbyState]):
             step = Step(state, (Verdict(seq, getattr(event, "player", None), False,
                                         Rule.EVENT.value,
                                         f"A {event.type} event has no meaning in worm-derby."),))
-        return self._settle(state, step, seq)
+        return self._settle(state, step, seq, isinstance(event, Roll))
 
     def _doubt_stands(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the last reading is in doubt: the players went on, so
@@ -309,8 +309,11 @@ class WormDerby(Game[DerbyState]):
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
                        unsure=tuple(sorted(unsure)))
 
-    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int) -> Step[DerbyState]:
-        """Keeps track of an illegal verdict not yet put right (see :meth:`step`)."""
+    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int, roll: bool = False
+                ) -> Step[DerbyState]:
+        """Keeps track of an illegal verdict not yet put right (see :meth:`step`): while one
+        is pending, another player's foul (or, once the table was told, any roll refused: the
+        players went on regardless) is not judged again; the table is told once."""
         verdicts = step.verdicts
         if not verdicts:
             return step
@@ -319,7 +322,8 @@ class WormDerby(Game[DerbyState]):
         v = verdicts[0]
         if v.legal:
             return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
-        if state.pending is None or v.player == state.pending[1] or v.rule == Rule.SETUP:
+        if state.pending is None or v.rule == Rule.SETUP or (
+                v.player == state.pending[1] and not (roll and state.pending_told)):
             return Step(replace(step.state, pending=(seq, v.player), pending_told=False),
                         step.outputs)
         if state.pending_told:
@@ -412,9 +416,14 @@ class WormDerby(Game[DerbyState]):
         move: otherwise the table is asked to confirm or fix it (a doubt)."""
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
+        back = self._taken_back(state, scene, seq)
+        if back is not None:
+            return back
         state = self._reseat(state, scene)
         assert state.table is not None
         player = self.players[state.turn]
+        if player in state.unsure and state.roll not in (None, "again", "ace"):
+            return self._mover_unsure(state, scene, seq)
         reading = reconcile(state.table, scene, self.reading_rules(state))
         for k, cand in enumerate(reading.candidates):
             step = self._judge_scene(state, cand.scene, seq)
@@ -434,6 +443,47 @@ class WormDerby(Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _mover_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
+        """The worm on the move was not read whole since it last moved: where it started from
+        is not known, so its move cannot be judged; the table is asked (once per reading)."""
+        player = self.players[state.turn]
+        if state.doubted is not None and state.doubted[1] == scene:
+            return Step(state)
+        mine = tuple(i for i, p in enumerate(scene.pieces)
+                     if p.kind == "coin" and p.suit == player)
+        return Step(replace(state, doubted=(seq, scene)), (Doubt(
+            seq, player, mine, None, sentence(
+                f"{possessive(player)} worm has not been read whole since it last moved "
+                f"({len(mine)} of its {state.worm(player).length} coins are seen): is a coin "
+                f"hidden or misread?")),))
+
+    def _taken_back(self, state: DerbyState, scene: Scene, seq: int
+                    ) -> Step[DerbyState] | None:
+        """The table put back as it was before the last legal move, before the next roll,
+        with the worm that moved read where it was (all its coins but one at most): the move is
+        taken back (its verdict was overruled by the table), and its roll is to play again.
+        None otherwise."""
+        if state.before_move is None or state.roll is not None:
+            return None
+        at_seq, before = state.before_move
+        assert before.table is not None
+        mover = self.players[before.turn]
+        reading = reconcile(before.table, scene, self.reading_rules(before))
+        s = self.settings
+        for cand in reading.candidates:
+            gone, came = scene_diff(before.table, cand.scene, s.same_place_mm,
+                                    s.same_angle_deg)
+            read = [p for p, j in zip(cand.scene.pieces, cand.index_map, strict=True)
+                    if j >= 0 and p.kind == "coin" and p.suit == mover]
+            if not gone and not came and len(read) >= max(2, before.worm(mover).length - 1):
+                break
+        else:
+            return None
+        return Step(before, (_notice(
+            seq, f"the table is back as it was before {possessive(mover)} move judged at "
+                 f"{at_seq}: that move is taken back and {possessive(mover)} roll of "
+                 f"{before.roll} is to play again", "warning"),))
 
     def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         assert state.table is not None
@@ -591,6 +641,7 @@ class WormDerby(Game[DerbyState]):
                 if place == 1:
                     outputs.append(Winner(player, seq))
         new = self.after_move(new.with_worm(new_track), player, facts)
+        new = replace(new, before_move=(seq, replace(state, before_move=None)))
         return Step(self._next_turn(new), tuple(outputs))
 
     def _head_angle(self, track: WormTrack, chain: tuple[Point2, ...]) -> float:

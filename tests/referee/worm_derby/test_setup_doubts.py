@@ -1,0 +1,52 @@
+"""Rule ``setup`` told apart from a misread: a course that is not found only because a tile may
+be misread (face down, not seen, its suit unseen) is a doubt; a course laid out wrong is still
+a ``setup`` verdict."""
+
+from __future__ import annotations
+
+from tabletop.events import Doubt, Verdict
+from tests.factories import tile
+from tests.referee.worm_derby.helpers import START, T, course, line, new_game, play, seen
+
+SUNS0 = line(-40, 0, 4, "suns")
+MOONS0 = line(40, 0, 4, "moons")
+RED = tile(-200, 600, face="up", suit="suns")
+
+
+def _first(game, *pieces):
+    _, out = play(game, game.initial_state(), seen(*pieces))
+    return out
+
+
+def test_setup_a_pylon_read_face_down_is_a_doubt_naming_it():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    pylon_down = tile(0, 1000)
+    out = _first(game, [*START, pylon_down, RED], SUNS0, MOONS0)
+    assert [type(e) for e in out] == [Doubt]
+    assert "(0, 1000)" in out[0].reason and "face up" in out[0].reason
+
+
+def test_setup_a_pylon_not_seen_with_worms_between_the_start_tiles_is_a_doubt():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    out = _first(game, [*START, RED], SUNS0, MOONS0)
+    assert [type(e) for e in out] == [Doubt] and "pylon" in out[0].reason
+
+
+def test_setup_a_gate_whose_suit_is_not_seen_is_a_doubt():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    out = _first(game, course(gates=[tile(-200, 600, face="up", suit=None)]), SUNS0, MOONS0)
+    assert [type(e) for e in out] == [Doubt] and "suit" in out[0].reason
+
+
+def test_setup_start_tiles_too_far_apart_are_a_setup_verdict():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    far = [tile(-4 * T, 0, face="up", suit="suns"), tile(4 * T, 0, face="up", suit="moons"),
+           tile(0, 1000, face="up", suit="crowns"), RED, tile(300, 600)]
+    out = _first(game, far, SUNS0, MOONS0)
+    assert [(type(e), getattr(e, "rule", None)) for e in out] == [(Verdict, "setup")]
+
+
+def test_setup_a_gate_of_the_wrong_suit_is_a_setup_verdict():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    out = _first(game, course(gates=[tile(-200, 600, face="up", suit="crowns")]), SUNS0, MOONS0)
+    assert [(type(e), getattr(e, "rule", None)) for e in out] == [(Verdict, "setup")]

@@ -57,3 +57,17 @@ def test_a_replay_takes_the_accepted_table_from_its_own_source(tmp_path):
     run_sync(ListSource([frame_of(0)] * 2 + [frame_of(1)] * 2), vision, submit,
              known=lambda: table.accepted)
     assert [known for _, known in calls] == [SCENES[0]]
+
+
+def test_the_real_vision_confirms_a_tile_the_reading_missed():
+    from live.vision_glue import load_vision
+    from tests.vision.test_confirm import OTHER_TILES, SEEDS, TILE, WORM, _render
+
+    table = Scene((TILE, *OTHER_TILES, *WORM))
+    r = _render(table, SEEDS[0])
+    vision = load_vision(r.calibration(), "worm-derby")
+    reading = Scene((*OTHER_TILES, *WORM))
+    confirmed = vision.confirm(r.image, reading, table)
+    assert confirmed.pieces[:len(reading)] == reading.pieces
+    (added,) = confirmed.pieces[len(reading):]
+    assert (added.kind, added.centre_mm, added.face) == ("tile", TILE.centre_mm, "down")

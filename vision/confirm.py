@@ -8,6 +8,8 @@ for at its own pose, by the edges its outline would make:
 
 - a tile: profiles across each of its four sides at several places along them;
 - a coin: rays out across its rim all round;
+- a post: rays across its top's rim where it meets the table (elsewhere its wall, leaning away
+  from the camera, lies beyond the rim);
 
 where neither the reading's pieces nor the accepted table's other pieces cover the profile.
 Each profile is read in colour (CIE Lab): the colour of the piece's face just inside the
@@ -27,8 +29,8 @@ places that showed its edge). A tile of the reading that overlapped it was a mis
 of it and is left out (tiles lie flat: two cannot overlap); a coin read near a missing one
 leaves it unchecked (a coin may be laid partly on another). The other way round, a piece in the
 reading where the accepted table had none of its kind is checked at its own pose too, and left
-out when the table shows plainly there (a phantom in the wood grain). Kinds other than tiles
-and coins are left as read (``unclear``).
+out when the table shows plainly there (a phantom in the wood grain). Other kinds (segments,
+tokens) are left as read (``unclear``).
 
 >>> ConfirmConfig().edge_tol_mm
 1.5
@@ -49,7 +51,7 @@ from vision.sampling import REMAP_MAX, remap_layout
 from vision.topview import CameraGeometry, estimate_camera
 
 SEEN, ABSENT, UNCLEAR = "seen", "absent", "unclear"
-CHECKED_KINDS: tuple[str, ...] = ("tile", "coin")
+CHECKED_KINDS: tuple[str, ...] = ("tile", "coin", "post")
 """The kinds whose outline is checked; other kinds are left as read."""
 
 
@@ -81,7 +83,9 @@ class ConfirmConfig:
         min_open: Fewest open places for a tile's side to be judged.
         side_seen: Share of a side's open places that must show its edge for the side to be
             seen.
-        coin_min_open: Fewest open rays for a coin to be judged.
+        coin_min_open: Fewest open rays for a round piece (a coin, a post's top) to be
+            judged...
+        rim_span_deg: ...and the rays that show its rim must span this much of it.
         seen_share: Share of all open places that must show the edge for ``seen``...
         seen_contrast: ...the face all round differing this much from the table all round
             (the contrast)...
@@ -114,6 +118,7 @@ class ConfirmConfig:
     min_open: int = 3
     side_seen: float = 0.6
     coin_min_open: int = 8
+    rim_span_deg: float = 150.0
     seen_share: float = 0.6
     seen_contrast: float = 12.0
     seen_of_reference: float = 0.35
@@ -320,6 +325,11 @@ class Confirmer:
             along = normal @ d
             across = normal[:, 0] * d[1] - normal[:, 1] * d[0]
             foot_edge = along + np.sqrt(np.maximum(body.half ** 2 - across ** 2, 0.0))
+            # rays over a tall piece's wall (a post leaning away from the camera) do not end
+            # at its top's rim: only the rim against the table is read
+            rim = foot_edge - top_edge <= 2 * cfg.edge_tol_mm
+            normal, base, side = normal[rim], base[rim], side[rim]
+            top_edge, foot_edge = top_edge[rim], foot_edge[rim]
         else:
             n = cfg.tile_places
             s = np.linspace(-0.4, 0.4, n + 1 if n % 2 else n)
@@ -397,10 +407,10 @@ class Confirmer:
         sides = 0
         if body.angle is None:
             ok = n_open >= cfg.coin_min_open and n_edge >= cfg.seen_share * n_open
-            if ok:  # the rays that saw the rim go round more than half of it
+            if ok:  # the rays that saw the rim go round enough of it to pin its centre
                 ang = np.sort(np.arctan2(normal[edges & open_, 1], normal[edges & open_, 0]))
                 gaps = np.diff(np.r_[ang, ang[0] + 2 * math.pi])
-                ok = float(gaps.max()) < math.pi
+                ok = float(gaps.max()) <= 2 * math.pi - math.radians(cfg.rim_span_deg)
         else:
             seen_sides = []
             for k in range(4):

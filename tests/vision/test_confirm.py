@@ -129,3 +129,32 @@ def test_a_new_coin_on_a_white_table_is_kept(seed: int) -> None:
     (check,) = out.new
     assert check.status != ABSENT, check
     assert head in out.scene.pieces and out.dropped == ()
+
+
+POSTS = (Piece("post", 420.0, 250.0), Piece("post", 600.0, 230.0), Piece("post", 700.0, 120.0))
+
+
+def _post_confirmer(r) -> Confirmer:
+    return Confirmer(r.calibration(), PIECES, kinds=("tile", "coin", "post"))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_post_missed_by_the_reading_is_confirmed_by_its_top_rim(seed: int) -> None:
+    table = Scene((TILE, *OTHER_TILES, *WORM, *POSTS))
+    r = _render(table, seed)
+    out = _post_confirmer(r).confirm(r.image, Scene((TILE, *OTHER_TILES, *WORM, *POSTS[1:])),
+                                     table)
+    (check,) = out.known
+    assert check.status == SEEN, check
+    assert out.scene.pieces[-1].centre_mm == POSTS[0].centre_mm
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_moved_post_is_not_confirmed_at_its_old_place(seed: int) -> None:
+    known = Scene((TILE, *OTHER_TILES, *WORM, *POSTS))
+    now = Scene((TILE, *OTHER_TILES, *WORM, POSTS[0].moved_to(470.0, 270.0), *POSTS[1:]))
+    r = _render(now, seed)
+    out = _post_confirmer(r).confirm(r.image, now, known)
+    (check,) = out.known
+    assert check.status != SEEN, check
+    assert out.scene == now

@@ -19,10 +19,15 @@ outline would be (the top face's edge, or the foot's on the sides that show the 
 ``edge_tol_mm``). A piece is:
 
 - ``seen`` when most of its open edge places show its edge, on sides that pin its centre both
-  ways (a tile: two perpendicular sides; a coin: rays round more than half of its rim);
-- ``absent`` when most of them show nothing but the table (no colour change across the
-  outline) and almost none its edge: the table shows plainly there;
-- ``unclear`` otherwise (covered by other pieces, out of view, or edges elsewhere).
+  ways (a tile: two perpendicular sides; a round piece: rays over 150 degrees of its rim), and
+  its face all round stands out from the table all round (by ``seen_contrast`` and by a share
+  of what pieces surely there show: those the reading found where the accepted table had
+  them);
+- ``absent`` where such pieces stand out plainly from this table and here the face looks like
+  the table, with almost no edge: the table shows plainly there (on a white table, where
+  white pieces barely stand out, nothing is ever ``absent``);
+- ``unclear`` otherwise (covered by other pieces, out of view, in a lamp's glare, or edges
+  elsewhere).
 
 A piece seen at its pose is added to the reading (its confidence the share of its open edge
 places that showed its edge). A tile of the reading that overlapped it was a misplaced reading
@@ -32,8 +37,9 @@ reading where the accepted table had none of its kind is checked at its own pose
 out when the table shows plainly there (a phantom in the wood grain). Other kinds (segments,
 tokens) are left as read (``unclear``).
 
->>> ConfirmConfig().edge_tol_mm
-1.5
+>>> from tabletop.scene import Piece
+>>> _nearest_pairs([Piece("coin", 0, 0)], [Piece("tile", 0, 0), Piece("coin", 3, 4)], 5.0)
+[(0, 1)]
 """
 
 from __future__ import annotations
@@ -73,8 +79,9 @@ class ConfirmConfig:
         min_step: The steepest change at the edge crosses at least this share of the
             difference within ``step_span_mm`` (a sharp edge, not a slow shading).
         step_span_mm: See ``min_step``.
-        tile_places: Profiles across each side of a tile (the middle of each side, where a
-            tile's back shows its cross, is left out).
+        tile_places: Profiles across each side of a tile, evenly over its middle 80 %
+            (those within 3 % of the side's middle, where a back's cross meets it, left out:
+            eight make six).
         coin_rays: Rays round a coin's rim.
         cover_mm: A profile closer than this to another piece's outline is covered.
         same_mm: A reading piece of the same kind this near a known one is that piece.

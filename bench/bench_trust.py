@@ -987,10 +987,10 @@ def exact(play: Playthrough) -> Score:
 
 
 def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
-        light: str | None = None, dump: Path | None = None) -> Score:
+        light: str | None = None, dump: Path | None = None, memory: bool = True) -> Score:
     """Renders a playthrough and runs it through the real pipeline; the score. ``dump``: a
     JSON Lines file that keeps every event the table was given (with its step), for
-    :func:`rescore`."""
+    :func:`rescore`. ``memory`` False: vision is not given the last accepted table."""
     from live.bus import Bus
     from live.log import GameLog
     from live.pipeline import run_sync
@@ -1028,7 +1028,7 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
 
     vision = load_vision(frames.calibration, play.setup.game)
     run_sync(_Recording(), vision, submit, None, lambda pipe: table.on_game(pipe.use_game),
-             known=lambda: table.accepted)
+             known=lambda: table.accepted if memory else None)
     if dump is not None:
         dump.write_text("".join(json.dumps({"step": i, "event": e.to_json()}) + "\n"
                                 for i, e in given))
@@ -1172,6 +1172,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--light", help="pin the light kind (tabletop.render.variety.LIGHT_KINDS)")
     ap.add_argument("-v", "--verbose", action="store_true", help="say what went wrong")
     ap.add_argument("--trace", action="store_true", help="every step and what was said")
+    ap.add_argument("--no-memory", action="store_true",
+                    help="vision is not given the last accepted table (as before it was)")
     ap.add_argument("--dump", help="a folder: keep the events each playthrough gave the table")
     ap.add_argument("--rescore", action="store_true",
                     help="judge the events kept in --dump again (no rendering, no vision)")
@@ -1191,7 +1193,8 @@ def main(argv: list[str] | None = None) -> int:
                 assert dump is not None
                 score = rescore(play, dump)
             else:
-                score = run(play, seed, table=args.table, light=args.light, dump=dump)
+                score = run(play, seed, table=args.table, light=args.light, dump=dump,
+                            memory=not args.no_memory)
             per.setdefault(play.name, Score()).add(score)
             total.add(score)
             if args.trace:

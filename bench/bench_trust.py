@@ -160,6 +160,10 @@ def _mat() -> list[Decal]:
     return [Decal(np.asarray(sheet.image_bgr), (w, h), (w / 2.0, h / 2.0), 0.0)]
 
 
+GATE_MARGIN_MM = 4.0
+"""A legal step of the true table keeps this far from passing a Slalom gate (measuring noise)."""
+
+
 class DerbyTable:
     """The true Worm Derby table: fixed tiles and worms (tail first, head last)."""
 
@@ -177,7 +181,8 @@ class DerbyTable:
     def passes_gate(self, head: Point2, q: Point2) -> bool:
         """Whether a step from ``head`` to ``q`` comes abeam of a gate within the reach the
         referee counts as passing it (:meth:`referee.worm_derby.variants.Slalom.gate_passes`),
-        on either side."""
+        on either side, or within a few millimetres of that (a reading of the coins a little
+        off must not make the step pass it)."""
         ux, uy = q[0] - head[0], q[1] - head[1]
         n = math.hypot(ux, uy)
         ux, uy = ux / n, uy / n
@@ -185,7 +190,8 @@ class DerbyTable:
             before = (gx - head[0]) * ux + (gy - head[1]) * uy
             after = (gx - q[0]) * ux + (gy - q[1]) * uy
             lateral = ux * (gy - head[1]) - uy * (gx - head[0])
-            if before > 0 >= after and abs(lateral) <= 2.5 * T:
+            if before > -GATE_MARGIN_MM and after <= GATE_MARGIN_MM and \
+                    abs(lateral) <= 2.5 * T + GATE_MARGIN_MM:
                 return True
         return False
 

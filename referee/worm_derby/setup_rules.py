@@ -141,6 +141,9 @@ def _course_misread(setup: SetupCheck) -> str:
     if start_pair_found(scene, setup.game.pieces, setup.settings.start_apart_tiles,
                         setup.worm_ends):
         return "the worms lie between two start tiles: is the pylon tile hidden or misread?"
+    course = setup.game.course_without_a_start_tile(scene)
+    if course is not None:
+        return f"is the start tile at {at(course.start_mm[1])} hidden or misread?"
     return ""
 
 

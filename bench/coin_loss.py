@@ -1,6 +1,6 @@
 """Where is each missed coin lost after the centre net? A diagnostic, run by hand.
 
-``.venv/bin/python scripts/coin_loss.py SEED N [--family F]`` renders ``N`` scenes of the
+``.venv/bin/python bench/coin_loss.py SEED N [--family F]`` renders ``N`` scenes of the
 renderer's variety from ``SEED`` (as ``bench/bench_vision_accuracy.py`` does), detects each,
 and for every true coin (wholly in view) that the detector's scene misses says at which step
 of :func:`vision.centre_proposals.propose_centres` it was lost:

@@ -160,6 +160,10 @@ def _mat() -> list[Decal]:
     return [Decal(np.asarray(sheet.image_bgr), (w, h), (w / 2.0, h / 2.0), 0.0)]
 
 
+GATE_MARGIN_MM = 4.0
+"""A legal step of the true table keeps this far from passing a Slalom gate (measuring noise)."""
+
+
 class DerbyTable:
     """The true Worm Derby table: fixed tiles and worms (tail first, head last)."""
 
@@ -177,7 +181,8 @@ class DerbyTable:
     def passes_gate(self, head: Point2, q: Point2) -> bool:
         """Whether a step from ``head`` to ``q`` comes abeam of a gate within the reach the
         referee counts as passing it (:meth:`referee.worm_derby.variants.Slalom.gate_passes`),
-        on either side."""
+        on either side, or within a few millimetres of that (a reading of the coins a little
+        off must not make the step pass it)."""
         ux, uy = q[0] - head[0], q[1] - head[1]
         n = math.hypot(ux, uy)
         ux, uy = ux / n, uy / n
@@ -185,7 +190,8 @@ class DerbyTable:
             before = (gx - head[0]) * ux + (gy - head[1]) * uy
             after = (gx - q[0]) * ux + (gy - q[1]) * uy
             lateral = ux * (gy - head[1]) - uy * (gx - head[0])
-            if before > 0 >= after and abs(lateral) <= 2.5 * T:
+            if before > -GATE_MARGIN_MM and after <= GATE_MARGIN_MM and \
+                    abs(lateral) <= 2.5 * T + GATE_MARGIN_MM:
                 return True
         return False
 
@@ -374,6 +380,10 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             return mouth
         return (wall.x_mm + 2 * D, mouth[1])
 
+    def most_roll(p: str) -> int:
+        """The most steps a roll gives the worm (Cannibal: no more than its length)."""
+        return min(5, len(table.worms[p])) if cannibal else 5
+
     def move(p: str, n: int) -> list[Point2] | None:
         """``n`` steps of a worm toward where it heads, else round either end of the wall,
         else toward the pylon; None when there is no room for them."""
@@ -492,7 +502,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             put_back(p, before)
             legal_move(p, roll, f"{p} {roll} steps")
         elif what == "gap":
-            found = _through_gap(table, p, rng, aim(p), wall) \
+            found = _through_gap(table, p, rng, aim(p), wall, most_roll(p)) \
                 if wall is not None and players.index(p) == 0 else None
             if found is None:  # the worm is not at the narrow gap yet: a plain turn
                 steps.append(Say(Roll(p, str(roll))))
@@ -531,7 +541,8 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
         what = plan[k]
         if wall is not None and not gap_done[0] and what != "gap" and "gap" in plan[k + 1:] \
                 and turn % 2 == 0 and _through_gap(table, players[0], random.Random(seed + k),
-                                                   aim(players[0]), wall) is not None:
+                                                   aim(players[0]), wall,
+                                                   most_roll(players[0])) is not None:
             del plan[plan.index("gap", k + 1)]  # the worm is at the narrow gap: the foul now
             plan.insert(k, "gap")
             what = "gap"
@@ -566,16 +577,16 @@ def _room(found: Any) -> None:
 
 
 def _through_gap(table: DerbyTable, player: str, rng: random.Random, aim: Point2,
-                 wall: Wall) -> tuple[int, list[Point2]] | None:
+                 wall: Wall, most: int = 5) -> tuple[int, list[Point2]] | None:
     """A move whose last step squeezes through the wall's narrow gap, every other step
-    legal: none or one step toward the gap, two steps that bring the head to the gap's mouth,
-    one through it. The roll it needs (3 or 4) and the worm after it; None when the worm is
-    not near enough the gap."""
+    legal: up to two steps toward the gap, two steps that bring the head to the gap's mouth,
+    one through it. The roll it needs (3 to ``most``) and the worm after it; None when the
+    worm is not near enough the gap."""
     mouth = wall.mouth(True)
     pinch = (wall.x_mm, wall.narrow_y_mm)
-    for walk in (0, 1):
+    for walk in range(0, most - 2):
         t = table.copy()
-        if walk and t.move(player, 1, rng, aim) is None:
+        if walk and t.move(player, walk, rng, aim) is None:
             continue
         body = t.worms[player]
         head = body[-1]
@@ -987,10 +998,10 @@ def exact(play: Playthrough) -> Score:
 
 
 def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
-        light: str | None = None, dump: Path | None = None) -> Score:
+        light: str | None = None, dump: Path | None = None, memory: bool = True) -> Score:
     """Renders a playthrough and runs it through the real pipeline; the score. ``dump``: a
     JSON Lines file that keeps every event the table was given (with its step), for
-    :func:`rescore`."""
+    :func:`rescore`. ``memory`` False: vision is not given the last accepted table."""
     from live.bus import Bus
     from live.log import GameLog
     from live.pipeline import run_sync
@@ -1028,7 +1039,7 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
 
     vision = load_vision(frames.calibration, play.setup.game)
     run_sync(_Recording(), vision, submit, None, lambda pipe: table.on_game(pipe.use_game),
-             known=lambda: table.accepted)
+             known=lambda: table.accepted if memory else None)
     if dump is not None:
         dump.write_text("".join(json.dumps({"step": i, "event": e.to_json()}) + "\n"
                                 for i, e in given))
@@ -1172,6 +1183,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--light", help="pin the light kind (tabletop.render.variety.LIGHT_KINDS)")
     ap.add_argument("-v", "--verbose", action="store_true", help="say what went wrong")
     ap.add_argument("--trace", action="store_true", help="every step and what was said")
+    ap.add_argument("--no-memory", action="store_true",
+                    help="vision is not given the last accepted table (as before it was)")
     ap.add_argument("--dump", help="a folder: keep the events each playthrough gave the table")
     ap.add_argument("--rescore", action="store_true",
                     help="judge the events kept in --dump again (no rendering, no vision)")
@@ -1191,7 +1204,8 @@ def main(argv: list[str] | None = None) -> int:
                 assert dump is not None
                 score = rescore(play, dump)
             else:
-                score = run(play, seed, table=args.table, light=args.light, dump=dump)
+                score = run(play, seed, table=args.table, light=args.light, dump=dump,
+                            memory=not args.no_memory)
             per.setdefault(play.name, Score()).add(score)
             total.add(score)
             if args.trace:

@@ -399,7 +399,6 @@ class Pipeline:
             self._times.append(now)
             self._latency.append(now - item.t_captured)
 
-
     def _confirmed(self, image: np.ndarray, scene: Scene) -> Scene:
         """A still reading with the last accepted table's pieces it lacked looked for where
         they lay (the accepted table is an input, like the calibration)."""
@@ -407,7 +406,12 @@ class Pipeline:
         known = self.known() if self.known is not None else None
         if confirm is None or known is None:
             return scene
-        return confirm(image, scene, known)
+        try:
+            return confirm(image, scene, known)
+        except Exception as exc:  # the reading as it was is still judged
+            with self._lock:
+                self._last_error = f"confirming the still table: {type(exc).__name__}: {exc}"
+            return scene
 
 
 def _accepted_of(submit: Callable[..., Any]) -> Callable[[], Scene | None] | None:

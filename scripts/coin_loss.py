@@ -33,7 +33,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import vision.detector as detector_mod  # noqa: E402
-from bench.bench_vision_accuracy import TOLERANCE_MM, nearest_pairs, render_cases  # noqa: E402
+from bench.bench_vision_accuracy import (  # noqa: E402
+    DEVSCENE_PIECES,
+    TOLERANCE_MM,
+    devscene_cases,
+    nearest_pairs,
+    render_cases,
+)
 from vision.centre_proposals import _free, propose_centres  # noqa: E402
 from vision.coin_colour import colour_rim_centres  # noqa: E402
 from vision.coins import far_edge_centres  # noqa: E402
@@ -130,13 +136,19 @@ def main() -> int:
     ap.add_argument("seed", type=int)
     ap.add_argument("n", type=int)
     ap.add_argument("--family", default=None)
+    ap.add_argument("--dev", type=Path, default=None,
+                    help="the devscenes' folder instead of renders (SEED N: the N from SEED)")
     a = ap.parse_args()
     detector_mod.propose_centres = _capture
     steps: Counter = Counter()
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for case in render_cases(a.n, a.seed, family=a.family):
+    if a.dev is not None:
+        cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
+    else:
+        cases, pieces = render_cases(a.n, a.seed, family=a.family), None
+    for case in cases:
         _CAPTURED.clear()
-        det = Detector(case.calibration, None, config=DetectorConfig(kinds=case.kinds))
+        det = Detector(case.calibration, pieces, config=DetectorConfig(kinds=case.kinds))
         res = det.detect(case.image)
         tru = [p for p in case.truth if p["kind"] == "coin"]
         t_all = np.array([[p["x"], p["y"]] for p in tru], float).reshape(-1, 2)

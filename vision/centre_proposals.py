@@ -25,6 +25,8 @@ from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
 from vision.namer import Namer, name_detections
 from vision.namer_classes import CLASSES
+from vision.post_candidates import PostCandidateConfig, propose_posts
+from vision.posts import PostConfig
 from vision.prepare import Prepared
 from vision.proposals import explained_mask, read_found
 from vision.rim_fit import rim_centres
@@ -50,6 +52,8 @@ class CentreProposalConfig:
         where the masks see nothing (a blind's stripes over a red cloth). None: never.
     fit: How a tile the stages' own edge fit cannot place is fitted from its strongest
         straight edges in colour (:func:`vision.tile_fit.fit_square`).
+    posts: How posts are proposed at the net's post peaks
+        (:func:`vision.post_candidates.propose_posts`); None: never.
     """
 
     finder: CentresConfig = field(default_factory=CentresConfig)
@@ -61,6 +65,7 @@ class CentreProposalConfig:
     max_each: int = 150
     sure_face: float | None = 0.9
     fit: TileFitConfig = field(default_factory=TileFitConfig)
+    posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
 
 
 def _covered(rois: tuple[tuple[int, int, int, int], ...], rect: tuple[int, int, int, int]
@@ -112,9 +117,37 @@ def _free(prep: Prepared, explained: np.ndarray, peaks: Peaks, most: int) -> np.
 def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                     calibration: Calibration, prep: Prepared, dets: Detections,
                     coins: CoinConfig, tiles: TileConfig, cfg: CentreProposalConfig,
-                    kinds: tuple[str, ...], half_bgr: np.ndarray | None = None) -> Detections:
-    """New coins and tiles where the centre net sees them and ``dets`` has none."""
+                    kinds: tuple[str, ...], half_bgr: np.ndarray | None = None,
+                    posts: PostConfig | None = None) -> Detections:
+    """New coins, tiles and posts where the centre net sees them and ``dets`` has none
+    (``posts``: the post stage's configuration, the pieces' size)."""
     peaks = finder.find(frame_bgr, half_bgr)
+    found = _coins_and_tiles(finder, namer, frame_bgr, calibration, prep, dets, coins, tiles,
+                             cfg, kinds, peaks)
+    if "post" not in kinds or cfg.posts is None:
+        return found
+    return Detections.merge([found, _posts(namer, frame_bgr, calibration, prep,
+                                           Detections.merge([dets, found]), coins, tiles, cfg,
+                                           peaks["post"], posts or PostConfig())])
+
+
+def _posts(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep: Prepared,
+           dets: Detections, coins: CoinConfig, tiles: TileConfig, cfg: CentreProposalConfig,
+           peaks: Peaks, posts: PostConfig) -> Detections:
+    """New posts at the net's post peaks (:func:`vision.post_candidates.propose_posts`); the
+    other pieces found are what their edges are not looked for against."""
+    assert cfg.posts is not None
+    others = dets[dets.kind != "post"]
+    against = explained_mask(prep, others, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
+    return propose_posts(peaks, namer, frame_bgr, calibration, prep, dets, against, posts,
+                         cfg.posts)
+
+
+def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
+                     calibration: Calibration, prep: Prepared, dets: Detections,
+                     coins: CoinConfig, tiles: TileConfig, cfg: CentreProposalConfig,
+                     kinds: tuple[str, ...], peaks: dict[str, Peaks]) -> Detections:
+    """New coins and tiles where the centre net sees them and ``dets`` has none."""
     view = prep.view
     s = view.px_per_mm
     r = coins.radius_mm * s

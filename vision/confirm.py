@@ -8,6 +8,8 @@ for at its own pose, by the edges its outline would make:
 
 - a tile: profiles across each of its four sides at several places along them;
 - a coin: rays out across its rim all round;
+- a post: rays across its top's rim where it meets the table (elsewhere its wall, leaning away
+  from the camera, lies beyond the rim);
 
 where neither the reading's pieces nor the accepted table's other pieces cover the profile.
 Each profile is read in colour (CIE Lab): the colour of the piece's face just inside the
@@ -17,21 +19,27 @@ outline would be (the top face's edge, or the foot's on the sides that show the 
 ``edge_tol_mm``). A piece is:
 
 - ``seen`` when most of its open edge places show its edge, on sides that pin its centre both
-  ways (a tile: two perpendicular sides; a coin: rays round more than half of its rim);
-- ``absent`` when most of them show nothing but the table (no colour change across the
-  outline) and almost none its edge: the table shows plainly there;
-- ``unclear`` otherwise (covered by other pieces, out of view, or edges elsewhere).
+  ways (a tile: two perpendicular sides; a round piece: rays over 150 degrees of its rim), and
+  its face all round stands out from the table all round (by ``seen_contrast`` and by a share
+  of what pieces surely there show: those the reading found where the accepted table had
+  them);
+- ``absent`` where such pieces stand out plainly from this table and here the face looks like
+  the table, with almost no edge: the table shows plainly there (on a white table, where
+  white pieces barely stand out, nothing is ever ``absent``);
+- ``unclear`` otherwise (covered by other pieces, out of view, in a lamp's glare, or edges
+  elsewhere).
 
 A piece seen at its pose is added to the reading (its confidence the share of its open edge
 places that showed its edge). A tile of the reading that overlapped it was a misplaced reading
 of it and is left out (tiles lie flat: two cannot overlap); a coin read near a missing one
 leaves it unchecked (a coin may be laid partly on another). The other way round, a piece in the
 reading where the accepted table had none of its kind is checked at its own pose too, and left
-out when the table shows plainly there (a phantom in the wood grain). Kinds other than tiles
-and coins are left as read (``unclear``).
+out when the table shows plainly there (a phantom in the wood grain). Other kinds (segments,
+tokens) are left as read (``unclear``).
 
->>> ConfirmConfig().edge_tol_mm
-1.5
+>>> from tabletop.scene import Piece
+>>> _nearest_pairs([Piece("coin", 0, 0)], [Piece("tile", 0, 0), Piece("coin", 3, 4)], 5.0)
+[(0, 1)]
 """
 
 from __future__ import annotations
@@ -49,7 +57,7 @@ from vision.sampling import REMAP_MAX, remap_layout
 from vision.topview import CameraGeometry, estimate_camera
 
 SEEN, ABSENT, UNCLEAR = "seen", "absent", "unclear"
-CHECKED_KINDS: tuple[str, ...] = ("tile", "coin")
+CHECKED_KINDS: tuple[str, ...] = ("tile", "coin", "post")
 """The kinds whose outline is checked; other kinds are left as read."""
 
 
@@ -71,8 +79,9 @@ class ConfirmConfig:
         min_step: The steepest change at the edge crosses at least this share of the
             difference within ``step_span_mm`` (a sharp edge, not a slow shading).
         step_span_mm: See ``min_step``.
-        tile_places: Profiles across each side of a tile (the middle of each side, where a
-            tile's back shows its cross, is left out).
+        tile_places: Profiles across each side of a tile, evenly over its middle 80 %
+            (those within 3 % of the side's middle, where a back's cross meets it, left out:
+            eight make six).
         coin_rays: Rays round a coin's rim.
         cover_mm: A profile closer than this to another piece's outline is covered.
         same_mm: A reading piece of the same kind this near a known one is that piece.
@@ -81,12 +90,21 @@ class ConfirmConfig:
         min_open: Fewest open places for a tile's side to be judged.
         side_seen: Share of a side's open places that must show its edge for the side to be
             seen.
-        coin_min_open: Fewest open rays for a coin to be judged.
+        coin_min_open: Fewest open rays for a round piece (a coin, a post's top) to be
+            judged...
+        rim_span_deg: ...and the rays that show its rim must span this much of it.
         seen_share: Share of all open places that must show the edge for ``seen``...
-        seen_contrast: ...the face all round differing this much from the table all round.
-        absent_contrast: ``absent`` when the face all round differs less than this from the
-            table all round...
-        absent_seen: ...and at most this share of the open places shows an edge there.
+        seen_contrast: ...the face all round differing this much from the table all round
+            (the contrast)...
+        seen_of_reference: ...and at least this share of the contrast of pieces of its kind
+            surely there (those the reading found where the known table had them).
+        absent_reference: ``absent`` only where pieces of its kind stand out from the table
+            by this contrast at least (a white coin on a white table never looks absent)...
+        absent_of_reference: ...the contrast at the piece less than this share of theirs...
+        absent_seen: ...and at most this share of the open places showing an edge there.
+        reference_pieces: How many pieces surely there give the reference contrast.
+        glare_l: A profile whose face or table is this light (CIE L, 0..100) in more than a
+            quarter of its samples is washed out (a lamp's glare): it is not read.
     """
 
     step_mm: float = 0.5
@@ -107,10 +125,15 @@ class ConfirmConfig:
     min_open: int = 3
     side_seen: float = 0.6
     coin_min_open: int = 8
+    rim_span_deg: float = 150.0
     seen_share: float = 0.6
     seen_contrast: float = 12.0
-    absent_contrast: float = 6.0
+    seen_of_reference: float = 0.35
+    absent_reference: float = 20.0
+    absent_of_reference: float = 0.2
     absent_seen: float = 0.3
+    reference_pieces: int = 3
+    glare_l: float = 97.0
 
 
 @dataclass(frozen=True)
@@ -238,8 +261,11 @@ class FrameColours:
                 m = np.concatenate([m, np.zeros((rows * cols - n, 2), np.float32)])
             bgr = cv2.remap(crop, m.reshape(rows, cols, 2), None, cv2.INTER_LINEAR,
                             borderMode=cv2.BORDER_REPLICATE).reshape(-1, 3)[:n]
-        lab = cv2.cvtColor((bgr / 255.0).astype(np.float32).reshape(-1, 1, 3),
-                           cv2.COLOR_BGR2Lab).reshape(-1, 3)
+        # 8-bit Lab (OpenCV's float conversion is a hundred times slower), back to L 0..100
+        lab8 = cv2.cvtColor(np.clip(np.rint(bgr), 0, 255).astype(np.uint8).reshape(-1, 1, 3),
+                            cv2.COLOR_BGR2Lab).reshape(-1, 3).astype(np.float32)
+        lab = (lab8 - np.array([0.0, 128.0, 128.0], np.float32)) * np.array(
+            [100.0 / 255.0, 1.0, 1.0], np.float32)
         return lab.reshape(*shape, 3), inside.reshape(shape)
 
 
@@ -261,11 +287,23 @@ class Confirmer:
         self.config = config or ConfirmConfig()
         self.kinds = tuple(k for k in CHECKED_KINDS if kinds is None or k in kinds)
         self.camera: CameraGeometry = estimate_camera(calibration)
+        self._bodies: dict[Piece, _Body] = {}
+        # OpenCV builds its Lab tables on the first conversion (a third of a second): now,
+        # not on the first still table
+        cv2.cvtColor(np.zeros((1, 1, 3), np.uint8), cv2.COLOR_BGR2Lab)
 
     # ------------------------------------------------------------------ geometry
 
     def body(self, piece: Piece) -> _Body:
         """A piece's outline as the camera sees it."""
+        made = self._bodies.get(piece)
+        if made is None:
+            if len(self._bodies) > 4096:
+                self._bodies.clear()
+            made = self._bodies[piece] = self._body(piece)
+        return made
+
+    def _body(self, piece: Piece) -> _Body:
         kind = piece.kind
         size = self.pieces.size_mm(kind) if kind != "die" else self.pieces.die_mm
         height = self.pieces.height_mm(kind)
@@ -294,6 +332,11 @@ class Confirmer:
             along = normal @ d
             across = normal[:, 0] * d[1] - normal[:, 1] * d[0]
             foot_edge = along + np.sqrt(np.maximum(body.half ** 2 - across ** 2, 0.0))
+            # rays over a tall piece's wall (a post leaning away from the camera) do not end
+            # at its top's rim: only the rim against the table is read
+            rim = foot_edge - top_edge <= 2 * cfg.edge_tol_mm
+            normal, base, side = normal[rim], base[rim], side[rim]
+            top_edge, foot_edge = top_edge[rim], foot_edge[rim]
         else:
             n = cfg.tile_places
             s = np.linspace(-0.4, 0.4, n + 1 if n % 2 else n)
@@ -312,9 +355,18 @@ class Confirmer:
             foot_edge = normal @ (body.foot - body.top) + body.half
         return base, normal, side, top_edge, foot_edge
 
-    def check(self, colours: FrameColours, piece: Piece, others: list[Piece]) -> Check:
-        """Whether ``piece`` lies at its pose in the frame; ``others`` are the pieces that may
-        cover parts of its outline."""
+    def check(self, colours: FrameColours, piece: Piece, others: list[Piece],
+              reference: float | None = None) -> Check:
+        """Whether ``piece`` lies at its pose in the frame.
+
+        Args:
+            colours: The frame.
+            piece: The piece looked for.
+            others: The pieces that may cover parts of its outline.
+            reference: The contrast (:attr:`Check.contrast`) of pieces of its kind that are
+                surely there in this frame (None: unknown). The table shows plainly only
+                where pieces stand out from it: without a reference nothing is ``absent``.
+        """
         cfg = self.config
         if piece.kind not in self.kinds:
             return Check(piece, UNCLEAR, 0, 0, 0)
@@ -323,37 +375,49 @@ class Confirmer:
         lo = np.minimum(top_edge, foot_edge)
         hi = np.maximum(top_edge, foot_edge)
         inner = min(cfg.reach_mm, cfg.face_share * body.half)
-        n = math.ceil((inner + 2 * cfg.gap_mm + cfg.reach_mm + float(np.max(hi - lo)))
-                          / cfg.step_mm) + 1
-        dist = (lo - cfg.gap_mm - inner)[:, None] + cfg.step_mm * np.arange(n)[None]
+        # every profile: the face (its first samples), the outline, the table (its last ones)
+        n_face = int(inner / cfg.step_mm + 1e-9) + 1
+        n_table = int(cfg.reach_mm / cfg.step_mm + 1e-9) + 1
+        first_table = math.ceil((inner + 2 * cfg.gap_mm + float(np.max(hi - lo)))
+                                / cfg.step_mm - 1e-9)
+        dist = (lo - cfg.gap_mm - inner)[:, None] + cfg.step_mm * np.arange(
+            first_table + n_table)[None]
         pts = base[:, None] + dist[..., None] * normal[:, None]
-        face_band = dist <= lo[:, None] - cfg.gap_mm + 1e-9
-        beyond_band = (dist >= hi[:, None] + cfg.gap_mm - 1e-9) & \
-            (dist <= hi[:, None] + cfg.gap_mm + cfg.reach_mm + 1e-9)
+        face_band = np.zeros(dist.shape[1], bool)
+        face_band[:n_face] = True
+        beyond_band = np.zeros(dist.shape[1], bool)
+        beyond_band[first_table:] = True
         lab, seen_px = colours.lab(pts)
         covered = ~np.all(seen_px, axis=1)
-        if others:
-            span = pts.reshape(-1, 2)
-            near = np.zeros(len(span), bool)
-            for q in others:
-                near |= self.body(q).distance(span) < cfg.cover_mm
-            covered |= np.any(near.reshape(pts.shape[:2]), axis=1)
+        span = pts.reshape(-1, 2)
+        centre, reach = span.mean(axis=0), float(np.max(np.hypot(*(span - span.mean(axis=0)).T)))
+        near = np.zeros(len(span), bool)
+        for q in others:
+            b = self.body(q)
+            far = reach + cfg.cover_mm + math.sqrt(2) * b.half_top + float(
+                np.hypot(*(b.top - b.foot)))
+            if math.dist(centre, b.foot) <= far:
+                near |= b.distance(span) < cfg.cover_mm
+        covered |= np.any(near.reshape(pts.shape[:2]), axis=1)
+        # a lamp's glare washes everything out to white: nothing can be told there
+        bands = face_band | beyond_band
+        covered |= np.mean(lab[:, bands, 0] >= cfg.glare_l, axis=1) > 0.25
         edges, flat = self._read_profiles(lab, dist, face_band, beyond_band, lo, hi)
         open_ = ~covered
         n_open, n_edge = int(open_.sum()), int((edges & open_).sum())
         n_flat = int((flat & open_).sum())
         contrast = 0.0
         if n_open:
-            face = np.median(lab[open_][face_band[open_]], axis=0)
-            table = np.median(lab[open_][beyond_band[open_]], axis=0)
+            face = np.median(lab[open_][:, face_band].reshape(-1, 3), axis=0)
+            table = np.median(lab[open_][:, beyond_band].reshape(-1, 3), axis=0)
             contrast = float(np.linalg.norm(face - table))
         sides = 0
         if body.angle is None:
             ok = n_open >= cfg.coin_min_open and n_edge >= cfg.seen_share * n_open
-            if ok:  # the rays that saw the rim go round more than half of it
+            if ok:  # the rays that saw the rim go round enough of it to pin its centre
                 ang = np.sort(np.arctan2(normal[edges & open_, 1], normal[edges & open_, 0]))
                 gaps = np.diff(np.r_[ang, ang[0] + 2 * math.pi])
-                ok = float(gaps.max()) < math.pi
+                ok = float(gaps.max()) <= 2 * math.pi - math.radians(cfg.rim_span_deg)
         else:
             seen_sides = []
             for k in range(4):
@@ -365,9 +429,11 @@ class Confirmer:
             both = {k % 2 for k in seen_sides} == {0, 1}
             ok = both and n_open > 0 and n_edge >= cfg.seen_share * n_open
         enough = n_open >= (cfg.coin_min_open if body.angle is None else 2 * cfg.min_open)
-        if ok and contrast >= cfg.seen_contrast:
+        ref = reference or 0.0
+        if ok and contrast >= max(cfg.seen_contrast, cfg.seen_of_reference * ref):
             status = SEEN
-        elif enough and contrast < cfg.absent_contrast and n_edge <= cfg.absent_seen * n_open:
+        elif enough and ref >= cfg.absent_reference and \
+                contrast < cfg.absent_of_reference * ref and n_edge <= cfg.absent_seen * n_open:
             status = ABSENT
         else:
             status = UNCLEAR
@@ -376,14 +442,14 @@ class Confirmer:
     def _read_profiles(self, lab: np.ndarray, dist: np.ndarray, face_band: np.ndarray,
                        beyond_band: np.ndarray, lo: np.ndarray, hi: np.ndarray
                        ) -> tuple[np.ndarray, np.ndarray]:
-        """For each profile (P, R, 3 Lab): whether the edge is where the outline would be,
-        and whether the face and the beyond look alike (no edge at all)."""
+        """For each profile (``lab`` (P, R, 3), at ``dist`` (P, R) mm along it; the face and
+        the table beyond are the samples ``face_band`` and ``beyond_band`` (R,) of every one):
+        whether the edge is where the outline would be, and whether the face and the beyond
+        look alike (no edge at all)."""
         cfg = self.config
-        face = np.stack([np.median(lab[i][face_band[i]], axis=0) for i in range(len(lab))])
-        beyond = np.stack([np.median(lab[i][beyond_band[i]], axis=0) for i in range(len(lab))])
-        spread = np.array([float(np.median(np.linalg.norm(lab[i][beyond_band[i]] - beyond[i],
-                                                          axis=1)))
-                           for i in range(len(lab))])
+        face = np.median(lab[:, face_band], axis=1)
+        beyond = np.median(lab[:, beyond_band], axis=1)
+        spread = np.median(np.linalg.norm(lab[:, beyond_band] - beyond[:, None], axis=2), axis=1)
         diff = face - beyond
         contrast = np.linalg.norm(diff, axis=1)
         need = np.maximum(cfg.min_contrast, cfg.noise_factor * spread)
@@ -408,7 +474,6 @@ class Confirmer:
         at = dist[rows, j] + sub * cfg.step_mm
         edges = (~flat) & (g1 >= cfg.min_step) & (at >= lo - cfg.edge_tol_mm) & \
             (at <= hi + cfg.edge_tol_mm)
-        self._last_debug = (contrast, need, g1, at, lo, hi)
         return edges, flat
 
     # ------------------------------------------------------------------ a reading
@@ -426,6 +491,13 @@ class Confirmer:
         matched_known = {i for i, _ in pairs}
         matched_read = {j for _, j in pairs}
         missing = [p for i, p in enumerate(kn) if i not in matched_known]
+        refs: dict[str, float | None] = {}
+
+        def ref(kind: str) -> float | None:
+            if kind not in refs:
+                refs[kind] = self._reference(colours, kind, sorted(matched_read), read)
+            return refs[kind]
+
         dropped: set[int] = set()
         added: list[Piece] = []
         checks = []
@@ -440,7 +512,7 @@ class Confirmer:
                 # a coin may lie partly on another (tiles cannot): not this one's to settle
                 checks.append(Check(p, UNCLEAR, 0, 0, 0))
                 continue
-            c = self.check(colours, p, others)
+            c = self.check(colours, p, others, ref(p.kind))
             checks.append(c)
             if c.status == SEEN:
                 added.append(replace(p, confidence=round(c.share, 3)))
@@ -454,7 +526,7 @@ class Confirmer:
                    for p in kn):
                 continue  # near a known piece: the referee's to weigh
             others = [r for i, r in enumerate(read) if i != j and i not in dropped] + added
-            c = self.check(colours, q, others)
+            c = self.check(colours, q, others, ref(q.kind))
             new_checks.append(c)
             if c.status == ABSENT:
                 dropped.add(j)
@@ -463,6 +535,21 @@ class Confirmer:
         return Confirmation(scene, tuple(checks), tuple(new_checks),
                             tuple(range(len(kept), len(kept) + len(added))),
                             tuple(sorted(dropped)))
+
+
+    def _reference(self, colours: FrameColours, kind: str, there: list[int],
+                   read: list[Piece]) -> float | None:
+        """The median contrast of a few pieces of ``kind`` surely there (``there``: indices
+        of the reading's pieces found where the known table had them), from those whose
+        outline showed; None when there are none."""
+        n = self.config.reference_pieces
+        mine = [j for j in there if read[j].kind == kind]
+        vals = []
+        for j in mine[::max(1, len(mine) // n)][:n]:
+            c = self.check(colours, read[j], [q for k, q in enumerate(read) if k != j])
+            if c.open and c.edges >= self.config.seen_share * c.open:
+                vals.append(c.contrast)
+        return float(np.median(vals)) if vals else None
 
 
 def _nearest_pairs(a: list[Piece], b: list[Piece], within_mm: float) -> list[tuple[int, int]]:

@@ -301,7 +301,7 @@ class Detector:
             if self.centres is not None and cfg.centres is not None and not hand:
                 more = timed(tm, "centres", propose_centres, self.centres, self.namer, frame,
                              self.calibration, prep, dets, cfg.coins, cfg.tiles, cfg.centres,
-                             cfg.kinds, half_bgr)
+                             cfg.kinds, half_bgr, posts=cfg.posts)
                 dets = Detections.merge([dets, more])
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand

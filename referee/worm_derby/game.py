@@ -34,7 +34,7 @@ from referee.worm_derby.move_rules import (
     judge_move,
     most_steps,
 )
-from referee.worm_derby.reading import ReadingRules, reconcile
+from referee.worm_derby.reading import Candidate, ReadingRules, reconcile
 from referee.worm_derby.roll_rules import judge_roll
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
@@ -42,7 +42,7 @@ from referee.worm_derby.setup_rules import judge_setup, start_track
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
-from referee.worm_derby.words import possessive, sentence
+from referee.worm_derby.words import at, possessive, sentence
 from referee.worm_derby.worms import extract_worm
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
@@ -57,7 +57,7 @@ from tabletop.events import (
     Verdict,
     Winner,
 )
-from tabletop.scene import SUITS, Point2, Scene
+from tabletop.scene import SUITS, Piece, Point2, Scene
 
 DEFAULT_LENGTH = 6
 
@@ -432,7 +432,8 @@ class WormDerby(Game[DerbyState]):
                 for o in step.outputs))
             if reading.complete and k == 0:
                 return step
-            if step.verdicts and all(v.legal for v in step.verdicts):
+            if step.verdicts and all(v.legal for v in step.verdicts) and \
+                    self._legal_with_new_tiles(state, scene, cand, seq):
                 return step
             if not step.outputs and k == 0:
                 return step  # nothing changed once the misread is put right
@@ -443,6 +444,21 @@ class WormDerby(Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _legal_with_new_tiles(self, state: DerbyState, scene: Scene, cand: Candidate,
+                              seq: int) -> bool:
+        """Whether a move confirmed legal on a reading with tiles left out (seen where none
+        was) is legal with them too, as if they had always lain there (a tile not seen before
+        may be real: a legal confirmation must not rest on leaving it out)."""
+        assert state.table is not None
+        kept = set(cand.index_map)
+        new = tuple(p for j, p in enumerate(scene.pieces) if j not in kept and p.kind == "tile")
+        if not new:
+            return True
+        table = replace(state.table, pieces=(*state.table.pieces, *new))
+        step = self._judge_scene(replace(state, table=table),
+                                 replace(cand.scene, pieces=(*cand.scene.pieces, *new)), seq)
+        return bool(step.verdicts) and all(v.legal for v in step.verdicts)
 
     def _mover_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """The worm on the move was not read whole since it last moved: where it started from
@@ -537,6 +553,14 @@ class WormDerby(Game[DerbyState]):
         verdict; once the players have rolled on, the race stands as the table shows it."""
         reason, pieces, where, doubt = problem.reason, problem.pieces, problem.where, \
             problem.doubt
+        if state.early_roller is not None and course is None:
+            # the race is on, but a start tile is not seen: where the worms' tails and the
+            # pylon say it lies
+            course = self.course_without_a_start_tile(scene)
+            if course is not None:
+                reason = f"{reason} (a start tile is not seen; it is taken to lie at " \
+                         f"{at(course.start_mm[1])})"
+                doubt = ""
         if state.early_roller is not None and not doubt:
             # the players went on rolling while the setup was in doubt: the race is on
             going = self._setup_as_it_stands(state, scene, course, seq, reason)
@@ -547,6 +571,39 @@ class WormDerby(Game[DerbyState]):
             return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                       where, sentence(f"{reason}: {doubt}")),))
         return Step(state, (judged(Rule.SETUP, reason, pieces, where).verdict(seq, None),))
+
+    def course_without_a_start_tile(self, scene: Scene) -> Course | None:
+        """The course of a table where one start tile is not seen: a face-up tile in line with
+        a worm's end coin is one start tile, the other lies as far beyond the pylon's foot on
+        that line (the pylon is on the start tiles' bisector), with a worm's end between them.
+        None when no such course is found."""
+        ends = []
+        for player in self.players:
+            shape = extract_worm(scene, player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) < 2:
+                return None
+            ends += [scene.pieces[shape.coins[0]].centre_mm,
+                     scene.pieces[shape.coins[-1]].centre_mm]
+        tile = self.pieces.tile_mm
+        up = [p for p in scene.pieces if p.kind == "tile" and p.face == "up"]
+        for a in up:
+            for e in ends:
+                n = math.dist(e, a.centre_mm)
+                if n < tile:
+                    continue
+                ux, uy = (e[0] - a.x_mm) / n, (e[1] - a.y_mm) / n
+                for pylon in (p for p in up if p is not a):
+                    t = (pylon.x_mm - a.x_mm) * ux + (pylon.y_mm - a.y_mm) * uy
+                    other = Piece.tile(a.x_mm + 2 * t * ux, a.y_mm + 2 * t * uy,
+                                       a.angle_deg or 0.0, "up")
+                    found = self.read_course(replace(scene, pieces=(*scene.pieces, other)),
+                                             ends).course
+                    if found is not None and other.centre_mm in found.start_mm and \
+                            any(found.between_start_tiles(c) for c in ends):
+                        if found.start_mm[0] == other.centre_mm:
+                            found = replace(found, start_mm=found.start_mm[::-1])
+                        return found
+        return None
 
     def _setup_as_it_stands(self, state: DerbyState, scene: Scene, course: Course | None,
                             seq: int, problem: str) -> Step[DerbyState] | None:

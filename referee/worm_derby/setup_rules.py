@@ -141,6 +141,9 @@ def _course_misread(setup: SetupCheck) -> str:
     if start_pair_found(scene, setup.game.pieces, setup.settings.start_apart_tiles,
                         setup.worm_ends):
         return "the worms lie between two start tiles: is the pylon tile hidden or misread?"
+    course = setup.game.course_without_a_start_tile(scene)
+    if course is not None:
+        return f"is the start tile at {at(course.start_mm[1])} hidden or misread?"
     return ""
 
 
@@ -248,7 +251,9 @@ def rule_worms_start(setup: SetupCheck) -> Judgement | None:
 
 
 def rule_no_stray_coins(setup: SetupCheck) -> Judgement | None:
-    """Every coin on the table belongs to a worm in the race."""
+    """Every coin on the table belongs to a worm in the race. Not one of :data:`SETUP_RULES`:
+    a coin of no worm (a misread, or a coin to take off) does not stop the race; it lies where
+    it is, an obstacle like a tile, and the setup's warnings name it."""
     pieces = setup.scene.pieces
     strays = [i for i, p in enumerate(pieces)
               if p.kind == "coin" and p.suit not in setup.game.players]
@@ -276,7 +281,7 @@ def rule_coins_clear_of_tiles(setup: SetupCheck) -> Judgement | None:
 
 SETUP_RULES: tuple[SetupRule, ...] = (
     rule_course_found, rule_tiles_apart, rule_obstacles_clear, rule_worms_start,
-    rule_no_stray_coins, rule_coins_clear_of_tiles)
+    rule_coins_clear_of_tiles)
 """The rules of a setup, in the order they are asked (every one's code is ``setup``)."""
 
 
@@ -309,10 +314,15 @@ def judge_setup(game: WormDerby, scene: Scene) -> SetupJudged:
 
 
 def setup_warnings(setup: SetupCheck) -> tuple[str, ...]:
-    """What is allowed but unusual about a course: face-up tiles that are no part of it, the
-    start tiles far from four tile widths apart, a small table."""
+    """What is allowed but unusual about a course: a coin of no worm in the race, face-up
+    tiles that are no part of it, the start tiles far from four tile widths apart, a small
+    table."""
     s, course, scene = setup.settings, setup.course, setup.scene
     out = []
+    stray = rule_no_stray_coins(setup)
+    if stray is not None:
+        out.append(f"{stray.reason}: it is left where it lies, an obstacle (is it a misread, "
+                   f"or a coin to take off the table?)")
     for i in setup.reading.extra_idx:
         p = scene.pieces[i]
         out.append(f"the face-up tile at {at(p.centre_mm)} is neither a start tile nor the "

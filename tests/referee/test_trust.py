@@ -105,3 +105,12 @@ def test_gap_the_second_worm_passes_the_wide_gap_by_legal_moves():
                 passed += 1
                 break
     assert passed >= 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("table", "light"), [("oak", "soft"), ("linen", "window")])
+def test_gap_vision_reads_a_worm_through_a_gap_touching_tiles_on_both_sides(table, light):
+    from bench.bench_trust import gap_coins
+
+    read, there = gap_coins(SEED, table, light)
+    assert read == there == 5

@@ -36,11 +36,12 @@ SEEDS = (81003, 81011, 81020)
 
 
 @cache
-def _render(scene: Scene, seed: int):
+def _render(scene: Scene, seed: int, table: str | None = None, light: str | None = None):
     render = pytest.importorskip("tabletop.render")
     from tabletop.render import variety
 
-    case = variety.draw_case(seed, clutter="none", hand=False, n_pieces=1, size=(1280, 720))
+    case = variety.draw_case(seed, table=table, light=light, clutter="none", hand=False,
+                             n_pieces=1, size=(1280, 720))
     settings = replace(case.settings, hand=False, motion_blur_px=0.0, seed=seed)
     pose = render.CameraPose.looking_at((480.0, 150.0), 950.0, 12.0, 0.0, (1280, 720), 62.0)
     return render.render_scene(scene, pose, settings, PIECES)
@@ -115,3 +116,45 @@ def test_a_fresh_game_reading_is_left_as_read() -> None:
     r = _render(Scene((TILE, *WORM)), SEEDS[0])
     reading = Scene(WORM)
     assert _confirmer(r).confirm(r.image, reading, None).scene == reading
+
+
+@pytest.mark.parametrize("seed", [81030, 81036])
+def test_a_new_coin_on_a_white_table_is_kept(seed: int) -> None:
+    # white coins on a white table barely stand out: the table never shows "plainly" there
+    known = Scene((TILE, *OTHER_TILES, *WORM))
+    head = Piece("coin", WORM[0].x_mm - 1.0, WORM[0].y_mm - D, suit="suns")
+    now = Scene((TILE, *OTHER_TILES, *WORM[:-1], head))
+    r = _render(now, seed, "glossy-white")
+    out = _confirmer(r).confirm(r.image, now, known)
+    (check,) = out.new
+    assert check.status != ABSENT, check
+    assert head in out.scene.pieces and out.dropped == ()
+
+
+POSTS = (Piece("post", 420.0, 250.0), Piece("post", 600.0, 230.0), Piece("post", 700.0, 120.0))
+
+
+def _post_confirmer(r) -> Confirmer:
+    return Confirmer(r.calibration(), PIECES, kinds=("tile", "coin", "post"))
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_post_missed_by_the_reading_is_confirmed_by_its_top_rim(seed: int) -> None:
+    table = Scene((TILE, *OTHER_TILES, *WORM, *POSTS))
+    r = _render(table, seed)
+    out = _post_confirmer(r).confirm(r.image, Scene((TILE, *OTHER_TILES, *WORM, *POSTS[1:])),
+                                     table)
+    (check,) = out.known
+    assert check.status == SEEN, check
+    assert out.scene.pieces[-1].centre_mm == POSTS[0].centre_mm
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+def test_a_moved_post_is_not_confirmed_at_its_old_place(seed: int) -> None:
+    known = Scene((TILE, *OTHER_TILES, *WORM, *POSTS))
+    now = Scene((TILE, *OTHER_TILES, *WORM, POSTS[0].moved_to(470.0, 270.0), *POSTS[1:]))
+    r = _render(now, seed)
+    out = _post_confirmer(r).confirm(r.image, now, known)
+    (check,) = out.known
+    assert check.status != SEEN, check
+    assert out.scene == now

@@ -280,3 +280,15 @@ def test_doubt_the_worm_on_the_move_not_read_whole_since_it_moved_is_asked_about
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 4 * D, 3, "suns"),
                                     line(40, 3 * D, 6, "moons")))
     assert kinds(out) == [("Doubt", None)] and "not been read whole" in out[0].reason
+
+
+def test_doubt_a_legal_move_is_not_confirmed_by_leaving_out_a_new_tile_it_would_overlap():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    on_head = tile(-40, 7 * D)  # never seen before, where suns' new head lies
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, on_head]), SUNS2, MOONS0))
+    assert kinds(out) == [("Doubt", None)]
+    far = tile(400, 300)  # one far from the move leaves the confirmation standing
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, far]), SUNS2, MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]

@@ -50,3 +50,36 @@ def test_setup_a_gate_of_the_wrong_suit_is_a_setup_verdict():
     game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
     out = _first(game, course(gates=[tile(-200, 600, face="up", suit="crowns")]), SUNS0, MOONS0)
     assert [(type(e), getattr(e, "rule", None)) for e in out] == [(Verdict, "setup")]
+
+
+def test_setup_a_coin_of_no_worm_does_not_stop_the_race_and_lies_as_an_obstacle():
+    from tests.factories import coin
+    from tests.referee.worm_derby.helpers import D, roll
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    stray = coin(400, -300, "arms")
+    state, out = play(game, game.initial_state(), seen(course(), SUNS0, MOONS0, stray))
+    assert [(type(e).__name__, getattr(e, "rule", None)) for e in out][:2] == [
+        ("Verdict", "ok"), ("Notice", None)]
+    assert "(400, -300)" in out[1].message and "obstacle" in out[1].message
+    # later readings with it (or without it: not seen) are judged, fouls too
+    suns2, suns3 = line(-40, 2 * D, 4, "suns"), line(-40, 3 * D, 4, "suns")
+    _, out = play(game, state, roll("suns", "2"), seen(course(), suns3, MOONS0, stray))
+    assert [(type(e).__name__, e.rule) for e in out] == [("Verdict", "steps")]
+    _, out = play(game, state, roll("suns", "2"), seen(course(), suns2, MOONS0))
+    assert [(type(e).__name__, e.rule) for e in out] == [("Verdict", "ok")]
+
+
+def test_setup_a_start_tile_never_seen_is_placed_from_the_tails_and_pylon_once_play_is_on():
+    from tests.referee.worm_derby.helpers import D, roll
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    one_start = [START[0], tile(0, 1000, face="up", suit="crowns")]
+    state, out = play(game, game.initial_state(), seen(one_start, SUNS0, MOONS0))
+    assert [type(e) for e in out] == [Doubt]  # asked first
+    suns2 = line(-40, 2 * D, 4, "suns")
+    state, out = play(game, state, roll("suns", "2"), seen(one_start, suns2, MOONS0))
+    v = [e for e in out if isinstance(e, Verdict)]
+    assert [(x.legal, x.rule) for x in v] == [(True, "ok")]
+    assert "(101.6, 0)" in v[0].reason or "(102, 0)" in v[0].reason
+    assert state.course is not None and (2 * T, 0.0) in state.course.start_mm

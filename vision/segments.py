@@ -12,7 +12,7 @@ its name is the nearest of the set's segment colours in hue.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -20,6 +20,9 @@ import numpy as np
 from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
+from vision.segment_features import candidate_images, disc_features
+from vision.segment_judge import SegmentJudgeConfig, judge_for
+from vision.segment_mask import SegmentMaskConfig, segment_mask
 
 
 @dataclass(frozen=True)
@@ -28,17 +31,18 @@ class SegmentConfig:
     diameter_mm: A segment's diameter.
     height_mm: A segment's height (unused for its place: a half-sphere's outline, seen from
         anywhere, is a circle round its centre, which lies on the table).
-    min_saturation: Least HSV saturation (0-255) of a segment's pixels.
-    min_value: Least HSV value (0-255).
-    hue_margin: A segment's hue differs from the table's by more than this (0-255 scale)...
-    sat_margin: ...or its saturation exceeds the table's by more than this.
+    mask: Which pixels may be a segment's colour (:mod:`vision.segment_mask`).
     colours: Colour name -> 8-bit RGB.
     max_touching: Most segments touching one another in one blob (a worm of segments).
+    max_coloured_share: A piece found before (a tile) masks the segment colour over it
+        unless more than this share of it is of segment colour (then it was segments).
     min_fill: Least share of a segment's disc its blob covers.
     max_outside: Most of a segment's part of a blob that lies beyond its disc (1.25 radii),
         as a share of the disc's area: a patch of colour of another shape is no segment.
     max_roughness: Most RMS distance (share of the radius) of a segment's free outline from
         a circle.
+    judge: The learned judge of candidates (:mod:`vision.segment_judge`); None: the
+        hand-set test of ``min_relief`` instead.
     min_relief: Least spread of brightness (5th to 95th percentile, share of the median)
         over a segment's disc: a lit half-sphere shades from highlight to rim, printed
         colour is flat.
@@ -46,18 +50,17 @@ class SegmentConfig:
 
     diameter_mm: float = 20.0
     height_mm: float = 10.0
-    min_saturation: int = 110
-    min_value: int = 60
-    hue_margin: int = 12
-    sat_margin: int = 70
+    mask: SegmentMaskConfig = field(default_factory=SegmentMaskConfig)
     colours: tuple[tuple[str, tuple[int, int, int]], ...] = (
         ("red", (209, 52, 47)), ("yellow", (242, 194, 48)), ("green", (58, 154, 69)),
         ("blue", (47, 100, 192)), ("purple", (122, 62, 157)))
-    max_touching: int = 12
-    min_fill: float = 0.7
-    max_outside: float = 0.25
-    max_roughness: float = 0.15
+    max_touching: int = 40
+    max_coloured_share: float = 0.5
+    min_fill: float = 0.5
+    max_outside: float = 0.5
+    max_roughness: float = 0.3
     min_relief: float = 0.22
+    judge: SegmentJudgeConfig | None = field(default_factory=SegmentJudgeConfig)
 
 
 def _hue(rgb: tuple[int, int, int]) -> float:
@@ -92,8 +95,14 @@ def discs_in_blob(blob: np.ndarray, r: float, min_fill: float = 0.7,
     k = max(3, int(r) | 1)
     peak = (dt >= 0.5 * r) & (dt >= cv2.dilate(dt, cv2.getStructuringElement(
         cv2.MORPH_ELLIPSE, (k, k))))
+    if float(dt.max()) > 1.35 * r:  # thicker than one disc: worms side by side
+        score = outline_votes(filled, r)
+        peak = (score >= 0.15) & (score >= cv2.dilate(score, cv2.getStructuringElement(
+            cv2.MORPH_ELLIPSE, (k, k)))) & (dt >= 0.5 * r)
+    else:
+        score = dt
     ys, xs = np.nonzero(peak)
-    order = np.argsort(-dt[ys, xs], kind="stable")
+    order = np.argsort(-score[ys, xs], kind="stable")
     chosen: list[np.ndarray] = []
     for i in order:
         p = np.array([xs[i], ys[i]], float)
@@ -137,7 +146,88 @@ def discs_in_blob(blob: np.ndarray, r: float, min_fill: float = 0.7,
             if float(np.hypot(*(centre - c))) < 0.5 * r:
                 c = centre
         out.append(c)
-    return out
+    return refine_centres(out, edge, r)
+
+
+def refine_centres(centres: list[np.ndarray], edge: np.ndarray, r: float, rounds: int = 3
+                   ) -> list[np.ndarray]:
+    """Each disc's centre fitted as a circle of the known radius ``r`` to its own free
+    outline (``edge`` (M, 2): the points near its rim, nearer to it than to any other disc
+    and not where another disc touches), all discs together a few rounds, each round
+    choosing the points by the last round's centres: a disc in a worm's bend, pressed on two
+    sides, keeps only its free arc, and a short arc fixes a known radius's centre well.
+
+    >>> t = np.linspace(0, 2 * np.pi, 60, endpoint=False)
+    >>> ring = np.c_[10 + 8 * np.cos(t), 5 + 8 * np.sin(t)]
+    >>> [round(float(v), 3) for v in refine_centres([np.array([11.5, 4.0])], ring, 8.0)[0]]
+    [10.0, 5.0]
+    """
+    if not centres or not len(edge):
+        return centres
+    cs = np.array(centres, float)
+    r_fit = r
+    for k in range(rounds):
+        ed = np.linalg.norm(edge[:, None] - cs[None], axis=2)
+        near = np.argmin(ed, axis=1)
+        second = np.sort(ed, axis=1)[:, 1] if len(cs) > 1 else np.full(len(edge), np.inf)
+        if k == 0:  # the outline's own radius (a mask a little inside or outside the rim)
+            rim = (np.abs(ed[np.arange(len(edge)), near] - r) < 0.3 * r) & (second > 1.25 * r)
+            if np.count_nonzero(rim) >= 8:
+                r_fit = float(np.median(ed[np.arange(len(edge)), near][rim]))
+        new = cs.copy()
+        for j in range(len(cs)):
+            use = (near == j) & (np.abs(ed[:, j] - r) < 0.3 * r) & (second > 1.25 * r)
+            if np.count_nonzero(use) < 8:
+                continue
+            c = cs[j]
+            pts = edge[use]
+            for _ in range(5):  # Gauss-Newton on sum (|p - c| - r)^2
+                d = pts - c
+                n = np.linalg.norm(d, axis=1)
+                u = d / np.maximum(n, 1e-9)[:, None]
+                step, *_ = np.linalg.lstsq(-u, -(n - r_fit), rcond=None)
+                c = c + step
+            if np.isfinite(c).all() and float(np.hypot(*(c - centres[j]))) < 0.5 * r:
+                new[j] = c
+        cs = new
+    return [c for c in cs]
+
+
+def outline_votes(filled: np.ndarray, r: float) -> np.ndarray:
+    """float32 (H, W): for each pixel, about the share of a circle's outline of radius ``r``
+    round it that the blob's outline shows (each outline pixel votes ``r`` inwards along its
+    normal; 1 at a lone disc's centre): the centres of discs in a blob where they press
+    together on several sides (two worms side by side), whose distance map peaks between
+    them, not at their centres.
+
+    >>> m = np.zeros((40, 60), np.uint8)
+    >>> _ = cv2.circle(m, (20, 20), 10, 255, -1); _ = cv2.circle(m, (40, 20), 10, 255, -1)
+    >>> v = outline_votes(m, 10.0)
+    >>> y, x = np.unravel_index(int(np.argmax(v)), v.shape)
+    >>> bool(min(abs(x - 20), abs(x - 40)) <= 1 and abs(y - 20) <= 1)
+    True
+    """
+    ref = np.zeros((int(4 * r) + 5, int(4 * r) + 5), np.uint8)
+    c0 = ref.shape[0] // 2
+    cv2.circle(ref, (c0, c0), round(r), 255, -1)
+    return _votes(filled, r) / max(float(_votes(ref, r).max()), 1e-6)
+
+
+def _votes(filled: np.ndarray, r: float) -> np.ndarray:
+    """Each outline pixel of a blob votes ``r`` inwards along its normal, blurred."""
+    f = cv2.GaussianBlur(filled.astype(np.float32) / 255.0, (5, 5), 1.0)
+    gx = cv2.Sobel(f, cv2.CV_32F, 1, 0, ksize=3)
+    gy = cv2.Sobel(f, cv2.CV_32F, 0, 1, ksize=3)
+    mag = np.hypot(gx, gy)
+    edge = cv2.subtract(filled, cv2.erode(filled, np.ones((3, 3), np.uint8))) > 0
+    ys, xs = np.nonzero(edge & (mag > 1e-3))
+    acc = np.zeros(filled.shape, np.float32)
+    if len(xs):  # the gradient points inwards (0 outside the blob, 1 inside)
+        cx = np.round(xs + r * gx[ys, xs] / mag[ys, xs]).astype(int)
+        cy = np.round(ys + r * gy[ys, xs] / mag[ys, xs]).astype(int)
+        ok = (cx >= 0) & (cx < acc.shape[1]) & (cy >= 0) & (cy < acc.shape[0])
+        np.add.at(acc, (cy[ok], cx[ok]), 1.0)
+    return cv2.GaussianBlur(acc, (0, 0), max(1.0, 0.12 * r))
 
 
 def _circle(pts: np.ndarray) -> tuple[np.ndarray, float] | None:
@@ -152,55 +242,107 @@ def _circle(pts: np.ndarray) -> tuple[np.ndarray, float] | None:
     return m + sol[:2], float(math.sqrt(rad2))
 
 
-def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None = None
-                    ) -> Detections:
-    """Finds the Worm Up segments in a prepared frame."""
+@dataclass(frozen=True, eq=False)
+class Candidates:
+    """Discs of a segment's colour and size that may be segments.
+
+    Attributes:
+        centres_px: (N, 2) their centres, view pixels.
+        mask: uint8 (H, W) the segment-coloured pixels they were found in.
+        r_px: A segment's radius in view pixels.
+    """
+
+    centres_px: np.ndarray
+    mask: np.ndarray
+    r_px: float
+
+
+def pieces_not_segments(exclude: np.ndarray, mask: np.ndarray, max_share: float) -> np.ndarray:
+    """uint8 (H, W): the parts of ``exclude`` (pieces found before, each a blob) that are
+    not mostly of a segment's colour: a tile's printed symbol stays masked, while a "tile"
+    another stage read into a block of touching segments is given back to them.
+
+    >>> ex = np.zeros((10, 20), np.uint8); ex[:, :8] = 255; ex[:, 12:] = 255
+    >>> m = np.zeros_like(ex); m[2:4, 2:4] = 255; m[:, 12:] = 255
+    >>> out = pieces_not_segments(ex, m, 0.5)
+    >>> int(out[0, 0]), int(out[0, 15])
+    (255, 0)
+    """
+    n, lab = cv2.connectedComponents(exclude)
+    area = np.bincount(lab.ravel(), minlength=n)
+    coloured = np.bincount(lab[mask > 0], minlength=n)
+    keep = coloured <= max_share * np.maximum(area, 1)
+    keep[0] = False
+    return np.where(keep[lab], 255, 0).astype(np.uint8)
+
+
+def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None = None
+                       ) -> Candidates:
+    """The discs of segment colour and size in a prepared frame (outside ``exclude``), each
+    centred on its outline where nothing touches it (:func:`discs_in_blob`)."""
     s = prep.view.px_per_mm
-    hsv = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)
-    v = prep.valid > 0
-    sample = hsv[::5, ::5][v[::5, ::5]]
-    if sample.size:
-        t_hue = float(np.median(sample[:, 0]))
-        t_sat = float(np.median(sample[:, 1]))
-    else:
-        t_hue, t_sat = 0.0, 0.0
-    mask = cv2.inRange(hsv, (0, cfg.min_saturation, cfg.min_value), (255, 255, 255))
-    # not the table's own colour: another hue, or far more saturated
-    dh = np.abs(hsv[..., 0].astype(np.int16) - int(t_hue))
-    dh = np.minimum(dh, 256 - dh)
-    other = (dh > cfg.hue_margin) | (hsv[..., 1] > t_sat + cfg.sat_margin)
-    mask = np.where((mask > 0) & other & v, 255, 0).astype(np.uint8)
-    if exclude is not None:
-        mask = cv2.bitwise_and(mask, cv2.bitwise_not(exclude))
+    mask = segment_mask(cfg.mask, prep)
+    if exclude is not None and np.any(exclude):
+        mask = cv2.bitwise_and(mask, cv2.bitwise_not(pieces_not_segments(
+            exclude, mask, cfg.max_coloured_share)))
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     r = cfg.diameter_mm * s / 2
-    hues = [(name, _hue(rgb)) for name, rgb in cfg.colours]
-    centres, names, confs = [], [], []
+    centres: list[tuple[float, float]] = []
     for found in blobs(mask, math.floor(0.5 * math.pi * r * r)):
         if not 0.5 * math.pi * r * r <= found.area <= cfg.max_touching * math.pi * r * r:
             continue
         blob, x0, y0 = found.mask(pad=2)
-        for c in discs_in_blob(blob, r, cfg.min_fill, cfg.max_outside,
-                                cfg.max_roughness):
-            cx, cy = round(c[0]), round(c[1])
-            own = np.zeros_like(blob)
-            cv2.circle(own, (cx, cy), max(1, round(0.8 * r)), 255, -1)
-            own = cv2.bitwise_and(own, blob)
-            h = hsv[y0:y0 + blob.shape[0], x0:x0 + blob.shape[1], 0][own > 0].astype(float)
-            # a half-sphere lit from above shades from a highlight to its rim; a patch of
-            # printed colour (a check of a cloth) is flat
-            disc = np.zeros_like(blob)
-            cv2.circle(disc, (cx, cy), max(1, round(0.8 * r)), 255, -1)
-            val = hsv[y0:y0 + blob.shape[0], x0:x0 + blob.shape[1], 2][disc > 0]
-            lo, mid, hi = np.percentile(val, (5, 50, 95))
-            if hi - lo < cfg.min_relief * max(float(mid), 1.0):
-                continue
-            ang = np.angle(np.mean(np.exp(1j * h / 256.0 * 2 * np.pi))) / (2 * np.pi) * 256.0
-            ang %= 256
-            d = sorted((min(abs(ang - hh), 256 - abs(ang - hh)), name) for name, hh in hues)
-            centres.append((c[0] + x0, c[1] + y0))
-            names.append(d[0][1])
-            confs.append(float(np.clip(1.0 - d[0][0] / max(d[1][0], 1e-6), 0.0, 1.0)))
+        for c in discs_in_blob(blob, r, cfg.min_fill, cfg.max_outside, cfg.max_roughness):
+            centres.append((float(c[0]) + x0, float(c[1]) + y0))
+    return Candidates(np.array(centres, float).reshape(-1, 2), mask, r)
+
+
+def _relief_ok(cfg: SegmentConfig, value: np.ndarray, c: np.ndarray, r: float) -> bool:
+    """A half-sphere lit from above shades from a highlight to its rim; a patch of printed
+    colour is flat (the hand-set test, when no judge is configured)."""
+    disc = np.zeros(value.shape, np.uint8)
+    cv2.circle(disc, (round(c[0]), round(c[1])), max(1, round(0.8 * r)), 255, -1)
+    val = value[disc > 0]
+    if not val.size:
+        return False
+    lo, mid, hi = np.percentile(val, (5, 50, 95))
+    return bool(hi - lo >= cfg.min_relief * max(float(mid), 1.0))
+
+
+def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None = None
+                    ) -> Detections:
+    """Finds the Worm Up segments in a prepared frame: the candidates
+    (:func:`segment_candidates`) the judge takes for segments, named by their hue."""
+    cand = segment_candidates(cfg, prep, exclude)
+    if not len(cand.centres_px):
+        return Detections.empty()
+    hsv = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)
+    r = cand.r_px
+    if cfg.judge is not None:
+        feats = disc_features(candidate_images(prep, cand.mask), cand.centres_px, r)
+        score = judge_for(cfg.judge).scores(feats)
+        keep = score >= cfg.judge.min_score
+    else:
+        score = np.ones(len(cand.centres_px))
+        keep = np.array([_relief_ok(cfg, hsv[..., 2], c, r) for c in cand.centres_px], bool)
+    hues = [(name, _hue(rgb)) for name, rgb in cfg.colours]
+    centres, names, confs = [], [], []
+    h_img = hsv[..., 0]
+    for c, ok, sc in zip(cand.centres_px, keep, score, strict=True):
+        if not ok:
+            continue
+        own = np.zeros(cand.mask.shape, np.uint8)
+        cv2.circle(own, (round(c[0]), round(c[1])), max(1, round(0.8 * r)), 255, -1)
+        own = cv2.bitwise_and(own, cand.mask)
+        h = h_img[own > 0].astype(float)
+        if not h.size:
+            continue
+        ang = np.angle(np.mean(np.exp(1j * h / 256.0 * 2 * np.pi))) / (2 * np.pi) * 256.0
+        ang %= 256
+        d = sorted((min(abs(ang - hh), 256 - abs(ang - hh)), name) for name, hh in hues)
+        centres.append(c)
+        names.append(d[0][1])
+        confs.append(float(sc))
     if not centres:
         return Detections.empty()
     seen = prep.view.to_mm(np.array(centres))

@@ -24,7 +24,14 @@ from vision.centres import Peaks
 from vision.detections import Detections
 from vision.namer import Namer
 from vision.namer_classes import CLASSES
-from vision.posts import CAP, PostConfig, judge_post, post_outline, read_post_near
+from vision.posts import (
+    CAP,
+    PostConfig,
+    fit_post,
+    judge_post,
+    post_outline,
+    read_post_near,
+)
 from vision.prepare import Prepared
 from vision.topview import TopView
 
@@ -125,14 +132,23 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
         got = read_post_near(posts, level, view, px, cfg.reach_mm * s, against)
         if got is None:
             continue
-        foot_px, score = got
+        # the template's foot, or the outline fitted from the peak itself (the template may
+        # take a post's shadow or a post hidden behind it for its foot): the one whose wall
+        # is darkest (a shadow lets light in) of those that look like a post
+        score = got[1]
+        best: tuple[float, np.ndarray] | None = None
+        for foot_px in (got[0], fit_post(posts, level, view, px, against).foot):
+            core = judge_post(posts, level, view, foot_px, against)
+            if core is not None and (best is None or core < best[0]):
+                best = (core, foot_px)
+        if best is None:
+            continue
+        foot_px = best[1]
         foot_mm = view.to_mm(foot_px[None])[0]
         if any(np.hypot(*(foot_mm - k)) < cfg.apart_mm for k in known):
             continue
         mine = _draw_outline(np.zeros((h, w), np.uint8), posts, view, foot_px)
         if np.count_nonzero(mine & taken) > posts.max_overlap * np.count_nonzero(mine):
-            continue
-        if judge_post(posts, level, view, foot_px, against) is None:
             continue
         taken |= mine
         known.append(foot_mm)

@@ -2,9 +2,11 @@
 
 Two threads: a *reader* pulls items from the source and a *worker* judges them. Between them is a
 one-item slot: for a live source (a camera) a new frame replaces one the worker has not taken yet
-(the old one is dropped and counted), so a slow machine never builds a queue; for a recording the
-reader waits, so every frame is seen. A camera that goes away is retried every ``retry_s`` seconds
-with the status saying so; the game (the :class:`live.table.Table`) simply goes on when it returns.
+(the old one is counted as dropped), so a slow machine never builds a queue; the worker only
+rechecks the last few frames it passed over (a still table's frames count for the stabiliser, see
+:meth:`Pipeline.catch_up`). For a recording the reader waits, so every frame is seen. A camera
+that goes away is retried every ``retry_s`` seconds with the status saying so; the game (the
+:class:`live.table.Table`) simply goes on when it returns.
 
 :func:`run_sync` is the same worker step without threads (``tabletop replay``).
 """
@@ -48,6 +50,14 @@ class Vision:
             None: the same vision serves every game.
         kinds: The kinds of piece looked for (None: whatever ``detect`` finds).
         pieces: The piece set (sizes) looked for, when known.
+        recheck: A frame -> the last result again when it shows the same table as the last
+            detected frame, else None (cheap); the frames a busy worker passed over are
+            rechecked in order, so each still one counts for the stabiliser. None: passed
+            frames are dropped unseen.
+        confirm: (frame, still reading, last accepted table) -> the reading with the pieces
+            of the accepted table it lacked looked for at their poses (``vision.confirm``);
+            run once per still table, never on a fresh game (no accepted table). None: the
+            reading stands.
     """
 
     detect: Callable[[np.ndarray], Any]
@@ -57,6 +67,8 @@ class Vision:
     rebuild: Callable[[Any], Vision] | None = None
     kinds: tuple[str, ...] | None = None
     pieces: Any = None
+    recheck: Callable[[np.ndarray], Any | None] | None = None
+    confirm: Callable[[np.ndarray, Scene, Scene], Scene] | None = None
 
 
 def encode_jpeg(image: np.ndarray, width: int | None = None, quality: int = 80) -> bytes:
@@ -99,19 +111,33 @@ class FrameHub:
 
 
 class _Slot:
-    """A one-item hand-over between the reader and the worker."""
+    """A one-item hand-over between the reader and the worker. A live frame that a newer one
+    replaces is kept among the last few ``passed`` frames (for a cheap recheck), not judged."""
+
+    PASSED = 4
+    """How many replaced frames are kept for the worker's recheck (the newest)."""
 
     def __init__(self) -> None:
         self._cond = threading.Condition()
         self._item: Item | None = None
         self._ended = False
+        self._passed: deque[Frame] = deque(maxlen=self.PASSED)
         self.dropped = 0
+
+    def passed(self) -> list[Frame]:
+        """The frames replaced since the last call, oldest first (and forgets them)."""
+        with self._cond:
+            out = list(self._passed)
+            self._passed.clear()
+            return out
 
     def put(self, item: Item, replace: bool, stop: threading.Event) -> None:
         with self._cond:
             if replace:
                 if self._item is not None:
                     self.dropped += 1
+                    if isinstance(self._item, Frame):
+                        self._passed.append(self._item)
             else:
                 while self._item is not None and not stop.is_set():
                     self._cond.wait(0.1)
@@ -143,15 +169,20 @@ class Pipeline:
         hub: Where the annotated picture goes.
         retry_s: How often a lost camera is tried again.
         jpeg_width: Width of the live picture.
+        known: Returns the last accepted table (None before the first), which vision uses to
+            confirm pieces a still reading lacks; default: ``submit``'s owner's ``accepted``
+            (a :class:`live.table.Table`), else none.
     """
 
     def __init__(self, source: Source, vision: Vision,
                  submit: Callable[..., Any], bus: Bus | None = None,
                  hub: FrameHub | None = None, retry_s: float = 2.0,
-                 jpeg_width: int = 960) -> None:
+                 jpeg_width: int = 960,
+                 known: Callable[[], Scene | None] | None = None) -> None:
         self.source = source
         self.vision = vision
         self.submit = submit
+        self.known = known if known is not None else _accepted_of(submit)
         self.bus = bus
         self.hub = hub or FrameHub()
         self.retry_s = retry_s
@@ -309,6 +340,7 @@ class Pipeline:
             if item is None:
                 continue
             try:
+                self.catch_up(self._slot.passed())
                 self.step(item)
             except TabletopError as exc:
                 with self._lock:
@@ -318,6 +350,31 @@ class Pipeline:
                     self._last_error = f"{type(exc).__name__}: {exc}"
             self._publish_status()
         self._publish_status(force=True)
+
+    def catch_up(self, passed: list[Frame]) -> None:
+        """Rechecks, oldest first, frames that came while the worker was busy: each that shows
+        the same table as the last detected frame is one more still frame for the stabiliser
+        (a verdict need not wait for frames still to come); at the first that does not, the
+        rest are left (the newest frame is detected next)."""
+        recheck = self.vision.recheck
+        if recheck is None:
+            return
+        for frame in passed:
+            result = recheck(frame.image_bgr)
+            if result is None:
+                return
+            stable = self.vision.stabiliser.update(getattr(result, "scene", result))
+            if stable is not None:
+                self._judge(stable, frame.image_bgr)
+
+    def _judge(self, stable: Scene, image: np.ndarray) -> None:
+        """Submits a still table's scene (confirmed against the accepted table, with the
+        latest picture) to the referee."""
+        stable = self._confirmed(image, stable)
+        with self._lock:
+            self._stable += 1
+        done = self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
+        self._read_twice(done)
 
     def step(self, item: Item) -> None:
         """Processes one item: a timeline event is submitted; a frame goes through vision."""
@@ -335,15 +392,34 @@ class Pipeline:
             drawn = self.vision.annotate(image, result)
         self.hub.put(image, encode_jpeg(drawn, self.jpeg_width))
         if stable is not None:
-            with self._lock:
-                self._stable += 1
-            done = self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
-            self._read_twice(done)
+            self._judge(stable, image)
         now = time.monotonic()
         with self._lock:
             self._processed += 1
             self._times.append(now)
             self._latency.append(now - item.t_captured)
+
+    def _confirmed(self, image: np.ndarray, scene: Scene) -> Scene:
+        """A still reading with the last accepted table's pieces it lacked looked for where
+        they lay (the accepted table is an input, like the calibration)."""
+        confirm = self.vision.confirm
+        known = self.known() if self.known is not None else None
+        if confirm is None or known is None:
+            return scene
+        try:
+            return confirm(image, scene, known)
+        except Exception as exc:  # the reading as it was is still judged
+            with self._lock:
+                self._last_error = f"confirming the still table: {type(exc).__name__}: {exc}"
+            return scene
+
+
+def _accepted_of(submit: Callable[..., Any]) -> Callable[[], Scene | None] | None:
+    """``submit``'s owner's last accepted table, when it keeps one (``Table.submit``)."""
+    owner = getattr(submit, "__self__", None)
+    if owner is None or not hasattr(type(owner), "accepted"):
+        return None
+    return lambda: owner.accepted
 
 
 def _doubted(done: Any) -> bool:
@@ -353,13 +429,15 @@ def _doubted(done: Any) -> bool:
 
 def run_sync(source: Source, vision: Vision, submit: Callable[..., Any],
              progress: Callable[[int, int | None], None] | None = None,
-             ready: Callable[[Pipeline], None] | None = None) -> int:
+             ready: Callable[[Pipeline], None] | None = None,
+             known: Callable[[], Scene | None] | None = None) -> int:
     """Runs every item of a recording through the pipeline in this thread; returns the count.
 
     ``ready`` is called with the pipeline before the first item (to hear of new games:
-    ``lambda pipe: table.on_game(pipe.use_game)``).
+    ``lambda pipe: table.on_game(pipe.use_game)``); ``known`` returns the last accepted table
+    (``lambda: table.accepted``; default: as :class:`Pipeline`).
     """
-    pipe = Pipeline(source, vision, submit, jpeg_width=480)
+    pipe = Pipeline(source, vision, submit, jpeg_width=480, known=known)
     if ready is not None:
         ready(pipe)
     n = 0

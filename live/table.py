@@ -228,6 +228,12 @@ class Table:
 
     # ------------------------------------------------------------------ reading
 
+    @property
+    def accepted(self) -> Scene | None:
+        """The last accepted table (None before the first): vision confirms pieces there."""
+        with self._lock:
+            return self._last_table
+
     @staticmethod
     def _table_of(referee: Referee) -> Scene | None:
         table = getattr(referee.state, "table", None)

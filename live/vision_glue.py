@@ -12,7 +12,9 @@ from referee.base import Game
 from referee.registry import find_game
 from tabletop.errors import RecordFormatError
 from tabletop.pieceset import PieceSet
+from tabletop.scene import Scene
 from vision import Detector, DetectorConfig, Stabiliser, annotate
+from vision.confirm import Confirmer
 
 
 def game_kinds(game: str | Game | None) -> tuple[str, ...] | None:
@@ -32,7 +34,8 @@ def load_vision(calibration: Calibration, game: str | Game | None = None,
                 pieces: PieceSet | None = None,
                 area_mm: tuple[float, float, float, float] | None = None) -> Vision:
     """The real detector (looking only for the kinds ``game`` uses, at its piece sizes),
-    stabiliser and annotator.
+    stabiliser, annotator and confirmation of a still reading by the last accepted table
+    (:class:`vision.confirm.Confirmer`).
 
     ``game`` is a configured game (its kinds and its setup's piece sizes) or a game's name
     (its kinds, the default sizes unless ``pieces``). The returned vision's ``rebuild`` makes
@@ -54,9 +57,15 @@ def load_vision(calibration: Calibration, game: str | Game | None = None,
     def rebuild(new_game: Game) -> Vision:
         return load_vision(calibration, new_game, None, area_mm)
 
+    confirmer = Confirmer(calibration, detector.pieces, kinds=tuple(config.kinds))
+
+    def confirm(frame: np.ndarray, reading: Scene, known: Scene) -> Scene:
+        return confirmer.confirm(frame, reading, known).scene
+
     return Vision(detect=detector.detect, stabiliser=Stabiliser(),
                   annotate=annotate, check_image=check_image,
-                  rebuild=rebuild, kinds=tuple(config.kinds), pieces=detector.pieces)
+                  rebuild=rebuild, kinds=tuple(config.kinds), pieces=detector.pieces,
+                  recheck=detector.recheck, confirm=confirm)
 
 
 def still_frames() -> int:

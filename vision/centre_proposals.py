@@ -3,11 +3,12 @@
 Each peak of the net's heat maps that no found piece explains is a candidate: a coin is placed
 by its far rim (:func:`vision.coins.far_edge_centres`, or on a table whose level varies
 :func:`vision.rim_fit.rim_centres`), a tile by its edges (:func:`vision.tiles.refine_block`,
-or :func:`vision.square_fit.square_centre`), and the namer then judges it at its foot and the
-ink readers read its suit, as :mod:`vision.proposals` does for the bright mask's leftovers. A
-candidate whose fit fails is dropped. The prepared view is made in full only around pieces
-the masks saw; around a candidate elsewhere, the view is warped and divided by the local
-table's colour (the median of a window a few times the piece's size) before fitting.
+or from its strongest straight edges in colour: :mod:`vision.tile_candidates`), and the namer
+then judges it at its foot and the ink readers read its suit, as :mod:`vision.proposals` does
+for the bright mask's leftovers. A candidate whose fit fails is dropped. The prepared view is
+made in full only around pieces the masks saw; around a candidate elsewhere, the view is
+warped and divided by the local table's colour (the median of a window a few times the
+piece's size) before fitting.
 """
 
 from __future__ import annotations
@@ -19,15 +20,19 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
+from vision.coin_colour import colour_rim_centres
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
 from vision.namer import Namer, name_detections
 from vision.namer_classes import CLASSES
+from vision.post_candidates import PostCandidateConfig, propose_posts
+from vision.posts import PostConfig
 from vision.prepare import Prepared
-from vision.proposals import _tile_angle_px, explained_mask, read_found
+from vision.proposals import explained_mask, read_found
 from vision.rim_fit import rim_centres
-from vision.square_fit import square_centre
-from vision.tiles import TileConfig, _Block, refine_block
+from vision.tile_candidates import fit_tiles
+from vision.tile_fit import TileFitConfig
+from vision.tiles import TileConfig
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,10 @@ class CentreProposalConfig:
     sure_face: A tile's face (and a face-up tile's suit) is the namer's where it gives that
         face at least this share of the tile's probability: the ink readers misread faces
         where the masks see nothing (a blind's stripes over a red cloth). None: never.
+    fit: How a tile the stages' own edge fit cannot place is fitted from its strongest
+        straight edges in colour (:func:`vision.tile_fit.fit_square`).
+    posts: How posts are proposed at the net's post peaks
+        (:func:`vision.post_candidates.propose_posts`); None: never.
     """
 
     finder: CentresConfig = field(default_factory=CentresConfig)
@@ -55,6 +64,8 @@ class CentreProposalConfig:
     max_shift: float = 0.6
     max_each: int = 150
     sure_face: float | None = 0.9
+    fit: TileFitConfig = field(default_factory=TileFitConfig)
+    posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
 
 
 def _covered(rois: tuple[tuple[int, int, int, int], ...], rect: tuple[int, int, int, int]
@@ -106,9 +117,37 @@ def _free(prep: Prepared, explained: np.ndarray, peaks: Peaks, most: int) -> np.
 def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                     calibration: Calibration, prep: Prepared, dets: Detections,
                     coins: CoinConfig, tiles: TileConfig, cfg: CentreProposalConfig,
-                    kinds: tuple[str, ...], half_bgr: np.ndarray | None = None) -> Detections:
-    """New coins and tiles where the centre net sees them and ``dets`` has none."""
+                    kinds: tuple[str, ...], half_bgr: np.ndarray | None = None,
+                    posts: PostConfig | None = None) -> Detections:
+    """New coins, tiles and posts where the centre net sees them and ``dets`` has none
+    (``posts``: the post stage's configuration, the pieces' size)."""
     peaks = finder.find(frame_bgr, half_bgr)
+    found = _coins_and_tiles(finder, namer, frame_bgr, calibration, prep, dets, coins, tiles,
+                             cfg, kinds, peaks)
+    if "post" not in kinds or cfg.posts is None:
+        return found
+    return Detections.merge([found, _posts(namer, frame_bgr, calibration, prep,
+                                           Detections.merge([dets, found]), coins, tiles, cfg,
+                                           peaks["post"], posts or PostConfig())])
+
+
+def _posts(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep: Prepared,
+           dets: Detections, coins: CoinConfig, tiles: TileConfig, cfg: CentreProposalConfig,
+           peaks: Peaks, posts: PostConfig) -> Detections:
+    """New posts at the net's post peaks (:func:`vision.post_candidates.propose_posts`); the
+    other pieces found are what their edges are not looked for against."""
+    assert cfg.posts is not None
+    others = dets[dets.kind != "post"]
+    against = explained_mask(prep, others, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
+    return propose_posts(peaks, namer, frame_bgr, calibration, prep, dets, against, posts,
+                         cfg.posts)
+
+
+def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
+                     calibration: Calibration, prep: Prepared, dets: Detections,
+                     coins: CoinConfig, tiles: TileConfig, cfg: CentreProposalConfig,
+                     kinds: tuple[str, ...], peaks: dict[str, Peaks]) -> Detections:
+    """New coins and tiles where the centre net sees them and ``dets`` has none."""
     view = prep.view
     s = view.px_per_mm
     r = coins.radius_mm * s
@@ -125,10 +164,7 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     found_c: list[np.ndarray] = []
     if len(coin_px):
         away = view.outward_px(coin_px)
-        fine = far_edge_centres(shade, coin_px, away, r, 1.0)
-        lost = ~np.all(np.isfinite(fine), axis=1)
-        if lost.any():  # a table whose level varies (a check, a cloth's pattern)
-            fine[lost] = rim_centres(shade, coin_px[lost], away[lost], r)
+        fine = coin_fits(shade, top, coin_px, away, r)
         for start, f in zip(coin_px, fine, strict=True):
             if not np.all(np.isfinite(f)) or np.hypot(*(f - start)) > cfg.max_shift * r:
                 continue
@@ -138,28 +174,31 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                 continue  # moved onto a piece already found
             if all(np.hypot(*(f - g)) >= r for g in found_c):
                 found_c.append(f)
-    found_t: list[_Block] = []
-    for p in tile_px:
-        ang = _tile_angle_px(shade, p, side)
-        if ang is None:
-            continue
-        block = _Block((float(p[0]), float(p[1])), ang, 1, 1, side)
-        away = view.outward_px(p[None])[0]
-        fine = refine_block(shade, prep.bright, block, side, away, tiles.gap_mm * s)
-        if fine is None:  # a table whose level varies (stripes of shade, a check, white)
-            sq = square_centre(shade, p, ang, side, away)
-            if sq is None:
-                continue
-            fine = _Block((float(sq[0][0]), float(sq[0][1])), sq[1], 1, 1, side)
-        c = np.array(fine.centre_px)
-        if all(np.hypot(*(c - np.array(b.centre_px))) >= 0.5 * side for b in found_t):
-            found_t.append(fine)
+    found_t = fit_tiles(view, shade, top, prep.bright, explained, tile_px, side,
+                        tiles.gap_mm * s, cfg.fit)
     found = read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
                        cfg.seen, top)
     # faces the ink readers read unsurely are the namer's, as for the stages' pieces
     found = name_detections(namer, frame_bgr, calibration, found)
     return found if cfg.sure_face is None else sure_faces(namer, frame_bgr, calibration,
                                                           found, cfg.sure_face)
+
+
+def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.ndarray,
+              r: float) -> np.ndarray:
+    """Coins' top faces (N, 2) near ``starts`` (view pixels), NaN where no fit holds: the far
+    rim in the grey ``shade`` (:func:`far_edge_centres`), else the rim in colour in ``top``
+    (a coin about as bright as the table: cream on glossy white, a dim warm lamp;
+    :func:`colour_rim_centres`), else the grey rim's steepest edges (a table whose level
+    varies: a check, a cloth's pattern; :func:`rim_centres`)."""
+    fine = far_edge_centres(shade, starts, away, r, 1.0)
+    for fit in (lambda i: colour_rim_centres(top, starts[i], away[i], r),
+                lambda i: rim_centres(shade, starts[i], away[i], r)):
+        lost = ~np.all(np.isfinite(fine), axis=1)
+        if not lost.any():
+            break
+        fine[lost] = fit(lost)
+    return fine
 
 
 def sure_faces(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,

@@ -235,13 +235,7 @@ class Detector:
         half_bgr = half
         cells = self.hand_grid.cells_of(frame, half)
         if self._unchanged(cells):
-            assert self._last is not None
-            self._frames += 1
-            last = self._last
-            return FrameResult(last.scene, last.centres_px,
-                               {"still": (time.perf_counter() - t_all) * 1000.0,
-                                "total": (time.perf_counter() - t_all) * 1000.0},
-                               last.detections, last.hand_outlines_px)
+            return self._again(t_all)
         if cfg.watch_first and self.memory is not None and self._last_explained is not None:
             watched = self._watch(frame, self._last_explained, cells, tm)
             if watched[0] and watched[2]:  # the frame alone shows the hand the memory sees
@@ -307,7 +301,7 @@ class Detector:
             if self.centres is not None and cfg.centres is not None and not hand:
                 more = timed(tm, "centres", propose_centres, self.centres, self.namer, frame,
                              self.calibration, prep, dets, cfg.coins, cfg.tiles, cfg.centres,
-                             cfg.kinds, half_bgr)
+                             cfg.kinds, half_bgr, posts=cfg.posts)
                 dets = Detections.merge([dets, more])
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand
@@ -323,6 +317,30 @@ class Detector:
         self._last, self._last_cells, self._last_explained = (result, None if hand else cells,
                                                                explained)
         return result
+
+    def recheck(self, frame_bgr: np.ndarray) -> FrameResult | None:
+        """The last result again when ``frame_bgr`` shows the same table as the last fully
+        detected frame (every cell of the coarse grid within noise of it), else None: a few
+        milliseconds, nothing learnt. Live, the frames that came while a frame was being
+        detected are rechecked in order before the newest is detected: each one that shows
+        the same table is one more still frame seen (the stabiliser's evidence) instead of
+        being dropped unseen."""
+        frame = as_bgr(frame_bgr)
+        self.calibration.check_image_size((frame.shape[1], frame.shape[0]), "the frame")
+        t_all = time.perf_counter()
+        if self._last is None or not self._unchanged(self.hand_grid.cells_of(frame,
+                                                                                halve(frame))):
+            return None
+        return self._again(t_all)
+
+    def _again(self, t_all: float) -> FrameResult:
+        """The last result, for a frame that shows the same table (timed from ``t_all``)."""
+        assert self._last is not None
+        self._frames += 1
+        last = self._last
+        ms = (time.perf_counter() - t_all) * 1000.0
+        return FrameResult(last.scene, last.centres_px, {"still": ms, "total": ms},
+                           last.detections, last.hand_outlines_px)
 
     def _watch(self, frame: np.ndarray, explained: np.ndarray, cells: np.ndarray,
                tm: dict[str, float]) -> tuple[bool, np.ndarray, bool]:

@@ -233,6 +233,71 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
 _GROW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
 
 
+def judge_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,
+               against: np.ndarray | None = None) -> float | None:
+    """The median level of the side wall of a post standing at ``foot_px`` (view pixels) when
+    the view ``level`` shows one there, as :func:`detect_posts` holds its readings to: its
+    wall dark all through and black (``max_core_level``), the table brighter round most of
+    its outline (``min_outlined``), its top face of one level; None when it does not (a
+    shadow has no top and is not outlined where the post's wall would be; a mug is pale; a
+    patch of a broad shadow is dark all round). Parts of it against other pieces
+    (``against``, uint8 over the view) are not judged, and a reading they cover for the most
+    part is not a post either (nothing is seen of it)."""
+    s = view.px_per_mm
+    out = post_outline(cfg, view, foot_px, step_px=2.0)
+    pad = 2.0 * cfg.radius_mm * s + 4.0
+    h, w = level.shape
+    x0, y0 = (max(0, int(v - pad)) for v in out.points.min(axis=0))
+    x1, y1 = (min(lim, int(v + pad) + 2) for v, lim in zip(out.points.max(axis=0), (w, h),
+                                                            strict=True))
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    patch = level[y0:y1, x0:x1]
+    wall = _wall(cfg, view, foot_px, (x0, y0), patch.shape)
+    side, face = _side(cfg, view, foot_px, (x0, y0), wall)
+    near = None if against is None else against[y0:y1, x0:x1]
+    if near is not None:
+        inner = cv2.erode(side, np.ones((3, 3), np.uint8)) > 0
+        if np.count_nonzero(inner & (near == 0)) < cfg.min_seen_share * max(
+                1, np.count_nonzero(inner)):
+            return None
+    core = _wall_level(cfg, patch, side, near)
+    if core is None or core > cfg.max_core_level:
+        return None
+    if _outlined(cfg, level, view, foot_px, against) < cfg.min_outlined:
+        return None
+    return core if _flat(cfg, patch, face, near) else None
+
+
+def read_post_near(cfg: PostConfig, level: np.ndarray, view: TopView, start_px: np.ndarray,
+                   reach_px: float, against: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, float] | None:
+    """The foot (view pixels) and template score of the post that best explains the dark
+    pixels (below ``black_level``) within ``reach_px`` of ``start_px``, fitted to its outline
+    as :func:`detect_posts` fits a blob's (so a shadow does not pull it); None when too few
+    are dark there or no foot fits the template."""
+    s = view.px_per_mm
+    r = cfg.radius_mm * s
+    h, w = level.shape
+    lean = cfg.height_mm / max(view.camera.height_mm - cfg.height_mm, 1.0)
+    mm = view.to_mm(np.asarray(start_px, float)[None])[0]
+    pad = math.ceil(reach_px + 2 * r + 5.0 * s
+                    + lean * s * float(np.hypot(*(mm - view.camera.nadir_mm)))) + 2
+    cx, cy = (int(v) for v in np.rint(start_px))
+    xa, ya = max(0, cx - pad), max(0, cy - pad)
+    xb, yb = min(w, cx + pad + 1), min(h, cy + pad + 1)
+    if xb - xa < 4 or yb - ya < 4:
+        return None
+    patch = level[ya:yb, xa:xb]
+    ys, xs = np.nonzero(patch <= cfg.black_level)
+    near = np.hypot(xs + xa - start_px[0], ys + ya - start_px[1]) <= reach_px
+    if np.count_nonzero(near) < 0.5 * math.pi * r * r:
+        return None
+    soft = _darkness(cfg.black_level, cfg.contrast)[patch]
+    pts = np.c_[xs[near], ys[near]].astype(float)
+    return _best_post(cfg, level, view, soft, np.array([xa, ya], float), pts, against)
+
+
 def _best_post(cfg: PostConfig, level: np.ndarray, view: TopView, soft: np.ndarray,
                origin: np.ndarray, pts: np.ndarray, against: np.ndarray | None
                ) -> tuple[np.ndarray, float] | None:

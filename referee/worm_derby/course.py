@@ -204,3 +204,18 @@ def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles
     course = Course((scene.pieces[i].centre_mm, scene.pieces[j].centre_mm),
                     scene.pieces[k].centre_mm, tuple(gates), tile, fixed)
     return CourseReading(course, "", (), (i, j), k, tuple(gate_idx), tuple(extra))
+
+
+def start_pair_found(scene: Scene, pieces: PieceSet, start_apart_tiles: tuple[float, float],
+                     worm_ends_mm: Sequence[Point2]) -> bool:
+    """Whether two face-up tiles could be the start tiles (``start_apart_tiles`` apart) with a
+    worm's end coin between them, whatever the pylon (a course whose pylon is not seen)."""
+    tile = pieces.tile_mm
+    lo, hi = start_apart_tiles
+    up = face_up_tiles(scene)
+    for i, j in itertools.combinations(up, 2):
+        a, b = scene.pieces[i], scene.pieces[j]
+        if lo * tile <= math.dist(a.centre_mm, b.centre_mm) <= hi * tile and \
+                any(_between(a, b, e, tile) for e in worm_ends_mm):
+            return True
+    return False

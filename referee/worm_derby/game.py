@@ -34,7 +34,7 @@ from referee.worm_derby.move_rules import (
     judge_move,
     most_steps,
 )
-from referee.worm_derby.reading import ReadingRules, reconcile
+from referee.worm_derby.reading import Candidate, ReadingRules, reconcile
 from referee.worm_derby.roll_rules import judge_roll
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
@@ -42,7 +42,7 @@ from referee.worm_derby.setup_rules import judge_setup, start_track
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
-from referee.worm_derby.words import possessive, sentence
+from referee.worm_derby.words import at, possessive, sentence
 from referee.worm_derby.worms import extract_worm
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
@@ -57,7 +57,7 @@ from tabletop.events import (
     Verdict,
     Winner,
 )
-from tabletop.scene import SUITS, Point2, Scene
+from tabletop.scene import SUITS, Piece, Point2, Scene
 
 DEFAULT_LENGTH = 6
 
@@ -203,7 +203,7 @@ class WormDerby(Game[DerbyState]):
             else:
                 worms.append(w)
         new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False,
-                      doubted=None)
+                      doubted=None, before_move=None)
         played = ""
         if state.roll not in (None, "again", "ace") and not state.over:
             player = self.players[state.turn]
@@ -227,7 +227,7 @@ class WormDerby(Game[DerbyState]):
                   and not state.over):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
-            step = Step(step.state, (*early, *step.outputs))
+            step = Step(replace(step.state, before_move=None), (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
             if not step.outputs and step.state.pending is not None:
@@ -237,7 +237,7 @@ class WormDerby(Game[DerbyState]):
             step = Step(state, (Verdict(seq, getattr(event, "player", None), False,
                                         Rule.EVENT.value,
                                         f"A {event.type} event has no meaning in worm-derby."),))
-        return self._settle(state, step, seq)
+        return self._settle(state, step, seq, isinstance(event, Roll))
 
     def _doubt_stands(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the last reading is in doubt: the players went on, so
@@ -309,8 +309,11 @@ class WormDerby(Game[DerbyState]):
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
                        unsure=tuple(sorted(unsure)))
 
-    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int) -> Step[DerbyState]:
-        """Keeps track of an illegal verdict not yet put right (see :meth:`step`)."""
+    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int, roll: bool = False
+                ) -> Step[DerbyState]:
+        """Keeps track of an illegal verdict not yet put right (see :meth:`step`): while one
+        is pending, another player's foul (or, once the table was told, any roll refused: the
+        players went on regardless) is not judged again; the table is told once."""
         verdicts = step.verdicts
         if not verdicts:
             return step
@@ -319,7 +322,8 @@ class WormDerby(Game[DerbyState]):
         v = verdicts[0]
         if v.legal:
             return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
-        if state.pending is None or v.player == state.pending[1] or v.rule == Rule.SETUP:
+        if state.pending is None or v.rule == Rule.SETUP or (
+                v.player == state.pending[1] and not (roll and state.pending_told)):
             return Step(replace(step.state, pending=(seq, v.player), pending_told=False),
                         step.outputs)
         if state.pending_told:
@@ -412,9 +416,14 @@ class WormDerby(Game[DerbyState]):
         move: otherwise the table is asked to confirm or fix it (a doubt)."""
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
+        back = self._taken_back(state, scene, seq)
+        if back is not None:
+            return back
         state = self._reseat(state, scene)
         assert state.table is not None
         player = self.players[state.turn]
+        if player in state.unsure and state.roll not in (None, "again", "ace"):
+            return self._mover_unsure(state, scene, seq)
         reading = reconcile(state.table, scene, self.reading_rules(state))
         for k, cand in enumerate(reading.candidates):
             step = self._judge_scene(state, cand.scene, seq)
@@ -423,7 +432,8 @@ class WormDerby(Game[DerbyState]):
                 for o in step.outputs))
             if reading.complete and k == 0:
                 return step
-            if step.verdicts and all(v.legal for v in step.verdicts):
+            if step.verdicts and all(v.legal for v in step.verdicts) and \
+                    self._legal_with_new_tiles(state, scene, cand, seq):
                 return step
             if not step.outputs and k == 0:
                 return step  # nothing changed once the misread is put right
@@ -434,6 +444,62 @@ class WormDerby(Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _legal_with_new_tiles(self, state: DerbyState, scene: Scene, cand: Candidate,
+                              seq: int) -> bool:
+        """Whether a move confirmed legal on a reading with tiles left out (seen where none
+        was) is legal with them too, as if they had always lain there (a tile not seen before
+        may be real: a legal confirmation must not rest on leaving it out)."""
+        assert state.table is not None
+        kept = set(cand.index_map)
+        new = tuple(p for j, p in enumerate(scene.pieces) if j not in kept and p.kind == "tile")
+        if not new:
+            return True
+        table = replace(state.table, pieces=(*state.table.pieces, *new))
+        step = self._judge_scene(replace(state, table=table),
+                                 replace(cand.scene, pieces=(*cand.scene.pieces, *new)), seq)
+        return bool(step.verdicts) and all(v.legal for v in step.verdicts)
+
+    def _mover_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
+        """The worm on the move was not read whole since it last moved: where it started from
+        is not known, so its move cannot be judged; the table is asked (once per reading)."""
+        player = self.players[state.turn]
+        if state.doubted is not None and state.doubted[1] == scene:
+            return Step(state)
+        mine = tuple(i for i, p in enumerate(scene.pieces)
+                     if p.kind == "coin" and p.suit == player)
+        return Step(replace(state, doubted=(seq, scene)), (Doubt(
+            seq, player, mine, None, sentence(
+                f"{possessive(player)} worm has not been read whole since it last moved "
+                f"({len(mine)} of its {state.worm(player).length} coins are seen): is a coin "
+                f"hidden or misread?")),))
+
+    def _taken_back(self, state: DerbyState, scene: Scene, seq: int
+                    ) -> Step[DerbyState] | None:
+        """The table put back as it was before the last legal move, before the next roll,
+        with the worm that moved read where it was (all its coins but one at most): the move is
+        taken back (its verdict was overruled by the table), and its roll is to play again.
+        None otherwise."""
+        if state.before_move is None or state.roll is not None:
+            return None
+        at_seq, before = state.before_move
+        assert before.table is not None
+        mover = self.players[before.turn]
+        reading = reconcile(before.table, scene, self.reading_rules(before))
+        s = self.settings
+        for cand in reading.candidates:
+            gone, came = scene_diff(before.table, cand.scene, s.same_place_mm,
+                                    s.same_angle_deg)
+            read = [p for p, j in zip(cand.scene.pieces, cand.index_map, strict=True)
+                    if j >= 0 and p.kind == "coin" and p.suit == mover]
+            if not gone and not came and len(read) >= max(2, before.worm(mover).length - 1):
+                break
+        else:
+            return None
+        return Step(before, (_notice(
+            seq, f"the table is back as it was before {possessive(mover)} move judged at "
+                 f"{at_seq}: that move is taken back and {possessive(mover)} roll of "
+                 f"{before.roll} is to play again", "warning"),))
 
     def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         assert state.table is not None
@@ -487,6 +553,14 @@ class WormDerby(Game[DerbyState]):
         verdict; once the players have rolled on, the race stands as the table shows it."""
         reason, pieces, where, doubt = problem.reason, problem.pieces, problem.where, \
             problem.doubt
+        if state.early_roller is not None and course is None:
+            # the race is on, but a start tile is not seen: where the worms' tails and the
+            # pylon say it lies
+            course = self.course_without_a_start_tile(scene)
+            if course is not None:
+                reason = f"{reason} (a start tile is not seen; it is taken to lie at " \
+                         f"{at(course.start_mm[1])})"
+                doubt = ""
         if state.early_roller is not None and not doubt:
             # the players went on rolling while the setup was in doubt: the race is on
             going = self._setup_as_it_stands(state, scene, course, seq, reason)
@@ -497,6 +571,39 @@ class WormDerby(Game[DerbyState]):
             return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                       where, sentence(f"{reason}: {doubt}")),))
         return Step(state, (judged(Rule.SETUP, reason, pieces, where).verdict(seq, None),))
+
+    def course_without_a_start_tile(self, scene: Scene) -> Course | None:
+        """The course of a table where one start tile is not seen: a face-up tile in line with
+        a worm's end coin is one start tile, the other lies as far beyond the pylon's foot on
+        that line (the pylon is on the start tiles' bisector), with a worm's end between them.
+        None when no such course is found."""
+        ends = []
+        for player in self.players:
+            shape = extract_worm(scene, player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) < 2:
+                return None
+            ends += [scene.pieces[shape.coins[0]].centre_mm,
+                     scene.pieces[shape.coins[-1]].centre_mm]
+        tile = self.pieces.tile_mm
+        up = [p for p in scene.pieces if p.kind == "tile" and p.face == "up"]
+        for a in up:
+            for e in ends:
+                n = math.dist(e, a.centre_mm)
+                if n < tile:
+                    continue
+                ux, uy = (e[0] - a.x_mm) / n, (e[1] - a.y_mm) / n
+                for pylon in (p for p in up if p is not a):
+                    t = (pylon.x_mm - a.x_mm) * ux + (pylon.y_mm - a.y_mm) * uy
+                    other = Piece.tile(a.x_mm + 2 * t * ux, a.y_mm + 2 * t * uy,
+                                       a.angle_deg or 0.0, "up")
+                    found = self.read_course(replace(scene, pieces=(*scene.pieces, other)),
+                                             ends).course
+                    if found is not None and other.centre_mm in found.start_mm and \
+                            any(found.between_start_tiles(c) for c in ends):
+                        if found.start_mm[0] == other.centre_mm:
+                            found = replace(found, start_mm=found.start_mm[::-1])
+                        return found
+        return None
 
     def _setup_as_it_stands(self, state: DerbyState, scene: Scene, course: Course | None,
                             seq: int, problem: str) -> Step[DerbyState] | None:
@@ -591,6 +698,7 @@ class WormDerby(Game[DerbyState]):
                 if place == 1:
                     outputs.append(Winner(player, seq))
         new = self.after_move(new.with_worm(new_track), player, facts)
+        new = replace(new, before_move=(seq, replace(state, before_move=None)))
         return Step(self._next_turn(new), tuple(outputs))
 
     def _head_angle(self, track: WormTrack, chain: tuple[Point2, ...]) -> float:

@@ -140,6 +140,11 @@ class MoveCheck:
         for w in self.state.worms:
             if w.player == self.player:
                 continue
+            if w.player in self.state.unsure:  # not read whole since it last moved: where it
+                # lies now is what it is, an obstacle, never a move to judge
+                coins += [(p, i) for i, p in enumerate(scene.pieces)
+                          if p.kind == "coin" and p.suit == w.player]
+                continue
             other = extract_worm(scene, w.player, self.game.d, s)
             idx = list(other.coins) if other.status != "missing" else []
             if not idx and w.finished:

@@ -234,15 +234,33 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
         if near is not None and near[1] > rules.same_place_mm:
             p = old_p[near[0]]
             pieces[j] = replace(seen_p, x_mm=p.x_mm, y_mm=p.y_mm)
-    # -- coins of no worm in the race: not judged
+    # -- coins of no worm in the race: one lying where such a coin lay stays (an obstacle);
+    # any other is not judged
+    strays = [(k, p.centre_mm) for k, p in old_coins if p.suit not in players]
     for j, seen_p in enumerate(pieces):
         if seen_p is not None and seen_p.kind == "coin" and seen_p.suit not in players:
             q = seen_p
+            near = _nearest(strays, q.centre_mm, rules.stayed_mm)
+            if near is not None:
+                strays = [s for s in strays if s[0] != near[0]]
+                p = old_p[near[0]]
+                pieces[j] = replace(q, x_mm=p.x_mm, y_mm=p.y_mm, suit=p.suit)
+                continue
             pieces[j] = None
             complete = False
             doubts.append(ReadingDoubt(f"a coin at {at(q.centre_mm)} belongs to no worm in the "
                                        f"race ({q.suit or 'suit unknown'}): is it a misread?",
                                        q.centre_mm, (j,)))
+    for k, where in strays:  # not seen: still there, unless something lies there now
+        p = old_p[k]
+        restored.append(p)
+        if any(q is not None and math.dist(q.centre_mm, where) < rules.coin_mm
+               for q in pieces):
+            complete = False
+            doubts.append(ReadingDoubt(f"the {p.suit or 'unknown'} coin at {at(where)} is not "
+                                       f"seen: is it hidden, or did it move?", where))
+        else:
+            resolved.append(f"the {p.suit or 'unknown'} coin at {at(where)} stayed as it was")
     # -- each worm keeps its coins
     mover_missing: list[Piece] = []
     maybe_eaten: list[Piece] = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -22,7 +22,7 @@ from shapely.geometry.base import BaseGeometry
 
 from referee.base import Judgement
 from referee.geometry.obstacles import piece_shape
-from referee.worm_derby.course import Course, CourseReading
+from referee.worm_derby.course import Course, CourseReading, start_pair_found
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.state import WormTrack
 from referee.worm_derby.words import at, count, mm, possessive
@@ -64,15 +64,20 @@ class SetupCheck:
                 for p in self.game.players}
 
     @cached_property
-    def reading(self) -> CourseReading:
-        """The course (start tiles, pylon, gates), found where the worms' ends are."""
+    def worm_ends(self) -> tuple[Point2, ...]:
+        """The end coins of every worm read as one chain."""
         ends: list[Point2] = []
         for player in self.game.players:
             shape = self.shapes[player]
             if shape.ok:
                 ends += [self.scene.pieces[shape.coins[0]].centre_mm,
                          self.scene.pieces[shape.coins[-1]].centre_mm]
-        return self.game.read_course(self.scene, ends)
+        return tuple(ends)
+
+    @cached_property
+    def reading(self) -> CourseReading:
+        """The course (start tiles, pylon, gates), found where the worms' ends are."""
+        return self.game.read_course(self.scene, self.worm_ends)
 
     @property
     def course(self) -> Course:
@@ -103,14 +108,43 @@ WormStartRule = Callable[[SetupCheck, str, WormShape], Judgement | None]
 
 
 def rule_course_found(setup: SetupCheck) -> Judgement | None:
-    """Two start tiles and a pylon (and, in Slalom, gates) are found among the face-up tiles."""
+    """Two start tiles and a pylon (and, in Slalom, gates) are found among the face-up tiles.
+
+    When a misread explains the course not found, the table is asked (a doubt): fewer than
+    three tiles face up; a face-down tile that, face up, would complete the course; start tiles
+    with the worms' ends between them but no pylon seen; a gate tile whose suit is not seen."""
     reading = setup.reading
     if reading.course is not None:
         return None
-    few = sum(1 for p in setup.scene.pieces if p.kind == "tile" and p.face == "up") < 3
     return Judgement(SETUP, reading.problem, None, reading.pieces,
-                     doubt="is a tile hidden or misread, or is the course not set up yet?"
-                     if few else "")
+                     doubt=_course_misread(setup))
+
+
+def _course_misread(setup: SetupCheck) -> str:
+    """The question for the table when a misread explains why no course is found (empty when
+    none does)."""
+    scene, reading = setup.scene, setup.reading
+    up = [i for i, p in enumerate(scene.pieces) if p.kind == "tile" and p.face == "up"]
+    if len(up) < 3:
+        return "is a tile hidden or misread, or is the course not set up yet?"
+    if len(reading.pieces) == 1:  # a gate tile of no gate's suit
+        gate = scene.pieces[reading.pieces[0]]
+        return f"is the suit of the tile at {at(gate.centre_mm)} misread?" \
+            if gate.suit is None else ""
+    for i, p in enumerate(scene.pieces):
+        if p.kind != "tile" or p.face != "down":
+            continue
+        flipped = replace(scene, pieces=tuple(replace(q, face="up") if k == i else q
+                                              for k, q in enumerate(scene.pieces)))
+        if setup.game.read_course(flipped, setup.worm_ends).course is not None:
+            return f"is the tile at {at(p.centre_mm)} face up and misread?"
+    if start_pair_found(scene, setup.game.pieces, setup.settings.start_apart_tiles,
+                        setup.worm_ends):
+        return "the worms lie between two start tiles: is the pylon tile hidden or misread?"
+    course = setup.game.course_without_a_start_tile(scene)
+    if course is not None:
+        return f"is the start tile at {at(course.start_mm[1])} hidden or misread?"
+    return ""
 
 
 def rule_tiles_apart(setup: SetupCheck) -> Judgement | None:
@@ -217,7 +251,9 @@ def rule_worms_start(setup: SetupCheck) -> Judgement | None:
 
 
 def rule_no_stray_coins(setup: SetupCheck) -> Judgement | None:
-    """Every coin on the table belongs to a worm in the race."""
+    """Every coin on the table belongs to a worm in the race. Not one of :data:`SETUP_RULES`:
+    a coin of no worm (a misread, or a coin to take off) does not stop the race; it lies where
+    it is, an obstacle like a tile, and the setup's warnings name it."""
     pieces = setup.scene.pieces
     strays = [i for i, p in enumerate(pieces)
               if p.kind == "coin" and p.suit not in setup.game.players]
@@ -245,7 +281,7 @@ def rule_coins_clear_of_tiles(setup: SetupCheck) -> Judgement | None:
 
 SETUP_RULES: tuple[SetupRule, ...] = (
     rule_course_found, rule_tiles_apart, rule_obstacles_clear, rule_worms_start,
-    rule_no_stray_coins, rule_coins_clear_of_tiles)
+    rule_coins_clear_of_tiles)
 """The rules of a setup, in the order they are asked (every one's code is ``setup``)."""
 
 
@@ -278,10 +314,15 @@ def judge_setup(game: WormDerby, scene: Scene) -> SetupJudged:
 
 
 def setup_warnings(setup: SetupCheck) -> tuple[str, ...]:
-    """What is allowed but unusual about a course: face-up tiles that are no part of it, the
-    start tiles far from four tile widths apart, a small table."""
+    """What is allowed but unusual about a course: a coin of no worm in the race, face-up
+    tiles that are no part of it, the start tiles far from four tile widths apart, a small
+    table."""
     s, course, scene = setup.settings, setup.course, setup.scene
     out = []
+    stray = rule_no_stray_coins(setup)
+    if stray is not None:
+        out.append(f"{stray.reason}: it is left where it lies, an obstacle (is it a misread, "
+                   f"or a coin to take off the table?)")
     for i in setup.reading.extra_idx:
         p = scene.pieces[i]
         out.append(f"the face-up tile at {at(p.centre_mm)} is neither a start tile nor the "

@@ -82,6 +82,8 @@ class DerbyState(GameState):
             reading places it (and, once whole, it is sure again).
         early_roller: The last player who rolled before any course was set up (its first
             table was in doubt): the race has begun in the players' eyes.
+        before_move: ``(seq, state)``: the state before the last legal move, until the next
+            roll: a table put back as it was then takes that move back.
     """
 
     table: Scene | None = None
@@ -97,6 +99,7 @@ class DerbyState(GameState):
     doubted: tuple[int, Scene] | None = None
     unsure: tuple[str, ...] = ()
     early_roller: str | None = None
+    before_move: tuple[int, DerbyState] | None = None
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

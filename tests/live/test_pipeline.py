@@ -15,6 +15,7 @@ from live.pipeline import Pipeline, run_sync
 from live.sources import (
     CameraSource,
     FolderSource,
+    Frame,
     SourceError,
     SourceLost,
     TimelineEvent,
@@ -24,7 +25,7 @@ from live.sources import (
 from live.table import Table
 from tabletop.events import Roll, Setup
 from tests.factories import coin, scene
-from tests.web.fakes import EndlessSource, ListSource, fake_vision, frame_of
+from tests.web.fakes import EndlessSource, FakeResult, ListSource, fake_vision, frame_of
 
 SCENES = [scene(coin(0, 0)), scene(coin(30, 0)), scene(coin(30, 0), coin(90, 0))]
 
@@ -81,6 +82,31 @@ def test_a_slow_worker_drops_live_frames_instead_of_queueing(tmp_path):
     assert st["frames_read"] - st["frames_dropped"] - st["frames_processed"] <= 1
     assert 0 < st["fps"] <= 60
     assert st["latency_ms"] is not None and st["latency_ms"] < 2000
+
+
+def test_frames_passed_over_while_busy_count_as_still_frames_when_they_show_the_same_table(
+        tmp_path):
+    table = _table(tmp_path)
+    seen: list[int] = []
+
+    def recheck(image):  # the fake "same table" test: the scene number matches the last
+        n = int(image[0, 0, 0])
+        if not seen or seen[-1] != n:
+            return None
+        return FakeResult(SCENES[n % len(SCENES)])
+
+    vision = fake_vision(SCENES, still=3)
+    detect = vision.detect
+    vision.detect = lambda image: (seen.append(int(image[0, 0, 0])), detect(image))[1]
+    vision.recheck = recheck
+    pipe = Pipeline(ListSource([frame_of(0)]), vision, table.submit, table.bus)
+    pipe.catch_up([Frame(frame_of(0), 0, 0.0, "a")])  # nothing detected yet: passed over
+    assert vision.stabiliser._count == 0
+    pipe.step(Frame(frame_of(0), 1, 0.0, "b"))  # the first reading
+    pipe.catch_up([Frame(frame_of(0), k, 0.0, "c") for k in (2, 3)])  # two more still frames
+    assert [v["rule"] for v in table.state()["verdicts"]] == ["ok"]
+    pipe.catch_up([Frame(frame_of(1), 4, 0.0, "d"), Frame(frame_of(0), 5, 0.0, "e")])
+    assert len(table.state()["verdicts"]) == 1  # a changed frame ends the catch-up
 
 
 def test_a_lost_camera_is_retried_and_the_game_goes_on(tmp_path):

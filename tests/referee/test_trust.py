@@ -73,3 +73,44 @@ def test_trust_a_planted_overlap_foul_is_called_against_its_mover():
     # through the camera: called, or (a coin read as hidden under the head) doubted, never
     # passed over in silence nor called against anyone else
     assert c["missed_fouls"] == c["missed_fouls_doubted"], score.notes
+
+
+@pytest.mark.parametrize("seed", [1, 3, 4])
+def test_gap_a_planted_squeeze_through_a_narrow_gap_is_called_on_the_exact_record(seed):
+    from bench.bench_trust import exact, worm_derby
+
+    play = worm_derby(seed, fouls=("gap",), turns=6, still_frames=1)
+    fouls = [s.expect for s in play.steps if isinstance(s, Still) and s.expect is not None
+             and not s.expect.legal]
+    assert [(f.player, f.rule) for f in fouls] == [("suns", "gap")]
+    assert play.wall is not None and play.wall.narrow_mm < 19.05 < play.wall.wide_mm
+    score = exact(play)
+    assert score.counts["exact_right"] == score.counts["exact_total"], score.notes
+
+
+def test_gap_the_second_worm_passes_the_wide_gap_by_legal_moves():
+    from bench.bench_trust import worm_derby
+
+    passed = 0
+    for seed in range(1, 6):
+        play = worm_derby(seed, fouls=("gap",), turns=8, still_frames=1)
+        wall = play.wall
+        for s in play.steps:
+            if not (isinstance(s, Still) and s.expect is not None and s.expect.legal):
+                continue
+            moons = [p for p in s.scene.pieces if p.kind == "coin" and p.suit == "moons"]
+            in_gap = [p for p in moons if abs(p.y_mm - wall.wide_y_mm) < wall.wide_mm
+                      and abs(p.x_mm - wall.x_mm) < 19.05]
+            if in_gap and min(p.x_mm for p in moons) < wall.x_mm < max(p.x_mm for p in moons):
+                passed += 1
+                break
+    assert passed >= 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("table", "light"), [("oak", "soft"), ("linen", "window")])
+def test_gap_vision_reads_a_worm_through_a_gap_touching_tiles_on_both_sides(table, light):
+    from bench.bench_trust import gap_coins
+
+    read, there = gap_coins(SEED, table, light)
+    assert read == there == 5

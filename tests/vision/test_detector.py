@@ -158,3 +158,9 @@ def test_a_frame_showing_the_same_table_reuses_the_last_result() -> None:
         "worm-derby", still_change=None))
     full.detect(frame(1, 0.0))
     assert "still" not in full.detect(frame(2, 0.0)).timings_ms
+    # a frame passed over while busy is rechecked cheaply: the same table gives the last
+    # result, a changed one nothing (and nothing is learnt from either)
+    again = det.recheck(frame(4, 2.0))
+    assert again is not None and again.scene == moved.scene and "still" in again.timings_ms
+    assert det.recheck(frame(5, 12.0)) is None
+    assert Detector(cal.calibration()).recheck(frame(1, 0.0)) is None  # nothing detected yet

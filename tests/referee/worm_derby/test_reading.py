@@ -251,3 +251,44 @@ def test_misread_an_obstacle_slid_on_an_ace_and_read_face_up_keeps_its_face():
     after, out = play(game, state, seen(course(obstacles=[slid_up]), SUNS0, MOONS0))
     assert kinds(out) == [("Verdict", "ok")]
     assert tile(0, 530) in after.table.pieces  # still an obstacle, face down
+
+
+def test_doubt_a_foul_that_rests_on_a_coin_not_seen_stays_a_doubt():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR[1:], MOONS0))
+    assert kinds(out) == [("Doubt", None)]
+
+
+def test_turn_a_worm_not_read_whole_since_it_moved_is_never_faulted_for_moving():
+    game = new_game()
+    state = started(game, FIRST)
+    # suns' move is never seen: taken as played when moons rolls; suns is read where it lies
+    state, _ = play(game, state, roll("suns", "2"), roll("moons", "3"))
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2[:4],
+                                        line(40, 3 * D, 6, "moons")))
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "moons"
+
+
+def test_doubt_the_worm_on_the_move_not_read_whole_since_it_moved_is_asked_about():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"), roll("moons", "3"),
+                    seen(course(obstacles=[OBSTACLE]), SUNS2[:4], line(40, 3 * D, 6, "moons")),
+                    roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 4 * D, 3, "suns"),
+                                    line(40, 3 * D, 6, "moons")))
+    assert kinds(out) == [("Doubt", None)] and "not been read whole" in out[0].reason
+
+
+def test_doubt_a_legal_move_is_not_confirmed_by_leaving_out_a_new_tile_it_would_overlap():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    on_head = tile(-40, 7 * D)  # never seen before, where suns' new head lies
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, on_head]), SUNS2, MOONS0))
+    assert kinds(out) == [("Doubt", None)]
+    far = tile(400, 300)  # one far from the move leaves the confirmation standing
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, far]), SUNS2, MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]

@@ -1,0 +1,94 @@
+"""Recovery after a wrong call (issue 13, item 4): a verdict the table overrules (accept, undo,
+a fix of the misread) puts the game back on track at once, and the turns after it are judged
+against the corrected table and roll; an illegal verdict left unresolved while the other
+player goes on is told once, not verdict after verdict."""
+
+from __future__ import annotations
+
+from referee.record import fold
+from tabletop.events import Accept, Correction, Notice, SceneSeen, Undo, Undone, Verdict
+from tests.factories import coin, setup, tile
+from tests.referee.worm_derby.helpers import D, course, line, roll, seen
+
+OBSTACLE = tile(0, 500)
+SUNS0 = line(-40, 0, 6, "suns")
+MOONS0 = line(40, 0, 6, "moons")
+SUNS2 = line(-40, 2 * D, 6, "suns")
+SUNS3 = line(-40, 3 * D, 6, "suns")
+MOONS3 = line(40, 3 * D, 6, "moons")
+TABLE = course(obstacles=[OBSTACLE])
+START = [setup("worm-derby", ["suns", "moons"]), seen(TABLE, SUNS0, MOONS0)]
+
+
+def _said(events):
+    """(seq, kind, player, rule) of every verdict and notice, undone ones marked."""
+    out = fold(events)
+    return [(e.seq, type(e).__name__, getattr(e, "player", None), getattr(e, "rule", None))
+            for e in out if isinstance(e, Verdict | Notice | Undone)]
+
+
+def test_recovery_a_misread_coin_fixed_is_judged_at_once_and_the_next_turn_runs_on():
+    off = coin(40 + 12, 5 * D, "moons")  # moons' top coin read 12 mm off: not moons' move
+    misread = seen(TABLE, SUNS2, MOONS0[:5], off)
+    index = len(misread.scene.pieces) - 1
+    fix = Correction("change", index, MOONS0[5])
+    said = _said([*START, roll("suns", "2"), misread, fix, roll("moons", "3"),
+                  seen(TABLE, SUNS2, MOONS3)])
+    assert said == [(1, "Verdict", None, "ok"), (3, "Verdict", "moons", "turn"),
+                    (4, "Verdict", "suns", "ok"), (6, "Verdict", "moons", "ok")]
+
+
+def test_recovery_an_illegal_call_accepted_lets_the_next_player_be_judged():
+    said = _said([*START, roll("suns", "2"), seen(TABLE, SUNS3, MOONS0), Accept(),
+                  roll("moons", "3"), seen(TABLE, SUNS3, MOONS3)])
+    assert said == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "steps"),
+                    (4, "Verdict", None, "ok"), (6, "Verdict", "moons", "ok")]
+
+
+def test_recovery_a_wrong_legal_call_undone_judges_the_move_again_on_the_old_table():
+    # suns' move was read as legal, but the players take it back: the roll is suns' again
+    said = _said([*START, roll("suns", "2"), seen(TABLE, SUNS2, MOONS0), Undo(),
+                  SceneSeen(seen(TABLE, SUNS0, MOONS0).scene), seen(TABLE, SUNS3, MOONS0)])
+    assert said == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "ok"),
+                    (4, "Undone", None, None), (6, "Verdict", "suns", "steps")]
+
+
+def test_recovery_an_illegal_call_undone_then_put_right_is_judged_legal_and_play_goes_on():
+    said = _said([*START, roll("suns", "2"), seen(TABLE, SUNS3, MOONS0), Undo(),
+                  seen(TABLE, SUNS2, MOONS0), roll("moons", "3"), seen(TABLE, SUNS2, MOONS3)])
+    assert said == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "steps"),
+                    (4, "Undone", None, None), (5, "Verdict", "suns", "ok"),
+                    (7, "Verdict", "moons", "ok")]
+
+
+def test_pending_an_unresolved_foul_is_told_once_while_both_players_go_on():
+    moons_more = line(40, 5 * D, 6, "moons")
+    suns_more = line(-40, 6 * D, 6, "suns")
+    said = _said([*START, roll("suns", "2"), seen(TABLE, SUNS3, MOONS0),
+                  roll("moons", "3"), seen(TABLE, SUNS3, MOONS3),
+                  roll("suns", "2"), seen(TABLE, suns_more, MOONS3),
+                  roll("moons", "2"), seen(TABLE, suns_more, moons_more)])
+    verdicts = [s for s in said if s[1] == "Verdict"]
+    notices = [s for s in said if s[1] == "Notice"]
+    assert verdicts == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "steps")]
+    assert len(notices) == 1
+
+
+def test_recovery_a_move_put_back_before_the_next_roll_is_taken_back_and_played_again():
+    # suns' move judged legal is taken back by the players (the table as it was): no "turn"
+    # verdicts against suns after it; the roll of 2 is played again and judged
+    out = fold([*START, roll("suns", "2"), seen(TABLE, SUNS2, MOONS0),
+                seen(TABLE, SUNS0, MOONS0[:5]), seen(TABLE, SUNS3, MOONS0),
+                roll("moons", "3")])
+    said = [(e.seq, type(e).__name__, getattr(e, "player", None), getattr(e, "rule", None))
+            for e in out if isinstance(e, Verdict | Notice)]
+    assert said == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "ok"),
+                    (4, "Notice", None, None), (5, "Verdict", "suns", "steps"),
+                    (6, "Notice", None, None)]
+    assert "taken back" in out[2].message
+
+
+def test_recovery_a_move_is_not_taken_back_once_the_next_player_has_rolled():
+    said = _said([*START, roll("suns", "2"), seen(TABLE, SUNS2, MOONS0), roll("moons", "3"),
+                  seen(TABLE, SUNS0, MOONS0)])
+    assert said[-1] == (5, "Verdict", "suns", "turn")

@@ -1,0 +1,85 @@
+"""Rule ``setup`` told apart from a misread: a course that is not found only because a tile may
+be misread (face down, not seen, its suit unseen) is a doubt; a course laid out wrong is still
+a ``setup`` verdict."""
+
+from __future__ import annotations
+
+from tabletop.events import Doubt, Verdict
+from tests.factories import tile
+from tests.referee.worm_derby.helpers import START, T, course, line, new_game, play, seen
+
+SUNS0 = line(-40, 0, 4, "suns")
+MOONS0 = line(40, 0, 4, "moons")
+RED = tile(-200, 600, face="up", suit="suns")
+
+
+def _first(game, *pieces):
+    _, out = play(game, game.initial_state(), seen(*pieces))
+    return out
+
+
+def test_setup_a_pylon_read_face_down_is_a_doubt_naming_it():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    pylon_down = tile(0, 1000)
+    out = _first(game, [*START, pylon_down, RED], SUNS0, MOONS0)
+    assert [type(e) for e in out] == [Doubt]
+    assert "(0, 1000)" in out[0].reason and "face up" in out[0].reason
+
+
+def test_setup_a_pylon_not_seen_with_worms_between_the_start_tiles_is_a_doubt():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    out = _first(game, [*START, RED], SUNS0, MOONS0)
+    assert [type(e) for e in out] == [Doubt] and "pylon" in out[0].reason
+
+
+def test_setup_a_gate_whose_suit_is_not_seen_is_a_doubt():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    out = _first(game, course(gates=[tile(-200, 600, face="up", suit=None)]), SUNS0, MOONS0)
+    assert [type(e) for e in out] == [Doubt] and "suit" in out[0].reason
+
+
+def test_setup_start_tiles_too_far_apart_are_a_setup_verdict():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    far = [tile(-4 * T, 0, face="up", suit="suns"), tile(4 * T, 0, face="up", suit="moons"),
+           tile(0, 1000, face="up", suit="crowns"), RED, tile(300, 600)]
+    out = _first(game, far, SUNS0, MOONS0)
+    assert [(type(e), getattr(e, "rule", None)) for e in out] == [(Verdict, "setup")]
+
+
+def test_setup_a_gate_of_the_wrong_suit_is_a_setup_verdict():
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    out = _first(game, course(gates=[tile(-200, 600, face="up", suit="crowns")]), SUNS0, MOONS0)
+    assert [(type(e), getattr(e, "rule", None)) for e in out] == [(Verdict, "setup")]
+
+
+def test_setup_a_coin_of_no_worm_does_not_stop_the_race_and_lies_as_an_obstacle():
+    from tests.factories import coin
+    from tests.referee.worm_derby.helpers import D, roll
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    stray = coin(400, -300, "arms")
+    state, out = play(game, game.initial_state(), seen(course(), SUNS0, MOONS0, stray))
+    assert [(type(e).__name__, getattr(e, "rule", None)) for e in out][:2] == [
+        ("Verdict", "ok"), ("Notice", None)]
+    assert "(400, -300)" in out[1].message and "obstacle" in out[1].message
+    # later readings with it (or without it: not seen) are judged, fouls too
+    suns2, suns3 = line(-40, 2 * D, 4, "suns"), line(-40, 3 * D, 4, "suns")
+    _, out = play(game, state, roll("suns", "2"), seen(course(), suns3, MOONS0, stray))
+    assert [(type(e).__name__, e.rule) for e in out] == [("Verdict", "steps")]
+    _, out = play(game, state, roll("suns", "2"), seen(course(), suns2, MOONS0))
+    assert [(type(e).__name__, e.rule) for e in out] == [("Verdict", "ok")]
+
+
+def test_setup_a_start_tile_never_seen_is_placed_from_the_tails_and_pylon_once_play_is_on():
+    from tests.referee.worm_derby.helpers import D, roll
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    one_start = [START[0], tile(0, 1000, face="up", suit="crowns")]
+    state, out = play(game, game.initial_state(), seen(one_start, SUNS0, MOONS0))
+    assert [type(e) for e in out] == [Doubt]  # asked first
+    suns2 = line(-40, 2 * D, 4, "suns")
+    state, out = play(game, state, roll("suns", "2"), seen(one_start, suns2, MOONS0))
+    v = [e for e in out if isinstance(e, Verdict)]
+    assert [(x.legal, x.rule) for x in v] == [(True, "ok")]
+    assert "(101.6, 0)" in v[0].reason or "(102, 0)" in v[0].reason
+    assert state.course is not None and (2 * T, 0.0) in state.course.start_mm

@@ -1,0 +1,163 @@
+"""Posts where the centre net sees one and the dark mask found none.
+
+The post stage (:mod:`vision.posts`) reads only the dark mask's blobs, which a window's
+gradient, a blind's stripes, a dark or patterned table or a shadow joining a post to its
+neighbours break. The centre net's post channel (:mod:`vision.centres`) looks at the whole
+table, but alone it is a weak judge (many of its peaks are shadows, dark clutter, a cloth's
+checks). So each of its peaks that no found piece explains is only a place to look: the view
+there is warped and divided by its own table's colour, the post stage's template search and
+outline fit read the foot from the dark pixels round it (:func:`vision.posts.read_post_near`:
+the foot from the post's known silhouette, not from the blob's extent), and the reading stands
+only where it looks like a post (:func:`vision.posts.judge_post`: a wall dark all through, a
+flat top, the table round its outline) and the namer does not see nothing there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.model import Calibration
+from vision.centres import Peaks
+from vision.detections import Detections
+from vision.namer import Namer
+from vision.namer_classes import CLASSES
+from vision.posts import CAP, PostConfig, judge_post, post_outline, read_post_near
+from vision.prepare import Prepared
+from vision.topview import TopView
+
+
+@dataclass(frozen=True)
+class PostCandidateConfig:
+    """Attributes:
+    least: Least heat of a peak of the net's post channel to be looked at.
+    window_mm: Around a peak outside the prepared view, this many mm each way are warped and
+        divided by their own table colour (the median: a post and its shadow are a small part).
+    reach_mm: The dark pixels this close to the peak are the post's (its foot, wall, top).
+    apart_mm: A peak (or a post read from it) this close to a post already found is that post,
+        and so is a reading whose outline lies over a found post's for more than the post
+        stage's ``max_overlap`` (its shadow, its top, or a post hidden behind it).
+    seen: The reading stands where the namer gives a post at least this probability.
+    border_mm: Peaks this close to the edge of the play area are left out (as the post stage
+        leaves out blobs there).
+    max_each: At most this many peaks are looked at (the hottest; a cost bound).
+    """
+
+    least: float = 0.2
+    window_mm: float = 40.0
+    reach_mm: float = 9.0
+    apart_mm: float = 8.0
+    seen: float = 0.5
+    border_mm: float = 15.0
+    max_each: int = 30
+
+
+_POST = CLASSES.index("post")
+
+
+def local_level(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
+                half_px: float) -> np.ndarray:
+    """``prep.level`` with windows (``half_px`` each way) round centres the prepared view did not
+    make in full, warped and divided by their own table's colour (the median of each channel
+    over the play area in the window; the table at 100, the largest channel)."""
+    level = prep.level
+    h, w = level.shape
+    copied = False
+    for c in centres_px:
+        x0, y0 = max(0, int(c[0] - half_px)), max(0, int(c[1] - half_px))
+        x1, y1 = min(w, int(c[0] + half_px) + 1), min(h, int(c[1] + half_px) + 1)
+        if x1 - x0 < 4 or y1 - y0 < 4 or any(
+                a <= x0 and b <= y0 and cc >= x1 and d >= y1 for a, b, cc, d in prep.rois_px):
+            continue
+        ok = prep.valid[y0:y1, x0:x1] > 0
+        if not ok.any():
+            continue
+        win = prep.view.warp_rect(frame_bgr, x0, y0, x1, y1)
+        table = np.maximum(np.median(win[ok], axis=0), 1.0)
+        lv = (win.astype(np.float32) * (100.0 / table)).max(axis=2)
+        if not copied:
+            level, copied = level.copy(), True
+        level[y0:y1, x0:x1] = np.clip(lv, 0, 255).astype(np.uint8)
+    return level
+
+
+def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
+                  prep: Prepared, dets: Detections, against: np.ndarray, posts: PostConfig,
+                  cfg: PostCandidateConfig) -> Detections:
+    """New posts at the net's post peaks where ``dets`` has none.
+
+    Args:
+        peaks: The net's post peaks (table mm).
+        against: uint8 mask over the view of where other pieces (coins, tiles) lie: the peaks
+            there are theirs, and a post's edges against them are not looked for.
+    """
+    view = prep.view
+    s = view.px_per_mm
+    if not len(peaks.score):
+        return Detections.empty()
+    order = np.argsort(-peaks.score, kind="stable")
+    order = order[peaks.score[order] >= cfg.least]
+    known = [np.asarray(p, float) for p in dets.centre_mm[dets.kind == "post"]]
+    valid = _inner(prep.valid, max(3, int(cfg.border_mm * s) | 1))
+    h, w = valid.shape
+    taken = np.zeros((h, w), np.uint8)
+    for k in known:
+        _draw_outline(taken, posts, view, view.to_px(k[None])[0])
+    starts = []
+    for i in order[:cfg.max_each]:
+        mm = peaks.centre_mm[i]
+        if any(np.hypot(*(mm - k)) < cfg.apart_mm for k in known):
+            continue
+        px = view.to_px(mm[None])[0]
+        xi, yi = (int(v) for v in np.rint(px))
+        if not (0 <= xi < w and 0 <= yi < h) or not valid[yi, xi] or against[yi, xi] or \
+                taken[yi, xi]:
+            continue
+        starts.append(px)
+    if not starts:
+        return Detections.empty()
+    level = local_level(prep, frame_bgr, np.array(starts), cfg.window_mm * s)
+    feet: list[np.ndarray] = []
+    scores: list[float] = []
+    for px in starts:
+        got = read_post_near(posts, level, view, px, cfg.reach_mm * s, against)
+        if got is None:
+            continue
+        foot_px, score = got
+        foot_mm = view.to_mm(foot_px[None])[0]
+        if any(np.hypot(*(foot_mm - k)) < cfg.apart_mm for k in known):
+            continue
+        mine = _draw_outline(np.zeros((h, w), np.uint8), posts, view, foot_px)
+        if np.count_nonzero(mine & taken) > posts.max_overlap * np.count_nonzero(mine):
+            continue
+        if judge_post(posts, level, view, foot_px, against) is None:
+            continue
+        taken |= mine
+        known.append(foot_mm)
+        feet.append(foot_mm)
+        scores.append(score)
+    if not feet:
+        return Detections.empty()
+    p = namer.probabilities(frame_bgr, calibration, np.array(feet))[:, _POST]
+    keep = p >= cfg.seen
+    if not keep.any():
+        return Detections.empty()
+    return Detections.of(np.array(feet)[keep], ["post"] * int(keep.sum()),
+                         confidence=np.clip(np.array(scores)[keep], 0, 1))
+
+
+def _draw_outline(mask: np.ndarray, posts: PostConfig, view: TopView, foot_px: np.ndarray
+                  ) -> np.ndarray:
+    """``mask`` with the outline of a post standing at ``foot_px`` (its foot and top circles'
+    hull) filled in (255)."""
+    out = post_outline(posts, view, foot_px, step_px=2.0)
+    pts = np.round(out.points[out.part != CAP]).astype(np.int32)
+    cv2.fillConvexPoly(mask, cv2.convexHull(pts), 255)
+    return mask
+
+
+def _inner(valid: np.ndarray, k: int) -> np.ndarray:
+    """``valid`` eroded by a k x k square."""
+    return cv2.erode(valid, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))

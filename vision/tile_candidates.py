@@ -1,0 +1,79 @@
+"""Tiles where the centre net sees them: each candidate fitted, then the fits judged together.
+
+For each of the net's tile peaks (:mod:`vision.centre_proposals`), the stages' own edge fit
+(:func:`vision.tiles.refine_block`, against the table's level) is tried first; where it fails
+(a white table, a check, a blind's stripes), a square of the tile's size is fitted to the
+strongest straight edges in colour (:func:`vision.tile_fit.fit_square`). A fit stands only
+where it is no part of a piece already found (a square half on a found tile is the found
+tile's printed lines), and where its sides stop at its corners (:func:`vision.tile_fit.
+runs_past`: a printed grid, a page's lines run on). Two tiles cannot overlap: of fits closer
+than a tile's side, the one from the net's hotter candidate stands (a square straddling two
+tiles laid edge to edge, made of their backs' middle lines, fits as well as either tile; the
+net is surer of the tiles themselves, and two tiles outnumber one straddle).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from vision.proposals import _tile_angle_px
+from vision.tile_fit import TileFitConfig, fit_square, runs_past
+from vision.tiles import _Block, refine_block
+from vision.topview import TopView
+
+_INSIDE = np.linspace(-0.35, 0.35, 5)
+"""Where a fitted square's inside is sampled (shares of its side either way)."""
+
+
+def overlap(mask: np.ndarray, centre_px: np.ndarray, angle_px: float, side: float) -> float:
+    """The share of a square's inside (a 5x5 grid) where ``mask`` is set."""
+    a = math.radians(angle_px)
+    ex, ey = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    g = (np.asarray(centre_px, float)[None, None] + side * (
+        _INSIDE[:, None, None] * ex + _INSIDE[None, :, None] * ey)).reshape(-1, 2)
+    xi = np.clip(np.rint(g[:, 0]).astype(int), 0, mask.shape[1] - 1)
+    yi = np.clip(np.rint(g[:, 1]).astype(int), 0, mask.shape[0] - 1)
+    return float(np.mean(mask[yi, xi] > 0))
+
+
+def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndarray,
+              explained: np.ndarray, peaks_px: np.ndarray, side: float, gap_px: float,
+              cfg: TileFitConfig) -> list[_Block]:
+    """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
+
+    Args:
+        view: The top view (the camera's direction at each candidate).
+        shade: Grey level relative to the table's, made in full around the candidates.
+        top: The view (BGR), the same.
+        bright: The bright mask (another piece against a side, for the stages' fit).
+        explained: Where pieces already found lie.
+        peaks_px: The candidates, view pixels, the hottest first.
+        side: A tile's side in view pixels.
+        gap_px: The gap between tiles laid edge to edge.
+        cfg: How the colour edge fit and its judges work.
+    """
+    out: list[_Block] = []
+    for p in np.asarray(peaks_px, float).reshape(-1, 2):
+        ang = _tile_angle_px(shade, p, side)
+        away = view.outward_px(p[None])[0]
+        fine = None
+        if ang is not None:
+            fine = refine_block(shade, bright, _Block((float(p[0]), float(p[1])), ang, 1, 1,
+                                                      side), side, away, gap_px)
+        if fine is None:  # a table whose level varies (stripes of shade, a check, white)
+            sq = fit_square(top, p, side, away, [] if ang is None else [ang], cfg)
+            if sq is None:
+                continue
+            fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px, 1, 1,
+                          side)
+        c = np.array(fine.centre_px)
+        if overlap(explained, c, fine.angle_px, side) > cfg.max_overlap:
+            continue  # on a piece already found
+        if any(np.hypot(*(c - np.array(o.centre_px))) < cfg.apart * side for o in out):
+            continue  # on a tile fitted before
+        if runs_past(top, c, fine.angle_px, side, cfg) >= cfg.max_runs:
+            continue  # lines running on: a printed grid, a page
+        out.append(fine)
+    return out

@@ -298,10 +298,16 @@ class Detector:
                 more = timed(tm, "proposals", propose, self.namer, frame, self.calibration,
                              prep, dets, cfg.coins, cfg.tiles, cfg.proposals, cfg.kinds)
                 dets = Detections.merge([dets, more])
-            if self.centres is not None and cfg.centres is not None and not hand:
+            if self.centres is not None and cfg.centres is not None:
+                # a frame with a hand is never judged, but one cue may call a mug, a phone or
+                # glare a hand: the net reads the table anyway, and what it finds under the
+                # hand's cells is left out (knuckles are round, fingers long)
                 more = timed(tm, "centres", propose_centres, self.centres, self.namer, frame,
                              self.calibration, prep, dets, cfg.coins, cfg.tiles, cfg.centres,
                              cfg.kinds, half_bgr, posts=cfg.posts)
+                if hand and len(more):
+                    more = more[~self.hand_grid.covers(
+                        hcells, self.calibration.to_image(more.seen_mm).reshape(-1, 2))]
                 dets = Detections.merge([dets, more])
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand

@@ -1,9 +1,9 @@
 """Where is each missed coin lost after the centre net? A diagnostic, run by hand.
 
-``.venv/bin/python scripts/coin_loss.py SEED N [--family F]`` renders ``N`` scenes of the
-renderer's variety from ``SEED`` (as ``bench/bench_vision_accuracy.py`` does), detects each,
-and for every true coin (wholly in view) that the detector's scene misses says at which step
-of :func:`vision.centre_proposals.propose_centres` it was lost:
+``.venv/bin/python bench/coin_loss.py SEED N [--family F] [--dev DIR]`` renders ``N``
+scenes of the renderer's variety from ``SEED`` (as ``bench/bench_vision_accuracy.py`` does),
+detects each, and for every true coin (wholly in view) that the detector's scene misses says
+at which step of :func:`vision.centre_proposals.propose_centres` it was lost:
 
 - ``no-peak``: no centre-net peak within 6 mm of it;
 - ``explained``: its peak lies on a piece already found (``explained_mask``; which kind);

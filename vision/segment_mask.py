@@ -43,7 +43,7 @@ class SegmentMaskConfig:
 
 
 def table_colour(top: np.ndarray, px_per_mm: float, window_mm: float) -> np.ndarray:
-    """float32 (H, W, 3): the table's colour at each pixel, the median over a window of
+    """uint8 (H, W, 3): the table's colour at each pixel, the median over a window of
     ``window_mm`` of a view shrunk to cells of about 4 mm (pieces are too few to move it)."""
     h, w = top.shape[:2]
     f = max(1, round(4.0 * px_per_mm))
@@ -51,15 +51,20 @@ def table_colour(top: np.ndarray, px_per_mm: float, window_mm: float) -> np.ndar
     k = max(3, round(window_mm * px_per_mm / f) | 1)
     k = min(k, (min(small.shape[:2]) - 1) | 1) if min(small.shape[:2]) > 3 else 1
     med = cv2.medianBlur(small, k) if k >= 3 else small
-    return cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    return cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
 
 
 def table_saturation(top: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """float32 (H, W): saturation (0-1) of the frame divided by the table's colour: 0 where
-    a pixel has the table's colour at any brightness."""
-    n = top.astype(np.float32) / np.maximum(table, 1.0)
-    hi = n.max(axis=2)
-    return (hi - n.min(axis=2)) / np.maximum(hi, 1e-3)
+    """float32 (N,): saturation (0-1) of pixels (N, 3) divided by the table's colour there
+    (N, 3): 0 where a pixel has the table's colour at any brightness.
+
+    >>> table_saturation(np.array([[50, 100, 150], [40, 160, 60]]), np.array([[100, 200, 300],
+    ...                  [80, 80, 80]])).round(2).tolist()
+    [0.0, 0.75]
+    """
+    n = top.astype(np.float32) / np.maximum(table.astype(np.float32), 1.0)
+    hi = n.max(axis=1)
+    return (hi - n.min(axis=1)) / np.maximum(hi, 1e-3)
 
 
 def segment_mask(cfg: SegmentMaskConfig, prep: Prepared) -> np.ndarray:
@@ -70,7 +75,8 @@ def segment_mask(cfg: SegmentMaskConfig, prep: Prepared) -> np.ndarray:
     chroma = cv2.subtract(hi, lo)
     sat = cv2.divide(chroma, cv2.max(hi, 1), scale=255)
     ok = (sat >= cfg.min_saturation) & (chroma >= cfg.min_chroma) & (prep.valid > 0)
-    if np.any(ok):
+    ys, xs = np.nonzero(ok)
+    if len(ys):  # the table's colour is asked only where the frame's own colour may be one
         table = table_colour(top, prep.view.px_per_mm, cfg.table_window_mm)
-        ok &= table_saturation(top, table) >= cfg.min_table_saturation
+        ok[ys, xs] = table_saturation(top[ys, xs], table[ys, xs]) >= cfg.min_table_saturation
     return np.where(ok, 255, 0).astype(np.uint8)

@@ -185,8 +185,14 @@ def refine_centres(centres: list[np.ndarray], edge: np.ndarray, r: float, rounds
                 d = pts - c
                 n = np.linalg.norm(d, axis=1)
                 u = d / np.maximum(n, 1e-9)[:, None]
-                step, *_ = np.linalg.lstsq(-u, -(n - r_fit), rcond=None)
-                c = c + step
+                # normal equations of -u . step = -(n - r_fit), a 2x2 system
+                a = u.T @ u
+                b = u.T @ (n - r_fit)
+                det = a[0, 0] * a[1, 1] - a[0, 1] * a[1, 0]
+                if abs(det) < 1e-9:
+                    break
+                c = c + np.array([a[1, 1] * b[0] - a[0, 1] * b[1],
+                                  a[0, 0] * b[1] - a[1, 0] * b[0]]) / det
             if np.isfinite(c).all() and float(np.hypot(*(c - centres[j]))) < 0.5 * r:
                 new[j] = c
         cs = new

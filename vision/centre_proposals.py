@@ -68,31 +68,21 @@ class CentreProposalConfig:
     posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
 
 
-def _covered(rois: tuple[tuple[int, int, int, int], ...], rect: tuple[int, int, int, int]
-             ) -> bool:
-    x0, y0, x1, y1 = rect
-    return any(a <= x0 and b <= y0 and c >= x1 and d >= y1 for a, b, c, d in rois)
-
-
 def local_views(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
                 half_px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``prep.shade`` and ``prep.top`` with windows (``half_px`` each way) around centres the
     prepared view did not make in full, warped and divided by their own table's colour."""
     shade, top = prep.shade, prep.top
-    h, w = shade.shape
     copied = False
     for c, hw in zip(centres_px, half_px, strict=True):
-        rect = (max(0, int(c[0] - hw)), max(0, int(c[1] - hw)),
-                min(w, int(c[0] + hw) + 1), min(h, int(c[1] + hw) + 1))
-        x0, y0, x1, y1 = rect
-        if x1 - x0 < 4 or y1 - y0 < 4 or _covered(prep.rois_px, rect):
+        rect = prep.unmade_window(c, hw)
+        if rect is None:
             continue
+        x0, y0, x1, y1 = rect
         if not copied:
             shade, top, copied = shade.copy(), top.copy(), True
         win = prep.view.warp_rect(frame_bgr, x0, y0, x1, y1)
         ok = prep.valid[y0:y1, x0:x1] > 0
-        if not ok.any():
-            continue
         grey = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY).astype(np.float32)
         table = float(np.median(grey[ok]))
         shade[y0:y1, x0:x1] = grey / (table + 1.0)

@@ -70,17 +70,13 @@ def local_level(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
     make in full, warped and divided by their own table's colour (the median of each channel
     over the play area in the window; the table at 100, the largest channel)."""
     level = prep.level
-    h, w = level.shape
     copied = False
     for c in centres_px:
-        x0, y0 = max(0, int(c[0] - half_px)), max(0, int(c[1] - half_px))
-        x1, y1 = min(w, int(c[0] + half_px) + 1), min(h, int(c[1] + half_px) + 1)
-        if x1 - x0 < 4 or y1 - y0 < 4 or any(
-                a <= x0 and b <= y0 and cc >= x1 and d >= y1 for a, b, cc, d in prep.rois_px):
+        rect = prep.unmade_window(c, half_px)
+        if rect is None:
             continue
+        x0, y0, x1, y1 = rect
         ok = prep.valid[y0:y1, x0:x1] > 0
-        if not ok.any():
-            continue
         win = prep.view.warp_rect(frame_bgr, x0, y0, x1, y1)
         table = np.maximum(np.median(win[ok], axis=0), 1.0)
         lv = (win.astype(np.float32) * (100.0 / table)).max(axis=2)

@@ -95,6 +95,22 @@ class Prepared:
     rois_px: tuple[tuple[int, int, int, int], ...] = ()
     pale: bool = False
 
+    def unmade_window(self, centre_px: np.ndarray, half_px: float
+                      ) -> tuple[int, int, int, int] | None:
+        """The window ``(x0, y0, x1, y1)`` of view pixels ``half_px`` each way round a centre,
+        clipped to the view, where the views were not made in full (no rectangle of
+        :attr:`rois_px` holds it) and some of it is play area; None otherwise (or under 4 px a
+        side): a candidate there has its window warped and normalised on its own."""
+        h, w = self.valid.shape
+        x0, y0 = max(0, int(centre_px[0] - half_px)), max(0, int(centre_px[1] - half_px))
+        x1, y1 = min(w, int(centre_px[0] + half_px) + 1), min(h, int(centre_px[1] + half_px) + 1)
+        if x1 - x0 < 4 or y1 - y0 < 4 or any(
+                a <= x0 and b <= y0 and c >= x1 and d >= y1 for a, b, c, d in self.rois_px):
+            return None
+        if not (self.valid[y0:y1, x0:x1] > 0).any():
+            return None
+        return x0, y0, x1, y1
+
     def in_rois(self, fn: Callable[[np.ndarray], np.ndarray], mask: np.ndarray) -> np.ndarray:
         """``fn`` (a mask -> mask filter such as a closing) applied to ``mask`` rectangle by
         rectangle of :attr:`rois_px` (outside them the masks are empty), the results together.

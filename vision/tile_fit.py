@@ -66,8 +66,9 @@ class TileFitConfig:
         is theirs (their printed lines), not another tile.
     apart: Two tiles' centres lie at least a side apart: of fits closer than this share of
         it, only the first (the centre net's hotter candidate) stands.
-    least_edge: A side's edge changes at least this share of the square's strongest edge (a
-        side against another tile shows only the noise's peaks).
+    edge_noise: A side's edge changes at least this many times the median change across
+        that side (most places across it are no edge; a side against another tile shows
+        only noise).
     rows: Where a pair of sides is not seen one side apart, look for the outer sides of a
         row of tiles laid edge to edge up to this many tiles beyond either side (2: rows of
         up to five; 0: never; :func:`_pair_lines`).
@@ -89,7 +90,7 @@ class TileFitConfig:
     max_overlap: float = 0.2
     apart: float = 0.9
     rows: int = 2
-    least_edge: float = 0.2
+    edge_noise: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -266,9 +267,12 @@ def _pair_lines(strength: np.ndarray, mid: np.ndarray, k: int, side: float, pitc
     pitches further out, and a back's printed border, a shadow's edge or a neighbour's
     border are not at those distances either). Returns {side: (line, how far beyond the
     tile's own side it lies)}; both sides or none."""
-    least = cfg.least_edge * strength.max()  # a side whose edge is lost in the noise: none
-    pa = _line_peaks(strength[k], max(0.3 * strength[k].max(), least))
-    pb = _line_peaks(strength[k + 2], max(0.3 * strength[k + 2].max(), least))
+    # a side's edge stands out of the change across it elsewhere (its median: most places
+    # across a side are no edge): a side against another tile shows only noise
+    pa = _line_peaks(strength[k], max(0.3 * strength[k].max(),
+                                      cfg.edge_noise * float(np.median(strength[k]))))
+    pb = _line_peaks(strength[k + 2], max(0.3 * strength[k + 2].max(),
+                                          cfg.edge_noise * float(np.median(strength[k + 2]))))
     outs = sorted(((ma, mb) for ma in range(beyond + 1) for mb in range(beyond + 1)),
                   key=lambda m: (m[0] + m[1], m))
     for out in outs:
@@ -324,8 +328,7 @@ def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.nd
         for kk in (k, k + 2):
             own = np.abs(mid - 0.5 * side) <= cfg.band * side
             peaks = _line_peaks(np.where(own, strength[kk], 0.0),
-                                max(0.3 * strength[kk][own].max(),
-                                    cfg.least_edge * strength.max()))
+                                0.3 * strength[kk][own].max())
             if faces[kk] and not faces[(kk + 2) % 4] and len(peaks):
                 lines[kk] = (float(mid[peaks[np.argmax(strength[kk, peaks])]]), 0.0)
     pts, nrm, sides, mags = [], [], [], []
@@ -348,11 +351,15 @@ def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.nd
         th = a0 + k * math.pi / 2
         n = np.array([math.cos(th), math.sin(th)])
         t = np.array([-n[1], n[0]])
+        mag = st[rows, jj] / spread
+        if ok.any() and float(np.median(mag[ok])) < cfg.min_strength:
+            unpaired = True  # noise on its line (a side against another tile): no edge
+            continue
         for i in np.flatnonzero(ok):
             pts.append(c0 + along[i] * t + r_at[i] * n)
             nrm.append([math.cos(k * math.pi / 2), math.sin(k * math.pi / 2)])
             sides.append(k)
-            mags.append(float(st[i, jj[i]]) / spread)
+            mags.append(float(mag[i]))
     if not pts:
         return None, unpaired
     e, nr, sd, mg = np.array(pts), np.array(nrm, float), np.array(sides), np.array(mags)

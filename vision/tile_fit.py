@@ -14,7 +14,11 @@ cream tile on white differs in blue, on a red cloth in green).
    the two sides of each pair must lie one tile's side apart (the top face is a square of a
    known size: the shadow's edge or the wall's foot beyond a side, or a back's printed border
    inside it, are not at that distance). Along each side, every profile's own edge near that
-   line, of the same sign, is placed between samples by a parabola.
+   line, of the same sign, is placed between samples by a parabola; a side whose points are
+   no stronger than the noise across it shows no edge (a side against another tile).
+   **Rows**: where a pair is not seen one side apart, tiles laid edge to edge are looked for:
+   the pair's lines are the outer sides of a row of up to five tiles, whole tiles further out
+   (:func:`_pair_lines`), measured in a window reaching them.
 3. **Square**: a square of the known side is fitted to those points (centre and angle,
    Gauss-Newton, :func:`vision.square_fit._solve`), then again without the points it misses
    by more than a pixel. It stands only where both pairs of sides are measured along most of
@@ -66,9 +70,6 @@ class TileFitConfig:
         is theirs (their printed lines), not another tile.
     apart: Two tiles' centres lie at least a side apart: of fits closer than this share of
         it, only the first (the centre net's hotter candidate) stands.
-    edge_noise: A side's edge changes at least this many times the median change across
-        that side (most places across it are no edge; a side against another tile shows
-        only noise).
     rows: Where a pair of sides is not seen one side apart, look for the outer sides of a
         row of tiles laid edge to edge up to this many tiles beyond either side (2: rows of
         up to five; 0: never; :func:`_pair_lines`).
@@ -90,7 +91,6 @@ class TileFitConfig:
     max_overlap: float = 0.2
     apart: float = 0.9
     rows: int = 2
-    edge_noise: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -267,12 +267,8 @@ def _pair_lines(strength: np.ndarray, mid: np.ndarray, k: int, side: float, pitc
     pitches further out, and a back's printed border, a shadow's edge or a neighbour's
     border are not at those distances either). Returns {side: (line, how far beyond the
     tile's own side it lies)}; both sides or none."""
-    # a side's edge stands out of the change across it elsewhere (its median: most places
-    # across a side are no edge): a side against another tile shows only noise
-    pa = _line_peaks(strength[k], max(0.3 * strength[k].max(),
-                                      cfg.edge_noise * float(np.median(strength[k]))))
-    pb = _line_peaks(strength[k + 2], max(0.3 * strength[k + 2].max(),
-                                          cfg.edge_noise * float(np.median(strength[k + 2]))))
+    pa = _line_peaks(strength[k], 0.3 * strength[k].max())
+    pb = _line_peaks(strength[k + 2], 0.3 * strength[k + 2].max())
     outs = sorted(((ma, mb) for ma in range(beyond + 1) for mb in range(beyond + 1)),
                   key=lambda m: (m[0] + m[1], m))
     for out in outs:

@@ -47,7 +47,14 @@ from typing import Any
 from referee.base import Game, RuleBroken, Step
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
-from referee.worm_up.move_rules import changes, finisher, head_on_line, judge_move, post_move
+from referee.worm_up.move_rules import (
+    changes,
+    finisher,
+    head_on_line,
+    judge_move,
+    post_move,
+    posts_kept,
+)
 from referee.worm_up.rules import Rule
 from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import read_setup
@@ -218,8 +225,8 @@ class WormUp(Game[WormUpState]):
         m = rv.mover(player)
         new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
         worms = tuple(worm if w.player == player else w for w in state.worms)
-        new = replace(state, table=scene, worms=worms, reveal=new_rv,
-                      moved=(*state.moved, player))
+        new = replace(state, table=posts_kept(self, state, scene, read, moved_post),
+                      worms=worms, reveal=new_rv, moved=(*state.moved, player))
         how = f" (X as {number})" if rv.bid_of(player) == "X" else ""
         also = ""
         if moved_post is not None:
@@ -277,11 +284,12 @@ class WormUp(Game[WormUpState]):
             order = chain_of(self, read, w.player, Rule.ACCEPT)
             pts = [read.centres(w.player)[k] for k in order]
             worms.append(Worm(w.player, self._orient(state, w, pts)))
-        new = replace(state, table=scene, worms=tuple(worms))
+        new = replace(state, table=posts_kept(self, state, scene, read, moved_post),
+                      worms=tuple(worms))
         if moved_post is not None:
             assert state.finish_posts_mm is not None
             fm = geo.match_still(state.finish_posts_mm, [c for _, c in read.posts],
-                                 self.settings.still_mm)
+                                 self.settings.post_still_mm)
             anchor = state.finish_posts_mm[next(iter(fm))]
             new = replace(new, finish_posts_mm=(anchor, moved_post),
                           post_moved=new.post_moved or new.reveal is not None)

@@ -476,10 +476,31 @@ def test_post_move_after_x_illegal(posts, words):
     assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
 
 
-def test_a_missing_finish_post_is_a_doubt_not_a_foul():
+def test_a_missing_finish_post_while_an_x_may_move_it_is_a_doubt_not_a_foul():
     g = started()
+    g.bids(red="4", yellow="6", green="X")
     (d,) = g.scene(posts=[*START, FINISH[0]])
     assert isinstance(d, Doubt) and "finish post is missing" in d.reason
+
+
+def test_a_finish_post_not_seen_while_none_may_move_still_stands():
+    g = started()
+    assert g.scene(posts=[*START, FINISH[0]]) == ()
+    g.bids(red="4", yellow="6", green="5")
+    v = verdict(g.move("red", 4, posts=[*START, FINISH[0]]))
+    assert v.legal and v.player == "red"
+    kept = [p.centre_mm for p in g.referee.state.table.pieces if p.kind == "post"]
+    assert FINISH[1] in kept  # the accepted table keeps it where it stood
+    v = verdict(g.move("green", 6, posts=[*START, FINISH[0]]))
+    assert not v.legal and (v.player, v.rule) == ("green", "steps")
+
+
+def test_a_finish_post_read_a_little_off_has_not_moved():
+    g = started()
+    g.bids(red="4", yellow="6", green="5")
+    a, b = FINISH
+    v = verdict(g.move("red", 4, posts=[*START, a, (b[0] + 7.0, b[1] + 6.0)]))
+    assert v.legal and v.player == "red"
 
 
 def test_post_move_without_x_is_refused():

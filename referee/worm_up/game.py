@@ -57,10 +57,10 @@ from referee.worm_up.move_rules import (
 )
 from referee.worm_up.rules import Rule
 from referee.worm_up.settings import WormUpSettings
-from referee.worm_up.setup_rules import read_setup
+from referee.worm_up.setup_rules import finish_ahead, read_setup
 from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.table import Status, chain_of, check_counts, read_table, table_status
-from referee.worm_up.turns import TurnCheck, judge_bid, maybe_end_round, the_mover
+from referee.worm_up.turns import TurnCheck, bids_carried, judge_bid, maybe_end_round, the_mover
 from tabletop.errors import RecordFormatError
 from tabletop.events import Bid, Doubt, Event, Finish, SceneSeen, Setup, Verdict, Winner
 from tabletop.scene import Point2, Scene
@@ -109,7 +109,8 @@ class WormUp(Game[WormUpState]):
                 foul = broken.judgement
                 if foul.doubt:
                     # segments and posts do not appear or vanish during play: a misread first
-                    doubted = replace(state, setup_doubted=True) \
+                    doubted = replace(state, setup_doubted=True,
+                                      doubted_setup=event.scene) \
                         if state.phase is Phase.SETUP else state
                     return Step(doubted, (Doubt(seq, foul.player, foul.pieces, foul.where,
                                                 foul.reason.removesuffix(".") + ": "
@@ -202,15 +203,20 @@ class WormUp(Game[WormUpState]):
     def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """The first table: the worms set up by the rules, then bidding opens."""
         new = read_setup(self, scene, strict=True)
-        return Step(replace(new, table=scene, phase=Phase.BIDDING),
-                    (Verdict(seq, None, True, Rule.OK.value,
-                             f"The {len(self.players)} worms are set up behind the start line; "
-                             f"bidding for round 1 is open."),))
+        verdict = Verdict(seq, None, True, Rule.OK.value,
+                          f"The {len(self.players)} worms are set up behind the start line; "
+                          f"bidding for round 1 is open.")
+        new, shown = bids_carried(self, state, replace(new, table=scene, phase=Phase.BIDDING),
+                                  seq)
+        return Step(new, (verdict, *shown))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A later table: one worm moved in its turn (and perhaps a finish post after an X)."""
         read = read_table(self, scene)
         check_counts(self, read, Rule.PIECES)
+        if state.finish_posts_mm is None:  # never seen yet: the first two seen ahead
+            state = replace(state, finish_posts_mm=finish_ahead(
+                self, state.worms, [c for _, c in read.posts]))
         still, changed, moved_post = changes(self, state, read)
         if not changed and moved_post is None:
             return Step(state)
@@ -264,8 +270,8 @@ class WormUp(Game[WormUpState]):
         ox, oy = old.head_mm[0] - old.tail_mm[0], old.head_mm[1] - old.tail_mm[1]
         nx, ny = pts[-1][0] - pts[0][0], pts[-1][1] - pts[0][1]
         along = ox * nx + oy * ny
-        if abs(along) < 1e-6 * max(1.0, math.hypot(ox, oy) * math.hypot(nx, ny)):
-            assert state.finish_posts_mm is not None
+        if abs(along) < 1e-6 * max(1.0, math.hypot(ox, oy) * math.hypot(nx, ny)) and \
+                state.finish_posts_mm is not None:
             a, b = state.finish_posts_mm
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
             along = geo.dist(pts[0], mid) - geo.dist(pts[-1], mid)

@@ -41,8 +41,9 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
         still[w.player] = m
         if len(m) != len(w.centres_mm):
             changed.append(w.player)
-    assert state.finish_posts_mm is not None
     fin = state.finish_posts_mm
+    if fin is None:  # the finish posts were never seen (a first table that stood as read)
+        return still, changed, None
     new_posts = [c for _, c in read.posts]
     fm = geo.match_still(fin, new_posts, s.post_still_mm)
     if len(fm) == 2:
@@ -191,6 +192,8 @@ def post_move(game: WormUp, state: WormUpState, read: TableRead, moved_to: Point
 
 def head_on_line(game: WormUp, state: WormUpState, first: str) -> str | None:
     """The worm whose head the finish line touches (``first`` preferred), or None."""
+    if state.finish_posts_mm is None:
+        return None
     heads = [w.player for w in state.worms if touches_finish(game, state, w.head_mm)]
     if not heads:
         return None
@@ -209,6 +212,7 @@ def touches_finish(game: WormUp, state: WormUpState, centre: Point2) -> bool:
 def finisher(game: WormUp, state: WormUpState, player: str,
              laid: Sequence[Point2]) -> str | None:
     """``player`` when a segment laid as the head touched the finish line."""
-    if any(touches_finish(game, state, c) for c in laid):
+    if state.finish_posts_mm is not None and any(touches_finish(game, state, c)
+                                                 for c in laid):
         return player
     return None

@@ -97,8 +97,39 @@ def test_setup_needs_four_posts_and_three_is_a_doubt():
     g = Game()
     (d,) = g.scene(posts=[*START, FINISH[0]])
     assert isinstance(d, Doubt) and "4 posts" in d.reason
-    (n,) = g.push(Bid("red", "4"))  # the players go on: the bid waits, nobody is faulted
-    assert isinstance(n, Notice) and "in doubt" in n.message
+    assert g.referee.describe()["phase"] == "setup"
+
+
+def test_a_first_table_in_doubt_stands_as_read_once_the_players_bid():
+    g = Game()
+    g.scene(posts=[START[0]])  # three posts not seen (black posts on a black cloth)
+    n, v = g.push(Bid("red", "4"))  # the players go on: the table stands as read
+    assert isinstance(n, Notice) and "stands as read" in n.message and "1 of the 4" in n.message
+    assert v.legal and v.player == "red"
+    g.bids(yellow="5", green="6")
+    g.posts = [START[0]]
+    assert verdict(g.move("red", 4)).legal  # heads told from tails by the post seen
+    v = verdict(g.move("green", 7))
+    assert not v.legal and (v.player, v.rule) == ("green", "order")
+    assert g.referee.describe()["finish_line_mm"] is None
+    g.posts = [*START, *FINISH]  # the finish posts come into view: the finish line is known
+    assert verdict(g.move("yellow", 5)).legal
+    assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
+
+
+def test_bids_made_while_the_first_table_is_in_doubt_are_kept():
+    g = Game()
+    worms = dict(g.worms)
+    worms["green"] = worms["green"][1:]  # a segment misread: the table cannot stand as read
+    (d,) = g.scene(worms)
+    assert isinstance(d, Doubt)
+    for p, b in (("red", "4"), ("yellow", "5"), ("green", "6")):
+        (n,) = g.push(Bid(p, b))
+        assert isinstance(n, Notice) and "waits" in n.message
+    out = g.scene()  # read whole at last: the race starts with the bids made
+    assert out[0].legal and isinstance(out[1], Notice) and "red (4)" in out[1].message
+    assert g.referee.describe()["phase"] == "moving"
+    assert verdict(g.move("red", 4)).legal
 
 
 @pytest.mark.parametrize(("players", "options", "words"), [

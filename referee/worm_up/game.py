@@ -47,13 +47,20 @@ from typing import Any
 from referee.base import Game, RuleBroken, Step
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
-from referee.worm_up.move_rules import changes, finisher, head_on_line, judge_move, post_move
+from referee.worm_up.move_rules import (
+    changes,
+    finisher,
+    head_on_line,
+    judge_move,
+    post_move,
+    posts_kept,
+)
 from referee.worm_up.rules import Rule
 from referee.worm_up.settings import WormUpSettings
-from referee.worm_up.setup_rules import read_setup
+from referee.worm_up.setup_rules import finish_ahead, read_setup
 from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.table import Status, chain_of, check_counts, read_table, table_status
-from referee.worm_up.turns import TurnCheck, judge_bid, maybe_end_round, the_mover
+from referee.worm_up.turns import TurnCheck, bids_carried, judge_bid, maybe_end_round, the_mover
 from tabletop.errors import RecordFormatError
 from tabletop.events import Bid, Doubt, Event, Finish, SceneSeen, Setup, Verdict, Winner
 from tabletop.scene import Point2, Scene
@@ -102,7 +109,8 @@ class WormUp(Game[WormUpState]):
                 foul = broken.judgement
                 if foul.doubt:
                     # segments and posts do not appear or vanish during play: a misread first
-                    doubted = replace(state, setup_doubted=True) \
+                    doubted = replace(state, setup_doubted=True,
+                                      doubted_setup=event.scene) \
                         if state.phase is Phase.SETUP else state
                     return Step(doubted, (Doubt(seq, foul.player, foul.pieces, foul.where,
                                                 foul.reason.removesuffix(".") + ": "
@@ -195,15 +203,20 @@ class WormUp(Game[WormUpState]):
     def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """The first table: the worms set up by the rules, then bidding opens."""
         new = read_setup(self, scene, strict=True)
-        return Step(replace(new, table=scene, phase=Phase.BIDDING),
-                    (Verdict(seq, None, True, Rule.OK.value,
-                             f"The {len(self.players)} worms are set up behind the start line; "
-                             f"bidding for round 1 is open."),))
+        verdict = Verdict(seq, None, True, Rule.OK.value,
+                          f"The {len(self.players)} worms are set up behind the start line; "
+                          f"bidding for round 1 is open.")
+        new, shown = bids_carried(self, state, replace(new, table=scene, phase=Phase.BIDDING),
+                                  seq)
+        return Step(new, (verdict, *shown))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A later table: one worm moved in its turn (and perhaps a finish post after an X)."""
         read = read_table(self, scene)
         check_counts(self, read, Rule.PIECES)
+        if state.finish_posts_mm is None:  # never seen yet: the first two seen ahead
+            state = replace(state, finish_posts_mm=finish_ahead(
+                self, state.worms, [c for _, c in read.posts]))
         still, changed, moved_post = changes(self, state, read)
         if not changed and moved_post is None:
             return Step(state)
@@ -218,8 +231,8 @@ class WormUp(Game[WormUpState]):
         m = rv.mover(player)
         new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
         worms = tuple(worm if w.player == player else w for w in state.worms)
-        new = replace(state, table=scene, worms=worms, reveal=new_rv,
-                      moved=(*state.moved, player))
+        new = replace(state, table=posts_kept(self, state, scene, read, moved_post),
+                      worms=worms, reveal=new_rv, moved=(*state.moved, player))
         how = f" (X as {number})" if rv.bid_of(player) == "X" else ""
         also = ""
         if moved_post is not None:
@@ -257,8 +270,8 @@ class WormUp(Game[WormUpState]):
         ox, oy = old.head_mm[0] - old.tail_mm[0], old.head_mm[1] - old.tail_mm[1]
         nx, ny = pts[-1][0] - pts[0][0], pts[-1][1] - pts[0][1]
         along = ox * nx + oy * ny
-        if abs(along) < 1e-6 * max(1.0, math.hypot(ox, oy) * math.hypot(nx, ny)):
-            assert state.finish_posts_mm is not None
+        if abs(along) < 1e-6 * max(1.0, math.hypot(ox, oy) * math.hypot(nx, ny)) and \
+                state.finish_posts_mm is not None:
             a, b = state.finish_posts_mm
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
             along = geo.dist(pts[0], mid) - geo.dist(pts[-1], mid)
@@ -277,11 +290,12 @@ class WormUp(Game[WormUpState]):
             order = chain_of(self, read, w.player, Rule.ACCEPT)
             pts = [read.centres(w.player)[k] for k in order]
             worms.append(Worm(w.player, self._orient(state, w, pts)))
-        new = replace(state, table=scene, worms=tuple(worms))
+        new = replace(state, table=posts_kept(self, state, scene, read, moved_post),
+                      worms=tuple(worms))
         if moved_post is not None:
             assert state.finish_posts_mm is not None
             fm = geo.match_still(state.finish_posts_mm, [c for _, c in read.posts],
-                                 self.settings.still_mm)
+                                 self.settings.post_still_mm)
             anchor = state.finish_posts_mm[next(iter(fm))]
             new = replace(new, finish_posts_mm=(anchor, moved_post),
                           post_moved=new.post_moved or new.reveal is not None)

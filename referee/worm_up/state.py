@@ -67,6 +67,8 @@ class WormUpState(GameState):
         finish_posts_mm: The finish posts where they stand now.
         winner: The player whose head touched the finish line first.
         setup_doubted: The first table was in doubt (a misread could explain what was wrong).
+        doubted_setup: That first table as read (it stands as read once the players bid on,
+            when its worms are read whole).
     """
 
     table: Scene | None
@@ -82,6 +84,7 @@ class WormUpState(GameState):
     finish_posts_mm: tuple[Point2, Point2] | None = None
     winner: str | None = None
     setup_doubted: bool = False
+    doubted_setup: Scene | None = None
 
     def worm(self, player: str) -> Worm:
         """The worm of ``player``."""

@@ -97,8 +97,39 @@ def test_setup_needs_four_posts_and_three_is_a_doubt():
     g = Game()
     (d,) = g.scene(posts=[*START, FINISH[0]])
     assert isinstance(d, Doubt) and "4 posts" in d.reason
-    (n,) = g.push(Bid("red", "4"))  # the players go on: the bid waits, nobody is faulted
-    assert isinstance(n, Notice) and "in doubt" in n.message
+    assert g.referee.describe()["phase"] == "setup"
+
+
+def test_a_first_table_in_doubt_stands_as_read_once_the_players_bid():
+    g = Game()
+    g.scene(posts=[START[0]])  # three posts not seen (black posts on a black cloth)
+    n, v = g.push(Bid("red", "4"))  # the players go on: the table stands as read
+    assert isinstance(n, Notice) and "stands as read" in n.message and "1 of the 4" in n.message
+    assert v.legal and v.player == "red"
+    g.bids(yellow="5", green="6")
+    g.posts = [START[0]]
+    assert verdict(g.move("red", 4)).legal  # heads told from tails by the post seen
+    v = verdict(g.move("green", 7))
+    assert not v.legal and (v.player, v.rule) == ("green", "order")
+    assert g.referee.describe()["finish_line_mm"] is None
+    g.posts = [*START, *FINISH]  # the finish posts come into view: the finish line is known
+    assert verdict(g.move("yellow", 5)).legal
+    assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
+
+
+def test_bids_made_while_the_first_table_is_in_doubt_are_kept():
+    g = Game()
+    worms = dict(g.worms)
+    worms["green"] = worms["green"][1:]  # a segment misread: the table cannot stand as read
+    (d,) = g.scene(worms)
+    assert isinstance(d, Doubt)
+    for p, b in (("red", "4"), ("yellow", "5"), ("green", "6")):
+        (n,) = g.push(Bid(p, b))
+        assert isinstance(n, Notice) and "waits" in n.message
+    out = g.scene()  # read whole at last: the race starts with the bids made
+    assert out[0].legal and isinstance(out[1], Notice) and "red (4)" in out[1].message
+    assert g.referee.describe()["phase"] == "moving"
+    assert verdict(g.move("red", 4)).legal
 
 
 @pytest.mark.parametrize(("players", "options", "words"), [
@@ -476,10 +507,31 @@ def test_post_move_after_x_illegal(posts, words):
     assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
 
 
-def test_a_missing_finish_post_is_a_doubt_not_a_foul():
+def test_a_missing_finish_post_while_an_x_may_move_it_is_a_doubt_not_a_foul():
     g = started()
+    g.bids(red="4", yellow="6", green="X")
     (d,) = g.scene(posts=[*START, FINISH[0]])
     assert isinstance(d, Doubt) and "finish post is missing" in d.reason
+
+
+def test_a_finish_post_not_seen_while_none_may_move_still_stands():
+    g = started()
+    assert g.scene(posts=[*START, FINISH[0]]) == ()
+    g.bids(red="4", yellow="6", green="5")
+    v = verdict(g.move("red", 4, posts=[*START, FINISH[0]]))
+    assert v.legal and v.player == "red"
+    kept = [p.centre_mm for p in g.referee.state.table.pieces if p.kind == "post"]
+    assert FINISH[1] in kept  # the accepted table keeps it where it stood
+    v = verdict(g.move("green", 6, posts=[*START, FINISH[0]]))
+    assert not v.legal and (v.player, v.rule) == ("green", "steps")
+
+
+def test_a_finish_post_read_a_little_off_has_not_moved():
+    g = started()
+    g.bids(red="4", yellow="6", green="5")
+    a, b = FINISH
+    v = verdict(g.move("red", 4, posts=[*START, a, (b[0] + 7.0, b[1] + 6.0)]))
+    assert v.legal and v.player == "red"
 
 
 def test_post_move_without_x_is_refused():

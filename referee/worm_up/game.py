@@ -201,8 +201,19 @@ class WormUp(Game[WormUpState]):
     # ------------------------------------------------------------------ scenes
 
     def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
-        """The first table: the worms set up by the rules, then bidding opens."""
-        new = read_setup(self, scene, strict=True)
+        """The first table: the worms set up by the rules, then bidding opens. After a first
+        table in doubt that the players bid on, a whole reading that breaks the start rules
+        may show a worm already moved: a doubt, not a foul."""
+        try:
+            new = read_setup(self, scene, strict=True)
+        except RuleBroken as broken:
+            j = broken.judgement
+            if j.doubt or not (state.setup_doubted and state.bids):
+                raise
+            return Step(state, (Doubt(seq, j.player, j.pieces, j.where,
+                                      j.reason.removesuffix(".") + ": the first table was "
+                                      "never read whole, so has a worm moved since the bids? "
+                                      "Fix the reading or accept the table."),))
         verdict = Verdict(seq, None, True, Rule.OK.value,
                           f"The {len(self.players)} worms are set up behind the start line; "
                           f"bidding for round 1 is open.")

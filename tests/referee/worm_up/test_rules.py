@@ -705,3 +705,18 @@ def test_legal_bids_and_outcome():
         g.move(p, k)
     assert game.legal_bids(g.state, "red") == ("4", "5", "6", "X")
     assert game.outcome(g.state) is None
+
+
+def test_a_worm_seen_moved_after_bids_on_a_first_table_in_doubt_is_a_doubt_not_a_setup_foul():
+    g = Game()
+    worms = dict(g.worms)
+    worms["green"] = worms["green"][1:]
+    g.scene(worms)  # in doubt: green's worm not read whole
+    for p, b in (("red", "4"), ("yellow", "5"), ("green", "6")):
+        g.push(Bid(p, b))
+    moved = dict(g.worms)
+    moved["red"] = advance(moved["red"], 5)
+    (d,) = g.scene(moved)  # whole at last, but red is over the start line
+    assert isinstance(d, Doubt) and "never read whole" in d.reason
+    out = g.scene()  # put back: the race starts with the bids made
+    assert out[0].legal and g.referee.describe()["phase"] == "moving"

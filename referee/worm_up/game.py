@@ -55,11 +55,18 @@ from referee.worm_up.move_rules import (
     post_move,
     posts_kept,
 )
-from referee.worm_up.rules import Rule
+from referee.worm_up.rules import Rule, foul
 from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import finish_ahead, read_setup
 from referee.worm_up.state import Phase, Worm, WormUpState
-from referee.worm_up.table import Status, chain_of, check_counts, read_table, table_status
+from referee.worm_up.table import (
+    Status,
+    TableRead,
+    chain_of,
+    check_counts,
+    read_table,
+    table_status,
+)
 from referee.worm_up.turns import TurnCheck, bids_carried, judge_bid, maybe_end_round, the_mover
 from tabletop.errors import RecordFormatError
 from tabletop.events import Bid, Doubt, Event, Finish, SceneSeen, Setup, Verdict, Winner
@@ -104,14 +111,17 @@ class WormUp(Game[WormUpState]):
             try:
                 if state.phase is Phase.SETUP:
                     return self._setup_scene(state, event.scene, seq)
-                return self._scene(state, event.scene, seq)
+                step = self._scene(state, event.scene, seq)
+                if any(isinstance(o, Doubt) for o in step.outputs):
+                    return step
+                return Step(replace(step.state, doubted=False), step.outputs)
             except RuleBroken as broken:
                 foul = broken.judgement
                 if foul.doubt:
                     # segments and posts do not appear or vanish during play: a misread first
                     doubted = replace(state, setup_doubted=True,
                                       doubted_setup=event.scene) \
-                        if state.phase is Phase.SETUP else state
+                        if state.phase is Phase.SETUP else replace(state, doubted=True)
                     return Step(doubted, (Doubt(seq, foul.player, foul.pieces, foul.where,
                                                 foul.reason.removesuffix(".") + ": "
                                                 + foul.doubt),))
@@ -225,6 +235,8 @@ class WormUp(Game[WormUpState]):
         """A later table: one worm moved in its turn (and perhaps a finish post after an X)."""
         read = read_table(self, scene)
         check_counts(self, read, Rule.PIECES)
+        if state.unsure:
+            state = self._reseat(state, read)
         if state.finish_posts_mm is None:  # never seen yet: the first two seen ahead
             state = replace(state, finish_posts_mm=finish_ahead(
                 self, state.worms, [c for _, c in read.posts]))
@@ -259,6 +271,29 @@ class WormUp(Game[WormUpState]):
             return Step(replace(new, phase=Phase.OVER, winner=winner),
                         (*outputs, Finish(winner, 1, seq), Winner(winner, seq)))
         return Step(maybe_end_round(new), tuple(outputs))
+
+    def _reseat(self, state: WormUpState, read: TableRead) -> WormUpState:
+        """Worms taken as moved without being seen (``unsure``) are placed where this table
+        reads them whole. One that may move now is placed only where it lies as before:
+        otherwise the table may already show its move, which cannot be judged from where it
+        was never seen (a doubt)."""
+        movers = state.reveal.next_players(state.moved) \
+            if state.phase is Phase.MOVING and state.reveal is not None else ()
+        worms = []
+        for w in state.worms:
+            if w.player not in state.unsure:
+                worms.append(w)
+                continue
+            order = chain_of(self, read, w.player, Rule.PIECES)
+            pts = [read.centres(w.player)[k] for k in order]
+            if w.player in movers and len(geo.match_still(
+                    w.centres_mm, pts, self.settings.still_mm)) != len(w.centres_mm):
+                raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
+                                        f"taken as moved, so this move cannot be judged.",
+                           w.player, read.indices(w.player), None,
+                           doubt="is it where it lies now? Accept the table or fix it")
+            worms.append(Worm(w.player, self._orient(state, w, pts)))
+        return replace(state, worms=tuple(worms), unsure=())
 
     def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A finish post moved on its own: legal, and a worm it now touches finishes."""

@@ -720,3 +720,34 @@ def test_a_worm_seen_moved_after_bids_on_a_first_table_in_doubt_is_a_doubt_not_a
     assert isinstance(d, Doubt) and "never read whole" in d.reason
     out = g.scene()  # put back: the race starts with the bids made
     assert out[0].legal and g.referee.describe()["phase"] == "moving"
+
+
+def test_worms_still_to_move_when_a_doubted_table_is_bid_on_are_taken_as_moved():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    moved = dict(g.worms)
+    moved["yellow"] = advance(moved["yellow"], 5)[1:]  # a segment misread: a doubt
+    (d,) = g.scene(moved)
+    assert isinstance(d, Doubt)
+    n, v = g.push(Bid("red", "5"))  # the players went on: no foul against the bidder
+    assert isinstance(n, Notice) and "yellow and green are taken as moved" in n.message
+    assert v.legal and g.referee.describe()["round"] == 2
+    g.bids(yellow="6", green="7")
+    g.worms["yellow"] = advance(g.worms["yellow"], 5)
+    g.worms["green"] = advance(g.worms["green"], 6)
+    v = verdict(g.move("red", 5))  # yellow and green placed where this table reads them
+    assert v.legal and v.player == "red"
+    assert verdict(g.move("yellow", 6)).legal
+
+
+def test_a_worm_taken_as_moved_is_not_judged_from_where_it_was_never_seen():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    moved = dict(g.worms)
+    moved["red"] = advance(moved["red"], 4)[1:]
+    g.scene(moved)  # in doubt
+    g.bids(red="5", yellow="6", green="7")  # red, yellow and green taken as moved
+    g.worms["red"] = advance(advance(g.worms["red"], 4), 5)  # red's two moves, one table
+    (d,) = g.scene()
+    assert isinstance(d, Doubt) and d.player == "red" and "cannot be judged" in d.reason

@@ -247,29 +247,65 @@ class WormUp(Game[WormUpState]):
             assert moved_post is not None
             new = post_move(self, state, read, moved_post)
             return self._after_post(new, scene, seq)
+        if state.doubted and moved_post is None and len(changed) > 1:
+            in_turn = self._next_in_order(state, changed)
+            if in_turn:  # the tables between were not seen still: each move in its turn
+                return self._moves_in_order(state, read, scene, seq, still, in_turn)
         player = the_mover(TurnCheck(state, read, tuple(changed), moved_post))
-        assert state.reveal is not None
-        rv = state.reveal
-        worm, new_idx, number = judge_move(self, state, read, player, still[player])
-        m = rv.mover(player)
-        new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
-        worms = tuple(worm if w.player == player else w for w in state.worms)
-        new = replace(state, table=posts_kept(self, state, scene, read, moved_post),
-                      worms=worms, reveal=new_rv, moved=(*state.moved, player))
-        how = f" (X as {number})" if rv.bid_of(player) == "X" else ""
-        also = ""
+        new, verdict, worm, number = self._move(state, read, player, still[player], seq)
+        new = replace(new, table=posts_kept(self, state, scene, read, moved_post))
         if moved_post is not None:
             new = post_move(self, new, read, moved_post)
-            also = " and moved a finish post"
-        outputs: list[Event] = [Verdict(seq, player, True, Rule.OK.value,
-                                        f"{player} moved {number} segments from tail to head"
-                                        f"{how}{also}.", tuple(new_idx))]
+            verdict = replace(verdict, reason=verdict.reason.removesuffix(".")
+                              + " and moved a finish post.")
         winner = finisher(self, new, player, worm.centres_mm[-number:] if number else ())
         if winner is None and moved_post is not None:
             winner = head_on_line(self, new, player)
         if winner is not None:
             return Step(replace(new, phase=Phase.OVER, winner=winner),
-                        (*outputs, Finish(winner, 1, seq), Winner(winner, seq)))
+                        (verdict, Finish(winner, 1, seq), Winner(winner, seq)))
+        return Step(maybe_end_round(new), (verdict,))
+
+    def _move(self, state: WormUpState, read: TableRead, player: str, still: dict[int, int],
+              seq: int) -> tuple[WormUpState, Verdict, Worm, int]:
+        """One worm's move judged (:func:`judge_move`): the state after it, its verdict, the
+        worm and the count."""
+        assert state.reveal is not None
+        rv = state.reveal
+        worm, new_idx, number = judge_move(self, state, read, player, still)
+        m = rv.mover(player)
+        new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
+        worms = tuple(worm if w.player == player else w for w in state.worms)
+        new = replace(state, worms=worms, reveal=new_rv, moved=(*state.moved, player))
+        how = f" (X as {number})" if rv.bid_of(player) == "X" else ""
+        return new, Verdict(seq, player, True, Rule.OK.value,
+                            f"{player} moved {number} segments from tail to head{how}.",
+                            tuple(new_idx)), worm, number
+
+    @staticmethod
+    def _next_in_order(state: WormUpState, changed: list[str]) -> list[str]:
+        """``changed`` in move order when they are exactly the next worms to move, else []."""
+        if state.phase is not Phase.MOVING or state.reveal is None:
+            return []
+        left = [m.player for m in state.reveal.order if m.player not in state.moved]
+        first = left[:len(changed)]
+        return first if set(first) == set(changed) else []
+
+    def _moves_in_order(self, state: WormUpState, read: TableRead, scene: Scene, seq: int,
+                        still: dict[str, dict[int, int]], players: list[str]
+                        ) -> Step[WormUpState]:
+        """After a table in doubt, several worms moved, exactly the next ones in the move
+        order (the tables between were not seen still): each move judged in its turn."""
+        new, outputs = state, []
+        for player in players:
+            new, verdict, worm, number = self._move(new, read, player, still[player], seq)
+            outputs.append(verdict)
+            winner = finisher(self, new, player, worm.centres_mm[-number:] if number else ())
+            if winner is not None:
+                new = replace(new, table=posts_kept(self, state, scene, read, None))
+                return Step(replace(new, phase=Phase.OVER, winner=winner),
+                            (*outputs, Finish(winner, 1, seq), Winner(winner, seq)))
+        new = replace(new, table=posts_kept(self, state, scene, read, None))
         return Step(maybe_end_round(new), tuple(outputs))
 
     def _reseat(self, state: WormUpState, read: TableRead) -> WormUpState:

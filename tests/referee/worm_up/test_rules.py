@@ -751,3 +751,20 @@ def test_a_worm_taken_as_moved_is_not_judged_from_where_it_was_never_seen():
     g.worms["red"] = advance(advance(g.worms["red"], 4), 5)  # red's two moves, one table
     (d,) = g.scene()
     assert isinstance(d, Doubt) and d.player == "red" and "cannot be judged" in d.reason
+
+
+def test_after_a_table_in_doubt_the_next_worms_in_order_moved_together_are_each_judged():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    moved = dict(g.worms)
+    moved["red"] = advance(moved["red"], 4)[1:]
+    (d,) = g.scene(moved)  # red's move in doubt (a segment misread)
+    assert isinstance(d, Doubt)
+    both = dict(g.worms)
+    both["red"] = advance(both["red"], 4)
+    both["yellow"] = advance(both["yellow"], 5)
+    out = g.scene(both)  # the table between was never seen still
+    assert [(v.player, v.legal) for v in out] == [("red", True), ("yellow", True)]
+    both["green"] = advance(both["green"], 7)
+    v = verdict(g.scene(both))
+    assert not v.legal and (v.player, v.rule) == ("green", "steps")

@@ -286,15 +286,24 @@ class WormDerby(Game[DerbyState]):
 
     def _reseat(self, state: DerbyState, scene: Scene) -> DerbyState:
         """Worms in doubt are taken where the new reading shows them (whole: no longer in
-        doubt), before the reading is judged."""
+        doubt), before the reading is judged. The worm of the player on the move (a roll to
+        play) is taken only where it still lies on every coin it was last seen on: otherwise
+        the reading may already show its move, which cannot be judged from nowhere."""
         if not state.unsure or state.table is None or state.course is None:
             return state
         unsure = set(state.unsure)
+        mover = self.players[state.turn] if state.roll not in (None, "again", "ace") else None
         keep = [p for p in state.table.pieces
                 if not (p.kind == "coin" and p.suit in unsure)]
         worms = []
         for w in state.worms:
             if w.player not in unsure:
+                worms.append(w)
+                continue
+            if w.player == mover and not self._still_on_last_seen(state.table, scene,
+                                                                    w.player):
+                keep += [p for p in state.table.pieces
+                         if p.kind == "coin" and p.suit == w.player]
                 worms.append(w)
                 continue
             keep += [p for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
@@ -308,6 +317,14 @@ class WormDerby(Game[DerbyState]):
                 worms.append(w)
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
                        unsure=tuple(sorted(unsure)))
+
+    def _still_on_last_seen(self, table: Scene, scene: Scene, player: str) -> bool:
+        """Whether every coin of ``player``'s worm on ``table`` (where it was last seen) is
+        still read on ``scene``."""
+        near = self.settings.same_place_mm
+        now = [p.centre_mm for p in scene.pieces if p.kind == "coin" and p.suit == player]
+        return all(any(math.dist(p.centre_mm, q) <= near for q in now)
+                   for p in table.pieces if p.kind == "coin" and p.suit == player)
 
     def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int, roll: bool = False
                 ) -> Step[DerbyState]:

@@ -69,6 +69,10 @@ class WormUpState(GameState):
         setup_doubted: The first table was in doubt (a misread could explain what was wrong).
         doubted_setup: That first table as read (it stands as read once the players bid on,
             when its worms are read whole).
+        doubted: A later table was in doubt and nothing was judged since (the players bidding
+            on take the round's worms still to move as moved).
+        unsure: Players whose worm was taken as moved without being seen: the next table
+            that reads it whole places it (before anything is judged about it).
     """
 
     table: Scene | None
@@ -85,6 +89,8 @@ class WormUpState(GameState):
     winner: str | None = None
     setup_doubted: bool = False
     doubted_setup: Scene | None = None
+    doubted: bool = False
+    unsure: tuple[str, ...] = ()
 
     def worm(self, player: str) -> Worm:
         """The worm of ``player``."""

@@ -52,6 +52,8 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
         return refused("No bids before the worms are set up behind the start line.")
     if state.phase is Phase.OVER:
         return refused(f"The race is over: {state.winner} has won.")
+    if state.phase is Phase.MOVING and state.doubted:
+        state, early = moves_stand(state, seq)
     if state.phase is Phase.MOVING:
         assert state.reveal is not None
         waiting = and_list(list(state.reveal.next_players(state.moved)))
@@ -76,6 +78,21 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
                       f"{bid.player} {said}; all bids of round {state.round} are in.")
     state, shown = revealed(state, seq)
     return Step(state, (*early, verdict, *shown))
+
+
+def moves_stand(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event, ...]]:
+    """A bid while the last table is in doubt and worms still have to move: the players went
+    on, so those worms are taken as moved (each placed where the next table reads it whole)
+    and the next round's bidding opens (a warning notice says so)."""
+    assert state.reveal is not None
+    left = [m.player for m in state.reveal.order if m.player not in state.moved]
+    new = replace(state, moved=(*state.moved, *left), doubted=False,
+                  unsure=tuple(dict.fromkeys((*state.unsure, *left))))
+    new = maybe_end_round(new)
+    return new, (Notice(seq, f"The last table was in doubt and was not fixed; the players "
+                             f"went on, so {and_list(left)} {'is' if len(left) == 1 else 'are'}"
+                             f" taken as moved and read where the next table shows "
+                             f"{'it' if len(left) == 1 else 'them'}.", "warning"),)
 
 
 def revealed(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event, ...]]:

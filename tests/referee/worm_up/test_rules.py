@@ -705,3 +705,66 @@ def test_legal_bids_and_outcome():
         g.move(p, k)
     assert game.legal_bids(g.state, "red") == ("4", "5", "6", "X")
     assert game.outcome(g.state) is None
+
+
+def test_a_worm_seen_moved_after_bids_on_a_first_table_in_doubt_is_a_doubt_not_a_setup_foul():
+    g = Game()
+    worms = dict(g.worms)
+    worms["green"] = worms["green"][1:]
+    g.scene(worms)  # in doubt: green's worm not read whole
+    for p, b in (("red", "4"), ("yellow", "5"), ("green", "6")):
+        g.push(Bid(p, b))
+    moved = dict(g.worms)
+    moved["red"] = advance(moved["red"], 5)
+    (d,) = g.scene(moved)  # whole at last, but red is over the start line
+    assert isinstance(d, Doubt) and "never read whole" in d.reason
+    out = g.scene()  # put back: the race starts with the bids made
+    assert out[0].legal and g.referee.describe()["phase"] == "moving"
+
+
+def test_worms_still_to_move_when_a_doubted_table_is_bid_on_are_taken_as_moved():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    moved = dict(g.worms)
+    moved["yellow"] = advance(moved["yellow"], 5)[1:]  # a segment misread: a doubt
+    (d,) = g.scene(moved)
+    assert isinstance(d, Doubt)
+    n, v = g.push(Bid("red", "5"))  # the players went on: no foul against the bidder
+    assert isinstance(n, Notice) and "yellow and green are taken as moved" in n.message
+    assert v.legal and g.referee.describe()["round"] == 2
+    g.bids(yellow="6", green="7")
+    g.worms["yellow"] = advance(g.worms["yellow"], 5)
+    g.worms["green"] = advance(g.worms["green"], 6)
+    v = verdict(g.move("red", 5))  # yellow and green placed where this table reads them
+    assert v.legal and v.player == "red"
+    assert verdict(g.move("yellow", 6)).legal
+
+
+def test_a_worm_taken_as_moved_is_not_judged_from_where_it_was_never_seen():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    moved = dict(g.worms)
+    moved["red"] = advance(moved["red"], 4)[1:]
+    g.scene(moved)  # in doubt
+    g.bids(red="5", yellow="6", green="7")  # red, yellow and green taken as moved
+    g.worms["red"] = advance(advance(g.worms["red"], 4), 5)  # red's two moves, one table
+    (d,) = g.scene()
+    assert isinstance(d, Doubt) and d.player == "red" and "cannot be judged" in d.reason
+
+
+def test_after_a_table_in_doubt_the_next_worms_in_order_moved_together_are_each_judged():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    moved = dict(g.worms)
+    moved["red"] = advance(moved["red"], 4)[1:]
+    (d,) = g.scene(moved)  # red's move in doubt (a segment misread)
+    assert isinstance(d, Doubt)
+    both = dict(g.worms)
+    both["red"] = advance(both["red"], 4)
+    both["yellow"] = advance(both["yellow"], 5)
+    out = g.scene(both)  # the table between was never seen still
+    assert [(v.player, v.legal) for v in out] == [("red", True), ("yellow", True)]
+    both["green"] = advance(both["green"], 7)
+    v = verdict(g.scene(both))
+    assert not v.legal and (v.player, v.rule) == ("green", "steps")

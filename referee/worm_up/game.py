@@ -272,6 +272,20 @@ class WormUp(Game[WormUpState]):
         worm and the count."""
         assert state.reveal is not None
         rv = state.reveal
+        if state.heads_unknown:  # the first move tells which end the heads are
+            try:
+                judge_move(self, state, read, player, still)
+            except RuleBroken:
+                turned = replace(state, worms=tuple(Worm(w.player, w.centres_mm[::-1])
+                                                    for w in state.worms))
+                n = len(state.worm(player).centres_mm)
+                flipped = {n - 1 - i: j for i, j in still.items()}
+                try:
+                    judge_move(self, turned, read, player, flipped)
+                    state, still = turned, flipped
+                except RuleBroken:
+                    pass
+            state = replace(state, heads_unknown=False)
         worm, new_idx, number = judge_move(self, state, read, player, still)
         m = rv.mover(player)
         new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv

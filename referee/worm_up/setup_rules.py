@@ -49,30 +49,33 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
     bid): its worms must be read whole (else :class:`RuleBroken`, a doubt still); posts not
     all seen are no reason to stop the race. With the 4 posts, as :func:`read_setup` (the
     start rules not asked again); otherwise no start line, each worm's head the end nearer
-    the posts seen, and the finish posts the two seen well ahead of the heads (or, when
-    they are not, the first two a later table shows there: :func:`finish_ahead`).
+    the posts seen (none seen: the worms all one way, ``heads_unknown`` until the first
+    move), and the finish posts the two seen well ahead of the heads (or, when they are not,
+    the first two a later table shows there: :func:`finish_ahead`).
 
     Raises:
-        RuleBroken: a worm not read whole, or no post seen to tell heads from tails.
+        RuleBroken: a worm not read whole.
     """
     read = read_table(game, scene)
     if len(read.posts) == 4:
         return read_setup(game, scene, strict=False)
     check_counts(game, read, Rule.SETUP)
     chains = {p: chain_of(game, read, p, Rule.SETUP) for p in game.players}
-    if not read.posts:
-        raise foul(Rule.SETUP, "No post is seen, so the worms' heads cannot be told from "
-                               "their tails.", None, (), None, doubt=MISREAD)
     posts = [c for _, c in read.posts]
-    mid = (sum(p[0] for p in posts) / len(posts), sum(p[1] for p in posts) / len(posts))
     worms = []
+    if posts:
+        mid = (sum(p[0] for p in posts) / len(posts), sum(p[1] for p in posts) / len(posts))
+    else:  # no post seen: the worms point one way, which the first move tells
+        first = [read.centres(game.players[0])[k] for k in chains[game.players[0]]]
+        ux, uy = first[-1][0] - first[0][0], first[-1][1] - first[0][1]
+        mid = (first[-1][0] + 1e3 * ux, first[-1][1] + 1e3 * uy)
     for p in game.players:
         pts = [read.centres(p)[k] for k in chains[p]]
         if geo.dist(pts[0], mid) < geo.dist(pts[-1], mid):
             pts.reverse()
         worms.append(Worm(p, tuple(pts)))
     return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
-                       finish_posts_mm=finish_ahead(game, worms, posts))
+                       finish_posts_mm=finish_ahead(game, worms, posts), heads_unknown=not posts)
 
 
 def finish_ahead(game: WormUp, worms: Sequence[Worm],

@@ -73,6 +73,8 @@ class WormUpState(GameState):
             on take the round's worms still to move as moved).
         unsure: Players whose worm was taken as moved without being seen: the next table
             that reads it whole places it (before anything is judged about it).
+        heads_unknown: The first table stood as read with no post seen: which end of the
+            worms is the head is learnt from the first move (the worms point the same way).
     """
 
     table: Scene | None
@@ -91,6 +93,7 @@ class WormUpState(GameState):
     doubted_setup: Scene | None = None
     doubted: bool = False
     unsure: tuple[str, ...] = ()
+    heads_unknown: bool = False
 
     def worm(self, player: str) -> Worm:
         """The worm of ``player``."""

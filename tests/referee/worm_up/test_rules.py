@@ -768,3 +768,22 @@ def test_after_a_table_in_doubt_the_next_worms_in_order_moved_together_are_each_
     both["green"] = advance(both["green"], 7)
     v = verdict(g.scene(both))
     assert not v.legal and (v.player, v.rule) == ("green", "steps")
+
+
+def test_a_first_table_with_no_post_seen_learns_the_heads_from_the_first_move():
+    g = Game()
+    g.scene(posts=[])  # no post seen at all: which end is the head is not known
+    g.push(Bid("red", "4"))
+    g.bids(yellow="5", green="6")
+    g.posts = []
+    for way, worms in ((90.0, dict(g.worms)), (-90.0, {p: w[::-1] for p, w in g.worms.items()})):
+        h = Game()  # the same table played either way: each first move tells the heads
+        h.scene(posts=[])
+        h.push(Bid("red", "4"))
+        h.bids(yellow="5", green="6")
+        h.posts, h.worms = [], worms
+        v = verdict(h.move("red", 4, heading_deg=way))
+        assert v.legal and v.player == "red"
+        assert verdict(h.move("yellow", 5, heading_deg=way)).legal
+        v = verdict(h.move("green", 5, heading_deg=way))
+        assert not v.legal and (v.player, v.rule) == ("green", "steps")

@@ -34,6 +34,8 @@ class SegmentConfig:
     mask: Which pixels may be a segment's colour (:mod:`vision.segment_mask`).
     colours: Colour name -> 8-bit RGB.
     max_touching: Most segments touching one another in one blob (a worm of segments).
+    hue_split: A larger blob is split into each set colour's pixels, those within this of
+        its hue (HSV hue, 0-255 round the circle).
     max_coloured_share: A piece found before (a tile) masks the segment colour over it
         unless more than this share of it is of segment colour (then it was segments).
     min_fill: Least share of a segment's disc its blob covers.
@@ -55,6 +57,7 @@ class SegmentConfig:
         ("red", (209, 52, 47)), ("yellow", (242, 194, 48)), ("green", (58, 154, 69)),
         ("blue", (47, 100, 192)), ("purple", (122, 62, 157)))
     max_touching: int = 40
+    hue_split: int = 14
     max_coloured_share: float = 0.5
     min_fill: float = 0.5
     max_outside: float = 0.5
@@ -295,12 +298,10 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
     r = cfg.diameter_mm * s / 2
     centres: list[tuple[float, float]] = []
     value: np.ndarray | None = None
-    for found in blobs(mask, math.floor(0.5 * math.pi * r * r)):
-        if not 0.5 * math.pi * r * r <= found.area <= cfg.max_touching * math.pi * r * r:
-            continue
-        blob, x0, y0 = found.mask(pad=2)
+    for blob, x0, y0 in _segment_blobs(cfg, prep, mask, r):
         discs = discs_in_blob(blob, r, cfg.min_fill, cfg.max_outside, cfg.max_roughness)
-        if found.area > (len(discs) + 0.75) * math.pi * r * r:  # room for more than found
+        # room for more discs than found
+        if np.count_nonzero(blob) > (len(discs) + 0.75) * math.pi * r * r:
             if value is None:
                 value = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)[..., 2]
             h, w = blob.shape
@@ -312,6 +313,37 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
         for c in discs:
             centres.append((float(c[0]) + x0, float(c[1]) + y0))
     return Candidates(np.array(centres, float).reshape(-1, 2), mask, r)
+
+
+def _segment_blobs(cfg: SegmentConfig, prep: Prepared, mask: np.ndarray, r: float
+                   ) -> list[tuple[np.ndarray, int, int]]:
+    """The blobs of the mask that may be segments, as ``(patch, x0, y0)``: those of one to
+    ``max_touching`` segments' size. A larger one is a table of segment colour joined to the
+    segments on it (a blue gingham): it is split by hue into each set colour's pixels, so
+    segments of another hue than the table's come out on their own."""
+    small, large = 0.5 * math.pi * r * r, cfg.max_touching * math.pi * r * r
+    out = []
+    hue: np.ndarray | None = None
+    for found in blobs(mask, math.floor(small)):
+        if found.area < small:
+            continue
+        if found.area <= large:
+            out.append(found.mask(pad=2))
+            continue
+        if hue is None:
+            hue = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)[..., 0]
+        patch, x0, y0 = found.mask(pad=2)
+        h = hue[y0:y0 + patch.shape[0], x0:x0 + patch.shape[1]].astype(np.int16)
+        for _, rgb in cfg.colours:
+            gap = np.abs(h - round(_hue(rgb)))
+            own = (np.minimum(gap, 256 - gap) <= cfg.hue_split) & (patch > 0)
+            own = cv2.morphologyEx(own.astype(np.uint8) * 255, cv2.MORPH_OPEN,
+                                   np.ones((3, 3), np.uint8))
+            for part in blobs(own, math.floor(small)):
+                if small <= part.area <= large:
+                    sub, sx, sy = part.mask(pad=2)
+                    out.append((sub, sx + x0, sy + y0))
+    return out
 
 
 def shading_peaks(value: np.ndarray, blob: np.ndarray, r: float,

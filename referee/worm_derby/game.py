@@ -265,11 +265,33 @@ class WormDerby(Game[DerbyState]):
             else:
                 worms.append(w)
                 unsure.add(w.player)
-        new = replace(state, table=scene, worms=tuple(worms), unsure=tuple(sorted(unsure)),
-                      pending=None, pending_told=False)
+        table = self._tile_moved_unseen(scene, state.doubted_read)
+        new = replace(state, table=table, worms=tuple(worms), unsure=tuple(sorted(unsure)),
+                      pending=None, pending_told=False, doubted_read=None)
         return self._next_turn(new), (_notice(
             seq, f"the table read at {at_seq} was in doubt and was not fixed; the players went "
                  f"on, so {possessive(player)} move stands as read", "warning"),)
+
+    def _tile_moved_unseen(self, table: Scene, read: Scene | None) -> Scene:
+        """The table that stands as read, with a tile the reading showed where none was put
+        where it was seen when exactly one tile of the table is not seen there and lay within
+        a tile and a half of it (an obstacle moved on an ace while the table was not seen
+        still: it keeps its face); otherwise as it was."""
+        if read is None:
+            return table
+        near = 0.45 * self.d
+
+        def unmatched(a: Scene, b: Scene) -> list[Piece]:
+            return [p for p in a.pieces if p.kind == "tile" and not any(
+                q.kind == "tile" and math.dist(p.centre_mm, q.centre_mm) <= near
+                for q in b.pieces)]
+
+        came, gone = unmatched(read, table), unmatched(table, read)
+        if len(came) != 1 or len(gone) != 1 or math.dist(
+                came[0].centre_mm, gone[0].centre_mm) > 1.5 * self.pieces.tile_mm:
+            return table
+        moved = replace(came[0], face=gone[0].face, suit=gone[0].suit)
+        return replace(table, pieces=tuple(moved if p is gone[0] else p for p in table.pieces))
 
     def _not_seen(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the current player's roll was never seen played (no
@@ -457,7 +479,7 @@ class WormDerby(Game[DerbyState]):
         doubted = reading.base.scene if reading.base is not None else scene
         if state.doubted is not None and state.doubted[1] == doubted:
             return Step(state)  # read again the same: the table was asked already
-        return Step(replace(state, doubted=(seq, doubted)),
+        return Step(replace(state, doubted=(seq, doubted), doubted_read=scene),
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))

@@ -313,3 +313,17 @@ def test_doubt_a_mover_not_read_whole_is_not_placed_where_it_may_already_have_mo
     assert out == [] and "suns" not in state.unsure  # whole where it was last seen
     state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns4, moons3))
     assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"
+
+
+def test_doubt_an_obstacle_seen_moved_stands_where_it_was_seen_once_the_players_go_on():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    elsewhere = tile(30, 520, face="up", suit="arms")  # its back misread too
+    state, out = play(game, state, seen(course(obstacles=[elsewhere]), TOO_FAR, MOONS0),
+                      roll("moons", "3"))
+    assert ("Notice", None) in kinds(out) and "stands as read" in out[-1].message
+    tiles = [p for p in state.table.pieces if p.kind == "tile" and 400 < p.centre_mm[1] < 700]
+    assert [(p.centre_mm, p.face) for p in tiles] == [((30.0, 520.0), "down")]
+    state, out = play(game, state, seen(course(obstacles=[elsewhere]), TOO_FAR, MOONS0))
+    assert out == []  # read the same again: nothing to say

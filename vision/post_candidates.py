@@ -8,8 +8,11 @@ checks). So each of its peaks that no found piece explains is only a place to lo
 there is warped and divided by its own table's colour, the post stage's template search and
 outline fit read the foot from the dark pixels round it (:func:`vision.posts.read_post_near`:
 the foot from the post's known silhouette, not from the blob's extent), and the reading stands
-only where it looks like a post (:func:`vision.posts.judge_post`: a wall dark all through, a
-flat top, the table round its outline) and the namer does not see nothing there.
+only where the post judge (:mod:`vision.post_judge`, a forest over :mod:`vision.post_features`)
+keeps it, of its two possible feet the one it rates higher. Without a judge
+(``PostConfig.judge`` None): where it looks like a post to the hand-set model
+(:func:`vision.posts.judge_post`: a wall dark all through, a flat top, the table round its
+outline) and the namer gives a post at least ``seen``.
 """
 
 from __future__ import annotations
@@ -47,7 +50,8 @@ class PostCandidateConfig:
     apart_mm: A peak (or a post read from it) this close to a post already found is that post,
         and so is a reading whose outline lies over a found post's for more than the post
         stage's ``max_overlap`` (its shadow, its top, or a post hidden behind it).
-    seen: The reading stands where the namer gives a post at least this probability.
+    seen: Without a judge, the reading stands where the namer gives a post at least this
+        probability.
     border_mm: Peaks this close to the edge of the play area are left out (as the post stage
         leaves out blobs there).
     max_each: At most this many peaks are looked at (the hottest; a cost bound).

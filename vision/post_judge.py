@@ -5,8 +5,8 @@
 It answers one question for every place a stage read as a post's foot (the dark mask's blobs,
 the centre net's post peaks): is a tall dark cylinder standing there, or is it a shadow, a
 marble's vein, a mug, a fold of cloth? The foot itself still comes from the outline fit
-(:func:`vision.posts.fit_post`); the hand-set gates of the post stage only propose
-(:meth:`PostJudgeConfig.proposing`), loosely, and the forest decides.
+(:func:`vision.posts.fit_post`); the forest decides where the post stage's hand-set gates
+did (a wall dark all through, the table round the outline, a flat top, posts alike).
 """
 
 from __future__ import annotations
@@ -30,7 +30,8 @@ class PostJudgeConfig:
     window_mm: Round a candidate outside the prepared view, this many mm each way are warped
         and divided by their own table's colour before its features are read.
     min_wall_dark, min_outlined, min_outlined_first, alike_levels, max_top_spread: The post
-        stage's gates (:class:`vision.posts.PostConfig`) while it only proposes candidates.
+        stage's gates (:class:`vision.posts.PostConfig`) while it gathers the training's
+        candidates (:meth:`vision.posts.PostConfig.proposing`).
     """
 
     model: Path = MODELS / "posts.yml.gz"

@@ -1,6 +1,5 @@
-"""The post stage with its learned judge: the dark mask's blobs propose feet loosely
-(:meth:`vision.posts.PostConfig.proposing`), the forest (:mod:`vision.post_judge`) keeps the
-posts.
+"""The post stage with its learned judge: each foot read in the dark mask's blobs is judged by
+the forest (:mod:`vision.post_judge`) instead of the hand-set gates.
 
 Without a judge (``PostConfig.judge`` None) or a namer, the hand-set stage alone
 (:func:`vision.posts.detect_posts`) reads the posts, as before.
@@ -46,17 +45,15 @@ def judge_scores(cfg: PostConfig, namer: Namer, frame_bgr: np.ndarray,
 def read_posts(cfg: PostConfig, prep: Prepared, explained: np.ndarray,
                tiles: np.ndarray | None, namer: Namer | None, frame_bgr: np.ndarray,
                calibration: Calibration) -> Detections:
-    """The posts of a prepared frame (their feet, in mm): proposed by the dark mask's blobs,
-    judged by the forest (``explained``: where earlier stages found pieces; ``tiles``: the
-    tiles among them, as :func:`vision.posts.detect_posts` takes them)."""
+    """The posts of a prepared frame (their feet, in mm): each reading of the dark mask's
+    blobs judged by the forest as it is read (``explained``: where earlier stages found
+    pieces; ``tiles``: the tiles among them, as :func:`vision.posts.detect_posts` takes
+    them)."""
     if cfg.judge is None or namer is None:
         return detect_posts(cfg, prep, explained, tiles)
-    cand = detect_posts(cfg.proposing(), prep, explained, tiles)
-    if not len(cand):
-        return cand
-    feet_px = prep.view.to_px(cand.centre_mm)
-    score = judge_scores(cfg, namer, frame_bgr, calibration, prep.level, prep, feet_px,
-                         explained)
-    keep = score >= cfg.judge.min_score
-    out = cand[keep]
-    return Detections.of(out.centre_mm, ["post"] * len(out), confidence=score[keep])
+
+    def judge(foot_px: np.ndarray, against: np.ndarray | None) -> float:
+        return float(judge_scores(cfg, namer, frame_bgr, calibration, prep.level, prep,
+                                  foot_px[None], against)[0])
+
+    return detect_posts(cfg, prep, explained, tiles, judge=judge)

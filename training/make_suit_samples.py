@@ -2,7 +2,7 @@
 
 Each render (``tabletop.render.variety.draw_case(seed)``: table, light, clutter, camera and
 layout drawn from the seed) gives, for every coin face up and wholly in view, a patch of the
-raw frame around its top face (:func:`vision.coin_faces.face_patches`: 40 mm a side, through
+raw frame around its top face (:func:`vision.coin_faces.face_patches`: 20 mm a side, through
 the calibration and lens) at the place the camera sees its top: where the renderer put it, and
 (``--detect``) where the detector found it, with the suit the detector read there. The
 patches are kept, so a way of reading them can change without rendering again;
@@ -28,7 +28,7 @@ sys.path.insert(0, str(ROOT))
 from tabletop.pieceset import PieceSet  # noqa: E402
 from tabletop.render.variety import draw_case  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
-from vision.coin_faces import face_patches  # noqa: E402
+from vision.coin_faces import PATCH_PX, face_patches  # noqa: E402
 from vision.namer_classes import SUITS  # noqa: E402
 from vision.topview import TopView  # noqa: E402
 
@@ -128,7 +128,7 @@ def _save(path: Path, rows: dict[str, list]) -> None:
         **{k: np.array(v) for k, v in rows.items() if k != "patch"})
 
 
-_PATCH_SHAPE = (64, 64, 3)
+_PATCH_SHAPE = (PATCH_PX, PATCH_PX, 3)
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,10 +1,11 @@
 """A coin's face seen from above at a fixed scale, and its suit read from it.
 
 However a coin was found (the bright mask's blobs, the centre net's peaks), its suit is read
-the same way: a patch of the raw frame around its seen top face, one perspective warp through
-the calibration (and lens) at :data:`PATCH_PX` samples over :data:`PATCH_MM` whatever the
-camera's height or resolution, and the symbol's colour there relative to the face's body
-(:func:`vision.suits.darkest_colour_of`, named by :func:`vision.suits.classify_ink`).
+the same way: a patch of the raw frame around its seen top face (the face and a little
+table), one perspective warp through the calibration (and lens) at :data:`PATCH_PX` samples
+over :data:`PATCH_MM` whatever the camera's height or resolution, and the symbol's colour
+there relative to the face's body (:func:`vision.suits.darkest_colour_of`, named by
+:func:`vision.suits.classify_ink`).
 
 >>> face_pixels().shape
 (468,)
@@ -21,10 +22,10 @@ from calibration.model import Calibration
 from vision.patches import sample_patches
 from vision.suits import darkest_colour_of, read_suits
 
-PATCH_MM = 40.0
+PATCH_MM = 20.0
 """Side of a face patch on the table."""
 
-PATCH_PX = 64
+PATCH_PX = 32
 """Its side in samples (1.6 a millimetre: a webcam's own resolution or finer)."""
 
 RADIUS_MM = 9.525

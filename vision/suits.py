@@ -167,7 +167,7 @@ it)."""
 
 def darkest_colour_of(px: np.ndarray, share: float = DARKEST_SHARE) -> np.ndarray:
     """The mean colour of the darkest ``share`` of each row of pixels, relative to that row's
-    body (the mean of its brightest quarter), RGB.
+    body (the mean of its brightest quarter), RGB; one sort a row.
 
     Args:
         px: (M, P, 3) BGR pixels of M faces, P each (at least 8).
@@ -179,16 +179,15 @@ def darkest_colour_of(px: np.ndarray, share: float = DARKEST_SHARE) -> np.ndarra
     >>> darkest_colour_of(face).round(2).tolist()
     [[0.25, 0.5, 0.5]]
     """
-    p = np.asarray(px, float)
+    p = np.asarray(px)
     m, n = p.shape[:2]
     if m == 0 or n < 8:
         return np.full((m, 3), np.nan)
-    lum = p.sum(axis=2)
-    top = lum >= row_percentiles(lum, 75)[:, None]
-    body = (p * top[..., None]).sum(axis=1) / top.sum(axis=1)[:, None]
+    lum = p.sum(axis=2, dtype=np.int32 if p.dtype == np.uint8 else float)
+    order = np.argsort(lum, axis=1)
     k = max(3, round(share * n))
-    dark = np.argpartition(lum, k - 1, axis=1)[:, :k]
-    ink = np.take_along_axis(p, dark[..., None], axis=1).mean(axis=1)
+    body = np.take_along_axis(p, order[:, n - max(1, n // 4):, None], axis=1).mean(axis=1)
+    ink = np.take_along_axis(p, order[:, :k, None], axis=1).mean(axis=1)
     rel = np.where(body.sum(axis=1, keepdims=True) > 3.0, ink / np.maximum(body, 1.0), np.nan)
     return rel[:, ::-1]
 

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from vision.detections import Detections
+from vision.post_judge import PostJudgeConfig
 from vision.prepare import Prepared
 from vision.sampling import bilinear
 from vision.topview import TopView
@@ -72,6 +73,9 @@ class PostConfig:
         the post and leaving from its foot, covers a third at most (for the first post read
         in a blob: ``min_outlined_first``, as the shade of a lamp's soft shadow round a post
         may darken more of it).
+    judge: The learned judge of the readings (:mod:`vision.post_reading`): the gates above
+        then only propose (:meth:`proposing`) and its forest keeps the posts; None: the
+        gates alone.
     """
 
     radius_mm: float = 5.0
@@ -95,6 +99,14 @@ class PostConfig:
     max_overlap: float = 0.25
     min_outlined: float = 0.65
     min_outlined_first: float = 0.35
+    judge: PostJudgeConfig | None = field(default_factory=PostJudgeConfig)
+
+    def proposing(self) -> PostConfig:
+        """This configuration with the judge's loose gates (every reading a candidate)."""
+        j = self.judge or PostJudgeConfig()
+        return replace(self, min_wall_dark=j.min_wall_dark, min_outlined=j.min_outlined,
+                       min_outlined_first=j.min_outlined_first, alike_levels=j.alike_levels,
+                       max_top_spread=j.max_top_spread)
 
 
 _INNER: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}

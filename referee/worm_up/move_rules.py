@@ -116,6 +116,11 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
                       if j not in set(still.values())])
     if not candidates:
         if geo.best_chain(new_pts, d, gap) is None:
+            apart = lone_misread(game, read, player)
+            if apart is not None:
+                raise foul(Rule.SHAPE, f"A segment of {player}'s worm at {pt(apart)} lies "
+                                       f"apart from the rest.", player, moved_idx, pt(apart),
+                           doubt=MISREAD)
             raise foul(Rule.SHAPE, f"{player}'s worm is split: its segments no longer form "
                                    f"one chain of touching segments.", player, moved_idx,
                        where)
@@ -132,6 +137,21 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
         wrong_count(state, player, k, moved_idx, where)
     chain = (*(old[k:] if k < n else ()), *(new_pts[j] for j in ext))
     return Worm(player, tuple(chain)), [idx[j] for j in ext], k
+
+
+def lone_misread(game: WormUp, read: TableRead, player: str) -> Point2 | None:
+    """The one segment of ``player`` whose leaving out makes the rest one chain, when vision
+    was unsure of it (``misread_confidence``): a segment misplaced by the reading. None
+    otherwise."""
+    pts = read.centres(player)
+    idx = read.indices(player)
+    d, gap = game.diameter_mm, game.settings.chain_gap_mm
+    lone = [k for k in range(len(pts))
+            if geo.best_chain(pts[:k] + pts[k + 1:], d, gap) is not None]
+    if len(lone) != 1:
+        return None
+    sure = read.confidence.get(idx[lone[0]])
+    return pts[lone[0]] if sure is not None and sure < game.settings.misread_confidence else None
 
 
 def wrong_count(state: WormUpState, player: str, k: int, moved_idx: list[int],

@@ -30,6 +30,9 @@ class WormUpSettings:
         start_gap_mm: At the setup, a head's edge lies at most this behind the start line.
         straight_mm: At the setup, no segment centre lies further than this from the line
             through the worm's ends.
+        misread_confidence: A worm whose count is right but which is split only by one
+            segment lying apart, read with less confidence than this, is a doubt (a segment
+            misplaced by the reading), not a ``shape`` foul.
     """
 
     segments: int = 7
@@ -41,6 +44,7 @@ class WormUpSettings:
     post_distance_tolerance_mm: float = 15.0
     start_gap_mm: float = 30.0
     straight_mm: float = 10.0
+    misread_confidence: float = 0.75
 
     def __post_init__(self) -> None:
         for f in fields(self):

@@ -787,3 +787,22 @@ def test_a_first_table_with_no_post_seen_learns_the_heads_from_the_first_move():
         assert verdict(h.move("yellow", 5, heading_deg=way)).legal
         v = verdict(h.move("green", 5, heading_deg=way))
         assert not v.legal and (v.player, v.rule) == ("green", "steps")
+
+
+def test_a_worm_split_only_by_one_unsure_segment_apart_is_a_doubt_not_a_shape_foul():
+    from dataclasses import replace as with_
+
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    moved = advance(worms["red"], 4)
+    worms["red"] = [*moved[:6], (moved[6][0] + 30.0, moved[6][1] + 20.0)]  # head read apart
+    sc = table(worms, g.posts)
+    head = next(k for k, p in enumerate(sc.pieces) if p.centre_mm == worms["red"][6])
+    unsure = with_(sc, pieces=tuple(with_(p, confidence=0.55 if k == head else 0.95)
+                                    for k, p in enumerate(sc.pieces)))
+    (d,) = g.push(SceneSeen(unsure))
+    assert isinstance(d, Doubt) and d.player == "red" and "lies apart" in d.reason
+    sure = with_(sc, pieces=tuple(with_(p, confidence=0.95) for p in sc.pieces))
+    v = verdict(g.push(SceneSeen(sure)))  # read surely so: the foul
+    assert not v.legal and v.rule == "shape"

@@ -175,20 +175,38 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
 
 
 def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.ndarray,
-              r: float) -> np.ndarray:
+              r: float, smooth: float = 0.07) -> np.ndarray:
     """Coins' top faces (N, 2) near ``starts`` (view pixels), NaN where no fit holds: the far
     rim in the grey ``shade`` (:func:`far_edge_centres`), else the rim in colour in ``top``
     (a coin about as bright as the table: cream on glossy white, a dim warm lamp;
     :func:`colour_rim_centres`), else the grey rim's steepest edges (a table whose level
-    varies: a check, a cloth's pattern; :func:`rim_centres`)."""
+    varies: a check, a cloth's pattern; :func:`rim_centres`), else the rim in colour once
+    the camera's noise is smoothed away round the coin (a dim, under-exposed room: a
+    Gaussian of ``smooth`` radii, symmetric, so the circle's centre stays where it was)."""
     fine = far_edge_centres(shade, starts, away, r, 1.0)
     for fit in (lambda i: colour_rim_centres(top, starts[i], away[i], r),
-                lambda i: rim_centres(shade, starts[i], away[i], r)):
+                lambda i: rim_centres(shade, starts[i], away[i], r),
+                lambda i: colour_rim_centres(_smoothed(top, starts[i], r, smooth),
+                                             starts[i], away[i], r)):
         lost = ~np.all(np.isfinite(fine), axis=1)
         if not lost.any():
             break
         fine[lost] = fit(lost)
     return fine
+
+
+def _smoothed(top: np.ndarray, starts: np.ndarray, r: float, sigma: float) -> np.ndarray:
+    """``top`` with windows round ``starts`` (as far as the colour fit reads) blurred by a
+    Gaussian of ``sigma`` radii; the rest as it was."""
+    out = top.copy()
+    h, w = top.shape[:2]
+    reach = int(np.ceil(2.2 * r + 4 * sigma * r)) + 6
+    for x, y in np.floor(starts).astype(int):
+        x0, y0, x1, y1 = max(0, x - reach), max(0, y - reach), min(w, x + reach + 1), \
+            min(h, y + reach + 1)
+        if x1 > x0 and y1 > y0:
+            out[y0:y1, x0:x1] = cv2.GaussianBlur(top[y0:y1, x0:x1], (0, 0), sigma * r)
+    return out
 
 
 def sure_faces(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,

@@ -104,7 +104,7 @@ def foreign_cells(cfg: ForeignConfig, maps: HandMaps) -> Foreign | None:
     raw = ((c + b + cfg.texture_weight * smooth) * use).astype(np.float32)
     w3 = cv2.blur(use.astype(np.float32), (3, 3))
     score = cv2.blur(raw, (3, 3)) / np.maximum(w3, 1e-3) * use
-    lr = np.log(norm).astype(np.float32)
+    lr = np.log(np.maximum(norm, 1e-3)).astype(np.float32)  # a black pixel (a clipped shadow)
     on = lr[use]
     med = np.median(on, axis=0)
     spread = np.maximum(1.4826 * np.median(np.abs(on - med), axis=0), 0.01)

@@ -63,7 +63,7 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             fine = refine_block(shade, bright, _Block((float(p[0]), float(p[1])), ang, 1, 1,
                                                       side), side, away, gap_px)
         if fine is None:  # a table whose level varies (stripes of shade, a check, white)
-            sq = fit_square(top, p, side, away, [] if ang is None else [ang], cfg)
+            sq = fit_square(top, p, side, away, [] if ang is None else [ang], cfg, gap_px)
             if sq is None:
                 continue
             fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px, 1, 1,

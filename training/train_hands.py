@@ -55,7 +55,7 @@ class Blobs:
     """The candidate blobs of every frame."""
 
     x: np.ndarray        # (N, N_FEATURES)
-    y: np.ndarray        # (N,) 1: a hand
+    y: np.ndarray        # (N,) 1: a hand, 0: not, -1: beside a hand (its shadow: not taught)
     frame: np.ndarray    # (N,) index of the frame
     rule: np.ndarray     # (N,) the old hand-set rules call it a hand
     hand_cells: np.ndarray  # (N,) the frame's cells under the hand
@@ -85,6 +85,7 @@ def gather(data: dict[str, np.ndarray], cfg: ForeignConfig) -> tuple[Blobs, np.n
         cover = data["cover"][k].astype(np.float32)
         truth[k] = float((cover * maps.cell_mm2 * maps.use).sum()) >= MIN_HAND_MM2
         hand_cells = (cover > 0.5) & maps.use
+        around_hand = cv2.dilate((cover > 0).astype(np.uint8), np.ones((21, 21), np.uint8)) > 0
         fg = foreign_cells(cfg, maps)
         if fg is None:
             continue
@@ -94,11 +95,14 @@ def gather(data: dict[str, np.ndarray], cfg: ForeignConfig) -> tuple[Blobs, np.n
             f = blob_features(maps, fg, blob)
             xs.append(f)
             held = float(np.count_nonzero(blob & hand_cells)) / max(1, np.count_nonzero(hand_cells))
-            ys.append(int(float(cover[blob].mean()) >= HAND_SHARE or held >= HAND_HELD))
+            y = int(float(cover[blob].mean()) >= HAND_SHARE or held >= HAND_HELD)
+            if not y and truth[k] and (blob & around_hand).any():
+                y = -1  # the hand's shadow, or a thing it holds: neither taught nor counted
+            ys.append(y)
             frames.append(k)
             rules.append(old_rule(f))
             hands.append(np.count_nonzero(hand_cells))
-            if ys[-1]:
+            if ys[-1] == 1:
                 idx, cf = cell_features(fg, blob)
                 c = cover.ravel()[idx]
                 near = cv2.dilate((cover > 0).astype(np.uint8), np.ones((3, 3), np.uint8))
@@ -178,11 +182,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--cells-out", type=Path, required=True,
                     help="the cell forest's file (which cells of a hand's blob are the hand)")
     ap.add_argument("--trees", type=int, default=80)
-    ap.add_argument("--cell-trees", type=int, default=40)
+    ap.add_argument("--cell-trees", type=int, default=16)
     ap.add_argument("--cell-threshold", type=float, default=0.5)
     ap.add_argument("--depth", type=int, default=10)
     ap.add_argument("--folds", type=int, default=5)
-    ap.add_argument("--threshold", type=float, default=0.3,
+    ap.add_argument("--threshold", type=float, default=0.4,
                     help="least share of votes of a hand (the judge's min_score)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
@@ -192,7 +196,7 @@ def main(argv: list[str] | None = None) -> int:
     blobs, truth = gather(data, cfg)
     seeds, family = data["seed"], data["table_family"]
     print(f"# {len(seeds)} frames ({int(truth.sum())} with a hand), {len(blobs.y)} blobs "
-          f"({int(blobs.y.sum())} hands)")
+          f"({int(np.sum(blobs.y == 1))} hands, {int(np.sum(blobs.y < 0))} beside a hand)")
     report: dict[str, object] = {
         "trained_seeds": f"{int(seeds.min())}:{int(seeds.max()) + 1}",
         "frames": len(seeds), "blobs": len(blobs.y),
@@ -201,14 +205,15 @@ def main(argv: list[str] | None = None) -> int:
     }
     allf = np.arange(len(seeds))
     # the hand-set rules, on the blobs of the score threshold they were set with
-    old, _ = gather(data, replace(cfg, threshold=OLD_THRESHOLD))
+    old, _ = gather(data, replace(cfg, threshold=OLD_THRESHOLD, from_border=False))
     report["old_rules"] = frame_figures(old.rule, old, truth, allf)
     # folds of the seeds: each frame judged by a forest that never saw it
     fold = (seeds - seeds.min()) % args.folds
     held = np.zeros(len(blobs.y))
     for k in range(args.folds):
         test = fold[blobs.frame] == k
-        rt = forest(blobs.x[~test], blobs.y[~test], args.trees, args.depth, args.seed)
+        tr = ~test & (blobs.y >= 0)
+        rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
         held[test] = scores(rt, blobs.x[test])
     report["folds"] = frame_figures(held >= args.threshold, blobs, truth, allf)
     # the hand's cells: a forest on the cells of the hand blobs, by the same folds
@@ -227,7 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     for fam in sorted(set(family.tolist())):
         frames = np.flatnonzero(family == fam)
         out = family[blobs.frame] == fam
-        rt = forest(blobs.x[~out], blobs.y[~out], args.trees, args.depth, args.seed)
+        tr = ~out & (blobs.y >= 0)
+        rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
         s = np.zeros(len(blobs.y))
         s[out] = scores(rt, blobs.x[out])
         per_family[fam] = {"left_out": frame_figures(out & (s >= args.threshold), blobs, truth,
@@ -236,7 +242,8 @@ def main(argv: list[str] | None = None) -> int:
                                                   frames),
                            "old_rules": frame_figures(old.rule, old, truth, frames)}
     report["leave_one_family_out"] = per_family
-    rt = forest(blobs.x, blobs.y, args.trees, args.depth, args.seed)
+    tr = blobs.y >= 0
+    rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     rt.save(str(args.out))
     rt = forest(blobs.cell_x[known], blobs.cell_y[known], args.cell_trees, args.depth, args.seed)

@@ -29,7 +29,7 @@ class HandJudgeConfig:
     """
 
     model: Path = MODELS / "hands.yml.gz"
-    min_score: float = 0.3
+    min_score: float = 0.4
 
 
 class HandJudge:

@@ -25,20 +25,25 @@ class HandMaps:
             grey frame from its 1.5 px blur), in levels.
         use: bool (rows, cols): cells wholly over the play area and away from found pieces.
         cell_mm2: float32 (rows, cols): each cell's area on the table.
+        pieces: bool (rows, cols): cells over found pieces (None: not known).
     """
 
     small: np.ndarray
     grain: np.ndarray
     use: np.ndarray
     cell_mm2: np.ndarray
+    pieces: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         sh, sw = self.use.shape
         if self.small.shape != (sh, sw, 3) or self.grain.shape != (sh, sw) or \
                 self.cell_mm2.shape != (sh, sw):
             raise ValueError("HandMaps: small, grain, use and cell_mm2 must share one grid")
-        for a in (self.small, self.grain, self.use, self.cell_mm2):
-            a.setflags(write=False)
+        if self.pieces is not None and self.pieces.shape != (sh, sw):
+            raise ValueError("HandMaps: pieces must be of the grid's shape")
+        for a in (self.small, self.grain, self.use, self.cell_mm2, self.pieces):
+            if a is not None:
+                a.setflags(write=False)
 
 
 def hand_maps(grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray, valid: np.ndarray,
@@ -57,5 +62,6 @@ def hand_maps(grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray, vali
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     fine = cv2.absdiff(grey, cv2.GaussianBlur(grey, (7, 7), 1.5))
     grain = cv2.resize(fine, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-    use = grid.play_cells(valid) & (grid.sample(explained) == 0)
-    return HandMaps(np.ascontiguousarray(small), grain, use.copy(), grid.cell_mm2.copy())
+    pieces = grid.sample(explained) > 0
+    use = grid.play_cells(valid) & ~pieces
+    return HandMaps(np.ascontiguousarray(small), grain, use.copy(), grid.cell_mm2.copy(), pieces)

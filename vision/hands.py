@@ -1,10 +1,11 @@
 """Hands and arms: a large blob unlike the table that no piece explains.
 
-Two cues. On any frame alone (:func:`detect_hands`): a large region of the raw frame that
-differs from the table around it in colour, brightness or grain, that no detected piece
-explains, entering from the frame's border (an arm) or far too big to be anything else. In
-live use, also a change against the remembered empty table (:class:`TableMemory`), which sees
-a hand that looks like the table.
+Two cues. On any frame alone (:func:`detect_hands`): regions of the raw frame that differ
+from the table around it in colour, brightness or grain and that no detected piece explains,
+each judged by a learned forest (:mod:`vision.hand_judge`: an arm reaching in from the border,
+or a mug, a page, a glare, a blind's stripe, a plank), the hand's own cells then kept by a
+second one (:mod:`vision.hand_cells`). In live use, also a change against the remembered empty
+table (:class:`TableMemory`), which sees a hand that looks like the table.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ class HandConfig:
     hug: Without ``cells``, a hand's cells are those of its blob that are foreign on their own
         (each cell's own score past this share of the blob's threshold), closed by a cell;
         None: the whole blob.
+    min_part_mm2: Least area of a part of a hand's cells once the cells round the found
+        pieces are left out (what is smaller is a piece's rim, not the hand).
     confirm_share: In live use (a remembered table), a foreign blob is a hand only when at
         least this share of it has changed against the memory: a plank or a glare that looks
         foreign but never moves is the table.
@@ -58,6 +61,7 @@ class HandConfig:
     min_depth: float = 0.035
     cells: HandCellsConfig | None = field(default_factory=HandCellsConfig)
     hug: float | None = 0.8
+    min_part_mm2: float = 1500.0
     confirm_share: float = 0.2
 
 
@@ -101,7 +105,7 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
         hands = [i for i, v in zip(ids, s, strict=True) if v >= cfg.judge.min_score]
     if not hands:
         return False, none
-    return True, hug(cfg, fg, np.isin(labels, hands)).astype(np.uint8)
+    return True, hug(cfg, fg, np.isin(labels, hands), maps).astype(np.uint8)
 
 
 def by_rules(cfg: HandConfig, maps: HandMaps, blob: np.ndarray) -> bool:
@@ -114,18 +118,37 @@ def by_rules(cfg: HandConfig, maps: HandMaps, blob: np.ndarray) -> bool:
     return bool(deep and area >= (cfg.min_area_mm2 if border else cfg.min_area_inside_mm2))
 
 
-def hug(cfg: HandConfig, fg: Foreign, blobs: np.ndarray) -> np.ndarray:
+def hug(cfg: HandConfig, fg: Foreign, blobs: np.ndarray, maps: HandMaps | None = None
+        ) -> np.ndarray:
     """The cells of the hands' blobs (bool (rows, cols)) that are the hand: as the learned
     reader says (``cfg.cells``), or else those foreign on their own (a blob's score is smoothed
     over 3x3 cells, which reaches a cell past the hand's outline), closed by a cell (an arm's
-    cells come in lace)."""
+    cells come in lace). With the pieces known (``maps.pieces``), the cells round them (a
+    piece's rim that a cell half covers looks foreign) are no hand, and what is left of a blob
+    that small is dropped (a lace along a worm of coins beside the fingers)."""
     if cfg.cells is not None:
-        return cells_for(cfg.cells).hand_of(fg, blobs)
+        cells = cells_for(cfg.cells).hand_of(fg, blobs)
+        return cells if maps is None else _off_pieces(cfg, maps, cells)
     if cfg.hug is None:
         return blobs
     own = blobs & (fg.raw > cfg.hug * cfg.foreign.threshold)
     own = cv2.morphologyEx(own.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
     return (own > 0) & blobs
+
+
+def _off_pieces(cfg: HandConfig, maps: HandMaps, cells: np.ndarray) -> np.ndarray:
+    """``cells`` without the ring of cells round the found pieces, and without the parts then
+    left smaller than ``cfg.min_part_mm2``; the hand's cells as they were when nothing is left."""
+    if maps.pieces is None or not maps.pieces.any():
+        return cells
+    ring = cv2.dilate(maps.pieces.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    left = (cells & ~ring).astype(np.uint8)
+    n, labels = cv2.connectedComponents(left, connectivity=8)
+    if n <= 1:
+        return cells
+    areas = np.bincount(labels.ravel(), weights=maps.cell_mm2.ravel(), minlength=n)
+    keep = [i for i in range(1, n) if areas[i] >= cfg.min_part_mm2]
+    return np.isin(labels, keep) if keep else cells
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ at which step of :func:`vision.centre_proposals.propose_centres` it was lost:
 
 Per scene a line, then the counts by step and by table. The false coins of the scene (not
 paired with any truth, occluded or not) are listed too, each with where it came from
-(``stage`` or ``centres``).
+(``stage`` or ``centres``), and the coins found whose suit is misread (``true>read``); at the
+end the suits' confusion (true suit -> read suit, over the coins found).
 """
 
 from __future__ import annotations
@@ -141,6 +142,7 @@ def main() -> int:
     a = ap.parse_args()
     detector_mod.propose_centres = _capture
     steps: Counter = Counter()
+    suits: Counter = Counter()
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     if a.dev is not None:
         cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
@@ -156,6 +158,13 @@ def main() -> int:
         d = np.array([[p.x_mm, p.y_mm] for p in res.scene.pieces if p.kind == "coin"],
                      float).reshape(-1, 2)
         pairs = nearest_pairs(d, t_all, TOLERANCE_MM["coin"])
+        read = [p.suit for p in res.scene.pieces if p.kind == "coin"]
+        misread = []
+        for i, j, _ in pairs:
+            if vis[j]:
+                suits[(tru[j].get("suit"), read[i])] += 1
+                if read[i] != tru[j].get("suit"):
+                    misread.append(f"{tru[j].get('suit')}>{read[i]}")
         hit = {j for _, j, _ in pairs}
         miss = [j for j in range(len(t_all)) if vis[j] and j not in hit]
         false = sorted(set(range(len(d))) - {i for i, _, _ in pairs})
@@ -174,9 +183,12 @@ def main() -> int:
             src.append(f"({d[i][0]:.0f},{d[i][1]:.0f}){c}")
         print(f"{case.name} {case.conditions['table']} {case.conditions['light']} "
               f"{case.conditions['clutter']}: coins {int(vis.sum())} miss {len(miss)} "
-              f"{' '.join(why)} | false {len(false)} {' '.join(src)}", flush=True)
+              f"{' '.join(why)} | false {len(false)} {' '.join(src)}"
+              f"{' | suit ' + ' '.join(misread) if misread else ''}", flush=True)
     print("steps:", dict(steps.most_common()))
     print("tables:", {k: f"{v[1]}/{v[0]}" for k, v in sorted(by_table.items())})
+    print("suits (true -> read):", {f"{t}->{r}": n for (t, r), n in sorted(
+        suits.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1])))})
     return 0
 
 

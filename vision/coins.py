@@ -30,7 +30,7 @@ from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared
 from vision.sampling import bilinear, ray_fan
-from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
+from vision.suits import DEFAULT_SUIT_INKS, darkest_colours, read_suits
 
 
 @dataclass(frozen=True)
@@ -590,8 +590,8 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
     seen_mm = prep.view.to_mm(top_px)
     foot_mm = cam.foot_of(seen_mm, cfg.thickness_mm)
     centres = [tuple(c) for c in top_px]
-    for rel, _ in symbol_colours(prep.top, np.rint(top_px).astype(int), inner):
-        suit, conf = (None, 0.0) if rel is None else classify_ink(rel, inks)
+    for suit, conf in read_suits(darkest_colours(prep.top, np.rint(top_px).astype(int), inner),
+                                 inks):
         suits.append(suit)
         confs.append(conf)
     return Detections.of(foot_mm, ["coin"] * len(centres), confidence=confs, seen_mm=seen_mm,

@@ -6,7 +6,8 @@ around each one (:mod:`vision.patches`) and says what it shows: nothing, a coin 
 tile face up of each suit or face down, or a post (:data:`vision.namer_classes.CLASSES`). A
 candidate the namer is sure is no piece of its kind is dropped (a page read as tiles, wood
 grain read as a coin, a shadow read as a post); a face it is sure of replaces one a stage read
-unsurely. Suits stay the ink readers' and geometry the stages' fits.
+unsurely. Geometry stays the stages' fits. A coin face up has its suit read again here from its
+own face at a fixed scale (:func:`vision.coin_faces.coin_suits`), however it was found.
 
 The weights (``vision/models/namer.onnx``, with its figures in ``namer.json``) run through
 OpenCV's own ``cv2.dnn``: no other run-time dependency, nothing downloaded.
@@ -22,10 +23,12 @@ import cv2
 import numpy as np
 
 from calibration.model import Calibration
+from vision.coin_faces import coin_suits
 from vision.detections import Detections
 from vision.errors import VisionError
 from vision.namer_classes import CLASSES, KIND_OF
 from vision.patches import CHANNELS, PATCH_MM, PATCH_PX, table_patches
+from vision.suits import DEFAULT_SUIT_INKS
 
 MODEL = Path(__file__).resolve().parent / "models" / "namer.onnx"
 """The committed weights."""
@@ -49,6 +52,9 @@ class NamerConfig:
     unsure: A stage's suit or face read with less confidence than this is unsure.
     reliable: The namer judges only the kinds it named at least this well on its validation
         seeds (``namer.json``); the others keep the stages' reading.
+    suit_inks: Every kept coin face up has its suit read from its face by these inks
+        (:func:`vision.coin_faces.coin_suits`: the same reading for a coin the masks found
+        and one the centre net found); None: the stages' readings stand.
     """
 
     model: Path = MODEL
@@ -56,6 +62,7 @@ class NamerConfig:
     rename: float = 0.7
     unsure: float = 0.5
     reliable: float = 0.95
+    suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] | None = DEFAULT_SUIT_INKS
 
 
 class Namer:
@@ -134,6 +141,10 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
             face[i] = "down" if name == "tile-down" else "up"
             if name == "tile-down":
                 suit[i] = None
+    read = np.flatnonzero(keep & (dets.kind == "coin") & (face != "down"))
+    if cfg.suit_inks is not None and len(read):
+        suit[read] = [sv for sv, _ in coin_suits(frame_bgr, calibration, dets.seen_mm[read],
+                                                 dict(cfg.suit_inks))]
     out = Detections(centre_mm=dets.centre_mm, seen_mm=dets.seen_mm, kind=dets.kind,
                      confidence=conf, suit=suit, angle_deg=dets.angle_deg, face=face,
                      color=dets.color, marker_id=dets.marker_id)

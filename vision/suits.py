@@ -10,6 +10,12 @@ having next to none.
 'suns'
 >>> classify_ink(np.array([0.5, 0.5, 0.52]), inks)[0]
 'moons'
+
+A coin's symbol is read from the darkest tenth of its face (:func:`darkest_colours`), not
+from every pixel darker than a share of the body: where glare lifts the face, a dim lamp
+darkens it or the symbol is small and blurred, a fixed share finds few or no ink pixels (no
+suit), or many half-inked ones whose colour is mostly the body's (a blue read as black). The
+darkest tenth of a face is always its symbol's core, whatever the light.
 """
 
 from __future__ import annotations
@@ -152,3 +158,62 @@ def symbol_colours(image_bgr: np.ndarray, centres_px: np.ndarray, offsets: np.nd
     for k, i in enumerate(rows):
         out[i] = (rel[k][::-1], int(n[k])) if n[k] >= 3 else (None, int(n[k]))
     return out
+
+
+DARKEST_SHARE = 0.1
+"""A coin's symbol: the darkest tenth of its face (a symbol covers about a fifth to a third of
+it)."""
+
+
+def darkest_colour_of(px: np.ndarray, share: float = DARKEST_SHARE) -> np.ndarray:
+    """The mean colour of the darkest ``share`` of each row of pixels, relative to that row's
+    body (the mean of its brightest quarter), RGB; one sort a row.
+
+    Args:
+        px: (M, P, 3) BGR pixels of M faces, P each (at least 8).
+
+    Returns:
+        (M, 3) float, NaN rows where the body is black.
+
+    >>> face = np.full((1, 40, 3), 200.0); face[0, :4] = (100, 100, 50)
+    >>> darkest_colour_of(face).round(2).tolist()
+    [[0.25, 0.5, 0.5]]
+    """
+    p = np.asarray(px)
+    m, n = p.shape[:2]
+    if m == 0 or n < 8:
+        return np.full((m, 3), np.nan)
+    lum = p.sum(axis=2, dtype=np.int32 if p.dtype == np.uint8 else float)
+    order = np.argsort(lum, axis=1)
+    k = max(3, round(share * n))
+    body = np.take_along_axis(p, order[:, n - max(1, n // 4):, None], axis=1).mean(axis=1)
+    ink = np.take_along_axis(p, order[:, :k, None], axis=1).mean(axis=1)
+    rel = np.where(body.sum(axis=1, keepdims=True) > 3.0, ink / np.maximum(body, 1.0), np.nan)
+    return rel[:, ::-1]
+
+
+def darkest_colours(image_bgr: np.ndarray, centres_px: np.ndarray, offsets: np.ndarray,
+                    share: float = DARKEST_SHARE) -> np.ndarray:
+    """:func:`darkest_colour_of` the regions of one image at each centre (N, 2) plus
+    ``offsets`` (P, 2, whole pixels), (N, 3) RGB; a region reaching out of the image is read
+    from its pixels inside."""
+    img = np.asarray(image_bgr)
+    h, w = img.shape[:2]
+    c = np.asarray(centres_px, int).reshape(-1, 2)
+    xs = c[:, 0, None] + offsets[None, :, 0]
+    ys = c[:, 1, None] + offsets[None, :, 1]
+    ok = (xs >= 0) & (xs < w) & (ys >= 0) & (ys < h)
+    inside = ok.all(axis=1)
+    out = np.full((len(c), 3), np.nan)
+    for i in np.nonzero(~inside)[0]:  # at the image's edge: its pixels inside, alone
+        out[i] = darkest_colour_of(img[ys[i][ok[i]], xs[i][ok[i]]][None], share)[0]
+    rows = np.nonzero(inside)[0]
+    if len(rows):
+        out[rows] = darkest_colour_of(img[ys[rows], xs[rows]], share)
+    return out
+
+
+def read_suits(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]]
+               ) -> list[tuple[str | None, float]]:
+    """:func:`classify_ink` of each row (N, 3) of colours relative to the body."""
+    return [classify_ink(r, inks_rgb) for r in np.asarray(rel_rgb, float).reshape(-1, 3)]

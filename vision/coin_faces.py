@@ -1,0 +1,64 @@
+"""A coin's face seen from above at a fixed scale, and its suit read from it.
+
+However a coin was found (the bright mask's blobs, the centre net's peaks), its suit is read
+the same way: a patch of the raw frame around its seen top face (the face and a little
+table), one perspective warp through the calibration (and lens) at :data:`PATCH_PX` samples
+over :data:`PATCH_MM` whatever the camera's height or resolution, and the symbol's colour
+there relative to the face's body (:func:`vision.suits.darkest_colour_of`, named by
+:func:`vision.suits.classify_ink`).
+
+>>> face_pixels().shape
+(468,)
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+import numpy as np
+
+from calibration.model import Calibration
+from vision.patches import sample_patches
+from vision.suits import darkest_colour_of, read_suits
+
+PATCH_MM = 20.0
+"""Side of a face patch on the table."""
+
+PATCH_PX = 32
+"""Its side in samples (1.6 a millimetre: a webcam's own resolution or finer)."""
+
+RADIUS_MM = 9.525
+"""The coin's radius (a piecepack coin, 3/4 inch across)."""
+
+FACE_SHARE = 0.8
+"""The face read is the disc of this share of the radius (its printed ring and the wall left
+out, with a centre a little off)."""
+
+
+def face_patches(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.ndarray
+                 ) -> np.ndarray:
+    """uint8 (N, PATCH_PX, PATCH_PX, 3) BGR patches round coins' seen top faces (mm)."""
+    return sample_patches(frame_bgr, calibration, np.asarray(seen_mm, float).reshape(-1, 2),
+                          PATCH_MM, PATCH_PX)
+
+
+@functools.lru_cache(maxsize=4)
+def face_pixels(radius_mm: float = RADIUS_MM) -> np.ndarray:
+    """Flat indices of a patch's samples on the face (:data:`FACE_SHARE` of the radius)."""
+    s = PATCH_PX / PATCH_MM
+    c = (PATCH_PX - 1) / 2.0
+    yy, xx = np.mgrid[0:PATCH_PX, 0:PATCH_PX]
+    return np.flatnonzero(np.hypot(xx - c, yy - c) <= FACE_SHARE * radius_mm * s)
+
+
+def coin_suits(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.ndarray,
+               inks_rgb: Mapping[str, tuple[int, int, int]], radius_mm: float = RADIUS_MM
+               ) -> list[tuple[str | None, float]]:
+    """The suit (or None) and its confidence of each coin whose top face is seen at
+    ``seen_mm`` (N, 2)."""
+    seen = np.asarray(seen_mm, float).reshape(-1, 2)
+    if not len(seen):
+        return []
+    px = face_patches(frame_bgr, calibration, seen).reshape(len(seen), -1, 3)
+    return read_suits(darkest_colour_of(px[:, face_pixels(round(radius_mm, 3))]), inks_rgb)

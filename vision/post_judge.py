@@ -39,7 +39,7 @@ class PostJudgeConfig:
 
     model: Path = MODELS / "posts.yml.gz"
     min_score: float = 0.5
-    veto: float = 0.3
+    veto: float = 0.2
     window_mm: float = 40.0
     min_wall_dark: float = 0.6
     min_outlined: float = 0.3

@@ -1011,6 +1011,7 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
 
     frames = render(play, seed, repeat, table, light)
     current = [0]
+    still_at = [0]  # the still a reading is of (one held to be read twice is judged later)
 
     class _Recording(Source):
         description = f"rendered {play.name}"
@@ -1022,6 +1023,8 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
                 if isinstance(it, Event):
                     yield TimelineEvent(it, n)
                 else:
+                    if isinstance(play.steps[i], Still):
+                        still_at[0] = i
                     yield Frame(it, n, time.monotonic(), f"#{n}")
 
     table = Table(GameLog(":memory:"), Bus())
@@ -1031,15 +1034,16 @@ def run(play: Playthrough, seed: int, repeat: int = 3, table: str | None = None,
 
     def submit(event: Event, jpeg: bytes | None = None) -> Any:
         done = table.submit(event, jpeg)
-        given.append((current[0], event))
-        said.setdefault(current[0], []).extend(o for _, o in done.outputs)
+        at = still_at[0] if isinstance(event, SceneSeen) else current[0]
+        given.append((at, event))
+        said.setdefault(at, []).extend(o for _, o in done.outputs)
         if isinstance(event, SceneSeen):
-            seen.setdefault(current[0], []).append(event.scene)
+            seen.setdefault(at, []).append(event.scene)
         return done
 
     vision = load_vision(frames.calibration, play.setup.game)
     run_sync(_Recording(), vision, submit, None, lambda pipe: table.on_game(pipe.use_game),
-             known=lambda: table.accepted if memory else None)
+             known=lambda: table.accepted if memory else None, preview=table.preview)
     if dump is not None:
         dump.write_text("".join(json.dumps({"step": i, "event": e.to_json()}) + "\n"
                                 for i, e in given))

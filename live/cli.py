@@ -276,7 +276,8 @@ def run_replay(args: argparse.Namespace) -> int:
     progress = _Progress()
     try:
         n = run_sync(counted, vision, submit, progress,
-                     lambda pipe: table.on_game(pipe.use_game), known=lambda: table.accepted)
+                     lambda pipe: table.on_game(pipe.use_game), known=lambda: table.accepted,
+                     preview=table.preview)
     except InputError as exc:  # name the picture it happened at
         log.close()
         raise InputError(f"{args.source}: {counted.name}: {exc}") from None

@@ -172,17 +172,25 @@ class Pipeline:
         known: Returns the last accepted table (None before the first), which vision uses to
             confirm pieces a still reading lacks; default: ``submit``'s owner's ``accepted``
             (a :class:`live.table.Table`), else none.
+        preview: What the referee would say about an event, without judging it (default:
+            ``submit``'s owner's ``preview``, else none): a still reading it would doubt or
+            call a foul is read again from the next still frames first, and the second reading
+            is judged (read twice before judging; the first is judged when a hand, an event
+            or the end of the source comes before a second).
     """
 
     def __init__(self, source: Source, vision: Vision,
                  submit: Callable[..., Any], bus: Bus | None = None,
                  hub: FrameHub | None = None, retry_s: float = 2.0,
                  jpeg_width: int = 960,
-                 known: Callable[[], Scene | None] | None = None) -> None:
+                 known: Callable[[], Scene | None] | None = None,
+                 preview: Callable[[Any], tuple[Any, ...]] | None = None) -> None:
         self.source = source
         self.vision = vision
         self.submit = submit
         self.known = known if known is not None else _accepted_of(submit)
+        self.preview = preview if preview is not None else _preview_of(submit)
+        self._held: tuple[Scene, bytes | None] | None = None
         self.bus = bus
         self.hub = hub or FrameHub()
         self.retry_s = retry_s
@@ -334,6 +342,7 @@ class Pipeline:
         while not self._stop.is_set():
             item, ended = self._slot.take(0.2)
             if ended:
+                self.flush()
                 if self._source_done:
                     self._set_state("ended", f"{self.source.description}: every frame judged")
                 break
@@ -369,16 +378,46 @@ class Pipeline:
 
     def _judge(self, stable: Scene, image: np.ndarray) -> None:
         """Submits a still table's scene (confirmed against the accepted table, with the
-        latest picture) to the referee."""
+        latest picture) to the referee; one it would doubt or call a foul on is held and
+        read again first (see ``preview``)."""
         stable = self._confirmed(image, stable)
         with self._lock:
             self._stable += 1
+        reread = getattr(self.vision.stabiliser, "reread", None)
+        if self._held is None and reread is not None and self._objects(stable):
+            self._held = (stable, self.hub.snapshot())
+            reread()
+            return
+        self._held = None  # a second reading replaces the first
         done = self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
+        self._read_twice(done)
+
+    def _objects(self, scene: Scene) -> bool:
+        """Whether the referee would doubt ``scene`` or call a foul on it."""
+        if self.preview is None:
+            return False
+        try:
+            said = self.preview(SceneSeen(scene))
+        except Exception:  # a preview that fails holds nothing back
+            return False
+        return any(getattr(o, "type", None) == "doubt" or (
+            getattr(o, "type", None) == "verdict" and not getattr(o, "legal", True))
+            for o in said)
+
+    def flush(self) -> None:
+        """Judges a held reading now (no second reading came before a hand, an event or the
+        end of the source)."""
+        if self._held is None:
+            return
+        scene, jpeg = self._held
+        self._held = None
+        done = self.submit(SceneSeen(scene), jpeg=jpeg)
         self._read_twice(done)
 
     def step(self, item: Item) -> None:
         """Processes one item: a timeline event is submitted; a frame goes through vision."""
         if isinstance(item, TimelineEvent):
+            self.flush()
             self.submit(item.event)
             return
         image = item.image_bgr
@@ -386,6 +425,8 @@ class Pipeline:
             self.vision.check_image(image)
         result = self.vision.detect(image)
         scene = getattr(result, "scene", result)
+        if getattr(scene, "hand", False):
+            self.flush()  # the table is touched: the held reading was its last still one
         stable = self.vision.stabiliser.update(scene)
         drawn = image
         if self.vision.annotate is not None:
@@ -422,6 +463,13 @@ def _accepted_of(submit: Callable[..., Any]) -> Callable[[], Scene | None] | Non
     return lambda: owner.accepted
 
 
+def _preview_of(submit: Callable[..., Any]) -> Callable[[Any], tuple[Any, ...]] | None:
+    """``submit``'s owner's ``preview`` (what it would say), when it has one."""
+    owner = getattr(submit, "__self__", None)
+    preview = getattr(owner, "preview", None) if owner is not None else None
+    return preview if callable(preview) else None
+
+
 def _doubted(done: Any) -> bool:
     """True when a submitted scene's outputs hold a doubt."""
     return any(getattr(o, "type", None) == "doubt" for _, o in getattr(done, "outputs", ()))
@@ -430,14 +478,16 @@ def _doubted(done: Any) -> bool:
 def run_sync(source: Source, vision: Vision, submit: Callable[..., Any],
              progress: Callable[[int, int | None], None] | None = None,
              ready: Callable[[Pipeline], None] | None = None,
-             known: Callable[[], Scene | None] | None = None) -> int:
+             known: Callable[[], Scene | None] | None = None,
+             preview: Callable[[Any], tuple[Any, ...]] | None = None) -> int:
     """Runs every item of a recording through the pipeline in this thread; returns the count.
 
     ``ready`` is called with the pipeline before the first item (to hear of new games:
     ``lambda pipe: table.on_game(pipe.use_game)``); ``known`` returns the last accepted table
-    (``lambda: table.accepted``; default: as :class:`Pipeline`).
+    (``lambda: table.accepted``) and ``preview`` what the table would say (``table.preview``;
+    both default: as :class:`Pipeline`).
     """
-    pipe = Pipeline(source, vision, submit, jpeg_width=480, known=known)
+    pipe = Pipeline(source, vision, submit, jpeg_width=480, known=known, preview=preview)
     if ready is not None:
         ready(pipe)
     n = 0
@@ -446,5 +496,6 @@ def run_sync(source: Source, vision: Vision, submit: Callable[..., Any],
         n += 1
         if progress is not None:
             progress(n, source.total)
+    pipe.flush()
     source.close()
     return n

@@ -11,6 +11,7 @@ fresh referee, so ``tabletop serve --db LOG`` goes on where it stopped.
 
 from __future__ import annotations
 
+import copy
 import math
 import sqlite3
 import threading
@@ -199,6 +200,18 @@ class Table:
             done = Submitted(self.game_id, seq, event, positioned)
             self._publish(done)
             return done
+
+    def preview(self, event: Event) -> tuple[Event, ...]:
+        """What the referee would say about an input event now, without judging it (nothing
+        is stored or changed): the pipeline reads a still table twice before one it would
+        doubt or call a foul on is judged."""
+        with self._lock:
+            if self.referee.game is None or not event.is_input or isinstance(event, Setup):
+                return ()
+            trial = copy.copy(self.referee)
+            trial.outputs = []
+            trial._history = list(self.referee._history)
+            return trial.push(event, self.next_seq)
 
     def _new_game(self, setup: Setup) -> Submitted:
         make_game(setup)  # raises RecordFormatError (an InputError) for a setup it refuses

@@ -40,10 +40,14 @@ class CentresConfig:
     model: The ONNX weights (their JSON beside them).
     least: Per kind, the heat a peak needs to be a candidate; None: the thresholds chosen on
         the validation seeds (``centres.json``, ``thresholds``).
+    post_least: The heat a post peak needs (None: as ``least`` says). Every post candidate
+        is judged by the post judge (:mod:`vision.post_judge`), so a cooler peak than the
+        net's own best threshold costs time, not precision.
     """
 
     model: Path = MODEL
     least: dict[str, float] | None = field(default=None)
+    post_least: float | None = 0.2
 
 
 @dataclass(frozen=True)
@@ -119,6 +123,8 @@ class CentreFinder:
         if missing:
             raise VisionError(f"{path}: no threshold for {', '.join(missing)}")
         self.least = {k: float(least[k]) for k in KINDS}
+        if cfg.post_least is not None:
+            self.least["post"] = float(cfg.post_least)
         self.view = coarse_view(calibration, area_mm)
 
     def heat(self, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None) -> np.ndarray:

@@ -51,9 +51,15 @@ import cv2
 import numpy as np
 
 from calibration.model import Calibration
-from tabletop.pieceset import PieceSet
+from tabletop.pieceset import PieceSet, hex_to_rgb
 from tabletop.scene import Piece, Scene
 from vision.sampling import REMAP_MAX, remap_layout
+from vision.segment_confirm import (
+    SegmentConfirmConfig,
+    conserve_segments,
+    rgb_to_lab,
+    segment_share,
+)
 from vision.topview import CameraGeometry, estimate_camera
 
 SEEN, ABSENT, UNCLEAR = "seen", "absent", "unclear"
@@ -286,6 +292,10 @@ class Confirmer:
         self.pieces = pieces or PieceSet()
         self.config = config or ConfirmConfig()
         self.kinds = tuple(k for k in CHECKED_KINDS if kinds is None or k in kinds)
+        self.segments = kinds is None or "segment" in kinds
+        self.segment_config = SegmentConfirmConfig()
+        self._segment_lab = {name: rgb_to_lab(hex_to_rgb(v))
+                             for name, v in self.pieces.segment_colours.items()}
         self.camera: CameraGeometry = estimate_camera(calibration)
         self._bodies: dict[Piece, _Body] = {}
         # OpenCV builds its Lab tables on the first conversion (a third of a second): now,
@@ -532,9 +542,24 @@ class Confirmer:
                 dropped.add(j)
         kept = [q for j, q in enumerate(read) if j not in dropped]
         scene = replace(reading, pieces=(*kept, *added))
-        return Confirmation(scene, tuple(checks), tuple(new_checks),
-                            tuple(range(len(kept), len(kept) + len(added))),
-                            tuple(sorted(dropped)))
+        confirmed = tuple(range(len(kept), len(kept) + len(added)))
+        gone = tuple(sorted(dropped))
+        if self.segments and any(p.kind == "segment" for p in known.pieces):
+            places = np.array([p.centre_mm for p in (*scene.pieces, *known.pieces)
+                               if p.kind == "segment"], float).reshape(-1, 2)
+
+            def share(p: Piece) -> float:
+                others = places[np.hypot(*(places - p.centre_mm).T) > 1.0]
+                return segment_share(colours.lab, self.camera.seen_at, p, self._segment_lab,
+                                     self.pieces.segment_diameter_mm / 2,
+                                     self.pieces.segment_height_mm, self.segment_config, others)
+
+            scene, more, fewer = conserve_segments(scene, known, share, self.segment_config)
+            left = [j for j in range(len(read)) if j not in dropped]  # reading index by kept
+            gone = tuple(sorted({*gone, *(left[j] for j in fewer if j < len(left))}))
+            confirmed = tuple(j - sum(1 for f in fewer if f < j) for j in confirmed
+                              if j not in fewer) + more
+        return Confirmation(scene, tuple(checks), tuple(new_checks), confirmed, gone)
 
 
     def _reference(self, colours: FrameColours, kind: str, there: list[int],

@@ -24,7 +24,8 @@ from vision.detections import Detections
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
 from vision.io import as_bgr
 from vision.namer import Namer, NamerConfig, name_detections
-from vision.posts import PostConfig, detect_posts
+from vision.post_reading import read_posts
+from vision.posts import PostConfig
 from vision.prepare import PrepareConfig, prepare
 from vision.proposals import ProposalConfig, propose
 from vision.segments import SegmentConfig, detect_segments
@@ -281,7 +282,7 @@ class Detector:
             for c in self.view.to_px(coins.seen_mm):
                 cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
         if "post" in cfg.kinds:
-            posts = timed(tm, "posts", detect_posts, cfg.posts, prep, explained, tmask)
+            posts = timed(tm, "posts", read_posts, cfg.posts, prep, explained, tmask)
             parts.append(posts)
             self._draw_posts(explained, posts)
         # where pieces lie now or lay before: a change there is a piece moved, not a hand

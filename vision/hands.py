@@ -1,145 +1,84 @@
 """Hands and arms: a large blob unlike the table that no piece explains.
 
-Two cues. On any frame alone (:func:`detect_hands`): a large region of the raw frame that
-differs from the table around it in colour, brightness or grain, that no detected piece
-explains, entering from the frame's border (an arm) or far too big to be anything else. In
-live use, also a change against the remembered empty table (:class:`TableMemory`), which sees
-a hand that looks like the table.
+Two cues. On any frame alone (:func:`detect_hands`): regions of the raw frame that differ
+from the table around it in colour, brightness or grain and that no detected piece explains,
+each judged by a learned forest (:mod:`vision.hand_judge`: an arm reaching in from the border,
+or a mug, a page, a glare, a blind's stripe, a plank), the hand's own cells then kept by a
+second one (:mod:`vision.hand_cells`). In live use, also a change against the remembered empty
+table (:class:`TableMemory`), which sees a hand that looks like the table.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
-from calibration.model import Calibration
-from vision.stats import percentile
-from vision.topview import TopView
+from vision.hand_cells import HandCellsConfig, cells_for
+from vision.hand_features import (
+    Foreign,
+    ForeignConfig,
+    blob_features,
+    candidate_blobs,
+    foreign_cells,
+)
+from vision.hand_grid import HandGrid
+from vision.hand_judge import HandJudgeConfig, judge_for
+from vision.hand_maps import HandMaps, hand_maps
 
 
 @dataclass(frozen=True)
 class HandConfig:
     """Attributes:
     cells_across: The raw frame is looked at on a grid this many cells wide.
-    window: Width of the table's local colour window, as a share of the frame's width.
-    threshold: Least mean foreign score (over 3x3 cells) of a hand's cell.
-    texture_weight: Weight of smoothness where the table is grained (wood): skin is smooth.
-    min_area_mm2: Least area of a foreign blob entering from the frame's border.
-    min_area_inside_mm2: Least area of a foreign blob that does not reach the border.
-    min_depth: Least width and height (share of the grid's width) of a blob's bounding box: an
-        arm reaches into the frame, a strip along the border (vignetting) does not.
-    max_brightness_score: Brightness alone scores at most this (below ``threshold``): a
-        darker plank of a wooden table is not a hand; colour or smoothness must agree.
+    foreign: How cells unlike the table are scored and gathered into candidate blobs.
+    judge: The learned judge of the candidate blobs (:mod:`vision.hand_judge`); None: the
+        hand-set rules below (a blob large enough, from the border or very large inside).
+    min_area_mm2: Rules: least area of a foreign blob entering from the frame's border; live:
+        the changed area that confirms a hand whatever its share.
+    min_area_inside_mm2: Rules: least area of a foreign blob that does not reach the border.
+    min_depth: Rules: least width and height (share of the grid's width) of a blob's bounding
+        box: an arm reaches into the frame, a strip along the border (vignetting) does not.
+    cells: The learned reader of which cells of a hand's blob are the hand
+        (:mod:`vision.hand_cells`): pieces beside the hand (not under it) and its shadow stay
+        out of it; None: ``hug``.
+    hug: Without ``cells``, a hand's cells are those of its blob that are foreign on their own
+        (each cell's own score past this share of the blob's threshold), closed by a cell;
+        None: the whole blob.
+    min_part_mm2: Least area of a part of a hand's cells once the cells round the found
+        pieces are left out (what is smaller is a piece's rim, not the hand).
     confirm_share: In live use (a remembered table), a foreign blob is a hand only when at
         least this share of it has changed against the memory: a plank or a glare that looks
         foreign but never moves is the table.
     """
 
     cells_across: int = 160
-    window: float = 0.25
-    threshold: float = 2.5
-    texture_weight: float = 2.0
+    foreign: ForeignConfig = field(default_factory=ForeignConfig)
+    judge: HandJudgeConfig | None = field(default_factory=HandJudgeConfig)
     min_area_mm2: float = 6000.0
     min_area_inside_mm2: float = 40000.0
     min_depth: float = 0.035
-    max_brightness_score: float = 1.5
+    cells: HandCellsConfig | None = field(default_factory=HandCellsConfig)
+    hug: float | None = 0.8
+    min_part_mm2: float = 1500.0
     confirm_share: float = 0.2
-
-
-class HandGrid:
-    """A coarse grid over the raw frame, and where each of its cells lies in the top view.
-
-    Built once per calibration: the view's masks (pieces found, the play area) are sampled at
-    the cells' centres, and each cell's area on the table is known, so a blob's size is in mm².
-    """
-
-    def __init__(self, calibration: Calibration, view: TopView, cells_across: int) -> None:
-        w, h = calibration.image_size
-        cell = max(1.0, w / max(1, cells_across))
-        sw, sh = max(1, round(w / cell)), max(1, round(h / cell))
-        self.size_wh = (sw, sh)
-        self.image_size = (w, h)
-        us = (np.arange(sw) + 0.5) * (w / sw) - 0.5
-        vs = (np.arange(sh) + 0.5) * (h / sh) - 0.5
-        uu, vv = np.meshgrid(us, vs)
-        pts = np.c_[uu.ravel(), vv.ravel()]
-        with np.errstate(all="ignore"):
-            mm = calibration.to_table(pts)
-            du = calibration.to_table(pts + np.array([1.0, 0.0])) - mm
-            dv = calibration.to_table(pts + np.array([0.0, 1.0])) - mm
-            px = view.to_px(mm)
-        area = np.abs(du[:, 0] * dv[:, 1] - du[:, 1] * dv[:, 0]) * (w / sw) * (h / sh)
-        area = np.where(np.isfinite(area), area, 0.0)
-        px = np.where(np.isfinite(px), px, -10.0)
-        self.cell_mm2 = np.clip(area, 0.0, 1e4).reshape(sh, sw).astype(np.float32)
-        self.map_x = px[:, 0].reshape(sh, sw).astype(np.float32)
-        self.map_y = px[:, 1].reshape(sh, sw).astype(np.float32)
-        self._play: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
-
-    def play_cells(self, valid: np.ndarray) -> np.ndarray:
-        """The cells wholly over the play area (a view mask that rarely changes: the last
-        answer is kept while the same mask is asked about), bool (rows, cols)."""
-        if self._play is None or self._play[0] is not valid:
-            cells = (self.sample(valid) > 250) & (self.cell_mm2 > 0)
-            self._play = (valid, cells, np.flatnonzero(cells))
-        return self._play[1]
-
-    def play_index(self, valid: np.ndarray) -> np.ndarray:
-        """:meth:`play_cells` as flat indices (rows x columns), ascending."""
-        self.play_cells(valid)
-        assert self._play is not None
-        return self._play[2]
-
-    def sample(self, view_mask: np.ndarray) -> np.ndarray:
-        """A uint8 view mask at the cells (any part of the mask near a cell's centre counts)."""
-        return cv2.remap(view_mask, self.map_x, self.map_y, cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-
-    def cells_of(self, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None
-                 ) -> np.ndarray:
-        """The frame's mean colour in each cell, uint8 (rows, columns, 3); from the frame
-        halved (``half_bgr``) when it is already made (cheaper; the same but for rounding)."""
-        src = frame_bgr if half_bgr is None else half_bgr
-        return cv2.resize(src, self.size_wh, interpolation=cv2.INTER_AREA)
-
-    def covers(self, cells: np.ndarray, points_px: np.ndarray) -> np.ndarray:
-        """Which raw pixels (N, 2) fall on a cell mask's blobs, holes filled and grown by a
-        cell (a piece found inside a hand leaves a hole in it); bool (N,)."""
-        w, h = self.image_size
-        sw, sh = self.size_wh
-        blobs = cells.astype(np.uint8)
-        contours, _ = cv2.findContours(blobs, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        cv2.drawContours(blobs, contours, -1, 1, cv2.FILLED)
-        blobs = cv2.dilate(blobs, np.ones((3, 3), np.uint8))
-        p = np.asarray(points_px, float).reshape(-1, 2)
-        i = np.clip(((p[:, 0] + 0.5) * sw / w).astype(int), 0, sw - 1)
-        j = np.clip(((p[:, 1] + 0.5) * sh / h).astype(int), 0, sh - 1)
-        return blobs[j, i] > 0
-
-    def outlines_px(self, cells: np.ndarray) -> tuple[np.ndarray, ...]:
-        """Outlines (each (K, 2) raw image pixels) of the blobs of a cell mask."""
-        w, h = self.image_size
-        sw, sh = self.size_wh
-        contours, _ = cv2.findContours(cells.astype(np.uint8), cv2.RETR_EXTERNAL,
-                                       cv2.CHAIN_APPROX_SIMPLE)
-        scale = np.array([w / sw, h / sh])
-        return tuple((c.reshape(-1, 2).astype(float) + 0.5) * scale - 0.5 for c in contours)
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
                  valid: np.ndarray, cells: np.ndarray | None = None) -> tuple[bool, np.ndarray]:
-    """Whether a hand or arm is over the table in one raw frame alone, and its mask in the view.
+    """Whether a hand or arm is over the table in one raw frame alone, and its cells.
 
     Each cell of a coarse grid over the raw frame is compared with the table around it (a
     wide median, which a hand does not fill): its colour (chromaticity) and brightness, and,
     on a grained table (wood), its smoothness. Cells of detected pieces and outside the play
-    area are left out. A hand is a large blob of foreign cells: an arm enters from the frame's
-    border, and nothing else that large and unexplained lies on a game table.
+    area are left out. Blobs of foreign cells are candidates (:mod:`vision.hand_features`);
+    the learned judge (:mod:`vision.hand_judge`) tells a hand or an arm from a mug, a page, a
+    glare, a blind's stripe or the floor beyond the table by the blob's size, reach from the
+    border, shape, colour, grain and shading against the table's.
 
     Args:
-        cfg: Thresholds.
+        cfg: Thresholds and the judge.
         grid: The frame's grid (built once per calibration).
         frame_bgr: The raw frame.
         explained: uint8 view mask of the detected pieces (with a margin).
@@ -151,46 +90,65 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     """
     sw, sh = grid.size_wh
     none = np.zeros((sh, sw), np.uint8)
-    small = grid.cells_of(frame_bgr) if cells is None else cells
-    grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
-    fine = cv2.absdiff(grey, cv2.GaussianBlur(grey, (7, 7), 1.5))
-    tex = cv2.resize(fine, (sw, sh), interpolation=cv2.INTER_AREA).astype(np.float32)
-    k = max(3, int(cfg.window * sw) | 1)
-    bg = cv2.medianBlur(small, k).astype(np.float32) + 1.0
-    norm = small.astype(np.float32) / bg
-    use = grid.play_cells(valid) & (grid.sample(explained) == 0)
-    if np.count_nonzero(use) < 16:
+    maps = hand_maps(grid, frame_bgr, explained, valid, cells)
+    fg = foreign_cells(cfg.foreign, maps)
+    if fg is None:
         return False, none
-    tot = np.maximum(norm.sum(axis=2), 1e-3)
-    ratio = np.abs(np.log(tot / 3.0))
-    chroma = np.hypot(norm[..., 0] / tot - 1 / 3, norm[..., 1] / tot - 1 / 3) * 100.0
-    lvl = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    tex = tex / np.maximum(lvl, 1.0) * 100.0
-    c = chroma / max(percentile(chroma[use], 90), 0.8)
-    b = np.minimum(ratio / max(percentile(ratio[use], 90), float(np.log(1.1))),
-                   cfg.max_brightness_score)
-    mt = percentile(tex[use], 50)
-    smooth = np.clip(1.0 - tex / max(mt, 1e-3), 0.0, 1.0) * float(np.clip(mt - 0.5, 0.0, 1.0))
-    score = (c + b + cfg.texture_weight * smooth) * use
-    w3 = cv2.blur(use.astype(np.float32), (3, 3))
-    score = cv2.blur(score.astype(np.float32), (3, 3)) / np.maximum(w3, 1e-3)
-    mask = ((score > cfg.threshold) & use).astype(np.uint8)
-    # an arm's cells come in lace (grain and shading cross it): tie them together
-    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)) & use
-    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    labels, ids = candidate_blobs(cfg.foreign, maps, fg)
+    if not ids:
+        return False, none
+    if cfg.judge is None:
+        hands = [i for i in ids if by_rules(cfg, maps, labels == i)]
+    else:
+        feats = np.array([blob_features(maps, fg, labels == i) for i in ids])
+        s = judge_for(cfg.judge).scores(feats)
+        hands = [i for i, v in zip(ids, s, strict=True) if v >= cfg.judge.min_score]
+    if not hands:
+        return False, none
+    return True, hug(cfg, fg, np.isin(labels, hands), maps).astype(np.uint8)
+
+
+def by_rules(cfg: HandConfig, maps: HandMaps, blob: np.ndarray) -> bool:
+    """The hand-set rules: a blob large enough, deep enough, and from the border unless huge."""
+    sh, sw = blob.shape
+    ys, xs = np.nonzero(blob)
+    border = xs.min() <= 1 or ys.min() <= 1 or xs.max() >= sw - 2 or ys.max() >= sh - 2
+    deep = min(xs.max() - xs.min() + 1, ys.max() - ys.min() + 1) >= cfg.min_depth * sw
+    area = float(maps.cell_mm2[blob].sum())
+    return bool(deep and area >= (cfg.min_area_mm2 if border else cfg.min_area_inside_mm2))
+
+
+def hug(cfg: HandConfig, fg: Foreign, blobs: np.ndarray, maps: HandMaps | None = None
+        ) -> np.ndarray:
+    """The cells of the hands' blobs (bool (rows, cols)) that are the hand: as the learned
+    reader says (``cfg.cells``), or else those foreign on their own (a blob's score is smoothed
+    over 3x3 cells, which reaches a cell past the hand's outline), closed by a cell (an arm's
+    cells come in lace). With the pieces known (``maps.pieces``), the cells round them (a
+    piece's rim that a cell half covers looks foreign) are no hand, and what is left of a blob
+    that small is dropped (a lace along a worm of coins beside the fingers)."""
+    if cfg.cells is not None:
+        cells = cells_for(cfg.cells).hand_of(fg, blobs)
+        return cells if maps is None else _off_pieces(cfg, maps, cells)
+    if cfg.hug is None:
+        return blobs
+    own = blobs & (fg.raw > cfg.hug * cfg.foreign.threshold)
+    own = cv2.morphologyEx(own.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    return (own > 0) & blobs
+
+
+def _off_pieces(cfg: HandConfig, maps: HandMaps, cells: np.ndarray) -> np.ndarray:
+    """``cells`` without the ring of cells round the found pieces, and without the parts then
+    left smaller than ``cfg.min_part_mm2``; the hand's cells as they were when nothing is left."""
+    if maps.pieces is None or not maps.pieces.any():
+        return cells
+    ring = cv2.dilate(maps.pieces.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+    left = (cells & ~ring).astype(np.uint8)
+    n, labels = cv2.connectedComponents(left, connectivity=8)
     if n <= 1:
-        return False, none
-    areas = np.bincount(labels.ravel(), weights=grid.cell_mm2.ravel(), minlength=n)
-    x0, y0 = stats[:, cv2.CC_STAT_LEFT], stats[:, cv2.CC_STAT_TOP]
-    x1 = x0 + stats[:, cv2.CC_STAT_WIDTH]
-    y1 = y0 + stats[:, cv2.CC_STAT_HEIGHT]
-    border = (x0 <= 1) | (y0 <= 1) | (x1 >= sw - 1) | (y1 >= sh - 1)
-    deep = np.minimum(x1 - x0, y1 - y0) >= cfg.min_depth * sw
-    big = [i for i in range(1, n) if deep[i]
-           and areas[i] >= (cfg.min_area_mm2 if border[i] else cfg.min_area_inside_mm2)]
-    if not big:
-        return False, none
-    return True, np.isin(labels, big).astype(np.uint8)
+        return cells
+    areas = np.bincount(labels.ravel(), weights=maps.cell_mm2.ravel(), minlength=n)
+    keep = [i for i in range(1, n) if areas[i] >= cfg.min_part_mm2]
+    return np.isin(labels, keep) if keep else cells
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,11 @@ checks). So each of its peaks that no found piece explains is only a place to lo
 there is warped and divided by its own table's colour, the post stage's template search and
 outline fit read the foot from the dark pixels round it (:func:`vision.posts.read_post_near`:
 the foot from the post's known silhouette, not from the blob's extent), and the reading stands
-only where it looks like a post (:func:`vision.posts.judge_post`: a wall dark all through, a
-flat top, the table round its outline) and the namer does not see nothing there.
+where the post judge (:mod:`vision.post_judge`, a forest over :mod:`vision.post_features`)
+is sure of it (of its two possible feet the one it rates higher), or where it looks like a post
+to the hand-set model (:func:`vision.posts.judge_post`: a wall dark all through, a flat top,
+the table round its outline), the namer gives a post at least ``seen`` and the judge is not
+sure it is none (``veto``).
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from vision.centres import Peaks
 from vision.detections import Detections
 from vision.namer import Namer
 from vision.namer_classes import CLASSES
+from vision.post_reading import judge_scores
 from vision.posts import (
     CAP,
     PostConfig,
@@ -46,7 +50,8 @@ class PostCandidateConfig:
     apart_mm: A peak (or a post read from it) this close to a post already found is that post,
         and so is a reading whose outline lies over a found post's for more than the post
         stage's ``max_overlap`` (its shadow, its top, or a post hidden behind it).
-    seen: The reading stands where the namer gives a post at least this probability.
+    seen: A reading of the hand-set model stands where the namer gives a post at least this
+        probability.
     border_mm: Peaks this close to the edge of the play area are left out (as the post stage
         leaves out blobs there).
     max_each: At most this many peaks are looked at (the hottest; a cost bound).
@@ -86,23 +91,19 @@ def local_level(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
     return level
 
 
-def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
-                  prep: Prepared, dets: Detections, against: np.ndarray, posts: PostConfig,
-                  cfg: PostCandidateConfig) -> Detections:
-    """New posts at the net's post peaks where ``dets`` has none.
-
-    Args:
-        peaks: The net's post peaks (table mm).
-        against: uint8 mask over the view of where other pieces (coins, tiles) lie: the peaks
-            there are theirs, and a post's edges against them are not looked for.
-    """
+def peak_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.ndarray,
+                posts: PostConfig, cfg: PostCandidateConfig) -> tuple[list[np.ndarray],
+                                                                     list[np.ndarray]]:
+    """The places (view pixels) worth reading a post at: the net's post peaks, hottest first,
+    at least ``cfg.least`` hot, inside the play area, on no other piece (``against``) and not
+    at a post of ``dets``; and the known posts' feet (table mm)."""
     view = prep.view
     s = view.px_per_mm
+    known = [np.asarray(p, float) for p in dets.centre_mm[dets.kind == "post"]]
     if not len(peaks.score):
-        return Detections.empty()
+        return [], known
     order = np.argsort(-peaks.score, kind="stable")
     order = order[peaks.score[order] >= cfg.least]
-    known = [np.asarray(p, float) for p in dets.centre_mm[dets.kind == "post"]]
     valid = _inner(prep.valid, max(3, int(cfg.border_mm * s) | 1))
     h, w = valid.shape
     taken = np.zeros((h, w), np.uint8)
@@ -119,27 +120,69 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
                 taken[yi, xi]:
             continue
         starts.append(px)
+    return starts, known
+
+
+def feet_near(posts: PostConfig, level: np.ndarray, view: TopView, start_px: np.ndarray,
+              reach_px: float, against: np.ndarray) -> tuple[np.ndarray, float] | None:
+    """The feet (view pixels, (2, 2)) a post read near a peak may stand at: the template's
+    foot (:func:`vision.posts.read_post_near`) and the outline fitted from the peak itself
+    (the template may take a post's shadow or a post hidden behind it for its foot); and the
+    template's score. None when the dark pixels there fit no post's template."""
+    got = read_post_near(posts, level, view, start_px, reach_px, against)
+    if got is None:
+        return None
+    return np.array([got[0], fit_post(posts, level, view, start_px, against).foot]), got[1]
+
+
+def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
+                  prep: Prepared, dets: Detections, against: np.ndarray, posts: PostConfig,
+                  cfg: PostCandidateConfig) -> Detections:
+    """New posts at the net's post peaks where ``dets`` has none.
+
+    Args:
+        peaks: The net's post peaks (table mm).
+        against: uint8 mask over the view of where other pieces (coins, tiles) lie: the peaks
+            there are theirs, and a post's edges against them are not looked for.
+    """
+    view = prep.view
+    s = view.px_per_mm
+    starts, known = peak_starts(peaks, prep, dets, against, posts, cfg)
     if not starts:
         return Detections.empty()
+    h, w = prep.valid.shape
+    taken = np.zeros((h, w), np.uint8)
+    for k in known:
+        _draw_outline(taken, posts, view, view.to_px(k[None])[0])
     level = local_level(prep, frame_bgr, np.array(starts), cfg.window_mm * s)
-    feet: list[np.ndarray] = []
-    scores: list[float] = []
-    for px in starts:
-        got = read_post_near(posts, level, view, px, cfg.reach_mm * s, against)
-        if got is None:
-            continue
-        # the template's foot, or the outline fitted from the peak itself (the template may
-        # take a post's shadow or a post hidden behind it for its foot): the one whose wall
-        # is darkest (a shadow lets light in) of those that look like a post
-        score = got[1]
-        best: tuple[float, np.ndarray] | None = None
-        for foot_px in (got[0], fit_post(posts, level, view, px, against).foot):
+    read = [feet_near(posts, level, view, px, cfg.reach_mm * s, against) for px in starts]
+    read = [r for r in read if r is not None]
+    if not read:
+        return Detections.empty()
+    judged = (judge_scores(posts, level, prep, np.concatenate([r[0] for r in read]),
+                           against).reshape(-1, 2) if posts.judge is not None else None)
+    options: list[tuple[np.ndarray, float, bool]] = []  # foot, score, sure (no namer asked)
+    for k, (feet, score) in enumerate(read):
+        if judged is not None and posts.judge is not None:
+            j = int(np.argmax(judged[k]))
+            if judged[k, j] >= posts.judge.min_score:  # the forest is sure of it
+                options.append((feet[j], float(judged[k, j]), True))
+                continue
+        # the foot whose wall is darkest (a shadow lets light in) of those that look like a
+        # post to the hand-set model, unless the forest is sure it is none
+        best: tuple[float, int] | None = None
+        for i, foot_px in enumerate(feet):
             core = judge_post(posts, level, view, foot_px, against)
             if core is not None and (best is None or core < best[0]):
-                best = (core, foot_px)
-        if best is None:
+                best = (core, i)
+        if best is None or (judged is not None and posts.judge is not None
+                            and judged[k, best[1]] < posts.judge.veto):
             continue
-        foot_px = best[1]
+        options.append((feet[best[1]], score, False))
+    feet_mm: list[np.ndarray] = []
+    scores: list[float] = []
+    sure: list[bool] = []
+    for foot_px, score, is_sure in options:
         foot_mm = view.to_mm(foot_px[None])[0]
         if any(np.hypot(*(foot_mm - k)) < cfg.apart_mm for k in known):
             continue
@@ -148,15 +191,18 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
             continue
         taken |= mine
         known.append(foot_mm)
-        feet.append(foot_mm)
+        feet_mm.append(foot_mm)
         scores.append(score)
-    if not feet:
+        sure.append(is_sure)
+    if not feet_mm:
         return Detections.empty()
-    p = namer.probabilities(frame_bgr, calibration, np.array(feet))[:, _POST]
-    keep = p >= cfg.seen
+    keep = np.array(sure)
+    if not keep.all():  # the hand-set model's readings are named too
+        p = namer.probabilities(frame_bgr, calibration, np.array(feet_mm))[:, _POST]
+        keep |= p >= cfg.seen
     if not keep.any():
         return Detections.empty()
-    return Detections.of(np.array(feet)[keep], ["post"] * int(keep.sum()),
+    return Detections.of(np.array(feet_mm)[keep], ["post"] * int(keep.sum()),
                          confidence=np.clip(np.array(scores)[keep], 0, 1))
 
 

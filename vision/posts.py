@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from vision.detections import Detections
+from vision.post_judge import PostJudgeConfig
 from vision.prepare import Prepared
 from vision.sampling import bilinear
 from vision.topview import TopView
@@ -72,6 +74,9 @@ class PostConfig:
         the post and leaving from its foot, covers a third at most (for the first post read
         in a blob: ``min_outlined_first``, as the shade of a lamp's soft shadow round a post
         may darken more of it).
+    judge: The learned judge of the readings (:mod:`vision.post_reading`): its forest
+        keeps a reading instead of the gates above (:meth:`proposing`: the loose gates
+        under which ``training/make_posts.py`` gathers its candidates); None: the gates.
     """
 
     radius_mm: float = 5.0
@@ -95,6 +100,14 @@ class PostConfig:
     max_overlap: float = 0.25
     min_outlined: float = 0.65
     min_outlined_first: float = 0.35
+    judge: PostJudgeConfig | None = field(default_factory=PostJudgeConfig)
+
+    def proposing(self) -> PostConfig:
+        """This configuration with the judge's loose gates (every reading a candidate)."""
+        j = self.judge or PostJudgeConfig()
+        return replace(self, min_wall_dark=j.min_wall_dark, min_outlined=j.min_outlined,
+                       min_outlined_first=j.min_outlined_first, alike_levels=j.alike_levels,
+                       max_top_spread=j.max_top_spread)
 
 
 _INNER: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -122,13 +135,20 @@ def _darkness(black_level: float, contrast: float) -> np.ndarray:
 
 
 def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = None,
-                 tiles: np.ndarray | None = None) -> Detections:
+                 tiles: np.ndarray | None = None,
+                 judge: Callable[[np.ndarray, np.ndarray | None], float] | None = None
+                 ) -> Detections:
     """Finds the posts in a prepared frame (their feet, in mm).
 
     Args:
         exclude: uint8 mask of places the earlier stages explained (pieces found).
         tiles: uint8 mask of the tiles among them: a post beside a tile may be seen leaning
             over it (its dark top on the tile), and is then followed into it.
+        judge: The learned judge's score of a reading (its foot in view pixels, the mask of
+            where other pieces lie): when given, a reading stands where it is at least
+            ``cfg.judge.min_score``, or where the hand-set gates pass it and it is at least
+            ``cfg.judge.veto`` (a reading it rejects takes nothing of the blob from the
+            next); its score is the confidence.
     """
     view = prep.view
     s = view.px_per_mm
@@ -196,16 +216,17 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
             left = cv2.bitwise_and(left, cv2.bitwise_not(cv2.dilate(wall, _GROW)))
             side, face = _side(cfg, view, foot, (xa, ya), wall)
             near = None if against is None else against[ya:yb, xa:xb]
-            core = _wall_level(cfg, level, side, near)
-            if core is None:
-                continue
-            # what is left of a blob a post was read in is held to more: its top face is
-            # of one level and the table is round most of its outline (the first post's
-            # shadow is not); any reading stands apart from the table somewhere (a patch of
-            # a broad shadow beside a tile does not)
-            outlined = _outlined(cfg, prep.level, view, foot, against)
-            if outlined < (cfg.min_outlined if found else cfg.min_outlined_first) or (
-                    found and not _flat(cfg, level, face, near)):
+            core = _gated(cfg, prep.level, level, view, foot, side, face, near, against,
+                          bool(found))
+            if judge is not None and cfg.judge is not None:
+                # the forest keeps what it is sure of; what the gates pass stands unless it
+                # is sure that is no post
+                score = judge(foot, against)
+                if score >= cfg.judge.min_score:
+                    core = -1.0  # judged a post: no likeness to the darkest asked
+                elif core is None or score < cfg.judge.veto:
+                    continue
+            elif core is None:
                 continue
             if found and np.count_nonzero(wall & taken) > cfg.max_overlap * np.count_nonzero(
                     wall):
@@ -219,9 +240,9 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
             soft = np.where(cv2.dilate(wall, _GROW) > 0, 0.0, soft).astype(np.float32)
         # posts are alike and black; a shadow lets some light in: those as dark as the
         # darkest stand
-        darkest = min((f[2] for f in found), default=0.0)
+        darkest = min((f[2] for f in found if f[2] >= 0), default=0.0)
         for foot, score, core, _wall_mask in found:
-            if core <= darkest + cfg.alike_levels:
+            if core < 0 or core <= darkest + cfg.alike_levels:
                 feet.append(foot)
                 scores.append(score)
     if not feet:
@@ -231,6 +252,24 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
 
 
 _GROW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def _gated(cfg: PostConfig, full: np.ndarray, level: np.ndarray, view: TopView,
+           foot: np.ndarray, side: np.ndarray, face: np.ndarray, near: np.ndarray | None,
+           against: np.ndarray | None, later: bool) -> float | None:
+    """The median level of a reading's wall where the hand-set gates pass it, else None: its
+    wall dark all through; the table round most of its outline, held to more when it is not
+    the first in its blob (``later``: the first post's shadow is not), whose top face must
+    then be of one level too (a patch of a broad shadow beside a tile is dark all round).
+    ``full`` is the whole view's level, ``level`` the blob's window of it."""
+    core = _wall_level(cfg, level, side, near)
+    if core is None:
+        return None
+    outlined = _outlined(cfg, full, view, foot, against)
+    if outlined < (cfg.min_outlined if later else cfg.min_outlined_first) or (
+            later and not _flat(cfg, level, face, near)):
+        return None
+    return core
 
 
 def judge_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,

@@ -34,6 +34,8 @@ class SegmentConfig:
     mask: Which pixels may be a segment's colour (:mod:`vision.segment_mask`).
     colours: Colour name -> 8-bit RGB.
     max_touching: Most segments touching one another in one blob (a worm of segments).
+    hue_split: A larger blob is split into each set colour's pixels, those within this of
+        its hue (HSV hue, 0-255 round the circle).
     max_coloured_share: A piece found before (a tile) masks the segment colour over it
         unless more than this share of it is of segment colour (then it was segments).
     min_fill: Least share of a segment's disc its blob covers.
@@ -55,6 +57,7 @@ class SegmentConfig:
         ("red", (209, 52, 47)), ("yellow", (242, 194, 48)), ("green", (58, 154, 69)),
         ("blue", (47, 100, 192)), ("purple", (122, 62, 157)))
     max_touching: int = 40
+    hue_split: int = 14
     max_coloured_share: float = 0.5
     min_fill: float = 0.5
     max_outside: float = 0.5
@@ -294,13 +297,104 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     r = cfg.diameter_mm * s / 2
     centres: list[tuple[float, float]] = []
-    for found in blobs(mask, math.floor(0.5 * math.pi * r * r)):
-        if not 0.5 * math.pi * r * r <= found.area <= cfg.max_touching * math.pi * r * r:
-            continue
-        blob, x0, y0 = found.mask(pad=2)
-        for c in discs_in_blob(blob, r, cfg.min_fill, cfg.max_outside, cfg.max_roughness):
+    value: np.ndarray | None = None
+    for blob, x0, y0 in _segment_blobs(cfg, prep, mask, r):
+        discs = discs_in_blob(blob, r, cfg.min_fill, cfg.max_outside, cfg.max_roughness)
+        # room for more discs than found
+        if np.count_nonzero(blob) > (len(discs) + 0.75) * math.pi * r * r:
+            if value is None:
+                value = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)[..., 2]
+            h, w = blob.shape
+            patch = value[y0:y0 + h, x0:x0 + w]
+            domes = shading_peaks(patch, blob, r)
+            # more domes than discs: a bar of segments in a row, read by its shading alone
+            discs = domes if len(domes) > len(discs) else \
+                discs + shading_peaks(patch, blob, r, discs)
+        for c in discs:
             centres.append((float(c[0]) + x0, float(c[1]) + y0))
     return Candidates(np.array(centres, float).reshape(-1, 2), mask, r)
+
+
+def _segment_blobs(cfg: SegmentConfig, prep: Prepared, mask: np.ndarray, r: float
+                   ) -> list[tuple[np.ndarray, int, int]]:
+    """The blobs of the mask that may be segments, as ``(patch, x0, y0)``: those of one to
+    ``max_touching`` segments' size. A larger one is a table of segment colour joined to the
+    segments on it (a blue gingham): it is split by hue into each set colour's pixels, so
+    segments of another hue than the table's come out on their own."""
+    small, large = 0.5 * math.pi * r * r, cfg.max_touching * math.pi * r * r
+    out = []
+    hue: np.ndarray | None = None
+    for found in blobs(mask, math.floor(small)):
+        if found.area < small:
+            continue
+        if found.area <= large:
+            out.append(found.mask(pad=2))
+            continue
+        if hue is None:
+            hue = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)[..., 0]
+        patch, x0, y0 = found.mask(pad=2)
+        h = hue[y0:y0 + patch.shape[0], x0:x0 + patch.shape[1]].astype(np.int16)
+        for _, rgb in cfg.colours:
+            gap = np.abs(h - round(_hue(rgb)))
+            own = (np.minimum(gap, 256 - gap) <= cfg.hue_split) & (patch > 0)
+            own = cv2.morphologyEx(own.astype(np.uint8) * 255, cv2.MORPH_OPEN,
+                                   np.ones((3, 3), np.uint8))
+            for part in blobs(own, math.floor(small)):
+                if small <= part.area <= large:
+                    sub, sx, sy = part.mask(pad=2)
+                    out.append((sub, sx + x0, sy + y0))
+    return out
+
+
+def shading_peaks(value: np.ndarray, blob: np.ndarray, r: float,
+                  found: list[np.ndarray] = (), min_depth: float = 0.6) -> list[np.ndarray]:
+    """The centres (blob pixels, (2,) each) of the lit domes in a blob that
+    :func:`discs_in_blob` did not find: where segments lie in a row their blob is a bar with
+    hardly a waist between them (their rims and shadows blur into one), but each dome is
+    brightest at its middle and darker where it meets the next. The brightness over the blob's
+    own pixels only (the table round it left out, whether lighter or darker), smoothed over
+    half a radius, peaks once per dome; each peak at least ``min_depth`` radii inside the blob
+    and 1.5 radii from every other centre (``found`` first) is one.
+
+    >>> m = np.zeros((30, 80), np.uint8); v = np.zeros((30, 80), np.uint8)
+    >>> for x in (15, 35, 55):
+    ...     _ = cv2.rectangle(m, (x - 10, 5), (x + 10, 25), 255, -1)
+    ...     _ = cv2.circle(v, (x, 15), 9, 200, -1)
+    >>> sorted(round(float(c[0])) for c in shading_peaks(v, m, 10.0))
+    [15, 35, 55]
+    """
+    inside = (blob > 0).astype(np.float32)
+    sigma = max(1.0, 0.5 * r)
+    weight = cv2.GaussianBlur(inside, (0, 0), sigma)
+    mean = cv2.GaussianBlur(value.astype(np.float32) * inside, (0, 0), sigma) / np.maximum(
+        weight, 1e-3)
+    depth = cv2.distanceTransform(fill_holes(blob), cv2.DIST_L2, 5)
+    k = max(3, int(1.2 * r) | 1)
+    top = cv2.dilate(mean, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    ys, xs = np.nonzero((mean >= top) & (depth >= min_depth * r))
+    order = np.argsort(-mean[ys, xs], kind="stable")
+    chosen = [np.asarray(c, float) for c in found]
+    out = []
+    hh, ww = mean.shape
+    for i in order:
+        x, y = int(xs[i]), int(ys[i])
+        p = np.array([x, y], float)
+        if all(float(np.hypot(*(p - q))) >= 1.5 * r for q in chosen):
+            chosen.append(p)
+            if 0 < x < ww - 1 and 0 < y < hh - 1:  # the peak to a fraction of a pixel
+                p = p + np.array([_vertex(*mean[y, x - 1:x + 2]), _vertex(*mean[y - 1:y + 2, x])])
+            out.append(p)
+    return out
+
+
+def _vertex(a: float, b: float, c: float) -> float:
+    """Where a parabola through (-1, a), (0, b), (1, c) peaks (clipped to half a step).
+
+    >>> _vertex(1.0, 3.0, 2.0), _vertex(0.0, 1.0, 1.0)
+    (0.167, 0.5)
+    """
+    den = a - 2 * b + c
+    return 0.0 if den >= -1e-9 else round(float(np.clip(0.5 * (a - c) / den, -0.5, 0.5)), 3)
 
 
 def _relief_ok(cfg: SegmentConfig, value: np.ndarray, c: np.ndarray, r: float) -> bool:

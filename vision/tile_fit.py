@@ -14,7 +14,11 @@ cream tile on white differs in blue, on a red cloth in green).
    the two sides of each pair must lie one tile's side apart (the top face is a square of a
    known size: the shadow's edge or the wall's foot beyond a side, or a back's printed border
    inside it, are not at that distance). Along each side, every profile's own edge near that
-   line, of the same sign, is placed between samples by a parabola.
+   line, of the same sign, is placed between samples by a parabola; a side whose points are
+   no stronger than the noise across it shows no edge (a side against another tile).
+   **Rows**: where a pair is not seen one side apart, tiles laid edge to edge are looked for:
+   the pair's lines are the outer sides of a row of up to five tiles, whole tiles further out
+   (:func:`_pair_lines`), measured in a window reaching them.
 3. **Square**: a square of the known side is fitted to those points (centre and angle,
    Gauss-Newton, :func:`vision.square_fit._solve`), then again without the points it misses
    by more than a pixel. It stands only where both pairs of sides are measured along most of
@@ -27,6 +31,7 @@ cream tile on white differs in blue, on a red cloth in green).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -65,6 +70,12 @@ class TileFitConfig:
         is theirs (their printed lines), not another tile.
     apart: Two tiles' centres lie at least a side apart: of fits closer than this share of
         it, only the first (the centre net's hotter candidate) stands.
+    faint_sides: A candidate the centre net is unsure of stands only where its square is
+        measured on at least this many sides (:func:`vision.tile_candidates.fit_tiles`).
+    faint_runs: ... and where at most this many of its sides run on past a corner.
+    rows: Where a pair of sides is not seen one side apart, look for the outer sides of a
+        row of tiles laid edge to edge up to this many tiles beyond either side (2: rows of
+        up to five; 0: never; :func:`_pair_lines`).
     """
 
     places: int = 11
@@ -82,6 +93,9 @@ class TileFitConfig:
     max_runs: int = 3
     max_overlap: float = 0.2
     apart: float = 0.9
+    rows: int = 2
+    faint_sides: int = 3
+    faint_runs: int = 1
 
 
 @dataclass(frozen=True)
@@ -201,8 +215,8 @@ def _line_peaks(strength: np.ndarray, least: float) -> np.ndarray:
 
 
 def fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.ndarray,
-               angles_deg: list[float] | None = None, cfg: TileFitConfig | None = None
-               ) -> SquareFit | None:
+               angles_deg: list[float] | None = None, cfg: TileFitConfig | None = None,
+               gap_px: float = 0.0) -> SquareFit | None:
     """The top face of a tile near ``centre_px`` (view pixels), or None.
 
     Args:
@@ -214,6 +228,9 @@ def fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nda
             from the opposite one (zero: every side alike).
         angles_deg: Rough directions of the sides to try first (view degrees).
         cfg: Thresholds.
+        gap_px: The gap between tiles laid edge to edge: where a pair of sides is not seen
+            one side apart (a side against another tile shows no edge), its edges are looked
+            for at the outer sides of a row of two or three tiles (:func:`_pair_lines`).
     """
     cfg = cfg or TileFitConfig()
     c0 = np.asarray(centre_px, float)
@@ -223,23 +240,68 @@ def fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nda
     local = c0 - (x0, y0)
     gx, gy = colour_gradient(win)
     tried: list[float] = []
+    wide: tuple[np.ndarray, tuple[int, int]] | None = None
     for a in [*(angles_deg or []), *vote_angle(gx, gy, local, side, cfg.modes)]:
         if any(min(abs(a - u) % 90, 90 - abs(a - u) % 90) < 1.0 for u in tried):
             continue
         tried.append(a)
-        fit = _fit_at(win, local, math.radians(a), side, np.asarray(away, float), cfg)
+        fit, unpaired = _fit_at(win, local, math.radians(a), side, np.asarray(away, float),
+                                cfg)
+        if fit is None and unpaired and cfg.rows:  # a side against another tile
+            if wide is None:  # the window reaching a neighbour's far side, made once
+                wide = normalised_channels(
+                    top, c0, (0.5 + cfg.rows + cfg.band) * (side + gap_px) + 8.0)
+            wwin, (wx, wy) = wide
+            fit, _ = _fit_at(wwin, c0 - (wx, wy), math.radians(a), side,
+                             np.asarray(away, float), cfg, side + gap_px, cfg.rows)
+            if fit is not None:
+                moved = fit.centre_px + np.array([wx - x0, wy - y0])
+                fit = dataclasses.replace(fit, centre_px=moved)
         if fit is not None:
             return SquareFit(fit.centre_px + np.array([x0, y0]), fit.angle_px, fit.rms_px,
                              fit.strength, fit.sides, fit.counts)
     return None
 
 
+def _pair_lines(strength: np.ndarray, mid: np.ndarray, k: int, side: float, pitch: float,
+                cfg: TileFitConfig, beyond: int = 0) -> dict[int, tuple[float, float]]:
+    """Sides ``k`` and ``k + 2`` of the square as a pair of edges one side apart: each side's
+    line (``mid``, from the candidate, at its strongest), or, with ``pitch`` (a tile's side
+    and the gap between tiles laid edge to edge), where either side shows no edge, the outer
+    side of the next tile beyond it (a row of two or three tiles: those lines lie whole
+    pitches further out, and a back's printed border, a shadow's edge or a neighbour's
+    border are not at those distances either). Returns {side: (line, how far beyond the
+    tile's own side it lies)}; both sides or none."""
+    pa = _line_peaks(strength[k], 0.3 * strength[k].max())
+    pb = _line_peaks(strength[k + 2], 0.3 * strength[k + 2].max())
+    outs = sorted(((ma, mb) for ma in range(beyond + 1) for mb in range(beyond + 1)),
+                  key=lambda m: (m[0] + m[1], m))
+    for out in outs:
+        best, best_score = None, 0.0
+        wa, wb = (0.5 * side + m * pitch for m in out)
+        ia = pa[np.abs(mid[pa] - wa) <= cfg.band * side]
+        ib = pb[np.abs(mid[pb] - wb) <= cfg.band * side]
+        for i in ia:
+            for j in ib:
+                if abs(mid[i] + mid[j] - wa - wb) <= cfg.pair_tolerance * side:
+                    sc = strength[k, i] + strength[k + 2, j]
+                    if sc > best_score:
+                        best, best_score = (i, j), sc
+        if best is not None:
+            return {k: (float(mid[best[0]]), out[0] * pitch),
+                    k + 2: (float(mid[best[1]]), out[1] * pitch)}
+    return {}
+
+
 def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.ndarray,
-            cfg: TileFitConfig) -> SquareFit | None:
-    """:func:`fit_square` at one rough angle (radians), window pixels."""
+            cfg: TileFitConfig, pitch: float = 0.0, beyond: int = 0
+            ) -> tuple[SquareFit | None, bool]:
+    """:func:`fit_square` at one rough angle (radians), window pixels; ``pitch``, ``beyond``:
+    also where a row's outer sides lie (:func:`_pair_lines`). Also whether a pair of sides
+    was not seen one side apart."""
     step = 0.5
     m = max(2, round(cfg.step_px / step))  # samples each side of a step
-    lo, hi = (0.5 - cfg.band) * side, (0.5 + cfg.band) * side
+    lo, hi = (0.5 - cfg.band) * side, (0.5 + cfg.band) * side + beyond * pitch
     rho = np.arange(lo - (m + 1) * step, hi + (m + 2) * step, step)
     prof = _profiles(win, c0, a0, side, cfg.places, cfg.span, rho)  # (4, C, P, R)
     # the step across each place: the mean just inside less the mean just outside (a thin
@@ -255,28 +317,24 @@ def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.nd
     chan = np.abs(summed).argmax(axis=1)
     faces = [math.cos(a0 + k * math.pi / 2) * away[0] + math.sin(a0 + k * math.pi / 2) * away[1]
              > -0.25 if away.any() else True for k in range(4)]
-    lines: dict[int, float] = {}
+    lines: dict[int, tuple[float, float]] = {}
+    unpaired = False
     for k in (0, 1):  # a pair: sides k and k + 2
-        best, best_score = None, 0.0
-        pa = _line_peaks(strength[k], 0.3 * strength[k].max())
-        pb = _line_peaks(strength[k + 2], 0.3 * strength[k + 2].max())
-        for i in pa:
-            for j in pb:
-                if abs(mid[i] + mid[j] - side) <= cfg.pair_tolerance * side:
-                    sc = strength[k, i] + strength[k + 2, j]
-                    if sc > best_score:
-                        best, best_score = (i, j), sc
-        if best is not None:
-            lines[k], lines[k + 2] = float(mid[best[0]]), float(mid[best[1]])
+        pair = _pair_lines(strength, mid, k, side, pitch, cfg, beyond)
+        if pair:
+            lines.update(pair)
             continue
+        unpaired = True
         # the pair is not seen whole: its side away from the camera alone, its strongest edge
         for kk in (k, k + 2):
-            peaks = _line_peaks(strength[kk], 0.3 * strength[kk].max())
+            own = np.abs(mid - 0.5 * side) <= cfg.band * side
+            peaks = _line_peaks(np.where(own, strength[kk], 0.0),
+                                0.3 * strength[kk][own].max())
             if faces[kk] and not faces[(kk + 2) % 4] and len(peaks):
-                lines[kk] = float(mid[peaks[np.argmax(strength[kk, peaks])]])
+                lines[kk] = (float(mid[peaks[np.argmax(strength[kk, peaks])]]), 0.0)
     pts, nrm, sides, mags = [], [], [], []
     along = np.linspace(-cfg.span / 2, cfg.span / 2, cfg.places) * side
-    for k, at in lines.items():
+    for k, (at, beyond) in lines.items():
         j0 = int(np.argmin(np.abs(mid - at)))
         ch = chan[k, j0]
         sign = np.sign(summed[k, ch, j0])
@@ -290,20 +348,24 @@ def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.nd
         ok = (j > 0) & (j < len(mid) - 1) & np.isfinite(dn[rows, j]) & (d[rows, j] > 0)
         jj = np.clip(j, 1, len(mid) - 2)
         off = _sub(d[rows, jj - 1], d[rows, jj], d[rows, jj + 1])
-        r_at = mid[jj] + off * step
+        r_at = mid[jj] + off * step - beyond  # where this tile's own side is
         th = a0 + k * math.pi / 2
         n = np.array([math.cos(th), math.sin(th)])
         t = np.array([-n[1], n[0]])
+        mag = st[rows, jj] / spread
+        if ok.any() and float(np.median(mag[ok])) < cfg.min_strength:
+            unpaired = True  # noise on its line (a side against another tile): no edge
+            continue
         for i in np.flatnonzero(ok):
             pts.append(c0 + along[i] * t + r_at[i] * n)
             nrm.append([math.cos(k * math.pi / 2), math.sin(k * math.pi / 2)])
             sides.append(k)
-            mags.append(float(st[i, jj[i]]) / spread)
+            mags.append(float(mag[i]))
     if not pts:
-        return None
+        return None, unpaired
     e, nr, sd, mg = np.array(pts), np.array(nrm, float), np.array(sides), np.array(mags)
     if min(np.count_nonzero(sd % 2 == 0), np.count_nonzero(sd % 2 == 1)) < 3:
-        return None
+        return None, unpaired
     c, a = _solve(e, nr, np.ones(len(e)), c0, a0, side / 2)
     for _ in range(2):
         miss = _misses(e, nr, c, a, side)
@@ -313,15 +375,16 @@ def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.nd
     counts = tuple(int(np.count_nonzero(w & (sd == k))) for k in range(4))
     for par in (0, 1):  # each pair measured along most of a side's length
         if counts[par] + counts[par + 2] < cfg.min_share * cfg.places:
-            return None
+            return None, unpaired
     rms = math.sqrt(float(np.mean(miss[w] ** 2)))
     strong = float(np.median(mg[w]))
     if rms > cfg.max_rms * side or strong < cfg.min_strength:
-        return None
+        return None, unpaired
     if (np.hypot(*(c - c0)) > cfg.max_shift * side
             or abs(math.degrees(a - a0)) > cfg.max_turn_deg):
-        return None
-    return SquareFit(c, math.degrees(a) % 90.0, rms, strong, sum(n > 0 for n in counts), counts)
+        return None, unpaired
+    return (SquareFit(c, math.degrees(a) % 90.0, rms, strong, sum(n > 0 for n in counts),
+                      counts), unpaired)
 
 
 def _misses(e: np.ndarray, nr: np.ndarray, c: np.ndarray, a: float, side: float

@@ -22,6 +22,7 @@ from vision.prepare import Prepared, fill_holes, largest_channel
 from vision.sampling import bilinear
 from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
+from vision.tile_fit import runs_past
 
 PATCH_PX = 48
 """Side of the canonical patch a tile's face is read from."""
@@ -54,6 +55,10 @@ class TileConfig:
     side_tolerance: How far (share of a side) a blob's side may be from a whole number of tiles.
     gap_mm: The gap left between tiles laid edge to edge.
     back_contrast: How much darker the middle lines of a back are than its quadrants.
+    max_runs_edged: A tile guessed from a notched blob's straight stretches is none where
+        this many of its sides run on past its corners (:func:`vision.tile_fit.runs_past`):
+        the corner of a page, a notebook or a card (a tile touching others at other angles,
+        or a coin, has none; one edge to edge with another, shifted along it, one).
     suit_inks: Suit name -> 8-bit RGB of its ink.
     """
 
@@ -69,6 +74,7 @@ class TileConfig:
     side_tolerance: float = 0.3
     gap_mm: float = 0.5
     back_contrast: float = 0.01
+    max_runs_edged: int = 2
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
 
 
@@ -494,6 +500,9 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
                                 max_rms_px=cfg.loose_rms_px)
         if fine is None and edged == EDGED:
             continue  # a notched blob is a tile only when its straight edges are measured
+        if edged == EDGED and fine is not None and runs_past(
+                prep.top, np.array(fine.centre_px), fine.angle_px, side) >= cfg.max_runs_edged:
+            continue  # a corner of a page or a card: its edges run on past the square's corners
         if edged and fine is not None and any(
                 float(np.hypot(fine.centre_px[0] - c[0], fine.centre_px[1] - c[1])) < 0.5 * side
                 for c in found):

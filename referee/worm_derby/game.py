@@ -265,11 +265,33 @@ class WormDerby(Game[DerbyState]):
             else:
                 worms.append(w)
                 unsure.add(w.player)
-        new = replace(state, table=scene, worms=tuple(worms), unsure=tuple(sorted(unsure)),
-                      pending=None, pending_told=False)
+        table = self._tile_moved_unseen(scene, state.doubted_read)
+        new = replace(state, table=table, worms=tuple(worms), unsure=tuple(sorted(unsure)),
+                      pending=None, pending_told=False, doubted_read=None)
         return self._next_turn(new), (_notice(
             seq, f"the table read at {at_seq} was in doubt and was not fixed; the players went "
                  f"on, so {possessive(player)} move stands as read", "warning"),)
+
+    def _tile_moved_unseen(self, table: Scene, read: Scene | None) -> Scene:
+        """The table that stands as read, with a tile the reading showed where none was put
+        where it was seen when exactly one tile of the table is not seen there and lay within
+        a tile and a half of it (an obstacle moved on an ace while the table was not seen
+        still: it keeps its face); otherwise as it was."""
+        if read is None:
+            return table
+        near = 0.45 * self.d
+
+        def unmatched(a: Scene, b: Scene) -> list[Piece]:
+            return [p for p in a.pieces if p.kind == "tile" and not any(
+                q.kind == "tile" and math.dist(p.centre_mm, q.centre_mm) <= near
+                for q in b.pieces)]
+
+        came, gone = unmatched(read, table), unmatched(table, read)
+        if len(came) != 1 or len(gone) != 1 or math.dist(
+                came[0].centre_mm, gone[0].centre_mm) > 1.5 * self.pieces.tile_mm:
+            return table
+        moved = replace(came[0], face=gone[0].face, suit=gone[0].suit)
+        return replace(table, pieces=tuple(moved if p is gone[0] else p for p in table.pieces))
 
     def _not_seen(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the current player's roll was never seen played (no
@@ -286,15 +308,24 @@ class WormDerby(Game[DerbyState]):
 
     def _reseat(self, state: DerbyState, scene: Scene) -> DerbyState:
         """Worms in doubt are taken where the new reading shows them (whole: no longer in
-        doubt), before the reading is judged."""
+        doubt), before the reading is judged. The worm of the player on the move (a roll to
+        play) is taken only where it still lies on every coin it was last seen on: otherwise
+        the reading may already show its move, which cannot be judged from nowhere."""
         if not state.unsure or state.table is None or state.course is None:
             return state
         unsure = set(state.unsure)
+        mover = self.players[state.turn] if state.roll not in (None, "again", "ace") else None
         keep = [p for p in state.table.pieces
                 if not (p.kind == "coin" and p.suit in unsure)]
         worms = []
         for w in state.worms:
             if w.player not in unsure:
+                worms.append(w)
+                continue
+            if w.player == mover and not self._still_on_last_seen(state.table, scene,
+                                                                    w.player):
+                keep += [p for p in state.table.pieces
+                         if p.kind == "coin" and p.suit == w.player]
                 worms.append(w)
                 continue
             keep += [p for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
@@ -308,6 +339,14 @@ class WormDerby(Game[DerbyState]):
                 worms.append(w)
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
                        unsure=tuple(sorted(unsure)))
+
+    def _still_on_last_seen(self, table: Scene, scene: Scene, player: str) -> bool:
+        """Whether every coin of ``player``'s worm on ``table`` (where it was last seen) is
+        still read on ``scene``."""
+        near = self.settings.same_place_mm
+        now = [p.centre_mm for p in scene.pieces if p.kind == "coin" and p.suit == player]
+        return all(any(math.dist(p.centre_mm, q) <= near for q in now)
+                   for p in table.pieces if p.kind == "coin" and p.suit == player)
 
     def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int, roll: bool = False
                 ) -> Step[DerbyState]:
@@ -435,12 +474,13 @@ class WormDerby(Game[DerbyState]):
             if step.verdicts and all(v.legal for v in step.verdicts) and \
                     self._legal_with_new_tiles(state, scene, cand, seq):
                 return step
-            if not step.outputs and k == 0:
-                return step  # nothing changed once the misread is put right
+            if not step.outputs and k == 0 and state.roll != "ace":
+                return step  # nothing changed once the misread is put right (on an ace, the
+                # one move that a tile not seen may be is asked about, not passed over)
         doubted = reading.base.scene if reading.base is not None else scene
         if state.doubted is not None and state.doubted[1] == doubted:
             return Step(state)  # read again the same: the table was asked already
-        return Step(replace(state, doubted=(seq, doubted)),
+        return Step(replace(state, doubted=(seq, doubted), doubted_read=scene),
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))

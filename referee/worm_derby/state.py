@@ -78,6 +78,8 @@ class DerbyState(GameState):
         doubted: ``(seq, scene)``: the last reading was in doubt (asked to be confirmed or
             fixed); the scene is that reading made consistent with the accepted table. If the
             next player rolls without a fix, the move stands as read.
+        doubted_read: The doubted reading as vision gave it (a tile it showed where none was
+            lies there when the table stands as read, if the one tile it lacks lay near).
         unsure: Players whose worm was not read whole when a doubted table stood: each new
             reading places it (and, once whole, it is sure again).
         early_roller: The last player who rolled before any course was set up (its first
@@ -97,6 +99,7 @@ class DerbyState(GameState):
     pending: tuple[int, str | None] | None = None
     pending_told: bool = False
     doubted: tuple[int, Scene] | None = None
+    doubted_read: Scene | None = None
     unsure: tuple[str, ...] = ()
     early_roller: str | None = None
     before_move: tuple[int, DerbyState] | None = None

@@ -47,13 +47,27 @@ from typing import Any
 from referee.base import Game, RuleBroken, Step
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
-from referee.worm_up.move_rules import changes, finisher, head_on_line, judge_move, post_move
-from referee.worm_up.rules import Rule
+from referee.worm_up.move_rules import (
+    changes,
+    finisher,
+    head_on_line,
+    judge_move,
+    post_move,
+    posts_kept,
+)
+from referee.worm_up.rules import Rule, foul
 from referee.worm_up.settings import WormUpSettings
-from referee.worm_up.setup_rules import read_setup
+from referee.worm_up.setup_rules import finish_ahead, read_setup
 from referee.worm_up.state import Phase, Worm, WormUpState
-from referee.worm_up.table import Status, chain_of, check_counts, read_table, table_status
-from referee.worm_up.turns import TurnCheck, judge_bid, maybe_end_round, the_mover
+from referee.worm_up.table import (
+    Status,
+    TableRead,
+    chain_of,
+    check_counts,
+    read_table,
+    table_status,
+)
+from referee.worm_up.turns import TurnCheck, bids_carried, judge_bid, maybe_end_round, the_mover
 from tabletop.errors import RecordFormatError
 from tabletop.events import Bid, Doubt, Event, Finish, SceneSeen, Setup, Verdict, Winner
 from tabletop.scene import Point2, Scene
@@ -97,13 +111,17 @@ class WormUp(Game[WormUpState]):
             try:
                 if state.phase is Phase.SETUP:
                     return self._setup_scene(state, event.scene, seq)
-                return self._scene(state, event.scene, seq)
+                step = self._scene(state, event.scene, seq)
+                if any(isinstance(o, Doubt) for o in step.outputs):
+                    return step
+                return Step(replace(step.state, doubted=False), step.outputs)
             except RuleBroken as broken:
                 foul = broken.judgement
                 if foul.doubt:
                     # segments and posts do not appear or vanish during play: a misread first
-                    doubted = replace(state, setup_doubted=True) \
-                        if state.phase is Phase.SETUP else state
+                    doubted = replace(state, setup_doubted=True,
+                                      doubted_setup=event.scene) \
+                        if state.phase is Phase.SETUP else replace(state, doubted=True)
                     return Step(doubted, (Doubt(seq, foul.player, foul.pieces, foul.where,
                                                 foul.reason.removesuffix(".") + ": "
                                                 + foul.doubt),))
@@ -193,17 +211,35 @@ class WormUp(Game[WormUpState]):
     # ------------------------------------------------------------------ scenes
 
     def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
-        """The first table: the worms set up by the rules, then bidding opens."""
-        new = read_setup(self, scene, strict=True)
-        return Step(replace(new, table=scene, phase=Phase.BIDDING),
-                    (Verdict(seq, None, True, Rule.OK.value,
-                             f"The {len(self.players)} worms are set up behind the start line; "
-                             f"bidding for round 1 is open."),))
+        """The first table: the worms set up by the rules, then bidding opens. After a first
+        table in doubt that the players bid on, a whole reading that breaks the start rules
+        may show a worm already moved: a doubt, not a foul."""
+        try:
+            new = read_setup(self, scene, strict=True)
+        except RuleBroken as broken:
+            j = broken.judgement
+            if j.doubt or not (state.setup_doubted and state.bids):
+                raise
+            return Step(state, (Doubt(seq, j.player, j.pieces, j.where,
+                                      j.reason.removesuffix(".") + ": the first table was "
+                                      "never read whole, so has a worm moved since the bids? "
+                                      "Fix the reading or accept the table."),))
+        verdict = Verdict(seq, None, True, Rule.OK.value,
+                          f"The {len(self.players)} worms are set up behind the start line; "
+                          f"bidding for round 1 is open.")
+        new, shown = bids_carried(self, state, replace(new, table=scene, phase=Phase.BIDDING),
+                                  seq)
+        return Step(new, (verdict, *shown))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A later table: one worm moved in its turn (and perhaps a finish post after an X)."""
         read = read_table(self, scene)
         check_counts(self, read, Rule.PIECES)
+        if state.unsure:
+            state = self._reseat(state, read)
+        if state.finish_posts_mm is None:  # never seen yet: the first two seen ahead
+            state = replace(state, finish_posts_mm=finish_ahead(
+                self, state.worms, [c for _, c in read.posts]))
         still, changed, moved_post = changes(self, state, read)
         if not changed and moved_post is None:
             return Step(state)
@@ -211,30 +247,103 @@ class WormUp(Game[WormUpState]):
             assert moved_post is not None
             new = post_move(self, state, read, moved_post)
             return self._after_post(new, scene, seq)
+        if state.doubted and moved_post is None and len(changed) > 1:
+            in_turn = self._next_in_order(state, changed)
+            if in_turn:  # the tables between were not seen still: each move in its turn
+                return self._moves_in_order(state, read, scene, seq, still, in_turn)
         player = the_mover(TurnCheck(state, read, tuple(changed), moved_post))
-        assert state.reveal is not None
-        rv = state.reveal
-        worm, new_idx, number = judge_move(self, state, read, player, still[player])
-        m = rv.mover(player)
-        new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
-        worms = tuple(worm if w.player == player else w for w in state.worms)
-        new = replace(state, table=scene, worms=worms, reveal=new_rv,
-                      moved=(*state.moved, player))
-        how = f" (X as {number})" if rv.bid_of(player) == "X" else ""
-        also = ""
+        new, verdict, worm, number = self._move(state, read, player, still[player], seq)
+        new = replace(new, table=posts_kept(self, state, scene, read, moved_post))
         if moved_post is not None:
             new = post_move(self, new, read, moved_post)
-            also = " and moved a finish post"
-        outputs: list[Event] = [Verdict(seq, player, True, Rule.OK.value,
-                                        f"{player} moved {number} segments from tail to head"
-                                        f"{how}{also}.", tuple(new_idx))]
+            verdict = replace(verdict, reason=verdict.reason.removesuffix(".")
+                              + " and moved a finish post.")
         winner = finisher(self, new, player, worm.centres_mm[-number:] if number else ())
         if winner is None and moved_post is not None:
             winner = head_on_line(self, new, player)
         if winner is not None:
             return Step(replace(new, phase=Phase.OVER, winner=winner),
-                        (*outputs, Finish(winner, 1, seq), Winner(winner, seq)))
+                        (verdict, Finish(winner, 1, seq), Winner(winner, seq)))
+        return Step(maybe_end_round(new), (verdict,))
+
+    def _move(self, state: WormUpState, read: TableRead, player: str, still: dict[int, int],
+              seq: int) -> tuple[WormUpState, Verdict, Worm, int]:
+        """One worm's move judged (:func:`judge_move`): the state after it, its verdict, the
+        worm and the count."""
+        assert state.reveal is not None
+        rv = state.reveal
+        if state.heads_unknown:  # the first move tells which end the heads are
+            try:
+                judge_move(self, state, read, player, still)
+            except RuleBroken:
+                turned = replace(state, worms=tuple(Worm(w.player, w.centres_mm[::-1])
+                                                    for w in state.worms))
+                n = len(state.worm(player).centres_mm)
+                flipped = {n - 1 - i: j for i, j in still.items()}
+                try:
+                    judge_move(self, turned, read, player, flipped)
+                    state, still = turned, flipped
+                except RuleBroken:
+                    pass
+            state = replace(state, heads_unknown=False)
+        worm, new_idx, number = judge_move(self, state, read, player, still)
+        m = rv.mover(player)
+        new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
+        worms = tuple(worm if w.player == player else w for w in state.worms)
+        new = replace(state, worms=worms, reveal=new_rv, moved=(*state.moved, player))
+        how = f" (X as {number})" if rv.bid_of(player) == "X" else ""
+        return new, Verdict(seq, player, True, Rule.OK.value,
+                            f"{player} moved {number} segments from tail to head{how}.",
+                            tuple(new_idx)), worm, number
+
+    @staticmethod
+    def _next_in_order(state: WormUpState, changed: list[str]) -> list[str]:
+        """``changed`` in move order when they are exactly the next worms to move, else []."""
+        if state.phase is not Phase.MOVING or state.reveal is None:
+            return []
+        left = [m.player for m in state.reveal.order if m.player not in state.moved]
+        first = left[:len(changed)]
+        return first if set(first) == set(changed) else []
+
+    def _moves_in_order(self, state: WormUpState, read: TableRead, scene: Scene, seq: int,
+                        still: dict[str, dict[int, int]], players: list[str]
+                        ) -> Step[WormUpState]:
+        """After a table in doubt, several worms moved, exactly the next ones in the move
+        order (the tables between were not seen still): each move judged in its turn."""
+        new, outputs = state, []
+        for player in players:
+            new, verdict, worm, number = self._move(new, read, player, still[player], seq)
+            outputs.append(verdict)
+            winner = finisher(self, new, player, worm.centres_mm[-number:] if number else ())
+            if winner is not None:
+                new = replace(new, table=posts_kept(self, state, scene, read, None))
+                return Step(replace(new, phase=Phase.OVER, winner=winner),
+                            (*outputs, Finish(winner, 1, seq), Winner(winner, seq)))
+        new = replace(new, table=posts_kept(self, state, scene, read, None))
         return Step(maybe_end_round(new), tuple(outputs))
+
+    def _reseat(self, state: WormUpState, read: TableRead) -> WormUpState:
+        """Worms taken as moved without being seen (``unsure``) are placed where this table
+        reads them whole. One that may move now is placed only where it lies as before:
+        otherwise the table may already show its move, which cannot be judged from where it
+        was never seen (a doubt)."""
+        movers = state.reveal.next_players(state.moved) \
+            if state.phase is Phase.MOVING and state.reveal is not None else ()
+        worms = []
+        for w in state.worms:
+            if w.player not in state.unsure:
+                worms.append(w)
+                continue
+            order = chain_of(self, read, w.player, Rule.PIECES)
+            pts = [read.centres(w.player)[k] for k in order]
+            if w.player in movers and len(geo.match_still(
+                    w.centres_mm, pts, self.settings.still_mm)) != len(w.centres_mm):
+                raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
+                                        f"taken as moved, so this move cannot be judged.",
+                           w.player, read.indices(w.player), None,
+                           doubt="is it where it lies now? Accept the table or fix it")
+            worms.append(Worm(w.player, self._orient(state, w, pts)))
+        return replace(state, worms=tuple(worms), unsure=())
 
     def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A finish post moved on its own: legal, and a worm it now touches finishes."""
@@ -257,8 +366,8 @@ class WormUp(Game[WormUpState]):
         ox, oy = old.head_mm[0] - old.tail_mm[0], old.head_mm[1] - old.tail_mm[1]
         nx, ny = pts[-1][0] - pts[0][0], pts[-1][1] - pts[0][1]
         along = ox * nx + oy * ny
-        if abs(along) < 1e-6 * max(1.0, math.hypot(ox, oy) * math.hypot(nx, ny)):
-            assert state.finish_posts_mm is not None
+        if abs(along) < 1e-6 * max(1.0, math.hypot(ox, oy) * math.hypot(nx, ny)) and \
+                state.finish_posts_mm is not None:
             a, b = state.finish_posts_mm
             mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
             along = geo.dist(pts[0], mid) - geo.dist(pts[-1], mid)
@@ -277,11 +386,12 @@ class WormUp(Game[WormUpState]):
             order = chain_of(self, read, w.player, Rule.ACCEPT)
             pts = [read.centres(w.player)[k] for k in order]
             worms.append(Worm(w.player, self._orient(state, w, pts)))
-        new = replace(state, table=scene, worms=tuple(worms))
+        new = replace(state, table=posts_kept(self, state, scene, read, moved_post),
+                      worms=tuple(worms))
         if moved_post is not None:
             assert state.finish_posts_mm is not None
             fm = geo.match_still(state.finish_posts_mm, [c for _, c in read.posts],
-                                 self.settings.still_mm)
+                                 self.settings.post_still_mm)
             anchor = state.finish_posts_mm[next(iter(fm))]
             new = replace(new, finish_posts_mm=(anchor, moved_post),
                           post_moved=new.post_moved or new.reveal is not None)

@@ -12,7 +12,7 @@ from referee.worm_up import geometry as geo
 from referee.worm_up.rules import MISREAD, Rule, foul
 from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.table import TableRead, centroid, check_no_touch, pt
-from tabletop.scene import Point2
+from tabletop.scene import Piece, Point2, Scene
 
 if TYPE_CHECKING:
     from referee.worm_up.game import WormUp
@@ -22,12 +22,16 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
                                                                         list[str], Point2 | None]:
     """Which worms changed and whether a finish post moved.
 
+    A finish post not seen where it stood, while no post may move (no X to use it), is
+    taken to stand there still: posts do not vanish, so a misread first (see
+    :func:`posts_kept`).
+
     Returns:
         ``(still, changed, moved_post)``: per player the matched ``{old k: new k}``; the
         players whose worm changed; the new position of a moved finish post (or None).
 
     Raises:
-        RuleBroken: a finish post is missing, or both moved.
+        RuleBroken: a finish post is missing while one may move (a doubt), or both moved.
     """
     s = game.settings
     still: dict[str, dict[int, int]] = {}
@@ -37,14 +41,15 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
         still[w.player] = m
         if len(m) != len(w.centres_mm):
             changed.append(w.player)
-    assert state.finish_posts_mm is not None
     fin = state.finish_posts_mm
+    if fin is None:  # the finish posts were never seen (a first table that stood as read)
+        return still, changed, None
     new_posts = [c for _, c in read.posts]
-    fm = geo.match_still(fin, new_posts, s.still_mm)
+    fm = geo.match_still(fin, new_posts, s.post_still_mm)
     if len(fm) == 2:
         return still, changed, None
     starts = state.start_posts_mm or ()
-    sm = geo.match_still(starts, new_posts, s.still_mm)
+    sm = geo.match_still(starts, new_posts, s.post_still_mm)
     others = [j for j in range(len(new_posts))
               if j not in fm.values() and j not in sm.values()]
     if len(fm) == 1 and others:
@@ -55,8 +60,31 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
     if not fm and len(others) >= 2:
         raise foul(Rule.POST, "Both finish posts moved; one of them must stay put.", None,
                    [read.posts[j][0] for j in others], pt(fin[0]))
+    if not post_may_move(state):
+        return still, changed, None
     raise foul(Rule.PIECES, "A finish post is missing from the table; put it back.", None,
                [i for i, _ in read.posts], pt(fin[0]), doubt=MISREAD)
+
+
+def post_may_move(state: WormUpState) -> bool:
+    """Whether a finish post may move now: a revealed X whose post move is not yet made."""
+    rv = state.reveal
+    return (rv is not None and rv.x_player is not None and not state.post_moved
+            and state.phase in (Phase.BIDDING, Phase.MOVING))
+
+
+def posts_kept(game: WormUp, state: WormUpState, scene: Scene, read: TableRead,
+               moved_post: Point2 | None) -> Scene:
+    """``scene`` with the finish posts it lacks put back where they stood (hidden or
+    misread: they did not move, see :func:`changes`), so the accepted table keeps them and
+    vision looks for them there next time."""
+    fin = state.finish_posts_mm
+    if fin is None or moved_post is not None:
+        return scene
+    fm = geo.match_still(fin, [c for _, c in read.posts], game.settings.post_still_mm)
+    lacking = [Piece("post", round(x, 2), round(y, 2))
+               for k, (x, y) in enumerate(fin) if k not in fm]
+    return replace(scene, pieces=(*scene.pieces, *lacking)) if lacking else scene
 
 
 def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
@@ -88,6 +116,11 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
                       if j not in set(still.values())])
     if not candidates:
         if geo.best_chain(new_pts, d, gap) is None:
+            apart = lone_misread(game, read, player)
+            if apart is not None:
+                raise foul(Rule.SHAPE, f"A segment of {player}'s worm at {pt(apart)} lies "
+                                       f"apart from the rest.", player, moved_idx, pt(apart),
+                           doubt=MISREAD)
             raise foul(Rule.SHAPE, f"{player}'s worm is split: its segments no longer form "
                                    f"one chain of touching segments.", player, moved_idx,
                        where)
@@ -104,6 +137,21 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
         wrong_count(state, player, k, moved_idx, where)
     chain = (*(old[k:] if k < n else ()), *(new_pts[j] for j in ext))
     return Worm(player, tuple(chain)), [idx[j] for j in ext], k
+
+
+def lone_misread(game: WormUp, read: TableRead, player: str) -> Point2 | None:
+    """The one segment of ``player`` whose leaving out makes the rest one chain, when vision
+    was unsure of it (``misread_confidence``): a segment misplaced by the reading. None
+    otherwise."""
+    pts = read.centres(player)
+    idx = read.indices(player)
+    d, gap = game.diameter_mm, game.settings.chain_gap_mm
+    lone = [k for k in range(len(pts))
+            if geo.best_chain(pts[:k] + pts[k + 1:], d, gap) is not None]
+    if len(lone) != 1:
+        return None
+    sure = read.confidence.get(idx[lone[0]])
+    return pts[lone[0]] if sure is not None and sure < game.settings.misread_confidence else None
 
 
 def wrong_count(state: WormUpState, player: str, k: int, moved_idx: list[int],
@@ -149,7 +197,7 @@ def post_move(game: WormUp, state: WormUpState, read: TableRead, moved_to: Point
     assert state.finish_posts_mm is not None
     a, b = state.finish_posts_mm
     new_posts = [c for _, c in read.posts]
-    fm = geo.match_still((a, b), new_posts, s.still_mm)
+    fm = geo.match_still((a, b), new_posts, s.post_still_mm)
     kept_old = next(iter(fm))
     anchor = (a, b)[kept_old]
     length = geo.dist(a, b)
@@ -164,6 +212,8 @@ def post_move(game: WormUp, state: WormUpState, read: TableRead, moved_to: Point
 
 def head_on_line(game: WormUp, state: WormUpState, first: str) -> str | None:
     """The worm whose head the finish line touches (``first`` preferred), or None."""
+    if state.finish_posts_mm is None:
+        return None
     heads = [w.player for w in state.worms if touches_finish(game, state, w.head_mm)]
     if not heads:
         return None
@@ -182,6 +232,7 @@ def touches_finish(game: WormUp, state: WormUpState, centre: Point2) -> bool:
 def finisher(game: WormUp, state: WormUpState, player: str,
              laid: Sequence[Point2]) -> str | None:
     """``player`` when a segment laid as the head touched the finish line."""
-    if any(touches_finish(game, state, c) for c in laid):
+    if state.finish_posts_mm is not None and any(touches_finish(game, state, c)
+                                                 for c in laid):
         return player
     return None

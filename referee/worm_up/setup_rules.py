@@ -3,6 +3,7 @@ start posts and pointing at it; the finish posts well ahead."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -41,6 +42,60 @@ def read_setup(game: WormUp, scene: Scene, strict: bool) -> WormUpState:
         check_start(game, read, worms, (s1, s2), (f1, f2))
     return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
                        start_posts_mm=(s1, s2), finish_posts_mm=(f1, f2))
+
+
+def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
+    """The starting state from a first table in doubt that the players went on from (they
+    bid): its worms must be read whole (else :class:`RuleBroken`, a doubt still); posts not
+    all seen are no reason to stop the race. With the 4 posts, as :func:`read_setup` (the
+    start rules not asked again); otherwise no start line, each worm's head the end nearer
+    the posts seen (none seen: the worms all one way, ``heads_unknown`` until the first
+    move), and the finish posts the two seen well ahead of the heads (or, when they are not,
+    the first two a later table shows there: :func:`finish_ahead`).
+
+    Raises:
+        RuleBroken: a worm not read whole.
+    """
+    read = read_table(game, scene)
+    if len(read.posts) == 4:
+        return read_setup(game, scene, strict=False)
+    check_counts(game, read, Rule.SETUP)
+    chains = {p: chain_of(game, read, p, Rule.SETUP) for p in game.players}
+    posts = [c for _, c in read.posts]
+    worms = []
+    if posts:
+        mid = (sum(p[0] for p in posts) / len(posts), sum(p[1] for p in posts) / len(posts))
+    else:  # no post seen: the worms point one way, which the first move tells
+        first = [read.centres(game.players[0])[k] for k in chains[game.players[0]]]
+        ux, uy = first[-1][0] - first[0][0], first[-1][1] - first[0][1]
+        mid = (first[-1][0] + 1e3 * ux, first[-1][1] + 1e3 * uy)
+    for p in game.players:
+        pts = [read.centres(p)[k] for k in chains[p]]
+        if geo.dist(pts[0], mid) < geo.dist(pts[-1], mid):
+            pts.reverse()
+        worms.append(Worm(p, tuple(pts)))
+    return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
+                       finish_posts_mm=finish_ahead(game, worms, posts), heads_unknown=not posts)
+
+
+def finish_ahead(game: WormUp, worms: Sequence[Worm],
+                 posts: Sequence[Point2]) -> tuple[Point2, Point2] | None:
+    """The finish posts among ``posts``: the two lying well ahead of every worm's head (more
+    than a segment beyond the farthest head, along the worms' mean heading); None unless
+    exactly two do."""
+    if not worms:
+        return None
+    hx = sum(w.head_mm[0] - w.tail_mm[0] for w in worms)
+    hy = sum(w.head_mm[1] - w.tail_mm[1] for w in worms)
+    norm = math.hypot(hx, hy)
+    if norm < 1e-6:
+        return None
+    ux, uy = hx / norm, hy / norm
+    reach = max(w.head_mm[0] * ux + w.head_mm[1] * uy for w in worms) + game.diameter_mm
+    ahead = [p for p in posts if p[0] * ux + p[1] * uy > reach]
+    if len(ahead) != 2:
+        return None
+    return (pt(ahead[0]), pt(ahead[1]))
 
 
 def start_and_finish(posts: Sequence[Point2],

@@ -67,6 +67,14 @@ class WormUpState(GameState):
         finish_posts_mm: The finish posts where they stand now.
         winner: The player whose head touched the finish line first.
         setup_doubted: The first table was in doubt (a misread could explain what was wrong).
+        doubted_setup: That first table as read (it stands as read once the players bid on,
+            when its worms are read whole).
+        doubted: A later table was in doubt and nothing was judged since (the players bidding
+            on take the round's worms still to move as moved).
+        unsure: Players whose worm was taken as moved without being seen: the next table
+            that reads it whole places it (before anything is judged about it).
+        heads_unknown: The first table stood as read with no post seen: which end of the
+            worms is the head is learnt from the first move (the worms point the same way).
     """
 
     table: Scene | None
@@ -82,6 +90,10 @@ class WormUpState(GameState):
     finish_posts_mm: tuple[Point2, Point2] | None = None
     winner: str | None = None
     setup_doubted: bool = False
+    doubted_setup: Scene | None = None
+    doubted: bool = False
+    unsure: tuple[str, ...] = ()
+    heads_unknown: bool = False
 
     def worm(self, player: str) -> Worm:
         """The worm of ``player``."""

@@ -4,7 +4,7 @@ Worm Up! table at all (python-chess's ``Status`` bits), asked before any rule.""
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntFlag
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,8 @@ class TableRead:
 
     segments: Mapping[str, tuple[tuple[int, Point2], ...]]
     posts: tuple[tuple[int, Point2], ...]
+    confidence: Mapping[int, float] = field(default_factory=dict)
+    """Scene index -> how sure vision was of the piece (pieces it did not say: absent)."""
 
     def centres(self, player: str) -> list[Point2]:
         """The centres of ``player``'s segments."""
@@ -64,7 +66,9 @@ def read_table(game: WormUp, scene: Scene) -> TableRead:
             segs[piece.color].append((i, piece.centre_mm))
         elif piece.kind == "post":
             posts.append((i, piece.centre_mm))
-    return TableRead({p: tuple(v) for p, v in segs.items()}, tuple(posts))
+    sure = {i: float(p.confidence) for i, p in enumerate(scene.pieces)
+            if p.confidence is not None}
+    return TableRead({p: tuple(v) for p, v in segs.items()}, tuple(posts), sure)
 
 
 def check_counts(game: WormUp, read: TableRead, rule: Rule) -> None:

@@ -11,9 +11,10 @@ from referee.base import Judgement, RuleBroken, Step
 from referee.words import and_list
 from referee.worm_up.bidding import BidError, reveal
 from referee.worm_up.rules import Rule
+from referee.worm_up.setup_rules import setup_as_read
 from referee.worm_up.state import Phase, WormUpState
 from referee.worm_up.table import TableRead
-from tabletop.events import Bid, Notice, Verdict
+from tabletop.events import Bid, Event, Notice, Verdict
 from tabletop.scene import Point2
 
 if TYPE_CHECKING:
@@ -29,11 +30,21 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
 
     if bid.player not in game.players:
         return refused(f"{bid.player!r} is not playing (players: {', '.join(game.players)}).")
+    early: tuple[Event, ...] = ()
+    if state.phase is Phase.SETUP and state.setup_doubted:
+        stood = setup_stands(game, state, seq)
+        if stood is None:  # the table is in doubt, not the player at fault: kept for later
+            try:
+                state.rack.check(bid.player, bid.bid)
+            except BidError as exc:
+                return refused(f"{exc}.")
+            bids = (*(b for b in state.bids if b[0] != bid.player),
+                    (bid.player, bid.bid, bid.number))
+            return Step(replace(state, bids=bids), (Notice(
+                seq, "The bid waits: the first table is in doubt, so the worms are not set "
+                     "up yet; fix the reading or accept the table.", "warning"),))
+        state, early = stood
     if state.phase is Phase.SETUP:
-        if state.setup_doubted:  # the table is in doubt, not the player at fault
-            return Step(state, (Notice(seq, "The bid waits: the first table is in doubt, "
-                                            "so the worms are not set up yet; fix the "
-                                            "reading or accept the table.", "warning"),))
         if state.table is None:  # no table seen yet: the camera, not the player, is behind
             return Step(state, (Notice(seq, "The bid waits: no table has been seen yet, so "
                                             "the worms are not known to be set up; bid again "
@@ -41,6 +52,8 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
         return refused("No bids before the worms are set up behind the start line.")
     if state.phase is Phase.OVER:
         return refused(f"The race is over: {state.winner} has won.")
+    if state.phase is Phase.MOVING and state.doubted:
+        state, early = moves_stand(state, seq)
     if state.phase is Phase.MOVING:
         assert state.reveal is not None
         waiting = and_list(list(state.reveal.next_players(state.moved)))
@@ -49,7 +62,8 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
     try:
         state.rack.check(bid.player, bid.bid)
     except BidError as exc:
-        return refused(f"{exc}.")
+        return Step(state, (*early, Verdict(seq, bid.player, False, Rule.BID.value,
+                                            f"{exc}.")))
     changed = any(p == bid.player for p, _, _ in state.bids)
     bids = (*(b for b in state.bids if b[0] != bid.player),
             (bid.player, bid.bid, bid.number))
@@ -57,19 +71,74 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
     waiting_for = [p for p in game.players if p not in {b[0] for b in bids}]
     said = "changed their bid" if changed else "has bid"
     if waiting_for:
-        return Step(state, (Verdict(seq, bid.player, True, Rule.OK.value,
-                                    f"{bid.player} {said}; waiting for "
-                                    f"{and_list(waiting_for)}."),))
+        return Step(state, (*early, Verdict(seq, bid.player, True, Rule.OK.value,
+                                            f"{bid.player} {said}; waiting for "
+                                            f"{and_list(waiting_for)}.")))
     verdict = Verdict(seq, bid.player, True, Rule.OK.value,
                       f"{bid.player} {said}; all bids of round {state.round} are in.")
+    state, shown = revealed(state, seq)
+    return Step(state, (*early, verdict, *shown))
+
+
+def moves_stand(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event, ...]]:
+    """A bid while the last table is in doubt and worms still have to move: the players went
+    on, so those worms are taken as moved (each placed where the next table reads it whole)
+    and the next round's bidding opens (a warning notice says so)."""
+    assert state.reveal is not None
+    left = [m.player for m in state.reveal.order if m.player not in state.moved]
+    new = replace(state, moved=(*state.moved, *left), doubted=False,
+                  unsure=tuple(dict.fromkeys((*state.unsure, *left))))
+    new = maybe_end_round(new)
+    return new, (Notice(seq, f"The last table was in doubt and was not fixed; the players "
+                             f"went on, so {and_list(left)} {'is' if len(left) == 1 else 'are'}"
+                             f" taken as moved and read where the next table shows "
+                             f"{'it' if len(left) == 1 else 'them'}.", "warning"),)
+
+
+def revealed(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event, ...]]:
+    """Every bid of the round is in: the reveal (a notice) and the moves begin."""
+    bids = state.bids
     shown = reveal({p: t for p, t, _ in bids},
                    {p: n for p, _, n in bids if n is not None}, state.rack)
     notice = Notice(seq, shown.summary(state.round), "info",
                     {"round": state.round, **shown.to_json()})
     state = replace(state, reveal=shown, rack=shown.rack_next, bids=(), moved=(),
                     post_moved=False)
-    state = maybe_end_round(state)
-    return Step(state, (verdict, notice))
+    return maybe_end_round(state), (notice,)
+
+
+def bids_carried(game: WormUp, before: WormUpState, started: WormUpState, seq: int
+                 ) -> tuple[WormUpState, tuple[Event, ...]]:
+    """The race has just started (``started``) from a first table in doubt: the bids made
+    while it was (``before.bids``) stand, and once all are in they are revealed."""
+    if not before.bids:
+        return started, ()
+    state = replace(started, bids=before.bids)
+    if any(p not in {b[0] for b in before.bids} for p in game.players):
+        return state, ()
+    return revealed(state, seq)
+
+
+def setup_stands(game: WormUp, state: WormUpState, seq: int
+                 ) -> tuple[WormUpState, tuple[Event, ...]] | None:
+    """A bid while the first table is in doubt: the players went on, so that table stands
+    as read when its worms are read whole (:func:`setup_as_read`; a warning notice says so);
+    None when it cannot (the bid waits)."""
+    scene = state.doubted_setup
+    if scene is None:
+        return None
+    try:
+        started = setup_as_read(game, scene)
+    except RuleBroken:
+        return None
+    seen = sum(1 for p in scene.pieces if p.kind == "post")
+    started = replace(started, table=scene, phase=Phase.BIDDING)
+    started, shown = bids_carried(game, state, started, seq)
+    finish = "" if started.finish_posts_mm is not None else \
+        "; the finish line is taken where the finish posts are first seen"
+    return started, (Notice(seq, f"The first table was in doubt and was not fixed; the "
+                                 f"players went on, so it stands as read ({seen} of the 4 "
+                                 f"posts seen{finish}).", "warning"), *shown)
 
 
 def maybe_end_round(state: WormUpState) -> WormUpState:

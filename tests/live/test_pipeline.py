@@ -286,3 +286,40 @@ def test_while_the_table_is_in_doubt_the_stabiliser_reads_it_again_after_each_ha
     assert vision.stabiliser.in_doubt
     pipe.step(ListSource([frame_of(0)]).items().__next__())  # read once more: judged fine
     assert not vision.stabiliser.in_doubt
+
+
+def test_a_reading_the_referee_would_call_a_foul_on_is_read_twice_and_the_second_judged():
+    from types import SimpleNamespace
+
+    from tabletop.events import Verdict
+
+    class Rereading:
+        def __init__(self):
+            self.rereads = 0
+
+        def update(self, scene):
+            return scene
+
+        def reread(self):
+            self.rereads += 1
+
+    submitted = []
+
+    def submit(event, jpeg=None):
+        submitted.append(event.scene)
+        return SimpleNamespace(outputs=())
+
+    def preview(event):  # the first table would be a foul, the second is fine
+        legal = event.scene == SCENES[1]
+        return (Verdict(1, "suns", legal, "ok" if legal else "steps", "Hm."),)
+
+    vision = fake_vision(SCENES)
+    vision.stabiliser = Rereading()
+    pipe = Pipeline(ListSource([]), vision, submit, preview=preview)
+    pipe.step(ListSource([frame_of(0)]).items().__next__())
+    assert submitted == [] and vision.stabiliser.rereads == 1  # held, read again
+    pipe.step(ListSource([frame_of(1)]).items().__next__())
+    assert submitted == [SCENES[1]]  # the second reading is judged, the first dropped
+    pipe.step(ListSource([frame_of(0)]).items().__next__())  # a foul again: held...
+    pipe.flush()  # ...and judged when nothing else comes
+    assert submitted == [SCENES[1], SCENES[0]]

@@ -147,3 +147,15 @@ def test_a_doubt_is_shown_ringed_on_the_picture_until_something_is_judged(tmp_pa
                                  line(40, 0, 6, "moons"))))
     st = table.state()
     assert st["doubt"] is None and st["verdicts"][0]["rule"] == "ok"
+
+
+def test_a_preview_says_what_the_referee_would_say_and_changes_nothing(tmp_path):
+    table = _table(tmp_path / "t.db")
+    table.submit(Setup("web-toy", ("suns", "moons")))
+    table.submit(SceneSeen(S1))
+    before = (table.next_seq, table.referee.state, table.record(), table.accepted)
+    said = table.preview(SceneSeen(S2))
+    assert said and all(isinstance(o, Verdict) for o in said)
+    assert (table.next_seq, table.referee.state, table.record(), table.accepted) == before
+    done = table.submit(SceneSeen(S2))
+    assert [(o.rule, o.reason) for _, o in done.outputs] == [(o.rule, o.reason) for o in said]

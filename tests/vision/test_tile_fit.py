@@ -130,3 +130,32 @@ def test_bare_stripes_give_no_tile() -> None:
 
 def test_plain_table_gives_no_tile() -> None:
     assert fit_square(_picture(_white(), 6), np.array([80.0, 80.0]), SIDE, np.zeros(2)) is None
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_tile_in_a_row_is_fitted_by_the_rows_outer_sides(n: int) -> None:
+    # tiles laid edge to edge (no gap): a side against the next tile shows no edge, so that
+    # pair of sides is measured at the row's outer sides, whole tiles further out
+    c, ang = np.array([70.4, 79.6]), 21.0
+    a = np.radians(ang)
+    along = np.array([np.cos(a), np.sin(a)])
+    big = _white(200, 260)
+    for k in range(n):
+        big = _square(big, c + k * SIDE * along, SIDE, ang, CREAM)
+    img = _picture(big, 7)
+    tiles = [c + k * SIDE * along for k in range(n)]
+    for t in tiles:
+        fit = fit_square(img, t + np.array([1.5, -1.0]), SIDE, np.zeros(2))
+        assert fit is not None
+        assert np.hypot(*(fit.centre_px - t)) < 0.3
+        assert abs(fit.angle_px - ang) < 0.3
+
+
+def test_row_search_finds_no_tile_on_a_plain_table() -> None:
+    import dataclasses
+
+    from vision.tile_fit import TileFitConfig
+
+    cfg = dataclasses.replace(TileFitConfig(), rows=2)
+    assert fit_square(_picture(_white(200, 200), 8), np.array([100.0, 100.0]), SIDE,
+                      np.zeros(2), None, cfg, 0.5) is None

@@ -292,3 +292,47 @@ def test_doubt_a_legal_move_is_not_confirmed_by_leaving_out_a_new_tile_it_would_
     far = tile(400, 300)  # one far from the move leaves the confirmation standing
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE, far]), SUNS2, MOONS0))
     assert kinds(out) == [("Verdict", "ok")]
+
+
+def test_doubt_a_mover_not_read_whole_is_not_placed_where_it_may_already_have_moved():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    # suns' new head not seen; the doubt stands when moons rolls: suns' worm is unsure
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2[:5], MOONS0),
+                      roll("moons", "3"))
+    assert kinds(out) == [("Doubt", None), ("Notice", None)] and "suns" in state.unsure
+    moons3 = line(40, 3 * D, 6, "moons")
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2[:5], moons3),
+                      roll("suns", "2"))
+    assert kinds(out) == [("Verdict", "ok")]
+    suns4 = line(-40, 4 * D, 6, "suns")
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns4, moons3))
+    assert kinds(out) == [("Doubt", None)] and out[0].player == "suns"  # not taken as read
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, moons3))
+    assert out == [] and "suns" not in state.unsure  # whole where it was last seen
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns4, moons3))
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"
+
+
+def test_doubt_an_obstacle_seen_moved_stands_where_it_was_seen_once_the_players_go_on():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    elsewhere = tile(30, 520, face="up", suit="arms")  # its back misread too
+    state, out = play(game, state, seen(course(obstacles=[elsewhere]), TOO_FAR, MOONS0),
+                      roll("moons", "3"))
+    assert ("Notice", None) in kinds(out) and "stands as read" in out[-1].message
+    tiles = [p for p in state.table.pieces if p.kind == "tile" and 400 < p.centre_mm[1] < 700]
+    assert [(p.centre_mm, p.face) for p in tiles] == [((30.0, 520.0), "down")]
+    state, out = play(game, state, seen(course(obstacles=[elsewhere]), TOO_FAR, MOONS0))
+    assert out == []  # read the same again: nothing to say
+
+
+def test_doubt_on_an_ace_an_obstacle_not_seen_is_asked_about_not_passed_over():
+    game = new_game()
+    state = started(game, FIRST)
+    state, out = play(game, state, roll("suns", "ace"))
+    after, out = play(game, state, seen(course(), SUNS0, MOONS0))  # moved out of sight?
+    assert kinds(out) == [("Doubt", None)] and out[0].where == (0.0, 500.0)
+    assert _same_game(after, state)

@@ -97,8 +97,39 @@ def test_setup_needs_four_posts_and_three_is_a_doubt():
     g = Game()
     (d,) = g.scene(posts=[*START, FINISH[0]])
     assert isinstance(d, Doubt) and "4 posts" in d.reason
-    (n,) = g.push(Bid("red", "4"))  # the players go on: the bid waits, nobody is faulted
-    assert isinstance(n, Notice) and "in doubt" in n.message
+    assert g.referee.describe()["phase"] == "setup"
+
+
+def test_a_first_table_in_doubt_stands_as_read_once_the_players_bid():
+    g = Game()
+    g.scene(posts=[START[0]])  # three posts not seen (black posts on a black cloth)
+    n, v = g.push(Bid("red", "4"))  # the players go on: the table stands as read
+    assert isinstance(n, Notice) and "stands as read" in n.message and "1 of the 4" in n.message
+    assert v.legal and v.player == "red"
+    g.bids(yellow="5", green="6")
+    g.posts = [START[0]]
+    assert verdict(g.move("red", 4)).legal  # heads told from tails by the post seen
+    v = verdict(g.move("green", 7))
+    assert not v.legal and (v.player, v.rule) == ("green", "order")
+    assert g.referee.describe()["finish_line_mm"] is None
+    g.posts = [*START, *FINISH]  # the finish posts come into view: the finish line is known
+    assert verdict(g.move("yellow", 5)).legal
+    assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
+
+
+def test_bids_made_while_the_first_table_is_in_doubt_are_kept():
+    g = Game()
+    worms = dict(g.worms)
+    worms["green"] = worms["green"][1:]  # a segment misread: the table cannot stand as read
+    (d,) = g.scene(worms)
+    assert isinstance(d, Doubt)
+    for p, b in (("red", "4"), ("yellow", "5"), ("green", "6")):
+        (n,) = g.push(Bid(p, b))
+        assert isinstance(n, Notice) and "waits" in n.message
+    out = g.scene()  # read whole at last: the race starts with the bids made
+    assert out[0].legal and isinstance(out[1], Notice) and "red (4)" in out[1].message
+    assert g.referee.describe()["phase"] == "moving"
+    assert verdict(g.move("red", 4)).legal
 
 
 @pytest.mark.parametrize(("players", "options", "words"), [
@@ -476,10 +507,31 @@ def test_post_move_after_x_illegal(posts, words):
     assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
 
 
-def test_a_missing_finish_post_is_a_doubt_not_a_foul():
+def test_a_missing_finish_post_while_an_x_may_move_it_is_a_doubt_not_a_foul():
     g = started()
+    g.bids(red="4", yellow="6", green="X")
     (d,) = g.scene(posts=[*START, FINISH[0]])
     assert isinstance(d, Doubt) and "finish post is missing" in d.reason
+
+
+def test_a_finish_post_not_seen_while_none_may_move_still_stands():
+    g = started()
+    assert g.scene(posts=[*START, FINISH[0]]) == ()
+    g.bids(red="4", yellow="6", green="5")
+    v = verdict(g.move("red", 4, posts=[*START, FINISH[0]]))
+    assert v.legal and v.player == "red"
+    kept = [p.centre_mm for p in g.referee.state.table.pieces if p.kind == "post"]
+    assert FINISH[1] in kept  # the accepted table keeps it where it stood
+    v = verdict(g.move("green", 6, posts=[*START, FINISH[0]]))
+    assert not v.legal and (v.player, v.rule) == ("green", "steps")
+
+
+def test_a_finish_post_read_a_little_off_has_not_moved():
+    g = started()
+    g.bids(red="4", yellow="6", green="5")
+    a, b = FINISH
+    v = verdict(g.move("red", 4, posts=[*START, a, (b[0] + 7.0, b[1] + 6.0)]))
+    assert v.legal and v.player == "red"
 
 
 def test_post_move_without_x_is_refused():
@@ -653,3 +705,104 @@ def test_legal_bids_and_outcome():
         g.move(p, k)
     assert game.legal_bids(g.state, "red") == ("4", "5", "6", "X")
     assert game.outcome(g.state) is None
+
+
+def test_a_worm_seen_moved_after_bids_on_a_first_table_in_doubt_is_a_doubt_not_a_setup_foul():
+    g = Game()
+    worms = dict(g.worms)
+    worms["green"] = worms["green"][1:]
+    g.scene(worms)  # in doubt: green's worm not read whole
+    for p, b in (("red", "4"), ("yellow", "5"), ("green", "6")):
+        g.push(Bid(p, b))
+    moved = dict(g.worms)
+    moved["red"] = advance(moved["red"], 5)
+    (d,) = g.scene(moved)  # whole at last, but red is over the start line
+    assert isinstance(d, Doubt) and "never read whole" in d.reason
+    out = g.scene()  # put back: the race starts with the bids made
+    assert out[0].legal and g.referee.describe()["phase"] == "moving"
+
+
+def test_worms_still_to_move_when_a_doubted_table_is_bid_on_are_taken_as_moved():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    moved = dict(g.worms)
+    moved["yellow"] = advance(moved["yellow"], 5)[1:]  # a segment misread: a doubt
+    (d,) = g.scene(moved)
+    assert isinstance(d, Doubt)
+    n, v = g.push(Bid("red", "5"))  # the players went on: no foul against the bidder
+    assert isinstance(n, Notice) and "yellow and green are taken as moved" in n.message
+    assert v.legal and g.referee.describe()["round"] == 2
+    g.bids(yellow="6", green="7")
+    g.worms["yellow"] = advance(g.worms["yellow"], 5)
+    g.worms["green"] = advance(g.worms["green"], 6)
+    v = verdict(g.move("red", 5))  # yellow and green placed where this table reads them
+    assert v.legal and v.player == "red"
+    assert verdict(g.move("yellow", 6)).legal
+
+
+def test_a_worm_taken_as_moved_is_not_judged_from_where_it_was_never_seen():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    moved = dict(g.worms)
+    moved["red"] = advance(moved["red"], 4)[1:]
+    g.scene(moved)  # in doubt
+    g.bids(red="5", yellow="6", green="7")  # red, yellow and green taken as moved
+    g.worms["red"] = advance(advance(g.worms["red"], 4), 5)  # red's two moves, one table
+    (d,) = g.scene()
+    assert isinstance(d, Doubt) and d.player == "red" and "cannot be judged" in d.reason
+
+
+def test_after_a_table_in_doubt_the_next_worms_in_order_moved_together_are_each_judged():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    moved = dict(g.worms)
+    moved["red"] = advance(moved["red"], 4)[1:]
+    (d,) = g.scene(moved)  # red's move in doubt (a segment misread)
+    assert isinstance(d, Doubt)
+    both = dict(g.worms)
+    both["red"] = advance(both["red"], 4)
+    both["yellow"] = advance(both["yellow"], 5)
+    out = g.scene(both)  # the table between was never seen still
+    assert [(v.player, v.legal) for v in out] == [("red", True), ("yellow", True)]
+    both["green"] = advance(both["green"], 7)
+    v = verdict(g.scene(both))
+    assert not v.legal and (v.player, v.rule) == ("green", "steps")
+
+
+def test_a_first_table_with_no_post_seen_learns_the_heads_from_the_first_move():
+    g = Game()
+    g.scene(posts=[])  # no post seen at all: which end is the head is not known
+    g.push(Bid("red", "4"))
+    g.bids(yellow="5", green="6")
+    g.posts = []
+    for way, worms in ((90.0, dict(g.worms)), (-90.0, {p: w[::-1] for p, w in g.worms.items()})):
+        h = Game()  # the same table played either way: each first move tells the heads
+        h.scene(posts=[])
+        h.push(Bid("red", "4"))
+        h.bids(yellow="5", green="6")
+        h.posts, h.worms = [], worms
+        v = verdict(h.move("red", 4, heading_deg=way))
+        assert v.legal and v.player == "red"
+        assert verdict(h.move("yellow", 5, heading_deg=way)).legal
+        v = verdict(h.move("green", 5, heading_deg=way))
+        assert not v.legal and (v.player, v.rule) == ("green", "steps")
+
+
+def test_a_worm_split_only_by_one_unsure_segment_apart_is_a_doubt_not_a_shape_foul():
+    from dataclasses import replace as with_
+
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    moved = advance(worms["red"], 4)
+    worms["red"] = [*moved[:6], (moved[6][0] + 30.0, moved[6][1] + 20.0)]  # head read apart
+    sc = table(worms, g.posts)
+    head = next(k for k, p in enumerate(sc.pieces) if p.centre_mm == worms["red"][6])
+    unsure = with_(sc, pieces=tuple(with_(p, confidence=0.55 if k == head else 0.95)
+                                    for k, p in enumerate(sc.pieces)))
+    (d,) = g.push(SceneSeen(unsure))
+    assert isinstance(d, Doubt) and d.player == "red" and "lies apart" in d.reason
+    sure = with_(sc, pieces=tuple(with_(p, confidence=0.95) for p in sc.pieces))
+    v = verdict(g.push(SceneSeen(sure)))  # read surely so: the foul
+    assert not v.legal and v.rule == "shape"

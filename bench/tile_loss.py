@@ -1,0 +1,220 @@
+"""Where is each missed tile lost, and where does each false tile come from? A diagnostic.
+
+``.venv/bin/python bench/tile_loss.py SEED N [--family F] [--dev DIR] [--hands]`` renders
+``N`` scenes of the renderer's variety from ``SEED`` (as ``bench/bench_vision_accuracy.py``
+does), detects each, and for every true tile (wholly in view) that the detector's scene
+misses says at which step of the centre net's tile proposals it was lost:
+
+- ``no-peak``: no centre-net tile peak within 10 mm of its top face;
+- ``explained``: its peak lies on a piece already found (which kind, how far);
+- ``invalid``: its peak lies outside the play area; ``budget``: past ``max_each``;
+- ``fit``: neither the stages' edge fit nor the colour square fit placed it (with the
+  colour fit's own reason, :func:`vision.tile_fit.fit_square` relaxed one check at a time);
+- ``overlap``: the fit lies on pieces already found; ``runs``: its sides run past its corners;
+- ``namer-seen``: the namer gave it less than ``seen`` at its foot; ``far``: fitted more than
+  20 mm off; ``?``: none of these (lost after the proposals, or beaten by a hotter fit).
+
+Per scene a line, then the counts by step and by table. The false tiles of the scene (not
+paired with any truth, occluded or not) are listed too, each with where it came from
+(``stage`` or ``centres``) and what truly lies there (``coin``, a hidden tile, ``none``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import vision.detector as detector_mod  # noqa: E402
+from bench.bench_vision_accuracy import (  # noqa: E402
+    DEVSCENE_PIECES,
+    TOLERANCE_MM,
+    devscene_cases,
+    nearest_pairs,
+    render_cases,
+)
+from vision.centre_proposals import _free, local_views, propose_centres  # noqa: E402
+from vision.centres import view_px_to_heat  # noqa: E402
+from vision.detector import Detector, DetectorConfig  # noqa: E402
+from vision.namer import kind_probabilities  # noqa: E402
+from vision.proposals import _tile_angle_px, explained_mask  # noqa: E402
+from vision.tile_candidates import overlap  # noqa: E402
+from vision.tile_fit import fit_square, runs_past  # noqa: E402
+from vision.tiles import _Block, refine_block  # noqa: E402
+
+_CAPTURED: dict = {}
+
+RELAXED = {"share": {"min_share": 0.0}, "rms": {"max_rms": 1.0},
+           "strength": {"min_strength": 0.0}, "shift": {"max_shift": 1.0},
+           "turn": {"max_turn_deg": 90.0}, "pair": {"pair_tolerance": 0.2}}
+"""The colour fit's checks, each relaxed alone to name the one that rejects a tile."""
+
+
+def _capture(*args, **kw):
+    out = propose_centres(*args, **kw)
+    _CAPTURED["args"], _CAPTURED["out"] = args, out
+    return out
+
+
+def _why_fit(top: np.ndarray, p: np.ndarray, side: float, away: np.ndarray,
+             ang: float | None, cfg) -> str:
+    """Which one check of the colour fit, relaxed alone, lets a fit through."""
+    names = [n for n, kw in RELAXED.items()
+             if fit_square(top, p, side, away, [] if ang is None else [ang],
+                           dataclasses.replace(cfg, **kw)) is not None]
+    return "fit-" + ("+".join(names) if names else "none")
+
+
+def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
+    """For each true tile (dicts with x, y) the step of the tile proposals that loses it."""
+    (finder, namer, frame, cal, prep, dets, coins, tiles, cfg, _kinds, half_bgr) = args
+    peaks = finder.find(frame, half_bgr)["tile"]
+    heat = finder.heat(frame, half_bgr)[1]
+    view = prep.view
+    s = view.px_per_mm
+    side = tiles.side_mm * s
+    explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
+    free = _free(prep, explained, peaks, cfg.max_each)
+    ppx = view.to_px(peaks.centre_mm) if len(peaks.score) else np.zeros((0, 2))
+    out = []
+    for q in truth:
+        t_mm = np.array([[q["x"], q["y"]]], float)
+        t_px = view.to_px(view.camera.seen_at(t_mm, tiles.thickness_mm))[0]
+        d = np.hypot(*(ppx - t_px).T) / s if len(ppx) else np.array([1e9])
+        j = int(np.argmin(d))
+        if d[j] > 10:
+            hx, hy = view_px_to_heat(finder.view.to_px(view.to_mm(t_px[None])))[0]
+            ys, xs = np.mgrid[0:heat.shape[0], 0:heat.shape[1]]
+            near = np.hypot(xs - hx, ys - hy) <= 2.5
+            out.append(f"no-peak(heat{float(heat[near].max()) if near.any() else -1:.2f})")
+            continue
+        p = ppx[j]
+        xi, yi = round(p[0]), round(p[1])
+        h, w = explained.shape
+        if not (0 <= xi < w and 0 <= yi < h) or not prep.valid[yi, xi]:
+            out.append("invalid")
+            continue
+        if explained[yi, xi]:
+            if len(dets):
+                dd = np.hypot(*(dets.seen_mm - view.to_mm(p[None])[0]).T)
+                k = int(np.argmin(dd))
+                out.append(f"explained-{dets.kind[k]}@{dd[k]:.0f}mm")
+            else:
+                out.append("explained")
+            continue
+        if not np.any(np.all(np.isclose(free, p), axis=1)):
+            out.append("budget")
+            continue
+        shade, top = local_views(prep, frame, p[None], np.array([cfg.tile_window * side]))
+        ang = _tile_angle_px(shade, p, side)
+        away = view.outward_px(p[None])[0]
+        fine, how = None, "stage"
+        if ang is not None:
+            fine = refine_block(shade, prep.bright, _Block((float(p[0]), float(p[1])), ang, 1,
+                                                           1, side), side, away,
+                                tiles.gap_mm * s)
+        if fine is None:
+            how = "colour"
+            sq = fit_square(top, p, side, away, [] if ang is None else [ang], cfg.fit)
+            if sq is None:
+                out.append(_why_fit(top, p, side, away, ang, cfg.fit))
+                continue
+            fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px, 1, 1,
+                          side)
+        c = np.array(fine.centre_px)
+        if overlap(explained, c, fine.angle_px, side) > cfg.fit.max_overlap:
+            out.append(f"overlap-{how}")
+            continue
+        runs = runs_past(top, c, fine.angle_px, side, cfg.fit)
+        if runs >= cfg.fit.max_runs:
+            out.append(f"runs-{how}({runs})")
+            continue
+        foot = view.camera.foot_of(view.to_mm(c[None]), tiles.thickness_mm)
+        err = float(np.hypot(*(foot[0] - t_mm[0])))
+        pt = float(kind_probabilities(namer.probabilities(frame, cal, foot))["tile"][0])
+        if pt < namer_seen:
+            out.append(f"namer-seen({pt:.2f},{how},err{err:.1f})")
+            continue
+        if err > TOLERANCE_MM["tile"]:
+            out.append(f"far-{how}({err:.1f})")
+            continue
+        out.append(f"?-{how}(err{err:.1f},p{pt:.2f})")
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("seed", type=int)
+    ap.add_argument("n", type=int)
+    ap.add_argument("--family", default=None)
+    ap.add_argument("--hands", action="store_true", help="scenes with a hand over the table")
+    ap.add_argument("--dev", type=Path, default=None,
+                    help="the devscenes' folder instead of renders (SEED N: the N from SEED)")
+    a = ap.parse_args()
+    detector_mod.propose_centres = _capture
+    steps: Counter = Counter()
+    false_kinds: Counter = Counter()
+    by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    if a.dev is not None:
+        cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
+    else:
+        cases, pieces = render_cases(a.n, a.seed, hand=a.hands, family=a.family), None
+    for case in cases:
+        _CAPTURED.clear()
+        det = Detector(case.calibration, pieces, config=DetectorConfig(kinds=case.kinds))
+        res = det.detect(case.image)
+        tru = [p for p in case.truth if p["kind"] == "tile"]
+        t_all = np.array([[p["x"], p["y"]] for p in tru], float).reshape(-1, 2)
+        vis = np.array([not p.get("occluded") for p in tru], bool)
+        d = np.array([[p.x_mm, p.y_mm] for p in res.scene.pieces if p.kind == "tile"],
+                     float).reshape(-1, 2)
+        pairs = nearest_pairs(d, t_all, TOLERANCE_MM["tile"])
+        hit = {j for _, j, _ in pairs}
+        miss = [j for j in range(len(t_all)) if vis[j] and j not in hit]
+        false = sorted(set(range(len(d))) - {i for i, _, _ in pairs})
+        why = []
+        if miss and "args" in _CAPTURED:
+            why = trace(_CAPTURED["args"], [tru[j] for j in miss],
+                        _CAPTURED["args"][8].seen)
+        steps.update(w.split("(")[0].split("@")[0] for w in why)
+        tb = by_table[case.conditions["table"]]
+        tb[0] += int(vis.sum())
+        tb[1] += len(miss)
+        tb[2] += len(false)
+        cent = _CAPTURED.get("out")
+        others = [p for p in case.truth if p["kind"] != "tile"] + [
+            p for p in tru if p.get("occluded")]
+        src = []
+        for i in false:
+            c = "stage"
+            if cent is not None and len(cent) and np.hypot(
+                    *(cent.centre_mm - d[i]).T).min() < 0.01:
+                c = "centres"
+            what = "none"
+            if others:
+                od = [np.hypot(p["x"] - d[i][0], p["y"] - d[i][1]) for p in others]
+                k = int(np.argmin(od))
+                if od[k] < 30:
+                    what = others[k]["kind"] + ("-hidden" if others[k]["kind"] == "tile"
+                                                else "") + f"@{od[k]:.0f}"
+            false_kinds[f"{c}:{what.split('@')[0]}"] += 1
+            src.append(f"({d[i][0]:.0f},{d[i][1]:.0f}){c}:{what}")
+        print(f"{case.name} {case.conditions['table']} {case.conditions['light']} "
+              f"{case.conditions['clutter']}: tiles {int(vis.sum())} miss {len(miss)} "
+              f"{' '.join(why)} | false {len(false)} {' '.join(src)}", flush=True)
+    print("steps:", dict(steps.most_common()))
+    print("false:", dict(false_kinds.most_common()))
+    print("tables (truth/miss/false):",
+          {k: f"{v[0]}/{v[1]}/{v[2]}" for k, v in sorted(by_table.items())})
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,84 @@
+"""The post judge: a forest over what a candidate looks like in the post's own frame."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tests.vision.test_posts import _drawn_post, _view
+from vision.errors import VisionError
+from vision.post_features import ACROSS, ALONG, N_FEATURES, SUMMARY, post_features
+from vision.post_judge import PostJudge, PostJudgeConfig, judge_for
+from vision.posts import PostConfig
+
+CFG = PostConfig(radius_mm=5.0, height_mm=40.0)
+FOOT_MM = np.array([150.0, 20.0])  # 320 mm from the nadir
+
+
+def test_the_committed_post_judge_reads_the_features_this_code_makes() -> None:
+    judge = judge_for(PostJudgeConfig(), N_FEATURES)
+    assert judge.scores(np.zeros((3, N_FEATURES))).shape == (3,)
+
+
+def test_a_missing_post_judge_model_is_an_error_naming_its_file(tmp_path: Path) -> None:
+    missing = tmp_path / "nothing.yml.gz"
+    with pytest.raises(VisionError, match="nothing.yml.gz"):
+        PostJudge(PostJudgeConfig(model=missing), N_FEATURES)
+
+
+def test_a_drawn_posts_features_show_its_dark_wall_between_table_on_either_side() -> None:
+    view = _view(FOOT_MM)
+    foot = view.to_px(FOOT_MM[None])[0]
+    level = _drawn_post(view, CFG, foot, top_level=70)
+    f = post_features(CFG, level, view, foot[None], None)[0]
+    grid = f[:len(ALONG) * len(ACROSS)].reshape(len(ALONG), len(ACROSS))
+    mid = len(ACROSS) // 2
+    wall = grid[ALONG.index("0"):ALONG.index("0.5d") + 1]  # the top face covers 0.75d here
+    assert np.all(wall[:, mid] < 0.5)  # the wall, along the axis
+    assert np.all(wall[:, [0, -1]] > 0.9)  # the table on either side
+    assert grid[0, mid] > 0.9 and grid[-1, mid] > 0.9  # behind the foot, beyond the top
+    summary = dict(zip(SUMMARY, f[len(ALONG) * len(ACROSS):], strict=False))
+    assert summary["wall_dark"] > 0.9 and summary["outlined"] > 0.9
+
+
+def test_the_stage_only_proposes_under_the_judges_loose_gates() -> None:
+    loose = CFG.proposing()
+    assert loose.min_wall_dark < CFG.min_wall_dark
+    assert loose.min_outlined < CFG.min_outlined
+    assert replace(CFG, judge=None).proposing().radius_mm == CFG.radius_mm
+
+
+def _posts_read(seed: int, table: str, light: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """A rendered table of the variety with posts laid often (seeds of the judge's own range
+    that took no part in its training): the feet read, those of the posts in full view, and
+    of every post."""
+    variety = pytest.importorskip("tabletop.render.variety")
+    from vision import Detector
+
+    case = variety.draw_case(seed, table=table, light=light, weights={"post": 0.8},
+                             n_pieces=16, hand=False, clutter="none")
+    r = case.render()
+    shown = np.array([p.centre_mm for p, t in zip(r.scene.pieces, r.truth, strict=True)
+                      if p.kind == "post" and not t.occluded and t.visible_fraction >= 1.0])
+    every = np.array([p.centre_mm for p in r.scene.pieces if p.kind == "post"])
+    found = np.array([[p.x_mm, p.y_mm] for p in Detector(r.calibration()).detect(
+        r.image).scene.pieces if p.kind == "post"]).reshape(-1, 2)
+    return found, shown.reshape(-1, 2), every.reshape(-1, 2)
+
+
+def _nearest(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Distance from each point of ``a`` to the nearest of ``b`` (inf: none)."""
+    if not len(b):
+        return np.full(len(a), np.inf)
+    return np.min(np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1]), axis=1)
+
+
+def test_on_a_marble_table_under_a_hard_lamp_no_shadow_or_vein_is_read_as_a_post() -> None:
+    # the hand-set gates alone read six shadows and veins as posts on this table
+    found, shown, every = _posts_read(62953, "marble", "hard")
+    assert len(shown)
+    assert np.all(_nearest(found, every) < 3.0), found
+    assert np.all(_nearest(shown, found) < 1.5)

@@ -1,0 +1,100 @@
+"""Renders the randomised tables and keeps what the one-frame hand cue sees of each: the hand
+grid's maps (:class:`vision.hand_maps.HandMaps`) and, from the renderer's exact truth, how much
+of each cell the hand and arm cover.
+
+    .venv/bin/python training/make_hands.py --seeds 57100:57300 -o training/data/hands_a.npz
+
+Every other seed has a hand over the table (``draw_case(seed, hand=...)``), the rest are drawn
+as they come: tables of every family, every light, clutter (pages, cards, a mug, a phone...).
+The maps are those the detector makes (its hand-made stages find the pieces first, as live),
+so ``training/train_hands.py`` can try blob features without rendering again. About 1.5 s a
+seed on one core; the same seeds give the same file.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tabletop.render.variety import draw_case
+from vision.detector import Detector, DetectorConfig
+from vision.hand_maps import HandMaps, hand_maps
+
+
+class _Seen(Exception):
+    """Stops a detection once the hand cue's inputs are known."""
+
+    def __init__(self, maps: HandMaps) -> None:
+        super().__init__("seen")
+        self.maps = maps
+
+
+class _Recorder(Detector):
+    """A detector that keeps the hand cue's maps of its frame and goes no further."""
+
+    def _watch(self, frame, explained, cells, tm):  # type: ignore[override]
+        raise _Seen(hand_maps(self.hand_grid, frame, explained, self._valid, cells))
+
+
+def record(seed: int, hand: bool) -> dict[str, object]:
+    """The maps of one rendered case and its truth."""
+    case = draw_case(seed, hand=hand)
+    r = case.render()
+    det = _Recorder(r.calibration(), config=DetectorConfig(kinds=("tile", "coin", "post"),
+                                                          memory=None, namer=None,
+                                                          centres=None))
+    try:
+        det.detect(r.image)
+    except _Seen as seen:
+        maps = seen.maps
+    else:  # pragma: no cover - the recorder always stops at the watch
+        raise SystemExit(f"make_hands: seed {seed}: the hand cue was never reached")
+    sw, sh = det.hand_grid.size_wh
+    cover = cv2.resize(r.hand_mask.astype(np.float32), (sw, sh), interpolation=cv2.INTER_AREA)
+    return {"seed": seed, "small": maps.small, "grain": maps.grain, "use": maps.use,
+            "cell_mm2": maps.cell_mm2, "cover": cover.astype(np.float16),
+            "hand": bool(r.hand_mask.any()), **{k: str(v) for k, v in case.conditions.items()
+                                                if k != "hand"}}
+
+
+def save(rows: list[dict[str, object]], out: Path) -> None:
+    """Writes the rows made so far (all of one grid size)."""
+    shapes = {r["small"].shape for r in rows}  # type: ignore[union-attr]
+    if len(shapes) != 1:
+        raise SystemExit(f"make_hands: grids of several sizes {shapes}")
+    out.parent.mkdir(parents=True, exist_ok=True)
+    keys = ("seed", "small", "grain", "use", "cell_mm2", "cover", "hand", "table",
+            "table_family", "light", "clutter")
+    tmp = out.with_name(out.name + ".part.npz")
+    np.savez_compressed(tmp, **{k: np.array([r[k] for r in rows]) for k in keys})
+    tmp.replace(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", required=True, help="a:b, the seeds to render")
+    ap.add_argument("-o", "--out", type=Path, required=True)
+    ap.add_argument("--all-hands", action="store_true",
+                    help="a hand over every table (more hands to learn from; the blobs of "
+                         "clutter, glare and stripes beside them are negatives all the same)")
+    args = ap.parse_args(argv)
+    a, b = (int(v) for v in args.seeds.split(":"))
+    cv2.setNumThreads(1)
+    rows: list[dict[str, object]] = []
+    for seed in range(a, b):
+        rows.append(record(seed, hand=args.all_hands or seed % 2 == 1))
+        print(f"# {seed} {rows[-1]['table']} {rows[-1]['light']} {rows[-1]['clutter']} "
+              f"hand={rows[-1]['hand']}", flush=True)
+        if len(rows) % 5 == 0 or seed == b - 1:  # kept as it goes: a long run can be cut short
+            save(rows, args.out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,187 @@
+"""Training data for the post judge: every post candidate of rendered tables, labelled by the
+renderer's truth.
+
+    .venv/bin/python training/make_posts.py --seeds 62000:62300 -o training/data/posts.npz
+
+Each seed is a table of the renderer's variety (``tabletop.render.variety.draw_case``: every
+table kind, light and clutter; posts laid more often than in a game, ``--post-weight``). Its
+frame goes through the detector's own stages as :class:`vision.Detector` runs them, and every
+place the post stage would judge is a candidate: the dark mask's readings under the loose gates
+(:meth:`vision.posts.PostConfig.proposing`) and, at each of the centre net's post peaks at
+least ``--least`` hot, both feet read there (:func:`vision.post_candidates.feet_near`). Each
+candidate's features (:mod:`vision.post_features`) are labelled 1 when a post in full view
+stands within ``--hit-mm`` of its foot, 0 when no post at all stands within ``--miss-mm``
+(between the two, or by a half-hidden post: left out). The file holds ``x`` (N, F), ``y``
+(N,), ``seed``, ``family`` (the table's family), ``light``, ``source`` (0 mask, 1 net),
+``heat`` (the peak's heat; 1 for the mask's) and, per true post in full view, whether a
+candidate of each source found it (``truth_*``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tabletop.render.variety import draw_case
+from vision import Detector, DetectorConfig
+from vision.centres import Peaks, heat_peaks, heat_to_view_px
+from vision.coins import detect_coins
+from vision.post_candidates import PostCandidateConfig, feet_near, local_level, peak_starts
+from vision.post_features import N_FEATURES, post_features
+from vision.posts import detect_posts
+from vision.prepare import prepare
+from vision.proposals import explained_mask
+from vision.tiles import detect_tiles
+from vision.topview import halve
+
+
+def seed_range(text: str) -> range:
+    """``A:B`` -> range(A, B)."""
+    a, b = text.split(":")
+    return range(int(a), int(b))
+
+
+def labels(feet_mm: np.ndarray, shown: np.ndarray, hidden: np.ndarray, hit_mm: float,
+           miss_mm: float) -> np.ndarray:
+    """1 (a post), 0 (none), -1 (left out) for each candidate foot (N, 2)."""
+    out = np.full(len(feet_mm), -1, np.int32)
+    for i, f in enumerate(feet_mm):
+        d_shown = min((math.dist(f, t) for t in shown), default=math.inf)
+        d_hidden = min((math.dist(f, t) for t in hidden), default=math.inf)
+        if d_shown <= hit_mm and d_shown <= d_hidden:
+            out[i] = 1
+        elif min(d_shown, d_hidden) > miss_mm:
+            out[i] = 0
+    return out
+
+
+def candidates(image: np.ndarray, calibration, least: float
+               ) -> list[tuple[np.ndarray, np.ndarray, int, float]]:
+    """``(features, feet_mm, source, heat)`` of the post candidates of one frame, as the
+    detector would judge them (source 0: the dark mask, 1: the centre net)."""
+    base = DetectorConfig()
+    det = Detector(calibration, config=replace(base, posts=replace(base.posts, judge=None)))
+    cfg = det.config
+    posts = cfg.posts
+    half = halve(image)
+    prep = prepare(cfg.prepare, det.view, image, det._valid, half_bgr=half)
+    _, tmask = detect_tiles(cfg.tiles, prep)
+    explained = tmask.copy()
+    coins = detect_coins(cfg.coins, prep, explained)
+    s = det.view.px_per_mm
+    r = round((cfg.coins.radius_mm + 1.5) * s)
+    for c in det.view.to_px(coins.seen_mm):
+        cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
+    out = []
+    mask = detect_posts(posts.proposing(), prep, explained, tmask)
+    if len(mask):
+        feet_px = det.view.to_px(mask.centre_mm)
+        out.append((post_features(posts, prep.level, det.view, feet_px, explained),
+                    mask.centre_mm, 0, 1.0))
+    # the net's peaks where the full detector (no judge) found no post
+    dets = det.detect(image).detections
+    assert det.centres is not None and cfg.centres is not None and cfg.centres.posts
+    pc: PostCandidateConfig = replace(cfg.centres.posts, least=least)
+    heat = det.centres.heat(image, half)
+    pts, score = heat_peaks(heat[2], least)
+    if not len(pts):
+        return out
+    peaks = Peaks(det.centres.view.to_mm(heat_to_view_px(pts)), np.asarray(score, float))
+    others = dets[dets.kind != "post"]
+    against = explained_mask(prep, others, cfg.coins.radius_mm, cfg.tiles.side_mm,
+                             cfg.centres.margin_mm)
+    starts, _ = peak_starts(peaks, prep, others, against, posts, pc)
+    if not starts:
+        return out
+    level = local_level(prep, image, np.array(starts), pc.window_mm * s)
+    heat_of = {tuple(np.round(det.view.to_px(m[None])[0], 3)): h
+               for m, h in zip(peaks.centre_mm, peaks.score, strict=True)}
+    for px in starts:
+        got = feet_near(posts, level, det.view, px, pc.reach_mm * s, against)
+        if got is None:
+            continue
+        feet_mm = det.view.to_mm(got[0])
+        out.append((post_features(posts, level, det.view, got[0], against), feet_mm, 1,
+                    float(heat_of.get(tuple(np.round(px, 3)), 0.0))))
+    return out
+
+
+def save(path: Path, cols: dict[str, list[np.ndarray]],
+         truth: dict[str, list[np.ndarray]]) -> None:
+    """Writes the candidates and the truth gathered so far."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(
+        path, x=np.concatenate(cols["x"]) if cols["x"] else np.zeros((0, N_FEATURES)),
+        **{k: np.concatenate(v) if v else np.zeros(0) for k, v in cols.items() if k != "x"},
+        **{k: np.concatenate(v) for k, v in truth.items()})
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=seed_range, required=True, help="A:B")
+    ap.add_argument("-o", "--out", type=Path, required=True)
+    ap.add_argument("--hit-mm", type=float, default=4.0)
+    ap.add_argument("--miss-mm", type=float, default=10.0)
+    ap.add_argument("--least", type=float, default=0.1, help="least heat of a net peak")
+    ap.add_argument("--post-weight", type=float, default=0.3,
+                    help="how often a group of posts is laid (the usual mix: 0.1)")
+    args = ap.parse_args(argv)
+    cols: dict[str, list[np.ndarray]] = {k: [] for k in (
+        "x", "y", "seed", "family", "light", "source", "heat", "dist")}
+    truth: dict[str, list[np.ndarray]] = {k: [] for k in (
+        "truth_seed", "truth_family", "truth_light", "truth_mask", "truth_net")}
+    t0 = time.perf_counter()
+    for seed in args.seeds:
+        case = draw_case(seed, weights={"post": args.post_weight})
+        r = case.render()
+        shown = np.array([p.centre_mm for p, tr in zip(r.scene.pieces, r.truth, strict=True)
+                          if p.kind == "post" and not tr.occluded and tr.visible_fraction >= 1.0
+                          ]).reshape(-1, 2)
+        hidden = np.array([p.centre_mm for p, tr in zip(r.scene.pieces, r.truth, strict=True)
+                           if p.kind == "post" and (tr.occluded or tr.visible_fraction < 1.0)
+                           ]).reshape(-1, 2)
+        found = {0: np.zeros(len(shown), bool), 1: np.zeros(len(shown), bool)}
+        n_pos = n_neg = 0
+        for feats, feet, source, heat in candidates(r.image, r.calibration(), args.least):
+            y = labels(feet, shown, hidden, args.hit_mm, args.miss_mm)
+            for f in feet:
+                if len(shown):
+                    d = np.hypot(*(shown - f).T)
+                    found[source] |= d <= args.hit_mm
+            n = len(y)
+            cols["x"].append(feats)
+            cols["y"].append(y)
+            cols["seed"].append(np.full(n, seed))
+            cols["family"].append(np.full(n, case.conditions["table_family"]))
+            cols["light"].append(np.full(n, case.conditions["light"]))
+            cols["source"].append(np.full(n, source))
+            cols["heat"].append(np.full(n, heat))
+            d_all = np.array([min((math.dist(f, t) for t in np.r_[shown, hidden]),
+                                  default=math.inf) for f in feet])
+            cols["dist"].append(d_all)
+            n_pos += int((y == 1).sum())
+            n_neg += int((y == 0).sum())
+        truth["truth_seed"].append(np.full(len(shown), seed))
+        truth["truth_family"].append(np.full(len(shown), case.conditions["table_family"]))
+        truth["truth_light"].append(np.full(len(shown), case.conditions["light"]))
+        truth["truth_mask"].append(found[0])
+        truth["truth_net"].append(found[1])
+        print(f"# {seed} {case.conditions['table']} {case.conditions['light']}: "
+              f"{len(shown)} posts, found mask {int(found[0].sum())} net {int(found[1].sum())}"
+              f"; candidates {n_pos} posts, {n_neg} others ({time.perf_counter() - t0:.0f} s)",
+              flush=True)
+        save(args.out, cols, truth)  # after every seed: a run cut short keeps what it made
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,262 @@
+"""Trains the hand judge (a random forest of ``cv2.ml``) from ``make_hands.py``'s files.
+
+    .venv/bin/python training/train_hands.py training/data/hands_a.npz \
+        training/data/hands_b.npz training/data/hands_c.npz -o vision/models/hands.yml.gz \
+        --cells-out vision/models/hand_cells.yml.gz
+
+Seconds on one core (OpenCV's own ``cv2.ml``, no extra). Each rendered frame's foreign blobs
+(:mod:`vision.hand_features`) are labelled from the renderer's truth: a blob is a hand when the
+hand and arm cover a good share of it. The figures go beside the model (``hands.json``): for
+folds of the seeds (a forest trained on the others) and for each table family left out of
+training, the share of frames judged right (hand or not) and the hands missed, and the same
+for the hand-set rules the judge replaced.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from vision.hand_cells import N_CELL_FEATURES, cell_features
+from vision.hand_features import (
+    FEATURES,
+    N_FEATURES,
+    ForeignConfig,
+    blob_features,
+    candidate_blobs,
+    foreign_cells,
+)
+from vision.hand_maps import HandMaps
+
+HAND_SHARE = 0.25
+"""A blob is a hand when the hand covers at least this share of its cells, or holds at least
+:data:`HAND_HELD` of the hand's cells (a hand merged with a foreign plank or floor)."""
+
+HAND_HELD = 0.5
+
+OLD_THRESHOLD = 2.5
+"""The foreign score the hand-set rules were set with."""
+
+MIN_HAND_MM2 = 3000.0
+"""A frame shows a hand when at least this much of the table is under it (a fingertip at the
+frame's edge is not yet a hand over the table)."""
+
+
+@dataclass(frozen=True)
+class Blobs:
+    """The candidate blobs of every frame."""
+
+    x: np.ndarray        # (N, N_FEATURES)
+    y: np.ndarray        # (N,) 1: a hand, 0: not, -1: beside a hand (its shadow: not taught)
+    frame: np.ndarray    # (N,) index of the frame
+    rule: np.ndarray     # (N,) the old hand-set rules call it a hand
+    hand_cells: np.ndarray  # (N,) the frame's cells under the hand
+    cell_x: np.ndarray   # (M, N_CELL_FEATURES) the cells of the hand blobs (y == 1)
+    cell_y: np.ndarray   # (M,) 1: under the hand, 0: clear of it, -1: at its edge
+    cell_near: np.ndarray  # (M,) within a cell of the hand
+    cell_blob: np.ndarray  # (M,) the blob each cell is of
+
+
+def old_rule(f: np.ndarray) -> bool:
+    """The hand-set rules of the one-frame cue before the judge (``HandConfig`` then): a blob of
+    6000 mm² from the border or 40000 mm² inside, at least 3.5 % of the grid's width deep."""
+    area = float(np.exp(f[FEATURES.index("log_area_mm2")]))
+    border = f[FEATURES.index("border")] > 0
+    deep = f[FEATURES.index("depth")] >= 0.035
+    return bool(deep and area >= (6000.0 if border else 40000.0))
+
+
+def gather(data: dict[str, np.ndarray], cfg: ForeignConfig) -> tuple[Blobs, np.ndarray]:
+    """Every frame's candidate blobs, and each frame's truth (a hand over the table)."""
+    xs, ys, frames, rules, hands = [], [], [], [], []
+    cx, cy, cnear, cblob = [], [], [], []
+    truth = np.zeros(len(data["seed"]), bool)
+    for k in range(len(data["seed"])):
+        maps = HandMaps(data["small"][k], data["grain"][k].astype(np.float32),
+                        data["use"][k].astype(bool), data["cell_mm2"][k].astype(np.float32))
+        cover = data["cover"][k].astype(np.float32)
+        truth[k] = float((cover * maps.cell_mm2 * maps.use).sum()) >= MIN_HAND_MM2
+        hand_cells = (cover > 0.5) & maps.use
+        around_hand = cv2.dilate((cover > 0).astype(np.uint8), np.ones((21, 21), np.uint8)) > 0
+        fg = foreign_cells(cfg, maps)
+        if fg is None:
+            continue
+        labels, ids = candidate_blobs(cfg, maps, fg)
+        for i in ids:
+            blob = labels == i
+            f = blob_features(maps, fg, blob)
+            xs.append(f)
+            held = float(np.count_nonzero(blob & hand_cells)) / max(1, np.count_nonzero(hand_cells))
+            y = int(float(cover[blob].mean()) >= HAND_SHARE or held >= HAND_HELD)
+            if not y and truth[k] and (blob & around_hand).any():
+                y = -1  # the hand's shadow, or a thing it holds: neither taught nor counted
+            ys.append(y)
+            frames.append(k)
+            rules.append(old_rule(f))
+            hands.append(np.count_nonzero(hand_cells))
+            if ys[-1] == 1:
+                idx, cf = cell_features(fg, blob)
+                c = cover.ravel()[idx]
+                near = cv2.dilate((cover > 0).astype(np.uint8), np.ones((3, 3), np.uint8))
+                cx.append(cf)
+                cy.append(np.where(c > 0.5, 1, np.where(c == 0, 0, -1)))
+                cnear.append(near.ravel()[idx] > 0)
+                cblob.append(np.full(len(idx), len(ys) - 1))
+    x = np.array(xs, np.float32).reshape(-1, N_FEATURES)
+    cells = (np.concatenate(cx) if cx else np.zeros((0, N_CELL_FEATURES), np.float32),
+             np.concatenate(cy) if cy else np.zeros(0, int),
+             np.concatenate(cnear) if cnear else np.zeros(0, bool),
+             np.concatenate(cblob) if cblob else np.zeros(0, int))
+    return Blobs(x, np.array(ys, np.int32), np.array(frames, int), np.array(rules, bool),
+                 np.array(hands, float), *cells), truth
+
+
+def forest(x: np.ndarray, y: np.ndarray, trees: int, depth: int, seed: int) -> cv2.ml.RTrees:
+    """A random forest trained on rows ``x`` with labels ``y`` (0/1)."""
+    cv2.setRNGSeed(seed)
+    rt = cv2.ml.RTrees_create()
+    rt.setMaxDepth(depth)
+    rt.setMinSampleCount(3)
+    rt.setActiveVarCount(0)
+    rt.setCalculateVarImportance(False)
+    rt.setTermCriteria((cv2.TERM_CRITERIA_MAX_ITER, trees, 0))
+    rt.setPriors(np.array([1.0, 1.0], np.float32))
+    rt.train(x.astype(np.float32), cv2.ml.ROW_SAMPLE, y.astype(np.int32))
+    return rt
+
+
+def scores(rt: cv2.ml.RTrees, x: np.ndarray) -> np.ndarray:
+    """Share of votes for class 1."""
+    if not len(x):
+        return np.zeros(0)
+    v = rt.getVotes(x.astype(np.float32), 0)
+    labels, counts = v[0], v[1:].astype(float)
+    pos = np.nonzero(labels == 1)[0]
+    return counts[:, pos[0]] / np.maximum(counts.sum(axis=1), 1) if len(pos) else np.zeros(len(x))
+
+
+def frame_figures(flag_blob: np.ndarray, blobs: Blobs, truth: np.ndarray,
+                  frames: np.ndarray) -> dict[str, float]:
+    """Frame accuracy of blob flags over the frames ``frames`` (indices)."""
+    flagged = np.zeros(len(truth), bool)
+    np.logical_or.at(flagged, blobs.frame[flag_blob], True)
+    t, f = truth[frames], flagged[frames]
+    return {"frames": len(frames), "hands": int(t.sum()),
+            "accuracy": float(np.mean(t == f)) if len(frames) else 1.0,
+            "hand_free_accuracy": float(np.mean(~f[~t])) if (~t).any() else 1.0,
+            "hands_missed": int(np.sum(t & ~f)), "false_hands": int(np.sum(~t & f))}
+
+
+def hug_figures(flag_blob: np.ndarray, cell_score: np.ndarray, blobs: Blobs,
+                threshold: float) -> dict[str, float]:
+    """How the hands' cells (cells kept of blobs judged a hand, in frames with a hand) hug the
+    hand: the share of the hand's cells among them, and the share of them a cell or more off
+    the hand; a cell kept when ``cell_score`` is at least ``threshold``."""
+    kept = (cell_score >= threshold) & flag_blob[blobs.cell_blob]
+    frames = blobs.frame[blobs.cell_blob]
+    held = []
+    for k in np.unique(frames[flag_blob[blobs.cell_blob]]):
+        on = frames == k
+        n = blobs.hand_cells[blobs.cell_blob[on][0]]
+        held.append(np.count_nonzero(kept[on] & (blobs.cell_y[on] == 1)) / max(n, 1.0))
+    return {"hand_cells_held": float(np.mean(held)) if held else 1.0,
+            "cells_off_the_hand": float(np.count_nonzero(kept & ~blobs.cell_near)
+                                        / max(1, np.count_nonzero(kept))),
+            "cells_off_the_hand_whole_blob": float(
+                np.count_nonzero(flag_blob[blobs.cell_blob] & ~blobs.cell_near)
+                / max(1, np.count_nonzero(flag_blob[blobs.cell_blob])))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("data", nargs="+", type=Path)
+    ap.add_argument("-o", "--out", type=Path, required=True)
+    ap.add_argument("--cells-out", type=Path, required=True,
+                    help="the cell forest's file (which cells of a hand's blob are the hand)")
+    ap.add_argument("--trees", type=int, default=80)
+    ap.add_argument("--cell-trees", type=int, default=16)
+    ap.add_argument("--cell-threshold", type=float, default=0.5)
+    ap.add_argument("--depth", type=int, default=10)
+    ap.add_argument("--folds", type=int, default=5)
+    ap.add_argument("--threshold", type=float, default=0.4,
+                    help="least share of votes of a hand (the judge's min_score)")
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+    parts = [dict(np.load(p)) for p in args.data]
+    data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
+    cfg = ForeignConfig()
+    blobs, truth = gather(data, cfg)
+    seeds, family = data["seed"], data["table_family"]
+    print(f"# {len(seeds)} frames ({int(truth.sum())} with a hand), {len(blobs.y)} blobs "
+          f"({int(np.sum(blobs.y == 1))} hands, {int(np.sum(blobs.y < 0))} beside a hand)")
+    report: dict[str, object] = {
+        "trained_seeds": f"{int(seeds.min())}:{int(seeds.max()) + 1}",
+        "frames": len(seeds), "blobs": len(blobs.y),
+        "threshold": args.threshold, "trees": args.trees, "depth": args.depth,
+        "features": list(FEATURES),
+    }
+    allf = np.arange(len(seeds))
+    # the hand-set rules, on the blobs of the score threshold they were set with
+    old, _ = gather(data, replace(cfg, threshold=OLD_THRESHOLD, from_border=False))
+    report["old_rules"] = frame_figures(old.rule, old, truth, allf)
+    # folds of the seeds: each frame judged by a forest that never saw it
+    fold = (seeds - seeds.min()) % args.folds
+    held = np.zeros(len(blobs.y))
+    for k in range(args.folds):
+        test = fold[blobs.frame] == k
+        tr = ~test & (blobs.y >= 0)
+        rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
+        held[test] = scores(rt, blobs.x[test])
+    report["folds"] = frame_figures(held >= args.threshold, blobs, truth, allf)
+    # the hand's cells: a forest on the cells of the hand blobs, by the same folds
+    cell_held = np.zeros(len(blobs.cell_y))
+    cell_fold = fold[blobs.frame[blobs.cell_blob]]
+    known = blobs.cell_y >= 0
+    for k in range(args.folds):
+        test = cell_fold == k
+        rt = forest(blobs.cell_x[~test & known], blobs.cell_y[~test & known], args.cell_trees,
+                    args.depth, args.seed)
+        cell_held[test] = scores(rt, blobs.cell_x[test])
+    report["hug"] = hug_figures(held >= args.threshold, cell_held, blobs, args.cell_threshold)
+    report["folds_by_threshold"] = {
+        f"{t:.2f}": frame_figures(held >= t, blobs, truth, allf) for t in (0.2, 0.3, 0.4, 0.5)}
+    per_family: dict[str, object] = {}
+    for fam in sorted(set(family.tolist())):
+        frames = np.flatnonzero(family == fam)
+        out = family[blobs.frame] == fam
+        tr = ~out & (blobs.y >= 0)
+        rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
+        s = np.zeros(len(blobs.y))
+        s[out] = scores(rt, blobs.x[out])
+        per_family[fam] = {"left_out": frame_figures(out & (s >= args.threshold), blobs, truth,
+                                                     frames),
+                           "folds": frame_figures(held >= args.threshold, blobs, truth,
+                                                  frames),
+                           "old_rules": frame_figures(old.rule, old, truth, frames)}
+    report["leave_one_family_out"] = per_family
+    tr = blobs.y >= 0
+    rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    rt.save(str(args.out))
+    rt = forest(blobs.cell_x[known], blobs.cell_y[known], args.cell_trees, args.depth, args.seed)
+    rt.save(str(args.cells_out))
+    side = args.out.with_name(args.out.name.split(".")[0] + ".json")
+    side.write_text(json.dumps(report, indent=1) + "\n")
+    print(json.dumps({k: report[k] for k in ("old_rules", "folds", "hug")}))
+    for t, v in report["folds_by_threshold"].items():  # type: ignore[attr-defined]
+        print(t, v)
+    for fam, v in per_family.items():
+        print(fam, v)  # type: ignore[index]
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

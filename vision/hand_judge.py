@@ -1,0 +1,68 @@
+"""The learned judge of foreign blobs: a random forest of OpenCV's ``cv2.ml`` on
+:mod:`vision.hand_features`, trained on the renderer's randomised tables with and without a
+hand (``training/train_hands.py``; its figures in ``vision/models/hands.json``).
+
+It answers one question: is this blob unlike the table a hand or an arm, or something else (a
+mug, a page, a lamp's glare, a blind's stripe, a plank, the floor beyond the table's edge)?
+Where the hand is still comes from the cells (:mod:`vision.hands`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+from vision.hand_features import N_FEATURES
+
+MODELS = Path(__file__).resolve().parent / "models"
+
+
+@dataclass(frozen=True)
+class HandJudgeConfig:
+    """Attributes:
+    model: The forest's file (``cv2.ml.RTrees`` saved as YAML).
+    min_score: Least share of the trees' votes for "hand" that makes a blob one.
+    """
+
+    model: Path = MODELS / "hands.yml.gz"
+    min_score: float = 0.4
+
+
+class HandJudge:
+    """Loads the forest once; :meth:`scores` gives each blob's share of votes."""
+
+    def __init__(self, config: HandJudgeConfig) -> None:
+        self.config = config
+        if not config.model.is_file():
+            raise VisionError(f"{config.model}: the hand judge's model is not there")
+        self.forest = cv2.ml.RTrees_load(str(config.model))
+        if self.forest.getVarCount() != N_FEATURES:
+            raise VisionError(f"{config.model}: a model of {self.forest.getVarCount()} "
+                              f"features, not {N_FEATURES}")
+
+    def scores(self, features: np.ndarray) -> np.ndarray:
+        """(N,) share (0-1) of the trees voting "hand" for each row of ``features``."""
+        f = np.asarray(features, np.float32).reshape(-1, N_FEATURES)
+        if not len(f):
+            return np.zeros(0)
+        votes = self.forest.getVotes(f, 0)  # first row: the class labels, then counts
+        labels = votes[0]
+        counts = votes[1:].astype(float)
+        pos = np.nonzero(labels == 1)[0]
+        total = np.maximum(counts.sum(axis=1), 1.0)
+        return counts[:, pos[0]] / total if len(pos) else np.zeros(len(f))
+
+
+_CACHE: dict[Path, HandJudge] = {}
+
+
+def judge_for(config: HandJudgeConfig) -> HandJudge:
+    """The judge of a model file, loaded once per process."""
+    j = _CACHE.get(config.model)
+    if j is None or j.config != config:
+        j = _CACHE[config.model] = HandJudge(config)
+    return j

@@ -1,0 +1,88 @@
+"""The learned judge of post candidates: a random forest of OpenCV's ``cv2.ml`` on
+:mod:`vision.post_features`, trained on the renderer's randomised tables
+(``training/train_posts.py``; its figures in ``vision/models/posts.json``).
+
+It answers one question for every place a stage read as a post's foot (the dark mask's blobs,
+the centre net's post peaks): is a tall dark cylinder standing there, or is it a shadow, a
+marble's vein, a mug, a fold of cloth? The foot itself still comes from the outline fit
+(:func:`vision.posts.fit_post`); the forest decides where the post stage's hand-set gates
+did (a wall dark all through, the table round the outline, a flat top, posts alike).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from vision.errors import VisionError
+
+MODELS = Path(__file__).resolve().parent / "models"
+
+
+@dataclass(frozen=True)
+class PostJudgeConfig:
+    """Attributes:
+    model: The forest's file (``cv2.ml.RTrees`` saved as YAML).
+    min_score: Least share of the trees' votes for "post" that makes a candidate one.
+    veto: A reading the hand-set gates pass (:mod:`vision.posts`) stands unless the votes
+        for "post" are fewer than this: the forest overrules the gates only where it is sure
+        (the renderer it learnt from is not every camera's picture of a post).
+    window_mm: Round a candidate outside the prepared view, this many mm each way are warped
+        and divided by their own table's colour before its features are read.
+    min_wall_dark, min_outlined, min_outlined_first, alike_levels, max_top_spread: The post
+        stage's gates (:class:`vision.posts.PostConfig`) while it gathers the training's
+        candidates (:meth:`vision.posts.PostConfig.proposing`).
+    """
+
+    model: Path = MODELS / "posts.yml.gz"
+    min_score: float = 0.5
+    veto: float = 0.3
+    window_mm: float = 40.0
+    min_wall_dark: float = 0.6
+    min_outlined: float = 0.3
+    min_outlined_first: float = 0.2
+    alike_levels: float = 60.0
+    max_top_spread: float = 90.0
+
+
+class PostJudge:
+    """Loads the forest once; :meth:`scores` gives each candidate's share of votes."""
+
+    def __init__(self, config: PostJudgeConfig, n_features: int) -> None:
+        self.config = config
+        if not Path(config.model).is_file():
+            raise VisionError(f"{config.model}: the post judge's model is not there")
+        try:
+            self.forest = cv2.ml.RTrees_load(str(config.model))
+        except cv2.error as e:
+            raise VisionError(f"{config.model}: cannot load the post judge ({e})") from None
+        if self.forest.getVarCount() != n_features:
+            raise VisionError(f"{config.model}: a model of {self.forest.getVarCount()} "
+                              f"features, not {n_features}")
+        self.n_features = n_features
+
+    def scores(self, features: np.ndarray) -> np.ndarray:
+        """(N,) share (0-1) of the trees voting "post" for each row of ``features``."""
+        f = np.asarray(features, np.float32).reshape(-1, self.n_features)
+        if not len(f):
+            return np.zeros(0)
+        votes = self.forest.getVotes(f, 0)  # first row: the class labels, then counts
+        labels = votes[0]
+        counts = votes[1:].astype(float)
+        pos = np.nonzero(labels == 1)[0]
+        total = np.maximum(counts.sum(axis=1), 1.0)
+        return counts[:, pos[0]] / total if len(pos) else np.zeros(len(f))
+
+
+_CACHE: dict[Path, PostJudge] = {}
+
+
+def judge_for(config: PostJudgeConfig, n_features: int) -> PostJudge:
+    """The judge of a model file, loaded once per process."""
+    j = _CACHE.get(Path(config.model))
+    if j is None or j.config != config or j.n_features != n_features:
+        j = _CACHE[Path(config.model)] = PostJudge(config, n_features)
+    return j

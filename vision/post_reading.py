@@ -1,0 +1,42 @@
+"""The post stage with its learned judge: each foot read in the dark mask's blobs is judged by
+the forest (:mod:`vision.post_judge`) instead of the hand-set gates.
+
+Without a judge (``PostConfig.judge`` None), the hand-set stage alone
+(:func:`vision.posts.detect_posts`) reads the posts, as before.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.detections import Detections
+from vision.post_features import N_FEATURES, post_features
+from vision.post_judge import judge_for
+from vision.posts import PostConfig, detect_posts
+from vision.prepare import Prepared
+
+
+def judge_scores(cfg: PostConfig, level: np.ndarray, prep: Prepared, feet_px: np.ndarray,
+                 against: np.ndarray | None) -> np.ndarray:
+    """(N,) the judge's share of votes for a post at each foot (view pixels) of ``level``."""
+    assert cfg.judge is not None
+    feet = np.asarray(feet_px, float).reshape(-1, 2)
+    if not len(feet):
+        return np.zeros(0)
+    f = post_features(cfg, level, prep.view, feet, against)
+    return judge_for(cfg.judge, N_FEATURES).scores(f)
+
+
+def read_posts(cfg: PostConfig, prep: Prepared, explained: np.ndarray,
+               tiles: np.ndarray | None) -> Detections:
+    """The posts of a prepared frame (their feet, in mm): each reading of the dark mask's
+    blobs judged by the forest as it is read (``explained``: where earlier stages found
+    pieces; ``tiles``: the tiles among them, as :func:`vision.posts.detect_posts` takes
+    them)."""
+    if cfg.judge is None:
+        return detect_posts(cfg, prep, explained, tiles)
+
+    def judge(foot_px: np.ndarray, against: np.ndarray | None) -> float:
+        return float(judge_scores(cfg, prep.level, prep, foot_px[None], against)[0])
+
+    return detect_posts(cfg, prep, explained, tiles, judge=judge)

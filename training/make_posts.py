@@ -37,7 +37,6 @@ from vision.centres import Peaks, heat_peaks, heat_to_view_px
 from vision.coins import detect_coins
 from vision.post_candidates import PostCandidateConfig, feet_near, local_level, peak_starts
 from vision.post_features import N_FEATURES, post_features
-from vision.post_reading import named_kinds
 from vision.posts import detect_posts
 from vision.prepare import prepare
 from vision.proposals import explained_mask
@@ -86,8 +85,7 @@ def candidates(image: np.ndarray, calibration, least: float
     mask = detect_posts(posts.proposing(), prep, explained, tmask)
     if len(mask):
         feet_px = det.view.to_px(mask.centre_mm)
-        named = named_kinds(det.namer, image, calibration, mask.centre_mm)
-        out.append((post_features(posts, prep.level, det.view, feet_px, explained, named),
+        out.append((post_features(posts, prep.level, det.view, feet_px, explained),
                     mask.centre_mm, 0, 1.0))
     # the net's peaks where the full detector (no judge) found no post
     dets = det.detect(image).detections
@@ -112,8 +110,7 @@ def candidates(image: np.ndarray, calibration, least: float
         if got is None:
             continue
         feet_mm = det.view.to_mm(got[0])
-        named = named_kinds(det.namer, image, calibration, feet_mm)
-        out.append((post_features(posts, level, det.view, got[0], against, named), feet_mm, 1,
+        out.append((post_features(posts, level, det.view, got[0], against), feet_mm, 1,
                     float(heat_of.get(tuple(np.round(px, 3)), 0.0))))
     return out
 

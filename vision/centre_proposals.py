@@ -52,6 +52,9 @@ class CentreProposalConfig:
         where the masks see nothing (a blind's stripes over a red cloth). None: never.
     fit: How a tile the stages' own edge fit cannot place is fitted from its strongest
         straight edges in colour (:func:`vision.tile_fit.fit_square`).
+    faint_tile: Tile candidates down to this heat of the net (below its own threshold) are
+        fitted too, under stricter rules (:func:`faint_tiles`); None: only the net's own.
+    max_faint: At most this many of those (the hottest; a cost bound).
     posts: How posts are proposed at the net's post peaks
         (:func:`vision.post_candidates.propose_posts`); None: never.
     """
@@ -65,6 +68,8 @@ class CentreProposalConfig:
     max_each: int = 150
     sure_face: float | None = 0.9
     fit: TileFitConfig = field(default_factory=TileFitConfig)
+    faint_tile: float | None = 0.2
+    max_faint: int = 12
     posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
 
 
@@ -104,6 +109,33 @@ def _free(prep: Prepared, explained: np.ndarray, peaks: Peaks, most: int) -> np.
     return px[keep][:most]
 
 
+def faint_tiles(finder: CentreFinder, frame_bgr: np.ndarray, half_bgr: np.ndarray | None,
+                least: float | None) -> dict[str, Peaks]:
+    """The net's peaks, a tile's down to ``least`` heat (None: the net's own threshold):
+    under a blind's stripes on a white or stone table the net gives tiles less heat than it
+    needs to be sure, and such candidates are then fitted under stricter rules
+    (:func:`vision.tile_candidates.fit_tiles`)."""
+    sure = finder.least
+    if least is None or least >= sure["tile"]:
+        return finder.find(frame_bgr, half_bgr)
+    finder.least = {**sure, "tile": least}
+    try:
+        return finder.find(frame_bgr, half_bgr)
+    finally:
+        finder.least = sure
+
+
+def _free_tiles(prep: Prepared, explained: np.ndarray, peaks: Peaks, sure: float,
+                cfg: CentreProposalConfig) -> tuple[np.ndarray, np.ndarray]:
+    """The tile candidates (view pixels, the net's sure ones first, each the hottest first)
+    and whether each is faint (less heat than ``sure``; at most ``cfg.max_faint`` of them)."""
+    hot = peaks.score >= sure
+    a = _free(prep, explained, Peaks(peaks.centre_mm[hot], peaks.score[hot]), cfg.max_each)
+    b = _free(prep, explained, Peaks(peaks.centre_mm[~hot], peaks.score[~hot]),
+              min(cfg.max_faint, max(0, cfg.max_each - len(a))))
+    return np.r_[a, b].reshape(-1, 2), np.r_[np.zeros(len(a), bool), np.ones(len(b), bool)]
+
+
 def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                     calibration: Calibration, prep: Prepared, dets: Detections,
                     coins: CoinConfig, tiles: TileConfig, cfg: CentreProposalConfig,
@@ -111,7 +143,7 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                     posts: PostConfig | None = None) -> Detections:
     """New coins, tiles and posts where the centre net sees them and ``dets`` has none
     (``posts``: the post stage's configuration, the pieces' size)."""
-    peaks = finder.find(frame_bgr, half_bgr)
+    peaks = faint_tiles(finder, frame_bgr, half_bgr, cfg.faint_tile)
     found = _coins_and_tiles(finder, namer, frame_bgr, calibration, prep, dets, coins, tiles,
                              cfg, kinds, peaks)
     if "post" not in kinds or cfg.posts is None:
@@ -145,7 +177,8 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
     none = np.zeros((0, 2))
     coin_px = _free(prep, explained, peaks["coin"], cfg.max_each) if "coin" in kinds else none
-    tile_px = _free(prep, explained, peaks["tile"], cfg.max_each) if "tile" in kinds else none
+    tile_px, faint = (_free_tiles(prep, explained, peaks["tile"], finder.least["tile"], cfg)
+                      if "tile" in kinds else (none, np.zeros(0, bool)))
     if not len(coin_px) and not len(tile_px):
         return Detections.empty()
     half = np.r_[np.full(len(coin_px), cfg.coin_window * r),
@@ -165,7 +198,7 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
             if all(np.hypot(*(f - g)) >= r for g in found_c):
                 found_c.append(f)
     found_t = fit_tiles(view, shade, top, prep.bright, explained, tile_px, side,
-                        tiles.gap_mm * s, cfg.fit)
+                        tiles.gap_mm * s, cfg.fit, faint)
     found = read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
                        cfg.seen, top)
     # faces the ink readers read unsurely are the namer's, as for the stages' pieces

@@ -282,8 +282,7 @@ class Detector:
             for c in self.view.to_px(coins.seen_mm):
                 cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
         if "post" in cfg.kinds:
-            posts = timed(tm, "posts", read_posts, cfg.posts, prep, explained, tmask,
-                          self.namer, frame, self.calibration)
+            posts = timed(tm, "posts", read_posts, cfg.posts, prep, explained, tmask)
             parts.append(posts)
             self._draw_posts(explained, posts)
         # where pieces lie now or lay before: a change there is a piece moved, not a hand

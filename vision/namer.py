@@ -47,7 +47,9 @@ class NamerConfig:
         Chosen on rendered validation seeds (50,000-50,015, no part of training): at 0.5 the
         stages' true coins, tiles and posts all stay (262 of 262) and 42 of 43 false ones go.
     rename: A face (up or down) is taken from the namer when it gives it at least this share
-        of the kind's probability and the stage's own reading was unsure (``unsure``). Suits
+        of the kind's probability and the stage's own reading was unsure (``unsure``); a
+        coin's back (its value up) whatever the stage read: the value's black numeral is a
+        sure moon to the ink reader. Suits
         stay the ink readers': the namer's colours were learnt from one renderer's inks.
     unsure: A stage's suit or face read with less confidence than this is unsure.
     reliable: The namer judges only the kinds it named at least this well on its validation
@@ -132,12 +134,14 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
         best = int(np.argmax(p[row]))
         if KIND_OF[best] != kind or p[row, best] < cfg.rename * pk:
             continue
-        if dets.confidence[i] >= cfg.unsure:
-            continue  # the stage read the ink (or the back) clearly
         name = CLASSES[best]
         if kind == "coin" and name == "coin-down":  # its value shows: no suit to read
+            # whatever the ink reader said: a value's black numeral reads as a sure moon
             suit[i], face[i] = None, "down"
-        elif kind == "tile":
+            continue
+        if dets.confidence[i] >= cfg.unsure:
+            continue  # the stage read the ink (or the back) clearly
+        if kind == "tile":
             face[i] = "down" if name == "tile-down" else "up"
             if name == "tile-down":
                 suit[i] = None

@@ -8,11 +8,11 @@ checks). So each of its peaks that no found piece explains is only a place to lo
 there is warped and divided by its own table's colour, the post stage's template search and
 outline fit read the foot from the dark pixels round it (:func:`vision.posts.read_post_near`:
 the foot from the post's known silhouette, not from the blob's extent), and the reading stands
-only where the post judge (:mod:`vision.post_judge`, a forest over :mod:`vision.post_features`)
-keeps it, of its two possible feet the one it rates higher. Without a judge
-(``PostConfig.judge`` None): where it looks like a post to the hand-set model
-(:func:`vision.posts.judge_post`: a wall dark all through, a flat top, the table round its
-outline) and the namer gives a post at least ``seen``.
+where the post judge (:mod:`vision.post_judge`, a forest over :mod:`vision.post_features`)
+is sure of it (of its two possible feet the one it rates higher), or where it looks like a post
+to the hand-set model (:func:`vision.posts.judge_post`: a wall dark all through, a flat top,
+the table round its outline), the namer gives a post at least ``seen`` and the judge is not
+sure it is none (``veto``).
 """
 
 from __future__ import annotations
@@ -50,7 +50,7 @@ class PostCandidateConfig:
     apart_mm: A peak (or a post read from it) this close to a post already found is that post,
         and so is a reading whose outline lies over a found post's for more than the post
         stage's ``max_overlap`` (its shadow, its top, or a post hidden behind it).
-    seen: Without a judge, the reading stands where the namer gives a post at least this
+    seen: A reading of the hand-set model stands where the namer gives a post at least this
         probability.
     border_mm: Peaks this close to the edge of the play area are left out (as the post stage
         leaves out blobs there).
@@ -159,29 +159,30 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     read = [r for r in read if r is not None]
     if not read:
         return Detections.empty()
-    if posts.judge is not None:
-        # the forest judges both feet of every reading; the better stands where it passes
-        both = np.concatenate([r[0] for r in read])
-        judged = judge_scores(posts, namer, frame_bgr, calibration, level, prep, both,
-                              against).reshape(-1, 2)
-        pick = np.argmax(judged, axis=1)
-        options = [(r[0][j], float(sc[j])) for r, j, sc in zip(read, pick, judged, strict=True)
-                   if sc[j] >= posts.judge.min_score]
-    else:
-        options = []
-        for feet, score in read:
-            # the foot whose wall is darkest (a shadow lets light in) of those that look
-            # like a post
-            best: tuple[float, np.ndarray] | None = None
-            for foot_px in feet:
-                core = judge_post(posts, level, view, foot_px, against)
-                if core is not None and (best is None or core < best[0]):
-                    best = (core, foot_px)
-            if best is not None:
-                options.append((best[1], score))
+    judged = (judge_scores(posts, level, prep, np.concatenate([r[0] for r in read]),
+                           against).reshape(-1, 2) if posts.judge is not None else None)
+    options: list[tuple[np.ndarray, float, bool]] = []  # foot, score, sure (no namer asked)
+    for k, (feet, score) in enumerate(read):
+        if judged is not None and posts.judge is not None:
+            j = int(np.argmax(judged[k]))
+            if judged[k, j] >= posts.judge.min_score:  # the forest is sure of it
+                options.append((feet[j], float(judged[k, j]), True))
+                continue
+        # the foot whose wall is darkest (a shadow lets light in) of those that look like a
+        # post to the hand-set model, unless the forest is sure it is none
+        best: tuple[float, int] | None = None
+        for i, foot_px in enumerate(feet):
+            core = judge_post(posts, level, view, foot_px, against)
+            if core is not None and (best is None or core < best[0]):
+                best = (core, i)
+        if best is None or (judged is not None and posts.judge is not None
+                            and judged[k, best[1]] < posts.judge.veto):
+            continue
+        options.append((feet[best[1]], score, False))
     feet_mm: list[np.ndarray] = []
     scores: list[float] = []
-    for foot_px, score in options:
+    sure: list[bool] = []
+    for foot_px, score, is_sure in options:
         foot_mm = view.to_mm(foot_px[None])[0]
         if any(np.hypot(*(foot_mm - k)) < cfg.apart_mm for k in known):
             continue
@@ -192,13 +193,13 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
         known.append(foot_mm)
         feet_mm.append(foot_mm)
         scores.append(score)
+        sure.append(is_sure)
     if not feet_mm:
         return Detections.empty()
-    if posts.judge is None:
+    keep = np.array(sure)
+    if not keep.all():  # the hand-set model's readings are named too
         p = namer.probabilities(frame_bgr, calibration, np.array(feet_mm))[:, _POST]
-        keep = p >= cfg.seen
-    else:
-        keep = np.ones(len(feet_mm), bool)
+        keep |= p >= cfg.seen
     if not keep.any():
         return Detections.empty()
     return Detections.of(np.array(feet_mm)[keep], ["post"] * int(keep.sum()),

@@ -14,8 +14,10 @@ features are read in that frame, so the same judge reads any camera:
   _outlined`), the table's level round it and its spread (the local noise), the contrast of
   the wall in units of that noise; the post stage's template scores (the stripe, the table
   behind the foot and beyond the top);
-- how long the wall is seen (in radii) and how much of the grid other pieces cover;
-- the namer's probabilities of a post, a coin, a tile and nothing there.
+- how much of the grid other pieces cover.
+
+Nothing depends on the post's height or on the namer (whose posts are its weakest kind): the
+grid is laid in shares of the wall's length, so a set of shorter posts is read the same way.
 """
 
 from __future__ import annotations
@@ -49,10 +51,9 @@ top)."""
 
 SUMMARY: tuple[str, ...] = ("wall_level", "wall_dark", "top_level", "top_spread", "outlined",
                             "ring_level", "ring_spread", "wall_contrast", "stripe", "behind",
-                            "beyond", "length_r", "covered")
-NAMED: tuple[str, ...] = ("p_post", "p_coin", "p_tile", "p_nothing")
+                            "beyond", "covered")
 
-N_FEATURES = len(ALONG) * len(ACROSS) + len(SUMMARY) + len(NAMED)
+N_FEATURES = len(ALONG) * len(ACROSS) + len(SUMMARY)
 """Length of one candidate's feature vector."""
 
 
@@ -62,16 +63,14 @@ def _along(r: float, d: float, big_r: float) -> np.ndarray:
 
 
 def post_features(cfg: PostConfig, level: np.ndarray, view: TopView, feet_px: np.ndarray,
-                  against: np.ndarray | None, named: np.ndarray) -> np.ndarray:
+                  against: np.ndarray | None) -> np.ndarray:
     """(N, :data:`N_FEATURES`) float32 features of posts standing at ``feet_px`` (N, 2, view
     pixels) in the view ``level`` (uint8, table = 100), ``against`` (uint8 over the view, or
-    None) where other pieces lie, ``named`` (N, 4) the namer's post, coin, tile and nothing
-    probabilities there."""
+    None) where other pieces lie."""
     feet = np.asarray(feet_px, float).reshape(-1, 2)
     out = np.zeros((len(feet), N_FEATURES), np.float32)
     for i, f in enumerate(feet):
-        out[i, :N_FEATURES - len(NAMED)] = _one(cfg, level, view, f, against)
-    out[:, N_FEATURES - len(NAMED):] = np.asarray(named, np.float32).reshape(-1, len(NAMED))
+        out[i] = _one(cfg, level, view, f, against)
     return out
 
 
@@ -134,5 +133,5 @@ def _one(cfg: PostConfig, level: np.ndarray, view: TopView, foot: np.ndarray,
     res[n_grid:] = (wall_level / 100.0, wall_dark, top_level / 100.0, top_spread / 100.0,
                     _outlined(cfg, level, view, foot, against), ring_level / 100.0,
                     ring_spread / 100.0, (ring_level - wall_level) / max(ring_spread, 2.0),
-                    stripe, behind, beyond, d / max(r, 1e-6), covered)
+                    stripe, behind, beyond, covered)
     return res

@@ -27,6 +27,9 @@ class PostJudgeConfig:
     """Attributes:
     model: The forest's file (``cv2.ml.RTrees`` saved as YAML).
     min_score: Least share of the trees' votes for "post" that makes a candidate one.
+    veto: A reading the hand-set gates pass (:mod:`vision.posts`) stands unless the votes
+        for "post" are fewer than this: the forest overrules the gates only where it is sure
+        (the renderer it learnt from is not every camera's picture of a post).
     window_mm: Round a candidate outside the prepared view, this many mm each way are warped
         and divided by their own table's colour before its features are read.
     min_wall_dark, min_outlined, min_outlined_first, alike_levels, max_top_spread: The post
@@ -36,6 +39,7 @@ class PostJudgeConfig:
 
     model: Path = MODELS / "posts.yml.gz"
     min_score: float = 0.5
+    veto: float = 0.3
     window_mm: float = 40.0
     min_wall_dark: float = 0.6
     min_outlined: float = 0.3

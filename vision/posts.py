@@ -146,8 +146,9 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
             over it (its dark top on the tile), and is then followed into it.
         judge: The learned judge's score of a reading (its foot in view pixels, the mask of
             where other pieces lie): when given, a reading stands where it is at least
-            ``cfg.judge.min_score`` instead of where the hand-set gates pass it (a reading
-            it rejects takes nothing of the blob from the next), its score the confidence.
+            ``cfg.judge.min_score``, or where the hand-set gates pass it and it is at least
+            ``cfg.judge.veto`` (a reading it rejects takes nothing of the blob from the
+            next); its score is the confidence.
     """
     view = prep.view
     s = view.px_per_mm
@@ -215,23 +216,18 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
             left = cv2.bitwise_and(left, cv2.bitwise_not(cv2.dilate(wall, _GROW)))
             side, face = _side(cfg, view, foot, (xa, ya), wall)
             near = None if against is None else against[ya:yb, xa:xb]
-            if judge is not None:
+            core = _gated(cfg, prep.level, level, view, foot, side, face, near, against,
+                          bool(found))
+            if judge is not None and cfg.judge is not None:
+                # the forest keeps what it is sure of; what the gates pass stands unless it
+                # is sure that is no post
                 score = judge(foot, against)
-                if cfg.judge is None or score < cfg.judge.min_score:
+                if score >= cfg.judge.min_score:
+                    core = -1.0  # judged a post: no likeness to the darkest asked
+                elif core is None or score < cfg.judge.veto:
                     continue
-                core: float | None = 0.0  # judged: no likeness to the darkest asked
-            else:
-                core = _wall_level(cfg, level, side, near)
-                if core is None:
-                    continue
-                # what is left of a blob a post was read in is held to more: its top face
-                # is of one level and the table is round most of its outline (the first
-                # post's shadow is not); any reading stands apart from the table somewhere
-                # (a patch of a broad shadow beside a tile does not)
-                outlined = _outlined(cfg, prep.level, view, foot, against)
-                if outlined < (cfg.min_outlined if found else cfg.min_outlined_first) or (
-                        found and not _flat(cfg, level, face, near)):
-                    continue
+            elif core is None:
+                continue
             if found and np.count_nonzero(wall & taken) > cfg.max_overlap * np.count_nonzero(
                     wall):
                 continue  # mostly where a post was read: a rest of it, or hidden behind it
@@ -244,9 +240,9 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
             soft = np.where(cv2.dilate(wall, _GROW) > 0, 0.0, soft).astype(np.float32)
         # posts are alike and black; a shadow lets some light in: those as dark as the
         # darkest stand
-        darkest = min((f[2] for f in found), default=0.0)
+        darkest = min((f[2] for f in found if f[2] >= 0), default=0.0)
         for foot, score, core, _wall_mask in found:
-            if core <= darkest + cfg.alike_levels:
+            if core < 0 or core <= darkest + cfg.alike_levels:
                 feet.append(foot)
                 scores.append(score)
     if not feet:
@@ -256,6 +252,24 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
 
 
 _GROW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def _gated(cfg: PostConfig, full: np.ndarray, level: np.ndarray, view: TopView,
+           foot: np.ndarray, side: np.ndarray, face: np.ndarray, near: np.ndarray | None,
+           against: np.ndarray | None, later: bool) -> float | None:
+    """The median level of a reading's wall where the hand-set gates pass it, else None: its
+    wall dark all through; the table round most of its outline, held to more when it is not
+    the first in its blob (``later``: the first post's shadow is not), whose top face must
+    then be of one level too (a patch of a broad shadow beside a tile is dark all round).
+    ``full`` is the whole view's level, ``level`` the blob's window of it."""
+    core = _wall_level(cfg, level, side, near)
+    if core is None:
+        return None
+    outlined = _outlined(cfg, full, view, foot, against)
+    if outlined < (cfg.min_outlined if later else cfg.min_outlined_first) or (
+            later and not _flat(cfg, level, face, near)):
+        return None
+    return core
 
 
 def judge_post(cfg: PostConfig, level: np.ndarray, view: TopView, foot_px: np.ndarray,

@@ -14,6 +14,7 @@ net is surer of the tiles themselves, and two tiles outnumber one straddle).
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -40,7 +41,7 @@ def overlap(mask: np.ndarray, centre_px: np.ndarray, angle_px: float, side: floa
 
 def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndarray,
               explained: np.ndarray, peaks_px: np.ndarray, side: float, gap_px: float,
-              cfg: TileFitConfig) -> list[_Block]:
+              cfg: TileFitConfig, faint: np.ndarray | None = None) -> list[_Block]:
     """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
 
     Args:
@@ -53,9 +54,18 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         side: A tile's side in view pixels.
         gap_px: The gap between tiles laid edge to edge.
         cfg: How the colour edge fit and its judges work.
+        faint: (N,) bool, candidates the net gives less heat than it needs to be sure (a
+            blind's stripes over a white or stone table): those stand only where a square is
+            measured along half of three of its sides or more (``cfg.faint_sides``; its own
+            sides, not a row's: a square straddling two tiles pairs with them) and at
+            most ``cfg.faint_runs`` of its sides run on past a corner (a page's or a card's
+            corner is two sides, running on).
     """
     out: list[_Block] = []
-    for p in np.asarray(peaks_px, float).reshape(-1, 2):
+    pts = np.asarray(peaks_px, float).reshape(-1, 2)
+    weak = np.zeros(len(pts), bool) if faint is None else np.asarray(faint, bool)
+    faint_cfg = dataclasses.replace(cfg, rows=0)  # its own sides alone: no row's
+    for p, unsure in zip(pts, weak, strict=True):
         ang = _tile_angle_px(shade, p, side)
         away = view.outward_px(p[None])[0]
         fine = None
@@ -63,8 +73,10 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             fine = refine_block(shade, bright, _Block((float(p[0]), float(p[1])), ang, 1, 1,
                                                       side), side, away, gap_px)
         if fine is None:  # a table whose level varies (stripes of shade, a check, white)
-            sq = fit_square(top, p, side, away, [] if ang is None else [ang], cfg, gap_px)
-            if sq is None:
+            sq = fit_square(top, p, side, away, [] if ang is None else [ang],
+                            faint_cfg if unsure else cfg, gap_px)
+            if sq is None or (unsure and sum(n >= cfg.places / 2 for n in sq.counts)
+                              < cfg.faint_sides):
                 continue
             fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px, 1, 1,
                           side)
@@ -73,7 +85,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             continue  # on a piece already found
         if any(np.hypot(*(c - np.array(o.centre_px))) < cfg.apart * side for o in out):
             continue  # on a tile fitted before
-        if runs_past(top, c, fine.angle_px, side, cfg) >= cfg.max_runs:
+        runs = runs_past(top, c, fine.angle_px, side, cfg)
+        if runs >= cfg.max_runs or (unsure and runs > cfg.faint_runs):
             continue  # lines running on: a printed grid, a page
         out.append(fine)
     return out

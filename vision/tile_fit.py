@@ -70,6 +70,9 @@ class TileFitConfig:
         is theirs (their printed lines), not another tile.
     apart: Two tiles' centres lie at least a side apart: of fits closer than this share of
         it, only the first (the centre net's hotter candidate) stands.
+    faint_sides: A candidate the centre net is unsure of stands only where its square is
+        measured on at least this many sides (:func:`vision.tile_candidates.fit_tiles`).
+    faint_runs: ... and where at most this many of its sides run on past a corner.
     rows: Where a pair of sides is not seen one side apart, look for the outer sides of a
         row of tiles laid edge to edge up to this many tiles beyond either side (2: rows of
         up to five; 0: never; :func:`_pair_lines`).
@@ -91,6 +94,8 @@ class TileFitConfig:
     max_overlap: float = 0.2
     apart: float = 0.9
     rows: int = 2
+    faint_sides: int = 3
+    faint_runs: int = 1
 
 
 @dataclass(frozen=True)

@@ -474,8 +474,9 @@ class WormDerby(Game[DerbyState]):
             if step.verdicts and all(v.legal for v in step.verdicts) and \
                     self._legal_with_new_tiles(state, scene, cand, seq):
                 return step
-            if not step.outputs and k == 0:
-                return step  # nothing changed once the misread is put right
+            if not step.outputs and k == 0 and state.roll != "ace":
+                return step  # nothing changed once the misread is put right (on an ace, the
+                # one move that a tile not seen may be is asked about, not passed over)
         doubted = reading.base.scene if reading.base is not None else scene
         if state.doubted is not None and state.doubted[1] == doubted:
             return Step(state)  # read again the same: the table was asked already

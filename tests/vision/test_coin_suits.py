@@ -64,11 +64,14 @@ def glare_coins() -> tuple:
              if p.kind == "coin" and p.suit and not t.occluded and t.visible_fraction >= 1]
     foot = np.array([[p.x_mm, p.y_mm] for p in coins])
     seen = TopView(cal).camera.seen_at(foot, PieceSet().coin_thickness_mm)
-    return r.image, cal, [p.suit for p in coins], foot, seen
+    backs = np.array([[p.x_mm, p.y_mm] for p, t in zip(r.scene.pieces, r.truth, strict=True)
+                      if p.kind == "coin" and p.face == "down" and not t.occluded
+                      and t.visible_fraction >= 0.99]).reshape(-1, 2)
+    return r.image, cal, [p.suit for p in coins], foot, seen, backs
 
 
 def test_coins_under_glare_read_their_suits(glare_coins) -> None:
-    image, cal, suits, _, seen = glare_coins
+    image, cal, suits, _, seen, _ = glare_coins
     assert len(suits) >= 15
     got = [s for s, _ in coin_suits(image, cal, seen, INKS)]
     assert got == suits
@@ -77,7 +80,7 @@ def test_coins_under_glare_read_their_suits(glare_coins) -> None:
 def test_the_namer_reads_every_coins_suit_from_its_face(glare_coins) -> None:
     """A coin a stage read wrongly (or the centre net's, read by another way) is read again
     from its own face when the namer judges it."""
-    image, cal, suits, foot, seen = glare_coins
+    image, cal, suits, foot, seen, _ = glare_coins
     wrong = [{"suns": "moons"}.get(s, "suns") for s in suits]
     dets = Detections.of(foot, ["coin"] * len(suits), confidence=[0.9] * len(suits),
                          seen_mm=seen, suit=wrong)
@@ -93,3 +96,16 @@ def test_a_face_is_the_disc_inside_the_printed_ring() -> None:
 
     r_px = FACE_SHARE * RADIUS_MM * PATCH_PX / PATCH_MM
     assert abs(len(face_pixels()) - np.pi * r_px ** 2) < 0.05 * np.pi * r_px ** 2
+
+
+def test_a_coin_lying_value_up_is_face_down_not_a_moon(glare_coins) -> None:
+    """A coin's back shows its value in black ink, which the ink reader reads as a sure
+    moon: the namer's sure "face down" stands whatever the stage read."""
+    image, cal, _, _, _, backs = glare_coins
+    assert len(backs) >= 1
+    seen = TopView(cal).camera.seen_at(backs, PieceSet().coin_thickness_mm)
+    dets = Detections.of(backs, ["coin"] * len(backs), confidence=[0.95] * len(backs),
+                         seen_mm=seen, suit=["moons"] * len(backs))
+    named = name_detections(Namer(NamerConfig()), image, cal, dets)
+    assert list(named.face) == ["down"] * len(backs)
+    assert list(named.suit) == [None] * len(backs)

@@ -33,7 +33,7 @@ def test_a_drawn_posts_features_show_its_dark_wall_between_table_on_either_side(
     view = _view(FOOT_MM)
     foot = view.to_px(FOOT_MM[None])[0]
     level = _drawn_post(view, CFG, foot, top_level=70)
-    f = post_features(CFG, level, view, foot[None], None, np.zeros((1, 4)))[0]
+    f = post_features(CFG, level, view, foot[None], None)[0]
     grid = f[:len(ALONG) * len(ACROSS)].reshape(len(ALONG), len(ACROSS))
     mid = len(ACROSS) // 2
     wall = grid[ALONG.index("0"):ALONG.index("0.5d") + 1]  # the top face covers 0.75d here

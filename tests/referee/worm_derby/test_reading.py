@@ -327,3 +327,12 @@ def test_doubt_an_obstacle_seen_moved_stands_where_it_was_seen_once_the_players_
     assert [(p.centre_mm, p.face) for p in tiles] == [((30.0, 520.0), "down")]
     state, out = play(game, state, seen(course(obstacles=[elsewhere]), TOO_FAR, MOONS0))
     assert out == []  # read the same again: nothing to say
+
+
+def test_doubt_on_an_ace_an_obstacle_not_seen_is_asked_about_not_passed_over():
+    game = new_game()
+    state = started(game, FIRST)
+    state, out = play(game, state, roll("suns", "ace"))
+    after, out = play(game, state, seen(course(), SUNS0, MOONS0))  # moved out of sight?
+    assert kinds(out) == [("Doubt", None)] and out[0].where == (0.0, 500.0)
+    assert _same_game(after, state)

@@ -39,7 +39,7 @@ T = TypeVar("T")
 ALL_KINDS: tuple[str, ...] = ("tile", "coin", "post", "segment", "token")
 
 GAME_KINDS: dict[str, tuple[str, ...]] = {
-    "worm-derby": ("tile", "coin", "post"),
+    "worm-derby": ("tile", "coin"),  # no posts: a shadow read as one would only be noise
     "worm-up": ("tile", "coin", "post", "segment"),
     "jungle": ("tile", "coin", "token"),
 }

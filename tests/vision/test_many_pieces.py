@@ -67,7 +67,7 @@ def detect_rendered(scene: Scene, size: tuple[int, int], table: str = "wood",
                                  hfov_deg=66)
     r = render_scene(scene, pose, RenderSettings(seed=5, table=table, table_seed=table_seed,
                                                  supersample=1, noise_sigma=1.0))
-    det = Detector(r.calibration(), config=DetectorConfig.for_game("worm-derby"))
+    det = Detector(r.calibration(), config=DetectorConfig(kinds=("tile", "coin", "post")))
     return det.detect(r.image).scene, [not t.occluded for t in r.truth]
 
 

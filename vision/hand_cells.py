@@ -15,7 +15,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from vision.errors import VisionError
+from vision.forest import load_forest, yes_share
 from vision.hand_features import Foreign
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -70,23 +70,11 @@ class HandCells:
 
     def __init__(self, config: HandCellsConfig) -> None:
         self.config = config
-        if not config.model.is_file():
-            raise VisionError(f"{config.model}: the hand cells' model is not there")
-        self.forest = cv2.ml.RTrees_load(str(config.model))
-        if self.forest.getVarCount() != N_CELL_FEATURES:
-            raise VisionError(f"{config.model}: a model of {self.forest.getVarCount()} "
-                              f"features, not {N_CELL_FEATURES}")
+        self.forest = load_forest(config.model, N_CELL_FEATURES, "the hand-cell reader")
 
     def scores(self, features: np.ndarray) -> np.ndarray:
         """(N,) share (0-1) of the trees voting "hand" for each row of ``features``."""
-        f = np.asarray(features, np.float32).reshape(-1, N_CELL_FEATURES)
-        if not len(f):
-            return np.zeros(0)
-        votes = self.forest.getVotes(f, 0)
-        labels, counts = votes[0], votes[1:].astype(float)
-        pos = np.nonzero(labels == 1)[0]
-        total = np.maximum(counts.sum(axis=1), 1.0)
-        return counts[:, pos[0]] / total if len(pos) else np.zeros(len(f))
+        return yes_share(self.forest, features, N_CELL_FEATURES)
 
     def hand_of(self, fg: Foreign, blob: np.ndarray) -> np.ndarray:
         """The cells of ``blob`` (bool (rows, cols)) that are the hand, closed by a cell (an

@@ -14,10 +14,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.errors import VisionError
+from vision.forest import load_forest, yes_share
 
 MODELS = Path(__file__).resolve().parent / "models"
 
@@ -53,28 +52,12 @@ class PostJudge:
 
     def __init__(self, config: PostJudgeConfig, n_features: int) -> None:
         self.config = config
-        if not Path(config.model).is_file():
-            raise VisionError(f"{config.model}: the post judge's model is not there")
-        try:
-            self.forest = cv2.ml.RTrees_load(str(config.model))
-        except cv2.error as e:
-            raise VisionError(f"{config.model}: cannot load the post judge ({e})") from None
-        if self.forest.getVarCount() != n_features:
-            raise VisionError(f"{config.model}: a model of {self.forest.getVarCount()} "
-                              f"features, not {n_features}")
+        self.forest = load_forest(config.model, n_features, "the post judge")
         self.n_features = n_features
 
     def scores(self, features: np.ndarray) -> np.ndarray:
         """(N,) share (0-1) of the trees voting "post" for each row of ``features``."""
-        f = np.asarray(features, np.float32).reshape(-1, self.n_features)
-        if not len(f):
-            return np.zeros(0)
-        votes = self.forest.getVotes(f, 0)  # first row: the class labels, then counts
-        labels = votes[0]
-        counts = votes[1:].astype(float)
-        pos = np.nonzero(labels == 1)[0]
-        total = np.maximum(counts.sum(axis=1), 1.0)
-        return counts[:, pos[0]] / total if len(pos) else np.zeros(len(f))
+        return yes_share(self.forest, features, self.n_features)
 
 
 _CACHE: dict[Path, PostJudge] = {}

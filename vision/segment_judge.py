@@ -12,10 +12,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from vision.errors import VisionError
+from vision.forest import load_forest, yes_share
 from vision.segment_features import N_FEATURES
 
 MODELS = Path(__file__).resolve().parent / "models"
@@ -37,24 +36,11 @@ class SegmentJudge:
 
     def __init__(self, config: SegmentJudgeConfig) -> None:
         self.config = config
-        if not config.model.is_file():
-            raise VisionError(f"{config.model}: the segment judge's model is not there")
-        self.forest = cv2.ml.RTrees_load(str(config.model))
-        if self.forest.getVarCount() != N_FEATURES:
-            raise VisionError(f"{config.model}: a model of {self.forest.getVarCount()} "
-                              f"features, not {N_FEATURES}")
+        self.forest = load_forest(config.model, N_FEATURES, "the segment judge")
 
     def scores(self, features: np.ndarray) -> np.ndarray:
         """(N,) share (0-1) of the trees voting "segment" for each row of ``features``."""
-        f = np.asarray(features, np.float32).reshape(-1, N_FEATURES)
-        if not len(f):
-            return np.zeros(0)
-        votes = self.forest.getVotes(f, 0)  # first row: the class labels, then counts
-        labels = votes[0]
-        counts = votes[1:].astype(float)
-        pos = np.nonzero(labels == 1)[0]
-        total = np.maximum(counts.sum(axis=1), 1.0)
-        return counts[:, pos[0]] / total if len(pos) else np.zeros(len(f))
+        return yes_share(self.forest, features, N_FEATURES)
 
 
 _CACHE: dict[Path, SegmentJudge] = {}

@@ -25,6 +25,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from training.forests import forest, scores
 from vision.hand_cells import N_CELL_FEATURES, cell_features
 from vision.hand_features import (
     FEATURES,
@@ -117,30 +118,6 @@ def gather(data: dict[str, np.ndarray], cfg: ForeignConfig) -> tuple[Blobs, np.n
              np.concatenate(cblob) if cblob else np.zeros(0, int))
     return Blobs(x, np.array(ys, np.int32), np.array(frames, int), np.array(rules, bool),
                  np.array(hands, float), *cells), truth
-
-
-def forest(x: np.ndarray, y: np.ndarray, trees: int, depth: int, seed: int) -> cv2.ml.RTrees:
-    """A random forest trained on rows ``x`` with labels ``y`` (0/1)."""
-    cv2.setRNGSeed(seed)
-    rt = cv2.ml.RTrees_create()
-    rt.setMaxDepth(depth)
-    rt.setMinSampleCount(3)
-    rt.setActiveVarCount(0)
-    rt.setCalculateVarImportance(False)
-    rt.setTermCriteria((cv2.TERM_CRITERIA_MAX_ITER, trees, 0))
-    rt.setPriors(np.array([1.0, 1.0], np.float32))
-    rt.train(x.astype(np.float32), cv2.ml.ROW_SAMPLE, y.astype(np.int32))
-    return rt
-
-
-def scores(rt: cv2.ml.RTrees, x: np.ndarray) -> np.ndarray:
-    """Share of votes for class 1."""
-    if not len(x):
-        return np.zeros(0)
-    v = rt.getVotes(x.astype(np.float32), 0)
-    labels, counts = v[0], v[1:].astype(float)
-    pos = np.nonzero(labels == 1)[0]
-    return counts[:, pos[0]] / np.maximum(counts.sum(axis=1), 1) if len(pos) else np.zeros(len(x))
 
 
 def frame_figures(flag_blob: np.ndarray, blobs: Blobs, truth: np.ndarray,

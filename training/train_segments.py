@@ -16,36 +16,12 @@ import json
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from training.forests import forest, scores
 from vision.segment_features import N_FEATURES
-
-
-def forest(x: np.ndarray, y: np.ndarray, trees: int, depth: int, seed: int) -> cv2.ml.RTrees:
-    """A random forest trained on rows ``x`` with labels ``y`` (0/1)."""
-    cv2.setRNGSeed(seed)
-    rt = cv2.ml.RTrees_create()
-    rt.setMaxDepth(depth)
-    rt.setMinSampleCount(3)
-    rt.setActiveVarCount(0)
-    rt.setCalculateVarImportance(False)
-    rt.setTermCriteria((cv2.TERM_CRITERIA_MAX_ITER, trees, 0))
-    rt.setPriors(np.array([1.0, 1.0], np.float32))
-    rt.train(x.astype(np.float32), cv2.ml.ROW_SAMPLE, y.astype(np.int32))
-    return rt
-
-
-def scores(rt: cv2.ml.RTrees, x: np.ndarray) -> np.ndarray:
-    """Share of votes for class 1."""
-    if not len(x):
-        return np.zeros(0)
-    v = rt.getVotes(x.astype(np.float32), 0)
-    labels, counts = v[0], v[1:].astype(float)
-    pos = np.nonzero(labels == 1)[0]
-    return counts[:, pos[0]] / np.maximum(counts.sum(axis=1), 1) if len(pos) else np.zeros(len(x))
 
 
 def figures(y: np.ndarray, s: np.ndarray, threshold: float) -> dict[str, float]:

@@ -51,6 +51,10 @@ class HandConfig:
     confirm_share: In live use (a remembered table), a foreign blob is a hand only when at
         least this share of it has changed against the memory: a plank or a glare that looks
         foreign but never moves is the table.
+    follow_frames: Live, a change only the memory sees, over the last frame's hand and reaching
+        in from the play area's edge (a tan hand on oak, an arm lifting out of view), is still
+        that hand for at most this many frames in a row; then a frame is read in full (pieces
+        moved in a block are no arm). 0: such a change is always read in full.
     """
 
     cells_across: int = 160
@@ -63,6 +67,7 @@ class HandConfig:
     hug: float | None = 0.8
     min_part_mm2: float = 1500.0
     confirm_share: float = 0.2
+    follow_frames: int = 6
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,

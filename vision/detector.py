@@ -298,6 +298,13 @@ class Detector:
             posts = timed(tm, "posts", read_posts, cfg.posts, prep, explained, tmask)
             parts.append(posts)
             self._draw_posts(explained, posts)
+        dets = Detections.merge(parts)
+        if self.namer is not None:
+            dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
+                         dets)
+            # what the namer dropped explains nothing (the stages read a bright arm on a dark
+            # cloth as a block of tiles: the memory's change there is the arm)
+            explained = self._of_pieces(explained, dets)
         # where pieces lie now or lay before: a change there is a piece moved, not a hand
         lay = explained if self._last_explained is None else \
             cv2.bitwise_or(explained, self._last_explained)
@@ -306,10 +313,7 @@ class Detector:
         self._hand_cells, self._followed = (hcells if hand else None), 0
         if self.memory is not None:
             self.memory.learn(hand, seen)
-        dets = Detections.merge(parts)
         if self.namer is not None:
-            dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
-                         dets)
             if cfg.proposals is not None and not hand:  # a hand frame is never judged
                 more = timed(tm, "proposals", propose, self.namer, frame, self.calibration,
                              prep, dets, cfg.coins, cfg.tiles, cfg.proposals, cfg.kinds)
@@ -393,6 +397,27 @@ class Detector:
             if moved:
                 return True, hcells | mcells, hand
         return hand, hcells, hand
+
+    def _of_pieces(self, explained: np.ndarray, dets: Detections) -> np.ndarray:
+        """A view mask of the stages' pieces kept only round the pieces of ``dets`` (each
+        piece's own reach: a tile's half diagonal, a coin's or a segment's radius, a post's
+        lean, and a margin); what the namer dropped explains nothing."""
+        if not explained.any():
+            return explained
+        cfg, s = self.config, self.view.px_per_mm
+        reach = {"tile": 0.75 * cfg.tiles.side_mm, "coin": cfg.coins.radius_mm,
+                 "segment": cfg.segments.diameter_mm / 2,
+                 "token": 0.75 * self.pieces.token_mm}
+        near = np.zeros_like(explained)
+        for kind, c in zip(dets.kind, self.view.to_px(dets.seen_mm).reshape(-1, 2),
+                           strict=True):
+            if kind in reach:
+                cv2.circle(near, (round(c[0]), round(c[1])), round((reach[kind] + 3) * s),
+                           255, -1)
+        posts = dets[dets.kind == "post"]
+        if len(posts):
+            self._draw_posts(near, posts)
+        return cv2.bitwise_and(explained, near)
 
     def _follow_hand(self, changed: np.ndarray) -> np.ndarray | None:
         """The cells of a change only the memory sees (uint8 (rows, cols)) that are still the

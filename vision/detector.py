@@ -376,15 +376,22 @@ class Detector:
         The memory only compares: the caller has it learn once the frame is decided."""
         cfg = self.config
         reuse, self._reuse = self._reuse, None
+        moved, mcells = False, None
+        if self.memory is not None:
+            if reuse is not None:  # the frame was compared: only more of it is explained
+                moved, mcells = timed(tm, "memory", self.memory.recompare, self.hand_grid,
+                                      explained)
+            else:
+                moved, mcells = timed(tm, "memory", self.memory.compare, self.hand_grid, frame,
+                                      explained, self._valid, cells)
         if reuse is not None:  # this frame's cue, made by the watch before its pieces
             hand, hcells = reuse
-        else:
+        else:  # (what never moved against the memory is the table: not judged)
+            live = {} if self.memory is None else {"moving": self.memory.changed_cells}
             hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
-                                 explained, self._valid, cells)
+                                 explained, self._valid, cells, **live)
         self._cue = (hand, hcells)
         if self.memory is not None:
-            moved, mcells = timed(tm, "memory", self.memory.compare, self.hand_grid, frame,
-                                  explained, self._valid, cells)
             changed = self.memory.changed_cells
             if hand and changed is not None:  # live: what never moves is the table itself
                 n_hand = max(1, int(np.count_nonzero(hcells)))
@@ -394,7 +401,7 @@ class Detector:
                 if np.count_nonzero(moving) < cfg.hands.confirm_share * n_hand and float(
                         np.sum(self.hand_grid.cell_mm2[moving > 0])) < cfg.hands.min_area_mm2:
                     hand, hcells = False, np.zeros_like(hcells)
-            if moved:
+            if moved and mcells is not None:
                 return True, hcells | mcells, hand
         return hand, hcells, hand
 

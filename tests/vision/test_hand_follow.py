@@ -38,11 +38,11 @@ class _Cue:
         self.blind = False
         self.real = detector_mod.detect_hands
 
-    def __call__(self, cfg, grid, frame, explained, valid, cells=None):
+    def __call__(self, cfg, grid, frame, explained, valid, cells=None, moving=None):
         if self.blind:
             sw, sh = grid.size_wh
             return False, np.zeros((sh, sw), np.uint8)
-        return self.real(cfg, grid, frame, explained, valid, cells)
+        return self.real(cfg, grid, frame, explained, valid, cells, moving)
 
 
 def _read_in_full(res: FrameResult) -> bool:
@@ -83,3 +83,32 @@ def test_pieces_moved_in_a_block_after_a_hand_are_read_at_once(watched) -> None:
                                       for i in range(3) for j in range(2))))
     res = det.detect(_frame(block, 11))
     assert _read_in_full(res) and not res.hand
+
+
+def test_a_foreign_blob_that_never_moved_is_not_judged() -> None:
+    cal = render.render_scene(Scene.empty(), POSE, render.RenderSettings(supersample=1))
+    det = Detector(cal.calibration(), config=DetectorConfig(kinds=("tile", "coin"), memory=None,
+                                                            namer=None, centres=None))
+    frame = _frame(_worm(), 10, hand=True)
+    none = np.zeros(det.hand_grid.size_wh[::-1], np.uint8)
+    args = (det.config.hands, det.hand_grid, frame, none, det._valid)
+    hand, cells = detector_mod.detect_hands(*args)
+    assert hand
+    assert not detector_mod.detect_hands(*args, moving=none)[0]
+    assert detector_mod.detect_hands(*args, moving=cells)[0]
+
+
+def test_a_frame_decided_again_with_more_explained_is_as_if_compared_so() -> None:
+    cal = render.render_scene(Scene.empty(), POSE, render.RenderSettings(supersample=1))
+    det = Detector(cal.calibration(), config=DetectorConfig(kinds=("tile", "coin")))
+    mem, grid = det.memory, det.hand_grid
+    assert mem is not None
+    h, w = det.view.valid.shape
+    nothing, all_of_it = np.zeros((h, w), np.uint8), np.full((h, w), 255, np.uint8)
+    mem.compare(grid, _frame(_worm(), 0), nothing, det._valid)
+    mem.learn(False)
+    hand = _frame(_worm(), 10, hand=True)
+    assert mem.compare(grid, hand, nothing, det._valid)[0]
+    again = mem.recompare(grid, all_of_it)
+    assert not again[0] and not again[1].any()
+    assert not mem.compare(grid, hand, all_of_it, det._valid)[0]

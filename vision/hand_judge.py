@@ -26,14 +26,16 @@ class HandJudgeConfig:
     model: The forest's file (``cv2.ml.RTrees`` saved as YAML).
     min_score: Least share of the trees' votes for "hand" that makes a blob one.
     rules_min_score: A blob the hand-set rules call a hand (``HandConfig``: large, from the
-        border) is one unless the trees are surer than this that it is not (a tan hand on oak
-        scores low; over five folds of the 300 training renders this kept 8 more hands of 182
-        for 11 more false ones of 118 than ``min_score`` alone).
+        border) is one unless the trees are surer than this that it is not; None: the trees
+        alone. Off: on 120 renders the judge never saw (seeds 67000-67119, every other with a
+        hand) it kept no hand more and doubled the false ones (``training/README.md``); live,
+        a hand the trees miss (a tan hand on oak) is the memory's change, followed as the
+        hand (:mod:`vision.detector`).
     """
 
     model: Path = MODELS / "hands.yml.gz"
     min_score: float = 0.4
-    rules_min_score: float = 0.25
+    rules_min_score: float | None = None
 
 
 class HandJudge:

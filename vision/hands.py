@@ -115,7 +115,8 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
         feats = np.array([blob_features(maps, fg, labels == i) for i in ids])
         s = judge_for(cfg.judge).scores(feats)
         hands = [i for i, v in zip(ids, s, strict=True) if v >= cfg.judge.min_score or (
-            v >= cfg.judge.rules_min_score and by_rules(cfg, maps, labels == i))]
+            cfg.judge.rules_min_score is not None and v >= cfg.judge.rules_min_score
+            and by_rules(cfg, maps, labels == i))]
     if not hands:
         return False, none
     return True, hug(cfg, fg, np.isin(labels, hands), maps).astype(np.uint8)

@@ -25,17 +25,19 @@ class HandJudgeConfig:
     """Attributes:
     model: The forest's file (``cv2.ml.RTrees`` saved as YAML).
     min_score: Least share of the trees' votes for "hand" that makes a blob one.
-    rules_min_score: A blob the hand-set rules call a hand (``HandConfig``: large, from the
-        border) is one unless the trees are surer than this that it is not; None: the trees
-        alone. Off: on 120 renders the judge never saw (seeds 67000-67119, every other with a
-        hand) it kept no hand more and doubled the false ones (``training/README.md``); live,
-        a hand the trees miss (a tan hand on oak) is the memory's change, followed as the
-        hand (:mod:`vision.detector`).
+    rules_min_score: Live (where the table memory confirms a hand by its change), a blob the
+        hand-set rules call a hand (``HandConfig``: large, from the border) is one unless the
+        trees are surer than this that it is not (a tan hand on oak, a hand low at the start of
+        its reach score low); None: the trees alone. A frame alone (no memory) is judged by the
+        trees alone: there the rules' extra hands are mostly false (stripes, planks, the floor:
+        on 120 renders the judge never saw, seeds 67000-67119, every other with a hand, they
+        doubled the false hands and kept no hand more), while live the memory vetoes what never
+        moves.
     """
 
     model: Path = MODELS / "hands.yml.gz"
     min_score: float = 0.4
-    rules_min_score: float | None = None
+    rules_min_score: float | None = 0.25
 
 
 class HandJudge:

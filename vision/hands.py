@@ -114,9 +114,10 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     else:
         feats = np.array([blob_features(maps, fg, labels == i) for i in ids])
         s = judge_for(cfg.judge).scores(feats)
+        # live, the memory vetoes what never moves: the looser rules may add a hand there
+        loose = cfg.judge.rules_min_score if moving is not None else None
         hands = [i for i, v in zip(ids, s, strict=True) if v >= cfg.judge.min_score or (
-            cfg.judge.rules_min_score is not None and v >= cfg.judge.rules_min_score
-            and by_rules(cfg, maps, labels == i))]
+            loose is not None and v >= loose and by_rules(cfg, maps, labels == i))]
     if not hands:
         return False, none
     return True, hug(cfg, fg, np.isin(labels, hands), maps).astype(np.uint8)

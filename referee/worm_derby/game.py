@@ -34,7 +34,13 @@ from referee.worm_derby.move_rules import (
     judge_move,
     most_steps,
 )
-from referee.worm_derby.reading import Candidate, ReadingRules, reconcile
+from referee.worm_derby.reading import (
+    Candidate,
+    Reading,
+    ReadingRules,
+    reconcile,
+    tile_distance,
+)
 from referee.worm_derby.roll_rules import judge_roll
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
@@ -60,6 +66,10 @@ from tabletop.events import (
 from tabletop.scene import SUITS, Piece, Point2, Scene
 
 DEFAULT_LENGTH = 6
+
+WHOLE_RULES = frozenset({Rule.OVERLAP, Rule.TOUCH, Rule.GAP, Rule.SHAPE, Rule.DIRECTION,
+                         Rule.STEPS})
+"""Fouls of the mover's own coins: called on a reading whose guesses lie clear of the worm."""
 
 
 def _notice(seq: int, message: str, level: str = "info") -> Notice:
@@ -477,6 +487,9 @@ class WormDerby(Game[DerbyState]):
             if not step.outputs and k == 0 and state.roll != "ace":
                 return step  # nothing changed once the misread is put right (on an ace, the
                 # one move that a tile not seen may be is asked about, not passed over)
+        whole = self._foul_read_whole(state, scene, reading, seq)
+        if whole is not None:
+            return whole
         doubted = reading.base.scene if reading.base is not None else scene
         if state.doubted is not None and state.doubted[1] == doubted:
             return Step(state)  # read again the same: the table was asked already
@@ -484,6 +497,60 @@ class WormDerby(Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _foul_read_whole(self, state: DerbyState, scene: Scene, reading: Reading, seq: int
+                         ) -> Step[DerbyState] | None:
+        """A foul of the player on the move that the reading supports whole, though it needed
+        a guess elsewhere: the mover's worm is read whole (none of its coins guessed), the foul
+        is one of its own coins' (:data:`WHOLE_RULES`), names no guessed piece, every guessed
+        piece (one put back, one left out) lies more than a coin's width clear of the worm
+        before and after the move, and the foul is the same with the pieces left out lying
+        there too. A piece not involved in the turn then cannot change the verdict. None
+        otherwise (the table is asked)."""
+        base = reading.base
+        if base is None or state.roll in (None, "again", "ace") or state.table is None:
+            return None
+        player = self.players[state.turn]
+        pieces, index_map = base.scene.pieces, base.index_map
+        restored = [i for i, j in enumerate(index_map) if j < 0]
+        mine = [p for p, j in zip(pieces, index_map, strict=True)
+                if p.kind == "coin" and p.suit == player]
+        if any(index_map[i] < 0 for i, p in enumerate(pieces)
+               if p.kind == "coin" and p.suit == player) or \
+                len(mine) != state.worm(player).length:
+            return None
+        kept = set(index_map)
+        left_out = [p for j, p in enumerate(scene.pieces) if j not in kept]
+        guessed = [pieces[i] for i in restored] + left_out
+        worm = [*state.worm(player).coins_mm, *(p.centre_mm for p in mine)]
+        if not all(self._clear_of(p, worm) for p in guessed):
+            return None
+        found = self._judge_scene(state, base.scene, seq).verdicts
+        if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
+                found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
+            return None
+        tiles = tuple(p for p in left_out if p.kind == "tile")
+        if tiles:
+            with_them = self._judge_scene(
+                replace(state, table=replace(state.table, pieces=(*state.table.pieces, *tiles))),
+                replace(base.scene, pieces=(*pieces, *tiles)), seq).verdicts
+            if [(v.legal, v.rule) for v in with_them] != [(False, found[0].rule)]:
+                return None
+        v = found[0]
+        return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _clear_of(self, piece: Piece, points: Sequence[Point2]) -> bool:
+        """Whether ``piece``'s outline lies more than a coin's width clear of coins at
+        ``points``."""
+        d = self.d
+        for c in points:
+            if piece.kind == "tile":
+                gap = tile_distance(c, piece, self.pieces.tile_mm) - d / 2
+            else:
+                gap = math.dist(c, piece.centre_mm) - d / 2 - self.pieces.size_mm(piece.kind) / 2
+            if gap <= d:
+                return False
+        return True
 
     def _legal_with_new_tiles(self, state: DerbyState, scene: Scene, cand: Candidate,
                               seq: int) -> bool:

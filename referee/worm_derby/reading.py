@@ -123,7 +123,7 @@ class Reading:
     base: Candidate | None = None
 
 
-def _tile_distance(p: Point2, tile: Piece, side_mm: float) -> float:
+def tile_distance(p: Point2, tile: Piece, side_mm: float) -> float:
     """Distance from ``p`` to a tile's square (negative inside)."""
     a = math.radians(tile.angle_deg or 0.0)
     dx, dy = p[0] - tile.x_mm, p[1] - tile.y_mm
@@ -184,7 +184,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     for k in gone:
         p = old_p[k]
         cover = [j for j, c in coins_now
-                 if _tile_distance(c, p, rules.tile_mm) < rules.coin_mm / 2 + 2.0] \
+                 if tile_distance(c, p, rules.tile_mm) < rules.coin_mm / 2 + 2.0] \
             if p.kind == "tile" else \
             [j for j, c in coins_now if math.dist(c, p.centre_mm) < rules.coin_mm]
         restored.append(p)

@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+import numpy as np
+
 from referee.base import Game, Judgement, Step
 from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
@@ -49,7 +51,7 @@ from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
 from referee.worm_derby.words import at, possessive, sentence
-from referee.worm_derby.worms import extract_worm
+from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Doubt,
@@ -505,7 +507,8 @@ class WormDerby(Game[DerbyState]):
         is one of its own coins' (:data:`WHOLE_RULES`), names no guessed piece, every guessed
         piece (one put back, one left out) lies more than a coin's width clear of the worm
         before and after the move, and the foul is the same with the pieces left out lying
-        there too. A piece not involved in the turn then cannot change the verdict. None
+        there too. A piece not involved in the turn then cannot change the verdict. A worm
+        read one coin short is faulted only for a split no single coin could join. None
         otherwise (the table is asked)."""
         base = reading.base
         if base is None or state.roll in (None, "again", "ace") or state.table is None:
@@ -515,9 +518,10 @@ class WormDerby(Game[DerbyState]):
         restored = [i for i, j in enumerate(index_map) if j < 0]
         mine = [p for p, j in zip(pieces, index_map, strict=True)
                 if p.kind == "coin" and p.suit == player]
+        short = len(mine) == state.worm(player).length - 1
         if any(index_map[i] < 0 for i, p in enumerate(pieces)
                if p.kind == "coin" and p.suit == player) or \
-                len(mine) != state.worm(player).length:
+                (len(mine) != state.worm(player).length and not short):
             return None
         kept = set(index_map)
         left_out = [p for j, p in enumerate(scene.pieces) if j not in kept]
@@ -528,6 +532,9 @@ class WormDerby(Game[DerbyState]):
         found = self._judge_scene(state, base.scene, seq).verdicts
         if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
                 found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
+            return None
+        if short and (found[0].rule != Rule.SHAPE or not split_whatever_one_coin(
+                np.array([p.centre_mm for p in mine]), self.d, self.settings.touch_factor)):
             return None
         tiles = tuple(p for p in left_out if p.kind == "tile")
         if tiles:

@@ -356,3 +356,18 @@ def test_doubt_on_an_ace_an_obstacle_not_seen_is_asked_about_not_passed_over():
     after, out = play(game, state, seen(course(), SUNS0, MOONS0))  # moved out of sight?
     assert kinds(out) == [("Doubt", None)] and out[0].where == (0.0, 500.0)
     assert _same_game(after, state)
+
+
+def test_shape_a_split_no_single_coin_could_join_is_a_foul_though_a_coin_is_not_seen():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "3"))
+    kept = [c for c in line(-40, 3 * D, 5, "suns") if c.y_mm != 4 * D]  # one not seen
+    far = line(-40, 9.6 * D, 1, "suns")  # 2.6 coin widths beyond the head
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), kept + far, MOONS0))
+    assert kinds(out) == [("Verdict", "shape")] and out[0].player == "suns"
+    # the tail not seen and a coin the one not seen might join to the rest: the table is asked
+    near = line(-40, 9.2 * D, 1, "suns")
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]),
+                                    line(-40, 4 * D, 4, "suns") + near, MOONS0))
+    assert kinds(out) == [("Doubt", None)]

@@ -331,7 +331,7 @@ class Jungle(Game[JungleState]):
         that token taken for the animal that stood on its square; a guess, so it may only
         confirm a legal move (or nothing moved); anything else is a doubt."""
         step = self._judge_scene(state, misread.scene, seq, t)
-        if all(isinstance(o, Verdict) and o.legal or isinstance(o, Notice | Winner)
+        if all((isinstance(o, Verdict) and o.legal) or isinstance(o, Notice | Winner)
                for o in step.outputs):
             return step
         pos = self.position(state)

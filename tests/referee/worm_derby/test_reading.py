@@ -371,3 +371,14 @@ def test_shape_a_split_no_single_coin_could_join_is_a_foul_though_a_coin_is_not_
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]),
                                     line(-40, 4 * D, 4, "suns") + near, MOONS0))
     assert kinds(out) == [("Doubt", None)]
+
+
+def test_overlap_a_coin_not_seen_under_a_coin_laid_over_it_is_still_there():
+    moons = line(-12, 10, 6, "moons")  # beside suns' worm, not touching it
+    game = new_game()
+    state = started(game, seen(course(obstacles=[OBSTACLE]), SUNS0, moons).scene)
+    state, _ = play(game, state, roll("suns", "2"))
+    over = coin(-21, 113.8, "suns")  # touches suns' new head, lies over moons' head
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 2 * D, 5, "suns"),
+                                    [over], moons[:5]))
+    assert kinds(out) == [("Verdict", "overlap")] and out[0].player == "suns"

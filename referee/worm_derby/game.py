@@ -474,7 +474,7 @@ class WormDerby(Game[DerbyState]):
         assert state.table is not None
         player = self.players[state.turn]
         if player in state.unsure and state.roll not in (None, "again", "ace"):
-            return self._mover_unsure(state, scene, seq)
+            return self._judge_unsure(state, scene, seq)
         reading = reconcile(state.table, scene, self.reading_rules(state))
         for k, cand in enumerate(reading.candidates):
             step = self._judge_scene(state, cand.scene, seq)
@@ -573,6 +573,65 @@ class WormDerby(Game[DerbyState]):
         step = self._judge_scene(replace(state, table=table),
                                  replace(cand.scene, pieces=(*cand.scene.pieces, *new)), seq)
         return bool(step.verdicts) and all(v.legal for v in step.verdicts)
+
+    def _judge_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
+        """The worm on the move was last seen one coin short, as one chain, and is read whole
+        now: each place the coin not seen may have had (a coin read now that joins the coins
+        last seen into one worm, or one step beyond their head, moved since) is tried as the
+        worm's start; when every one gives the same verdict, that is the verdict. Otherwise the
+        table is asked (:meth:`_mover_unsure`)."""
+        assert state.table is not None and state.course is not None
+        player = self.players[state.turn]
+        track = state.worm(player)
+        same = self.settings.same_place_mm
+        last = [p.centre_mm for p in state.table.pieces if p.kind == "coin" and p.suit == player]
+        now = extract_worm(scene, player, self.d, self.settings)
+        if len(last) != track.length - 1 or not now.ok or len(now.coins) != track.length:
+            return self._mover_unsure(state, scene, seq)
+        starts = [[*last, scene.pieces[i].centre_mm] for i in now.coins
+                  if not any(math.dist(scene.pieces[i].centre_mm, q) <= same for q in last)]
+        seen_last = extract_worm(Scene(tuple(Piece("coin", x, y, suit=player) for x, y in last)),
+                                 player, self.d, self.settings)
+        if len(last) < 2:
+            return self._mover_unsure(state, scene, seq)
+
+        def off_track(c: Point2) -> float:
+            return min(math.dist(c, q) for q in track.coins_mm)
+
+        tail = min(last, key=off_track)  # its tail lies nearest where it lay before it moved
+        if seen_last.ok:  # one chain: the coin not seen was laid last, beyond its head (a
+            # coin kept where it lay would have been found there)
+            chain = [last[i] for i in seen_last.coins]
+            if chain[-1] == tail:
+                chain = chain[::-1]
+            end, nxt = chain[-1], chain[-2]
+            n = math.dist(end, nxt)
+            starts.append([*last, (end[0] + (end[0] - nxt[0]) * self.d / n,
+                                   end[1] + (end[1] - nxt[1]) * self.d / n)])
+        steps: list[Step[DerbyState]] = []
+        for start in starts:
+            coins = Scene(tuple(Piece("coin", x, y, suit=player) for x, y in start))
+            shape = extract_worm(coins, player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != track.length:
+                continue
+            pts = tuple(start[i] for i in shape.coins)
+            if math.dist(pts[-1], tail) < math.dist(pts[0], tail):
+                pts = pts[::-1]  # tail first
+            table = replace(state.table, pieces=(*state.table.pieces, Piece(
+                "coin", *next(q for q in start if q not in last), suit=player)))
+            known = replace(state, table=table, unsure=tuple(u for u in state.unsure
+                                                             if u != player)).with_worm(
+                replace(track, coins_mm=pts, angles_rad=self._angles_like(state.course, track,
+                                                                           pts)))
+            steps.append(self._scene(known, scene, seq))
+        said = {tuple((v.legal, v.rule, v.player) for v in st.verdicts) for st in steps}
+        legal = said == {((True, Rule.OK.value, player),)} or said == {((True, Rule.OK.value,
+                                                                     None),)}
+        if (len(steps) >= 2 or legal) and len(said) == 1 and all(
+                len(st.verdicts) == 1 and not any(isinstance(o, Doubt) for o in st.outputs)
+                for st in steps):
+            return steps[0]
+        return self._mover_unsure(state, scene, seq)
 
     def _mover_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """The worm on the move was not read whole since it last moved: where it started from

@@ -313,7 +313,7 @@ def test_doubt_a_legal_move_is_not_confirmed_by_leaving_out_a_new_tile_it_would_
     assert kinds(out) == [("Verdict", "ok")]
 
 
-def test_doubt_a_mover_not_read_whole_is_not_placed_where_it_may_already_have_moved():
+def test_steps_a_mover_last_seen_one_coin_short_is_judged_from_where_it_was_seen():
     game = new_game()
     state = started(game, FIRST)
     state, _ = play(game, state, roll("suns", "2"))
@@ -327,7 +327,11 @@ def test_doubt_a_mover_not_read_whole_is_not_placed_where_it_may_already_have_mo
     assert kinds(out) == [("Verdict", "ok")]
     suns4 = line(-40, 4 * D, 6, "suns")
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns4, moons3))
-    assert kinds(out) == [("Doubt", None)] and out[0].player == "suns"  # not taken as read
+    # judged from where it was last seen, its head not seen then one step beyond
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 5 * D, 6, "suns"),
+                                    moons3))
+    assert kinds(out) == [("Verdict", "steps")] and out[0].player == "suns"
     state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, moons3))
     assert out == [] and "suns" not in state.unsure  # whole where it was last seen
     state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns4, moons3))

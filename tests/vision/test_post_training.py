@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training import make_posts, post_loss, train_posts
+from training import make_posts, post_loss, post_thresholds, train_posts
 from vision.post_features import N_FEATURES
 
 
-@pytest.mark.parametrize("module", [make_posts, post_loss])
+@pytest.mark.parametrize("module", [make_posts, post_loss, post_thresholds])
 def test_the_training_tools_examples_hold(module) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
@@ -59,3 +59,11 @@ def test_leaving_out_a_family_the_data_lacks_is_an_error_naming_it(tmp_path: Pat
     data = _data(tmp_path / "d.npz", ("wood", "felt"))
     with pytest.raises(SystemExit, match="marble"):
         train_posts.main([str(data), "-o", str(tmp_path / "m.yml.gz"), "--without", "marble"])
+
+
+def test_threshold_pairs_are_read_as_min_score_then_veto() -> None:
+    from training.post_thresholds import Pair, parse_pairs
+
+    assert parse_pairs("0.6:0.3") == [Pair(min_score=0.6, veto=0.3)]
+    with pytest.raises(ValueError):
+        parse_pairs("0.6")

@@ -20,6 +20,7 @@ from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes, largest_channel
 from vision.sampling import bilinear
+from vision.square_fit import square_centre
 from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
 from vision.tile_fit import runs_past
@@ -322,6 +323,19 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
                   (pitch, pitch))
 
 
+def steepest_square(shade: np.ndarray, block: _Block, side: float, away: np.ndarray
+                    ) -> _Block | None:
+    """A lone tile's top face from its sides' steepest edges
+    (:func:`vision.square_fit.square_centre`), where :func:`refine_block` cannot measure them
+    against the table's level (a check, a cloth's pattern): better than its blob's rectangle,
+    which the table's pale parts beside it bend (a gingham's white squares turn it by
+    degrees). None where those edges fit no square either."""
+    sq = square_centre(shade, np.asarray(block.centre_px, float), block.angle_px, side, away)
+    if sq is None:
+        return None
+    return _Block((float(sq[0][0]), float(sq[0][1])), sq[1], 1, 1, side)
+
+
 def _solve3(A: tuple[tuple[float, ...], ...], b: tuple[float, ...]
             ) -> tuple[float, float, float] | None:
     """The solution of a 3x3 linear system by Cramer's rule; None when it is singular."""
@@ -500,6 +514,8 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
                                 max_rms_px=cfg.loose_rms_px)
         if fine is None and edged == EDGED:
             continue  # a notched blob is a tile only when its straight edges are measured
+        if fine is None and b.nx == b.ny == 1:  # a check, a cloth's pattern beside its edges
+            fine = steepest_square(prep.shade, b, side, u)
         if edged == EDGED and fine is not None and runs_past(
                 prep.top, np.array(fine.centre_px), fine.angle_px, side) >= cfg.max_runs_edged:
             continue  # a corner of a page or a card: its edges run on past the square's corners

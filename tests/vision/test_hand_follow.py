@@ -2,7 +2,8 @@
 the hand when the table memory sees a change over the last frame's hand reaching in from the
 play area's edge: the watch goes on at the camera's rate instead of reading the frame in full,
 for a few frames at most; a change in the middle of the table (pieces moved in a block) is read
-in full at once."""
+in full at once. Live, what never moved against the memory is not judged, and the hand-set rules
+may add a hand the trees are unsure of; a frame alone is judged by the trees alone."""
 
 from __future__ import annotations
 

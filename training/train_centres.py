@@ -72,10 +72,13 @@ class View:
         self.store, self.i, self.c, self.level = store, i, c, level
         self.seed, self.conditions = seed, conditions
         self.family = conditions["table_family"]
+        self._top: tuple[np.ndarray, np.ndarray] | None = None
 
     def top(self) -> tuple[np.ndarray, np.ndarray]:
-        """(top view uint8 (H, W, 3), valid uint8 (H, W))."""
-        return self.store[f"top{self.i}"], self.store[f"valid{self.i}"]
+        """(top view uint8 (H, W, 3), valid uint8 (H, W)), read once (about 1 MB a view)."""
+        if self._top is None:
+            self._top = self.store[f"top{self.i}"], self.store[f"valid{self.i}"]
+        return self._top
 
     def whole_input(self) -> np.ndarray:
         top, valid = self.top()
@@ -186,9 +189,12 @@ def sample(views: list[View], rng: np.random.Generator, n: int
         f = np.full((big, big), rng.uniform(0.7, 1.4), np.float32)
         if rng.random() < BLIND_SHARE:
             f *= blind_bands(big, big, rng)
-        img = top.astype(np.float32) * f[..., None]
-        img += rng.normal(0, rng.uniform(0, 3.0), img.shape).astype(np.float32)
-        top = np.clip(np.rint(img), 0, 255).astype(np.uint8)
+        img = top.astype(np.float32)
+        img *= f[..., None]
+        noise = rng.standard_normal(img.shape, dtype=np.float32)
+        noise *= rng.uniform(0, 3.0)
+        img += noise
+        top = np.clip(img + 0.5, 0, 255).astype(np.uint8)
         x = input_of_top(top, np.ascontiguousarray(valid), v.level)
         x = x[:, MARGIN:MARGIN + CROP, MARGIN:MARGIN + CROP].copy()
         x[:3] *= rng.uniform(0.8, 1.2)

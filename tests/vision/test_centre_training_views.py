@@ -45,3 +45,47 @@ def test_hard_seeds_pin_real_choices_on_their_share() -> None:
         assert p.get("light", LIGHT_KINDS[0]) in LIGHT_KINDS
         assert p.get("clutter", CLUTTER_KINDS[0]) in CLUTTER_KINDS
     assert pinned_choices(1234, 0.6) == pinned_choices(1234, 0.6)
+
+
+def _one_view():
+    from train_centres import View
+
+    top = np.full((300, 360, 3), 90, np.uint8)
+    valid = np.ones((300, 360), np.uint8)
+    centres = np.array([[150.0, 120.0, 1, 1], [260.0, 200.0, 0, 1]], np.float32)
+    top[110:131, 140:161] = 220  # a pale tile, 42 mm a side, at (150, 120)
+    yy, xx = np.mgrid[0:300, 0:360]
+    top[(xx - 260) ** 2 + (yy - 200) ** 2 <= 25] = 200  # a coin at (260, 200)
+    store = {"top0": top, "valid0": valid}
+    return View(store, 0, centres, 100.0, 1, {"table_family": "wood", "light": "soft",
+                                                  "clutter": "none"})
+
+
+def test_training_crops_keep_targets_on_their_pieces() -> None:
+    from train_centres import STRIDE, sample
+
+    v = _one_view()
+    rng = np.random.default_rng(5)
+    seen = 0
+    for _ in range(6):
+        xb, tb, _ = sample([v], rng, 4)
+        for x, t in zip(xb, tb, strict=True):
+            for k in range(2):
+                if t[k].max() < 0.9:
+                    continue
+                y, x_ = np.unravel_index(np.argmax(t[k]), t[k].shape)
+                py, px = y * STRIDE, x_ * STRIDE
+                # under every turn, mirror, exposure and blind, the piece is brighter there
+                # than around it
+                assert x[1, py, px] > x[1, py, px - 14 if px >= 14 else px + 14] + 0.2
+                seen += 1
+    assert seen >= 6
+
+
+def test_blind_bands_take_their_share_of_the_light() -> None:
+    from train_centres import blind_bands
+
+    for s in range(5):
+        f = blind_bands(200, 200, np.random.default_rng(s))
+        assert 0.39 <= f.min() < 0.71 and f.max() == 1.0
+        assert 0.15 < float(np.mean(f < 0.99)) < 0.8

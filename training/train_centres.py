@@ -356,6 +356,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--log-every", type=int, default=100)
     ap.add_argument("--exclude-family", default=None,
                     help="leave this table family out of training (a held-out experiment)")
+    ap.add_argument("--init", default=None,
+                    help="start from these exported weights (their batch norms stay frozen)")
     args = ap.parse_args(argv)
 
     val = load([args.val])
@@ -373,7 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("training needs .npz files and -o")
 
     import torch
-    from centres_model import CentreNet
+    from centres_model import CentreNet, freeze_norms, load_onnx_weights
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -385,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# {len(views)} training views, {len(val)} validation views, {len(hard)} hard ones",
           flush=True)
     model = CentreNet(args.width)
+    if args.init:
+        load_onnx_weights(model, args.init)
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps,
                                                 pct_start=0.1)
@@ -392,6 +396,8 @@ def main(argv: list[str] | None = None) -> int:
     run = 0.0
     for step in range(args.steps):
         model.train()
+        if args.init:
+            freeze_norms(model)
         xb, tb, wb = sample(views, rng, args.batch)
         x, t, w = torch.from_numpy(xb), torch.from_numpy(tb), torch.from_numpy(wb)
         p = model(x).clamp(1e-5, 1 - 1e-5)
@@ -434,6 +440,7 @@ def main(argv: list[str] | None = None) -> int:
         "candidate_recall": table,
         "exclude_family": args.exclude_family, "steps": args.steps, "batch": args.batch,
         "width": args.width, "seed": args.seed, "train_seconds": round(train_s),
+        "init": Path(args.init).name if args.init else None, "lr": args.lr,
         "parameters": int(sum(p.numel() for p in model.parameters())),
     }
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")

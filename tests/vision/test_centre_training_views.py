@@ -4,10 +4,12 @@ seeds, leaving the others as ``draw_case(seed)`` draws them."""
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from calibration.model import Calibration
 from tabletop.render.variety import CLUTTER_KINDS, LIGHT_KINDS, TABLE_KINDS
@@ -89,3 +91,23 @@ def test_blind_bands_take_their_share_of_the_light() -> None:
         f = blind_bands(200, 200, np.random.default_rng(s))
         assert 0.39 <= f.min() < 0.71 and f.max() == 1.0
         assert 0.15 < float(np.mean(f < 0.99)) < 0.8
+
+
+def test_fine_tuning_starts_from_what_the_export_computes() -> None:
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("onnx")
+    import cv2
+    from centres_model import CentreNet, load_onnx_weights
+
+    from vision.centres import MODEL
+
+    width = json.loads(MODEL.with_suffix(".json").read_text())["width"]
+    model = CentreNet(width)
+    load_onnx_weights(model, str(MODEL))
+    model.eval()
+    x = np.random.default_rng(0).uniform(-1, 1, (1, 7, 64, 96)).astype(np.float32)
+    x[0, 6] = 1.0
+    net = cv2.dnn.readNetFromONNX(str(MODEL))
+    net.setInput(x)
+    with torch.no_grad():
+        assert np.abs(model(torch.from_numpy(x)).numpy() - net.forward()).max() < 1e-4

@@ -25,14 +25,13 @@ class HandJudgeConfig:
     """Attributes:
     model: The forest's file (``cv2.ml.RTrees`` saved as YAML).
     min_score: Least share of the trees' votes for "hand" that makes a blob one.
-    rules_min_score: Live (where the table memory confirms a hand by its change), a blob the
-        hand-set rules call a hand (``HandConfig``: large, from the border) is one unless the
-        trees are surer than this that it is not (a tan hand on oak, a hand low at the start of
-        its reach score low); None: the trees alone. A frame alone (no memory) is judged by the
-        trees alone: there the rules' extra hands are false (stripes, planks, the floor: on 120
-        renders the judge never saw, seeds 67000-67119, every other with a hand, they made 15
-        false hands of 60 hand-free frames against 5, and kept no hand more: 1 of 60 missed
-        either way), while live the memory vetoes what never moves.
+    rules_min_score: A blob the hand-set rules call a hand (``HandConfig``: large, from the
+        border) is one unless the trees are surer than this that it is not (a tan hand on oak
+        scores low); None: the trees alone. On 120 renders the judge never saw (seeds
+        67000-67119, every other with a hand) the rules made 15 false hands of 60 hand-free
+        frames against the trees' 5 and kept no hand more; but a hand of the sample playthrough
+        (a real camera's frame) scores 0.29 and only the rules keep it, and on the renders at
+        68000+ the trees alone read every frame as the rules do: kept.
     """
 
     model: Path = MODELS / "hands.yml.gz"

@@ -114,8 +114,7 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     else:
         feats = np.array([blob_features(maps, fg, labels == i) for i in ids])
         s = judge_for(cfg.judge).scores(feats)
-        # live, the memory vetoes what never moves: the looser rules may add a hand there
-        loose = cfg.judge.rules_min_score if moving is not None else None
+        loose = cfg.judge.rules_min_score
         hands = [i for i, v in zip(ids, s, strict=True) if v >= cfg.judge.min_score or (
             loose is not None and v >= loose and by_rules(cfg, maps, labels == i))]
     if not hands:

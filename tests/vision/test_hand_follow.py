@@ -2,8 +2,7 @@
 the hand when the table memory sees a change over the last frame's hand reaching in from the
 play area's edge: the watch goes on at the camera's rate instead of reading the frame in full,
 for a few frames at most; a change in the middle of the table (pieces moved in a block) is read
-in full at once. Live, what never moved against the memory is not judged, and the hand-set rules
-may add a hand the trees are unsure of; a frame alone is judged by the trees alone."""
+in full at once. Live, what never moved against the memory is not judged."""
 
 from __future__ import annotations
 
@@ -13,7 +12,6 @@ import pytest
 from tabletop.scene import Piece, Scene
 from vision import detector as detector_mod
 from vision.detector import Detector, DetectorConfig, FrameResult
-from vision.hand_judge import HandJudgeConfig
 from vision.hands import HandConfig
 
 render = pytest.importorskip("tabletop.render")
@@ -115,17 +113,3 @@ def test_a_frame_decided_again_with_more_explained_is_as_if_compared_so() -> Non
     assert not again[0] and not again[1].any()
     assert not mem.compare(grid, hand, all_of_it, det._valid)[0]
 
-
-def test_the_hand_set_rules_add_a_hand_only_live() -> None:
-    cal = render.render_scene(Scene.empty(), POSE, render.RenderSettings(supersample=1))
-    # trees that are never sure, and rules that stand whatever the trees say
-    judge = HandJudgeConfig(min_score=1.01, rules_min_score=0.0)
-    det = Detector(cal.calibration(), config=DetectorConfig(
-        kinds=("tile", "coin"), hands=HandConfig(judge=judge), memory=None, namer=None,
-        centres=None))
-    frame = _frame(_worm(), 10, hand=True)
-    sw, sh = det.hand_grid.size_wh
-    none = np.zeros((sh, sw), np.uint8)
-    args = (det.config.hands, det.hand_grid, frame, none, det._valid)
-    assert not detector_mod.detect_hands(*args)[0]  # a frame alone: the trees alone
-    assert detector_mod.detect_hands(*args, moving=np.ones((sh, sw), np.uint8))[0]

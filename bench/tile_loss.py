@@ -17,10 +17,9 @@ misses says at which step of the centre net's tile proposals it was lost:
 Per scene a line (``read as a hand``: the frame was called one, and the centre net's pieces
 under the hand's cells were left out), then the counts by step and by table. The false
 tiles of the scene (not paired with any truth, occluded or not) are listed too, each with
-where it came from
-(``stage`` or ``centres``) and what truly lies there (``coin``, a hidden tile, ``none``), and
-so are the paired tiles whose angle is more than a degree off (``turned``, with where each
-came from).
+where it came from (``stage`` or ``centres``) and what truly lies there (``coin``, a hidden
+tile, ``none``), and so are the paired tiles whose angle is more than a degree off
+(``turned``, with where each came from).
 """
 
 from __future__ import annotations

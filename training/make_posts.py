@@ -50,6 +50,32 @@ def seed_range(text: str) -> range:
     return range(int(a), int(b))
 
 
+HARD_CLUTTER: tuple[str, ...] = ("mug", "phone", "mixed", "dice", "notebook")
+"""Clutter a post judge must learn to refuse: a mug's dark rim, a phone's dark slab, dice."""
+
+HARD_LIGHTS: tuple[str, ...] = ("hard", "window", "blind", "dim-warm")
+"""Lights whose shadows a post judge must learn to refuse: a hard lamp's long shadows, a
+window's, a blind's stripes; a dim room's noise."""
+
+
+def hard_pins(seed: int, share: float) -> dict[str, str]:
+    """``draw_case`` keywords pinning a hard clutter and / or light for ``share`` of the seeds
+    (each drawn from the seed alone, so a run is repeatable).
+
+    >>> hard_pins(5, 0.0)
+    {}
+    >>> sorted(hard_pins(5, 1.0))
+    ['clutter', 'light']
+    """
+    rng = np.random.default_rng([seed, 7177])
+    out: dict[str, str] = {}
+    if rng.uniform() < share:
+        out["clutter"] = str(rng.choice(HARD_CLUTTER))
+    if rng.uniform() < share:
+        out["light"] = str(rng.choice(HARD_LIGHTS))
+    return out
+
+
 def labels(feet_mm: np.ndarray, shown: np.ndarray, hidden: np.ndarray, hit_mm: float,
            miss_mm: float) -> np.ndarray:
     """1 (a post), 0 (none), -1 (left out) for each candidate foot (N, 2)."""
@@ -134,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--least", type=float, default=0.1, help="least heat of a net peak")
     ap.add_argument("--post-weight", type=float, default=0.3,
                     help="how often a group of posts is laid (the usual mix: 0.1)")
+    ap.add_argument("--hard-share", type=float, default=0.0,
+                    help="share of the seeds whose clutter or light is pinned to one that makes "
+                         "posts hard to judge (:data:`HARD_CLUTTER`, :data:`HARD_LIGHTS`)")
     args = ap.parse_args(argv)
     cols: dict[str, list[np.ndarray]] = {k: [] for k in (
         "x", "y", "seed", "family", "light", "source", "heat", "dist")}
@@ -141,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
         "truth_seed", "truth_family", "truth_light", "truth_mask", "truth_net")}
     t0 = time.perf_counter()
     for seed in args.seeds:
-        case = draw_case(seed, weights={"post": args.post_weight})
+        case = draw_case(seed, weights={"post": args.post_weight},
+                         **hard_pins(seed, args.hard_share))
         r = case.render()
         shown = np.array([p.centre_mm for p, tr in zip(r.scene.pieces, r.truth, strict=True)
                           if p.kind == "post" and not tr.occluded and tr.visible_fraction >= 1.0

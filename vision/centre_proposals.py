@@ -21,6 +21,7 @@ import numpy as np
 from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
 from vision.coin_colour import colour_rim_centres
+from vision.coin_shape import not_round
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
 from vision.namer import Namer, name_detections
@@ -215,7 +216,9 @@ def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.n
     :func:`colour_rim_centres`), else the grey rim's steepest edges (a table whose level
     varies: a check, a cloth's pattern; :func:`rim_centres`), else the rim in colour once
     the camera's noise is smoothed away round the coin (a dim, under-exposed room: a
-    Gaussian of ``smooth`` radii, symmetric, so the circle's centre stays where it was)."""
+    Gaussian of ``smooth`` radii, symmetric, so the circle's centre stays where it was).
+    A fit whose far edge is surely no circle (a die's square top:
+    :func:`vision.coin_shape.not_round`) is NaN too."""
     fine = far_edge_centres(shade, starts, away, r, 1.0)
     for fit in (lambda i: colour_rim_centres(top, starts[i], away[i], r),
                 lambda i: rim_centres(shade, starts[i], away[i], r),
@@ -225,6 +228,9 @@ def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.n
         if not lost.any():
             break
         fine[lost] = fit(lost)
+    placed = np.flatnonzero(np.all(np.isfinite(fine), axis=1))
+    if len(placed):
+        fine[placed[not_round(shade, fine[placed], away[placed], r)]] = np.nan
     return fine
 
 

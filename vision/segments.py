@@ -43,6 +43,8 @@ class SegmentConfig:
         as a share of the disc's area: a patch of colour of another shape is no segment.
     max_roughness: Most RMS distance (share of the radius) of a segment's free outline from
         a circle.
+    min_dome_cover: Segments read by their shading in a blob (:func:`shading_peaks`) stand
+        only where their discs fill at least this share of it.
     judge: The learned judge of candidates (:mod:`vision.segment_judge`); None: the
         hand-set test of ``min_relief`` instead.
     min_relief: Least spread of brightness (5th to 95th percentile, share of the median)
@@ -63,6 +65,7 @@ class SegmentConfig:
     max_outside: float = 0.5
     max_roughness: float = 0.3
     min_relief: float = 0.22
+    min_dome_cover: float = 0.25
     judge: SegmentJudgeConfig | None = field(default_factory=SegmentJudgeConfig)
 
 
@@ -308,8 +311,12 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
             patch = value[y0:y0 + h, x0:x0 + w]
             domes = shading_peaks(patch, blob, r)
             # more domes than discs: a bar of segments in a row, read by its shading alone
-            discs = domes if len(domes) > len(discs) else \
+            shaded = domes if len(domes) > len(discs) else \
                 discs + shading_peaks(patch, blob, r, discs)
+            # domes that fill too little of their blob are bumps on a patch of colour (a
+            # cloth, a coloured light), no segments in a row: the discs alone stand
+            if len(shaded) * math.pi * r * r >= cfg.min_dome_cover * np.count_nonzero(blob):
+                discs = shaded
         for c in discs:
             centres.append((float(c[0]) + x0, float(c[1]) + y0))
     return Candidates(np.array(centres, float).reshape(-1, 2), mask, r)

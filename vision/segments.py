@@ -313,13 +313,26 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
             # more domes than discs: a bar of segments in a row, read by its shading alone
             shaded = domes if len(domes) > len(discs) else \
                 discs + shading_peaks(patch, blob, r, discs)
-            # domes that fill too little of their blob are bumps on a patch of colour (a
-            # cloth, a coloured light), no segments in a row: the discs alone stand
-            if len(shaded) * math.pi * r * r >= cfg.min_dome_cover * np.count_nonzero(blob):
+            if domes_fill(len(shaded), r, blob, cfg.min_dome_cover):
                 discs = shaded
         for c in discs:
             centres.append((float(c[0]) + x0, float(c[1]) + y0))
     return Candidates(np.array(centres, float).reshape(-1, 2), mask, r)
+
+
+def domes_fill(count: int, r: float, blob: np.ndarray, min_share: float) -> bool:
+    """Whether ``count`` discs of radius ``r`` fill at least ``min_share`` of a blob (uint8
+    (H, W)): domes read by their shading that fill too little of their blob are bumps of light
+    on a patch of colour (a cloth, a coloured lamp on the table), not segments in a row.
+
+    >>> bar = np.zeros((30, 70), np.uint8); bar[5:25, 5:65] = 255  # three segments in a row
+    >>> domes_fill(3, 10.0, bar, 0.25)
+    True
+    >>> patch = np.zeros((120, 120), np.uint8); patch[5:115, 5:115] = 255  # a cloth's patch
+    >>> domes_fill(3, 10.0, patch, 0.25)
+    False
+    """
+    return count * math.pi * r * r >= min_share * np.count_nonzero(blob)
 
 
 def _segment_blobs(cfg: SegmentConfig, prep: Prepared, mask: np.ndarray, r: float

@@ -332,7 +332,7 @@ def domes_fill(count: int, r: float, blob: np.ndarray, min_share: float) -> bool
     >>> domes_fill(3, 10.0, patch, 0.25)
     False
     """
-    return count * math.pi * r * r >= min_share * np.count_nonzero(blob)
+    return bool(count * math.pi * r * r >= min_share * np.count_nonzero(blob))
 
 
 def _segment_blobs(cfg: SegmentConfig, prep: Prepared, mask: np.ndarray, r: float

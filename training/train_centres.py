@@ -347,6 +347,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="validation .npz of hard conditions (recall per condition only)")
     ap.add_argument("-o", "--out", default=None, help="the .onnx to write (JSON beside it)")
     ap.add_argument("--evaluate", default=None, help="only measure these .onnx weights")
+    ap.add_argument("--rewrite", action="store_true",
+                    help="with --evaluate: write the figures at its thresholds into its JSON")
     ap.add_argument("--steps", type=int, default=2400)
     ap.add_argument("--batch", type=int, default=12)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -369,7 +371,12 @@ def main(argv: list[str] | None = None) -> int:
         meta = json.loads(path.with_suffix(".json").read_text())
         run = dnn_runner(path)
         print(f"# {path}: {len(val)} validation views, {len(hard)} hard ones", flush=True)
-        measure(heats_of(run, val), val, hard, heats_of(run, hard), meta["thresholds"])
+        _, vfig, table = measure(heats_of(run, val), val, hard, heats_of(run, hard),
+                                 meta["thresholds"])
+        if args.rewrite:  # the JSON's figures at its own (perhaps hand-set) thresholds
+            meta.update(val_figures=vfig, candidate_recall=table)
+            path.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")
+            print(f"# rewrote {path.with_suffix('.json')}")
         return 0
     if not args.train or not args.out:
         raise SystemExit("training needs .npz files and -o")

@@ -14,11 +14,12 @@ misses says at which step of the centre net's tile proposals it was lost:
 - ``namer-seen``: the namer gave it less than ``seen`` at its foot; ``far``: fitted more than
   20 mm off; ``?``: none of these (lost after the proposals, or beaten by a hotter fit).
 
-Per scene a line, then the counts by step and by table. The false tiles of the scene (not
-paired with any truth, occluded or not) are listed too, each with where it came from
-(``stage`` or ``centres``) and what truly lies there (``coin``, a hidden tile, ``none``), and
-so are the paired tiles whose angle is more than a degree off (``turned``, with where each
-came from).
+Per scene a line (``read as a hand``: the frame was called one, and the centre net's pieces
+under the hand's cells were left out), then the counts by step and by table. The false
+tiles of the scene (not paired with any truth, occluded or not) are listed too, each with
+where it came from (``stage`` or ``centres``) and what truly lies there (``coin``, a hidden
+tile, ``none``), and so are the paired tiles whose angle is more than a degree off
+(``turned``, with where each came from).
 """
 
 from __future__ import annotations
@@ -226,7 +227,8 @@ def main() -> int:
                 turned[c] += 1
                 off.append(f"({d[i][0]:.0f},{d[i][1]:.0f}){c}:{e:.1f}deg")
         print(f"{case.name} {case.conditions['table']} {case.conditions['light']} "
-              f"{case.conditions['clutter']}: tiles {int(vis.sum())} miss {len(miss)} "
+              f"{case.conditions['clutter']}{' (read as a hand)' if res.scene.hand else ''}: "
+              f"tiles {int(vis.sum())} miss {len(miss)} "
               f"{' '.join(why)} | false {len(false)} {' '.join(src)}"
               + (f" | turned {' '.join(off)}" if off else ""), flush=True)
     print("steps:", dict(steps.most_common()))

@@ -26,6 +26,8 @@ def test_hard_cases_are_pinned_from_the_seed_alone_for_about_their_share() -> No
     assert 0.4 < share < 0.6
     assert {p["clutter"] for p in pins if "clutter" in p} == set(make_posts.HARD_CLUTTER)
     assert {p["light"] for p in pins if "light" in p} == set(make_posts.HARD_LIGHTS)
+    assert {p["table"] for p in pins if "table" in p} == set(make_posts.DARK_TABLES)
+    assert 0.15 < np.mean(["table" in p for p in pins]) < 0.35
 
 
 def _data(path: Path, families: tuple[str, ...]) -> Path:

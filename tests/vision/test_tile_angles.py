@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 
 from vision.tile_candidates import steepest
-from vision.tiles import _Block, steepest_square
+from vision.tiles import _Block, each_tile, steepest_square
 
 S = 4  # drawn at 4x, then shrunk: edges with sub-pixel detail
 SIDE = 50.8  # px (1 px a mm)
@@ -54,3 +54,32 @@ def test_no_square_of_steepest_edges_leaves_the_fit_as_it_was() -> None:
     rough = _Block((100.0, 100.0), 20.0, 1, 1, SIDE)
     assert steepest(shade, rough, SIDE, np.zeros(2)) == rough
     assert steepest_square(shade, rough, SIDE, np.zeros(2)) is None
+
+
+def _pale_square(big: np.ndarray, c: np.ndarray, ang: float) -> None:
+    box = cv2.boxPoints(((c[0] * S + S / 2 - 0.5, c[1] * S + S / 2 - 0.5), (SIDE * S, SIDE * S),
+                         ang))
+    mask = np.zeros(big.shape, np.uint8)
+    cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 1)
+    big[mask > 0] = 1.4
+
+
+def test_tiles_laid_edge_to_edge_by_hand_each_take_their_own_angle() -> None:
+    # two tiles edge to edge, the second shifted 8 px along their shared side and turned
+    # 2.5 degrees: one block's rectangle fits neither
+    a = np.radians(20.0)
+    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    c1 = np.array([95.0, 100.0])
+    c2 = c1 + (SIDE + 0.5) * ex + 8.0 * ey
+    big = np.full((200 * S, 240 * S), 1.0, np.float32)
+    _pale_square(big, c1, 20.0)
+    _pale_square(big, c2, 22.5)
+    shade = cv2.resize(big, (240, 200), interpolation=cv2.INTER_AREA)
+    shade = (shade + np.random.default_rng(0).normal(0, 0.01, shade.shape)).astype(np.float32)
+    bright = np.where(shade > 1.2, 255, 0).astype(np.uint8)
+    mid = (c1 + c2) / 2
+    block = _Block((float(mid[0]), float(mid[1])), 21.2, 2, 1, SIDE)  # its blob's rectangle
+    got = each_tile(shade, bright, block, SIDE, np.zeros(2), 0.5)
+    for (c, ang), (tc, ta) in zip(got, ((c1, 20.0), (c2, 22.5)), strict=True):
+        assert abs(ang - ta) < 0.3
+        assert np.hypot(*(np.array(c) - tc)) < 0.5

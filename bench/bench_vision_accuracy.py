@@ -488,20 +488,21 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_dev and args.devscenes.is_dir():
         run(devscene_cases(args.devscenes), "dev", DEVSCENE_PIECES, namer=namer, centres=centres,
             proposals=proposals, posts=posts)
-    if args.render > 0:
+    if args.render > 0 or args.games > 0:
         try:
             import tabletop.render  # noqa: F401
         except ImportError:
             print("# tabletop.render is not there; no rendered scenes")
             return 0
+    if args.render > 0:
         run(render_cases(args.render, args.seed, family=args.family), "render", namer=namer,
             centres=centres, proposals=proposals, posts=posts)
         if args.hands > 0:
             run(render_cases(args.hands, args.seed + 500, hand=True), "render_hand",
                 namer=namer, centres=centres, proposals=proposals, posts=posts)
-        if args.games > 0:
-            run(game_cases(args.games, args.seed + 1000), "render_games", namer=namer,
-                centres=centres, proposals=proposals)
+    if args.games > 0:  # the games' scenes are their own figures, with --render 0 too
+        run(game_cases(args.games, args.seed + 1000), "render_games", namer=namer,
+            centres=centres, proposals=proposals, posts=posts)
     return 0
 
 

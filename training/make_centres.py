@@ -1,13 +1,18 @@
 """Training views for the centre net, from the project's own randomised renders.
 
 Each seed's render (``tabletop.render.variety.draw_case(seed)``; one in eight with a hand)
-gives the net's input over the whole coarse top view (:mod:`vision.centres_input`, stored as
-int8 at :data:`SCALE` steps per unit) and the true centres in that view's pixels: where each
+gives the coarse top view's samples (uint8, its valid mask and the frame's level: the net's
+input is made from them at training time by :func:`vision.centres_input.input_of_top`, so a
+change of the normalisation needs no new renders) and the true centres in that view's pixels:
+where each
 coin's and tile's top face is seen (the image's top point mapped to the table plane, as the
 sub-pixel fits measure it) and each post's foot. A piece partly hidden (a hand, the image's
 edge) is marked so training neither asks for it nor punishes finding it.
 
 Run: ``python training/make_centres.py --seeds 0:200 -o training/data/centres_a.npz``.
+``--hard 0.5`` pins, for half of the seeds, one of the conditions the net found hardest
+(:mod:`centre_sampler`); the other seeds draw their case as ``draw_case(seed)`` does. The file
+is saved every 20 seeds, so a run cut short keeps what it made.
 Seeds for training and validation stay below 50,000 (the accuracy bench measures on 90,000 and
 up, the namer's validation is 50,000-50,039).
 """
@@ -24,12 +29,13 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from tabletop.render.variety import draw_case  # noqa: E402
-from vision.centres_input import centre_input, coarse_view  # noqa: E402
-from vision.centres_net import KINDS  # noqa: E402
+sys.path.insert(0, str(ROOT / "training"))
 
-SCALE = 30.0
-"""int8 steps per unit of the input (the inputs lie within [-4, 2])."""
+from centre_sampler import pinned_choices  # noqa: E402
+
+from tabletop.render.variety import draw_case  # noqa: E402
+from vision.centres_input import centre_top, coarse_view  # noqa: E402
+from vision.centres_net import KINDS  # noqa: E402
 
 VISIBLE = 0.6
 """A piece with at least this share in view is one the net must find."""
@@ -44,14 +50,26 @@ def seed_range(text: str) -> range:
     return range(a, b)
 
 
-def view_of_seed(seed: int) -> tuple[np.ndarray, np.ndarray, str]:
-    """(input int8 (C, H, W), centres (N, 4) float32: x px, y px, kind index, 1 wanted /
-    0 partly hidden, the table's family)."""
-    case = draw_case(seed, hand=seed % 8 == 0)
+class StoredView:
+    """One seed's training view: the top view's samples (H, W, 3) uint8, its valid mask
+    (H, W) uint8, the frame's level, the centres (N, 4) float32 (x px, y px, kind index, 1
+    wanted / 0 partly hidden) and the case's conditions."""
+
+    def __init__(self, top: np.ndarray, valid: np.ndarray, level: float, centres: np.ndarray,
+                 conditions: dict[str, str]) -> None:
+        self.top, self.valid, self.level = top, valid, level
+        self.centres, self.conditions = centres, conditions
+
+
+def view_of_seed(seed: int, hard: float = 0.0) -> StoredView:
+    """The training view of one seed (``hard``: the share of seeds whose case is pinned to a
+    hard condition, :func:`centre_sampler.pinned_choices`)."""
+    pins = pinned_choices(seed, hard)
+    case = draw_case(seed, hand=seed % 8 == 0, **pins)
     r = case.render()
     cal = r.calibration()
     view = coarse_view(cal)
-    x = centre_input(view, np.ascontiguousarray(r.image))
+    top, level = centre_top(view, np.ascontiguousarray(r.image))
     rows = []
     for p, t in zip(r.scene.pieces, r.truth, strict=True):
         if p.kind not in KINDS:
@@ -65,32 +83,54 @@ def view_of_seed(seed: int) -> tuple[np.ndarray, np.ndarray, str]:
         px = view.to_px(at_mm)[0]
         wanted = (not t.occluded) and t.visible_fraction >= VISIBLE
         rows.append((px[0], px[1], KINDS.index(p.kind), 1.0 if wanted else 0.0))
-    q = np.clip(np.rint(x * SCALE), -127, 127).astype(np.int8)
-    return q, np.array(rows, np.float32).reshape(-1, 4), case.conditions["table_family"]
+    valid = (view.valid > 0).astype(np.uint8)
+    return StoredView(top, valid, level, np.array(rows, np.float32).reshape(-1, 4),
+                      dict(case.conditions))
+
+
+CONDITIONS = ("table", "table_family", "light", "clutter")
+"""The conditions each view's file keeps (for figures per condition)."""
+
+
+def save(path: Path, views: list[StoredView], seeds: list[int]) -> None:
+    out: dict[str, np.ndarray] = {}
+    for i, v in enumerate(views):
+        out[f"top{i}"], out[f"valid{i}"], out[f"c{i}"] = v.top, v.valid, v.centres
+    out["levels"] = np.array([v.level for v in views], np.float32)
+    out["seeds"] = np.array(seeds)
+    out["families"] = np.array([v.conditions["table_family"] for v in views])
+    for k in CONDITIONS:
+        out[f"cond_{k}"] = np.array([v.conditions[k] for v in views])
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".part.npz")
+    np.savez_compressed(tmp, **out)
+    tmp.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", required=True, help="a:b, the render seeds")
     ap.add_argument("-o", "--out", required=True, help="the .npz to write")
+    ap.add_argument("--hard", type=float, default=0.0,
+                    help="share of seeds pinned to a hard condition (0: as drawn)")
     args = ap.parse_args(argv)
     seeds = seed_range(args.seeds)
     if seeds.stop > 50000:
         raise SystemExit("--seeds: 50,000 and up are for measuring, not training")
-    out: dict[str, np.ndarray] = {}
-    families = []
+    if not 0.0 <= args.hard <= 1.0:
+        raise SystemExit(f"--hard: a share 0-1, not {args.hard}")
+    views: list[StoredView] = []
+    done: list[int] = []
     t0 = time.perf_counter()
-    for i, seed in enumerate(seeds):
-        x, c, fam = view_of_seed(seed)
-        out[f"x{i}"], out[f"c{i}"] = x, c
-        families.append(fam)
-        if (i + 1) % 20 == 0:
-            print(f"# {i + 1}/{len(seeds)} seeds, {time.perf_counter() - t0:.0f} s", flush=True)
-    out["seeds"] = np.array(list(seeds))
-    out["families"] = np.array(families)
-    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
-    np.savez_compressed(args.out, **out)
-    print(f"# {len(seeds)} views -> {args.out}")
+    for seed in seeds:
+        views.append(view_of_seed(seed, args.hard))
+        done.append(seed)
+        if len(done) % 20 == 0:
+            save(Path(args.out), views, done)
+            print(f"# {len(done)}/{len(seeds)} seeds, {time.perf_counter() - t0:.0f} s",
+                  flush=True)
+    save(Path(args.out), views, done)
+    print(f"# {len(done)} views -> {args.out}")
     return 0
 
 

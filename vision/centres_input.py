@@ -58,10 +58,24 @@ def centre_input(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | No
     ``view`` is expected at :data:`MM_PER_PX` (:func:`coarse_view`): a view of another
     scale gives the net pieces of sizes it never saw.
     """
+    top, level = centre_top(view, frame_bgr, half_bgr)
+    return input_of_top(top, view.valid, level)
+
+
+def centre_top(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None
+               ) -> tuple[np.ndarray, float]:
+    """The coarse top view's samples (uint8 BGR, H x W x 3) and the frame's level: all
+    :func:`input_of_top` needs (what the training views store)."""
     half = halve(frame_bgr) if half_bgr is None else half_bgr
     # the view's samples from the halved frame: the corner's pixel maps scaled by a half
     top = view.warp_coarse(frame_bgr, 1, half)
-    valid = view.valid
+    return top, float(frame_level(frame_bgr))
+
+
+def input_of_top(top_bgr: np.ndarray, valid: np.ndarray, level: float) -> np.ndarray:
+    """The net's input from a coarse top view's samples, the view's valid mask (0 / non-0)
+    and the frame's level (:func:`centre_top`)."""
+    top = np.array(top_bgr, np.uint8, copy=True)
     h, w = valid.shape
     out = np.zeros((CHANNELS, h, w), np.float32)
     some = valid[::4, ::4] > 0
@@ -75,7 +89,7 @@ def centre_input(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | No
     k = max(3, round(MEDIAN_MM / (MM_PER_PX * f)) | 1)
     med = cv2.medianBlur(cells, k) if min(hc, wc) > 1 else cells
     med = cv2.resize(med, (w, h), interpolation=cv2.INTER_LINEAR)
-    lev = float(np.log2(max(frame_level(frame_bgr), 4.0)))
+    lev = float(np.log2(max(level, 4.0)))
     over_level = np.clip(_LOG2 - lev, -4.0, 2.0).astype(np.float32)
     mask = (valid > 0).astype(np.float32)
     for c, (t, m) in enumerate(zip(cv2.split(top), cv2.split(med), strict=True)):

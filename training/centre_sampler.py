@@ -1,0 +1,59 @@
+"""Which conditions a centre-net training seed is pinned to: more of the kinds of table, light
+and clutter where the net found no candidate, without changing any seed's ordinary case.
+
+``draw_case(seed)`` draws every choice from the seed; a training seed picked as *hard* (a
+share of them, chosen by its own generator, not by ``draw_case``'s) pins some of those choices
+through ``draw_case``'s keyword arguments instead. The benches call ``draw_case(seed)`` with no
+pins, so their scenes stay the same.
+
+>>> pinned_choices(1234, 0.0)
+{}
+>>> sorted(pinned_choices(1234, 1.0)) != []
+True
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tabletop.render.variety import TABLE_FAMILY
+
+HARD_LIGHTS: dict[str, float] = {"blind": 0.35, "glare": 0.12, "soft": 0.08, "dim-warm": 0.05}
+"""Per light kind, the chance a hard seed is pinned to it (else drawn)."""
+
+HARD_FAMILIES: dict[str, float] = {"stone": 0.2, "white": 0.12, "felt": 0.12, "cloth": 0.12}
+"""Per table family, the chance a hard seed is pinned to one of its kinds (else drawn)."""
+
+HARD_CLUTTER: dict[str, float] = {"cards": 0.15, "mixed": 0.15, "dice": 0.1}
+"""Per clutter kind, the chance a hard seed is pinned to it (else drawn)."""
+
+
+def _one(rng: np.random.Generator, chances: dict[str, float]) -> str | None:
+    roll, acc = rng.uniform(), 0.0
+    for name, p in chances.items():
+        acc += p
+        if roll < acc:
+            return name
+    return None
+
+
+def pinned_choices(seed: int, hard: float) -> dict[str, str]:
+    """``draw_case`` keyword arguments for ``seed``: none for an ordinary seed, some of
+    ``table``, ``light`` and ``clutter`` for a hard one (a share ``hard`` of the seeds)."""
+    rng = np.random.default_rng([seed, 71717])
+    if rng.uniform() >= hard:
+        return {}
+    pins: dict[str, str] = {}
+    light = _one(rng, HARD_LIGHTS)
+    family = _one(rng, HARD_FAMILIES)
+    clutter = _one(rng, HARD_CLUTTER)
+    if light is None and family is None and clutter is None:
+        light = "blind"
+    if light is not None:
+        pins["light"] = light
+    if family is not None:
+        kinds = sorted(k for k, f in TABLE_FAMILY.items() if f == family)
+        pins["table"] = kinds[int(rng.integers(len(kinds)))]
+    if clutter is not None:
+        pins["clutter"] = clutter
+    return pins

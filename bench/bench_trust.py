@@ -54,7 +54,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np
 
 from referee.record import fold
-from referee.worm_derby.reading import _tile_distance
+from referee.worm_derby.reading import tile_distance
 from referee.worm_derby.steps import StepWorld
 from tabletop.events import Doubt, Event, Roll, SceneSeen, Setup, Verdict
 from tabletop.pieceset import PieceSet
@@ -213,7 +213,7 @@ class DerbyTable:
                     return False
         if not (START_X - 60 < q[0] < self.max_x and -40 < q[1] < 340):
             return False
-        return all(_tile_distance(q, t, T) > D / 2 + margin_mm for t in self.tiles)
+        return all(tile_distance(q, t, T) > D / 2 + margin_mm for t in self.tiles)
 
     def world(self, player: str) -> StepWorld:
         """The referee's geometry of everything but the player's worm."""
@@ -645,7 +645,7 @@ def _move_obstacle(table: DerbyTable, rng: random.Random, dist: float,
             if not (440 < moved.x_mm < 760 and 0 < moved.y_mm < 320):
                 continue
             coins = [c for w in table.worms.values() for c in w]
-            if any(_tile_distance(c, moved, T) < D / 2 + 3.0 for c in coins):
+            if any(tile_distance(c, moved, T) < D / 2 + 3.0 for c in coins):
                 continue
             if any(j != i and math.dist(o.centre_mm, moved.centre_mm) < 1.6 * T
                    for j, o in enumerate(table.tiles)):

@@ -45,6 +45,8 @@ from vision import Detector, DetectorConfig  # noqa: E402
 from vision.centre_proposals import CentreProposalConfig  # noqa: E402
 from vision.centres import CentresConfig  # noqa: E402
 from vision.namer import NamerConfig  # noqa: E402
+from vision.post_judge import PostJudgeConfig  # noqa: E402
+from vision.posts import PostConfig  # noqa: E402
 from vision.proposals import ProposalConfig  # noqa: E402
 
 DEVSCENES = ROOT.parent / "shared" / "devscenes"
@@ -393,8 +395,10 @@ DEVSCENE_PIECES = PieceSet(coin_thickness_mm=3.0, tile_thickness_mm=5.0, post_he
 def run(cases: list[Case], prefix: str, pieces: PieceSet | None = None, verbose: bool = True,
         per_condition: bool = True, namer: NamerConfig | None = None,
         centres: CentreProposalConfig | None = None,
-        proposals: ProposalConfig | None = None) -> dict[str, float]:
-    """Detects every case; prints per-scene lines, the figures per condition and in total."""
+        proposals: ProposalConfig | None = None, posts: PostConfig | None = None
+        ) -> dict[str, float]:
+    """Detects every case; prints per-scene lines, the figures per condition and in total
+    (``posts``: the post stage's configuration, e.g. a judge trained without a family)."""
     total = Tally()
     by: dict[tuple[str, str], Tally] = defaultdict(Tally)
     extra_total = KindTally()
@@ -402,7 +406,8 @@ def run(cases: list[Case], prefix: str, pieces: PieceSet | None = None, verbose:
     for case in cases:
         det = Detector(case.calibration, pieces,
                        config=DetectorConfig(kinds=case.kinds, namer=namer,
-                                             centres=centres, proposals=proposals))
+                                             centres=centres, proposals=proposals,
+                                             posts=posts or PostConfig()))
         res = det.detect(case.image)
         t = score(res.scene, case.truth, case.hand, res.timings_ms["total"])
         total.add(t)
@@ -468,8 +473,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", type=int, default=6,
                     help="rendered scenes of Worm Up! (segments) and Jungle (tokens) in turn, "
                          "from seed + 1000 (0: none), figures render_games_*")
+    ap.add_argument("--posts-model", type=Path, default=None,
+                    help="the post judge's forest (default: the committed one), e.g. one "
+                         "trained without a table family (training/train_posts.py --without)")
     args = ap.parse_args(argv)
     proposals = ProposalConfig() if args.proposals else None
+    posts = PostConfig(judge=PostJudgeConfig(model=args.posts_model)) if args.posts_model \
+        else None
     centres = None if args.no_centres else CentreProposalConfig(
         finder=CentresConfig(model=Path(args.centres_model)) if args.centres_model
         else CentresConfig())
@@ -477,21 +487,22 @@ def main(argv: list[str] | None = None) -> int:
         NamerConfig(model=Path(args.model)) if args.model else NamerConfig())
     if not args.no_dev and args.devscenes.is_dir():
         run(devscene_cases(args.devscenes), "dev", DEVSCENE_PIECES, namer=namer, centres=centres,
-            proposals=proposals)
-    if args.render > 0:
+            proposals=proposals, posts=posts)
+    if args.render > 0 or args.games > 0:
         try:
             import tabletop.render  # noqa: F401
         except ImportError:
             print("# tabletop.render is not there; no rendered scenes")
             return 0
+    if args.render > 0:
         run(render_cases(args.render, args.seed, family=args.family), "render", namer=namer,
-            centres=centres, proposals=proposals)
+            centres=centres, proposals=proposals, posts=posts)
         if args.hands > 0:
             run(render_cases(args.hands, args.seed + 500, hand=True), "render_hand",
-                namer=namer, centres=centres, proposals=proposals)
-        if args.games > 0:
-            run(game_cases(args.games, args.seed + 1000), "render_games", namer=namer,
-                centres=centres, proposals=proposals)
+                namer=namer, centres=centres, proposals=proposals, posts=posts)
+    if args.games > 0:  # the games' scenes are their own figures, with --render 0 too
+        run(game_cases(args.games, args.seed + 1000), "render_games", namer=namer,
+            centres=centres, proposals=proposals, posts=posts)
     return 0
 
 

@@ -132,11 +132,26 @@ def trace(args: tuple, truth_mm: np.ndarray) -> list[str]:
     return out
 
 
+def _cases_where(n: int, seed: int, where: dict[str, str]) -> list:
+    """The renders of the seeds ``seed`` to ``seed + n`` whose conditions match ``where``
+    (rendered one at a time, as :func:`render_cases` does)."""
+    from tabletop.render.variety import draw_case
+
+    out = []
+    for s in range(seed, seed + n):
+        if all(draw_case(s).conditions.get(k) == v for k, v in where.items()):
+            out += render_cases(1, s)
+    return out
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("n", type=int)
     ap.add_argument("--family", default=None)
+    ap.add_argument("--where", action="append", default=[], metavar="CONDITION=VALUE",
+                    help="only the seeds whose render shows this (e.g. clutter=dice); "
+                         "N seeds are looked through")
     ap.add_argument("--dev", type=Path, default=None,
                     help="the devscenes' folder instead of renders (SEED N: the N from SEED)")
     a = ap.parse_args()
@@ -146,6 +161,8 @@ def main() -> int:
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     if a.dev is not None:
         cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
+    elif a.where:
+        cases, pieces = _cases_where(a.n, a.seed, dict(w.split("=", 1) for w in a.where)), None
     else:
         cases, pieces = render_cases(a.n, a.seed, family=a.family), None
     for case in cases:

@@ -14,9 +14,12 @@ misses says at which step of the centre net's tile proposals it was lost:
 - ``namer-seen``: the namer gave it less than ``seen`` at its foot; ``far``: fitted more than
   20 mm off; ``?``: none of these (lost after the proposals, or beaten by a hotter fit).
 
-Per scene a line, then the counts by step and by table. The false tiles of the scene (not
-paired with any truth, occluded or not) are listed too, each with where it came from
-(``stage`` or ``centres``) and what truly lies there (``coin``, a hidden tile, ``none``).
+Per scene a line (``read as a hand``: the frame was called one, and the centre net's pieces
+under the hand's cells were left out), then the counts by step and by table. The false
+tiles of the scene (not paired with any truth, occluded or not) are listed too, each with
+where it came from (``stage`` or ``centres``) and what truly lies there (``coin``, a hidden
+tile, ``none``), and so are the paired tiles whose angle is more than a degree off
+(``turned``, with where each came from).
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ import vision.detector as detector_mod  # noqa: E402
 from bench.bench_vision_accuracy import (  # noqa: E402
     DEVSCENE_PIECES,
     TOLERANCE_MM,
+    angle_diff,
     devscene_cases,
     nearest_pairs,
     render_cases,
@@ -161,6 +165,8 @@ def main() -> int:
     detector_mod.propose_centres = _capture
     steps: Counter = Counter()
     false_kinds: Counter = Counter()
+    turned: Counter = Counter()
+    paired_n = 0
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     if a.dev is not None:
         cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
@@ -206,11 +212,28 @@ def main() -> int:
                                                 else "") + f"@{od[k]:.0f}"
             false_kinds[f"{c}:{what.split('@')[0]}"] += 1
             src.append(f"({d[i][0]:.0f},{d[i][1]:.0f}){c}:{what}")
+        ang = [p.angle_deg or 0.0 for p in res.scene.pieces if p.kind == "tile"]
+        off = []
+        for i, j, _ in pairs:
+            if not vis[j]:
+                continue
+            paired_n += 1
+            e = angle_diff(ang[i], float(tru[j]["angle_deg"]) % 90)
+            if e > 1.0:
+                c = "stage"
+                if cent is not None and len(cent) and np.hypot(
+                        *(cent.centre_mm - d[i]).T).min() < 0.01:
+                    c = "centres"
+                turned[c] += 1
+                off.append(f"({d[i][0]:.0f},{d[i][1]:.0f}){c}:{e:.1f}deg")
         print(f"{case.name} {case.conditions['table']} {case.conditions['light']} "
-              f"{case.conditions['clutter']}: tiles {int(vis.sum())} miss {len(miss)} "
-              f"{' '.join(why)} | false {len(false)} {' '.join(src)}", flush=True)
+              f"{case.conditions['clutter']}{' (read as a hand)' if res.scene.hand else ''}: "
+              f"tiles {int(vis.sum())} miss {len(miss)} "
+              f"{' '.join(why)} | false {len(false)} {' '.join(src)}"
+              + (f" | turned {' '.join(off)}" if off else ""), flush=True)
     print("steps:", dict(steps.most_common()))
     print("false:", dict(false_kinds.most_common()))
+    print(f"turned past 1 degree: {dict(turned.most_common())} of {paired_n} paired")
     print("tables (truth/miss/false):",
           {k: f"{v[0]}/{v[1]}/{v[2]}" for k, v in sorted(by_table.items())})
     return 0

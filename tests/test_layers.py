@@ -8,6 +8,8 @@ events, pieces, the Calibration value, printed boards, the renderer) below all o
 - ``referee`` is pure: the core only (never vision, calibration, the web, OpenCV or Flask);
 - ``live`` (the runtime without Flask: pipeline, sources, table, log) and ``web`` (the Flask
   app) may import every layer below;
+- ``training`` may measure with the accuracy bench's own counting (``bench``), never the
+  other way round (the bench must not depend on how a model was made);
 - nothing in the product, ``bench``, ``scripts``, ``training`` or ``docs`` imports ``tests``.
 
 The exception is the command-line dispatcher ``tabletop/cli.py``: it is the top, not the core.
@@ -40,6 +42,7 @@ MAY_IMPORT: dict[str, frozenset[str]] = {
     "live": frozenset({"tabletop", "calibration", "vision", "referee", "live"}),
     "web": frozenset(PRODUCT),
     **{tool: frozenset(PRODUCT) | {tool} for tool in TOOLS},
+    "training": frozenset(PRODUCT) | {"training", "bench"},
 }
 """For each package, the packages of this project it may import."""
 
@@ -102,6 +105,8 @@ def arrows_against_the_flow(module: str, source: str, is_package: bool = False) 
     ['referee.x:1 imports cv2']
     >>> arrows_against_the_flow("vision.x", "from calibration.model import Calibration\\n")
     []
+    >>> arrows_against_the_flow("bench.x", "from training.forests import forest\\n")
+    ['bench.x:1 imports training.forests']
     """
     if module in TOP:
         return []

@@ -6,9 +6,9 @@ of each cell the hand and arm cover.
 
 Every other seed has a hand over the table (``draw_case(seed, hand=...)``), the rest are drawn
 as they come: tables of every family, every light, clutter (pages, cards, a mug, a phone...).
-The maps are those the detector makes (its hand-made stages find the pieces first, as live),
-so ``training/train_hands.py`` can try blob features without rendering again. About 1.5 s a
-seed on one core; the same seeds give the same file.
+The maps are those the detector makes (its hand-made stages and the namer find the pieces
+first, as live), so ``training/train_hands.py`` can try blob features without rendering again.
+About 2 s a seed on one core; the same seeds give the same file.
 """
 
 from __future__ import annotations
@@ -46,9 +46,10 @@ def record(seed: int, hand: bool) -> dict[str, object]:
     """The maps of one rendered case and its truth."""
     case = draw_case(seed, hand=hand)
     r = case.render()
+    # the namer drops what the stages read that is no piece (a bright arm read as tiles): the
+    # cue sees the table round the pieces kept, as live
     det = _Recorder(r.calibration(), config=DetectorConfig(kinds=("tile", "coin", "post"),
-                                                          memory=None, namer=None,
-                                                          centres=None))
+                                                          memory=None, centres=None))
     try:
         det.detect(r.image)
     except _Seen as seen:

@@ -37,6 +37,7 @@ from vision.centres import Peaks, heat_peaks, heat_to_view_px
 from vision.coins import detect_coins
 from vision.post_candidates import PostCandidateConfig, feet_near, local_level, peak_starts
 from vision.post_features import N_FEATURES, post_features
+from vision.post_level import for_posts
 from vision.posts import detect_posts
 from vision.prepare import prepare
 from vision.proposals import explained_mask
@@ -48,6 +49,41 @@ def seed_range(text: str) -> range:
     """``A:B`` -> range(A, B)."""
     a, b = text.split(":")
     return range(int(a), int(b))
+
+
+HARD_CLUTTER: tuple[str, ...] = ("mug", "phone", "mixed", "dice", "notebook")
+"""Clutter a post judge must learn to refuse: a mug's dark rim, a phone's dark slab, dice."""
+
+HARD_LIGHTS: tuple[str, ...] = ("hard", "window", "blind", "dim-warm")
+"""Lights whose shadows a post judge must learn to refuse: a hard lamp's long shadows, a
+window's, a blind's stripes; a dim room's noise."""
+
+
+DARK_TABLES: tuple[str, ...] = ("felt-black", "cloth-black", "dark-wood", "walnut",
+                                "felt-green", "felt-blue", "cloth-blue", "slate")
+"""Tables nearly as dark as a post, where it is read in the unlikeness (:mod:`vision.
+post_level`) or barely darker than the table."""
+
+
+def hard_pins(seed: int, share: float) -> dict[str, str]:
+    """``draw_case`` keywords pinning a hard clutter and / or light for ``share`` of the seeds,
+    and a dark table for half that share (each drawn from the seed alone, so a run is
+    repeatable).
+
+    >>> hard_pins(5, 0.0)
+    {}
+    >>> sorted(hard_pins(5, 1.0))
+    ['clutter', 'light']
+    """
+    rng = np.random.default_rng([seed, 7177])
+    out: dict[str, str] = {}
+    if rng.uniform() < share:
+        out["clutter"] = str(rng.choice(HARD_CLUTTER))
+    if rng.uniform() < share:
+        out["light"] = str(rng.choice(HARD_LIGHTS))
+    if rng.uniform() < share / 2:
+        out["table"] = str(rng.choice(DARK_TABLES))
+    return out
 
 
 def labels(feet_mm: np.ndarray, shown: np.ndarray, hidden: np.ndarray, hit_mm: float,
@@ -82,10 +118,14 @@ def candidates(image: np.ndarray, calibration, least: float
     for c in det.view.to_px(coins.seen_mm):
         cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
     out = []
+    tprep = prep
+    prep = for_posts(prep, posts.level)  # on a dark table: how unlike the table
+    unlike = prep is not tprep
     mask = detect_posts(posts.proposing(), prep, explained, tmask)
     if len(mask):
         feet_px = det.view.to_px(mask.centre_mm)
-        out.append((post_features(posts, prep.level, det.view, feet_px, explained),
+        out.append((post_features(posts, prep.level, det.view, feet_px, explained,
+                                  tprep.level if unlike else None),
                     mask.centre_mm, 0, 1.0))
     # the net's peaks where the full detector (no judge) found no post
     dets = det.detect(image).detections
@@ -102,7 +142,8 @@ def candidates(image: np.ndarray, calibration, least: float
     starts, _ = peak_starts(peaks, prep, others, against, posts, pc)
     if not starts:
         return out
-    level = local_level(prep, image, np.array(starts), pc.window_mm * s)
+    level = local_level(prep, image, np.array(starts), pc.window_mm * s, unlike)
+    plain = local_level(tprep, image, np.array(starts), pc.window_mm * s) if unlike else None
     heat_of = {tuple(np.round(det.view.to_px(m[None])[0], 3)): h
                for m, h in zip(peaks.centre_mm, peaks.score, strict=True)}
     for px in starts:
@@ -110,7 +151,7 @@ def candidates(image: np.ndarray, calibration, least: float
         if got is None:
             continue
         feet_mm = det.view.to_mm(got[0])
-        out.append((post_features(posts, level, det.view, got[0], against), feet_mm, 1,
+        out.append((post_features(posts, level, det.view, got[0], against, plain), feet_mm, 1,
                     float(heat_of.get(tuple(np.round(px, 3)), 0.0))))
     return out
 
@@ -134,6 +175,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--least", type=float, default=0.1, help="least heat of a net peak")
     ap.add_argument("--post-weight", type=float, default=0.3,
                     help="how often a group of posts is laid (the usual mix: 0.1)")
+    ap.add_argument("--hard-share", type=float, default=0.0,
+                    help="share of the seeds whose clutter or light is pinned to one that makes "
+                         "posts hard to judge (:data:`HARD_CLUTTER`, :data:`HARD_LIGHTS`)")
     args = ap.parse_args(argv)
     cols: dict[str, list[np.ndarray]] = {k: [] for k in (
         "x", "y", "seed", "family", "light", "source", "heat", "dist")}
@@ -141,7 +185,8 @@ def main(argv: list[str] | None = None) -> int:
         "truth_seed", "truth_family", "truth_light", "truth_mask", "truth_net")}
     t0 = time.perf_counter()
     for seed in args.seeds:
-        case = draw_case(seed, weights={"post": args.post_weight})
+        case = draw_case(seed, weights={"post": args.post_weight},
+                         **hard_pins(seed, args.hard_share))
         r = case.render()
         shown = np.array([p.centre_mm for p, tr in zip(r.scene.pieces, r.truth, strict=True)
                           if p.kind == "post" and not tr.occluded and tr.visible_fraction >= 1.0

@@ -1,7 +1,8 @@
 """Coin face patches with their true suits, for measuring how suits are read.
 
 Each render (``tabletop.render.variety.draw_case(seed)``: table, light, clutter, camera and
-layout drawn from the seed) gives, for every coin face up and wholly in view, a patch of the
+layout drawn from the seed) gives, for every coin wholly in view (face up, or lying value up:
+its suit ``"none"``, nothing to read), a patch of the
 raw frame around its top face (:func:`vision.coin_faces.face_patches`: 20 mm a side, through
 the calibration and lens) at the place the camera sees its top: where the renderer put it, and
 (``--detect``) where the detector found it, with the suit the detector read there. The
@@ -27,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from tabletop.pieceset import PieceSet  # noqa: E402
 from tabletop.render.variety import draw_case  # noqa: E402
+from tabletop.scene import Piece  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
 from vision.coin_faces import PATCH_PX, face_patches  # noqa: E402
 from vision.namer_classes import SUITS  # noqa: E402
@@ -54,6 +56,11 @@ def _pairs(det_xy: np.ndarray, tru_xy: np.ndarray) -> dict[int, int]:
     return out
 
 
+def _true_suit(piece: Piece) -> str:
+    """A coin's suit, or ``"none"`` for one lying value up (no suit to read)."""
+    return "none" if piece.face == "down" else str(piece.suit)
+
+
 def samples_of(seed: int, detect: bool, coins_only: bool = False) -> dict[str, list]:
     """The patches of one seed's render (see the module's docstring); ``coins_only``: a
     table of 30-80 coins and nothing else (the same tables, lights and clutter; many more
@@ -66,7 +73,7 @@ def samples_of(seed: int, detect: bool, coins_only: bool = False) -> dict[str, l
     view = TopView(cal)
     coins = [(p, tr) for p, tr in zip(r.scene.pieces, r.truth, strict=True)
              if p.kind == "coin" and not tr.occluded and tr.visible_fraction >= 1
-             and p.suit in SUITS and getattr(p, "face", None) != "down"]
+             and (p.suit in SUITS or p.face == "down")]
     out: dict[str, list] = {k: [] for k in ("patch", "suit", "detected", "read", "table",
                                              "family", "light", "seed")}
     if not coins:
@@ -74,13 +81,13 @@ def samples_of(seed: int, detect: bool, coins_only: bool = False) -> dict[str, l
     foot = np.array([[p.x_mm, p.y_mm] for p, _ in coins])
     seen = view.camera.seen_at(foot, pieces.coin_thickness_mm)
     rows: list[tuple[np.ndarray, str, bool, str]] = [
-        (s, str(p.suit), False, "") for s, (p, _) in zip(seen, coins, strict=True)]
+        (s, _true_suit(p), False, "") for s, (p, _) in zip(seen, coins, strict=True)]
     if detect:
         det = Detector(cal, pieces, config=DetectorConfig()).detect(r.image).detections
         dc = det[det.kind == "coin"]
         for j, i in _pairs(dc.centre_mm, foot).items():
             read = dc.suit[i]
-            rows.append((dc.seen_mm[i], str(coins[j][0].suit), True,
+            rows.append((dc.seen_mm[i], _true_suit(coins[j][0]), True,
                          "none" if read is None else str(read)))
     patches = face_patches(r.image, cal, np.array([s for s, _, _, _ in rows]))
     c = case.conditions
@@ -96,15 +103,52 @@ def samples_of(seed: int, detect: bool, coins_only: bool = False) -> dict[str, l
     return out
 
 
+def devscene_samples(folder: Path) -> dict[str, list]:
+    """The patches of the devscenes' coins wholly in view at their true places (for measuring
+    a reading on inks the renderer never drew: as a whole, never one scene at a time)."""
+    from bench.bench_vision_accuracy import DEVSCENE_PIECES, devscene_cases
+
+    out: dict[str, list] = {k: [] for k in ("patch", "suit", "detected", "read", "table",
+                                             "family", "light", "seed")}
+    for case in devscene_cases(folder):
+        coins = [p for p in case.truth if p["kind"] == "coin" and not p.get("occluded")
+                 and p.get("visible_fraction", 1.0) >= 1 and p.get("suit") in SUITS]
+        if not coins:
+            continue
+        view = TopView(case.calibration)
+        foot = np.array([[p["x"], p["y"]] for p in coins], float)
+        seen = view.camera.seen_at(foot, DEVSCENE_PIECES.coin_thickness_mm)
+        patches = face_patches(case.image, case.calibration, seen)
+        for k, p in enumerate(coins):
+            out["patch"].append(patches[k])
+            out["suit"].append(str(p["suit"]))
+            out["detected"].append(False)
+            out["read"].append("")
+            out["table"].append(case.conditions["table"])
+            out["family"].append(case.conditions.get("table_family", ""))
+            out["light"].append(case.conditions["light"])
+            out["seed"].append(-1)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", required=True, help="A:B, the render seeds (B excluded)")
+    ap.add_argument("--seeds", help="A:B, the render seeds (B excluded)")
+    ap.add_argument("--devscenes", type=Path, default=None,
+                    help="the devscenes' folder instead of renders")
     ap.add_argument("-o", "--out", type=Path, required=True)
     ap.add_argument("--detect", action="store_true",
                     help="also where the detector found each coin, with the suit it read")
     ap.add_argument("--coins-only", action="store_true",
                     help="tables of 30-80 coins alone (many coins a render)")
     args = ap.parse_args(argv)
+    if args.devscenes is not None:
+        allr = devscene_samples(args.devscenes)
+        _save(args.out, allr)
+        print(f"patches={len(allr['suit'])}")
+        return 0
+    if not args.seeds:
+        ap.error("--seeds A:B or --devscenes DIR is needed")
     a, b = (int(v) for v in args.seeds.split(":"))
     allr: dict[str, list] = {}
     t0 = time.time()

@@ -165,12 +165,23 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--folds", type=int, default=5)
     ap.add_argument("--threshold", type=float, default=0.4,
                     help="least share of votes of a hand (the judge's min_score)")
+    ap.add_argument("--rules-threshold", type=float, default=0.25,
+                    help="a blob the hand-set rules call a hand stays one from this share of "
+                         "votes (the judge's rules_min_score; the 'as_used' figures)")
+    ap.add_argument("--without", nargs="*", default=(), choices=FEATURES, metavar="FEATURE",
+                    help="features left out (their column made constant): what each brings")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="a model to measure on the same frames (one that never saw them: its "
+                         "figures beside the folds'); a model of fewer features reads the first "
+                         "ones (features are only ever added at the end)")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     parts = [dict(np.load(p)) for p in args.data]
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     cfg = ForeignConfig()
     blobs, truth = gather(data, cfg)
+    for name in args.without:
+        blobs.x[:, FEATURES.index(name)] = 0.0
     seeds, family = data["seed"], data["table_family"]
     print(f"# {len(seeds)} frames ({int(truth.sum())} with a hand), {len(blobs.y)} blobs "
           f"({int(np.sum(blobs.y == 1))} hands, {int(np.sum(blobs.y < 0))} beside a hand)")
@@ -178,7 +189,7 @@ def main(argv: list[str] | None = None) -> int:
         "trained_seeds": f"{int(seeds.min())}:{int(seeds.max()) + 1}",
         "frames": len(seeds), "blobs": len(blobs.y),
         "threshold": args.threshold, "trees": args.trees, "depth": args.depth,
-        "features": list(FEATURES),
+        "features": [f for f in FEATURES if f not in args.without],
     }
     allf = np.arange(len(seeds))
     # the hand-set rules, on the blobs of the score threshold they were set with
@@ -193,6 +204,17 @@ def main(argv: list[str] | None = None) -> int:
         rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
         held[test] = scores(rt, blobs.x[test])
     report["folds"] = frame_figures(held >= args.threshold, blobs, truth, allf)
+    as_used = (held >= args.threshold) | ((held >= args.rules_threshold) & blobs.rule)
+    report["as_used"] = {"rules_threshold": args.rules_threshold,
+                         **frame_figures(as_used, blobs, truth, allf)}
+    if args.baseline is not None:
+        base = cv2.ml.RTrees_load(str(args.baseline))
+        s0 = scores(base, np.ascontiguousarray(blobs.x[:, :base.getVarCount()]))
+        report["baseline"] = {
+            "model": args.baseline.name,
+            "alone": frame_figures(s0 >= args.threshold, blobs, truth, allf),
+            "as_used": frame_figures((s0 >= args.threshold) | (
+                (s0 >= args.rules_threshold) & blobs.rule), blobs, truth, allf)}
     # the hand's cells: a forest on the cells of the hand blobs, by the same folds
     cell_held = np.zeros(len(blobs.cell_y))
     cell_fold = fold[blobs.frame[blobs.cell_blob]]
@@ -227,7 +249,8 @@ def main(argv: list[str] | None = None) -> int:
     rt.save(str(args.cells_out))
     side = args.out.with_name(args.out.name.split(".")[0] + ".json")
     side.write_text(json.dumps(report, indent=1) + "\n")
-    print(json.dumps({k: report[k] for k in ("old_rules", "folds", "hug")}))
+    print(json.dumps({k: report[k] for k in ("old_rules", "folds", "as_used", "baseline", "hug")
+                      if k in report}))
     for t, v in report["folds_by_threshold"].items():  # type: ignore[attr-defined]
         print(t, v)
     for fam, v in per_family.items():

@@ -44,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--holdout", type=float, default=0.2)
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--without", default=None,
+                    help="leave this table family out of the data altogether (a held-out "
+                         "forest for bench/bench_vision_accuracy.py --posts-model --family)")
     args = ap.parse_args(argv)
     parts = [np.load(p) for p in args.data]
 
@@ -55,6 +58,10 @@ def main(argv: list[str] | None = None) -> int:
     if x.shape[1] != N_FEATURES:
         raise SystemExit(f"train_posts: {x.shape[1]} features, not {N_FEATURES}")
     use = y >= 0
+    if args.without is not None:
+        if not np.any(family == args.without):
+            raise SystemExit(f"train_posts: --without {args.without}: no such family in the data")
+        use &= family != args.without
     x, y, seed, family, light, source = (a[use] for a in (x, y, seed, family, light, source))
     seeds = np.unique(seed)
     cut = seeds[int(len(seeds) * (1 - args.holdout))]
@@ -95,7 +102,9 @@ def main(argv: list[str] | None = None) -> int:
     final = forest(x, y, args.trees, args.depth, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     final.save(str(args.out))
-    args.out.with_name("posts.json").write_text(json.dumps(report, indent=1) + "\n")
+    report["without"] = args.without
+    beside = args.out.with_name(args.out.name.split(".")[0] + ".json")
+    beside.write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps(report, indent=1))
     return 0
 

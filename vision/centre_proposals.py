@@ -21,6 +21,7 @@ import numpy as np
 from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
 from vision.coin_colour import colour_rim_centres
+from vision.coin_shape import not_round
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
 from vision.namer import Namer, name_detections
@@ -187,7 +188,7 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     found_c: list[np.ndarray] = []
     if len(coin_px):
         away = view.outward_px(coin_px)
-        fine = coin_fits(shade, top, coin_px, away, r)
+        fine = coin_fits(shade, top, coin_px, away, r, round_only=coins.round_only)
         for start, f in zip(coin_px, fine, strict=True):
             if not np.all(np.isfinite(f)) or np.hypot(*(f - start)) > cfg.max_shift * r:
                 continue
@@ -208,23 +209,30 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
 
 
 def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.ndarray,
-              r: float, smooth: float = 0.07) -> np.ndarray:
+              r: float, smooth: float = 0.07, round_only: bool = True) -> np.ndarray:
     """Coins' top faces (N, 2) near ``starts`` (view pixels), NaN where no fit holds: the far
     rim in the grey ``shade`` (:func:`far_edge_centres`), else the rim in colour in ``top``
     (a coin about as bright as the table: cream on glossy white, a dim warm lamp;
     :func:`colour_rim_centres`), else the grey rim's steepest edges (a table whose level
     varies: a check, a cloth's pattern; :func:`rim_centres`), else the rim in colour once
     the camera's noise is smoothed away round the coin (a dim, under-exposed room: a
-    Gaussian of ``smooth`` radii, symmetric, so the circle's centre stays where it was)."""
+    Gaussian of ``smooth`` radii, symmetric, so the circle's centre stays where it was).
+    Where ``round_only``, a grey far-rim fit whose far edge is surely no circle of its
+    radius (a die's square top: :func:`vision.coin_shape.not_round`, which reads the same
+    halfway edge) is NaN too; the other fits are used where that edge means nothing."""
     fine = far_edge_centres(shade, starts, away, r, 1.0)
+    placed = np.flatnonzero(np.all(np.isfinite(fine), axis=1))
+    if round_only and len(placed):
+        fine[placed[not_round(shade, fine[placed], away[placed], r)]] = np.inf
     for fit in (lambda i: colour_rim_centres(top, starts[i], away[i], r),
                 lambda i: rim_centres(shade, starts[i], away[i], r),
                 lambda i: colour_rim_centres(_smoothed(top, starts[i], r, smooth),
                                              starts[i], away[i], r)):
-        lost = ~np.all(np.isfinite(fine), axis=1)
+        lost = np.isnan(fine).any(axis=1)
         if not lost.any():
             break
         fine[lost] = fit(lost)
+    fine[np.isinf(fine)] = np.nan  # no coin, however else it could be fitted
     return fine
 
 

@@ -5,7 +5,8 @@ the same way: a patch of the raw frame around its seen top face (the face and a 
 table), one perspective warp through the calibration (and lens) at :data:`PATCH_PX` samples
 over :data:`PATCH_MM` whatever the camera's height or resolution, and the symbol's colour
 there relative to the face's body (:func:`vision.suits.darkest_colour_of`, named by
-:func:`vision.suits.classify_ink`).
+:func:`vision.suits.classify_ink`). Black ink centred on the face is no moon but the coin's
+value (:mod:`vision.coin_value`): the coin lies value up, no suit to read.
 
 >>> face_pixels().shape
 (468,)
@@ -19,8 +20,9 @@ from collections.abc import Mapping
 import numpy as np
 
 from calibration.model import Calibration
+from vision.coin_value import numeral_shown
 from vision.patches import sample_patches
-from vision.suits import darkest_colour_of, read_suits
+from vision.suits import darkest_colour_of, neutral_inks, read_suits
 
 PATCH_MM = 20.0
 """Side of a face patch on the table."""
@@ -52,13 +54,39 @@ def face_pixels(radius_mm: float = RADIUS_MM) -> np.ndarray:
     return np.flatnonzero(np.hypot(xx - c, yy - c) <= FACE_SHARE * radius_mm * s)
 
 
-def coin_suits(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.ndarray,
-               inks_rgb: Mapping[str, tuple[int, int, int]], radius_mm: float = RADIUS_MM
-               ) -> list[tuple[str | None, float]]:
-    """The suit (or None) and its confidence of each coin whose top face is seen at
-    ``seen_mm`` (N, 2)."""
+@functools.lru_cache(maxsize=4)
+def face_offsets(radius_mm: float = RADIUS_MM) -> np.ndarray:
+    """(P, 2) places of :func:`face_pixels` relative to the patch's centre, in samples."""
+    c = (PATCH_PX - 1) / 2.0
+    yy, xx = np.divmod(face_pixels(radius_mm), PATCH_PX)
+    return np.c_[xx - c, yy - c]
+
+
+def coin_readings(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.ndarray,
+                  inks_rgb: Mapping[str, tuple[int, int, int]], radius_mm: float = RADIUS_MM
+                  ) -> list[tuple[str | None, float, str]]:
+    """``(suit or None, confidence, side)`` of each coin whose top face is seen at
+    ``seen_mm`` (N, 2): side ``"down"`` (no suit) where its face shows its value's numeral,
+    black ink centred on it (:func:`vision.coin_value.numeral_shown`), else ``"up"``."""
     seen = np.asarray(seen_mm, float).reshape(-1, 2)
     if not len(seen):
         return []
-    px = face_patches(frame_bgr, calibration, seen).reshape(len(seen), -1, 3)
-    return read_suits(darkest_colour_of(px[:, face_pixels(round(radius_mm, 3))]), inks_rgb)
+    r = round(radius_mm, 3)
+    px = face_patches(frame_bgr, calibration, seen).reshape(len(seen), -1, 3)[:, face_pixels(r)]
+    read = read_suits(darkest_colour_of(px), inks_rgb)
+    black = neutral_inks(inks_rgb)
+    ask = np.array([s in black for s, _ in read], bool)
+    value = np.zeros(len(read), bool)
+    if ask.any():
+        value[ask] = numeral_shown(px[ask], face_offsets(r))
+    return [(None, c, "down") if v else (s, c, "up")
+            for (s, c), v in zip(read, value, strict=True)]
+
+
+def coin_suits(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.ndarray,
+               inks_rgb: Mapping[str, tuple[int, int, int]], radius_mm: float = RADIUS_MM
+               ) -> list[tuple[str | None, float]]:
+    """The suit (or None: none read, or the coin lies value up) and its confidence of each
+    coin whose top face is seen at ``seen_mm`` (N, 2) (:func:`coin_readings`)."""
+    return [(s, c) for s, c, _ in coin_readings(frame_bgr, calibration, seen_mm, inks_rgb,
+                                                radius_mm)]

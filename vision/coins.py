@@ -14,7 +14,8 @@ brightness (:func:`_regrow`); coins that leave nothing in the mask are found by 
 bright face inside a darker wall and shadow (:func:`_ring_candidates`, only on a pale table),
 and placed by a circle through their outline (:func:`_rim_centre`). Every such faint coin must
 be brighter than the ring around it along most rays and end at its radius
-(:func:`_faint_coin`).
+(:func:`_faint_coin`). Every coin's far edge must be a circle where that can be told (a die's
+square top is not: :mod:`vision.coin_shape`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ import cv2
 import numpy as np
 
 from vision.blobs import blobs
+from vision.coin_shape import not_round
 from vision.detections import Detections
 from vision.prepare import Prepared
 from vision.sampling import bilinear, ray_fan
@@ -59,6 +61,8 @@ class CoinConfig:
         over the pixels brighter than halfway from the table around it to its own brightness,
         and at least this many noise sigmas above that table.
     suit_inks: Suit name -> 8-bit RGB of its ink.
+    round_only: A coin whose far edge is surely no circle (a die's square top, a pencil's
+        end: :func:`vision.coin_shape.not_round`) is dropped.
     """
 
     radius_mm: float = 9.525
@@ -75,6 +79,7 @@ class CoinConfig:
     max_candidates: int = 60
     regrow_sigmas: float = 2.0
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
+    round_only: bool = True
 
 
 def _disc_offsets(radius_px: float) -> np.ndarray:
@@ -587,6 +592,10 @@ def detect_coins(cfg: CoinConfig, prep: Prepared, exclude: np.ndarray | None = N
     rough_px = np.array(centres, float)
     fine = far_edge_centres(prep.shade, rough_px, prep.view.outward_px(rough_px), r, 1.0)
     top_px = np.where(np.isnan(fine), rough_px, fine)
+    if cfg.round_only:
+        top_px = top_px[~not_round(prep.shade, top_px, prep.view.outward_px(top_px), r)]
+        if not len(top_px):
+            return Detections.empty()
     seen_mm = prep.view.to_mm(top_px)
     foot_mm = cam.foot_of(seen_mm, cfg.thickness_mm)
     centres = [tuple(c) for c in top_px]

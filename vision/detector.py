@@ -186,6 +186,10 @@ class Detector:
         self._last: FrameResult | None = None
         self._last_cells: np.ndarray | None = None
         self._last_explained: np.ndarray | None = None
+        self._hand_cells: np.ndarray | None = None  # the last frame's hand, when it had one
+        self._followed = 0  # frames in a row whose hand only the memory saw
+        self._cue: tuple[bool, np.ndarray] | None = None  # the last frame alone's hand cue
+        self._reuse: tuple[bool, np.ndarray] | None = None  # a cue _watch takes instead
         self.namer = Namer(self.config.namer) if self.config.namer else None
         self.centres = (CentreFinder(self.config.centres.finder, calibration,
                                      self.view.area_mm)
@@ -237,17 +241,26 @@ class Detector:
         cells = self.hand_grid.cells_of(frame, half)
         if self._unchanged(cells):
             return self._again(t_all)
+        alone: tuple[bool, np.ndarray] | None = None  # the frame alone's hand cue, once made
         if cfg.watch_first and self.memory is not None and self._last_explained is not None:
             watched = self._watch(frame, self._last_explained, cells, tm)
-            if watched[0] and watched[2]:  # the frame alone shows the hand the memory sees
-                self.memory.learn(True, seen=True)
+            alone = self._cue
+            # the frame alone shows the hand the memory sees, or the memory alone sees a change
+            # where the last frame's hand was, reaching in from the border: still that hand (a
+            # tan hand on oak, an arm lifting out of view), not a new still table
+            follow = None if watched[2] or not watched[0] else self._follow_hand(watched[1])
+            if watched[0] and (watched[2] or follow is not None):
+                self.memory.learn(True, seen=watched[2])
                 assert self._last is not None
                 self._frames += 1
                 self._last_cells = None  # the next frame is watched again
+                hcells = watched[1] if follow is None else follow
+                self._hand_cells = hcells
+                self._followed = 0 if follow is None else self._followed + 1
                 last = self._last
                 tm["total"] = (time.perf_counter() - t_all) * 1000.0
                 return FrameResult(Scene(last.scene.pieces, hand=True), last.centres_px, tm,
-                                   last.detections, self.hand_grid.outlines_px(watched[1]))
+                                   last.detections, self.hand_grid.outlines_px(hcells))
         timed(tm, "sheets", self._look_for_sheets, frame)
         prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid,
                      everywhere="segment" in cfg.kinds,  # segments are read from all the view
@@ -285,16 +298,22 @@ class Detector:
             posts = timed(tm, "posts", read_posts, cfg.posts, prep, explained, tmask)
             parts.append(posts)
             self._draw_posts(explained, posts)
-        # where pieces lie now or lay before: a change there is a piece moved, not a hand
-        lay = explained if self._last_explained is None else \
-            cv2.bitwise_or(explained, self._last_explained)
-        hand, hcells, seen = self._watch(frame, lay, cells, tm)
-        if self.memory is not None:
-            self.memory.learn(hand, seen)
         dets = Detections.merge(parts)
         if self.namer is not None:
             dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
                          dets)
+            # what the namer dropped explains nothing (the stages read a bright arm on a dark
+            # cloth as a block of tiles: the memory's change there is the arm)
+            explained = self._of_pieces(explained, dets)
+        # where pieces lie now or lay before: a change there is a piece moved, not a hand
+        lay = explained if self._last_explained is None else \
+            cv2.bitwise_or(explained, self._last_explained)
+        self._reuse = alone  # (the pieces found since only take cells from the cue's table)
+        hand, hcells, seen = self._watch(frame, lay, cells, tm)
+        self._hand_cells, self._followed = (hcells if hand else None), 0
+        if self.memory is not None:
+            self.memory.learn(hand, seen)
+        if self.namer is not None:
             if cfg.proposals is not None and not hand:  # a hand frame is never judged
                 more = timed(tm, "proposals", propose, self.namer, frame, self.calibration,
                              prep, dets, cfg.coins, cfg.tiles, cfg.proposals, cfg.kinds)
@@ -356,11 +375,23 @@ class Detector:
         memory alone may be pieces that moved where ``explained`` does not know them yet).
         The memory only compares: the caller has it learn once the frame is decided."""
         cfg = self.config
-        hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
-                             explained, self._valid, cells)
+        reuse, self._reuse = self._reuse, None
+        moved, mcells = False, None
         if self.memory is not None:
-            moved, mcells = timed(tm, "memory", self.memory.compare, self.hand_grid, frame,
-                                  explained, self._valid, cells)
+            if reuse is not None:  # the frame was compared: only more of it is explained
+                moved, mcells = timed(tm, "memory", self.memory.recompare, self.hand_grid,
+                                      explained)
+            else:
+                moved, mcells = timed(tm, "memory", self.memory.compare, self.hand_grid, frame,
+                                      explained, self._valid, cells)
+        if reuse is not None:  # this frame's cue, made by the watch before its pieces
+            hand, hcells = reuse
+        else:  # (what never moved against the memory is the table: not judged)
+            live = {} if self.memory is None else {"moving": self.memory.changed_cells}
+            hand, hcells = timed(tm, "hands", detect_hands, cfg.hands, self.hand_grid, frame,
+                                 explained, self._valid, cells, **live)
+        self._cue = (hand, hcells)
+        if self.memory is not None:
             changed = self.memory.changed_cells
             if hand and changed is not None:  # live: what never moves is the table itself
                 n_hand = max(1, int(np.count_nonzero(hcells)))
@@ -370,9 +401,52 @@ class Detector:
                 if np.count_nonzero(moving) < cfg.hands.confirm_share * n_hand and float(
                         np.sum(self.hand_grid.cell_mm2[moving > 0])) < cfg.hands.min_area_mm2:
                     hand, hcells = False, np.zeros_like(hcells)
-            if moved:
+            if moved and mcells is not None:
                 return True, hcells | mcells, hand
         return hand, hcells, hand
+
+    def _of_pieces(self, explained: np.ndarray, dets: Detections) -> np.ndarray:
+        """A view mask of the stages' pieces kept only round the pieces of ``dets`` (each
+        piece's own reach: a tile's half diagonal, a coin's or a segment's radius, a post's
+        lean, and a margin); what the namer dropped explains nothing."""
+        if not explained.any():
+            return explained
+        cfg, s = self.config, self.view.px_per_mm
+        reach = {"tile": 0.75 * cfg.tiles.side_mm, "coin": cfg.coins.radius_mm,
+                 "segment": cfg.segments.diameter_mm / 2,
+                 "token": 0.75 * self.pieces.token_mm}
+        near = np.zeros_like(explained)
+        for kind, c in zip(dets.kind, self.view.to_px(dets.seen_mm).reshape(-1, 2),
+                           strict=True):
+            if kind in reach:
+                cv2.circle(near, (round(c[0]), round(c[1])), round((reach[kind] + 3) * s),
+                           255, -1)
+        posts = dets[dets.kind == "post"]
+        if len(posts):
+            self._draw_posts(near, posts)
+        return cv2.bitwise_and(explained, near)
+
+    def _follow_hand(self, changed: np.ndarray) -> np.ndarray | None:
+        """The cells of a change only the memory sees (uint8 (rows, cols)) that are still the
+        last frame's hand: its blobs that overlap that hand's cells (grown by a cell) and reach
+        the edge of the play area (an arm comes from beyond it), when they are an arm's area
+        (``hands.min_area_mm2``); None when there are none, when the last frame had no hand, or
+        after ``hands.follow_frames`` such frames in a row (then a frame is read in full:
+        pieces moved in a block are no arm)."""
+        last, cfg = self._hand_cells, self.config.hands
+        if last is None or self._followed >= cfg.follow_frames or not changed.any():
+            return None
+        near = cv2.dilate(last.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        rim = self.hand_grid.rim_cells(self._valid)
+        n, labels = cv2.connectedComponents(changed.astype(np.uint8), connectivity=8)
+        keep = [i for i in range(1, n) if (near & (labels == i)).any()
+                and (rim & (labels == i)).any()]
+        if not keep:
+            return None
+        cells = np.isin(labels, keep)
+        if float(self.hand_grid.cell_mm2[cells].sum()) < cfg.min_area_mm2:
+            return None
+        return cells.astype(np.uint8)
 
     def _unchanged(self, cells: np.ndarray) -> bool:
         """True when a frame's cells all match the last fully detected frame's."""

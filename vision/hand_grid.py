@@ -39,6 +39,7 @@ class HandGrid:
         self.map_x = px[:, 0].reshape(sh, sw).astype(np.float32)
         self.map_y = px[:, 1].reshape(sh, sw).astype(np.float32)
         self._play: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        self._rim: tuple[np.ndarray, np.ndarray] | None = None
 
     def play_cells(self, valid: np.ndarray) -> np.ndarray:
         """The cells wholly over the play area (a view mask that rarely changes: the last
@@ -47,6 +48,17 @@ class HandGrid:
             cells = (self.sample(valid) > 250) & (self.cell_mm2 > 0)
             self._play = (valid, cells, np.flatnonzero(cells))
         return self._play[1]
+
+    def rim_cells(self, valid: np.ndarray) -> np.ndarray:
+        """The cells of the play area at its edge (within two cells of a cell off it or of the
+        grid's border): where an arm reaching in from beyond the table crosses it, bool
+        (rows, cols); kept while the same mask is asked about, as :meth:`play_cells`."""
+        play = self.play_cells(valid)
+        if self._rim is None or self._rim[0] is not play:
+            off = np.pad(~play, 1, constant_values=True).astype(np.uint8)
+            near = cv2.dilate(off, np.ones((5, 5), np.uint8))[1:-1, 1:-1] > 0
+            self._rim = (play, near & play)
+        return self._rim[1]
 
     def play_index(self, valid: np.ndarray) -> np.ndarray:
         """:meth:`play_cells` as flat indices (rows x columns), ascending."""

@@ -51,6 +51,10 @@ class HandConfig:
     confirm_share: In live use (a remembered table), a foreign blob is a hand only when at
         least this share of it has changed against the memory: a plank or a glare that looks
         foreign but never moves is the table.
+    follow_frames: Live, a change only the memory sees, over the last frame's hand and reaching
+        in from the play area's edge (a tan hand on oak, an arm lifting out of view), is still
+        that hand for at most this many frames in a row; then a frame is read in full (pieces
+        moved in a block are no arm). 0: such a change is always read in full.
     """
 
     cells_across: int = 160
@@ -63,10 +67,12 @@ class HandConfig:
     hug: float | None = 0.8
     min_part_mm2: float = 1500.0
     confirm_share: float = 0.2
+    follow_frames: int = 6
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
-                 valid: np.ndarray, cells: np.ndarray | None = None) -> tuple[bool, np.ndarray]:
+                 valid: np.ndarray, cells: np.ndarray | None = None,
+                 moving: np.ndarray | None = None) -> tuple[bool, np.ndarray]:
     """Whether a hand or arm is over the table in one raw frame alone, and its cells.
 
     Each cell of a coarse grid over the raw frame is compared with the table around it (a
@@ -84,6 +90,10 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
         explained: uint8 view mask of the detected pieces (with a margin).
         valid: uint8 view mask of the play area.
         cells: ``grid.cells_of(frame_bgr)`` when already made.
+        moving: Live, the cells changed against the remembered table (uint8 or bool (rows,
+            cols)): a blob of which less than ``cfg.confirm_share`` and less than
+            ``cfg.min_area_mm2`` has changed never moves (a plank, a glare, a blind's stripe,
+            the floor): the table, not judged. None: every blob is judged.
 
     Returns:
         ``(hand, cells)``: the flag and the hand's cells of the grid (uint8 0/1, (rows, cols)).
@@ -95,6 +105,8 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     if fg is None:
         return False, none
     labels, ids = candidate_blobs(cfg.foreign, maps, fg)
+    if moving is not None:
+        ids = [i for i in ids if _moves(cfg, maps, labels == i, moving)]
     if not ids:
         return False, none
     if cfg.judge is None:
@@ -102,11 +114,21 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     else:
         feats = np.array([blob_features(maps, fg, labels == i) for i in ids])
         s = judge_for(cfg.judge).scores(feats)
+        loose = cfg.judge.rules_min_score
         hands = [i for i, v in zip(ids, s, strict=True) if v >= cfg.judge.min_score or (
-            v >= cfg.judge.rules_min_score and by_rules(cfg, maps, labels == i))]
+            loose is not None and v >= loose and by_rules(cfg, maps, labels == i))]
     if not hands:
         return False, none
     return True, hug(cfg, fg, np.isin(labels, hands), maps).astype(np.uint8)
+
+
+def _moves(cfg: HandConfig, maps: HandMaps, blob: np.ndarray, moving: np.ndarray) -> bool:
+    """Whether enough of a blob changed against the memory to be a hand (see
+    :func:`detect_hands`)."""
+    on = blob & (moving > 0)
+    n = np.count_nonzero(on)
+    return bool(n >= cfg.confirm_share * max(1, np.count_nonzero(blob))
+                or float(maps.cell_mm2[on].sum()) >= cfg.min_area_mm2)
 
 
 def by_rules(cfg: HandConfig, maps: HandMaps, blob: np.ndarray) -> bool:
@@ -209,13 +231,8 @@ def light_gain(ref: np.ndarray, now: np.ndarray, index: np.ndarray, trim: float
     if len(index) < 12:
         med = np.median(lr, axis=0) if len(index) else np.zeros(nc)
         return np.broadcast_to(np.exp(med).astype(np.float32), now.shape).copy()
-    ys, xs = np.divmod(index, sw)
-
-    def design(x: np.ndarray, y: np.ndarray) -> np.ndarray:
-        u, v = x / max(sw - 1, 1) * 2.0 - 1.0, y / max(sh - 1, 1) * 2.0 - 1.0
-        return np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
-
-    a = design(xs.astype(np.float64), ys.astype(np.float64))
+    full = _quadratic_design(sh, sw)
+    a = full[index]
     fit = np.broadcast_to(np.median(lr, axis=0), lr.shape)
     coef = np.zeros((a.shape[1], nc))
     coef[0] = fit[0]
@@ -224,11 +241,36 @@ def light_gain(ref: np.ndarray, now: np.ndarray, index: np.ndarray, trim: float
         keep = err < trim
         if np.count_nonzero(keep) < 2 * a.shape[1]:
             break
-        coef, *_ = np.linalg.lstsq(a[keep], lr[keep], rcond=None)
+        coef = _least_squares(a[keep], lr[keep])
         fit = a @ coef
-    yy, xx = np.mgrid[0:sh, 0:sw]
-    field = design(xx.astype(np.float64), yy.astype(np.float64)) @ coef
-    return np.exp(field).astype(np.float32)
+    return np.exp(full @ coef).astype(np.float32).reshape(sh, sw, nc)
+
+
+def _least_squares(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The least-squares ``x`` of ``a @ x = b`` by the normal equations (a quadratic surface on
+    coordinates from -1 to 1 is well conditioned; a fraction of ``lstsq``'s cost), or by
+    ``lstsq`` when they are singular."""
+    try:
+        return np.linalg.solve(a.T @ a, a.T @ b)
+    except np.linalg.LinAlgError:
+        return np.linalg.lstsq(a, b, rcond=None)[0]
+
+
+_DESIGNS: dict[tuple[int, int], np.ndarray] = {}
+
+
+def _quadratic_design(sh: int, sw: int) -> np.ndarray:
+    """The terms of a quadratic surface (1, u, v, u², uv, v², u and v from -1 to 1 across the
+    grid) at each cell of a ``sh`` x ``sw`` grid, float64 (sh * sw, 6); made once per size."""
+    d = _DESIGNS.get((sh, sw))
+    if d is None:
+        yy, xx = np.mgrid[0:sh, 0:sw]
+        u = xx.ravel().astype(np.float64) / max(sw - 1, 1) * 2.0 - 1.0
+        v = yy.ravel().astype(np.float64) / max(sh - 1, 1) * 2.0 - 1.0
+        d = np.stack([np.ones_like(u), u, v, u * u, u * v, v * v], axis=-1)
+        d.setflags(write=False)
+        _DESIGNS[(sh, sw)] = d
+    return d
 
 
 def light_pools(ref: np.ndarray, now: np.ndarray, use: np.ndarray, window_cells: int
@@ -330,17 +372,38 @@ class TableMemory:
                 cell_mm = float(np.sqrt(np.median(grid.cell_mm2[ok])))
                 ref = ref / light_pools(ref, small, ok, round(cfg.pool_mm / max(cell_mm, 1.0)))
         # (np.maximum: cv2.max with a number floors the first channel only)
-        rel = (np.abs(small - ref) / np.maximum(ref, np.float32(cfg.dark_level))).max(axis=2)
+        off = np.abs(small - ref) / np.maximum(ref, np.float32(cfg.dark_level))
+        rel = np.maximum(np.maximum(off[..., 0], off[..., 1]), off[..., 2])
         changed = (rel > cfg.change) & ok
         self.changed_cells = ((rel > cfg.loose_change) & ok).astype(np.uint8)
         self._pending = (small, ref, changed, ex)
+        return self._decide(grid, changed, ex)
+
+    def recompare(self, grid: HandGrid, explained: np.ndarray) -> tuple[bool, np.ndarray]:
+        """The frame last compared decided again with more of it explained (the pieces found
+        in it since, where a change is a piece moved): :meth:`compare`'s answer without fitting
+        its light again (a fraction of its cost); :meth:`learn` then takes them in too."""
+        sw, sh = grid.size_wh
+        if self._pending is None:
+            return False, np.zeros((sh, sw), np.uint8)
+        small, ref, changed, ex = self._pending
+        ex = ex | (cv2.dilate((grid.sample(explained) > 0).astype(np.uint8),
+                              np.ones((3, 3), np.uint8)) > 0)
+        self._pending = (small, ref, changed, ex)
+        return self._decide(grid, changed, ex)
+
+    def _decide(self, grid: HandGrid, changed: np.ndarray, ex: np.ndarray
+                ) -> tuple[bool, np.ndarray]:
+        """Whether the changed cells no piece explains make a hand's area, and those blobs."""
+        sw, sh = grid.size_wh
+        none = np.zeros((sh, sw), np.uint8)
         mask = (changed & ~ex).astype(np.uint8)
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
         n, labels = cv2.connectedComponents(mask, connectivity=8)
         if n <= 1:
             return False, none
         areas = np.bincount(labels.ravel(), weights=grid.cell_mm2.ravel(), minlength=n)
-        big = [i for i in range(1, n) if areas[i] >= cfg.min_area_mm2]
+        big = [i for i in range(1, n) if areas[i] >= self.cfg.min_area_mm2]
         if not big:
             return False, none
         return True, np.isin(labels, big).astype(np.uint8)

@@ -7,7 +7,8 @@ tile face up of each suit or face down, or a post (:data:`vision.namer_classes.C
 candidate the namer is sure is no piece of its kind is dropped (a page read as tiles, wood
 grain read as a coin, a shadow read as a post); a face it is sure of replaces one a stage read
 unsurely. Geometry stays the stages' fits. A coin face up has its suit read again here from its
-own face at a fixed scale (:func:`vision.coin_faces.coin_suits`), however it was found.
+own face at a fixed scale (:func:`vision.coin_faces.coin_readings`), however it was found
+(a numeral there: the coin lies value up, face ``"down"``, no suit).
 
 The weights (``vision/models/namer.onnx``, with its figures in ``namer.json``) run through
 OpenCV's own ``cv2.dnn``: no other run-time dependency, nothing downloaded.
@@ -23,7 +24,7 @@ import cv2
 import numpy as np
 
 from calibration.model import Calibration
-from vision.coin_faces import coin_suits
+from vision.coin_faces import coin_readings
 from vision.detections import Detections
 from vision.errors import VisionError
 from vision.namer_classes import CLASSES, KIND_OF
@@ -53,8 +54,9 @@ class NamerConfig:
     reliable: The namer judges only the kinds it named at least this well on its validation
         seeds (``namer.json``); the others keep the stages' reading.
     suit_inks: Every kept coin face up has its suit read from its face by these inks
-        (:func:`vision.coin_faces.coin_suits`: the same reading for a coin the masks found
-        and one the centre net found); None: the stages' readings stand.
+        (:func:`vision.coin_faces.coin_readings`: the same reading for a coin the masks
+        found and one the centre net found; a numeral there: face down, no suit); None: the
+        stages' readings stand.
     """
 
     model: Path = MODEL
@@ -143,8 +145,10 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
                 suit[i] = None
     read = np.flatnonzero(keep & (dets.kind == "coin") & (face != "down"))
     if cfg.suit_inks is not None and len(read):
-        suit[read] = [sv for sv, _ in coin_suits(frame_bgr, calibration, dets.seen_mm[read],
-                                                 dict(cfg.suit_inks))]
+        sides = coin_readings(frame_bgr, calibration, dets.seen_mm[read], dict(cfg.suit_inks))
+        suit[read] = [sv for sv, _, _ in sides]
+        face[read] = [face[i] if side == "up" else side
+                      for i, (_, _, side) in zip(read, sides, strict=True)]
     out = Detections(centre_mm=dets.centre_mm, seen_mm=dets.seen_mm, kind=dets.kind,
                      confidence=conf, suit=suit, angle_deg=dets.angle_deg, face=face,
                      color=dets.color, marker_id=dets.marker_id)

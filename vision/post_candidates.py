@@ -27,6 +27,7 @@ from vision.centres import Peaks
 from vision.detections import Detections
 from vision.namer import Namer
 from vision.namer_classes import CLASSES
+from vision.post_level import for_posts, window_level
 from vision.post_reading import judge_scores
 from vision.posts import (
     CAP,
@@ -70,10 +71,11 @@ _POST = CLASSES.index("post")
 
 
 def local_level(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
-                half_px: float) -> np.ndarray:
+                half_px: float, unlike: bool = False) -> np.ndarray:
     """``prep.level`` with windows (``half_px`` each way) round centres the prepared view did not
     make in full, warped and divided by their own table's colour (the median of each channel
-    over the play area in the window; the table at 100, the largest channel)."""
+    over the play area in the window; the table at 100, the largest channel, or on a dark
+    table, ``unlike``, the unlikeness: :func:`vision.post_level.window_level`)."""
     level = prep.level
     copied = False
     for c in centres_px:
@@ -84,10 +86,9 @@ def local_level(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
         ok = prep.valid[y0:y1, x0:x1] > 0
         win = prep.view.warp_rect(frame_bgr, x0, y0, x1, y1)
         table = np.maximum(np.median(win[ok], axis=0), 1.0)
-        lv = (win.astype(np.float32) * (100.0 / table)).max(axis=2)
         if not copied:
             level, copied = level.copy(), True
-        level[y0:y1, x0:x1] = np.clip(lv, 0, 255).astype(np.uint8)
+        level[y0:y1, x0:x1] = window_level(win, table, unlike)
     return level
 
 
@@ -147,6 +148,8 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     """
     view = prep.view
     s = view.px_per_mm
+    seen = for_posts(prep, posts.level)  # on a dark table: how unlike the table
+    unlike, plain_prep, prep = seen is not prep, prep, seen
     starts, known = peak_starts(peaks, prep, dets, against, posts, cfg)
     if not starts:
         return Detections.empty()
@@ -154,13 +157,15 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     taken = np.zeros((h, w), np.uint8)
     for k in known:
         _draw_outline(taken, posts, view, view.to_px(k[None])[0])
-    level = local_level(prep, frame_bgr, np.array(starts), cfg.window_mm * s)
+    level = local_level(prep, frame_bgr, np.array(starts), cfg.window_mm * s, unlike)
+    plain = local_level(plain_prep, frame_bgr, np.array(starts), cfg.window_mm * s) \
+        if unlike else None
     read = [feet_near(posts, level, view, px, cfg.reach_mm * s, against) for px in starts]
     read = [r for r in read if r is not None]
     if not read:
         return Detections.empty()
     judged = (judge_scores(posts, level, prep, np.concatenate([r[0] for r in read]),
-                           against).reshape(-1, 2) if posts.judge is not None else None)
+                           against, plain).reshape(-1, 2) if posts.judge is not None else None)
     options: list[tuple[np.ndarray, float, bool]] = []  # foot, score, sure (no namer asked)
     for k, (feet, score) in enumerate(read):
         if judged is not None and posts.judge is not None:

@@ -14,7 +14,10 @@ features are read in that frame, so the same judge reads any camera:
   _outlined`), the table's level round it and its spread (the local noise), the contrast of
   the wall in units of that noise; the post stage's template scores (the stripe, the table
   behind the foot and beyond the top);
-- how much of the grid other pieces cover.
+- how much of the grid other pieces cover;
+- on a dark table, where the post stage reads how unlike the table each pixel is
+  (:mod:`vision.post_level`), the wall's and the top's levels in the plain level too (a post
+  lit on black felt is lighter than the table there, a shadow darker), and that it is one.
 
 Nothing depends on the post's height or on the namer (whose posts are its weakest kind): the
 grid is laid in shares of the wall's length, so a set of shorter posts is read the same way.
@@ -51,7 +54,7 @@ top)."""
 
 SUMMARY: tuple[str, ...] = ("wall_level", "wall_dark", "top_level", "top_spread", "outlined",
                             "ring_level", "ring_spread", "wall_contrast", "stripe", "behind",
-                            "beyond", "covered")
+                            "beyond", "covered", "wall_plain", "top_plain", "unlike")
 
 N_FEATURES = len(ALONG) * len(ACROSS) + len(SUMMARY)
 """Length of one candidate's feature vector."""
@@ -63,19 +66,20 @@ def _along(r: float, d: float, big_r: float) -> np.ndarray:
 
 
 def post_features(cfg: PostConfig, level: np.ndarray, view: TopView, feet_px: np.ndarray,
-                  against: np.ndarray | None) -> np.ndarray:
+                  against: np.ndarray | None, plain: np.ndarray | None = None) -> np.ndarray:
     """(N, :data:`N_FEATURES`) float32 features of posts standing at ``feet_px`` (N, 2, view
     pixels) in the view ``level`` (uint8, table = 100), ``against`` (uint8 over the view, or
-    None) where other pieces lie."""
+    None) where other pieces lie. ``plain``: the plain level where ``level`` is a dark
+    table's unlikeness (:mod:`vision.post_level`); None: ``level`` is the plain level."""
     feet = np.asarray(feet_px, float).reshape(-1, 2)
     out = np.zeros((len(feet), N_FEATURES), np.float32)
     for i, f in enumerate(feet):
-        out[i] = _one(cfg, level, view, f, against)
+        out[i] = _one(cfg, level, view, f, against, plain)
     return out
 
 
 def _one(cfg: PostConfig, level: np.ndarray, view: TopView, foot: np.ndarray,
-         against: np.ndarray | None) -> np.ndarray:
+         against: np.ndarray | None, plain: np.ndarray | None) -> np.ndarray:
     r = cfg.radius_mm * view.px_per_mm
     outline = post_outline(cfg, view, foot, step_px=2.0)
     d, k, u = outline.length, outline.k, outline.axis
@@ -117,6 +121,9 @@ def _one(cfg: PostConfig, level: np.ndarray, view: TopView, foot: np.ndarray,
         free_face &= near == 0
     wv = patch[inner].astype(np.float32)
     fv = patch[free_face].astype(np.float32)
+    pp = patch if plain is None else plain[y0:y1, x0:x1]
+    wall_plain = float(np.median(pp[inner])) if inner.any() else 100.0
+    top_plain = float(np.median(pp[free_face])) if free_face.any() else 100.0
     wall_level = float(np.median(wv)) if len(wv) else 100.0
     wall_dark = float(np.mean(wv <= cfg.black_level)) if len(wv) else 0.0
     top_level = float(np.median(fv)) if len(fv) else 100.0
@@ -133,5 +140,6 @@ def _one(cfg: PostConfig, level: np.ndarray, view: TopView, foot: np.ndarray,
     res[n_grid:] = (wall_level / 100.0, wall_dark, top_level / 100.0, top_spread / 100.0,
                     _outlined(cfg, level, view, foot, against), ring_level / 100.0,
                     ring_spread / 100.0, (ring_level - wall_level) / max(ring_spread, 2.0),
-                    stripe, behind, beyond, covered)
+                    stripe, behind, beyond, covered, wall_plain / 100.0, top_plain / 100.0,
+                    float(plain is not None))
     return res

@@ -34,6 +34,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.post_judge import PostJudgeConfig
+from vision.post_level import PostLevelConfig
 from vision.prepare import Prepared
 from vision.sampling import bilinear
 from vision.topview import TopView
@@ -77,6 +78,8 @@ class PostConfig:
     judge: The learned judge of the readings (:mod:`vision.post_reading`): its forest
         keeps a reading instead of the gates above (:meth:`proposing`: the loose gates
         under which ``training/make_posts.py`` gathers its candidates); None: the gates.
+    level: On a dark table posts are read in how unlike the table each pixel is, not in its
+        level (:mod:`vision.post_level`).
     """
 
     radius_mm: float = 5.0
@@ -101,6 +104,7 @@ class PostConfig:
     min_outlined: float = 0.65
     min_outlined_first: float = 0.35
     judge: PostJudgeConfig | None = field(default_factory=PostJudgeConfig)
+    level: PostLevelConfig = field(default_factory=PostLevelConfig)
 
     def proposing(self) -> PostConfig:
         """This configuration with the judge's loose gates (every reading a candidate)."""

@@ -43,6 +43,8 @@ class SegmentConfig:
         as a share of the disc's area: a patch of colour of another shape is no segment.
     max_roughness: Most RMS distance (share of the radius) of a segment's free outline from
         a circle.
+    min_dome_cover: Segments read by their shading in a blob (:func:`shading_peaks`) stand
+        only where their discs fill at least this share of it.
     judge: The learned judge of candidates (:mod:`vision.segment_judge`); None: the
         hand-set test of ``min_relief`` instead.
     min_relief: Least spread of brightness (5th to 95th percentile, share of the median)
@@ -63,6 +65,7 @@ class SegmentConfig:
     max_outside: float = 0.5
     max_roughness: float = 0.3
     min_relief: float = 0.22
+    min_dome_cover: float = 0.25
     judge: SegmentJudgeConfig | None = field(default_factory=SegmentJudgeConfig)
 
 
@@ -308,11 +311,28 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
             patch = value[y0:y0 + h, x0:x0 + w]
             domes = shading_peaks(patch, blob, r)
             # more domes than discs: a bar of segments in a row, read by its shading alone
-            discs = domes if len(domes) > len(discs) else \
+            shaded = domes if len(domes) > len(discs) else \
                 discs + shading_peaks(patch, blob, r, discs)
+            if domes_fill(len(shaded), r, blob, cfg.min_dome_cover):
+                discs = shaded
         for c in discs:
             centres.append((float(c[0]) + x0, float(c[1]) + y0))
     return Candidates(np.array(centres, float).reshape(-1, 2), mask, r)
+
+
+def domes_fill(count: int, r: float, blob: np.ndarray, min_share: float) -> bool:
+    """Whether ``count`` discs of radius ``r`` fill at least ``min_share`` of a blob (uint8
+    (H, W)): domes read by their shading that fill too little of their blob are bumps of light
+    on a patch of colour (a cloth, a coloured lamp on the table), not segments in a row.
+
+    >>> bar = np.zeros((30, 70), np.uint8); bar[5:25, 5:65] = 255  # three segments in a row
+    >>> domes_fill(3, 10.0, bar, 0.25)
+    True
+    >>> patch = np.zeros((120, 120), np.uint8); patch[5:115, 5:115] = 255  # a cloth's patch
+    >>> domes_fill(3, 10.0, patch, 0.25)
+    False
+    """
+    return bool(count * math.pi * r * r >= min_share * np.count_nonzero(blob))
 
 
 def _segment_blobs(cfg: SegmentConfig, prep: Prepared, mask: np.ndarray, r: float

@@ -53,6 +53,17 @@ def _ink_directions(inks: tuple[tuple[str, tuple[int, int, int]], ...], grey_rat
     return neutral, coloured
 
 
+def neutral_inks(inks_rgb: Mapping[str, tuple[int, int, int]], grey_ratio: float = 0.13
+                 ) -> tuple[str, ...]:
+    """The names of the neutral (black) inks of a set, as :func:`classify_ink` sees them.
+
+    >>> neutral_inks(dict(DEFAULT_SUIT_INKS))
+    ('moons',)
+    """
+    return tuple(_ink_directions(
+        tuple((k, tuple(int(c) for c in v)) for k, v in inks_rgb.items()), grey_ratio)[0])
+
+
 def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
                  grey_ratio: float = 0.13, ink_share: float = 0.25
                  ) -> tuple[str | None, float]:

@@ -20,6 +20,7 @@ import math
 import numpy as np
 
 from vision.proposals import _tile_angle_px
+from vision.square_fit import square_centre
 from vision.tile_fit import TileFitConfig, fit_square, runs_past
 from vision.tiles import _Block, refine_block
 from vision.topview import TopView
@@ -37,6 +38,20 @@ def overlap(mask: np.ndarray, centre_px: np.ndarray, angle_px: float, side: floa
     xi = np.clip(np.rint(g[:, 0]).astype(int), 0, mask.shape[1] - 1)
     yi = np.clip(np.rint(g[:, 1]).astype(int), 0, mask.shape[0] - 1)
     return float(np.mean(mask[yi, xi] > 0))
+
+
+def steepest(shade: np.ndarray, fine: _Block, side: float, away: np.ndarray,
+             max_shift: float = 0.05) -> _Block:
+    """A lone tile placed by :func:`vision.tiles.refine_block` placed again by its sides'
+    steepest edges (:func:`vision.square_fit.square_centre`) where those give a square within
+    ``max_shift`` of a side of it. The centre net's candidates lie where the masks saw
+    nothing: a check, a cloth's pattern, a blind's stripes, where the level beside an edge
+    changes along it, and the halfway crossing ``refine_block`` takes moves with it (a tile
+    turned a degree on a gingham); the steepest change does not."""
+    sq = square_centre(shade, np.asarray(fine.centre_px, float), fine.angle_px, side, away)
+    if sq is None or np.hypot(*(sq[0] - np.asarray(fine.centre_px))) > max_shift * side:
+        return fine
+    return _Block((float(sq[0][0]), float(sq[0][1])), sq[1], 1, 1, side)
 
 
 def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndarray,
@@ -64,7 +79,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
     out: list[_Block] = []
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
     weak = np.zeros(len(pts), bool) if faint is None else np.asarray(faint, bool)
-    faint_cfg = dataclasses.replace(cfg, rows=0)  # its own sides alone: no row's
+    # its own sides alone (no row's), measured whole
+    faint_cfg = dataclasses.replace(cfg, rows=0, partial_share=None)
     for p, unsure in zip(pts, weak, strict=True):
         ang = _tile_angle_px(shade, p, side)
         away = view.outward_px(p[None])[0]
@@ -72,6 +88,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         if ang is not None:
             fine = refine_block(shade, bright, _Block((float(p[0]), float(p[1])), ang, 1, 1,
                                                       side), side, away, gap_px)
+        if fine is not None:
+            fine = steepest(shade, fine, side, away)
         if fine is None:  # a table whose level varies (stripes of shade, a check, white)
             sq = fit_square(top, p, side, away, [] if ang is None else [ang],
                             faint_cfg if unsure else cfg, gap_px)

@@ -55,6 +55,9 @@ class TileFitConfig:
     min_share: Each pair of sides is measured by edge points on at least this share of one
         side's profiles (both sides together: a side may be hidden, or have pieces against
         it): each way, a whole side's length of straight edge at least.
+    partial_share: Where no square is measured so (a coin of a worm or a card against a
+        side hides a third of it), one measured on this share stands (None: never). Tried
+        only after, so that a row's outer sides, measured whole, place a tile in a row first.
     max_rms: The edge points fit the square to within this share of its side (RMS; half a
         pixel at a pixel a millimetre).
     min_strength: The edges' median step is at least this many times the spread of the
@@ -96,6 +99,7 @@ class TileFitConfig:
     rows: int = 2
     faint_sides: int = 3
     faint_runs: int = 1
+    partial_share: float | None = 0.7
 
 
 @dataclass(frozen=True)
@@ -233,6 +237,17 @@ def fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nda
             for at the outer sides of a row of two or three tiles (:func:`_pair_lines`).
     """
     cfg = cfg or TileFitConfig()
+    fit = _fit_square(top, centre_px, side, away, angles_deg, cfg, gap_px)
+    if fit is None and cfg.partial_share is not None and cfg.partial_share < cfg.min_share:
+        fit = _fit_square(top, centre_px, side, away, angles_deg,
+                          dataclasses.replace(cfg, min_share=cfg.partial_share), gap_px)
+    return fit
+
+
+def _fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.ndarray,
+                angles_deg: list[float] | None, cfg: TileFitConfig, gap_px: float
+                ) -> SquareFit | None:
+    """:func:`fit_square` with one share of each pair's profiles to be measured."""
     c0 = np.asarray(centre_px, float)
     win, (x0, y0) = normalised_channels(top, c0, 0.95 * side)
     if win.shape[0] < side or win.shape[1] < side:

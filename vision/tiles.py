@@ -20,6 +20,7 @@ from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes, largest_channel
 from vision.sampling import bilinear
+from vision.square_fit import square_centre
 from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
 from vision.tile_fit import runs_past
@@ -322,6 +323,45 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
                   (pitch, pitch))
 
 
+def each_tile(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
+              away: np.ndarray, gap_px: float, max_turn_deg: float = 5.0
+              ) -> list[tuple[tuple[float, float], float]]:
+    """Each tile of a block (centre view pixels, angle view degrees), placed again on
+    its own free edges where they are measured (:func:`refine_block`, the sides against its
+    neighbours left out): tiles laid edge to edge by hand are shifted along their shared
+    sides and turned by a degree or more from one another: a block's one rectangle (bent by
+    the steps of its outline, or its blob's where no rectangle fits) turns them all alike,
+    and may place them a few mm off. A tile whose own edges are not measured (two sides at
+    least, within ``max_turn_deg`` and a tenth of a side of its place in the block) keeps
+    that place."""
+    if block.nx * block.ny == 1:
+        return [(block.centre_px, block.angle_px)]
+    out = []
+    for c in block.tiles():
+        own = refine_block(shade, bright, _Block(c, block.angle_px, 1, 1, side), side, away,
+                           gap_px, again=0)
+        if own is not None and (
+                float(np.hypot(own.centre_px[0] - c[0], own.centre_px[1] - c[1]))
+                <= 0.1 * side and abs(own.angle_px - block.angle_px) <= max_turn_deg):
+            out.append((own.centre_px, own.angle_px))
+        else:
+            out.append((c, block.angle_px))
+    return out
+
+
+def steepest_square(shade: np.ndarray, block: _Block, side: float, away: np.ndarray
+                    ) -> _Block | None:
+    """A lone tile's top face from its sides' steepest edges
+    (:func:`vision.square_fit.square_centre`), where :func:`refine_block` cannot measure them
+    against the table's level (a check, a cloth's pattern): better than its blob's rectangle,
+    which the table's pale parts beside it bend (a gingham's white squares turn it by
+    degrees). None where those edges fit no square either."""
+    sq = square_centre(shade, np.asarray(block.centre_px, float), block.angle_px, side, away)
+    if sq is None:
+        return None
+    return _Block((float(sq[0][0]), float(sq[0][1])), sq[1], 1, 1, side)
+
+
 def _solve3(A: tuple[tuple[float, ...], ...], b: tuple[float, ...]
             ) -> tuple[float, float, float] | None:
     """The solution of a 3x3 linear system by Cramer's rule; None when it is singular."""
@@ -500,6 +540,8 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
                                 max_rms_px=cfg.loose_rms_px)
         if fine is None and edged == EDGED:
             continue  # a notched blob is a tile only when its straight edges are measured
+        if fine is None and b.nx == b.ny == 1:  # a check, a cloth's pattern beside its edges
+            fine = steepest_square(prep.shade, b, side, u)
         if edged == EDGED and fine is not None and runs_past(
                 prep.top, np.array(fine.centre_px), fine.angle_px, side) >= cfg.max_runs_edged:
             continue  # a corner of a page or a card: its edges run on past the square's corners
@@ -508,9 +550,9 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
                 for c in found):
             continue  # the same tile, guessed from another of its edges
         use = fine or b
-        for c in use.tiles():
+        for c, a_px in each_tile(prep.shade, closed, use, side, u, cfg.gap_mm * s):
             found.append(c)
-            angles_px.append(use.angle_px)
+            angles_px.append(a_px)
             z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)
             backs.append(edged == SQUARE)
         _draw_block(mask, use, 4.0)

@@ -258,8 +258,11 @@ class Jungle(Game[JungleState]):
 
     def _judge_scene(self, state: JungleState, scene: Scene, seq: int, t: float | None
                      ) -> Step[JungleState]:
-        seen = read_tokens(scene, names=(self.players[0], self.players[1]))
         pos = self.position(state)
+        misread = misread_tokens(scene, pos)
+        if misread is not None:
+            return self._judge_misread(state, scene, misread, seq, t)
+        seen = read_tokens(scene, names=(self.players[0], self.players[1]))
 
         def no(rule: str, reason: str, idx: tuple[int, ...] = (),
                where: Point2 | None = None, player: str | None = None) -> Step[JungleState]:
@@ -321,6 +324,23 @@ class Jungle(Game[JungleState]):
                          f"nothing captured it: is it hidden, or was it taken away?",
                          (seen.index[c],), g.square_centre_mm(on_board[v]))
         return step
+
+    def _judge_misread(self, state: JungleState, scene: Scene, misread: Misread, seq: int,
+                       t: float | None) -> Step[JungleState]:
+        """A reading with a token's marker misread (see :func:`misread_tokens`): judged with
+        that token taken for the animal that stood on its square; a guess, so it may only
+        confirm a legal move (or nothing moved); anything else is a doubt."""
+        step = self._judge_scene(state, misread.scene, seq, t)
+        if all((isinstance(o, Verdict) and o.legal) or isinstance(o, Notice | Winner)
+               for o in step.outputs):
+            return step
+        pos = self.position(state)
+        sq = g.SQUARE_NAMES[misread.square]
+        return Step(state, (Doubt(seq, self.players[pos.side], (misread.index,),
+                                  g.square_centre_mm(misread.square), _sentence(
+                                      f"The token on {sq} reads as {self._animal(misread.read)}, "
+                                      f"but {self._animal(misread.was)} stood there and is not "
+                                      f"seen: is its marker misread")[:-1] + "?"),))
 
     def _animal(self, code: int) -> str:
         return f"the {piece_name(code)} of {self.players[side_of(code)]}"
@@ -412,6 +432,80 @@ class TokenReading:
     squares: dict[int, int]
     index: dict[int, int]
     problem: Judgement | None = None
+
+
+@dataclass(frozen=True)
+class Misread:
+    """A token whose marker reads as another animal than the one standing on its square.
+
+    Attributes:
+        scene: The reading with that token's marker put right.
+        index: The token's index in the reading.
+        square: Its square.
+        read: The animal code its marker reads as.
+        was: The animal code of the token that stood there (not seen elsewhere).
+    """
+
+    scene: Scene
+    index: int
+    square: int
+    read: int
+    was: int
+
+
+def misread_tokens(scene: Scene, pos: Position) -> Misread | None:
+    """A token of the reading standing on the square of an animal that is not seen anywhere,
+    whose marker reads as an animal seen twice or as one that would be a second token moved:
+    the likeliest explanation is that marker misread (a token keeps its square unless it is
+    the one moved). None when the reading has no such token.
+
+    >>> from tabletop.scene import Piece
+    >>> start = Position()
+    >>> board = {code: sq for sq, code in start.pieces()}
+    >>> def tok(code, sq):
+    ...     return Piece("token", *g.square_centre_mm(sq), id=49 + code)
+    >>> tokens = [tok(c, sq) for c, sq in board.items()]
+    >>> rat, cat = 1, 2  # the first player's rat read where its cat stands
+    >>> tokens[list(board).index(cat)] = tok(rat, board[cat])
+    >>> m = misread_tokens(Scene(tuple(tokens)), start)
+    >>> (m.read, m.was, g.SQUARE_NAMES[m.square])
+    (1, 2, 'b2')
+    """
+    codes = Counter(token_code(p) for p in scene.pieces)
+    on_board = {code: sq for sq, code in pos.pieces()}
+    for i, p in enumerate(scene.pieces):
+        code = token_code(p)
+        if code is None:
+            continue
+        hit = g.locate_mm(p.x_mm, p.y_mm)
+        if hit.status != "on" or hit.square is None:
+            continue
+        was = pos.board[hit.square]
+        if not was or was == code or codes[was]:
+            continue
+        # the marker's own animal seen twice, or standing elsewhere on the board (not here):
+        # read as it is, two tokens would have moved
+        elsewhere = on_board.get(code)
+        if codes[code] > 1 or (elsewhere is not None and elsewhere != hit.square
+                               and _moved_elsewhere(scene, pos, i)):
+            fixed = replace(scene, pieces=tuple(replace(q, id=49 + was) if j == i else q
+                                                for j, q in enumerate(scene.pieces)))
+            return Misread(fixed, i, hit.square, code, was)
+    return None
+
+
+def _moved_elsewhere(scene: Scene, pos: Position, skip: int) -> bool:
+    """Whether some token of the reading other than ``skip`` stands off its square in the
+    position (a move was made by another token)."""
+    on_board = {code: sq for sq, code in pos.pieces()}
+    for j, q in enumerate(scene.pieces):
+        code = token_code(q)
+        if j == skip or code is None or code not in on_board:
+            continue
+        hit = g.locate_mm(q.x_mm, q.y_mm)
+        if hit.square is not None and hit.square != on_board[code]:
+            return True
+    return False
 
 
 def token_code(piece: Piece) -> int | None:

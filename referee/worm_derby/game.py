@@ -22,6 +22,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any, ClassVar
 
+import numpy as np
+
 from referee.base import Game, Judgement, Step
 from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
@@ -34,7 +36,13 @@ from referee.worm_derby.move_rules import (
     judge_move,
     most_steps,
 )
-from referee.worm_derby.reading import Candidate, ReadingRules, reconcile
+from referee.worm_derby.reading import (
+    Candidate,
+    Reading,
+    ReadingRules,
+    reconcile,
+    tile_distance,
+)
 from referee.worm_derby.roll_rules import judge_roll
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
@@ -43,7 +51,7 @@ from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
 from referee.worm_derby.words import at, possessive, sentence
-from referee.worm_derby.worms import extract_worm
+from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Doubt,
@@ -60,6 +68,10 @@ from tabletop.events import (
 from tabletop.scene import SUITS, Piece, Point2, Scene
 
 DEFAULT_LENGTH = 6
+
+WHOLE_RULES = frozenset({Rule.OVERLAP, Rule.TOUCH, Rule.GAP, Rule.SHAPE, Rule.DIRECTION,
+                         Rule.STEPS})
+"""Fouls of the mover's own coins: called on a reading whose guesses lie clear of the worm."""
 
 
 def _notice(seq: int, message: str, level: str = "info") -> Notice:
@@ -462,7 +474,7 @@ class WormDerby(Game[DerbyState]):
         assert state.table is not None
         player = self.players[state.turn]
         if player in state.unsure and state.roll not in (None, "again", "ace"):
-            return self._mover_unsure(state, scene, seq)
+            return self._judge_unsure(state, scene, seq)
         reading = reconcile(state.table, scene, self.reading_rules(state))
         for k, cand in enumerate(reading.candidates):
             step = self._judge_scene(state, cand.scene, seq)
@@ -477,6 +489,9 @@ class WormDerby(Game[DerbyState]):
             if not step.outputs and k == 0 and state.roll != "ace":
                 return step  # nothing changed once the misread is put right (on an ace, the
                 # one move that a tile not seen may be is asked about, not passed over)
+        whole = self._foul_read_whole(state, scene, reading, seq)
+        if whole is not None:
+            return whole
         doubted = reading.base.scene if reading.base is not None else scene
         if state.doubted is not None and state.doubted[1] == doubted:
             return Step(state)  # read again the same: the table was asked already
@@ -484,6 +499,65 @@ class WormDerby(Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _foul_read_whole(self, state: DerbyState, scene: Scene, reading: Reading, seq: int
+                         ) -> Step[DerbyState] | None:
+        """A foul of the player on the move that the reading supports whole, though it needed
+        a guess elsewhere: the mover's worm is read whole (none of its coins guessed), the foul
+        is one of its own coins' (:data:`WHOLE_RULES`), names no guessed piece, every guessed
+        piece (one put back, one left out) lies more than a coin's width clear of the worm
+        before and after the move, and the foul is the same with the pieces left out lying
+        there too. A piece not involved in the turn then cannot change the verdict. A worm
+        read one coin short is faulted only for a split no single coin could join. None
+        otherwise (the table is asked)."""
+        base = reading.base
+        if base is None or state.roll in (None, "again", "ace") or state.table is None:
+            return None
+        player = self.players[state.turn]
+        pieces, index_map = base.scene.pieces, base.index_map
+        restored = [i for i, j in enumerate(index_map) if j < 0]
+        mine = [p for p, j in zip(pieces, index_map, strict=True)
+                if p.kind == "coin" and p.suit == player]
+        short = len(mine) == state.worm(player).length - 1
+        if any(index_map[i] < 0 for i, p in enumerate(pieces)
+               if p.kind == "coin" and p.suit == player) or \
+                (len(mine) != state.worm(player).length and not short):
+            return None
+        kept = set(index_map)
+        left_out = [p for j, p in enumerate(scene.pieces) if j not in kept]
+        guessed = [pieces[i] for i in restored] + left_out
+        worm = [*state.worm(player).coins_mm, *(p.centre_mm for p in mine)]
+        if not all(self._clear_of(p, worm) for p in guessed):
+            return None
+        found = self._judge_scene(state, base.scene, seq).verdicts
+        if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
+                found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
+            return None
+        if short and (found[0].rule != Rule.SHAPE or not split_whatever_one_coin(
+                np.array([p.centre_mm for p in mine]), self.d, self.settings.touch_factor)):
+            return None
+        tiles = tuple(p for p in left_out if p.kind == "tile")
+        if tiles:
+            with_them = self._judge_scene(
+                replace(state, table=replace(state.table, pieces=(*state.table.pieces, *tiles))),
+                replace(base.scene, pieces=(*pieces, *tiles)), seq).verdicts
+            if [(v.legal, v.rule) for v in with_them] != [(False, found[0].rule)]:
+                return None
+        v = found[0]
+        return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _clear_of(self, piece: Piece, points: Sequence[Point2]) -> bool:
+        """Whether ``piece``'s outline lies more than a coin's width clear of coins at
+        ``points``."""
+        d = self.d
+        for c in points:
+            if piece.kind == "tile":
+                gap = tile_distance(c, piece, self.pieces.tile_mm) - d / 2
+            else:
+                gap = math.dist(c, piece.centre_mm) - d / 2 - self.pieces.size_mm(piece.kind) / 2
+            if gap <= d:
+                return False
+        return True
 
     def _legal_with_new_tiles(self, state: DerbyState, scene: Scene, cand: Candidate,
                               seq: int) -> bool:
@@ -499,6 +573,65 @@ class WormDerby(Game[DerbyState]):
         step = self._judge_scene(replace(state, table=table),
                                  replace(cand.scene, pieces=(*cand.scene.pieces, *new)), seq)
         return bool(step.verdicts) and all(v.legal for v in step.verdicts)
+
+    def _judge_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
+        """The worm on the move was last seen one coin short, as one chain, and is read whole
+        now: each place the coin not seen may have had (a coin read now that joins the coins
+        last seen into one worm, or one step beyond their head, moved since) is tried as the
+        worm's start; when every one gives the same verdict, that is the verdict. Otherwise the
+        table is asked (:meth:`_mover_unsure`)."""
+        assert state.table is not None and state.course is not None
+        player = self.players[state.turn]
+        track = state.worm(player)
+        same = self.settings.same_place_mm
+        last = [p.centre_mm for p in state.table.pieces if p.kind == "coin" and p.suit == player]
+        now = extract_worm(scene, player, self.d, self.settings)
+        if len(last) != track.length - 1 or not now.ok or len(now.coins) != track.length:
+            return self._mover_unsure(state, scene, seq)
+        starts = [[*last, scene.pieces[i].centre_mm] for i in now.coins
+                  if not any(math.dist(scene.pieces[i].centre_mm, q) <= same for q in last)]
+        seen_last = extract_worm(Scene(tuple(Piece("coin", x, y, suit=player) for x, y in last)),
+                                 player, self.d, self.settings)
+        if len(last) < 2:
+            return self._mover_unsure(state, scene, seq)
+
+        def off_track(c: Point2) -> float:
+            return min(math.dist(c, q) for q in track.coins_mm)
+
+        tail = min(last, key=off_track)  # its tail lies nearest where it lay before it moved
+        if seen_last.ok:  # one chain: the coin not seen was laid last, beyond its head (a
+            # coin kept where it lay would have been found there)
+            chain = [last[i] for i in seen_last.coins]
+            if chain[-1] == tail:
+                chain = chain[::-1]
+            end, nxt = chain[-1], chain[-2]
+            n = math.dist(end, nxt)
+            starts.append([*last, (end[0] + (end[0] - nxt[0]) * self.d / n,
+                                   end[1] + (end[1] - nxt[1]) * self.d / n)])
+        steps: list[Step[DerbyState]] = []
+        for start in starts:
+            coins = Scene(tuple(Piece("coin", x, y, suit=player) for x, y in start))
+            shape = extract_worm(coins, player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != track.length:
+                continue
+            pts = tuple(start[i] for i in shape.coins)
+            if math.dist(pts[-1], tail) < math.dist(pts[0], tail):
+                pts = pts[::-1]  # tail first
+            table = replace(state.table, pieces=(*state.table.pieces, Piece(
+                "coin", *next(q for q in start if q not in last), suit=player)))
+            known = replace(state, table=table, unsure=tuple(u for u in state.unsure
+                                                             if u != player)).with_worm(
+                replace(track, coins_mm=pts, angles_rad=self._angles_like(state.course, track,
+                                                                           pts)))
+            steps.append(self._scene(known, scene, seq))
+        said = {tuple((v.legal, v.rule, v.player) for v in st.verdicts) for st in steps}
+        legal = said == {((True, Rule.OK.value, player),)} or said == {((True, Rule.OK.value,
+                                                                     None),)}
+        if (len(steps) >= 2 or legal) and len(said) == 1 and all(
+                len(st.verdicts) == 1 and not any(isinstance(o, Doubt) for o in st.outputs)
+                for st in steps):
+            return steps[0]
+        return self._mover_unsure(state, scene, seq)
 
     def _mover_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """The worm on the move was not read whole since it last moved: where it started from

@@ -8,7 +8,8 @@ first explanation is a misread, not a foul. :func:`reconcile` makes the reading 
 the accepted table:
 
 - plain misreads are put right and the reading stays *complete* (judged either way): a tile a
-  coin touches or covers and that is not seen is still there; a tile read face up where a
+  coin touches or covers and that is not seen is still there, and so is a coin another coin
+  lies over; a tile read face up where a
   face-down one lay (or the other way) keeps its face; a coin read without a suit, or with a
   suit that makes one worm too long and another too short, where such a coin lay keeps that
   coin's suit; a piece read a few millimetres off its old place (less than half a coin) stayed;
@@ -40,6 +41,10 @@ from dataclasses import dataclass, field, replace
 from referee.worm_derby.table import IGNORED_KINDS
 from referee.worm_derby.words import at, possessive
 from tabletop.scene import Piece, Point2, Scene
+
+HIDDEN_UNDER = 0.85
+"""A coin not seen whose place another coin covers (centres less than this share of a coin's
+width apart: more than a sliver over it) lies under that coin, still there."""
 
 FIXED_KINDS = ("tile", "post")
 """Kinds of piece that no roll of the die moves (an ace moves one obstacle tile)."""
@@ -123,7 +128,7 @@ class Reading:
     base: Candidate | None = None
 
 
-def _tile_distance(p: Point2, tile: Piece, side_mm: float) -> float:
+def tile_distance(p: Point2, tile: Piece, side_mm: float) -> float:
     """Distance from ``p`` to a tile's square (negative inside)."""
     a = math.radians(tile.angle_deg or 0.0)
     dx, dy = p[0] - tile.x_mm, p[1] - tile.y_mm
@@ -184,7 +189,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     for k in gone:
         p = old_p[k]
         cover = [j for j, c in coins_now
-                 if _tile_distance(c, p, rules.tile_mm) < rules.coin_mm / 2 + 2.0] \
+                 if tile_distance(c, p, rules.tile_mm) < rules.coin_mm / 2 + 2.0] \
             if p.kind == "tile" else \
             [j for j, c in coins_now if math.dist(c, p.centre_mm) < rules.coin_mm]
         restored.append(p)
@@ -290,6 +295,14 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             continue
         unmatched_old = [p for _, p in theirs
                          if _nearest(mine_at, p.centre_mm, rules.same_place_mm) is None]
+        under = [p for p in unmatched_old if any(
+            q is not None and q.kind == "coin" and
+            math.dist(q.centre_mm, p.centre_mm) < HIDDEN_UNDER * rules.coin_mm for q in pieces)]
+        if seen < n and len(under) == n - seen:
+            restored.extend(under)  # a coin laid over another hides it: it is still there
+            resolved.extend(f"the {player} coin at {at(p.centre_mm)} is hidden under a coin"
+                            for p in under)
+            continue
         theirs_at = [(k, p.centre_mm) for k, p in theirs]
         unmatched_new = [j for j, c in mine_at
                          if _nearest(theirs_at, c, rules.same_place_mm) is None]

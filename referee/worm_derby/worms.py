@@ -129,6 +129,44 @@ def extract_worm(scene: Scene, suit: str, coin_diameter_mm: float,
     return WormShape(suit, "ok", tuple(idx[a] for a in order))
 
 
+def split_whatever_one_coin(centres_mm: np.ndarray, coin_diameter_mm: float,
+                            touch_factor: float) -> bool:
+    """Whether coins at ``centres_mm`` (N, 2) stay a split worm wherever one more coin lies:
+    two of their parts (chains of touching coins) are more than two touching distances apart,
+    so no single coin can touch both.
+
+    >>> d = 19.05
+    >>> split_whatever_one_coin(np.array([[0, 0], [d, 0], [3.5 * d, 0]]), d, 1.2)
+    True
+    >>> split_whatever_one_coin(np.array([[0, 0], [d, 0], [3 * d, 0]]), d, 1.2)
+    False
+    """
+    n = len(centres_mm)
+    if n < 2:
+        return False
+    t = touch_matrix(centres_mm, coin_diameter_mm, touch_factor)
+    part = [-1] * n
+    k = 0
+    for s in range(n):
+        if part[s] >= 0:
+            continue
+        part[s], stack = k, [s]
+        while stack:
+            a = stack.pop()
+            for b in np.flatnonzero(t[a]):
+                if part[b] < 0:
+                    part[b] = k
+                    stack.append(int(b))
+        k += 1
+    if k < 2:
+        return False
+    reach = 2 * touch_factor * coin_diameter_mm
+    dist = np.hypot(*(centres_mm[:, None] - centres_mm[None]).transpose(2, 0, 1))
+    labels = np.array(part)
+    return any(float(dist[np.ix_(labels == i, labels == j)].min()) > reach
+               for i in range(k) for j in range(i + 1, k))
+
+
 def straightness_mm(centres_mm: np.ndarray) -> float:
     """Largest distance of a coin's centre from the line through the two end coins."""
     if len(centres_mm) < 3:

@@ -53,8 +53,6 @@ def test_tiles_on_a_glossy_white_table_are_found() -> None:
     _check(found, truth, 3.0)
 
 
-@pytest.mark.xfail(strict=True, reason="session 6: the one-frame hand cue calls this blind's "
-                   "stripes and mug a hand, and the tile under the 'hand' is left out")
 def test_tile_under_a_blinds_stripes_is_found() -> None:
     found, truth = _read(63023)  # pine under a blind's stripes, a mug
     assert any(v for _, v in truth)

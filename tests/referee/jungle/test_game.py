@@ -401,3 +401,23 @@ def test_a_game_seen_on_camera_is_refereed_like_the_same_game_typed_in(choices, 
     assert a.describe()["board"] == b.describe()["board"] == pos.text()
     assert [e for e in out_a if isinstance(e, Winner)] == \
         [e for e in out_b if isinstance(e, Winner)]
+
+
+def test_misread_a_marker_read_as_another_animal_is_no_second_move():
+    # the rat moves g3-g4 and the cat on b2 reads as the elephant (which stands on a3)
+    misread = [token(0, "elephant", "b2") if (p.x_mm, p.y_mm) == token(0, "cat", "b2").centre_mm
+               else p for p in start_tokens({"g3": "g4"})]
+    out = fold([setup(), scene_of(start_tokens()), scene_of(misread)])
+    assert verdicts(out) == [(1, True, "ok"), (2, True, "ok")]
+    # with a foul, the misread reading is asked about, never a "2 tokens moved" foul
+    wrong = [token(0, "elephant", "b2") if (p.x_mm, p.y_mm) == token(0, "cat", "b2").centre_mm
+             else p for p in start_tokens({"g3": "g5"})]
+    out = fold([setup(), scene_of(start_tokens()), scene_of(wrong)])
+    assert isinstance(out[-1], Doubt) and "b2" in out[-1].reason and "cat" in out[-1].reason
+
+
+def test_misread_a_marker_seen_twice_is_the_animal_of_its_square():
+    twice = [token(0, "tiger", "b2") if (p.x_mm, p.y_mm) == token(0, "cat", "b2").centre_mm
+             else p for p in start_tokens()]
+    out = fold([setup(), scene_of(start_tokens()), scene_of(twice)])
+    assert verdicts(out) == [(1, True, "ok")] and not any(isinstance(e, Doubt) for e in out)

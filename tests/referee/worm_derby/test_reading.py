@@ -31,21 +31,32 @@ def kinds(out):
 
 
 TOO_FAR = line(-40, 3 * D, 6, "suns")  # three steps on a roll of two
+NEAR = tile(-5, 200)  # an obstacle just beyond suns' head after TOO_FAR (a coin's width away)
+FIRST_NEAR = seen(course(obstacles=[OBSTACLE, NEAR]), SUNS0, MOONS0).scene
 
 
 def _same_game(a, b) -> bool:
     return (a.table, a.worms, a.turn, a.roll) == (b.table, b.worms, b.turn, b.roll)
 
 
-def test_doubt_an_obstacle_not_seen_cannot_make_a_move_illegal():
+def test_doubt_an_obstacle_not_seen_near_the_move_cannot_make_it_illegal():
+    game = new_game()
+    state = started(game, FIRST_NEAR)
+    state, _ = play(game, state, roll("suns", "2"))
+    after, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR, MOONS0))
+    assert kinds(out) == [("Doubt", None)]
+    d = out[0]
+    assert d.player == "suns" and d.where == (-5.0, 200.0) and "not seen" in d.reason
+    assert _same_game(after, state)  # a doubt changes nothing in the game
+
+
+def test_steps_a_foul_read_whole_stands_though_an_obstacle_far_from_it_is_not_seen():
     game = new_game()
     state = started(game, FIRST)
     state, _ = play(game, state, roll("suns", "2"))
     after, out = play(game, state, seen(course(), TOO_FAR, MOONS0))
-    assert kinds(out) == [("Doubt", None)]
-    d = out[0]
-    assert d.player == "suns" and d.where == (0.0, 500.0) and "not seen" in d.reason
-    assert _same_game(after, state)  # a doubt changes nothing in the game
+    assert kinds(out) == [("Verdict", "steps")] and out[0].player == "suns"
+    assert after.table == state.table  # the obstacle is still there, the foul changes nothing
 
 
 def test_misread_an_obstacle_not_seen_still_lets_a_legal_move_be_judged():
@@ -57,16 +68,17 @@ def test_misread_an_obstacle_not_seen_still_lets_a_legal_move_be_judged():
     assert after.table is not None and OBSTACLE in after.table.pieces  # it is still there
 
 
-def test_doubt_a_tile_that_appears_from_nowhere_cannot_make_a_move_illegal():
+def test_doubt_a_tile_that_appears_from_nowhere_near_the_move_cannot_make_it_illegal():
     game = new_game()
     state = started(game, FIRST)
     state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, NEAR]), TOO_FAR, MOONS0))
+    assert kinds(out) == [("Doubt", None)] and out[0].where == (-5.0, 200.0)
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, NEAR]), SUNS2, MOONS0))
+    assert kinds(out) == [("Verdict", "ok")]
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE, tile(300, 300)]), TOO_FAR,
                                     MOONS0))
-    assert kinds(out) == [("Doubt", None)] and out[0].where == (300.0, 300.0)
-    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, tile(300, 300)]), SUNS2,
-                                    MOONS0))
-    assert kinds(out) == [("Verdict", "ok")]
+    assert kinds(out) == [("Verdict", "steps")]  # one far from the move changes nothing
 
 
 def test_misread_a_coin_missing_from_either_worm_is_put_back_for_a_legal_move():
@@ -83,28 +95,35 @@ def test_misread_a_coin_missing_from_either_worm_is_put_back_for_a_legal_move():
 def test_doubt_a_worm_that_loses_a_coin_is_no_foul():
     game = new_game()
     state = started(game, FIRST)
-    state, _ = play(game, state, roll("suns", "2"))
-    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR, MOONS0[:5]))
+    state, _ = play(game, state, roll("suns", "3"))
+    beside = line(40 - D - 2, 3 * D, 6, "suns")  # three steps, lying by moons' lost coin
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), beside, MOONS0[:5]))
     assert kinds(out) == [("Doubt", None)] and "5 of its 6 coins" in out[0].reason
+    # far from the coin not seen, suns' foul rests on nothing guessed: it stands
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 4 * D, 6, "suns"),
+                                    MOONS0[:5]))
+    assert kinds(out) == [("Verdict", "steps")] and out[0].player == "suns"
 
 
 def test_doubt_an_obstacle_that_moved_without_an_ace_is_a_doubt():
     game = new_game()
-    state = started(game, FIRST)
+    state = started(game, FIRST_NEAR)
     state, _ = play(game, state, roll("suns", "2"))
-    _, out = play(game, state, seen(course(obstacles=[tile(200, 500)]), TOO_FAR, MOONS0))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE, tile(200, 500)]), TOO_FAR,
+                                    MOONS0))
     assert [type(e) for e in out] == [Doubt, Doubt]
 
 
 def test_doubt_not_fixed_stands_as_read_when_the_next_player_rolls():
     game = new_game()
-    state = started(game, FIRST)
+    state = started(game, FIRST_NEAR)
     state, _ = play(game, state, roll("suns", "2"))
-    state, out = play(game, state, seen(course(), TOO_FAR, MOONS0), roll("moons", "3"))
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR, MOONS0),
+                      roll("moons", "3"))
     assert kinds(out) == [("Doubt", None), ("Notice", None)]
     assert "stands as read" in out[1].message
     assert game.describe(state)["turn"] == "moons" and state.roll == "3"
-    assert state.table is not None and OBSTACLE in state.table.pieces
+    assert state.table is not None and NEAR in state.table.pieces
 
 
 def test_misread_a_tile_hidden_by_a_touching_coin_is_still_there():
@@ -294,7 +313,7 @@ def test_doubt_a_legal_move_is_not_confirmed_by_leaving_out_a_new_tile_it_would_
     assert kinds(out) == [("Verdict", "ok")]
 
 
-def test_doubt_a_mover_not_read_whole_is_not_placed_where_it_may_already_have_moved():
+def test_steps_a_mover_last_seen_one_coin_short_is_judged_from_where_it_was_seen():
     game = new_game()
     state = started(game, FIRST)
     state, _ = play(game, state, roll("suns", "2"))
@@ -308,7 +327,11 @@ def test_doubt_a_mover_not_read_whole_is_not_placed_where_it_may_already_have_mo
     assert kinds(out) == [("Verdict", "ok")]
     suns4 = line(-40, 4 * D, 6, "suns")
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns4, moons3))
-    assert kinds(out) == [("Doubt", None)] and out[0].player == "suns"  # not taken as read
+    # judged from where it was last seen, its head not seen then one step beyond
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 5 * D, 6, "suns"),
+                                    moons3))
+    assert kinds(out) == [("Verdict", "steps")] and out[0].player == "suns"
     state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, moons3))
     assert out == [] and "suns" not in state.unsure  # whole where it was last seen
     state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns4, moons3))
@@ -317,15 +340,16 @@ def test_doubt_a_mover_not_read_whole_is_not_placed_where_it_may_already_have_mo
 
 def test_doubt_an_obstacle_seen_moved_stands_where_it_was_seen_once_the_players_go_on():
     game = new_game()
-    state = started(game, FIRST)
+    state = started(game, FIRST_NEAR)
     state, _ = play(game, state, roll("suns", "2"))
-    elsewhere = tile(30, 520, face="up", suit="arms")  # its back misread too
-    state, out = play(game, state, seen(course(obstacles=[elsewhere]), TOO_FAR, MOONS0),
-                      roll("moons", "3"))
+    elsewhere = tile(25, 220, face="up", suit="arms")  # NEAR moved, its back misread too
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE, elsewhere]), TOO_FAR,
+                                        MOONS0), roll("moons", "3"))
     assert ("Notice", None) in kinds(out) and "stands as read" in out[-1].message
-    tiles = [p for p in state.table.pieces if p.kind == "tile" and 400 < p.centre_mm[1] < 700]
-    assert [(p.centre_mm, p.face) for p in tiles] == [((30.0, 520.0), "down")]
-    state, out = play(game, state, seen(course(obstacles=[elsewhere]), TOO_FAR, MOONS0))
+    tiles = [p for p in state.table.pieces if p.kind == "tile" and 150 < p.centre_mm[1] < 300]
+    assert [(p.centre_mm, p.face) for p in tiles] == [((25.0, 220.0), "down")]
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE, elsewhere]), TOO_FAR,
+                                        MOONS0))
     assert out == []  # read the same again: nothing to say
 
 
@@ -336,3 +360,29 @@ def test_doubt_on_an_ace_an_obstacle_not_seen_is_asked_about_not_passed_over():
     after, out = play(game, state, seen(course(), SUNS0, MOONS0))  # moved out of sight?
     assert kinds(out) == [("Doubt", None)] and out[0].where == (0.0, 500.0)
     assert _same_game(after, state)
+
+
+def test_shape_a_split_no_single_coin_could_join_is_a_foul_though_a_coin_is_not_seen():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "3"))
+    kept = [c for c in line(-40, 3 * D, 5, "suns") if c.y_mm != 4 * D]  # one not seen
+    far = line(-40, 9.6 * D, 1, "suns")  # 2.6 coin widths beyond the head
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), kept + far, MOONS0))
+    assert kinds(out) == [("Verdict", "shape")] and out[0].player == "suns"
+    # the tail not seen and a coin the one not seen might join to the rest: the table is asked
+    near = line(-40, 9.2 * D, 1, "suns")
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]),
+                                    line(-40, 4 * D, 4, "suns") + near, MOONS0))
+    assert kinds(out) == [("Doubt", None)]
+
+
+def test_overlap_a_coin_not_seen_under_a_coin_laid_over_it_is_still_there():
+    moons = line(-12, 10, 6, "moons")  # beside suns' worm, not touching it
+    game = new_game()
+    state = started(game, seen(course(obstacles=[OBSTACLE]), SUNS0, moons).scene)
+    state, _ = play(game, state, roll("suns", "2"))
+    over = coin(-21, 113.8, "suns")  # touches suns' new head, lies over moons' head
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 2 * D, 5, "suns"),
+                                    [over], moons[:5]))
+    assert kinds(out) == [("Verdict", "overlap")] and out[0].player == "suns"

@@ -1,0 +1,75 @@
+"""A coin's far edge is a circle; a die's square top, lying among coins, is no coin."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tabletop.pieceset import PieceSet
+from tabletop.render import render
+from tabletop.render.clutter import make_clutter
+from tabletop.scene import Piece, Scene
+from vision.coin_shape import not_round, outline_circle
+from vision.detector import Detector
+
+PIECES = PieceSet()
+
+
+def _blurred(img: np.ndarray) -> np.ndarray:
+    return cv2.GaussianBlur(img.astype(np.float32), (0, 0), 1.2)
+
+
+def test_a_disc_is_round_and_a_square_is_not() -> None:
+    yy, xx = np.mgrid[0:120, 0:120].astype(np.float32)
+    r = 20.0
+    disc = _blurred(np.where(np.hypot(xx - 60, yy - 60) <= r, 1.8, 1.0))
+    half = 0.8 * r  # a die's top: 15 mm against a coin's 19
+    square = _blurred(np.where((np.abs(xx - 60) <= half) & (np.abs(yy - 60) <= half), 1.8, 1.0))
+    c, away = np.array([[60.0, 60.0]]), np.array([[0.6, 0.8]])
+    assert outline_circle(disc, c, away, r)[0][0] < 0.01
+    assert outline_circle(square, c, away, r)[0][0] > 0.035
+    assert not_round(disc, c, away, r).tolist() == [False]
+    assert not_round(square, c, away, r).tolist() == [True]
+
+
+def test_a_worm_coin_hemmed_by_neighbours_is_not_judged_no_coin() -> None:
+    """Rays into a touching neighbour meet its far rim, far from the coin's own circle: they
+    are left out of the fit, and the coin is round."""
+    yy, xx = np.mgrid[0:160, 0:200].astype(np.float32)
+    r = 20.0
+    img = np.ones_like(xx)
+    for cx in (60.0, 100.0, 140.0):
+        img[np.hypot(xx - cx, yy - 80) <= r] = 1.8
+    img = _blurred(img)
+    assert not_round(img, np.array([[100.0, 80.0]]), np.array([[1.0, 0.0]]), r).tolist() == [
+        False]
+
+
+def test_a_patterned_table_is_not_judged() -> None:
+    yy, xx = np.mgrid[0:120, 0:120].astype(np.float32)
+    r = 20.0
+    check = np.where(((xx // 8 + yy // 8) % 2) == 0, 1.6, 0.5)  # a black and white check
+    square = np.where((np.abs(xx - 60) <= 16) & (np.abs(yy - 60) <= 16), 1.8, check)
+    assert not_round(_blurred(square), np.array([[60.0, 60.0]]), np.array([[0.0, 1.0]]),
+                     r).tolist() == [False]
+
+
+@pytest.mark.slow
+def test_dice_among_coins_are_no_coins() -> None:
+    """Three white dice (black pips) beside a worm of coins, seen from a tilted camera."""
+    rng = np.random.default_rng(3)
+    dice = make_clutter("dice", rng, (60.0, 40.0), 0.0)
+    while dice.props[0].top_bgr[0] < 0.5:  # a white die, its pips black (a red one is rarer)
+        dice = make_clutter("dice", rng, (60.0, 40.0), 0.0)
+    coins = tuple(Piece("coin", -90.0 + 19.2 * k, -40.0, suit=s)
+                  for k, s in enumerate(("suns", "moons", "crowns", "arms", "moons")))
+    scene = Scene(coins)
+    pose = render.CameraPose.looking_at((0.0, 0.0), 850.0, 15.0, 20.0, (1280, 720), 60.0)
+    r = render.render_scene(scene, pose, render.RenderSettings(), PIECES, props=dice.props)
+    found = Detector(r.calibration(), PIECES).detect(r.image).scene.pieces
+    got = np.array([[p.x_mm, p.y_mm] for p in found if p.kind == "coin"]).reshape(-1, 2)
+    true = np.array([[p.x_mm, p.y_mm] for p in coins])
+    near = np.hypot(*(got[:, None] - true[None]).transpose(2, 0, 1)).min(axis=1) < 3.0
+    assert near.all(), f"coins found where none is: {got[~near].round(0).tolist()}"
+    assert near.sum() == len(coins)

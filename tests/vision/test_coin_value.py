@@ -1,0 +1,74 @@
+"""A coin lying value up shows a black numeral, centred on its face: it has no suit to read
+and is no moon, whose black crescent lies to one side of the face."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from tabletop.pieceset import PieceSet
+from tabletop.render import render
+from tabletop.scene import Piece, Scene
+from vision.coin_faces import coin_readings
+from vision.coin_value import ink_off_centre, numeral_shown
+from vision.detections import Detections
+from vision.namer import Namer, NamerConfig, name_detections
+from vision.suits import DEFAULT_SUIT_INKS
+from vision.topview import TopView
+
+INKS = dict(DEFAULT_SUIT_INKS)
+PIECES = PieceSet()
+
+
+@pytest.fixture(scope="module")
+def value_and_moons() -> tuple:
+    """A row of coins, moons and coins lying value up alternately, seen a little tilted."""
+    coins = [Piece("coin", -120.0 + 30.0 * k, 25.0 * (k % 2), suit=None, face="down")
+             if k % 2 else Piece("coin", -120.0 + 30.0 * k, 25.0 * (k % 2), suit="moons")
+             for k in range(9)]
+    scene = Scene(tuple(coins))
+    pose = render.default_pose_for(scene, height_mm=850.0, tilt_deg=12.0)
+    r = render.render_scene(scene, pose, render.RenderSettings(), PIECES)
+    cal = r.calibration()
+    foot = np.array([[p.x_mm, p.y_mm] for p in coins])
+    seen = TopView(cal).camera.seen_at(foot, PIECES.coin_thickness_mm)
+    return r.image, cal, coins, foot, seen
+
+
+def test_a_numeral_is_centred_and_a_crescent_is_not() -> None:
+    yy, xx = np.mgrid[-12:13, -12:13]
+    offsets = np.c_[xx.ravel(), yy.ravel()]
+    d = np.hypot(xx, yy)
+    moon = (d < 9) & (np.hypot(xx - 3.6, yy + 2.4) >= 7.4)  # the renderer's crescent
+    bar = (np.abs(xx) <= 4) & ((np.abs(yy + 5) <= 1) | (np.abs(yy - 5) <= 1))
+    two = bar | ((np.abs(xx + yy) <= 1) & (np.abs(xx) <= 4))  # a "Z", centred
+    faces = np.full((2, len(offsets), 3), 210.0)
+    faces[0, moon.ravel()] = 25.0
+    faces[1, two.ravel()] = 25.0
+    off = ink_off_centre(faces, offsets)
+    assert off[0] > 0.5 and off[1] < 0.2
+    assert numeral_shown(faces, offsets).tolist() == [False, True]
+
+
+def test_a_blank_face_shows_no_numeral() -> None:
+    offsets = np.c_[np.arange(40) % 8, np.arange(40) // 8].astype(float)
+    assert numeral_shown(np.full((1, 40, 3), 200.0), offsets).tolist() == [False]
+
+
+def test_coins_lying_value_up_have_no_suit(value_and_moons) -> None:
+    image, cal, coins, _, seen = value_and_moons
+    got = coin_readings(image, cal, seen, INKS)
+    assert [(s, side) for s, _, side in got] == [
+        (None, "down") if p.face == "down" else ("moons", "up") for p in coins]
+
+
+def test_the_namer_reads_a_value_up_coin_as_face_down(value_and_moons) -> None:
+    """Whatever a stage read (a moon, as the darkest tenth of a numeral reads), the coin the
+    namer keeps is read again from its face: value up, no suit."""
+    image, cal, coins, foot, seen = value_and_moons
+    dets = Detections.of(foot, ["coin"] * len(coins), confidence=[0.9] * len(coins),
+                         seen_mm=seen, suit=["moons"] * len(coins))
+    named = name_detections(Namer(NamerConfig()), image, cal, dets)
+    assert len(named) == len(coins)
+    assert list(named.suit) == [p.suit for p in coins]
+    assert [f == "down" for f in named.face] == [p.face == "down" for p in coins]

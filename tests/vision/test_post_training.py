@@ -1,0 +1,71 @@
+"""The post judge's training tools: hard cases pinned from the seed, a family left out."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from training import make_posts, post_loss, post_thresholds, train_posts
+from vision.post_features import N_FEATURES
+
+
+@pytest.mark.parametrize("module", [make_posts, post_loss, post_thresholds])
+def test_the_training_tools_examples_hold(module) -> None:
+    result = doctest.testmod(module)
+    assert result.failed == 0 and result.attempted > 0
+
+
+def test_hard_cases_are_pinned_from_the_seed_alone_for_about_their_share() -> None:
+    pins = [make_posts.hard_pins(s, 0.5) for s in range(1000, 1400)]
+    assert pins == [make_posts.hard_pins(s, 0.5) for s in range(1000, 1400)]
+    share = np.mean(["clutter" in p for p in pins])
+    assert 0.4 < share < 0.6
+    assert {p["clutter"] for p in pins if "clutter" in p} == set(make_posts.HARD_CLUTTER)
+    assert {p["light"] for p in pins if "light" in p} == set(make_posts.HARD_LIGHTS)
+    assert {p["table"] for p in pins if "table" in p} == set(make_posts.DARK_TABLES)
+    assert 0.15 < np.mean(["table" in p for p in pins]) < 0.35
+
+
+def _data(path: Path, families: tuple[str, ...]) -> Path:
+    """A small file of candidates as make_posts.py writes it: posts dark, others pale."""
+    rng = np.random.default_rng(3)
+    n = 60 * len(families)
+    y = np.tile([0, 1], n // 2)
+    x = rng.normal(0.0, 0.1, (n, N_FEATURES)) + y[:, None] * -1.0
+    np.savez_compressed(
+        path, x=x.astype(np.float32), y=y, seed=np.repeat(np.arange(n // 4), 4),
+        family=np.repeat(np.array(families), 60), light=np.full(n, "soft"),
+        source=np.tile([0, 1, 1, 0], n // 4), heat=np.ones(n), dist=np.zeros(n),
+        truth_seed=np.arange(4), truth_family=np.array(families[:1] * 4),
+        truth_light=np.full(4, "soft"), truth_mask=np.ones(4, bool),
+        truth_net=np.zeros(4, bool))
+    return path
+
+
+def test_a_forest_trained_without_a_family_says_so_beside_its_model(tmp_path: Path) -> None:
+    data = _data(tmp_path / "d.npz", ("wood", "felt", "stone"))
+    out = tmp_path / "posts_no_felt.yml.gz"
+    assert train_posts.main([str(data), "-o", str(out), "--trees", "5", "--without",
+                             "felt"]) == 0
+    report = json.loads((tmp_path / "posts_no_felt.json").read_text())
+    assert report["without"] == "felt"
+    assert "felt" not in report["held_out_by_family"]
+    assert report["held_out"]["precision"] == 1.0
+
+
+def test_leaving_out_a_family_the_data_lacks_is_an_error_naming_it(tmp_path: Path) -> None:
+    data = _data(tmp_path / "d.npz", ("wood", "felt"))
+    with pytest.raises(SystemExit, match="marble"):
+        train_posts.main([str(data), "-o", str(tmp_path / "m.yml.gz"), "--without", "marble"])
+
+
+def test_threshold_pairs_are_read_as_min_score_then_veto() -> None:
+    from training.post_thresholds import Pair, parse_pairs
+
+    assert parse_pairs("0.6:0.3") == [Pair(min_score=0.6, veto=0.3)]
+    with pytest.raises(ValueError):
+        parse_pairs("0.6")

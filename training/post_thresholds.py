@@ -1,0 +1,129 @@
+"""Chooses the post judge's pair of thresholds end to end: the full detector's post precision
+and recall at each ``min_score`` / ``veto`` pair, on renders and on the devscenes.
+
+    .venv/bin/python training/post_thresholds.py --seeds 87000:87040 \
+        --cache training/data/post_tune_87000.pkl --devscenes ../shared/devscenes \
+        --pairs 0.5:0.2,0.5:0.3,0.6:0.3 [--model vision/models/posts.yml.gz]
+
+A reading stands where the forest gives it ``min_score`` or more, or where the hand-set gates
+pass it and it has ``veto`` or more (:class:`vision.post_judge.PostJudgeConfig`). The renders
+(the renderer's variety, no hand, as ``bench/bench_vision_accuracy.py`` draws them) are made
+once and kept in ``--cache``, so pairs and forests are compared on the same frames; the seeds
+must be ones the forest took no part in (its training seeds are in ``posts.json``). Counting
+is the accuracy bench's (a post within 12 mm; hidden posts not counted). One line per pair and
+per source (``render``, ``dev``), and per table family and light for the renders.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pickle
+import sys
+from collections import defaultdict
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from bench.bench_vision_accuracy import (  # noqa: E402
+    DEVSCENE_PIECES,
+    Case,
+    Tally,
+    devscene_cases,
+    render_cases,
+    score,
+)
+from training.make_posts import seed_range  # noqa: E402
+from vision import Detector, DetectorConfig  # noqa: E402
+from vision.post_judge import PostJudgeConfig  # noqa: E402
+from vision.posts import PostConfig  # noqa: E402
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A reading stands at ``min_score``, or at ``veto`` where the gates pass it."""
+
+    min_score: float
+    veto: float
+
+
+def parse_pairs(text: str) -> list[Pair]:
+    """``"0.5:0.2,0.6:0.3"`` -> the pairs.
+
+    >>> parse_pairs("0.5:0.2,0.6:0.35")
+    [Pair(min_score=0.5, veto=0.2), Pair(min_score=0.6, veto=0.35)]
+    """
+    out = []
+    for part in text.split(","):
+        a, b = part.split(":")
+        out.append(Pair(float(a), float(b)))
+    return out
+
+
+def cached_renders(seeds: range, cache: Path | None) -> list[Case]:
+    """The renders of ``seeds`` (no hand), from ``cache`` when it holds exactly them."""
+    if cache is not None and cache.exists():
+        held = pickle.loads(cache.read_bytes())
+        if held["seeds"] == (seeds.start, seeds.stop):
+            return held["cases"]
+    cases = render_cases(len(seeds), seeds.start)
+    if cache is not None:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        cache.write_bytes(pickle.dumps({"seeds": (seeds.start, seeds.stop), "cases": cases}))
+    return cases
+
+
+def post_tally(cases: list[Case], posts: PostConfig, pieces=None,
+               by: tuple[str, ...] = ()) -> dict[str, Tally]:
+    """The bench's counts of every case read with ``posts``: ``all`` and per condition."""
+    out: dict[str, Tally] = defaultdict(Tally)
+    for case in cases:
+        det = Detector(case.calibration, pieces,
+                       config=DetectorConfig(kinds=case.kinds, posts=posts))
+        res = det.detect(case.image)
+        t = score(res.scene, case.truth, case.hand, 0.0)
+        out["all"].add(t)
+        for c in by:
+            out[f"{c}={case.conditions.get(c, '?')}"].add(t)
+    return out
+
+
+def line(name: str, t: Tally) -> str:
+    """``name P=.. R=.. (found/truth, false)`` of the posts."""
+    found, truth = t.found["post"], t.truth["post"]
+    paired, false = t.paired["post"], t.spurious["post"]
+    p = paired / max(1, paired + false)
+    r = paired / max(1, truth)
+    return f"{name} P={p:.3f} R={r:.3f} ({paired}/{truth}, {false} false, {found} read)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=seed_range, required=True, help="A:B")
+    ap.add_argument("--cache", type=Path, default=None)
+    ap.add_argument("--devscenes", type=Path, default=None)
+    ap.add_argument("--pairs", type=parse_pairs, default=parse_pairs("0.5:0.2"))
+    ap.add_argument("--model", type=Path, default=None, help="the forest (default: committed)")
+    args = ap.parse_args(argv)
+    renders = cached_renders(args.seeds, args.cache)
+    dev = devscene_cases(args.devscenes) if args.devscenes and args.devscenes.is_dir() else []
+    for pair in args.pairs:
+        judge = PostJudgeConfig(min_score=pair.min_score, veto=pair.veto)
+        if args.model is not None:
+            judge = PostJudgeConfig(model=args.model, min_score=pair.min_score, veto=pair.veto)
+        posts = PostConfig(judge=judge)
+        head = f"min_score={pair.min_score} veto={pair.veto}"
+        got = post_tally(renders, posts, by=("table_family", "light", "clutter"))
+        print(line(f"{head} render", got["all"]), flush=True)
+        for k in sorted(got):
+            if k != "all":
+                print("   " + line(k, got[k]))
+        if dev:
+            print(line(f"{head} dev", post_tally(dev, posts, DEVSCENE_PIECES)["all"]),
+                  flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

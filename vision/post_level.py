@@ -1,0 +1,114 @@
+"""What the post stage reads a table's view as: its level, or on a dark table how unlike the
+table each pixel is.
+
+A post is black (the renderer's albedo 0.07, a little gloss). On a pale or mid table it is the
+darkest thing there, and the post stage looks for it in the level (:class:`vision.prepare.
+Prepared`: the table at 100). On a table nearly as dark as the post (black felt or cloth, dark
+wood, walnut), its wall catches the light the felt swallows or is of another tint than the
+wood: it is as often *lighter* than the table, in one channel at least, as darker, and the dark
+mask never sees it. There the post stage reads the *unlikeness* instead: 100 less the largest
+difference of any channel from the table's (table = 100, so a post lighter or darker than the
+table, or of another tint, is dark in it, as a post is in the level of a pale table), and its
+dark mask from that. The stages after it (the template, the outline fit, the judge's features)
+are the same either way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import cv2
+import numpy as np
+
+from vision.normalise import TABLE_LEVEL
+from vision.prepare import Prepared
+
+
+@dataclass(frozen=True)
+class PostLevelConfig:
+    """Attributes:
+    dark_table: A table whose own brightness (the median of the largest channel of the
+        warped frame, 0-255, where the level is the table's) is below this is dark: its posts
+        are read in the unlikeness. 0: never.
+    table_band: Pixels within this many levels of the table's (100) are the table's, when its
+        brightness is measured.
+    dark_sigmas, min_dark: A pixel is dark in the unlikeness where it is below the table's by
+        this many sigmas of the table's noise, and by at least ``min_dark`` (as the prepared
+        dark mask is made, :class:`vision.prepare.PrepareConfig`).
+    """
+
+    dark_table: float = 48.0
+    table_band: float = 8.0
+    dark_sigmas: float = 5.0
+    min_dark: float = 25.0
+
+
+def table_brightness(prep: Prepared, band: float) -> float:
+    """The table's own brightness (0-255: the median of the largest channel of ``prep.top``
+    where the level is within ``band`` of the table's, in the parts of the view made in full);
+    255 when none is."""
+    made = prep.top.max(axis=2)
+    near = (np.abs(prep.level.astype(np.int16) - TABLE_LEVEL) <= band) & (made > 0) & (
+        prep.valid > 0)
+    if np.count_nonzero(near) < 100:
+        return 255.0
+    return float(np.median(made[near]))
+
+
+def unlikeness(norm: np.ndarray) -> np.ndarray:
+    """100 less the largest difference of any channel of a normalised view (table = 100,
+    uint8 (H, W, 3), blurred 3x3 as :func:`vision.prepare._level` blurs it) from the table's,
+    clipped at 0: the table at 100, anything unlike it darker (uint8 (H, W)).
+
+    >>> px = np.array([[[100, 100, 100], [160, 150, 140], [30, 40, 50], [100, 100, 255]]],
+    ...               np.uint8)
+    >>> unlikeness(px).tolist()
+    [[100, 40, 30, 0]]
+    """
+    blur = cv2.GaussianBlur(norm, (3, 3), 0) if norm.shape[0] > 2 and norm.shape[1] > 2 else norm
+    dev = np.abs(blur.astype(np.int16) - TABLE_LEVEL).max(axis=2)
+    return np.clip(TABLE_LEVEL - dev, 0, 255).astype(np.uint8)
+
+
+def dark_table(prep: Prepared, cfg: PostLevelConfig) -> bool:
+    """Whether the table is so dark that its posts are read in the unlikeness."""
+    return cfg.dark_table > 0 and table_brightness(prep, cfg.table_band) < cfg.dark_table
+
+
+_MADE: dict[int, tuple[Prepared, PostLevelConfig, Prepared]] = {}
+
+
+def for_posts(prep: Prepared, cfg: PostLevelConfig) -> Prepared:
+    """``prep`` as the post stage reads it: ``prep`` itself on a table that is not dark; on a
+    dark one, a copy whose level is the unlikeness (where the view was made in full; the
+    table's 100 elsewhere) and whose dark mask is made from that. Made once per prepared frame
+    (the stage and the centre net's post peaks ask for it in turn)."""
+    hit = _MADE.get(id(prep))
+    if hit is not None and hit[0] is prep and hit[1] == cfg:
+        return hit[2]
+    if len(_MADE) > 4:
+        _MADE.clear()
+    out = _unlike(prep, cfg) if dark_table(prep, cfg) else prep
+    _MADE[id(prep)] = (prep, cfg, out)  # holds ``prep``, so its id stays unique
+    return out
+
+
+def _unlike(prep: Prepared, cfg: PostLevelConfig) -> Prepared:
+    """``prep`` with the unlikeness for its level and its dark mask made from that."""
+    level = np.full_like(prep.level, TABLE_LEVEL)
+    for x0, y0, x1, y1 in prep.rois_px:
+        level[y0:y1, x0:x1] = unlikeness(prep.norm[y0:y1, x0:x1])
+    below = max(cfg.min_dark, cfg.dark_sigmas * prep.noise)
+    dark = cv2.threshold(level, int(np.ceil(TABLE_LEVEL - below)) - 1, 255,
+                         cv2.THRESH_BINARY_INV)[1]
+    return replace(prep, level=level, dark=cv2.bitwise_and(dark, prep.valid))
+
+
+def window_level(win_bgr: np.ndarray, table_bgr: np.ndarray, unlike: bool) -> np.ndarray:
+    """The post stage's level (uint8) of a window of the view (``win_bgr``) divided by its
+    table's colour (``table_bgr``, (3,)): the largest channel, or the unlikeness on a dark
+    table (``unlike``)."""
+    norm = win_bgr.astype(np.float32) * (TABLE_LEVEL / np.maximum(table_bgr, 1.0))
+    if unlike:
+        return unlikeness(np.clip(norm, 0, 255).astype(np.uint8))
+    return np.clip(norm.max(axis=2), 0, 255).astype(np.uint8)

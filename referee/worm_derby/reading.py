@@ -17,7 +17,9 @@ the accepted table:
   tile not seen and not covered, or a coin of a worm not on the move, is put back where it lay;
   a tile where none was, or a coin of no worm in the race, is left out; a coin missing from the
   worm on the move is tried back at each place it lay. An incomplete reading may only confirm
-  a legal move; anything else on it is a doubt, which changes nothing in the game.
+  a legal move; anything else on it is a doubt, which changes nothing in the game, unless the
+  foul is of the mover's own coins and rests on no guess
+  (:meth:`referee.worm_derby.game.WormDerby._foul_read_whole`).
 
 Pieces restored from the accepted table are appended after the reading's own pieces, so the
 reading's indices (which verdicts and doubts name) stay valid.

@@ -31,7 +31,7 @@ class HandJudgeConfig:
         67000-67119, every other with a hand) the rules made 15 false hands of 60 hand-free
         frames against the trees' 5 and kept no hand more; at seeds 68000+ hand-free renders
         are right 0.825 with them and 0.925 without (devscenes 0.833 and 0.958; 8 of 8 hands
-        seen either way). Kept for now: a hand of the sample playthrough (a real camera's
+        seen either way). Kept for now: a hand of the sample playthrough (the project's own
         frame, ``tests/vision/test_sample_and_sheets.py``) scores 0.29 and only they keep it.
     """
 

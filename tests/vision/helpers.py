@@ -49,3 +49,21 @@ def load_devscene(folder: Path, name: str) -> tuple[np.ndarray, Calibration, dic
         px = lens.undistort_points(px)
     H, _ = cv2.findHomography(px, world)
     return img, Calibration((d["width"], d["height"]), H, lens), d
+
+
+def detect_drawn_case(seed: int) -> tuple[object, object]:
+    """The render of the renderer's variety case at ``seed`` (no hand) and the scene the
+    detector reads from it, looking for tiles, coins and posts."""
+    from tabletop.render import variety
+    from vision import Detector, DetectorConfig
+
+    r = variety.draw_case(seed, hand=False).render()
+    res = Detector(r.calibration(), None, DetectorConfig(kinds=("tile", "coin", "post"))
+                   ).detect(r.image)
+    return r, res.scene
+
+
+def tile_angle_diff_deg(a: float, b: float) -> float:
+    """How far apart two tile angles are, a square's angles being the same every 90 degrees."""
+    d = (a - b) % 90.0
+    return min(d, 90.0 - d)

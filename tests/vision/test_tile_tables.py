@@ -7,27 +7,20 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import Detector, DetectorConfig
+from tests.vision.helpers import detect_drawn_case, tile_angle_diff_deg
 
-variety = pytest.importorskip("tabletop.render.variety")
+pytest.importorskip("tabletop.render.variety")  # the renderer detect_drawn_case uses
 
 
 def _read(seed: int) -> tuple[list, list]:
     """(tiles found, (true tile, visible) pairs) of the drawn case at ``seed``."""
-    r = variety.draw_case(seed, hand=False).render()
-    res = Detector(r.calibration(), None, DetectorConfig(kinds=("tile", "coin", "post"))
-                   ).detect(r.image)
+    r, scene = detect_drawn_case(seed)
     # (whether the frame alone shows a hand is the hand tests' subject: the one-frame cue still
     # calls about one hand-free render in ten a hand, and the tiles must be read all the same)
-    found = [p for p in res.scene.pieces if p.kind == "tile"]
+    found = [p for p in scene.pieces if p.kind == "tile"]
     truth = [(p, not tr.occluded and tr.visible_fraction >= 1)
              for p, tr in zip(r.scene.pieces, r.truth, strict=True) if p.kind == "tile"]
     return found, truth
-
-
-def _angle_diff(a: float, b: float) -> float:
-    d = (a - b) % 90.0
-    return min(d, 90.0 - d)
 
 
 def _check(found: list, truth: list, within_mm: float) -> None:
@@ -40,7 +33,7 @@ def _check(found: list, truth: list, within_mm: float) -> None:
         assert len(near) == 1, f"tile at ({p.x_mm:.0f}, {p.y_mm:.0f}) found {len(near)} times"
         f = near[0]
         assert np.hypot(f.x_mm - p.x_mm, f.y_mm - p.y_mm) < within_mm
-        assert _angle_diff(f.angle_deg, p.angle_deg % 90.0) < 1.0
+        assert tile_angle_diff_deg(f.angle_deg, p.angle_deg % 90.0) < 1.0
         assert f.face == p.face
     for f in found:
         assert any(np.hypot(f.x_mm - p.x_mm, f.y_mm - p.y_mm) < 20.0 for p, _ in truth), \

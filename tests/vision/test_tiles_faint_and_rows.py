@@ -9,28 +9,21 @@ import functools
 import numpy as np
 import pytest
 
-from vision import Detector, DetectorConfig
+from tests.vision.helpers import detect_drawn_case, tile_angle_diff_deg
 
-variety = pytest.importorskip("tabletop.render.variety")
+pytest.importorskip("tabletop.render.variety")  # the renderer detect_drawn_case uses
 
 
 @functools.lru_cache(maxsize=4)
 def _read(seed: int) -> tuple[list, list]:
     """(tiles found, true tiles) of the drawn case at ``seed``."""
-    r = variety.draw_case(seed, hand=False).render()
-    res = Detector(r.calibration(), None, DetectorConfig(kinds=("tile", "coin", "post"))
-                   ).detect(r.image)
-    return ([p for p in res.scene.pieces if p.kind == "tile"],
+    r, scene = detect_drawn_case(seed)
+    return ([p for p in scene.pieces if p.kind == "tile"],
             [p for p in r.scene.pieces if p.kind == "tile"])
 
 
 def _found_at(found: list, x: float, y: float, within_mm: float) -> list:
     return [f for f in found if np.hypot(f.x_mm - x, f.y_mm - y) < within_mm]
-
-
-def _angle_diff(a: float, b: float) -> float:
-    d = (a - b) % 90.0
-    return min(d, 90.0 - d)
 
 
 def test_faint_tiles_under_a_blinds_stripes_on_marble_are_found() -> None:
@@ -42,7 +35,7 @@ def test_faint_tiles_under_a_blinds_stripes_on_marble_are_found() -> None:
         assert len(near) == 1, f"tile at ({x}, {y}) found {len(near)} times"
         t = min(truth, key=lambda p: np.hypot(p.x_mm - x, p.y_mm - y))
         assert np.hypot(near[0].x_mm - t.x_mm, near[0].y_mm - t.y_mm) < 1.5
-        assert _angle_diff(near[0].angle_deg, t.angle_deg % 90.0) < 1.0
+        assert tile_angle_diff_deg(near[0].angle_deg, t.angle_deg % 90.0) < 1.0
 
 
 def test_tile_in_a_row_on_a_check_is_placed_by_the_rows_outer_side() -> None:
@@ -52,7 +45,7 @@ def test_tile_in_a_row_on_a_check_is_placed_by_the_rows_outer_side() -> None:
     assert len(near) == 1
     t = min(truth, key=lambda p: np.hypot(p.x_mm + 159.0, p.y_mm + 106.0))
     assert np.hypot(near[0].x_mm - t.x_mm, near[0].y_mm - t.y_mm) < 2.0
-    assert _angle_diff(near[0].angle_deg, t.angle_deg % 90.0) < 1.0
+    assert tile_angle_diff_deg(near[0].angle_deg, t.angle_deg % 90.0) < 1.0
 
 
 def test_corner_of_a_page_under_a_blind_is_not_a_tile() -> None:

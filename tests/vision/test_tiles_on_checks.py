@@ -9,24 +9,17 @@ import functools
 import numpy as np
 import pytest
 
-from vision import Detector, DetectorConfig
+from tests.vision.helpers import detect_drawn_case, tile_angle_diff_deg
 
-variety = pytest.importorskip("tabletop.render.variety")
+pytest.importorskip("tabletop.render.variety")  # the renderer detect_drawn_case uses
 
 
 @functools.lru_cache(maxsize=2)
 def _read(seed: int) -> tuple[list, list]:
     """(tiles found, true tiles) of the drawn case at ``seed``."""
-    r = variety.draw_case(seed, hand=False).render()
-    res = Detector(r.calibration(), None, DetectorConfig(kinds=("tile", "coin", "post"))
-                   ).detect(r.image)
-    return ([p for p in res.scene.pieces if p.kind == "tile"],
+    r, scene = detect_drawn_case(seed)
+    return ([p for p in scene.pieces if p.kind == "tile"],
             [p for p in r.scene.pieces if p.kind == "tile"])
-
-
-def _angle_diff(a: float, b: float) -> float:
-    d = (a - b) % 90.0
-    return min(d, 90.0 - d)
 
 
 def _nearest(found: list, t) -> tuple[float, object]:
@@ -42,7 +35,7 @@ def test_tiles_on_a_gingham_are_within_a_degree() -> None:
     for f in found:
         d, t = _nearest(truth, f)
         assert d < 20.0  # paired as the accuracy bench pairs (two lie 4-5 mm off)
-        assert _angle_diff(f.angle_deg, t.angle_deg % 90.0) < 1.0, (t.x_mm, t.y_mm)
+        assert tile_angle_diff_deg(f.angle_deg, t.angle_deg % 90.0) < 1.0, (t.x_mm, t.y_mm)
 
 
 @pytest.mark.xfail(strict=True, reason="with the centre net fine-tuned in session 7 the second "
@@ -56,4 +49,4 @@ def test_tiles_with_a_side_partly_hidden_on_a_gingham_are_found() -> None:
         t = min(truth, key=lambda p: np.hypot(p.x_mm - x, p.y_mm - y))
         d, f = _nearest(found, t)
         assert d < 4.0, (x, y)
-        assert _angle_diff(f.angle_deg, t.angle_deg % 90.0) < 1.0
+        assert tile_angle_diff_deg(f.angle_deg, t.angle_deg % 90.0) < 1.0

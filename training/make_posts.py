@@ -86,6 +86,16 @@ def hard_pins(seed: int, share: float) -> dict[str, str]:
     return out
 
 
+def true_posts(render) -> tuple[np.ndarray, np.ndarray]:
+    """The true posts' feet (mm, N x 2) of a render: those wholly in view, and those hidden or
+    partly out of view (neither taught nor counted)."""
+    pairs = [(p.centre_mm, not tr.occluded and tr.visible_fraction >= 1.0)
+             for p, tr in zip(render.scene.pieces, render.truth, strict=True) if p.kind == "post"]
+    shown = np.array([c for c, whole in pairs if whole]).reshape(-1, 2)
+    hidden = np.array([c for c, whole in pairs if not whole]).reshape(-1, 2)
+    return shown, hidden
+
+
 def labels(feet_mm: np.ndarray, shown: np.ndarray, hidden: np.ndarray, hit_mm: float,
            miss_mm: float) -> np.ndarray:
     """1 (a post), 0 (none), -1 (left out) for each candidate foot (N, 2)."""
@@ -188,12 +198,7 @@ def main(argv: list[str] | None = None) -> int:
         case = draw_case(seed, weights={"post": args.post_weight},
                          **hard_pins(seed, args.hard_share))
         r = case.render()
-        shown = np.array([p.centre_mm for p, tr in zip(r.scene.pieces, r.truth, strict=True)
-                          if p.kind == "post" and not tr.occluded and tr.visible_fraction >= 1.0
-                          ]).reshape(-1, 2)
-        hidden = np.array([p.centre_mm for p, tr in zip(r.scene.pieces, r.truth, strict=True)
-                           if p.kind == "post" and (tr.occluded or tr.visible_fraction < 1.0)
-                           ]).reshape(-1, 2)
+        shown, hidden = true_posts(r)
         found = {0: np.zeros(len(shown), bool), 1: np.zeros(len(shown), bool)}
         n_pos = n_neg = 0
         for feats, feet, source, heat in candidates(r.image, r.calibration(), args.least):

@@ -34,7 +34,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from tabletop.render.variety import draw_case
-from training.make_posts import candidates, seed_range
+from training.make_posts import candidates, seed_range, true_posts
 from vision import Detector
 from vision.post_features import N_FEATURES
 from vision.post_judge import PostJudgeConfig, judge_for
@@ -84,12 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         case = draw_case(seed, hand=False)
         r = case.render()
         cal = r.calibration()
-        shown = np.array([p.centre_mm for p, tr in zip(r.scene.pieces, r.truth, strict=True)
-                          if p.kind == "post" and not tr.occluded and tr.visible_fraction >= 1.0
-                          ]).reshape(-1, 2)
-        hidden = np.array([p.centre_mm for p, tr in zip(r.scene.pieces, r.truth, strict=True)
-                           if p.kind == "post" and (tr.occluded or tr.visible_fraction < 1.0)
-                           ]).reshape(-1, 2)
+        shown, hidden = true_posts(r)
         res = Detector(cal).detect(r.image)
         found = np.array([p.centre_mm for p in res.scene.pieces if p.kind == "post"]
                          ).reshape(-1, 2)

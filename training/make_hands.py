@@ -22,7 +22,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tabletop.render.variety import draw_case
+from dataclasses import replace
+
+from tabletop.render.variety import CLUTTER_KINDS, FAMILIES, TABLE_FAMILY, TABLE_KINDS, draw_case
 from vision.detector import Detector, DetectorConfig
 from vision.hand_maps import HandMaps, hand_maps
 
@@ -42,9 +44,51 @@ class _Recorder(Detector):
         raise _Seen(hand_maps(self.hand_grid, frame, explained, self._valid, cells))
 
 
-def record(seed: int, hand: bool) -> dict[str, object]:
-    """The maps of one rendered case and its truth."""
-    case = draw_case(seed, hand=hand)
+HARD_LIGHTS = ("blind", "window", "hard", "glare", "dim-warm")
+"""Lights whose stripes, gradients and shadows a hand's judge must learn to pass over."""
+
+HARD_CLUTTER = ("page", "grid", "notebook", "cards", "phone", "mug", "mixed")
+"""Clutter that looks most like an arm or a hand to the one-frame cue."""
+
+
+def varied_case(seed: int, hand: bool):  # type: ignore[no-untyped-def]
+    """``draw_case(seed, hand=hand)`` with more of what the hand judge must tell apart, drawn
+    from the seed alone: for about half the seeds a hard light (a blind's stripes, a window, a
+    low lamp, glare, a dim room) and for about half clutter like an arm (pages, cards, a phone,
+    a mug); tables of every family alike (patterned cloth as often as wood); the arm from any
+    side of the table (not only the camera's near side), its fingertips 20-150 mm over the
+    table, and for a quarter of the hands its target near the view's edge (an arm partly in
+    view)."""
+    rng = np.random.default_rng([seed, 4747])
+    fam = FAMILIES[int(rng.integers(len(FAMILIES)))]
+    kinds = [k for k in TABLE_KINDS if TABLE_FAMILY[k] == fam]
+    table = kinds[int(rng.integers(len(kinds)))]
+    light = HARD_LIGHTS[int(rng.integers(len(HARD_LIGHTS)))] if rng.uniform() < 0.5 else None
+    clutter = (HARD_CLUTTER[int(rng.integers(len(HARD_CLUTTER)))] if rng.uniform() < 0.5
+               else None)
+    assert clutter is None or clutter in CLUTTER_KINDS
+    case = draw_case(seed, hand=hand, table=table, light=light, clutter=clutter)
+    if not hand:
+        return case
+    from_deg = float(rng.uniform(0.0, 360.0))
+    height = float(rng.uniform(20.0, 150.0))
+    target = None
+    if rng.uniform() < 0.25:  # near the view's edge: the arm partly in view
+        w, h = case.pose.image_size
+        side = int(rng.integers(4))
+        t = float(rng.uniform(0.1, 0.9))
+        u, v = [(t * w, 0.05 * h), (t * w, 0.95 * h), (0.05 * w, t * h), (0.95 * w, t * h)][side]
+        x, y = case.pose.pixels_to_table(np.array([u]), np.array([v]))
+        if np.isfinite(x[0]) and np.isfinite(y[0]):
+            target = (float(x[0]), float(y[0]))
+    settings = replace(case.settings, hand_from_deg=from_deg, hand_height_mm=height,
+                       hand_target_mm=target)
+    return replace(case, settings=settings)
+
+
+def record(seed: int, hand: bool, vary: bool = False) -> dict[str, object]:
+    """The maps of one rendered case and its truth (``vary``: :func:`varied_case`)."""
+    case = varied_case(seed, hand) if vary else draw_case(seed, hand=hand)
     r = case.render()
     # the namer drops what the stages read that is no piece (a bright arm read as tiles): the
     # cue sees the table round the pieces kept, as live
@@ -84,12 +128,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all-hands", action="store_true",
                     help="a hand over every table (more hands to learn from; the blobs of "
                          "clutter, glare and stripes beside them are negatives all the same)")
+    ap.add_argument("--vary", action="store_true",
+                    help="more hard lights, clutter, tables of every family and arms from every "
+                         "side and height (varied_case)")
     args = ap.parse_args(argv)
     a, b = (int(v) for v in args.seeds.split(":"))
     cv2.setNumThreads(1)
     rows: list[dict[str, object]] = []
     for seed in range(a, b):
-        rows.append(record(seed, hand=args.all_hands or seed % 2 == 1))
+        rows.append(record(seed, hand=args.all_hands or seed % 2 == 1, vary=args.vary))
         print(f"# {seed} {rows[-1]['table']} {rows[-1]['light']} {rows[-1]['clutter']} "
               f"hand={rows[-1]['hand']}", flush=True)
         if len(rows) % 5 == 0 or seed == b - 1:  # kept as it goes: a long run can be cut short

@@ -207,6 +207,13 @@ def main(argv: list[str] | None = None) -> int:
     as_used = (held >= args.threshold) | ((held >= args.rules_threshold) & blobs.rule)
     report["as_used"] = {"rules_threshold": args.rules_threshold,
                          **frame_figures(as_used, blobs, truth, allf)}
+    # the rules kept only for blobs that cross the border once (an arm; a stripe, a plank or a
+    # sheet's edge runs border to border): what they add to the trees, measured
+    once = blobs.x[:, FEATURES.index("border_runs")] <= 1
+    report["as_used_once"] = {
+        "rules_threshold": args.rules_threshold,
+        **frame_figures((held >= args.threshold) | ((held >= args.rules_threshold)
+                                                     & blobs.rule & once), blobs, truth, allf)}
     if args.baseline is not None:
         base = cv2.ml.RTrees_load(str(args.baseline))
         s0 = scores(base, np.ascontiguousarray(blobs.x[:, :base.getVarCount()]))
@@ -241,6 +248,11 @@ def main(argv: list[str] | None = None) -> int:
                                                   frames),
                            "old_rules": frame_figures(old.rule, old, truth, frames)}
     report["leave_one_family_out"] = per_family
+    # per light and clutter, the folds' figures (a blind's stripes, glare, pages, a mug)
+    for key in ("light", "clutter"):
+        report[f"folds_by_{key}"] = {
+            v: frame_figures(held >= args.threshold, blobs, truth, np.flatnonzero(data[key] == v))
+            for v in sorted(set(data[key].tolist()))}
     tr = blobs.y >= 0
     rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
@@ -249,12 +261,15 @@ def main(argv: list[str] | None = None) -> int:
     rt.save(str(args.cells_out))
     side = args.out.with_name(args.out.name.split(".")[0] + ".json")
     side.write_text(json.dumps(report, indent=1) + "\n")
-    print(json.dumps({k: report[k] for k in ("old_rules", "folds", "as_used", "baseline", "hug")
-                      if k in report}))
+    shown = ("old_rules", "folds", "as_used", "as_used_once", "baseline", "hug")
+    print(json.dumps({k: report[k] for k in shown if k in report}))
     for t, v in report["folds_by_threshold"].items():  # type: ignore[attr-defined]
         print(t, v)
     for fam, v in per_family.items():
         print(fam, v)  # type: ignore[index]
+    for key in ("light", "clutter"):
+        for v, fig in report[f"folds_by_{key}"].items():  # type: ignore[attr-defined]
+            print(key, v, fig)
     return 0
 
 

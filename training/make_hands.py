@@ -51,14 +51,17 @@ HARD_CLUTTER = ("page", "grid", "notebook", "cards", "phone", "mug", "mixed")
 """Clutter that looks most like an arm or a hand to the one-frame cue."""
 
 
-def varied_case(seed: int, hand: bool):  # type: ignore[no-untyped-def]
+def varied_case(seed: int, hand: bool, arms: str = "wide"):  # type: ignore[no-untyped-def]
     """``draw_case(seed, hand=hand)`` with more of what the hand judge must tell apart, drawn
     from the seed alone: for about half the seeds a hard light (a blind's stripes, a window, a
     low lamp, glare, a dim room) and for about half clutter like an arm (pages, cards, a phone,
-    a mug); tables of every family alike (patterned cloth as often as wood); the arm from any
-    side of the table (not only the camera's near side), its fingertips 20-150 mm over the
-    table, and for a quarter of the hands its target near the view's edge (an arm partly in
-    view)."""
+    a mug); tables of every family alike (patterned cloth as often as wood).
+
+    ``arms``: ``"wide"``: the arm from any side of the table, its fingertips 20-150 mm over it;
+    ``"mild"``: half the arms as a player's (from the camera's near side, fingertips 35 mm
+    over the table, as ``draw_case`` draws them), the other half from any side, 20-90 mm over
+    it. Either way, a quarter (wide) or a fifth (mild) of the hands aim near the view's edge
+    (an arm partly in view)."""
     rng = np.random.default_rng([seed, 4747])
     fam = FAMILIES[int(rng.integers(len(FAMILIES)))]
     kinds = [k for k in TABLE_KINDS if TABLE_FAMILY[k] == fam]
@@ -70,10 +73,16 @@ def varied_case(seed: int, hand: bool):  # type: ignore[no-untyped-def]
     case = draw_case(seed, hand=hand, table=table, light=light, clutter=clutter)
     if not hand:
         return case
-    from_deg = float(rng.uniform(0.0, 360.0))
-    height = float(rng.uniform(20.0, 150.0))
+    if arms == "wide":
+        from_deg: float | None = float(rng.uniform(0.0, 360.0))
+        height = float(rng.uniform(20.0, 150.0))
+        edge = 0.25
+    elif rng.uniform() < 0.5:
+        from_deg, height, edge = None, case.settings.hand_height_mm, 0.2
+    else:
+        from_deg, height, edge = float(rng.uniform(0.0, 360.0)), float(rng.uniform(20.0, 90.0)), 0.2
     target = None
-    if rng.uniform() < 0.25:  # near the view's edge: the arm partly in view
+    if rng.uniform() < edge:  # near the view's edge: the arm partly in view
         w, h = case.pose.image_size
         side = int(rng.integers(4))
         t = float(rng.uniform(0.1, 0.9))
@@ -86,9 +95,9 @@ def varied_case(seed: int, hand: bool):  # type: ignore[no-untyped-def]
     return replace(case, settings=settings)
 
 
-def record(seed: int, hand: bool, vary: bool = False) -> dict[str, object]:
-    """The maps of one rendered case and its truth (``vary``: :func:`varied_case`)."""
-    case = varied_case(seed, hand) if vary else draw_case(seed, hand=hand)
+def record(seed: int, hand: bool, vary: str | None = None) -> dict[str, object]:
+    """The maps of one rendered case and its truth (``vary``: :func:`varied_case`'s arms)."""
+    case = varied_case(seed, hand, vary) if vary else draw_case(seed, hand=hand)
     r = case.render()
     # the namer drops what the stages read that is no piece (a bright arm read as tiles): the
     # cue sees the table round the pieces kept, as live
@@ -128,9 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all-hands", action="store_true",
                     help="a hand over every table (more hands to learn from; the blobs of "
                          "clutter, glare and stripes beside them are negatives all the same)")
-    ap.add_argument("--vary", action="store_true",
+    ap.add_argument("--vary", choices=("wide", "mild"), default=None,
                     help="more hard lights, clutter, tables of every family and arms from every "
-                         "side and height (varied_case)")
+                         "side and height (varied_case: wide, or half the arms a player's)")
     args = ap.parse_args(argv)
     a, b = (int(v) for v in args.seeds.split(":"))
     cv2.setNumThreads(1)

@@ -233,7 +233,8 @@ def main(argv: list[str] | None = None) -> int:
         cell_held[test] = scores(rt, blobs.cell_x[test])
     report["hug"] = hug_figures(held >= args.threshold, cell_held, blobs, args.cell_threshold)
     report["folds_by_threshold"] = {
-        f"{t:.2f}": frame_figures(held >= t, blobs, truth, allf) for t in (0.2, 0.3, 0.4, 0.5)}
+        f"{t:.2f}": frame_figures(held >= t, blobs, truth, allf)
+        for t in (0.2, 0.25, 0.3, 0.35, 0.4, 0.45, 0.5)}
     per_family: dict[str, object] = {}
     for fam in sorted(set(family.tolist())):
         frames = np.flatnonzero(family == fam)

@@ -33,6 +33,11 @@ class HandJudgeConfig:
         are right 0.825 with them and 0.925 without (devscenes 0.833 and 0.958; 8 of 8 hands
         seen either way). Kept for now: a hand of the sample playthrough (the project's own
         frame, ``tests/vision/test_sample_and_sheets.py``) scores 0.29 and only they keep it.
+        Since session 8 they pass only a blob crossing the border once
+        (``HandConfig.rules_cross_once``): on 180 harder frames (``make_hands.py --vary``, seeds
+        47000-47179, never seen by this forest) the rules as they were made 24 false hands of
+        102 hand-free frames, crossing once 23, the trees alone 18; 1 hand of 78 missed with
+        the rules either way, 2 without.
     """
 
     model: Path = MODELS / "hands.yml.gz"

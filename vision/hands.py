@@ -55,6 +55,8 @@ class HandConfig:
         in from the play area's edge (a tan hand on oak, an arm lifting out of view), is still
         that hand for at most this many frames in a row; then a frame is read in full (pieces
         moved in a block are no arm). 0: such a change is always read in full.
+    rules_cross_once: The hand-set rules pass only a blob that crosses the frame's border once
+        (an arm; a blind's stripe, a plank or a sheet's edge runs from border to border).
     """
 
     cells_across: int = 160
@@ -68,6 +70,7 @@ class HandConfig:
     min_part_mm2: float = 1500.0
     confirm_share: float = 0.2
     follow_frames: int = 6
+    rules_cross_once: bool = True
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
@@ -138,7 +141,16 @@ def by_rules(cfg: HandConfig, maps: HandMaps, blob: np.ndarray) -> bool:
     border = xs.min() <= 1 or ys.min() <= 1 or xs.max() >= sw - 2 or ys.max() >= sh - 2
     deep = min(xs.max() - xs.min() + 1, ys.max() - ys.min() + 1) >= cfg.min_depth * sw
     area = float(maps.cell_mm2[blob].sum())
+    if cfg.rules_cross_once and border and _border_runs(blob) > 1:
+        return False
     return bool(deep and area >= (cfg.min_area_mm2 if border else cfg.min_area_inside_mm2))
+
+
+def _border_runs(blob: np.ndarray) -> int:
+    """How many separate runs of a blob's cells lie on the grid's border (two cells deep)."""
+    edge = np.zeros(blob.shape, bool)
+    edge[:2], edge[-2:], edge[:, :2], edge[:, -2:] = True, True, True, True
+    return int(cv2.connectedComponents((blob & edge).astype(np.uint8), connectivity=8)[0]) - 1
 
 
 def hug(cfg: HandConfig, fg: Foreign, blobs: np.ndarray, maps: HandMaps | None = None

@@ -28,6 +28,7 @@ from referee.base import Game, Judgement, Step
 from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
 from referee.worm_derby.judging import judged
+from referee.worm_derby.lying_rules import judge_lie
 from referee.worm_derby.move_rules import (
     MoveCheck,
     MoveFacts,
@@ -239,7 +240,8 @@ class WormDerby(Game[DerbyState]):
                   and not state.over):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
-            step = Step(replace(step.state, before_move=None), (*early, *step.outputs))
+            step = Step(replace(step.state, before_move=None, as_it_stands=False),
+                        (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
             if not step.outputs and step.state.pending is not None:
@@ -467,6 +469,10 @@ class WormDerby(Game[DerbyState]):
         move: otherwise the table is asked to confirm or fix it (a doubt)."""
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
+        if state.as_it_stands:
+            again = self._stands_again(state, scene, seq)
+            if again is not None:
+                return again
         back = self._taken_back(state, scene, seq)
         if back is not None:
             return back
@@ -785,20 +791,78 @@ class WormDerby(Game[DerbyState]):
         roller's. None when the course or a worm cannot be read."""
         if course is None or state.early_roller is None:
             return None
-        worms = []
+        worms: list[WormTrack] = []
+        shapes: dict[str, tuple[int, ...]] = {}
         for player in self.players:
             shape = extract_worm(scene, player, self.d, self.settings)
             if not shape.ok or len(shape.coins) != self.lengths[player]:
                 return None
+            shapes[player] = shape.coins
             worms.append(start_track(course, player, tuple(
                 scene.pieces[i].centre_mm for i in shape.coins)))
+        foul = self._lie_foul(state, scene, shapes, state.early_roller, seq)
+        if foul is not None:
+            return foul
         turn = (self.players.index(state.early_roller) + 1) % len(self.players)
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
-                      roll=None, early_roller=None)
+                      roll=None, early_roller=None, as_it_stands=True)
         return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(
             f"the course is set up as the table stands now (its first reading was in doubt and "
             f"the race has begun, so {problem[0].lower() + problem[1:]} is let pass); it is "
             f"{possessive(self.players[turn])} turn to roll")),))
+
+    def _stands_again(self, state: DerbyState, scene: Scene, seq: int
+                      ) -> Step[DerbyState] | None:
+        """A new reading of a race set up as the table stood, before anyone rolled since: the
+        worms are where this reading shows them when it shows every tile where it was and every
+        worm whole (a worm changed since is a correction of the reading, not a move: where the
+        last roller's worm started is not known); a foul its lie shows is still called. None
+        when the reading does not show that (it is judged as any other)."""
+        assert state.course is not None and state.table is not None
+        s = self.settings
+
+        def tiles(sc: Scene) -> Scene:
+            return replace(sc, pieces=tuple(p for p in sc.pieces if p.kind == "tile"))
+
+        gone, came = scene_diff(tiles(state.table), tiles(scene), s.same_place_mm,
+                                s.same_angle_deg)
+        if gone or came:
+            return None
+        shapes: dict[str, tuple[int, ...]] = {}
+        for w in state.worms:
+            shape = extract_worm(scene, w.player, self.d, s)
+            if not shape.ok or len(shape.coins) != w.length:
+                return None
+            shapes[w.player] = shape.coins
+        gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
+        if not gone and not came:
+            return None
+        last = self.players[(state.turn - 1) % len(self.players)]
+        foul = self._lie_foul(state, scene, shapes, last, seq)
+        if foul is not None:
+            return foul
+        worms = tuple(replace(w, coins_mm=pts, angles_rad=self._angles_like(state.course, w, pts))
+                      for w in state.worms
+                      for pts in [start_track(state.course, w.player, tuple(
+                          scene.pieces[i].centre_mm for i in shapes[w.player])).coins_mm])
+        new = replace(state, table=scene, worms=worms, pending=None, pending_told=False,
+                      doubted=None, doubted_read=None)
+        return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(
+            f"the worms are read again where they lie (the race was set up as the table stood "
+            f"and nobody has rolled since); it is {possessive(self.players[state.turn])} turn "
+            f"to roll")),))
+
+    def _lie_foul(self, state: DerbyState, scene: Scene, shapes: Mapping[str, tuple[int, ...]],
+                  first: str | None, seq: int) -> Step[DerbyState] | None:
+        """A foul that a worm's lie shows alone (:mod:`.lying_rules`) on a table taken as it
+        stands, where no start is known to judge the moves from: the worm's player's (``first``
+        asked first: the last roller, whose move it most likely is); the state is unchanged (the
+        table is to be put right). None when there is none."""
+        for player in sorted(shapes, key=lambda p: p != first):
+            found = judge_lie(self, scene, shapes[player])
+            if found is not None:
+                return Step(state, (found.verdict(seq, player),))
+        return None
 
     # ------------------------------------------------------------------ a move
 

@@ -86,6 +86,9 @@ class DerbyState(GameState):
             table was in doubt): the race has begun in the players' eyes.
         before_move: ``(seq, state)``: the state before the last legal move, until the next
             roll: a table put back as it was then takes that move back.
+        as_it_stands: The course was set up as the table stood (its first reading was in doubt
+            and the players rolled on), and nobody has rolled since: the race is provisional, and
+            the worms read whole again before the next roll correct where they were taken to lie.
     """
 
     table: Scene | None = None
@@ -103,6 +106,7 @@ class DerbyState(GameState):
     unsure: tuple[str, ...] = ()
     early_roller: str | None = None
     before_move: tuple[int, DerbyState] | None = None
+    as_it_stands: bool = False
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

@@ -1,0 +1,77 @@
+"""A race set up as the table stands (its first reading in doubt, the players rolled on): a foul
+its worms' lie shows is still called, and until the next roll the race is provisional: a worm
+read again elsewhere corrects the reading, it is not a move.
+
+``data/readings/cannibal_overlap_while_setup_in_doubt.jsonl`` is the exact record the camera
+gave of such a game (rendered Cannibal playthrough 86017): one moons coin never seen at the
+start, so the setup was in doubt; suns rolled 3 and moved; moons rolled 2, moved one step and
+laid its second coin over its own head; then the table was put back and moons moved 2 steps.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.record import fold
+from tabletop.events import Verdict, parse_event
+from tabletop.jsonin import loads
+from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen
+
+RECORD = Path(__file__).parent / "data" / "readings" / \
+    "cannibal_overlap_while_setup_in_doubt.jsonl"
+
+NO_PYLON = course()[:2]  # the start tiles alone: no course is found
+SUNS0 = line(-40, 0, 4, "suns")
+MOONS0 = line(40, 0, 4, "moons")
+SUNS2 = line(-40, 2 * D, 4, "suns")
+MOONS2 = line(40, 2 * D, 4, "moons")
+
+
+def _verdicts(out):
+    return [(e.player, e.legal, e.rule) for e in out if isinstance(e, Verdict)]
+
+
+def test_overlap_a_coin_laid_over_its_own_head_while_the_setup_was_in_doubt_is_called():
+    events = [parse_event(loads(line, RECORD.name)) for line in RECORD.read_text().splitlines()]
+    out = fold(events)
+    verdicts = [e for e in out if isinstance(e, Verdict)]
+    # the overlap (seq 5), then the table put back (a doubt: a moons coin is not seen), then
+    # moons' two steps: the course set up as the table stands, suns to roll
+    assert [(v.seq, v.player, v.legal, v.rule) for v in verdicts] == [
+        (5, "moons", False, "overlap"), (7, None, True, "ok")]
+    assert "(438, 184)" in verdicts[0].reason and "suns' turn" in verdicts[1].reason
+
+
+def test_overlap_a_worm_lying_over_its_own_coin_is_not_set_up_as_it_stands():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    over = [*line(40, 2 * D, 3, "moons"), *line(40, 4 * D + 13.0, 1, "moons")]
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), roll("moons", "3"), seen(course(), SUNS2, over))
+    assert _verdicts(out) == [("moons", False, "overlap")]
+    assert state.course is None  # the race is not set up on a foul
+
+
+def test_as_it_stands_a_worm_read_again_before_the_next_roll_is_a_correction_not_a_move():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(course(), SUNS2, MOONS0),
+                      seen(course(), SUNS0, MOONS0))
+    assert _verdicts(out) == [(None, True, "ok"), (None, True, "ok")]
+    assert game.describe(state)["turn"] == "moons"
+    assert state.worm("suns").coins_mm == tuple(c.centre_mm for c in SUNS0)
+
+
+def test_as_it_stands_ends_at_the_next_roll_then_a_worm_moved_is_a_move():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    _, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(course(), SUNS2, MOONS0), roll("moons", "2"),
+                  seen(course(), SUNS0, MOONS0))
+    assert _verdicts(out)[-1] == ("suns", False, "turn")
+
+
+def test_as_it_stands_a_lie_foul_read_before_the_next_roll_is_still_called():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    over = [*line(-40, 2 * D, 3, "suns"), *line(-40, 4 * D + 13.0, 1, "suns")]
+    _, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(course(), SUNS2, MOONS0), seen(course(), over, MOONS0))
+    assert _verdicts(out) == [(None, True, "ok"), ("suns", False, "overlap")]

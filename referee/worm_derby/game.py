@@ -490,7 +490,8 @@ class WormDerby(Game[DerbyState]):
             if reading.complete and k == 0:
                 return step
             if step.verdicts and all(v.legal for v in step.verdicts) and \
-                    self._legal_with_new_tiles(state, scene, cand, seq):
+                    self._legal_with_new_tiles(state, scene, cand, seq) and \
+                    not self._mover_end_guessed(state, cand):
                 return step
             if not step.outputs and k == 0 and state.roll != "ace":
                 return step  # nothing changed once the misread is put right (on an ace, the
@@ -564,6 +565,19 @@ class WormDerby(Game[DerbyState]):
             if gap <= d:
                 return False
         return True
+
+    def _mover_end_guessed(self, state: DerbyState, cand: Candidate) -> bool:
+        """Whether an end coin of the mover's worm on a candidate reading is one put back from
+        the accepted table (not seen): the coin the next step would have lifted may lie there
+        unseen or have moved on (one step more than the roll) and not be seen where it went,
+        so a legal move cannot be confirmed on it."""
+        if state.roll in (None, "again", "ace"):
+            return False
+        player = self.players[state.turn]
+        shape = extract_worm(cand.scene, player, self.d, self.settings)
+        if not shape.ok:
+            return False
+        return any(cand.index_map[i] < 0 for i in (shape.coins[0], shape.coins[-1]))
 
     def _legal_with_new_tiles(self, state: DerbyState, scene: Scene, cand: Candidate,
                               seq: int) -> bool:

@@ -386,3 +386,15 @@ def test_overlap_a_coin_not_seen_under_a_coin_laid_over_it_is_still_there():
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 2 * D, 5, "suns"),
                                     [over], moons[:5]))
     assert kinds(out) == [("Verdict", "overlap")] and out[0].player == "suns"
+
+
+def test_doubt_a_legal_move_is_not_confirmed_on_the_movers_end_coin_not_seen():
+    # three steps on a roll of two, the new head not seen: the old coin that a third step
+    # would have lifted, put back where it lay, would make it two legal steps
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    head_unseen = TOO_FAR[:-1]
+    after, out = play(game, state, seen(course(obstacles=[OBSTACLE]), head_unseen, MOONS0))
+    assert kinds(out) == [("Doubt", None)] and out[0].player == "suns"
+    assert _same_game(after, state)

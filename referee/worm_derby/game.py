@@ -336,8 +336,10 @@ class WormDerby(Game[DerbyState]):
             if w.player not in unsure:
                 worms.append(w)
                 continue
-            if w.player == mover and not self._still_on_last_seen(state.table, scene,
-                                                                    w.player):
+            seen_after_move = sum(1 for p in state.table.pieces
+                                  if p.kind == "coin" and p.suit == w.player) < w.length
+            if (w.player == mover or seen_after_move) and not self._still_on_last_seen(
+                    state.table, scene, w.player):
                 keep += [p for p in state.table.pieces
                          if p.kind == "coin" and p.suit == w.player]
                 worms.append(w)

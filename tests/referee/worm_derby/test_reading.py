@@ -398,3 +398,26 @@ def test_doubt_a_legal_move_is_not_confirmed_on_the_movers_end_coin_not_seen():
     after, out = play(game, state, seen(course(obstacles=[OBSTACLE]), head_unseen, MOONS0))
     assert kinds(out) == [("Doubt", None)] and out[0].player == "suns"
     assert _same_game(after, state)
+
+
+def test_turn_a_worm_seen_one_short_after_its_move_that_moves_again_on_anothers_roll():
+    # suns' move stood as read one coin short (its worm unsure); it then moves on moons' roll
+    game = new_game()
+    state = started(game, FIRST)
+    state, out = play(game, state, roll("suns", "2"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2[:-1], MOONS0), roll("moons", "3"))
+    assert kinds(out)[0] == ("Doubt", None) and state.unsure == ("suns",)
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 4 * D, 6, "suns"),
+                                    MOONS0))
+    assert [(e.player, e.rule) for e in out if isinstance(e, Verdict)] == [("suns", "turn")]
+
+
+def test_reseat_a_worm_seen_one_short_is_read_whole_where_it_was_seen():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"),
+                    seen(course(obstacles=[OBSTACLE]), SUNS2[:-1], MOONS0), roll("moons", "3"))
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2,
+                                        line(40, 3 * D, 6, "moons")))
+    assert [(e.player, e.rule) for e in out if isinstance(e, Verdict)] == [("moons", "ok")]
+    assert state.unsure == ()

@@ -520,6 +520,8 @@ class WormDerby(Game[DerbyState]):
         read one coin short is faulted only for a split no single coin could join. None
         otherwise (the table is asked)."""
         base = reading.base
+        if base is not None and state.roll == "ace" and state.table is not None:
+            return self._ace_foul_read_whole(state, scene, base, seq)
         if base is None or state.roll in (None, "again", "ace") or state.table is None:
             return None
         player = self.players[state.turn]
@@ -552,6 +554,37 @@ class WormDerby(Game[DerbyState]):
                 replace(base.scene, pieces=(*pieces, *tiles)), seq).verdicts
             if [(v.legal, v.rule) for v in with_them] != [(False, found[0].rule)]:
                 return None
+        v = found[0]
+        return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _ace_foul_read_whole(self, state: DerbyState, scene: Scene, base: Candidate, seq: int
+                             ) -> Step[DerbyState] | None:
+        """An obstacle moved wrongly after an ace (rule ``obstacle``), on a reading that
+        needed a guess only about coins: no worm moves on an ace, so a worm's coin not seen is
+        put back where it lay; the foul is called when every guessed coin lies more than a
+        coin's width clear of the moved obstacle, where it lay and where it lies (it cannot
+        change the verdict). None otherwise."""
+        assert state.table is not None
+        same = self.settings.same_place_mm
+        kept = set(base.index_map)
+        left_out = [p for j, p in enumerate(scene.pieces) if j not in kept]
+        gone = [p for p in state.table.pieces if p.kind == "coin" and not any(
+            q.kind == "coin" and q.suit == p.suit and math.dist(p.centre_mm, q.centre_mm) <= same
+            for q in base.scene.pieces)]
+        restored = [p for p, j in zip(base.scene.pieces, base.index_map, strict=True) if j < 0]
+        guessed = [*left_out, *restored, *gone]
+        if any(p.kind != "coin" for p in guessed):
+            return None
+        whole = replace(base.scene, pieces=(*base.scene.pieces, *gone))
+        found = self._judge_scene(state, whole, seq).verdicts
+        if len(found) != 1 or found[0].legal or found[0].rule != Rule.OBSTACLE:
+            return None
+        t_gone, t_came = scene_diff(state.table, whole, same, self.settings.same_angle_deg)
+        tiles = [state.table.pieces[i] for i in t_gone] + [whole.pieces[j] for j in t_came]
+        if not tiles or any(p.kind != "tile" for p in tiles):
+            return None
+        if not all(self._clear_of(t, [p.centre_mm for p in guessed]) for t in tiles):
+            return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
 

@@ -421,3 +421,31 @@ def test_reseat_a_worm_seen_one_short_is_read_whole_where_it_was_seen():
                                         line(40, 3 * D, 6, "moons")))
     assert [(e.player, e.rule) for e in out if isinstance(e, Verdict)] == [("moons", "ok")]
     assert state.unsure == ()
+
+
+def test_gap_a_legal_move_read_with_a_one_coin_gap_in_the_worm_is_confirmed():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    gap = [c for k, c in enumerate(SUNS2) if k != 4]  # a coin laid this move not seen
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), gap, MOONS0))
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"
+
+
+def test_gap_a_coin_filled_in_a_gap_never_makes_a_foul_legal():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    gap = [c for k, c in enumerate(TOO_FAR) if k != 4]
+    after, out = play(game, state, seen(course(obstacles=[OBSTACLE]), gap, MOONS0))
+    assert ("Verdict", "ok") not in kinds(out) and ("Doubt", None) in kinds(out)
+    assert _same_game(after, state)
+
+
+def test_obstacle_moved_too_far_on_an_ace_is_called_with_a_coin_not_seen_far_from_it():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "ace"))
+    far = tile(2 * T, 500)  # two tile widths
+    _, out = play(game, state, seen(course(obstacles=[far]), SUNS0[:-1], MOONS0))
+    assert [(e.player, e.rule) for e in out if isinstance(e, Verdict)] == [("suns", "obstacle")]

@@ -41,13 +41,14 @@ from referee.worm_derby.reading import (
     Candidate,
     Reading,
     ReadingRules,
+    one_coin_gaps,
     reconcile,
     tile_distance,
 )
 from referee.worm_derby.roll_rules import judge_roll
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
-from referee.worm_derby.setup_rules import judge_setup, start_track
+from referee.worm_derby.setup_rules import COIN_MISREAD, judge_setup, start_track
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
@@ -767,13 +768,44 @@ class WormDerby(Game[DerbyState]):
     def _judge_setup(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """The first table: the course and the worms at the start (:mod:`.setup_rules`)."""
         setup = judge_setup(self, scene)
+        filled: tuple[Event, ...] = ()
+        if setup.problem is not None and setup.problem.doubt == COIN_MISREAD:
+            gap = self._setup_gap_coin(scene)
+            if gap is not None:
+                scene = replace(scene, pieces=(*scene.pieces, gap))
+                setup = judge_setup(self, scene)
+                filled = (_notice(seq, f"{possessive(gap.suit or '')} worm shows one coin "
+                                       f"fewer than it has, with a gap of one coin's width: the "
+                                       f"coin not seen is taken to lie in the gap at "
+                                       f"{at(gap.centre_mm)}", "warning"),)
         if setup.problem is not None:
-            return self._setup_problem(state, scene, setup.course, seq, setup.problem)
-        notices = tuple(_notice(seq, w, "warning") for w in setup.warnings)
+            step = self._setup_problem(state, scene, setup.course, seq, setup.problem)
+            if step.verdicts and not any(isinstance(o, Doubt) for o in step.outputs):
+                return Step(step.state, (*step.outputs, *filled))
+            return step
+        notices = (*filled, *(_notice(seq, w, "warning") for w in setup.warnings))
         new = replace(state, table=scene, course=setup.course, worms=setup.worms, turn=0,
                       roll=None)
         return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(setup.reason)),
                           *notices))
+
+    def _setup_gap_coin(self, scene: Scene) -> Piece | None:
+        """The coin of a worm read one coin short on a first table, where its coins leave a
+        gap one coin fills (:func:`referee.worm_derby.reading.one_coin_gaps`); None unless
+        exactly one worm is short, by one coin, with exactly one such place."""
+        short = [p for p in self.players if sum(
+            1 for q in scene.pieces if q.kind == "coin" and q.suit == p) == self.lengths[p] - 1]
+        if len(short) != 1 or any(sum(1 for q in scene.pieces if q.kind == "coin" and
+                                      q.suit == p) != self.lengths[p]
+                                  for p in self.players if p not in short):
+            return None
+        player = short[0]
+        mine_at = [(j, q.centre_mm) for j, q in enumerate(scene.pieces)
+                   if q.kind == "coin" and q.suit == player]
+        rules = ReadingRules(self.d, self.pieces.tile_mm, self.lengths, player,
+                             frozenset(self.players))
+        places = one_coin_gaps(mine_at, list(scene.pieces), player, rules)
+        return places[0] if len(places) == 1 else None
 
     def _setup_problem(self, state: DerbyState, scene: Scene, course: Course | None, seq: int,
                        problem: Judgement) -> Step[DerbyState]:

@@ -155,8 +155,8 @@ GAP_SLACK = 0.08
 two widths leave a gap one coin fills (touching both): the coin not seen may lie there."""
 
 
-def _one_coin_gaps(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None],
-                   player: str, rules: ReadingRules) -> list[Piece]:
+def one_coin_gaps(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None],
+                  player: str, rules: ReadingRules) -> list[Piece]:
     """Where a coin of the mover's worm, read one coin short, may lie unseen: touching two of
     its coins that no coin joins (at most two coin widths apart, plus :data:`GAP_SLACK`; when
     nearer, a bend: either side), on no other piece read. Tried as candidates that may only
@@ -177,8 +177,8 @@ def _one_coin_gaps(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None]
             half = gap / 2
             off = math.sqrt(max(0.0, d * d - half * half))
             ux, uy = (pb[1] - pa[1]) / gap, -(pb[0] - pa[0]) / gap
-            places = [(mx, my)] if off < 0.5 else [(mx + ux * off, my + uy * off),
-                                                   (mx - ux * off, my - uy * off)]
+            places = [(mx, my)] if off < rules.same_place_mm else [
+                (mx + ux * off, my + uy * off), (mx - ux * off, my - uy * off)]
             for x, y in places:
                 if any(q is not None and (
                         math.dist(q.centre_mm, (x, y)) < 0.8 * d if q.kind == "coin"
@@ -361,7 +361,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             if player == rules.mover:
                 mover_missing.extend(unmatched_old)
                 if seen == n - 1:
-                    gap_coins.extend(_one_coin_gaps(mine_at, pieces, player, rules))
+                    gap_coins.extend(one_coin_gaps(mine_at, pieces, player, rules))
             elif len(unmatched_old) == n - seen:
                 restored.extend(unmatched_old)  # the worm not on the move stays
             else:

@@ -4,8 +4,10 @@ read again elsewhere corrects the reading, it is not a move.
 
 ``data/readings/cannibal_overlap_while_setup_in_doubt.jsonl`` is the exact record the camera
 gave of such a game (rendered Cannibal playthrough 86017): one moons coin never seen at the
-start, so the setup was in doubt; suns rolled 3 and moved; moons rolled 2, moved one step and
-laid its second coin over its own head; then the table was put back and moons moved 2 steps.
+start (its worm read as two chains a coin's width apart), so the setup was in doubt; suns
+rolled 3 and moved; moons rolled 2, moved one step and laid its second coin over its own head;
+then the table was put back and moons moved 2 steps. It was ruled: the setup as it stood with
+the overlap let pass, then five false alarms (turn, overlap, steps...) against the put-back.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.record import fold
-from tabletop.events import Verdict, parse_event
+from tabletop.events import Notice, Verdict, parse_event
 from tabletop.jsonin import loads
 from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen
 
@@ -31,15 +33,17 @@ def _verdicts(out):
     return [(e.player, e.legal, e.rule) for e in out if isinstance(e, Verdict)]
 
 
-def test_overlap_a_coin_laid_over_its_own_head_while_the_setup_was_in_doubt_is_called():
+def test_overlap_a_coin_laid_over_its_own_head_after_a_first_reading_one_coin_short():
     events = [parse_event(loads(line, RECORD.name)) for line in RECORD.read_text().splitlines()]
     out = fold(events)
     verdicts = [e for e in out if isinstance(e, Verdict)]
-    # the overlap (seq 5), then the table put back (a doubt: a moons coin is not seen), then
-    # moons' two steps: the course set up as the table stands, suns to roll
+    # the first table: the moons coin not seen lies in the gap its worm leaves (a warning);
+    # suns' 3 steps; the overlap; the table put back (nothing to say); moons' 2 steps
     assert [(v.seq, v.player, v.legal, v.rule) for v in verdicts] == [
-        (5, "moons", False, "overlap"), (7, None, True, "ok")]
-    assert "(438, 184)" in verdicts[0].reason and "suns' turn" in verdicts[1].reason
+        (1, None, True, "ok"), (3, "suns", True, "ok"), (5, "moons", False, "overlap"),
+        (7, "moons", True, "ok")]
+    assert "(425, 178)" in verdicts[2].reason
+    assert any(isinstance(e, Notice) and "(368, 178)" in e.message for e in out)
 
 
 def test_overlap_a_worm_lying_over_its_own_coin_is_not_set_up_as_it_stands():

@@ -478,7 +478,9 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
                 for s2 in (1, -1):
                     tail = _beside(body[1], body[2], s1)
                     head = _beside(body[-2], body[-3], s2)
-                    if (math.dist(tail, head) > D + 2 and table.clear(tail, p, {0, 1})
+                    if (math.dist(tail, head) > D + 2 and math.dist(tail, body[0]) > D
+                            and math.dist(head, body[-1]) > D  # both ends plainly moved
+                            and table.clear(tail, p, {0, 1})
                             and table.clear(head, p, {len(body) - 1, len(body) - 2})):
                         table.worms[p] = [tail, *body[1:-1], head]
                         done = True

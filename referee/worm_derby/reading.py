@@ -269,7 +269,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
         if unsure:
             counts[q.suit] -= 1
             counts[p.suit] += 1
-            pieces[j] = replace(q, suit=p.suit)
+            pieces[j] = replace(q, suit=p.suit, face=p.face)  # a worm's coin lies suit up
             resolved.append(f"the coin at {at(p.centre_mm)} is {possessive(p.suit or '')}")
     # -- a coin read a few mm off the place of one of its worm's coins stayed (steps are whole
     # coin widths)

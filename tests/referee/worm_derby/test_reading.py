@@ -449,3 +449,15 @@ def test_obstacle_moved_too_far_on_an_ace_is_called_with_a_coin_not_seen_far_fro
     far = tile(2 * T, 500)  # two tile widths
     _, out = play(game, state, seen(course(obstacles=[far]), SUNS0[:-1], MOONS0))
     assert [(e.player, e.rule) for e in out if isinstance(e, Verdict)] == [("suns", "obstacle")]
+
+
+def test_misread_a_worms_coin_read_face_down_where_it_lay_keeps_its_face_and_suit():
+    # the other worm's coin read back up (no suit) where it lay: no "moons' worm moved"
+    from dataclasses import replace as with_
+
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    moons = [with_(c, suit=None, face="down") if k == 2 else c for k, c in enumerate(MOONS0)]
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, moons))
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"

@@ -181,12 +181,13 @@ class MoveCheck:
         """The coins of an unsure worm read where none of it lay when it was last seen (nearer
         than half a coin's width is a misread, not a move), when it was last seen after its
         move (the accepted table holds fewer coins of it than its length: a reading that stood
-        one coin short) and a coin it was seen on is gone: it moved since. Empty otherwise (a
+        one coin short), it is read whole now and a coin it was seen on is gone: it moved
+        since. Empty otherwise (a
         worm whose move was never seen may lie anywhere)."""
         near = 0.45 * self.game.d  # a coin read nearer its place than this did not move
         seen = [p.centre_mm for p in self.table.pieces if p.kind == "coin" and p.suit == player]
-        if len(seen) >= length:
-            return ()
+        if len(seen) >= length or len(mine) != length:
+            return ()  # not seen short after its move, or not read whole now
         gone = [c for c in seen if not any(math.dist(c, p.centre_mm) <= near for _, p in mine)]
         came = tuple(i for i, p in mine if not any(math.dist(c, p.centre_mm) <= near
                                                     for c in seen))

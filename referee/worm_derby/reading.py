@@ -157,10 +157,11 @@ two widths leave a gap one coin fills (touching both): the coin not seen may lie
 
 def one_coin_gaps(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None],
                   player: str, rules: ReadingRules) -> list[Piece]:
-    """Where a coin of the mover's worm, read one coin short, may lie unseen: touching two of
-    its coins that no coin joins (at most two coin widths apart, plus :data:`GAP_SLACK`; when
-    nearer, a bend: either side), on no other piece read. Tried as candidates that may only
-    confirm a legal move."""
+    """Where a coin of the mover's worm, read one coin short, may lie unseen: between two of
+    its coins that no coin joins, two coin widths apart (give or take :data:`GAP_SLACK`; the
+    coin between them then lies within ``same_place_mm`` of their midpoint: a bend leaves it
+    on either side, not known which), on no other piece read. Tried as candidates that may
+    only confirm a legal move."""
     d = rules.coin_mm
     out: list[Piece] = []
     for a in range(len(mine_at)):
@@ -175,11 +176,9 @@ def one_coin_gaps(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None],
                 continue  # a coin of the worm lies between them already
             mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
             half = gap / 2
-            off = math.sqrt(max(0.0, d * d - half * half))
-            ux, uy = (pb[1] - pa[1]) / gap, -(pb[0] - pa[0]) / gap
-            places = [(mx, my)] if off < rules.same_place_mm else [
-                (mx + ux * off, my + uy * off), (mx - ux * off, my - uy * off)]
-            for x, y in places:
+            if math.sqrt(max(0.0, d * d - half * half)) >= rules.same_place_mm:
+                continue  # a bend: the coin may lie on either side, and which is not known
+            for x, y in [(mx, my)]:
                 if any(q is not None and (
                         math.dist(q.centre_mm, (x, y)) < 0.8 * d if q.kind == "coin"
                         else q.kind == "tile" and

@@ -48,7 +48,13 @@ from referee.worm_derby.reading import (
 from referee.worm_derby.roll_rules import judge_roll
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
-from referee.worm_derby.setup_rules import COIN_MISREAD, judge_setup, start_track
+from referee.worm_derby.setup_rules import (
+    COIN_MISREAD,
+    WORM_START_RULES,
+    SetupCheck,
+    judge_setup,
+    start_track,
+)
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
@@ -420,8 +426,9 @@ class WormDerby(Game[DerbyState]):
         """A roll: refused by the roll rules (:mod:`.roll_rules`), else what it gives (null: the
         turn passes; an ace: an obstacle may move, or steps; steps: the move to judge next)."""
         if state.course is None:
-            return Step(replace(state, early_roller=roll.player if roll.player in self.players
-                                else state.early_roller),
+            known = roll.player in self.players
+            return Step(replace(state, early_roller=roll.player if known else state.early_roller,
+                                early_roll=roll.value if known else state.early_roll),
                         (_notice(seq, "no course is set up yet; show the table before rolling",
                                  "warning"),))
         refused = judge_roll(self, state, roll)
@@ -472,7 +479,7 @@ class WormDerby(Game[DerbyState]):
         move: otherwise the table is asked to confirm or fix it (a doubt)."""
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
-        if state.as_it_stands:
+        if state.as_it_stands and state.roll is None:  # (a roll to play: a move to judge)
             again = self._stands_again(state, scene, seq)
             if again is not None:
                 return again
@@ -884,13 +891,35 @@ class WormDerby(Game[DerbyState]):
         foul = self._lie_foul(state, scene, shapes, state.early_roller, seq)
         if foul is not None:
             return foul
-        turn = (self.players.index(state.early_roller) + 1) % len(self.players)
+        roller = state.early_roller
+        if state.early_roll is not None and self._at_start(scene, roller):
+            # the last roller's worm still lies at the start (its move put back, or not made
+            # yet): its roll is still to play
+            new = replace(state, table=scene, course=course, worms=tuple(worms),
+                          turn=self.players.index(roller), roll=None, early_roller=None,
+                          early_roll=None, as_it_stands=True)
+            rolled = self._roll(new, Roll(roller, state.early_roll), seq)
+            return Step(rolled.state, (Verdict(seq, None, True, Rule.OK.value, sentence(
+                f"the course is set up as the table stands now (its first reading was in doubt "
+                f"and the race has begun, so {problem[0].lower() + problem[1:]} is let pass); "
+                f"{possessive(roller)} worm is still at the start, so {possessive(roller)} "
+                f"roll of {state.early_roll} is to play")), *rolled.outputs))
+        turn = (self.players.index(roller) + 1) % len(self.players)
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
-                      roll=None, early_roller=None, as_it_stands=True)
+                      roll=None, early_roller=None, early_roll=None, as_it_stands=True)
         return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(
             f"the course is set up as the table stands now (its first reading was in doubt and "
             f"the race has begun, so {problem[0].lower() + problem[1:]} is let pass); it is "
             f"{possessive(self.players[turn])} turn to roll")),))
+
+    def _at_start(self, scene: Scene, player: str) -> bool:
+        """Whether ``player``'s worm lies on ``scene`` as a worm starts (the worm start rules of
+        :mod:`.setup_rules`)."""
+        check = SetupCheck(self, scene)
+        if check.reading.course is None:
+            return False
+        shape = extract_worm(scene, player, self.d, self.settings)
+        return shape.ok and all(rule(check, player, shape) is None for rule in WORM_START_RULES)
 
     def _stands_again(self, state: DerbyState, scene: Scene, seq: int
                       ) -> Step[DerbyState] | None:

@@ -79,3 +79,15 @@ def test_as_it_stands_a_lie_foul_read_before_the_next_roll_is_still_called():
     _, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
                   roll("suns", "2"), seen(course(), SUNS2, MOONS0), seen(course(), over, MOONS0))
     assert _verdicts(out) == [(None, True, "ok"), ("suns", False, "overlap")]
+
+
+def test_as_it_stands_the_last_rollers_worm_put_back_at_the_start_still_has_its_roll():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    over = [*line(40, D, 3, "moons"), *line(40, 3 * D + 13.0, 1, "moons")]
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), roll("moons", "2"), seen(course(), SUNS2, over),
+                      seen(course(), SUNS2, MOONS0))
+    assert _verdicts(out) == [("moons", False, "overlap"), (None, True, "ok")]
+    assert game.describe(state)["turn"] == "moons" and state.roll == "2"
+    _, out = play(game, state, seen(course(), SUNS2, MOONS2))
+    assert _verdicts(out) == [("moons", True, "ok")]

@@ -1,0 +1,149 @@
+"""Rows for the coin judge: every coin candidate the detector puts before the namer on the
+renderer's randomised tables, with its features (:mod:`vision.coin_features`) and whether a
+true coin stands there.
+
+    .venv/bin/python training/make_coin_judge.py --seeds 41000:41300 -o training/data/coins_a.npz
+
+Each seed's scene (``tabletop.render.variety.draw_case``) is read by the real detector with the
+judge off (the namer's own veto); every call of :func:`vision.namer.name_detections` (the coin
+stage's candidates and the centre net's fitted ones alike) gives rows. A candidate whose foot is
+within :data:`YES_MM` of a true coin is one (label 1), one farther than :data:`NO_MM` from every
+true coin is none (0); between, it is left out (-1). ``--only`` keeps the seeds whose scene shows
+a condition, e.g. ``--only clutter=dice --only table=varnished-oak`` (any of them), plus every
+``--every``-th seed (the rest of the variety). True coins in full view that no candidate came
+near (lost before the namer) are counted per seed (``lost``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+import vision.centre_proposals as centre_mod  # noqa: E402
+import vision.detector as detector_mod  # noqa: E402
+import vision.namer as namer_mod  # noqa: E402
+from vision.coin_features import FEATURES, coin_features  # noqa: E402
+from vision.detector import Detector, DetectorConfig  # noqa: E402
+from vision.namer import NamerConfig  # noqa: E402
+
+YES_MM = 3.0
+"""A candidate this close to a true coin's foot is a coin."""
+
+NO_MM = 8.0
+"""One farther than this from every true coin is none (the accuracy bench's tolerance)."""
+
+_ROWS: list[tuple[np.ndarray, np.ndarray, int]] = []
+_ORIGINAL = namer_mod.name_detections
+
+
+def _recording(source: int):
+    def wrapped(namer, frame_bgr, calibration, dets, *args, **kw):
+        coin = np.flatnonzero(dets.kind == "coin")
+        if len(coin):  # each candidate once (the same detections named again)
+            seen = [c for _, c, _ in _ROWS]
+            if seen:
+                had = np.concatenate(seen)
+                coin = np.array([i for i in coin if np.hypot(
+                    *(had - dets.centre_mm[i]).T).min() > 0.01], int)
+        if len(coin):
+            p = namer.probabilities(frame_bgr, calibration, dets.centre_mm[coin])
+            radius = _RADIUS[0]
+            f = coin_features(frame_bgr, calibration, dets.seen_mm[coin], p, radius)
+            _ROWS.append((f, dets.centre_mm[coin].copy(), source))
+        return _ORIGINAL(namer, frame_bgr, calibration, dets, *args, **kw)
+    return wrapped
+
+
+_RADIUS = [9.525]
+
+
+def _wanted(seed: int, only: list[tuple[str, str]], every: int) -> bool:
+    from tabletop.render.variety import draw_case
+
+    if every and seed % every == 0:
+        return True
+    cond = draw_case(seed).conditions
+    return any(cond.get(k) == v for k, v in only)
+
+
+def _cat(v: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
+    return np.concatenate(v) if v else np.zeros(shape)
+
+
+def _save(out: Path, xs: list, ys: list, seeds: list, srcs: list, near: list, conds: list,
+          lost_rows: list) -> None:
+    """Writes the rows made so far."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(
+        out, x=_cat(xs, (0, len(FEATURES))).astype(np.float32), y=_cat(ys, (0,)).astype(int),
+        seed=_cat(seeds, (0,)).astype(int), source=_cat(srcs, (0,)).astype(int),
+        near_mm=_cat(near, (0,)), conditions=_cat(conds, (0, 4)).astype(str),
+        lost=np.array(lost_rows, int).reshape(-1, 3), features=np.array(FEATURES))
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", required=True, help="FROM:TO")
+    ap.add_argument("-o", "--out", type=Path, required=True)
+    ap.add_argument("--only", action="append", default=[], metavar="CONDITION=VALUE")
+    ap.add_argument("--every", type=int, default=1)
+    args = ap.parse_args(argv)
+    from bench.bench_vision_accuracy import render_cases
+
+    a, b = (int(v) for v in args.seeds.split(":"))
+    only = [tuple(w.split("=", 1)) for w in args.only]
+    detector_mod.name_detections = _recording(0)
+    centre_mod.name_detections = _recording(1)
+    xs, ys, seeds, srcs, near, conds, lost_rows = [], [], [], [], [], [], []
+    t0 = time.time()
+    for s in range(a, b):
+        if only and not _wanted(s, only, args.every):
+            continue
+        case = render_cases(1, s)[0]
+        _ROWS.clear()
+        det = Detector(case.calibration, None, config=DetectorConfig(
+            kinds=case.kinds, namer=NamerConfig(coin_judge=None)))
+        _RADIUS[0] = det.config.coins.radius_mm
+        det.detect(case.image)
+        truth = np.array([[p["x"], p["y"]] for p in case.truth if p["kind"] == "coin"],
+                         float).reshape(-1, 2)
+        vis = np.array([not p["occluded"] for p in case.truth if p["kind"] == "coin"], bool)
+        cand = np.zeros((0, 2))
+        for f, c, src in _ROWS:
+            d = (np.hypot(*(c[:, None] - truth[None]).transpose(2, 0, 1)).min(axis=1)
+                 if len(truth) else np.full(len(c), np.inf))
+            y = np.where(d <= YES_MM, 1, np.where(d > NO_MM, 0, -1))
+            xs.append(f)
+            ys.append(y)
+            seeds.append(np.full(len(c), s))
+            srcs.append(np.full(len(c), src))
+            near.append(d)
+            conds.append(np.array([[case.conditions["table"], case.conditions["table_family"],
+                                    case.conditions["light"], case.conditions["clutter"]]]
+                                  * len(c)).reshape(-1, 4))
+            cand = np.r_[cand, c]
+        lost = 0
+        for t in truth[vis]:
+            if not len(cand) or np.hypot(*(cand - t).T).min() > YES_MM:
+                lost += 1
+        lost_rows.append((s, int(vis.sum()), lost))
+        if len(lost_rows) % 10 == 0:  # what is made so far survives an interruption
+            _save(args.out, xs, ys, seeds, srcs, near, conds, lost_rows)
+        n = sum(len(f) for f, _, _ in _ROWS)
+        print(f"{case.name} {case.conditions['table']} {case.conditions['light']} "
+              f"{case.conditions['clutter']}: candidates {n}, coins {int(vis.sum())}, "
+              f"lost before the namer {lost} ({time.time() - t0:.0f} s)", flush=True)
+    _save(args.out, xs, ys, seeds, srcs, near, conds, lost_rows)
+    print(f"{args.out}: {sum(len(v) for v in ys)} rows")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

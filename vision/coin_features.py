@@ -77,76 +77,105 @@ def _rays(radius_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return pts.astype(np.float32), rho, d
 
 
-def _sample(img: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Bilinear samples of ``img`` (H, W[, C]) float32 at ``pts`` (..., 2)."""
-    flat = pts.reshape(1, -1, 2)
-    out = cv2.remap(img, flat[..., 0], flat[..., 1], cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE)
-    return out.reshape(*pts.shape[:-1], *img.shape[2:])
+_CHUNK = 256
+"""Patches read with one remap at most (stacked, their rows stay under remap's limit)."""
 
 
-def _harmonic(v: np.ndarray, k: int) -> float:
-    """Amplitude of the k-th harmonic of values round a circle."""
-    a = np.linspace(0.0, 2.0 * np.pi, len(v), endpoint=False)
-    return float(np.hypot((v * np.cos(k * a)).mean(), (v * np.sin(k * a)).mean()) * 2.0)
+def _sample(stack: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples of every patch of ``stack`` (N, H, W[, C]) float32 at the same places
+    ``pts`` (..., 2) of each: (N, ..., [C]). The patches are stacked one above another and read
+    by one remap (a sample never reaches a neighbour: the places lie inside each patch)."""
+    n, h = stack.shape[:2]
+    flat = pts.reshape(1, -1, 2).astype(np.float32)
+    mx = np.repeat(flat[..., 0], n, axis=0)
+    my = flat[..., 1] + (h * np.arange(n, dtype=np.float32))[:, None]
+    tall = stack.reshape(n * h, *stack.shape[2:])
+    out = cv2.remap(tall, mx, my, cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
+    return out.reshape(n, *pts.shape[:-1], *stack.shape[3:])
+
+
+def _harmonic(v: np.ndarray, k: int) -> np.ndarray:
+    """Amplitude of the k-th harmonic of values round a circle, (N, M) -> (N,)."""
+    a = np.linspace(0.0, 2.0 * np.pi, v.shape[1], endpoint=False)
+    return np.hypot((v * np.cos(k * a)).mean(axis=1), (v * np.sin(k * a)).mean(axis=1)) * 2.0
 
 
 def patch_features(patch_bgr: np.ndarray, radius_mm: float) -> np.ndarray:
     """The appearance features (all of :data:`FEATURES` but the namer's) of one patch."""
+    return patches_features(patch_bgr[None], radius_mm)[0]
+
+
+def patches_features(patches_bgr: np.ndarray, radius_mm: float) -> np.ndarray:
+    """The appearance features (all of :data:`FEATURES` but the namer's) of patches
+    (N, :data:`PATCH_PX`, :data:`PATCH_PX`, 3), (N, F)."""
+    parts = [_features(patches_bgr[i:i + _CHUNK], radius_mm)
+             for i in range(0, len(patches_bgr), _CHUNK)]
+    return np.concatenate(parts) if parts else np.zeros((0, len(FEATURES) - 5), np.float32)
+
+
+def _features(patches_bgr: np.ndarray, radius_mm: float) -> np.ndarray:
     pts, rho, d = _rays(round(radius_mm, 3))
-    img = patch_bgr.astype(np.float32) + 1.0
-    col = _sample(img, pts)  # (RAYS, S, 3)
-    ring = col[:, (rho >= 1.5) & (rho <= 1.9)].reshape(-1, 3)
-    table = np.maximum(np.median(ring, axis=0), 1.0)
-    level = (col / table).mean(axis=2)  # (RAYS, S): the table at 1
+    n = len(patches_bgr)
+    img = patches_bgr.astype(np.float32) + 1.0
+    col = _sample(img, pts)  # (N, RAYS, S, 3)
+    ring = col[:, :, (rho >= 1.5) & (rho <= 1.9)].reshape(n, -1, 3)
+    table = np.maximum(np.median(ring, axis=1), 1.0)  # (N, 3)
+    rel = col / table[:, None, None, :]
+    level = rel.mean(axis=3)  # (N, RAYS, S): the table at 1
     face_m = (rho >= 0.3) & (rho <= 0.75)
-    body = float(np.median(level[:, face_m]))
+    body = np.median(level[:, :, face_m].reshape(n, -1), axis=1)
     contrast = body - 1.0
-    sign = 1.0 if contrast >= 0 else -1.0
-    c_abs = max(abs(contrast), 0.02)
-    bands = [float(level[:, (rho >= a) & (rho < b + 1e-9)].mean()) - 1.0 for a, b in BANDS]
-    face_spread = float(np.std(level[:, (rho >= 0.2) & (rho <= 0.8)])) / c_abs
-    tbl = level[:, (rho >= 1.4) & (rho <= 1.9)]
-    table_busy = float(np.median(np.abs(tbl - 1.0))) / c_abs
+    sign = np.where(contrast >= 0, 1.0, -1.0)
+    c_abs = np.maximum(np.abs(contrast), 0.02)
+    bands = [level[:, :, (rho >= a) & (rho < b + 1e-9)].reshape(n, -1).mean(axis=1) - 1.0
+             for a, b in BANDS]
+    face_spread = level[:, :, (rho >= 0.2) & (rho <= 0.8)].reshape(n, -1).std(axis=1) / c_abs
+    tbl = level[:, :, (rho >= 1.4) & (rho <= 1.9)].reshape(n, -1)
+    table_busy = np.median(np.abs(tbl - 1.0), axis=1) / c_abs
     # where each ray crosses halfway from the face to the table, past 0.6 radii
     mid = (body + 1.0) / 2.0
-    past = sign * (level - mid) < 0
-    past[:, rho <= 0.6] = False
-    j = np.argmax(past, axis=1)
-    found = past[np.arange(RAYS), j]
+    past = sign[:, None, None] * (level - mid[:, None, None]) < 0
+    past[:, :, rho <= 0.6] = False
+    j = np.argmax(past, axis=2)  # (N, RAYS)
+    found = np.take_along_axis(past, j[..., None], axis=2)[..., 0]
     jm = np.maximum(j - 1, 0)
-    a_ = level[np.arange(RAYS), jm]
-    b_ = level[np.arange(RAYS), j]
-    t = np.clip((a_ - mid) / np.where(np.abs(a_ - b_) < 1e-6, 1e-6, a_ - b_), 0.0, 1.0)
+    a_ = np.take_along_axis(level, jm[..., None], axis=2)[..., 0]
+    b_ = np.take_along_axis(level, j[..., None], axis=2)[..., 0]
+    t = np.clip((a_ - mid[:, None]) / np.where(np.abs(a_ - b_) < 1e-6, 1e-6, a_ - b_),
+                0.0, 1.0)
     edge = np.where(found, rho[jm] + t * (rho[j] - rho[jm]), 2.0)
-    rim_share = float(np.mean(np.abs(edge - 1.0) <= 0.2))
-    em = float(np.median(edge))
-    edge_spread = float(np.median(np.abs(edge - em)))
-    e0 = edge - edge.mean()
+    rim_share = np.mean(np.abs(edge - 1.0) <= 0.2, axis=1)
+    em = np.median(edge, axis=1)
+    edge_spread = np.median(np.abs(edge - em[:, None]), axis=1)
+    e0 = edge - edge.mean(axis=1, keepdims=True)
     h2, h4 = _harmonic(e0, 2), _harmonic(e0, 4)
     i_in = int(np.argmin(np.abs(rho - 0.9)))
     i_out = int(np.argmin(np.abs(rho - 1.15)))
-    ring_in = float(np.std(level[:, i_in])) / c_abs
-    ring_out = float(np.std(level[:, i_out])) / c_abs
-    grey = (img / table).mean(axis=2)
-    gx = cv2.Sobel(grey, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(grey, cv2.CV_32F, 0, 1, ksize=3)
-    g = np.stack([gx, gy], axis=2)
-    gs = _sample(g, pts)  # (RAYS, S, 2)
+    ring_in = level[:, :, i_in].std(axis=1) / c_abs
+    ring_out = level[:, :, i_out].std(axis=1) / c_abs
+    grey = (img / table[:, None, None, :]).mean(axis=3)  # (N, P, P)
+    h = grey.shape[1]
+    tall = grey.reshape(n * h, -1)
+    g = np.stack([cv2.Sobel(tall, cv2.CV_32F, 1, 0, ksize=3),
+                  cv2.Sobel(tall, cv2.CV_32F, 0, 1, ksize=3)], axis=2).reshape(n, h, -1, 2)
+    gs = _sample(g, pts)  # (N, RAYS, S, 2)
     mag = np.hypot(gs[..., 0], gs[..., 1])
     rim_m = (rho >= 0.85) & (rho <= 1.15)
-    grad_rim = float(mag[:, rim_m].max(axis=1).mean()) / c_abs
-    grad_face = float(mag[:, face_m].mean()) / c_abs
-    grad_table = float(mag[:, (rho >= 1.4) & (rho <= 1.9)].mean()) / c_abs
-    radial = np.abs((gs[:, rim_m] * d[:, None, :]).sum(axis=2))
-    grad_radial = float(radial.sum() / max(float(mag[:, rim_m].sum()), 1e-6))
-    face_col = np.median((col / table)[:, face_m].reshape(-1, 3), axis=0)
-    logs = np.log2(np.maximum(face_col, 1e-3))
-    chroma = float(logs.max() - logs.min())
-    dark_share = float(np.mean(level[:, (rho >= 0.1) & (rho <= 0.8)] < body - 0.5 * c_abs))
-    return np.array([*bands, contrast, face_spread, table_busy, rim_share, edge_spread, h2,
-                     h4, em, ring_in, ring_out, grad_rim, grad_face, grad_table, grad_radial,
-                     *logs, chroma, dark_share], np.float32)
+    grad_rim = mag[:, :, rim_m].max(axis=2).mean(axis=1) / c_abs
+    grad_face = mag[:, :, face_m].reshape(n, -1).mean(axis=1) / c_abs
+    grad_table = mag[:, :, (rho >= 1.4) & (rho <= 1.9)].reshape(n, -1).mean(axis=1) / c_abs
+    radial = np.abs((gs[:, :, rim_m] * d[None, :, None, :]).sum(axis=3))
+    grad_radial = radial.reshape(n, -1).sum(axis=1) / np.maximum(
+        mag[:, :, rim_m].reshape(n, -1).sum(axis=1), 1e-6)
+    face_col = np.median(rel[:, :, face_m].reshape(n, -1, 3), axis=1)
+    logs = np.log2(np.maximum(face_col, 1e-3))  # (N, 3)
+    chroma = logs.max(axis=1) - logs.min(axis=1)
+    inner = level[:, :, (rho >= 0.1) & (rho <= 0.8)].reshape(n, -1)
+    dark_share = np.mean(inner < (body - 0.5 * c_abs)[:, None], axis=1)
+    return np.column_stack([*bands, contrast, face_spread, table_busy, rim_share,
+                            edge_spread, h2, h4, em, ring_in, ring_out, grad_rim, grad_face,
+                            grad_table, grad_radial, logs, chroma, dark_share]
+                           ).astype(np.float32)
 
 
 def namer_features(p: np.ndarray) -> np.ndarray:
@@ -167,6 +196,6 @@ def coin_features(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.n
     seen = np.asarray(seen_mm, float).reshape(-1, 2)
     if not len(seen):
         return np.zeros((0, len(FEATURES)), np.float32)
-    patches = sample_patches(frame_bgr, calibration, seen, PATCH_MM, PATCH_PX)
-    look = np.stack([patch_features(p, radius_mm) for p in patches])
+    look = patches_features(sample_patches(frame_bgr, calibration, seen, PATCH_MM, PATCH_PX),
+                            radius_mm)
     return np.c_[look, namer_features(namer_p)].astype(np.float32)

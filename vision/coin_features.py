@@ -77,8 +77,9 @@ def _rays(radius_mm: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return pts.astype(np.float32), rho, d
 
 
-_CHUNK = 256
-"""Patches read with one remap at most (stacked, their rows stay under remap's limit)."""
+_CHUNK = 32
+"""Patches read with one remap at most: stacked, their rows stay well under 4,096 (remap's
+fixed-point bilinear weights go wrong past that: samples there differ from one patch's)."""
 
 
 def _sample(stack: np.ndarray, pts: np.ndarray) -> np.ndarray:

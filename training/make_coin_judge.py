@@ -73,6 +73,45 @@ def _wanted(seed: int, only: list[tuple[str, str]], every: int) -> bool:
     return any(cond.get(k) == v for k, v in only)
 
 
+PROBES = 8
+"""Places on the table away from every piece and clutter, read as candidates, per scene."""
+
+
+def _probes(det: Detector, case, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows of candidates no stage proposed (source 2): each clutter item's top (a die, a mug,
+    a pencil, a card) and four places 8 mm round it, read as a coin's top would be read there,
+    and :data:`PROBES` places on the open table. What a stage may put before the judge on
+    another table, where its own gates let it through."""
+    from tabletop.render.variety import draw_case
+
+    cam = det.view.camera
+    thick = det.config.coins.thickness_mm
+    seen: list[np.ndarray] = []
+    ring = np.array([[0.0, 0.0], [8.0, 0.0], [-8.0, 0.0], [0.0, 8.0], [0.0, -8.0]])
+    items = draw_case(seed).distractors
+    for it in items:
+        c = np.asarray(it["centre_mm"], float)[None] + ring
+        seen.append(cam.seen_at(c, float(it.get("height_mm", 0.0))))
+    pieces = np.array([[p["x"], p["y"]] for p in case.truth], float).reshape(-1, 2)
+    others = np.r_[pieces, np.array([it["centre_mm"] for it in items], float).reshape(-1, 2)]
+    if len(pieces):
+        rng = np.random.default_rng(seed)
+        lo, hi = pieces.min(axis=0) - 60.0, pieces.max(axis=0) + 60.0
+        pts = rng.uniform(lo, hi, (4 * PROBES, 2))
+        far = np.hypot(*(pts[:, None] - others[None]).transpose(2, 0, 1)).min(axis=1) > 25.0
+        seen.append(pts[far][:PROBES])
+    if not seen:
+        return np.zeros((0, len(FEATURES)), np.float32), np.zeros((0, 2))
+    seen_mm = np.concatenate(seen)
+    foot = cam.foot_of(seen_mm, thick)
+    px = case.calibration.to_image(seen_mm).reshape(-1, 2)
+    w, h = case.calibration.image_size
+    ok = (px[:, 0] > 40) & (px[:, 0] < w - 40) & (px[:, 1] > 40) & (px[:, 1] < h - 40)
+    seen_mm, foot = seen_mm[ok], foot[ok]
+    p = det.namer.probabilities(case.image, case.calibration, foot)
+    return coin_features(case.image, case.calibration, seen_mm, p, _RADIUS[0]), foot
+
+
 def _cat(v: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
     return np.concatenate(v) if v else np.zeros(shape)
 
@@ -116,6 +155,9 @@ def main(argv: list[str] | None = None) -> int:
                          float).reshape(-1, 2)
         vis = np.array([not p["occluded"] for p in case.truth if p["kind"] == "coin"], bool)
         cand = np.zeros((0, 2))
+        probe_f, probe_c = _probes(det, case, s)
+        if len(probe_c):
+            _ROWS.append((probe_f, probe_c, 2))
         for f, c, src in _ROWS:
             d = (np.hypot(*(c[:, None] - truth[None]).transpose(2, 0, 1)).min(axis=1)
                  if len(truth) else np.full(len(c), np.inf))
@@ -128,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
             conds.append(np.array([[case.conditions["table"], case.conditions["table_family"],
                                     case.conditions["light"], case.conditions["clutter"]]]
                                   * len(c)).reshape(-1, 4))
-            cand = np.r_[cand, c]
+            if src != 2:
+                cand = np.r_[cand, c]
         lost = 0
         for t in truth[vis]:
             if not len(cand) or np.hypot(*(cand - t).T).min() > YES_MM:

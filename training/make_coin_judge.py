@@ -17,8 +17,10 @@ near (lost before the namer) are counted per seed (``lost``).
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -29,6 +31,8 @@ sys.path.insert(0, str(ROOT))
 import vision.centre_proposals as centre_mod  # noqa: E402
 import vision.detector as detector_mod  # noqa: E402
 import vision.namer as namer_mod  # noqa: E402
+from vision.centre_proposals import CentreProposalConfig  # noqa: E402
+from vision.centres import MODEL  # noqa: E402
 from vision.coin_features import FEATURES, coin_features  # noqa: E402
 from vision.detector import Detector, DetectorConfig  # noqa: E402
 from vision.namer import NamerConfig  # noqa: E402
@@ -133,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--out", type=Path, required=True)
     ap.add_argument("--only", action="append", default=[], metavar="CONDITION=VALUE")
     ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--coin-heat", type=float, default=None,
+                    help="the centre net's coin peaks down to this heat (more candidates that "
+                         "are no coin, and faint coins); default: the net's own threshold")
     args = ap.parse_args(argv)
     from bench.bench_vision_accuracy import render_cases
 
@@ -142,13 +149,18 @@ def main(argv: list[str] | None = None) -> int:
     centre_mod.name_detections = _recording(1)
     xs, ys, seeds, srcs, near, conds, lost_rows = [], [], [], [], [], [], []
     t0 = time.time()
+    centres = CentreProposalConfig()
+    if args.coin_heat is not None:
+        least = dict(json.loads(MODEL.with_suffix(".json").read_text())["thresholds"])
+        least["coin"] = args.coin_heat
+        centres = replace(centres, finder=replace(centres.finder, least=least))
     for s in range(a, b):
         if only and not _wanted(s, only, args.every):
             continue
         case = render_cases(1, s)[0]
         _ROWS.clear()
         det = Detector(case.calibration, None, config=DetectorConfig(
-            kinds=case.kinds, namer=NamerConfig(coin_judge=None)))
+            kinds=case.kinds, namer=NamerConfig(coin_judge=None), centres=centres))
         _RADIUS[0] = det.config.coins.radius_mm
         det.detect(case.image)
         truth = np.array([[p["x"], p["y"]] for p in case.truth if p["kind"] == "coin"],

@@ -86,13 +86,13 @@ def _probes(det: Detector, case, seed: int) -> tuple[np.ndarray, np.ndarray]:
     a pencil, a card) and four places 8 mm round it, read as a coin's top would be read there,
     and :data:`PROBES` places on the open table. What a stage may put before the judge on
     another table, where its own gates let it through."""
-    from tabletop.render.variety import draw_case
-
     cam = det.view.camera
     thick = det.config.coins.thickness_mm
     seen: list[np.ndarray] = []
     ring = np.array([[0.0, 0.0], [8.0, 0.0], [-8.0, 0.0], [0.0, 8.0], [0.0, -8.0]])
-    items = draw_case(seed).distractors
+    from tabletop.render.variety import draw_case
+
+    items = _DISTRACTORS.get(case.name) or draw_case(seed).distractors
     for it in items:
         c = np.asarray(it["centre_mm"], float)[None] + ring
         seen.append(cam.seen_at(c, float(it.get("height_mm", 0.0))))
@@ -116,6 +116,51 @@ def _probes(det: Detector, case, seed: int) -> tuple[np.ndarray, np.ndarray]:
     return coin_features(case.image, case.calibration, seen_mm, p, _RADIUS[0]), foot
 
 
+_DISTRACTORS: dict[str, tuple] = {}
+"""The clutter of the scenes :func:`_with_clutter` made, by name."""
+
+
+def _with_clutter(seed: int, kind: str):
+    """The scene of ``seed`` with raised clutter of ``kind`` laid 25-40 mm from one of its
+    coins (clear of every piece), as ``bench_vision_accuracy.render_cases`` makes a case; None
+    when no place is free."""
+    from dataclasses import replace as _replace
+
+    from bench.bench_vision_accuracy import Case
+    from tabletop.render.clutter import make_clutter
+    from tabletop.render.variety import draw_case
+
+    case = draw_case(seed)
+    rng = np.random.default_rng(seed + 7919)
+    coins = [p for p in case.scene.pieces if p.kind == "coin"]
+    pieces = np.array([[p.x_mm, p.y_mm] for p in case.scene.pieces], float).reshape(-1, 2)
+    items = []
+    for _ in range(30):
+        if not coins or len(items) >= 2:
+            break
+        c = coins[int(rng.integers(len(coins)))]
+        a = rng.uniform(0, 2 * np.pi)
+        at = (c.x_mm + rng.uniform(25, 40) * np.cos(a), c.y_mm + rng.uniform(25, 40) * np.sin(a))
+        item = make_clutter(kind, rng, at, float(rng.uniform(0, 360)))
+        b = np.array(item.footprint.bounds)
+        d = np.hypot(*(pieces - np.array(item.footprint.centroid.coords[0])).T)
+        if d.min() < 12.0 + 0.5 * max(b[2] - b[0], b[3] - b[1]):
+            continue
+        if any(item.footprint.distance(o.footprint) < 5.0 for o in items):
+            continue
+        items.append(item)
+    if not items:
+        return None
+    case = _replace(case, props=case.props + tuple(p for it in items for p in it.props),
+                    distractors=case.distractors + tuple(e for it in items for e in it.items))
+    _DISTRACTORS[case.name] = case.distractors
+    r = case.render()
+    truth = [{**p.to_json(), "occluded": bool(tr.occluded or tr.visible_fraction < 1)}
+             for p, tr in zip(r.scene.pieces, r.truth, strict=True)]
+    return Case(case.name, r.image, r.calibration(), truth, bool(r.hand_mask.any()),
+                {**case.conditions, "clutter": f"near-{kind}"})
+
+
 def _cat(v: list[np.ndarray], shape: tuple[int, ...]) -> np.ndarray:
     return np.concatenate(v) if v else np.zeros(shape)
 
@@ -137,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--out", type=Path, required=True)
     ap.add_argument("--only", action="append", default=[], metavar="CONDITION=VALUE")
     ap.add_argument("--every", type=int, default=1)
+    ap.add_argument("--near", default=None, metavar="KIND",
+                    help="raised clutter of this kind (dice, mug, pencil, phone) laid beside "
+                         "the scene's coins too (hard cases: a die among a worm's coins)")
     ap.add_argument("--coin-heat", type=float, default=None,
                     help="the centre net's coin peaks down to this heat (more candidates that "
                          "are no coin, and faint coins); default: the net's own threshold")
@@ -157,7 +205,9 @@ def main(argv: list[str] | None = None) -> int:
     for s in range(a, b):
         if only and not _wanted(s, only, args.every):
             continue
-        case = render_cases(1, s)[0]
+        case = render_cases(1, s)[0] if args.near is None else _with_clutter(s, args.near)
+        if case is None:
+            continue
         _ROWS.clear()
         det = Detector(case.calibration, None, config=DetectorConfig(
             kinds=case.kinds, namer=NamerConfig(coin_judge=None), centres=centres))

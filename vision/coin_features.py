@@ -114,15 +114,20 @@ def patches_features(patches_bgr: np.ndarray, radius_mm: float) -> np.ndarray:
     return np.concatenate(parts) if parts else np.zeros((0, len(FEATURES) - 5), np.float32)
 
 
+def _grey(bgr: np.ndarray) -> np.ndarray:
+    """The mean of the last axis's three channels (as ``mean(axis=-1)``, a few times faster)."""
+    return (bgr[..., 0] + bgr[..., 1] + bgr[..., 2]) / np.float32(3.0)
+
+
 def _features(patches_bgr: np.ndarray, radius_mm: float) -> np.ndarray:
     pts, rho, d = _rays(round(radius_mm, 3))
     n = len(patches_bgr)
     img = patches_bgr.astype(np.float32) + 1.0
     col = _sample(img, pts)  # (N, RAYS, S, 3)
     ring = col[:, :, (rho >= 1.5) & (rho <= 1.9)].reshape(n, -1, 3)
-    table = np.maximum(np.median(ring, axis=1), 1.0)  # (N, 3)
-    rel = col / table[:, None, None, :]
-    level = rel.mean(axis=3)  # (N, RAYS, S): the table at 1
+    table = np.maximum(np.median(np.ascontiguousarray(ring.transpose(0, 2, 1)), axis=2), 1.0)
+    rel = col / table[:, None, None, :]  # (N, 3) the table's colour
+    level = _grey(rel)  # (N, RAYS, S): the table at 1
     face_m = (rho >= 0.3) & (rho <= 0.75)
     body = np.median(level[:, :, face_m].reshape(n, -1), axis=1)
     contrast = body - 1.0
@@ -154,7 +159,7 @@ def _features(patches_bgr: np.ndarray, radius_mm: float) -> np.ndarray:
     i_out = int(np.argmin(np.abs(rho - 1.15)))
     ring_in = level[:, :, i_in].std(axis=1) / c_abs
     ring_out = level[:, :, i_out].std(axis=1) / c_abs
-    grey = (img / table[:, None, None, :]).mean(axis=3)  # (N, P, P)
+    grey = _grey(img / table[:, None, None, :])  # (N, P, P)
     h = grey.shape[1]
     tall = grey.reshape(n * h, -1)
     g = np.stack([cv2.Sobel(tall, cv2.CV_32F, 1, 0, ksize=3),
@@ -168,7 +173,8 @@ def _features(patches_bgr: np.ndarray, radius_mm: float) -> np.ndarray:
     radial = np.abs((gs[:, :, rim_m] * d[None, :, None, :]).sum(axis=3))
     grad_radial = radial.reshape(n, -1).sum(axis=1) / np.maximum(
         mag[:, :, rim_m].reshape(n, -1).sum(axis=1), 1e-6)
-    face_col = np.median(rel[:, :, face_m].reshape(n, -1, 3), axis=1)
+    face_col = np.median(np.ascontiguousarray(
+        rel[:, :, face_m].reshape(n, -1, 3).transpose(0, 2, 1)), axis=2)
     logs = np.log2(np.maximum(face_col, 1e-3))  # (N, 3)
     chroma = logs.max(axis=1) - logs.min(axis=1)
     inner = level[:, :, (rho >= 0.1) & (rho <= 0.8)].reshape(n, -1)

@@ -1,0 +1,80 @@
+"""The tile judge: a forest over what a fitted square looks like in its own frame."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.errors import VisionError
+from vision.tile_features import N_FEATURES, RINGS, tile_features
+from vision.tile_judge import NET, TileJudge, TileJudgeConfig, judge_for, keep_tiles
+
+SIDE = 50.8  # px (1 px a mm)
+CENTRE = np.array([100.0, 100.0])
+
+
+def _grey(level: float = 1.0, seed: int = 0) -> np.ndarray:
+    return (level + np.random.default_rng(seed).normal(0, 0.01, (200, 200))).astype(np.float32)
+
+
+def _square(img: np.ndarray, angle: float, value: float, side: float = SIDE,
+            thick: int = -1) -> np.ndarray:
+    box = cv2.boxPoints(((float(CENTRE[0]), float(CENTRE[1])), (side, side), angle))
+    out = img.copy()
+    if thick < 0:
+        cv2.fillConvexPoly(out, np.round(box * 16).astype(np.int32), value, cv2.LINE_AA, 4)
+    else:
+        cv2.polylines(out, [np.round(box * 16).astype(np.int32)], True, value, thick,
+                      cv2.LINE_AA, 4)
+    return out
+
+
+def _colour(shade: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(np.clip(shade * 150, 0, 255).astype(np.uint8), cv2.COLOR_GRAY2BGR)
+
+
+def _figures(shade: np.ndarray, angle: float) -> dict[str, np.ndarray]:
+    f = tile_features(shade, _colour(shade), CENTRE, angle, SIDE, NET)
+    sides = f[:20].reshape(4, 5)
+    rings = f[20:20 + 2 * (len(RINGS) - 1)].reshape(-1, 2)
+    return {"step": sides[:, 0], "run": sides[:, 3], "level": rings[:, 0], "all": f}
+
+
+def test_the_committed_tile_judge_reads_the_features_this_code_makes() -> None:
+    judge = judge_for(TileJudgeConfig())
+    assert judge.scores(np.zeros((3, N_FEATURES))).shape == (3,)
+
+
+def test_a_missing_tile_judge_model_is_an_error_naming_its_file(tmp_path: Path) -> None:
+    with pytest.raises(VisionError, match="nothing.yml.gz"):
+        TileJudge(TileJudgeConfig(model=tmp_path / "nothing.yml.gz"))
+
+
+def test_a_squares_features_do_not_depend_on_which_of_its_sides_comes_first() -> None:
+    shade = _square(_grey(), 20.0, 1.4)
+    a, b = _figures(shade, 20.0)["all"], _figures(shade, 110.0)["all"]
+    assert np.allclose(a, b, atol=0.03)
+
+
+def test_a_tile_steps_down_to_the_table_on_all_four_sides_where_its_lines_stop() -> None:
+    f = _figures(_square(_grey(), 10.0, 1.4), 10.0)
+    assert np.all(f["step"] > 0.3)
+    assert np.all(np.abs(f["run"]) < 0.2)  # nothing runs on past its corners
+    assert f["level"][0] > 1.3 and f["level"][-1] < 1.1  # bright inside, the table round it
+
+
+def test_a_square_printed_on_a_page_shows_no_step_and_the_page_all_round() -> None:
+    page = _square(_grey(1.5), 10.0, 1.0, thick=2)  # a printed square's outline on a page
+    f = _figures(page, 10.0)
+    assert np.all(np.abs(f["step"]) < 0.1)
+    assert abs(f["level"][0] - f["level"][-1]) < 0.1  # the same paper inside and out
+
+
+def test_without_a_judge_every_square_stands() -> None:
+    shade = _grey()
+    keep = keep_tiles(None, shade, _colour(shade), np.array([CENTRE, CENTRE + 60]),
+                      np.array([0.0, 0.0]), SIDE, np.array([NET, NET]))
+    assert keep.tolist() == [True, True]

@@ -587,5 +587,5 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         suits.append(suit)
         confs.append(conf)
         angles.append(float(prep.view.angle_to_mm(a_px)) % 90.0)
-    return (Detections.of(foot_mm, ["tile"] * len(found), confidence=confs, seen_mm=seen_mm,
+    return (Detections.of(foot_mm, ["tile"] * len(foot_mm), confidence=confs, seen_mm=seen_mm,
                           suit=suits, angle_deg=angles, face=faces), mask)

@@ -31,6 +31,12 @@ is the tile's outline."""
 RINGS = (0.0, 0.15, 0.3, 0.4, 0.46, 0.54, 0.6, 0.7)
 """Square rings (distances from the centre, in sides) whose levels are features."""
 _RING_MASKS = [(a <= _R) & (b > _R) for a, b in itertools.pairwise(RINGS)]
+_RING_OF = np.full(_R.shape, len(_RING_MASKS), np.int64)
+for _k, _m in enumerate(_RING_MASKS):
+    _RING_OF[_m] = _k
+_RING_OF = _RING_OF.ravel()
+_RING_N = np.bincount(_RING_OF, minlength=len(_RING_MASKS) + 1)[:len(_RING_MASKS)]
+_RING_START = np.r_[0, np.cumsum(_RING_N)[:-1]]
 _INSIDE = _R < 0.4
 _OUTSIDE = (_R >= 0.58) & (_R < 0.7)
 _CROSS = (_R >= 0.22) & (_R < 0.4) & ((np.abs(_U) < 0.04) | (np.abs(_V) < 0.04))
@@ -40,35 +46,48 @@ N_FEATURES = 4 * 5 + 2 * len(_RING_MASKS) + 4 + 4 + 1
 """Four sides' five figures, the rings' level and spread, colour, texture, the source."""
 
 
+_ALONG = np.abs(_V) < 0.4
+"""Along a side (its middle four fifths), the side on the right (u = +0.5)."""
+_SIDE_IN = _ALONG & (_U > 0.3) & (_U < 0.44)
+_SIDE_OUT = _ALONG & (_U > 0.56) & (_U < 0.68)
+_BEYOND = (np.abs(_V) > 0.56) & (np.abs(_V) < 0.7)
+_RUN_IN = _BEYOND & (_U > 0.4) & (_U < 0.47)
+_RUN_OUT = _BEYOND & (_U > 0.53) & (_U < 0.6)
+_COLS = (round(_c + 0.38 * SIDE_PX), round(_c + 0.62 * SIDE_PX))
+_ROWS = slice(round(_c - 0.4 * SIDE_PX), round(_c + 0.4 * SIDE_PX) + 1)
+_PARTS = np.array_split(np.arange(_ROWS.start, _ROWS.stop), 4)
+
+
+def _ring_percentiles(g: np.ndarray, qs: tuple[float, ...] = (10, 50, 90)) -> np.ndarray:
+    """(rings, len(qs)) percentiles of each square ring of a patch, as ``np.percentile``
+    gives them (linear between ranks), from one sort of the patch by ring and level."""
+    order = np.lexsort((g.ravel(), _RING_OF))
+    vals = g.ravel()[order]
+    pos = (_RING_N[:, None] - 1) * (np.asarray(qs, float)[None] / 100.0)
+    lo = np.floor(pos).astype(np.int64)
+    hi = np.minimum(lo + 1, _RING_N[:, None] - 1)
+    frac = pos - lo
+    a, b = vals[_RING_START[:, None] + lo], vals[_RING_START[:, None] + hi]
+    return a + (b - a) * frac
+
+
 def _side_figures(g: np.ndarray) -> np.ndarray:
     """(4, 5) figures of each side of a shade patch: the step from inside to outside, the
     steepest change across the outline, how the step varies along the side, the step across
     the side's line beyond its corners (a printed grid's line runs on) and where along the
     profile the steepest change lies (0: on the outline)."""
-    out = np.zeros((4, 5))
-    k_in = (np.abs(_V) < 0.4)  # along the side (its middle four fifths)
-    for k in range(4):
-        rot = np.rot90(g, k)  # side k now on the right (u = +0.5)
-        u = _U
-        inside = rot[k_in & (u > 0.3) & (u < 0.44)]
-        outside = rot[k_in & (u > 0.56) & (u < 0.68)]
-        step = float(np.median(inside) - np.median(outside))
-        cols = [round(_c + f * SIDE_PX) for f in (0.38, 0.62)]
-        rows = slice(round(_c - 0.4 * SIDE_PX), round(_c + 0.4 * SIDE_PX) + 1)
-        prof = rot[rows, cols[0]:cols[1] + 1]
-        grad = np.abs(np.diff(prof, axis=1))
-        steep = float(np.median(grad.max(axis=1)))
-        where = float(np.median(np.argmax(grad, axis=1) + cols[0] + 0.5 - _c) / SIDE_PX - 0.5)
-        parts = np.array_split(np.arange(rows.start, rows.stop), 4)
-        seg = [float(np.median(rot[p, cols[0]:cols[0] + 4]) - np.median(rot[p, cols[1] - 3:
-                                                                            cols[1] + 1]))
-               for p in parts]
-        vary = float(np.std(seg) / (abs(step) + 0.02))
-        beyond = (np.abs(_V) > 0.56) & (np.abs(_V) < 0.7)
-        run = float(np.median(rot[beyond & (u > 0.4) & (u < 0.47)])
-                    - np.median(rot[beyond & (u > 0.53) & (u < 0.6)]))
-        out[k] = (step, steep, vary, run / (abs(step) + 0.02), where)
-    return out
+    rot = np.stack([np.rot90(g, k) for k in range(4)])  # side k on the right in rot[k]
+    step = np.median(rot[:, _SIDE_IN], axis=1) - np.median(rot[:, _SIDE_OUT], axis=1)
+    c0, c1 = _COLS
+    grad = np.abs(np.diff(rot[:, _ROWS, c0:c1 + 1], axis=2))
+    steep = np.median(grad.max(axis=2), axis=1)
+    where = np.median(np.argmax(grad, axis=2) + c0 + 0.5 - _c, axis=1) / SIDE_PX - 0.5
+    seg = np.stack([np.median(rot[:, p, c0:c0 + 4].reshape(4, -1), axis=1)
+                    - np.median(rot[:, p, c1 - 3:c1 + 1].reshape(4, -1), axis=1)
+                    for p in _PARTS], axis=1)
+    vary = np.std(seg, axis=1) / (np.abs(step) + 0.02)
+    run = np.median(rot[:, _RUN_IN], axis=1) - np.median(rot[:, _RUN_OUT], axis=1)
+    return np.stack([step, steep, vary, run / (np.abs(step) + 0.02), where], axis=1)
 
 
 def tile_features(shade: np.ndarray, top: np.ndarray, centre_px: np.ndarray, angle_px: float,
@@ -89,16 +108,14 @@ def tile_features(shade: np.ndarray, top: np.ndarray, centre_px: np.ndarray, ang
     c = cv2.resize(c, (PATCH_PX, PATCH_PX), interpolation=cv2.INTER_AREA)
     sides = _side_figures(g)
     sides = sides[np.argsort(-sides[:, 0], kind="stable")]
-    rings = []
-    for m in _RING_MASKS:
-        v = g[m]
-        p10, p50, p90 = np.percentile(v, (10, 50, 90))
-        rings += [p50, p90 - p10]
-    lab = cv2.cvtColor(c, cv2.COLOR_BGR2LAB).astype(np.float32)
-    li, lo = np.median(lab[_INSIDE], axis=0), np.median(lab[_OUTSIDE], axis=0)
+    q = _ring_percentiles(g)  # (rings, 3): the 10th, 50th and 90th percentiles
+    rings = np.c_[q[:, 1], q[:, 2] - q[:, 0]].ravel()
+    lab = cv2.cvtColor(c, cv2.COLOR_BGR2LAB).astype(np.float32)  # 8-bit: a, b about 128
+    lab_in = lab[_INSIDE]
+    li, lo = np.median(lab_in, axis=0), np.median(lab[_OUTSIDE], axis=0)
     chroma_in = float(np.hypot(li[1] - 128, li[2] - 128))
     colour = [float(np.hypot(*(li[1:] - lo[1:]))), chroma_in, float(li[0] - lo[0]),
-              float(np.percentile(lab[_INSIDE][:, 0], 10) - li[0])]
+              float(np.percentile(lab_in[:, 0], 10) - li[0])]
     inner = g[int(_c - 0.38 * SIDE_PX):int(_c + 0.38 * SIDE_PX) + 1,
               int(_c - 0.38 * SIDE_PX):int(_c + 0.38 * SIDE_PX) + 1]
     body = float(np.median(inner)) + 1e-3

@@ -54,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--trees", type=int, default=100)
     ap.add_argument("--depth", type=int, default=12)
     ap.add_argument("--holdout", type=float, default=0.25)
-    ap.add_argument("--veto", type=float, default=0.3)
+    ap.add_argument("--veto", type=float, default=0.1)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--without", default=None,
                     help="leave this table family out of the data altogether")

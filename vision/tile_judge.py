@@ -38,7 +38,7 @@ class TileJudgeConfig:
     """
 
     model: Path = MODELS / "tiles.yml.gz"
-    veto: float = 0.3
+    veto: float = 0.1
 
 
 class TileJudge:

@@ -66,8 +66,12 @@ def judge_for(config: TileJudgeConfig) -> TileJudge:
 
 def keep_tiles(config: TileJudgeConfig | None, shade: np.ndarray, top: np.ndarray,
                centres_px: np.ndarray, angles_px: np.ndarray, side_px: float,
-               sources: np.ndarray) -> np.ndarray:
-    """(N,) bool: which squares (their top faces, view pixels and degrees) stand."""
+               sources: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """(N,) bool: which squares (their top faces, view pixels and degrees) stand.
+
+    ``groups`` (N,) ints: squares read as one block of tiles laid edge to edge stand or fall
+    together, by the median of their votes (a printed grid read as a block is one page,
+    whichever of its squares looks most like a tile)."""
     pts = np.asarray(centres_px, float).reshape(-1, 2)
     if not len(pts) or (config is None and RECORD is None):
         return np.ones(len(pts), bool)
@@ -77,4 +81,9 @@ def keep_tiles(config: TileJudgeConfig | None, shade: np.ndarray, top: np.ndarra
         RECORD.append((x, pts.copy(), np.array(src)))
     if config is None:
         return np.ones(len(pts), bool)
-    return judge_for(config).scores(x) >= config.veto
+    votes = judge_for(config).scores(x)
+    if groups is not None:
+        g = np.asarray(groups).ravel()
+        for k in np.unique(g):
+            votes[g == k] = np.median(votes[g == k])
+    return votes >= config.veto

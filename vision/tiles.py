@@ -537,7 +537,8 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     z: list[float] = []
     backs: list[bool] = []
     sources: list[int] = []
-    for b, u, edged in zip(blocks, away, needs_edges, strict=True):
+    groups: list[int] = []  # which block each tile is of
+    for k, (b, u, edged) in enumerate(zip(blocks, away, needs_edges, strict=True)):
         # the places refine_block looks at lie beyond the block's edges: closed there is
         # another piece against it
         fine = refine_block(prep.shade, closed, b, side, u, cfg.gap_mm * s)
@@ -562,6 +563,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
             z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)
             backs.append(edged == SQUARE)
             sources.append(BLOCK if edged == FOUND else EDGED_SOURCE)
+            groups.append(k)
         _draw_block(mask, use, 4.0)
     if not found:
         return Detections.empty(), mask
@@ -570,7 +572,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)
     top_px = prep.view.to_px(top_mm)
     keep = keep_tiles(cfg.judge, prep.shade, prep.top, top_px, np.array(angles_px), side,
-                      np.array(sources))
+                      np.array(sources), np.array(groups))
     if not keep.all():  # squares that are no tile (their place stays out of later stages)
         if not keep.any():
             return Detections.empty(), mask

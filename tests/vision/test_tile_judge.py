@@ -114,3 +114,18 @@ def test_a_printed_grid_read_as_a_block_of_tiles_is_judged_off_and_the_tiles_sta
     judged, _ = _tiles_read(43011, "grid", judged=True)
     assert np.sum(~_near(judged, truth)) == 0
     assert np.sum(_near(judged, truth)) == np.sum(_near(found, truth))
+
+
+def test_the_squares_of_one_block_stand_or_fall_together() -> None:
+    # a tile and a bare stretch of table in one view: judged alone the tile stands and the
+    # bare square falls; read as one block, both stand (their median votes)
+    shade = np.c_[_square(_grey(), 0.0, 1.4), _grey(seed=1)]
+    centres = np.array([CENTRE, CENTRE + np.array([200.0, 0.0])])
+    top = _colour(shade)
+    x = np.array([tile_features(shade, top, c, 0.0, SIDE, NET) for c in centres])
+    tile, bare = judge_for(TileJudgeConfig()).scores(x)
+    assert tile > bare
+    config = TileJudgeConfig(veto=float(bare + (tile - bare) / 4))
+    args = (config, shade, top, centres, np.zeros(2), SIDE, np.array([NET, NET]))
+    assert keep_tiles(*args).tolist() == [True, False]
+    assert keep_tiles(*args, groups=np.array([3, 3])).tolist() == [True, True]

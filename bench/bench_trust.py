@@ -31,6 +31,10 @@ Prints ``name=value`` lines per game (``worm-derby.basic.false_alarms=0``) and i
   tiles on both sides, read by vision (one still per seed, :func:`gap_coins`);
 - ``frames``, ``wall_s``, ``cpu_s``.
 
+``--misread P`` skips rendering and vision: the exact records, each still read twice and each
+reading misread with chance ``P`` (a piece not seen, or a piece 3 mm off), go through
+the same table; the referee's share of trust in seconds, on as many seeds as wanted.
+
 The seeds of ``--seed`` were never used to tune anything; the test suite runs a short version
 (``tests/referee/test_trust.py``).
 """
@@ -478,7 +482,9 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
                 for s2 in (1, -1):
                     tail = _beside(body[1], body[2], s1)
                     head = _beside(body[-2], body[-3], s2)
-                    if (math.dist(tail, head) > D + 2 and table.clear(tail, p, {0, 1})
+                    if (math.dist(tail, head) > D + 2 and math.dist(tail, body[0]) > D
+                            and math.dist(head, body[-1]) > D  # both ends plainly moved
+                            and table.clear(tail, p, {0, 1})
                             and table.clear(head, p, {len(body) - 1, len(body) - 2})):
                         table.worms[p] = [tail, *body[1:-1], head]
                         done = True
@@ -1074,6 +1080,40 @@ def rescore(play: Playthrough, dump: Path) -> Score:
     return _score(play, said, seen)
 
 
+def misread(play: Playthrough, seed: int, p: float) -> Score:
+    """The playthrough as exact records misread as a camera may (no rendering, no vision): each
+    still table's reading, with chance ``p``, lacks one piece; else, with chance ``p``, has one
+    piece read 3 mm off. Each still is read twice (two misreadings), as the pipeline
+    may submit it. The referee's share of trust, quick enough to run on many seeds."""
+    from live.bus import Bus
+    from live.log import GameLog
+    from live.table import Table
+
+    rng = random.Random(seed * 7919 + len(play.steps))
+    table = Table(GameLog(":memory:"), Bus())
+    said: dict[int, list[Event]] = {}
+    seen: dict[int, list[Scene]] = {}
+    for i, s in enumerate(play.steps):
+        if isinstance(s, Say):
+            said.setdefault(i, []).extend(o for _, o in table.submit(s.event).outputs)
+            continue
+        if not isinstance(s, Still):
+            continue
+        for _ in range(2):
+            scene = s.scene
+            if rng.random() < p and scene.pieces:
+                k = rng.randrange(len(scene.pieces))
+                scene = replace(scene, pieces=scene.pieces[:k] + scene.pieces[k + 1:])
+            elif rng.random() < p and scene.pieces:
+                k = rng.randrange(len(scene.pieces))
+                q = scene.pieces[k]
+                q = replace(q, x_mm=q.x_mm + rng.uniform(-3, 3), y_mm=q.y_mm + rng.uniform(-3, 3))
+                scene = replace(scene, pieces=(*scene.pieces[:k], q, *scene.pieces[k + 1:]))
+            said.setdefault(i, []).extend(o for _, o in table.submit(SceneSeen(scene)).outputs)
+            seen.setdefault(i, []).append(scene)
+    return _score(play, said, seen)
+
+
 def _score(play: Playthrough, said: dict[int, list[Event]], seen: dict[int, list[Scene]]
            ) -> Score:
     """Scores what the table said (``said``: step -> outputs) and read (``seen``) at each step
@@ -1192,6 +1232,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dump", help="a folder: keep the events each playthrough gave the table")
     ap.add_argument("--rescore", action="store_true",
                     help="judge the events kept in --dump again (no rendering, no vision)")
+    ap.add_argument("--misread", type=float, metavar="P",
+                    help="no rendering: the exact records misread with chance P per reading "
+                         "(a piece not seen, or read 3 mm off; see misread())")
     args = ap.parse_args(argv)
     if args.rescore and args.dump is None:
         ap.error("--rescore needs --dump (the folder of kept events)")
@@ -1204,7 +1247,9 @@ def main(argv: list[str] | None = None) -> int:
         for play in playthroughs(seed, games, args.short):
             dump = None if args.dump is None else \
                 Path(args.dump) / f"{play.name}-{seed}.jsonl"
-            if args.rescore:
+            if args.misread is not None:
+                score = misread(play, seed, args.misread)
+            elif args.rescore:
                 assert dump is not None
                 score = rescore(play, dump)
             else:
@@ -1218,8 +1263,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.verbose:
                 for n in score.notes:
                     print(f"# {play.name} seed {seed}: {n}", file=sys.stderr)
-        if not args.rescore and not args.short and any(g.startswith("worm-derby")
-                                                         for g in games):
+        if not args.rescore and args.misread is None and not args.short and any(
+                g.startswith("worm-derby") for g in games):
             read, there = gap_coins(seed, args.table, args.light)
             total.counts["gap_coins_read"] += read
             total.counts["gap_coins_total"] += there

@@ -10,6 +10,10 @@ pins, so their scenes stay the same.
 {}
 >>> sorted(pinned_choices(1234, 1.0)) != []
 True
+>>> post_rich_choices(1234, 0.0, 0.0, None)
+{}
+>>> post_rich_choices(1234, 0.0, 1.0, None)["table"] in DARK_TABLES
+True
 """
 
 from __future__ import annotations
@@ -56,4 +60,27 @@ def pinned_choices(seed: int, hard: float) -> dict[str, str]:
         pins["table"] = kinds[int(rng.integers(len(kinds)))]
     if clutter is not None:
         pins["clutter"] = clutter
+    return pins
+
+
+DARK_TABLES: tuple[str, ...] = ("cloth-black", "felt-black", "dark-wood", "walnut", "slate",
+                                "felt-green", "felt-blue", "cloth-blue")
+"""Tables whose level is near a post's wall (the posts the detector misses there)."""
+
+
+def post_rich_choices(seed: int, hard: float, dark: float,
+                      post_weight: float | None) -> dict[str, object]:
+    """:func:`pinned_choices` for ``seed``, then, for a share ``dark`` of the seeds (its own
+    generator), a dark table (:data:`DARK_TABLES`) in place of any pinned table, and, when
+    ``post_weight`` is given, that weight for a group of posts among the layout's groups (the
+    usual mix gives them 0.1: ``tabletop.render.layouts.GROUP_WEIGHTS``). With ``dark`` 0 and
+    no ``post_weight`` it is :func:`pinned_choices` itself."""
+    pins: dict[str, object] = dict(pinned_choices(seed, hard))
+    rng = np.random.default_rng([seed, 71718])
+    if rng.uniform() < dark:
+        pins["table"] = DARK_TABLES[int(rng.integers(len(DARK_TABLES)))]
+    if post_weight is not None:
+        if post_weight <= 0.0:
+            raise ValueError(f"post_weight: a positive group weight, not {post_weight}")
+        pins["weights"] = {"post": float(post_weight)}
     return pins

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 
 sys.path.insert(0, str(ROOT / "training"))
 
-from centre_sampler import pinned_choices  # noqa: E402
+from centre_sampler import post_rich_choices  # noqa: E402
 
 from tabletop.render.variety import draw_case  # noqa: E402
 from vision.centres_input import centre_top, coarse_view  # noqa: E402
@@ -61,11 +61,13 @@ class StoredView:
         self.centres, self.conditions = centres, conditions
 
 
-def view_of_seed(seed: int, hard: float = 0.0) -> StoredView:
+def view_of_seed(seed: int, hard: float = 0.0, dark: float = 0.0,
+                 post_weight: float | None = None) -> StoredView:
     """The training view of one seed (``hard``: the share of seeds whose case is pinned to a
-    hard condition, :func:`centre_sampler.pinned_choices`)."""
-    pins = pinned_choices(seed, hard)
-    case = draw_case(seed, hand=seed % 8 == 0, **pins)
+    hard condition, ``dark``: to a dark table, ``post_weight``: the weight of a group of
+    posts in the layout; :func:`centre_sampler.post_rich_choices`)."""
+    pins = post_rich_choices(seed, hard, dark, post_weight)
+    case = draw_case(seed, hand=seed % 8 == 0, **pins)  # type: ignore[arg-type]
     r = case.render()
     cal = r.calibration()
     view = coarse_view(cal)
@@ -113,17 +115,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--out", required=True, help="the .npz to write")
     ap.add_argument("--hard", type=float, default=0.0,
                     help="share of seeds pinned to a hard condition (0: as drawn)")
+    ap.add_argument("--dark", type=float, default=0.0,
+                    help="share of seeds pinned to a dark table (0: as drawn)")
+    ap.add_argument("--post-weight", type=float, default=None,
+                    help="weight of a group of posts in the layout (default: the usual 0.1)")
     args = ap.parse_args(argv)
     seeds = seed_range(args.seeds)
     if seeds.stop > 50000:
         raise SystemExit("--seeds: 50,000 and up are for measuring, not training")
     if not 0.0 <= args.hard <= 1.0:
         raise SystemExit(f"--hard: a share 0-1, not {args.hard}")
+    if not 0.0 <= args.dark <= 1.0:
+        raise SystemExit(f"--dark: a share 0-1, not {args.dark}")
+    if args.post_weight is not None and args.post_weight <= 0.0:
+        raise SystemExit(f"--post-weight: a positive weight, not {args.post_weight}")
     views: list[StoredView] = []
     done: list[int] = []
     t0 = time.perf_counter()
     for seed in seeds:
-        views.append(view_of_seed(seed, args.hard))
+        views.append(view_of_seed(seed, args.hard, args.dark, args.post_weight))
         done.append(seed)
         if len(done) % 20 == 0:
             save(Path(args.out), views, done)

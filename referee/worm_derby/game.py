@@ -28,6 +28,7 @@ from referee.base import Game, Judgement, Step
 from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
 from referee.worm_derby.judging import judged
+from referee.worm_derby.lying_rules import judge_lie
 from referee.worm_derby.move_rules import (
     MoveCheck,
     MoveFacts,
@@ -40,13 +41,20 @@ from referee.worm_derby.reading import (
     Candidate,
     Reading,
     ReadingRules,
+    one_coin_gaps,
     reconcile,
     tile_distance,
 )
 from referee.worm_derby.roll_rules import judge_roll
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
-from referee.worm_derby.setup_rules import judge_setup, start_track
+from referee.worm_derby.setup_rules import (
+    COIN_MISREAD,
+    WORM_START_RULES,
+    SetupCheck,
+    judge_setup,
+    start_track,
+)
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.suit_lending import lend_suits
@@ -240,7 +248,8 @@ class WormDerby(Game[DerbyState]):
                   and not state.over):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
-            step = Step(replace(step.state, before_move=None), (*early, *step.outputs))
+            step = Step(replace(step.state, before_move=None, as_it_stands=False),
+                        (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
             if not step.outputs and step.state.pending is not None:
@@ -335,8 +344,10 @@ class WormDerby(Game[DerbyState]):
             if w.player not in unsure:
                 worms.append(w)
                 continue
-            if w.player == mover and not self._still_on_last_seen(state.table, scene,
-                                                                    w.player):
+            seen_after_move = sum(1 for p in state.table.pieces
+                                  if p.kind == "coin" and p.suit == w.player) < w.length
+            if (w.player == mover or seen_after_move) and not self._still_on_last_seen(
+                    state.table, scene, w.player):
                 keep += [p for p in state.table.pieces
                          if p.kind == "coin" and p.suit == w.player]
                 worms.append(w)
@@ -416,8 +427,9 @@ class WormDerby(Game[DerbyState]):
         """A roll: refused by the roll rules (:mod:`.roll_rules`), else what it gives (null: the
         turn passes; an ace: an obstacle may move, or steps; steps: the move to judge next)."""
         if state.course is None:
-            return Step(replace(state, early_roller=roll.player if roll.player in self.players
-                                else state.early_roller),
+            known = roll.player in self.players
+            return Step(replace(state, early_roller=roll.player if known else state.early_roller,
+                                early_roll=roll.value if known else state.early_roll),
                         (_notice(seq, "no course is set up yet; show the table before rolling",
                                  "warning"),))
         refused = judge_roll(self, state, roll)
@@ -468,6 +480,10 @@ class WormDerby(Game[DerbyState]):
         move: otherwise the table is asked to confirm or fix it (a doubt)."""
         if state.course is None or state.table is None:
             return self._judge_setup(state, scene, seq)
+        if state.as_it_stands and state.roll is None:  # (a roll to play: a move to judge)
+            again = self._stands_again(state, scene, seq)
+            if again is not None:
+                return again
         back = self._taken_back(state, scene, seq)
         if back is not None:
             return back
@@ -485,7 +501,8 @@ class WormDerby(Game[DerbyState]):
             if reading.complete and k == 0:
                 return step
             if step.verdicts and all(v.legal for v in step.verdicts) and \
-                    self._legal_with_new_tiles(state, scene, cand, seq):
+                    self._legal_with_new_tiles(state, scene, cand, seq) and \
+                    not self._mover_end_guessed(state, cand):
                 return step
             if not step.outputs and k == 0 and state.roll != "ace":
                 return step  # nothing changed once the misread is put right (on an ace, the
@@ -512,6 +529,8 @@ class WormDerby(Game[DerbyState]):
         read one coin short is faulted only for a split no single coin could join. None
         otherwise (the table is asked)."""
         base = reading.base
+        if base is not None and state.roll == "ace" and state.table is not None:
+            return self._ace_foul_read_whole(state, scene, base, seq)
         if base is None or state.roll in (None, "again", "ace") or state.table is None:
             return None
         player = self.players[state.turn]
@@ -547,6 +566,37 @@ class WormDerby(Game[DerbyState]):
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
 
+    def _ace_foul_read_whole(self, state: DerbyState, scene: Scene, base: Candidate, seq: int
+                             ) -> Step[DerbyState] | None:
+        """An obstacle moved wrongly after an ace (rule ``obstacle``), on a reading that
+        needed a guess only about coins: no worm moves on an ace, so a worm's coin not seen is
+        put back where it lay; the foul is called when every guessed coin lies more than a
+        coin's width clear of the moved obstacle, where it lay and where it lies (it cannot
+        change the verdict). None otherwise."""
+        assert state.table is not None
+        same = self.settings.same_place_mm
+        kept = set(base.index_map)
+        left_out = [p for j, p in enumerate(scene.pieces) if j not in kept]
+        gone = [p for p in state.table.pieces if p.kind == "coin" and not any(
+            q.kind == "coin" and q.suit == p.suit and math.dist(p.centre_mm, q.centre_mm) <= same
+            for q in base.scene.pieces)]
+        restored = [p for p, j in zip(base.scene.pieces, base.index_map, strict=True) if j < 0]
+        guessed = [*left_out, *restored, *gone]
+        if any(p.kind != "coin" for p in guessed):
+            return None
+        whole = replace(base.scene, pieces=(*base.scene.pieces, *gone))
+        found = self._judge_scene(state, whole, seq).verdicts
+        if len(found) != 1 or found[0].legal or found[0].rule != Rule.OBSTACLE:
+            return None
+        t_gone, t_came = scene_diff(state.table, whole, same, self.settings.same_angle_deg)
+        tiles = [state.table.pieces[i] for i in t_gone] + [whole.pieces[j] for j in t_came]
+        if not tiles or any(p.kind != "tile" for p in tiles):
+            return None
+        if not all(self._clear_of(t, [p.centre_mm for p in guessed]) for t in tiles):
+            return None
+        v = found[0]
+        return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
     def _clear_of(self, piece: Piece, points: Sequence[Point2]) -> bool:
         """Whether ``piece``'s outline lies more than a coin's width clear of coins at
         ``points``."""
@@ -559,6 +609,19 @@ class WormDerby(Game[DerbyState]):
             if gap <= d:
                 return False
         return True
+
+    def _mover_end_guessed(self, state: DerbyState, cand: Candidate) -> bool:
+        """Whether an end coin of the mover's worm on a candidate reading is one put back from
+        the accepted table (not seen): the coin the next step would have lifted may lie there
+        unseen or have moved on (one step more than the roll) and not be seen where it went,
+        so a legal move cannot be confirmed on it."""
+        if state.roll in (None, "again", "ace"):
+            return False
+        player = self.players[state.turn]
+        shape = extract_worm(cand.scene, player, self.d, self.settings)
+        if not shape.ok:
+            return False
+        return any(cand.index_map[i] < 0 for i in (shape.coins[0], shape.coins[-1]))
 
     def _legal_with_new_tiles(self, state: DerbyState, scene: Scene, cand: Candidate,
                               seq: int) -> bool:
@@ -716,13 +779,44 @@ class WormDerby(Game[DerbyState]):
         lent, _ = lend_suits(scene.pieces, self.lengths, self.d)
         scene = replace(scene, pieces=tuple(p for p in lent if p is not None))
         setup = judge_setup(self, scene)
+        filled: tuple[Event, ...] = ()
+        if setup.problem is not None and setup.problem.doubt == COIN_MISREAD:
+            gap = self._setup_gap_coin(scene)
+            if gap is not None:
+                scene = replace(scene, pieces=(*scene.pieces, gap))
+                setup = judge_setup(self, scene)
+                filled = (_notice(seq, f"{possessive(gap.suit or '')} worm shows one coin "
+                                       f"fewer than it has, with a gap of one coin's width: the "
+                                       f"coin not seen is taken to lie in the gap at "
+                                       f"{at(gap.centre_mm)}", "warning"),)
         if setup.problem is not None:
-            return self._setup_problem(state, scene, setup.course, seq, setup.problem)
-        notices = tuple(_notice(seq, w, "warning") for w in setup.warnings)
+            step = self._setup_problem(state, scene, setup.course, seq, setup.problem)
+            if step.verdicts and not any(isinstance(o, Doubt) for o in step.outputs):
+                return Step(step.state, (*step.outputs, *filled))
+            return step
+        notices = (*filled, *(_notice(seq, w, "warning") for w in setup.warnings))
         new = replace(state, table=scene, course=setup.course, worms=setup.worms, turn=0,
                       roll=None)
         return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(setup.reason)),
                           *notices))
+
+    def _setup_gap_coin(self, scene: Scene) -> Piece | None:
+        """The coin of a worm read one coin short on a first table, where its coins leave a
+        gap one coin fills (:func:`referee.worm_derby.reading.one_coin_gaps`); None unless
+        exactly one worm is short, by one coin, with exactly one such place."""
+        short = [p for p in self.players if sum(
+            1 for q in scene.pieces if q.kind == "coin" and q.suit == p) == self.lengths[p] - 1]
+        if len(short) != 1 or any(sum(1 for q in scene.pieces if q.kind == "coin" and
+                                      q.suit == p) != self.lengths[p]
+                                  for p in self.players if p not in short):
+            return None
+        player = short[0]
+        mine_at = [(j, q.centre_mm) for j, q in enumerate(scene.pieces)
+                   if q.kind == "coin" and q.suit == player]
+        rules = ReadingRules(self.d, self.pieces.tile_mm, self.lengths, player,
+                             frozenset(self.players))
+        places = one_coin_gaps(mine_at, list(scene.pieces), player, rules)
+        return places[0] if len(places) == 1 else None
 
     def _setup_problem(self, state: DerbyState, scene: Scene, course: Course | None, seq: int,
                        problem: Judgement) -> Step[DerbyState]:
@@ -789,20 +883,100 @@ class WormDerby(Game[DerbyState]):
         roller's. None when the course or a worm cannot be read."""
         if course is None or state.early_roller is None:
             return None
-        worms = []
+        worms: list[WormTrack] = []
+        shapes: dict[str, tuple[int, ...]] = {}
         for player in self.players:
             shape = extract_worm(scene, player, self.d, self.settings)
             if not shape.ok or len(shape.coins) != self.lengths[player]:
                 return None
+            shapes[player] = shape.coins
             worms.append(start_track(course, player, tuple(
                 scene.pieces[i].centre_mm for i in shape.coins)))
-        turn = (self.players.index(state.early_roller) + 1) % len(self.players)
+        foul = self._lie_foul(state, scene, shapes, state.early_roller, seq)
+        if foul is not None:
+            return foul
+        roller = state.early_roller
+        if state.early_roll is not None and self._at_start(scene, roller):
+            # the last roller's worm still lies at the start (its move put back, or not made
+            # yet): its roll is still to play
+            new = replace(state, table=scene, course=course, worms=tuple(worms),
+                          turn=self.players.index(roller), roll=None, early_roller=None,
+                          early_roll=None, as_it_stands=True)
+            rolled = self._roll(new, Roll(roller, state.early_roll), seq)
+            return Step(rolled.state, (Verdict(seq, None, True, Rule.OK.value, sentence(
+                f"the course is set up as the table stands now (its first reading was in doubt "
+                f"and the race has begun, so {problem[0].lower() + problem[1:]} is let pass); "
+                f"{possessive(roller)} worm is still at the start, so {possessive(roller)} "
+                f"roll of {state.early_roll} is to play")), *rolled.outputs))
+        turn = (self.players.index(roller) + 1) % len(self.players)
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
-                      roll=None, early_roller=None)
+                      roll=None, early_roller=None, early_roll=None, as_it_stands=True)
         return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(
             f"the course is set up as the table stands now (its first reading was in doubt and "
             f"the race has begun, so {problem[0].lower() + problem[1:]} is let pass); it is "
             f"{possessive(self.players[turn])} turn to roll")),))
+
+    def _at_start(self, scene: Scene, player: str) -> bool:
+        """Whether ``player``'s worm lies on ``scene`` as a worm starts (the worm start rules of
+        :mod:`.setup_rules`)."""
+        check = SetupCheck(self, scene)
+        if check.reading.course is None:
+            return False
+        shape = extract_worm(scene, player, self.d, self.settings)
+        return shape.ok and all(rule(check, player, shape) is None for rule in WORM_START_RULES)
+
+    def _stands_again(self, state: DerbyState, scene: Scene, seq: int
+                      ) -> Step[DerbyState] | None:
+        """A new reading of a race set up as the table stood, before anyone rolled since: the
+        worms are where this reading shows them when it shows every tile where it was and every
+        worm whole (a worm changed since is a correction of the reading, not a move: where the
+        last roller's worm started is not known); a foul its lie shows is still called. None
+        when the reading does not show that (it is judged as any other)."""
+        assert state.course is not None and state.table is not None
+        s = self.settings
+
+        def tiles(sc: Scene) -> Scene:
+            return replace(sc, pieces=tuple(p for p in sc.pieces if p.kind == "tile"))
+
+        gone, came = scene_diff(tiles(state.table), tiles(scene), s.same_place_mm,
+                                s.same_angle_deg)
+        if gone or came:
+            return None
+        shapes: dict[str, tuple[int, ...]] = {}
+        for w in state.worms:
+            shape = extract_worm(scene, w.player, self.d, s)
+            if not shape.ok or len(shape.coins) != w.length:
+                return None
+            shapes[w.player] = shape.coins
+        gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
+        if not gone and not came:
+            return None
+        last = self.players[(state.turn - 1) % len(self.players)]
+        foul = self._lie_foul(state, scene, shapes, last, seq)
+        if foul is not None:
+            return foul
+        worms = tuple(replace(w, coins_mm=pts, angles_rad=self._angles_like(state.course, w, pts))
+                      for w in state.worms
+                      for pts in [start_track(state.course, w.player, tuple(
+                          scene.pieces[i].centre_mm for i in shapes[w.player])).coins_mm])
+        new = replace(state, table=scene, worms=worms, pending=None, pending_told=False,
+                      doubted=None, doubted_read=None)
+        return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(
+            f"the worms are read again where they lie (the race was set up as the table stood "
+            f"and nobody has rolled since); it is {possessive(self.players[state.turn])} turn "
+            f"to roll")),))
+
+    def _lie_foul(self, state: DerbyState, scene: Scene, shapes: Mapping[str, tuple[int, ...]],
+                  first: str | None, seq: int) -> Step[DerbyState] | None:
+        """A foul that a worm's lie shows alone (:mod:`.lying_rules`) on a table taken as it
+        stands, where no start is known to judge the moves from: the worm's player's (``first``
+        asked first: the last roller, whose move it most likely is); the state is unchanged (the
+        table is to be put right). None when there is none."""
+        for player in sorted(shapes, key=lambda p: p != first):
+            found = judge_lie(self, scene, shapes[player])
+            if found is not None:
+                return Step(state, (found.verdict(seq, player),))
+        return None
 
     # ------------------------------------------------------------------ a move
 

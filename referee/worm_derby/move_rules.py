@@ -141,9 +141,16 @@ class MoveCheck:
             if w.player == self.player:
                 continue
             if w.player in self.state.unsure:  # not read whole since it last moved: where it
-                # lies now is what it is, an obstacle, never a move to judge
-                coins += [(p, i) for i, p in enumerate(scene.pieces)
-                          if p.kind == "coin" and p.suit == w.player]
+                # lies now is what it is, an obstacle, never a move to judge...
+                mine = [(i, p) for i, p in enumerate(scene.pieces)
+                        if p.kind == "coin" and p.suit == w.player]
+                moved = self._moved_since_seen(w.player, w.length, mine)
+                if moved:  # ...unless it was seen after its move and has moved since
+                    return OtherWorms((), {}, judged(
+                        "turn", f"{possessive(w.player)} worm moved, but it is "
+                                f"{possessive(self.player)} turn; put {possessive(w.player)} "
+                                f"worm back where it was", moved, mover=w.player))
+                coins += [(p, i) for i, p in mine]
                 continue
             other = extract_worm(scene, w.player, self.game.d, s)
             idx = list(other.coins) if other.status != "missing" else []
@@ -168,6 +175,23 @@ class MoveCheck:
                 label = j if j is not None else EATEN_LABEL - k
                 coins.append((Piece("coin", c[0], c[1], suit=w.player), label))
         return OtherWorms(tuple(coins), missing_ends)
+
+    def _moved_since_seen(self, player: str, length: int, mine: list[tuple[int, Piece]]
+                          ) -> tuple[int, ...]:
+        """The coins of an unsure worm read where none of it lay when it was last seen (nearer
+        than half a coin's width is a misread, not a move), when it was last seen after its
+        move (the accepted table holds fewer coins of it than its length: a reading that stood
+        one coin short), it is read whole now and a coin it was seen on is gone: it moved
+        since. Empty otherwise (a
+        worm whose move was never seen may lie anywhere)."""
+        near = 0.45 * self.game.d  # a coin read nearer its place than this did not move
+        seen = [p.centre_mm for p in self.table.pieces if p.kind == "coin" and p.suit == player]
+        if len(seen) >= length or len(mine) != length:
+            return ()  # not seen short after its move, or not read whole now
+        gone = [c for c in seen if not any(math.dist(c, p.centre_mm) <= near for _, p in mine)]
+        came = tuple(i for i, p in mine if not any(math.dist(c, p.centre_mm) <= near
+                                                    for c in seen))
+        return came if gone else ()
 
     @cached_property
     def inferred(self) -> InferredMove | Judgement | None:

@@ -151,6 +151,45 @@ def _nearest(points: list[tuple[int, Point2]], p: Point2, within: float
     return best
 
 
+GAP_SLACK = 0.08
+"""Two coins of the worm on the move at most this share of a coin's width farther apart than
+two widths leave a gap one coin fills (touching both): the coin not seen may lie there."""
+
+
+def one_coin_gaps(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None],
+                  player: str, rules: ReadingRules) -> list[Piece]:
+    """Where a coin of the mover's worm, read one coin short, may lie unseen: between two of
+    its coins that no coin joins, two coin widths apart (give or take :data:`GAP_SLACK`; the
+    coin between them then lies within ``same_place_mm`` of their midpoint: a bend leaves it
+    on either side, not known which), on no other piece read. Tried as candidates that may
+    only confirm a legal move."""
+    d = rules.coin_mm
+    out: list[Piece] = []
+    for a in range(len(mine_at)):
+        for b in range(a + 1, len(mine_at)):
+            pa, pb = mine_at[a][1], mine_at[b][1]
+            gap = math.dist(pa, pb)
+            if not 1.5 * d <= gap <= (2 + GAP_SLACK) * d:
+                continue
+            if any(k not in (a, b) and min(math.dist(c, pa), math.dist(c, pb)) < 1.2 * d
+                   and math.dist(c, ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)) < d
+                   for k, (_, c) in enumerate(mine_at)):
+                continue  # a coin of the worm lies between them already
+            mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
+            half = gap / 2
+            if math.sqrt(max(0.0, d * d - half * half)) >= rules.same_place_mm:
+                continue  # a bend: the coin may lie on either side, and which is not known
+            for x, y in [(mx, my)]:
+                if any(q is not None and (
+                        math.dist(q.centre_mm, (x, y)) < 0.8 * d if q.kind == "coin"
+                        else q.kind == "tile" and
+                        tile_distance((x, y), q, rules.tile_mm) < d / 2 - 1.0)
+                       for q in pieces):
+                    continue
+                out.append(Piece("coin", round(x, 2), round(y, 2), suit=player))
+    return out
+
+
 def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     """The new reading checked against the accepted table ``old`` (see the module doc)."""
     pieces: list[Piece | None] = list(new.pieces)
@@ -278,6 +317,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             resolved.append(f"the {p.suit or 'unknown'} coin at {at(where)} stayed as it was")
     # -- each worm keeps its coins
     mover_missing: list[Piece] = []
+    gap_coins: list[Piece] = []
     maybe_eaten: list[Piece] = []
     for player, n in rules.lengths.items():
         mine = [j for j, p in enumerate(pieces)
@@ -327,6 +367,8 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                 f"hidden or misread?", where, tuple(mine)))
             if player == rules.mover:
                 mover_missing.extend(unmatched_old)
+                if seen == n - 1:
+                    gap_coins.extend(one_coin_gaps(mine_at, pieces, player, rules))
             elif len(unmatched_old) == n - seen:
                 restored.extend(unmatched_old)  # the worm not on the move stays
             else:
@@ -352,6 +394,9 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     for p in mover_missing:
         candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces, p)),
                                     (*base.index_map, -1)))
-    if mover_missing:
+    for p in gap_coins:
+        candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces, p)),
+                                    (*base.index_map, -1)))
+    if mover_missing or gap_coins:
         candidates = candidates[1:] + candidates[:1]
     return Reading(tuple(candidates), complete, tuple(doubts), tuple(resolved), base)

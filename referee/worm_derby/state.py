@@ -84,8 +84,13 @@ class DerbyState(GameState):
             reading places it (and, once whole, it is sure again).
         early_roller: The last player who rolled before any course was set up (its first
             table was in doubt): the race has begun in the players' eyes.
+        early_roll: What the early roller rolled (its worm still at the start when the
+            course is set up: that roll is still to play).
         before_move: ``(seq, state)``: the state before the last legal move, until the next
             roll: a table put back as it was then takes that move back.
+        as_it_stands: The course was set up as the table stood (its first reading was in doubt
+            and the players rolled on), and nobody has rolled since: the race is provisional, and
+            the worms read whole again before the next roll correct where they were taken to lie.
     """
 
     table: Scene | None = None
@@ -102,7 +107,9 @@ class DerbyState(GameState):
     doubted_read: Scene | None = None
     unsure: tuple[str, ...] = ()
     early_roller: str | None = None
+    early_roll: str | None = None
     before_move: tuple[int, DerbyState] | None = None
+    as_it_stands: bool = False
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

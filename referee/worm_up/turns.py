@@ -44,6 +44,11 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
                 seq, "The bid waits: the first table is in doubt, so the worms are not set "
                      "up yet; fix the reading or accept the table.", "warning"),))
         state, early = stood
+        if state.phase is Phase.MOVING:
+            # the bids kept while the table was in doubt are revealed, and this player bids
+            # again: that round's moves were made unseen, and are taken as played
+            state, more = moves_stand(state, seq)
+            early = (*early, *more)
     if state.phase is Phase.SETUP:
         if state.table is None:  # no table seen yet: the camera, not the player, is behind
             return Step(state, (Notice(seq, "The bid waits: no table has been seen yet, so "

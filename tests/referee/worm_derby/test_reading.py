@@ -388,6 +388,79 @@ def test_overlap_a_coin_not_seen_under_a_coin_laid_over_it_is_still_there():
     assert kinds(out) == [("Verdict", "overlap")] and out[0].player == "suns"
 
 
+def test_doubt_a_legal_move_is_not_confirmed_on_the_movers_end_coin_not_seen():
+    # three steps on a roll of two, the new head not seen: the old coin that a third step
+    # would have lifted, put back where it lay, would make it two legal steps
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    head_unseen = TOO_FAR[:-1]
+    after, out = play(game, state, seen(course(obstacles=[OBSTACLE]), head_unseen, MOONS0))
+    assert kinds(out) == [("Doubt", None)] and out[0].player == "suns"
+    assert _same_game(after, state)
+
+
+def test_turn_a_worm_seen_one_short_after_its_move_that_moves_again_on_anothers_roll():
+    # suns' move stood as read one coin short (its worm unsure); it then moves on moons' roll
+    game = new_game()
+    state = started(game, FIRST)
+    state, out = play(game, state, roll("suns", "2"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2[:-1], MOONS0), roll("moons", "3"))
+    assert kinds(out)[0] == ("Doubt", None) and state.unsure == ("suns",)
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 4 * D, 6, "suns"),
+                                    MOONS0))
+    assert [(e.player, e.rule) for e in out if isinstance(e, Verdict)] == [("suns", "turn")]
+
+
+def test_reseat_a_worm_seen_one_short_is_read_whole_where_it_was_seen():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"),
+                    seen(course(obstacles=[OBSTACLE]), SUNS2[:-1], MOONS0), roll("moons", "3"))
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2,
+                                        line(40, 3 * D, 6, "moons")))
+    assert [(e.player, e.rule) for e in out if isinstance(e, Verdict)] == [("moons", "ok")]
+    assert state.unsure == ()
+
+
+def test_gap_a_legal_move_read_with_a_one_coin_gap_in_the_worm_is_confirmed():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    gap = [c for k, c in enumerate(SUNS2) if k != 4]  # a coin laid this move not seen
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), gap, MOONS0))
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"
+
+
+def test_gap_a_coin_filled_in_a_gap_never_makes_a_foul_legal():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    gap = [c for k, c in enumerate(TOO_FAR) if k != 4]
+    after, out = play(game, state, seen(course(obstacles=[OBSTACLE]), gap, MOONS0))
+    assert ("Verdict", "ok") not in kinds(out) and ("Doubt", None) in kinds(out)
+    assert _same_game(after, state)
+
+
+def test_obstacle_moved_too_far_on_an_ace_is_called_with_a_coin_not_seen_far_from_it():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "ace"))
+    far = tile(2 * T, 500)  # two tile widths
+    _, out = play(game, state, seen(course(obstacles=[far]), SUNS0[:-1], MOONS0))
+    assert [(e.player, e.rule) for e in out if isinstance(e, Verdict)] == [("suns", "obstacle")]
+
+
+def test_misread_a_worms_coin_read_face_down_where_it_lay_keeps_its_face_and_suit():
+    # the other worm's coin read back up (no suit) where it lay: no "moons' worm moved"
+    from dataclasses import replace as with_
+
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    moons = [with_(c, suit=None, face="down") if k == 2 else c for k, c in enumerate(MOONS0)]
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, moons))
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"
 def _suitless(piece):
     """A coin as the camera reads one lying value up: face down, no suit."""
     return coin(piece.x_mm, piece.y_mm, None, face="down")

@@ -83,3 +83,23 @@ def test_setup_a_start_tile_never_seen_is_placed_from_the_tails_and_pylon_once_p
     assert [(x.legal, x.rule) for x in v] == [(True, "ok")]
     assert "(101.6, 0)" in v[0].reason or "(102, 0)" in v[0].reason
     assert state.course is not None and (2 * T, 0.0) in state.course.start_mm
+
+
+def test_setup_a_worm_read_one_coin_short_with_a_one_coin_gap_is_set_up_with_a_warning():
+    from tabletop.events import Notice
+    from tests.referee.worm_derby.helpers import D
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    gap = [c for c in MOONS0 if c.centre_mm != (40.0, 2 * D)]  # its third coin not seen
+    out = _first(game, course(), SUNS0, gap)
+    assert isinstance(out[0], Verdict) and out[0].legal
+    assert any(isinstance(e, Notice) and "gap" in e.message for e in out)
+
+
+def test_setup_a_worm_read_two_coins_short_is_still_a_doubt():
+    from tests.referee.worm_derby.helpers import D
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    gaps = [c for c in MOONS0 if c.centre_mm not in ((40.0, D), (40.0, 2 * D))]
+    out = _first(game, course(), SUNS0, gaps)
+    assert [type(e) for e in out] == [Doubt]

@@ -11,6 +11,7 @@ misses says at which step of the centre net's tile proposals it was lost:
 - ``fit``: neither the stages' edge fit nor the colour square fit placed it (with the
   colour fit's own reason, :func:`vision.tile_fit.fit_square` relaxed one check at a time);
 - ``overlap``: the fit lies on pieces already found; ``runs``: its sides run past its corners;
+- ``judged-off``: the tile judge (:mod:`vision.tile_judge`) gave it fewer votes than its veto;
 - ``namer-seen``: the namer gave it less than ``seen`` at its foot; ``far``: fitted more than
   20 mm off; ``?``: none of these (lost after the proposals, or beaten by a hotter fit).
 
@@ -50,7 +51,9 @@ from vision.detector import Detector, DetectorConfig  # noqa: E402
 from vision.namer import kind_probabilities  # noqa: E402
 from vision.proposals import _tile_angle_px, explained_mask  # noqa: E402
 from vision.tile_candidates import overlap  # noqa: E402
+from vision.tile_features import tile_features  # noqa: E402
 from vision.tile_fit import fit_square, runs_past  # noqa: E402
+from vision.tile_judge import NET, judge_for  # noqa: E402
 from vision.tiles import _Block, refine_block  # noqa: E402
 
 _CAPTURED: dict = {}
@@ -140,6 +143,12 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
         if runs >= cfg.fit.max_runs:
             out.append(f"runs-{how}({runs})")
             continue
+        if cfg.fit.judge is not None:
+            vote = float(judge_for(cfg.fit.judge).scores(tile_features(
+                shade, top, c, fine.angle_px, side, NET)[None])[0])
+            if vote < cfg.fit.judge.veto:
+                out.append(f"judged-off({vote:.2f},{how})")
+                continue
         foot = view.camera.foot_of(view.to_mm(c[None]), tiles.thickness_mm)
         err = float(np.hypot(*(foot[0] - t_mm[0])))
         pt = float(kind_probabilities(namer.probabilities(frame, cal, foot))["tile"][0])

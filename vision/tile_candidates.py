@@ -22,6 +22,7 @@ import numpy as np
 from vision.proposals import _tile_angle_px
 from vision.square_fit import square_centre
 from vision.tile_fit import TileFitConfig, fit_square, runs_past
+from vision.tile_judge import FAINT, NET, keep_tiles
 from vision.tiles import _Block, refine_block
 from vision.topview import TopView
 
@@ -41,14 +42,15 @@ def overlap(mask: np.ndarray, centre_px: np.ndarray, angle_px: float, side: floa
 
 
 def steepest(shade: np.ndarray, fine: _Block, side: float, away: np.ndarray,
-             max_shift: float = 0.05) -> _Block:
+             max_shift: float = 0.05, max_rms: float = 0.8) -> _Block:
     """A lone tile placed by :func:`vision.tiles.refine_block` placed again by its sides'
     steepest edges (:func:`vision.square_fit.square_centre`) where those give a square within
     ``max_shift`` of a side of it. The centre net's candidates lie where the masks saw
     nothing: a check, a cloth's pattern, a blind's stripes, where the level beside an edge
     changes along it, and the halfway crossing ``refine_block`` takes moves with it (a tile
     turned a degree on a gingham); the steepest change does not."""
-    sq = square_centre(shade, np.asarray(fine.centre_px, float), fine.angle_px, side, away)
+    sq = square_centre(shade, np.asarray(fine.centre_px, float), fine.angle_px, side, away,
+                       max_rms=max_rms)
     if sq is None or np.hypot(*(sq[0] - np.asarray(fine.centre_px))) > max_shift * side:
         return fine
     return _Block((float(sq[0][0]), float(sq[0][1])), sq[1], 1, 1, side)
@@ -106,5 +108,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         runs = runs_past(top, c, fine.angle_px, side, cfg)
         if runs >= cfg.max_runs or (unsure and runs > cfg.faint_runs):
             continue  # lines running on: a printed grid, a page
+        if not keep_tiles(cfg.judge, shade, top, c[None], np.array([fine.angle_px]), side,
+                          np.array([FAINT if unsure else NET]))[0]:
+            continue  # a square of a tile's size that is no tile (a page's print, grain)
         out.append(fine)
     return out

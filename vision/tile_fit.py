@@ -33,13 +33,14 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from vision.sampling import REMAP_MAX, bilinear
 from vision.square_fit import _solve
+from vision.tile_judge import TileJudgeConfig
 
 
 @dataclass(frozen=True)
@@ -79,6 +80,8 @@ class TileFitConfig:
     rows: Where a pair of sides is not seen one side apart, look for the outer sides of a
         row of tiles laid edge to edge up to this many tiles beyond either side (2: rows of
         up to five; 0: never; :func:`_pair_lines`).
+    judge: The learned judge each fitted square must pass (:mod:`vision.tile_judge`); None:
+        none.
     """
 
     places: int = 11
@@ -100,6 +103,7 @@ class TileFitConfig:
     faint_sides: int = 3
     faint_runs: int = 1
     partial_share: float | None = 0.7
+    judge: TileJudgeConfig | None = field(default_factory=TileJudgeConfig)
 
 
 @dataclass(frozen=True)

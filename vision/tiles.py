@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -24,6 +24,8 @@ from vision.square_fit import square_centre
 from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
 from vision.tile_fit import runs_past
+from vision.tile_judge import BLOCK, TileJudgeConfig, keep_tiles
+from vision.tile_judge import EDGED as EDGED_SOURCE
 
 PATCH_PX = 48
 """Side of the canonical patch a tile's face is read from."""
@@ -61,6 +63,8 @@ class TileConfig:
         the corner of a page, a notebook or a card (a tile touching others at other angles,
         or a coin, has none; one edge to edge with another, shifted along it, one).
     suit_inks: Suit name -> 8-bit RGB of its ink.
+    judge: The learned judge every tile found must pass (:mod:`vision.tile_judge`: a page's
+        printed lines, grain, a card's corner are squares too); None: none.
     """
 
     side_mm: float = 50.8
@@ -77,6 +81,7 @@ class TileConfig:
     back_contrast: float = 0.01
     max_runs_edged: int = 2
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
+    judge: TileJudgeConfig | None = field(default_factory=TileJudgeConfig)
 
 
 @dataclass(frozen=True)
@@ -531,7 +536,9 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     angles_px: list[float] = []
     z: list[float] = []
     backs: list[bool] = []
-    for b, u, edged in zip(blocks, away, needs_edges, strict=True):
+    sources: list[int] = []
+    groups: list[int] = []  # which block each tile is of
+    for k, (b, u, edged) in enumerate(zip(blocks, away, needs_edges, strict=True)):
         # the places refine_block looks at lie beyond the block's edges: closed there is
         # another piece against it
         fine = refine_block(prep.shade, closed, b, side, u, cfg.gap_mm * s)
@@ -555,6 +562,8 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
             angles_px.append(a_px)
             z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)
             backs.append(edged == SQUARE)
+            sources.append(BLOCK if edged == FOUND else EDGED_SOURCE)
+            groups.append(k)
         _draw_block(mask, use, 4.0)
     if not found:
         return Detections.empty(), mask
@@ -562,6 +571,14 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     foot_mm = cam.foot_of(seen_mm, np.array(z))
     top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)
     top_px = prep.view.to_px(top_mm)
+    keep = keep_tiles(cfg.judge, prep.shade, prep.top, top_px, np.array(angles_px), side,
+                      np.array(sources), np.array(groups))
+    if not keep.all():  # squares that are no tile (their place stays out of later stages)
+        if not keep.any():
+            return Detections.empty(), mask
+        foot_mm, seen_mm, top_px = foot_mm[keep], seen_mm[keep], top_px[keep]
+        angles_px = [a for a, k in zip(angles_px, keep, strict=True) if k]
+        backs = [b for b, k in zip(backs, keep, strict=True) if k]
     faces, suits, confs, angles = [], [], [], []
     for (face, suit, conf), a_px, back in zip(
             _read_faces(cfg, prep.top, top_px, angles_px, side, inks), angles_px, backs,
@@ -572,5 +589,5 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         suits.append(suit)
         confs.append(conf)
         angles.append(float(prep.view.angle_to_mm(a_px)) % 90.0)
-    return (Detections.of(foot_mm, ["tile"] * len(found), confidence=confs, seen_mm=seen_mm,
+    return (Detections.of(foot_mm, ["tile"] * len(foot_mm), confidence=confs, seen_mm=seen_mm,
                           suit=suits, angle_deg=angles, face=faces), mask)

@@ -1,0 +1,89 @@
+"""The learned judge of tile fits: a random forest of OpenCV's ``cv2.ml`` on
+:mod:`vision.tile_features`, trained on the renderer's randomised tables
+(``training/train_tiles.py``; its figures in ``vision/models/tiles.json``).
+
+Every square of a tile's size that a stage fits (a blob of the tile stage, a centre-net peak
+placed by its edges) is asked one question: is it a tile, or a printed page's grid, text
+lines, a notebook's or a card's corner, wood or laminate grain, a square of a check? The place
+and angle still come from the fits; the forest only keeps or drops. It drops a square only
+where it is sure (votes for "tile" under ``veto``): it learnt one renderer's tiles.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from vision.forest import load_forest, yes_share
+from vision.tile_features import N_FEATURES, features_of
+
+MODELS = Path(__file__).resolve().parent / "models"
+
+BLOCK, EDGED, NET, FAINT = 0, 1, 2, 3
+"""Where a square came from (a feature): a block of the tile stage's blobs, a notched or
+broken blob's guess, a centre-net peak, a peak below the net's own threshold."""
+
+RECORD: list[tuple[np.ndarray, np.ndarray, np.ndarray]] | None = None
+"""For training only (``training/make_tiles.py``): where not None, every judged batch is
+appended as (features, centres view px, sources), judged or not."""
+
+
+@dataclass(frozen=True)
+class TileJudgeConfig:
+    """Attributes:
+    model: The forest's file (``cv2.ml.RTrees`` saved as YAML).
+    veto: A square stands unless the share of the trees voting "tile" is under this.
+    """
+
+    model: Path = MODELS / "tiles.yml.gz"
+    veto: float = 0.1
+
+
+class TileJudge:
+    """Loads the forest once; :meth:`scores` gives each square's share of votes."""
+
+    def __init__(self, config: TileJudgeConfig) -> None:
+        self.config = config
+        self.forest = load_forest(config.model, N_FEATURES, "the tile judge")
+
+    def scores(self, features: np.ndarray) -> np.ndarray:
+        """(N,) share (0-1) of the trees voting "tile" for each row of ``features``."""
+        return yes_share(self.forest, features, N_FEATURES)
+
+
+_CACHE: dict[Path, TileJudge] = {}
+
+
+def judge_for(config: TileJudgeConfig) -> TileJudge:
+    """The judge of a model file, loaded once per process."""
+    j = _CACHE.get(Path(config.model))
+    if j is None or j.config != config:
+        j = _CACHE[Path(config.model)] = TileJudge(config)
+    return j
+
+
+def keep_tiles(config: TileJudgeConfig | None, shade: np.ndarray, top: np.ndarray,
+               centres_px: np.ndarray, angles_px: np.ndarray, side_px: float,
+               sources: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+    """(N,) bool: which squares (their top faces, view pixels and degrees) stand.
+
+    ``groups`` (N,) ints: squares read as one block of tiles laid edge to edge stand or fall
+    together, by the median of their votes (a printed grid read as a block is one page,
+    whichever of its squares looks most like a tile)."""
+    pts = np.asarray(centres_px, float).reshape(-1, 2)
+    if not len(pts) or (config is None and RECORD is None):
+        return np.ones(len(pts), bool)
+    src = np.broadcast_to(np.asarray(sources), (len(pts),))
+    x = features_of(shade, top, pts, np.asarray(angles_px, float), side_px, src)
+    if RECORD is not None:
+        RECORD.append((x, pts.copy(), np.array(src)))
+    if config is None:
+        return np.ones(len(pts), bool)
+    votes = judge_for(config).scores(x)
+    if groups is not None:
+        g = np.asarray(groups).ravel()
+        for k in np.unique(g):
+            votes[g == k] = np.median(votes[g == k])
+    return votes >= config.veto

@@ -9,6 +9,9 @@ than the body it is, past a share of the symbol core's darkness) has its weight 
 from the face's centre for a moon (0.6 to 1.1 of the ink's own spread, on renders and
 devscenes alike; at least 0.4 with the face's centre a millimetre off) and near it for a
 numeral (0.1 to 0.3; at most 0.45 a millimetre off): :data:`CENTRED_SHARE` between them. The
+body is measured where each pixel lies (:func:`body_level`, a plane through the face's brighter
+half), so a shadow's edge across the face (a blind's stripe) is no ink: a moon half in a stripe
+read by one body level had its shadowed half weigh in as ink and looked centred. The
 measure is a ratio of lengths on the face, so it holds whatever the ink's shade, the light, the
 blur or the camera's resolution.
 
@@ -38,6 +41,32 @@ darkness of the face's darkest tenth (the symbol's core): the face's shading and
 lighter than any ink, weigh nothing."""
 
 
+def body_level(lum: np.ndarray, xy: np.ndarray) -> np.ndarray:
+    """The face's body brightness at each pixel, (M, P): a plane through the brighter half of
+    each face, fitted again on the pixels not far below it (the ink left out). A light that
+    changes across the face (a blind's stripe edge, a lamp's falloff) then does not weigh in
+    as ink: the ink is what is darker than the body where it lies.
+
+    >>> xy = np.c_[np.arange(-5.0, 6.0), np.zeros(11)]
+    >>> lum = 300.0 + 20.0 * xy[:, 0]  # a light falling off across the face
+    >>> lum[5] = 60.0                  # a stroke of ink in the middle
+    >>> body_level(lum[None], xy)[0, [0, 5, 10]].round().tolist()
+    [200.0, 300.0, 400.0]
+    """
+    n = lum.shape[1]
+    a = np.c_[np.ones(n), xy]  # (P, 3)
+    keep = lum >= np.median(lum, axis=1, keepdims=True)
+    level = np.repeat(np.median(lum, axis=1, keepdims=True), n, axis=1)
+    for _ in range(2):
+        wk = keep.astype(float)
+        lhs = np.einsum("mp,pi,pj->mij", wk, a, a) + 1e-6 * np.eye(3)
+        rhs = np.einsum("mp,pi,mp->mi", wk, a, lum)
+        coef = np.linalg.solve(lhs, rhs[..., None])[..., 0]  # (M, 3)
+        level = coef @ a.T
+        keep = lum >= 0.85 * level
+    return level
+
+
 def ink_off_centre(px: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """How far the weight centre of each face's ink lies from the face's centre, in units of
     the ink's own spread (its radius of gyration).
@@ -54,15 +83,15 @@ def ink_off_centre(px: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     if m == 0 or n < 8:
         return np.full(m, np.nan)
     lum = p.sum(axis=2)
-    order = np.sort(lum, axis=1)
-    body = order[:, n - max(1, n // 4):].mean(axis=1)
-    safe = np.maximum(body, 1e-6)[:, None]
-    core = 1.0 - order[:, :max(3, n // 10)].mean(axis=1) / safe[:, 0]
-    w = np.clip(1.0 - lum / safe - CORE_SHARE * core[:, None], 0.0, None)
-    total = w.sum(axis=1)
-    ok = (total > 0) & (body > 3.0)
-    total = np.where(ok, total, 1.0)
     xy = np.asarray(offsets, float).reshape(-1, 2)
+    body = body_level(lum, xy)
+    rel = lum / np.maximum(body, 1e-6)
+    order = np.sort(rel, axis=1)
+    core = 1.0 - order[:, :max(3, n // 10)].mean(axis=1)
+    w = np.clip(1.0 - rel - CORE_SHARE * core[:, None], 0.0, None)
+    total = w.sum(axis=1)
+    ok = (total > 0) & (body.mean(axis=1) > 3.0)
+    total = np.where(ok, total, 1.0)
     mx, my = w @ xy[:, 0] / total, w @ xy[:, 1] / total
     spread = np.sqrt((w * ((xy[None, :, 0] - mx[:, None]) ** 2
                            + (xy[None, :, 1] - my[:, None]) ** 2)).sum(axis=1) / total)

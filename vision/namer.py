@@ -17,7 +17,7 @@ OpenCV's own ``cv2.dnn``: no other run-time dependency, nothing downloaded.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
@@ -25,6 +25,7 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.coin_faces import coin_readings
+from vision.coin_judge import CoinJudgeConfig, coin_judge_for
 from vision.detections import Detections
 from vision.errors import VisionError
 from vision.namer_classes import CLASSES, KIND_OF
@@ -57,6 +58,9 @@ class NamerConfig:
         (:func:`vision.coin_faces.coin_readings`: the same reading for a coin the masks
         found and one the centre net found; a numeral there: face down, no suit); None: the
         stages' readings stand.
+    coin_judge: Coins are kept or dropped by the coin judge (:mod:`vision.coin_judge`: the
+        namer's probabilities and the coin's own outline, face and colour), not by ``keep``
+        alone; None: by ``keep``.
     """
 
     model: Path = MODEL
@@ -65,6 +69,7 @@ class NamerConfig:
     unsure: float = 0.5
     reliable: float = 0.95
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] | None = DEFAULT_SUIT_INKS
+    coin_judge: CoinJudgeConfig | None = field(default_factory=CoinJudgeConfig)
 
 
 class Namer:
@@ -110,6 +115,21 @@ def kind_probabilities(p: np.ndarray) -> dict[str, np.ndarray]:
             for k in NAMED_KINDS}
 
 
+def _coin_votes(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
+                dets: Detections, idx: np.ndarray, p: np.ndarray) -> tuple[np.ndarray, float]:
+    """The coin judge's votes for the coins among ``dets[idx]`` (NaN for the other rows, or
+    every row when there is no judge), ``p`` the namer's probabilities of those rows, and the
+    least votes that keep one."""
+    out = np.full(len(idx), np.nan)
+    cfg = namer.cfg.coin_judge
+    coin = np.flatnonzero(dets.kind[idx] == "coin")
+    if cfg is None or "coin" not in namer.judges or not len(coin):
+        return out, 0.0
+    judge = coin_judge_for(cfg)
+    out[coin] = judge.scores(frame_bgr, calibration, dets.seen_mm[idx[coin]], p[coin])
+    return out, judge.threshold
+
+
 def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
                     dets: Detections) -> Detections:
     """The candidates the namer sees as pieces of their kind, their suits and faces named."""
@@ -124,10 +144,11 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
     suit = dets.suit.copy()
     face = dets.face.copy()
     conf = dets.confidence.copy()
+    votes, least = _coin_votes(namer, frame_bgr, calibration, dets, idx, p)
     for row, i in enumerate(idx):
         kind = str(dets.kind[i])
         pk = float(kp[kind][row])
-        if pk < cfg.keep:
+        if votes[row] < least if np.isfinite(votes[row]) else pk < cfg.keep:
             keep[i] = False
             continue
         conf[i] = min(float(conf[i]), pk) if np.isfinite(conf[i]) else pk

@@ -49,6 +49,7 @@ from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.setup_rules import judge_setup, start_track
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
+from referee.worm_derby.suit_lending import lend_suits
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
 from referee.worm_derby.words import at, possessive, sentence
 from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
@@ -710,7 +711,10 @@ class WormDerby(Game[DerbyState]):
     # ------------------------------------------------------------------ setup
 
     def _judge_setup(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
-        """The first table: the course and the worms at the start (:mod:`.setup_rules`)."""
+        """The first table: the course and the worms at the start (:mod:`.setup_rules`); a
+        coin read without a suit is the one worm's a coin short (:mod:`.suit_lending`)."""
+        lent, _ = lend_suits(scene.pieces, self.lengths, self.d)
+        scene = replace(scene, pieces=tuple(p for p in lent if p is not None))
         setup = judge_setup(self, scene)
         if setup.problem is not None:
             return self._setup_problem(state, scene, setup.course, seq, setup.problem)

@@ -40,6 +40,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from referee.worm_derby.suit_lending import lend_suits
 from referee.worm_derby.table import IGNORED_KINDS
 from referee.worm_derby.words import at, possessive
 from tabletop.scene import Piece, Point2, Scene
@@ -229,7 +230,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
         if unsure:
             counts[q.suit] -= 1
             counts[p.suit] += 1
-            pieces[j] = replace(q, suit=p.suit)
+            pieces[j] = replace(q, suit=p.suit, face=p.face)
             resolved.append(f"the coin at {at(p.centre_mm)} is {possessive(p.suit or '')}")
     # -- a coin read a few mm off the place of one of its worm's coins stayed (steps are whole
     # coin widths)
@@ -242,8 +243,15 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             p = old_p[near[0]]
             pieces[j] = replace(seen_p, x_mm=p.x_mm, y_mm=p.y_mm)
     # -- coins of no worm in the race: one lying where such a coin lay stays (an obstacle);
-    # any other is not judged
+    # a coin read without a suit is the one worm's a coin short, when it lies within its reach
+    # (:mod:`.suit_lending`); any other is not judged
     strays = [(k, p.centre_mm) for k, p in old_coins if p.suit not in players]
+    at_strays = frozenset(j for j, q in enumerate(pieces) if q is not None and q.kind == "coin"
+                          and _nearest(strays, q.centre_mm, rules.stayed_mm) is not None)
+    pieces, lent = lend_suits(pieces, rules.lengths, rules.coin_mm, {
+        player: [p.centre_mm for _, p in old_coins if p.suit == player]
+        for player in rules.lengths}, at_strays)
+    resolved.extend(lent)
     for j, seen_p in enumerate(pieces):
         if seen_p is not None and seen_p.kind == "coin" and seen_p.suit not in players:
             q = seen_p

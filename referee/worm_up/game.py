@@ -69,7 +69,17 @@ from referee.worm_up.table import (
 )
 from referee.worm_up.turns import TurnCheck, bids_carried, judge_bid, maybe_end_round, the_mover
 from tabletop.errors import RecordFormatError
-from tabletop.events import Bid, Doubt, Event, Finish, SceneSeen, Setup, Verdict, Winner
+from tabletop.events import (
+    Bid,
+    Doubt,
+    Event,
+    Finish,
+    Notice,
+    SceneSeen,
+    Setup,
+    Verdict,
+    Winner,
+)
 from tabletop.scene import Point2, Scene
 
 
@@ -102,7 +112,44 @@ class WormUp(Game[WormUpState]):
         return WormUpState(table=None, rack=Rack.fresh(self.players))
 
     def step(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
-        """Judges a bid or a scene (other events are not part of Worm Up!)."""
+        """Judges a bid or a scene (other events are not part of Worm Up!); while an illegal
+        verdict is not put right, another player's foul is not judged against it again and
+        again: the table is told once (:meth:`_settle`)."""
+        step = self._judge(state, event, seq)
+        if isinstance(event, SceneSeen) and not step.outputs and state.pending is not None:
+            # the table is back as it was accepted: the foul is put right
+            return Step(replace(step.state, pending=None, pending_told=False))
+        return self._settle(state, step, seq, isinstance(event, Bid))
+
+    def _settle(self, state: WormUpState, step: Step[WormUpState], seq: int, bid: bool
+                ) -> Step[WormUpState]:
+        """Keeps track of an illegal verdict not yet put right: while one is pending, no other
+        foul is judged against it (the same rule broken again by the same player, a worm
+        moved out of turn beside it, another player's foul or any bid refused: the players went
+        on regardless); the table is told once. A foul of another rule by the player whose foul
+        is pending, in a move of its own, is judged."""
+        verdicts = [o for o in step.outputs if isinstance(o, Verdict)]
+        if not verdicts:
+            return step
+        v = verdicts[0]
+        if v.legal:
+            return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
+        if state.pending is None or state.phase is Phase.SETUP or (
+                v.player == state.pending[1] and not bid
+                and v.rule not in (state.pending[2], Rule.TURN.value)):
+            return Step(replace(step.state, pending=(seq, v.player, v.rule), pending_told=False),
+                        step.outputs)
+        if state.pending_told:
+            return Step(state)
+        at_seq, who, _ = state.pending
+        whose = f"{who}'s move" if who else "the move"
+        return Step(replace(state, pending_told=True), (Notice(
+            seq, f"The {whose} judged at {at_seq} was illegal and is not put right yet: put the "
+                 f"table back as it was, fix the reading, accept the table as it is, or undo "
+                 f"the verdict; until then the referee waits.", "warning"),))
+
+    def _judge(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
+        """A bid or a scene judged on its own."""
         if isinstance(event, Bid):
             return judge_bid(self, state, event, seq)
         if isinstance(event, SceneSeen):
@@ -132,7 +179,9 @@ class WormUp(Game[WormUpState]):
                                     f"move their worms."),))
 
     def accept(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
-        """The table as it is becomes the accepted table (see the module's notes)."""
+        """The table as it is becomes the accepted table (see the module's notes); an illegal
+        verdict pending is overruled."""
+        state = replace(state, pending=None, pending_told=False)
         try:
             if state.phase is Phase.SETUP:
                 new = read_setup(self, scene, strict=False)

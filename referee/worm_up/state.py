@@ -75,6 +75,8 @@ class WormUpState(GameState):
             that reads it whole places it (before anything is judged about it).
         heads_unknown: The first table stood as read with no post seen: which end of the
             worms is the head is learnt from the first move (the worms point the same way).
+        pending: ``(seq, player, rule)`` of an illegal verdict not yet put right (None: none).
+        pending_told: Whether the table was told that, once, when another player went on.
     """
 
     table: Scene | None
@@ -94,6 +96,8 @@ class WormUpState(GameState):
     doubted: bool = False
     unsure: tuple[str, ...] = ()
     heads_unknown: bool = False
+    pending: tuple[int, str | None, str] | None = None
+    pending_told: bool = False
 
     def worm(self, player: str) -> Worm:
         """The worm of ``player``."""

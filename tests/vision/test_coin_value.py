@@ -72,3 +72,27 @@ def test_the_namer_reads_a_value_up_coin_as_face_down(value_and_moons) -> None:
     assert len(named) == len(coins)
     assert list(named.suit) == [p.suit for p in coins]
     assert [f == "down" for f in named.face] == [p.face == "down" for p in coins]
+
+
+@pytest.mark.parametrize("edge_deg", [0, 45, 90, 135, 180, 225, 270, 315])
+def test_a_shadows_edge_across_the_face_is_no_ink(edge_deg: int) -> None:
+    """A blind's stripe edge across a face (one side at 45 % of the light, a soft ramp
+    between): a crescent still lies to one side and a numeral still in the middle, whichever
+    way the edge runs and whichever way the crescent turns."""
+    yy, xx = np.mgrid[-12:13, -12:13].astype(float)
+    offsets = np.c_[xx.ravel(), yy.ravel()]
+    d = np.hypot(xx, yy)
+    a = np.radians(edge_deg)
+    along = np.cos(a) * xx + np.sin(a) * yy
+    light = 0.45 + 0.55 / (1.0 + np.exp(-along / 1.5))
+    faces = []
+    for turn in range(4):  # the crescent turned four ways
+        c, s = np.cos(turn * np.pi / 2), np.sin(turn * np.pi / 2)
+        u, v = c * xx - s * yy, s * xx + c * yy
+        moon = (d < 9) & (np.hypot(u - 3.6, v + 2.4) >= 7.4)
+        faces.append(np.where(moon, 25.0, 210.0) * light)
+    bar = (np.abs(xx) <= 4) & ((np.abs(yy + 5) <= 1) | (np.abs(yy - 5) <= 1))
+    two = bar | ((np.abs(xx + yy) <= 1) & (np.abs(xx) <= 4))
+    faces.append(np.where(two, 25.0, 210.0) * light)
+    px = np.repeat(np.stack(faces).reshape(5, -1)[..., None], 3, axis=2)
+    assert numeral_shown(px, offsets).tolist() == [False] * 4 + [True]

@@ -79,3 +79,27 @@ def test_the_light_gain_is_smooth_and_leaves_a_hand_out() -> None:
     off = np.abs(back - table) / table
     assert off[:20].max() < 0.03 and off[45:].max() < 0.03
     assert off[25:35, 35:55].min() > 0.5
+
+
+BLIND = {"blind": render.Blind(period_mm=110.0, duty=0.35, angle_deg=30.0, strength=0.55,
+                               softness_mm=8.0, phase_mm=20.0),
+         "light_elevation_deg": 40.0, "shadow_strength": 0.6}
+"""A blind's striped shade on the lamp's light (as the variety draws one)."""
+
+
+def test_an_obstacle_slid_to_where_no_piece_lay_is_no_hand_once_the_hand_has_gone() -> None:
+    """An ace's move: a face-down tile slid to bare table under a blind's stripes. The watch
+    sees a foreign blob where no piece lay and it does not move: a frame read in full finds
+    the tile there, so the still table is judged, not taken for a hand for ever."""
+    coins = [Piece("coin", -60.0 + 19.05 * i, 20.0, suit="suns") for i in range(5)]
+    before = Scene((Piece.tile(-90.0, -60.0, 10.0, "down"), *coins))
+    after = Scene((Piece.tile(-20.0, -110.0, 10.0, "down"), *coins))
+
+    def frame(scene: Scene, k: int, hand: bool = False) -> np.ndarray:
+        return render.render_scene(scene, POSE, render.RenderSettings(
+            seed=90 + k, table="felt-beige", table_seed=5, hand=hand, supersample=1,
+            hand_target_mm=(-20.0, -110.0), hand_height_mm=25.0, **BLIND)).image
+
+    seen = _hands([frame(before, 0), frame(before, 1), frame(after, 2, hand=True),
+                   frame(after, 3), frame(after, 4), frame(after, 5)])
+    assert seen[2] and seen[-2:] == [False, False], seen

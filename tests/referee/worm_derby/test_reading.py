@@ -386,3 +386,62 @@ def test_overlap_a_coin_not_seen_under_a_coin_laid_over_it_is_still_there():
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 2 * D, 5, "suns"),
                                     [over], moons[:5]))
     assert kinds(out) == [("Verdict", "overlap")] and out[0].player == "suns"
+
+
+def _suitless(piece):
+    """A coin as the camera reads one lying value up: face down, no suit."""
+    return coin(piece.x_mm, piece.y_mm, None, face="down")
+
+
+def test_misread_a_coin_of_the_worm_not_on_the_move_read_face_down_keeps_its_suit():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    moons = [_suitless(p) if k == 5 else p for k, p in enumerate(MOONS0)]  # its end coin
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, moons))
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"
+
+
+def test_misread_the_movers_new_head_read_without_a_suit_is_the_movers_coin():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    suns = [_suitless(p) if k == 5 else p for k, p in enumerate(SUNS2)]  # the new head
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns, MOONS0))
+    assert kinds(out) == [("Verdict", "ok")] and out[0].player == "suns"
+
+
+def test_steps_a_foul_whose_head_is_read_without_a_suit_is_still_the_movers_foul():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    suns = [_suitless(p) if k == 5 else p for k, p in enumerate(TOO_FAR)]
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns, MOONS0))
+    assert kinds(out) == [("Verdict", "steps")] and out[0].player == "suns"
+
+
+def test_doubt_a_coin_without_a_suit_far_from_the_worm_a_coin_short_is_asked_about():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    far = coin(300, 300, None, face="down")
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0[:5], far))
+    assert ("Verdict", "turn") not in kinds(out)
+    assert all(e.legal for e in out if isinstance(e, Verdict))
+
+
+def test_setup_a_worm_coin_read_without_a_suit_is_the_worm_a_coin_short():
+    game = new_game()
+    moons = [_suitless(p) if k == 5 else p for k, p in enumerate(MOONS0)]
+    step = game.step(game.initial_state(),
+                     seen(course(obstacles=[OBSTACLE]), SUNS0, moons), 1)
+    assert [(v.legal, v.rule) for v in step.verdicts] == [(True, "ok")]
+    assert step.state.worm("moons").length == 6
+
+
+def test_doubt_at_setup_a_coin_without_a_suit_when_two_worms_are_short_is_asked_about():
+    game = new_game()
+    lost = coin(MOONS0[5].x_mm, MOONS0[5].y_mm, None, face="down")
+    step = game.step(game.initial_state(),
+                     seen(course(obstacles=[OBSTACLE]), SUNS0[:5], MOONS0[:5], lost), 1)
+    assert not any(v.legal for v in step.verdicts)

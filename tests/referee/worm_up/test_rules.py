@@ -806,3 +806,50 @@ def test_a_worm_split_only_by_one_unsure_segment_apart_is_a_doubt_not_a_shape_fo
     sure = with_(sc, pieces=tuple(with_(p, confidence=0.95) for p in sc.pieces))
     v = verdict(g.push(SceneSeen(sure)))  # read surely so: the foul
     assert not v.legal and v.rule == "shape"
+
+
+# ----------------------------------------------------------------------------- a foul pending
+
+def _red_fouls_and_yellow_goes_on(g: Game):
+    """Red moves a segment too many (a foul not put right), then yellow moves 5 anyway."""
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    worms["red"] = advance(worms["red"], 5)
+    assert verdict(g.scene(worms)).rule == "steps"
+    worms["yellow"] = advance(worms["yellow"], 5)
+    return worms, g.scene(worms)
+
+
+def test_pending_a_foul_not_put_right_is_said_once_not_ruled_against_the_next_move():
+    g = started()
+    worms, out = _red_fouls_and_yellow_goes_on(g)
+    assert [type(e).__name__ for e in out] == ["Notice"]
+    assert "red's move judged at" in out[0].message and "not put right yet" in out[0].message
+    worms["green"] = advance(worms["green"], 6)
+    assert g.scene(worms) == ()  # told once: the referee waits, it does not cry wolf again
+
+
+def test_pending_bids_while_a_foul_is_not_put_right_are_not_faulted():
+    g = started()
+    _, out = _red_fouls_and_yellow_goes_on(g)
+    out = g.bids(red="5", yellow="6", green="4")
+    assert not any(isinstance(e, Verdict) and not e.legal for e in out)
+
+
+def test_pending_a_foul_put_back_as_it_was_lets_the_game_go_on():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    assert not verdict(g.move("red", 5)).legal
+    assert g.scene() == ()  # put back: the foul is put right
+    assert verdict(g.move("red", 4)).legal
+
+
+def test_pending_accept_overrules_the_foul_and_judges_the_next_move():
+    g = started()
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    worms["red"] = advance(worms["red"], 5)
+    assert not verdict(g.scene(worms)).legal
+    g.push(Accept())  # the table overrules the verdict: red's move stands as it is
+    g.worms = worms
+    assert verdict(g.move("yellow", 5)).legal

@@ -51,16 +51,19 @@ def seed_range(text: str) -> range:
     return range(int(a), int(b))
 
 
-HARD_CLUTTER: tuple[str, ...] = ("mug", "phone", "mixed", "dice", "notebook")
-"""Clutter a post judge must learn to refuse: a mug's dark rim, a phone's dark slab, dice."""
+HARD_CLUTTER: tuple[str, ...] = ("mug", "phone", "mixed", "dice", "notebook", "grid", "pencil")
+"""Clutter a post judge must learn to refuse: a mug's dark rim, a phone's dark slab, dice, a
+pencil; and a printed grid, whose lines run through a post's outline."""
 
-HARD_LIGHTS: tuple[str, ...] = ("hard", "window", "blind", "dim-warm")
-"""Lights whose shadows a post judge must learn to refuse: a hard lamp's long shadows, a
-window's, a blind's stripes; a dim room's noise."""
+HARD_LIGHTS: tuple[str, ...] = ("hard", "hard", "window", "blind", "dim-warm", "three-lamps")
+"""Lights whose shadows a post judge must learn to refuse: a hard lamp's long shadows (drawn
+twice as often), a window's, a blind's stripes, three lamps' three shadows; a dim room's
+noise."""
 
 
 DARK_TABLES: tuple[str, ...] = ("felt-black", "cloth-black", "dark-wood", "walnut",
-                                "felt-green", "felt-blue", "cloth-blue", "slate")
+                                "felt-green", "felt-blue", "cloth-blue", "slate",
+                                "gingham-black", "dark-wood", "cloth-black")
 """Tables nearly as dark as a post, where it is read in the unlikeness (:mod:`vision.
 post_level`) or barely darker than the table."""
 

@@ -33,8 +33,9 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tabletop.render.variety import draw_case
+from bench.bench_vision_accuracy import nearest_pairs
 from training.make_posts import candidates, seed_range, true_posts
+from training.post_cases import rendered
 from vision import Detector
 from vision.post_features import N_FEATURES
 from vision.post_judge import PostJudgeConfig, judge_for
@@ -74,6 +75,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hit-mm", type=float, default=4.0)
     ap.add_argument("--least", type=float, default=0.1, help="least heat of a net peak")
     ap.add_argument("--model", type=Path, default=None, help="the judge's forest")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="a folder keeping the renders (training/post_cases.py)")
+    ap.add_argument("--post-weight", type=float, default=None,
+                    help="lay posts this often (None: the bench's usual mix)")
+    ap.add_argument("--hard-share", type=float, default=0.0,
+                    help="pin hard clutter, lights and dark tables as make_posts.py does")
     args = ap.parse_args(argv)
     jc = PostJudgeConfig() if args.model is None else PostJudgeConfig(model=args.model)
     judge = judge_for(jc, N_FEATURES)
@@ -81,8 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     by_cond: Counter[tuple[str, str]] = Counter()
     false_by: Counter[str] = Counter()
     for seed in args.seeds:
-        case = draw_case(seed, hand=False)
-        r = case.render()
+        r = rendered(seed, args.cache, args.post_weight, args.hard_share)
         cal = r.calibration()
         shown, hidden = true_posts(r)
         res = Detector(cal).detect(r.image)
@@ -92,33 +98,39 @@ def main(argv: list[str] | None = None) -> int:
         feet = np.concatenate([c[1] for c in cands]) if cands else np.zeros((0, 2))
         source = np.concatenate([np.full(len(c[1]), c[2]) for c in cands]) if cands else \
             np.zeros(0, int)
+        heat = np.concatenate([np.full(len(c[1]), c[3]) for c in cands]) if cands else \
+            np.zeros(0)
         score = judge.scores(np.concatenate([c[0] for c in cands])) if cands else np.zeros(0)
-        cond = case.conditions
+        cond = r.conditions
         head = f"{seed} {cond['table']}/{cond['table_family']} {cond['light']} {cond['clutter']}"
         lines = []
+        # paired as the bench pairs them (nearest first; a hidden post takes its reading)
+        pairs = nearest_pairs(found, np.r_[shown, hidden], MATCH_MM)
         used = np.zeros(len(found), bool)
-        for t in shown:
-            d, i = nearest(t, found)
-            if d <= MATCH_MM and not used[i]:
-                used[i] = True
+        used[[i for i, _, _ in pairs]] = True
+        met = {j for _, j, _ in pairs}
+        for j, t in enumerate(shown):
+            if j in met:
                 continue
+            d, _ = nearest(t, found)
             near = np.hypot(*(feet - t).T) if len(feet) else np.zeros(0)
             at = near <= args.hit_mm
             best = float(score[at].max()) if at.any() else 0.0
+            top = int(np.flatnonzero(at)[np.argmax(score[at])]) if at.any() else -1
+            src = "-" if top < 0 else ("mask", "net")[int(source[top])]
+            hot = 0.0 if top < 0 else float(heat[top])
             dc = float(near.min()) if len(near) else math.inf
             c = cause(dc, best, args.hit_mm, jc)
             causes[c] += 1
             for k in ("table_family", "light", "clutter"):
                 by_cond[(f"{k}={cond[k]}", c)] += 1
             lines.append(f"  miss {c}: at {np.round(t, 1).tolist()} near={dc:.1f} mm "
-                         f"score={best:.2f} found_d={d:.1f}")
+                         f"score={best:.2f} from {src} heat={hot:.2f} found_d={d:.1f}")
         for k in np.nonzero(~used)[0]:
             f = found[k]
-            if nearest(f, hidden)[0] <= MATCH_MM:
-                continue  # a hidden post: not counted
             dc, ic = nearest(f, feet)
             dt, _ = nearest(f, shown)
-            clutter = [(math.dist(f, x["centre_mm"]), x["kind"]) for x in case.distractors]
+            clutter = [(math.dist(f, x["centre_mm"]), x["kind"]) for x in r.distractors]
             dk, kind = min(clutter, default=(math.inf, "-"))
             what = kind if dk <= 40.0 else ("post-shadow" if dt <= 45.0 else "table")
             false_by[what] += 1

@@ -1,15 +1,19 @@
 """Chooses the post judge's pair of thresholds end to end: the full detector's post precision
 and recall at each ``min_score`` / ``veto`` pair, on renders and on the devscenes.
 
-    .venv/bin/python training/post_thresholds.py --seeds 87000:87040 \
-        --cache training/data/post_tune_87000.pkl --devscenes ../shared/devscenes \
-        --pairs 0.5:0.2,0.5:0.3,0.6:0.3 [--model vision/models/posts.yml.gz]
+    .venv/bin/python training/post_thresholds.py --seeds 45000:45040 \
+        --cache training/data/post_cache --pairs 0.5:0.2,0.5:0.3,0.6:0.3 \
+        [--post-weight 0.8 --hard-share 1.0] [--model vision/models/posts.yml.gz] \
+        [--devscenes ../shared/devscenes]
 
 A reading stands where the forest gives it ``min_score`` or more, or where the hand-set gates
 pass it and it has ``veto`` or more (:class:`vision.post_judge.PostJudgeConfig`). The renders
-(the renderer's variety, no hand, as ``bench/bench_vision_accuracy.py`` draws them) are made
-once and kept in ``--cache``, so pairs and forests are compared on the same frames; the seeds
-must be ones the forest took no part in (its training seeds are in ``posts.json``). Counting
+(the renderer's variety, no hand, as ``bench/bench_vision_accuracy.py`` draws them, or with
+``--post-weight`` / ``--hard-share`` as ``training/make_posts.py`` draws its seeds) are made
+once and kept in ``--cache`` (a folder, :mod:`training.post_cases`), so pairs and forests are
+compared on the same frames; the seeds must be ones the forest took no part in (its training
+seeds are in ``posts.json``). The devscenes are for reporting the pair chosen as a whole,
+never for choosing it. Counting
 is the accuracy bench's (a post within 12 mm; hidden posts not counted). One line per pair and
 per source (``render``, ``dev``), and per table family and light for the renders.
 """
@@ -17,7 +21,6 @@ per source (``render``, ``dev``), and per table family and light for the renders
 from __future__ import annotations
 
 import argparse
-import pickle
 import sys
 from collections import defaultdict
 from dataclasses import dataclass
@@ -31,10 +34,10 @@ from bench.bench_vision_accuracy import (  # noqa: E402
     Case,
     Tally,
     devscene_cases,
-    render_cases,
     score,
 )
 from training.make_posts import seed_range  # noqa: E402
+from training.post_cases import rendered  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
 from vision.post_judge import PostJudgeConfig  # noqa: E402
 from vision.posts import PostConfig  # noqa: E402
@@ -61,17 +64,17 @@ def parse_pairs(text: str) -> list[Pair]:
     return out
 
 
-def cached_renders(seeds: range, cache: Path | None) -> list[Case]:
-    """The renders of ``seeds`` (no hand), from ``cache`` when it holds exactly them."""
-    if cache is not None and cache.exists():
-        held = pickle.loads(cache.read_bytes())
-        if held["seeds"] == (seeds.start, seeds.stop):
-            return held["cases"]
-    cases = render_cases(len(seeds), seeds.start)
-    if cache is not None:
-        cache.parent.mkdir(parents=True, exist_ok=True)
-        cache.write_bytes(pickle.dumps({"seeds": (seeds.start, seeds.stop), "cases": cases}))
-    return cases
+def cached_renders(seeds: range, cache: Path | None, post_weight: float | None = None,
+                   hard_share: float = 0.0) -> list[Case]:
+    """The renders of ``seeds`` (no hand) as the bench scores them, kept in ``cache``."""
+    out = []
+    for seed in seeds:
+        r = rendered(seed, cache, post_weight, hard_share)
+        truth = [{**p.to_json(), "occluded": bool(tr.occluded or tr.visible_fraction < 1)}
+                 for p, tr in zip(r.scene.pieces, r.truth, strict=True)]
+        out.append(Case(f"case-{seed}", r.image, r.calibration(), truth,
+                        bool(r.hand_mask.any()), dict(r.conditions)))
+    return out
 
 
 def post_tally(cases: list[Case], posts: PostConfig, pieces=None,
@@ -105,8 +108,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--devscenes", type=Path, default=None)
     ap.add_argument("--pairs", type=parse_pairs, default=parse_pairs("0.5:0.2"))
     ap.add_argument("--model", type=Path, default=None, help="the forest (default: committed)")
+    ap.add_argument("--post-weight", type=float, default=None,
+                    help="lay posts this often (None: the bench's usual mix)")
+    ap.add_argument("--hard-share", type=float, default=0.0,
+                    help="pin hard clutter, lights and dark tables as make_posts.py does")
     args = ap.parse_args(argv)
-    renders = cached_renders(args.seeds, args.cache)
+    renders = cached_renders(args.seeds, args.cache, args.post_weight, args.hard_share)
     dev = devscene_cases(args.devscenes) if args.devscenes and args.devscenes.is_dir() else []
     for pair in args.pairs:
         judge = PostJudgeConfig(min_score=pair.min_score, veto=pair.veto)

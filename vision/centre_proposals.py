@@ -144,7 +144,14 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                     posts: PostConfig | None = None) -> Detections:
     """New coins, tiles and posts where the centre net sees them and ``dets`` has none
     (``posts``: the post stage's configuration, the pieces' size)."""
-    peaks = faint_tiles(finder, frame_bgr, half_bgr, cfg.faint_tile)
+    cool = cfg.posts.cool if "post" in kinds and cfg.posts is not None else None
+    sure = finder.least
+    if cool is not None and cool < sure["post"]:  # cool post peaks are judged too
+        finder.least = {**sure, "post": cool}
+    try:
+        peaks = faint_tiles(finder, frame_bgr, half_bgr, cfg.faint_tile)
+    finally:
+        finder.least = sure
     found = _coins_and_tiles(finder, namer, frame_bgr, calibration, prep, dets, coins, tiles,
                              cfg, kinds, peaks)
     if "post" not in kinds or cfg.posts is None:

@@ -25,6 +25,7 @@ from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect
 from vision.io import as_bgr
 from vision.namer import Namer, NamerConfig, name_detections
 from vision.post_reading import read_posts
+from vision.post_shadows import PostShadowConfig, drop_post_shadows
 from vision.posts import PostConfig
 from vision.prepare import PrepareConfig, prepare
 from vision.proposals import ProposalConfig, propose
@@ -75,6 +76,9 @@ class DetectorConfig:
         centres: With the namer: pieces where the learned centre net (a heat map of piece
             centres over the whole view) sees them and nothing was found, fitted as the
             stages fit theirs and judged by the namer (still frames only).
+        post_shadows: A post read where another post's shadow lies (joined to a darker post
+            by a band dark all the way, and lighter than it) is dropped
+            (:mod:`vision.post_shadows`); None: never.
         watch_first: Live (with ``memory``): a changed frame is first watched for a hand
             (against the last pieces found); a frame with a hand is never judged, so the
             piece stages are skipped and the last pieces are passed on with the hand flag. The
@@ -98,6 +102,7 @@ class DetectorConfig:
     still_share: float = 0.04
     namer: NamerConfig | None = field(default_factory=NamerConfig)
     proposals: ProposalConfig | None = None
+    post_shadows: PostShadowConfig | None = field(default_factory=PostShadowConfig)
     centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
     watch_first: bool = True
 
@@ -329,6 +334,9 @@ class Detector:
                     more = more[~self.hand_grid.covers(
                         hcells, self.calibration.to_image(more.seen_mm).reshape(-1, 2))]
                 dets = Detections.merge([dets, more])
+        if "post" in cfg.kinds and cfg.post_shadows is not None:
+            dets = timed(tm, "post_shadows", drop_post_shadows, cfg.posts, cfg.post_shadows,
+                         prep, frame, dets)
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand
             under = self.hand_grid.covers(hcells, centres_px)

@@ -17,7 +17,7 @@ sure it is none (``veto``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -45,6 +45,11 @@ from vision.topview import TopView
 class PostCandidateConfig:
     """Attributes:
     least: Least heat of a peak of the net's post channel to be looked at.
+    cool: Peaks from this heat up to ``least`` are looked at too (after the hotter ones, at
+        most ``max_cool``), but a post read there stands only where the judge is sure of it
+        (``min_score``): the net gives a post on a black gingham under a hard lamp, or one
+        against a worm, little heat, and the judge, not the heat, tells it from a shadow.
+        None: only from ``least``.
     window_mm: Around a peak outside the prepared view, this many mm each way are warped and
         divided by their own table colour (the median: a post and its shadow are a small part).
     reach_mm: The dark pixels this close to the peak are the post's (its foot, wall, top).
@@ -56,9 +61,12 @@ class PostCandidateConfig:
     border_mm: Peaks this close to the edge of the play area are left out (as the post stage
         leaves out blobs there).
     max_each: At most this many peaks are looked at (the hottest; a cost bound).
+    max_cool: At most this many of the cool peaks (from ``cool``) are looked at.
     """
 
     least: float = 0.2
+    cool: float | None = 0.1
+    max_cool: int = 10
     window_mm: float = 40.0
     reach_mm: float = 9.0
     apart_mm: float = 8.0
@@ -151,6 +159,13 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     seen = for_posts(prep, posts.level)  # on a dark table: how unlike the table
     unlike, plain_prep, prep = seen is not prep, prep, seen
     starts, known = peak_starts(peaks, prep, dets, against, posts, cfg)
+    hot = len(starts)
+    if cfg.cool is not None and cfg.cool < cfg.least and posts.judge is not None:
+        low = (peaks.score >= cfg.cool) & (peaks.score < cfg.least)
+        more, _ = peak_starts(Peaks(peaks.centre_mm[low], peaks.score[low]), prep, dets,
+                              against, posts, replace(cfg, least=cfg.cool,
+                                                      max_each=cfg.max_cool))
+        starts += more
     if not starts:
         return Detections.empty()
     h, w = prep.valid.shape
@@ -160,8 +175,10 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     level = local_level(prep, frame_bgr, np.array(starts), cfg.window_mm * s, unlike)
     plain = local_level(plain_prep, frame_bgr, np.array(starts), cfg.window_mm * s) \
         if unlike else None
-    read = [feet_near(posts, level, view, px, cfg.reach_mm * s, against) for px in starts]
-    read = [r for r in read if r is not None]
+    read = [(feet_near(posts, level, view, px, cfg.reach_mm * s, against), i < hot)
+            for i, px in enumerate(starts)]
+    cool = [not h for r, h in read if r is not None]
+    read = [r for r, _ in read if r is not None]
     if not read:
         return Detections.empty()
     judged = (judge_scores(posts, level, prep, np.concatenate([r[0] for r in read]),
@@ -173,6 +190,8 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
             if judged[k, j] >= posts.judge.min_score:  # the forest is sure of it
                 options.append((feet[j], float(judged[k, j]), True))
                 continue
+        if cool[k]:
+            continue  # a cool peak: only where the forest is sure
         # the foot whose wall is darkest (a shadow lets light in) of those that look like a
         # post to the hand-set model, unless the forest is sure it is none
         best: tuple[float, int] | None = None

@@ -15,6 +15,8 @@ features are read in that frame, so the same judge reads any camera:
   the wall in units of that noise; the post stage's template scores (the stripe, the table
   behind the foot and beyond the top);
 - how much of the grid other pieces cover;
+- what crosses the ring round it (:func:`ring_through`): a post's own shadow leaves it on one
+  side, a long shadow (or a vein) read as a post runs on through it on both;
 - on a dark table, where the post stage reads how unlike the table each pixel is
   (:mod:`vision.post_level`), the wall's and the top's levels in the plain level too (a post
   lit on black felt is lighter than the table there, a shadow darker), and that it is one.
@@ -54,7 +56,8 @@ top)."""
 
 SUMMARY: tuple[str, ...] = ("wall_level", "wall_dark", "top_level", "top_spread", "outlined",
                             "ring_level", "ring_spread", "wall_contrast", "stripe", "behind",
-                            "beyond", "covered", "wall_plain", "top_plain", "unlike")
+                            "beyond", "covered", "wall_plain", "top_plain", "unlike",
+                            "ring_dark", "ring_through")
 
 N_FEATURES = len(ALONG) * len(ACROSS) + len(SUMMARY)
 """Length of one candidate's feature vector."""
@@ -132,6 +135,7 @@ def _one(cfg: PostConfig, level: np.ndarray, view: TopView, foot: np.ndarray,
         [np.cos(np.arange(24) * math.pi / 12), np.sin(np.arange(24) * math.pi / 12)])
     rv = bilinear(mean3, ring - corner)
     ring_level = float(np.median(rv))
+    ring_dark = float(np.mean(rv <= cfg.black_level))
     q25, q75 = np.percentile(rv, (25, 75))
     ring_spread = float(q75 - q25) / 1.35
     soft = _darkness(cfg.black_level, cfg.contrast)[patch]
@@ -141,5 +145,23 @@ def _one(cfg: PostConfig, level: np.ndarray, view: TopView, foot: np.ndarray,
                     _outlined(cfg, level, view, foot, against), ring_level / 100.0,
                     ring_spread / 100.0, (ring_level - wall_level) / max(ring_spread, 2.0),
                     stripe, behind, beyond, covered, wall_plain / 100.0, top_plain / 100.0,
-                    float(plain is not None))
+                    float(plain is not None), ring_dark, ring_through(rv) / 100.0)
     return res
+
+
+def ring_through(ring: np.ndarray) -> float:
+    """The level of the darkest pair of opposite points of a ring (even length, the level
+    at evenly spaced angles), each pair as light as its lighter point: low where something
+    dark runs through the ring (a band crossing it), high where what is dark touches it on
+    one side only (a post's own shadow).
+
+    >>> ring = np.full(8, 100.0)
+    >>> ring[[0, 1]] = 30.0
+    >>> ring_through(ring)
+    100.0
+    >>> ring[4] = 40.0
+    >>> ring_through(ring)
+    40.0
+    """
+    half = len(ring) // 2
+    return float(np.min(np.maximum(ring[:half], ring[half:2 * half])))

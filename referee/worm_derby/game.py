@@ -385,10 +385,12 @@ class WormDerby(Game[DerbyState]):
         v = verdicts[0]
         if v.legal:
             return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
+        again = state.pending is not None and v.rule == state.pending_rule == Rule.TURN.value
         if state.pending is None or v.rule == Rule.SETUP or (
-                v.player == state.pending[1] and not (roll and state.pending_told)):
-            return Step(replace(step.state, pending=(seq, v.player), pending_told=False),
-                        step.outputs)
+                v.player == state.pending[1] and not (roll and state.pending_told)
+                and not again):
+            return Step(replace(step.state, pending=(seq, v.player), pending_told=False,
+                                pending_rule=v.rule), step.outputs)
         if state.pending_told:
             return Step(state)
         at_seq, who = state.pending

@@ -518,3 +518,18 @@ def test_doubt_at_setup_a_coin_without_a_suit_when_two_worms_are_short_is_asked_
     step = game.step(game.initial_state(),
                      seen(course(obstacles=[OBSTACLE]), SUNS0[:5], MOONS0[:5], lost), 1)
     assert not any(v.legal for v in step.verdicts)
+
+
+def test_pending_a_turn_foul_is_not_ruled_again_and_again_against_the_same_player():
+    """Suns moved on moons' roll and did not put it right: moons moves anyway, then plays on;
+    suns' worm still out of place is that one foul, said once, not a chain of turn verdicts."""
+    game = new_game()
+    state = started(game, FIRST)
+    state, out = play(game, state, roll("suns", "null"),  # moons' turn to roll
+                      roll("moons", "2"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0))
+    assert kinds(out) == [("Notice", None), ("Verdict", "turn")] and out[1].player == "suns"
+    state, out = play(game, state,
+                      seen(course(obstacles=[OBSTACLE]), SUNS2, line(40, 2 * D, 6, "moons")),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2, line(40, 3 * D, 6, "moons")))
+    assert not [e for e in out if isinstance(e, Verdict) and e.rule == "turn"], kinds(out)

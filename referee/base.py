@@ -84,6 +84,14 @@ class Judgement:
                        tuple(i for i in self.pieces if i >= 0), self.where)
 
 
+def still_pending(whose: str, at_seq: int) -> str:
+    """What the table is told, once, while an illegal verdict is not put right and the players
+    go on (a clause: each game makes it its notice's sentence). ``whose``: "Suns' move"."""
+    return (f"{whose} judged at {at_seq} was illegal and is not put right yet: put the table "
+            f"back as it was, fix the reading, accept the table as it is, or undo the verdict; "
+            f"until then the referee waits")
+
+
 class RuleBroken(Exception):
     """Raised deep inside a game's checks to stop judging: carries the :class:`Judgement`."""
 

@@ -24,7 +24,7 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from referee.base import Game, Judgement, Step
+from referee.base import Game, Judgement, Step, still_pending
 from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
 from referee.worm_derby.judging import judged
@@ -395,10 +395,8 @@ class WormDerby(Game[DerbyState]):
             return Step(state)
         at_seq, who = state.pending
         whose = f"{possessive(who)} move" if who else "the move"
-        return Step(replace(state, pending_told=True), (_notice(
-            seq, f"{whose} judged at {at_seq} was illegal and is not put right yet: put the table "
-                 f"back as it was, fix the reading, accept the table as it is, or undo the "
-                 f"verdict; until then the referee waits", "warning"),))
+        return Step(replace(state, pending_told=True),
+                    (_notice(seq, still_pending(whose, at_seq), "warning"),))
 
     def describe(self, state: DerbyState) -> dict[str, Any]:
         """Whose turn, the pending roll, what the referee waits for, the worms (coins in mm, in

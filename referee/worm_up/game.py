@@ -44,7 +44,7 @@ import math
 from dataclasses import fields, replace
 from typing import Any
 
-from referee.base import Game, RuleBroken, Step
+from referee.base import Game, RuleBroken, Step, still_pending
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
 from referee.worm_up.move_rules import (
@@ -143,10 +143,8 @@ class WormUp(Game[WormUpState]):
             return Step(state)
         at_seq, who, _ = state.pending
         whose = f"{who}'s move" if who else "the move"
-        return Step(replace(state, pending_told=True), (Notice(
-            seq, f"The {whose} judged at {at_seq} was illegal and is not put right yet: put the "
-                 f"table back as it was, fix the reading, accept the table as it is, or undo "
-                 f"the verdict; until then the referee waits.", "warning"),))
+        return Step(replace(state, pending_told=True),
+                    (Notice(seq, still_pending(f"The {whose}", at_seq) + ".", "warning"),))
 
     def _judge(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
         """A bid or a scene judged on its own."""

@@ -8,6 +8,7 @@ game must go on from there.
 
 from __future__ import annotations
 
+import http.client
 import json
 import signal
 import threading
@@ -44,8 +45,8 @@ def _listen(url, shown, ready):
                     kind = line[7:]
                 elif line.startswith("data: ") and kind == "verdict":
                     shown.append(json.loads(line[6:]))
-    except OSError:
-        pass  # the server was killed
+    except (OSError, http.client.HTTPException):
+        pass  # the server was killed (between chunks, or mid-chunk: IncompleteRead)
 
 
 def _feed(url, stop, accepted):

@@ -150,9 +150,8 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
     for row, i in enumerate(idx):
         kind = str(dets.kind[i])
         pk = float(kp[kind][row])
-        if kind in judged:
-            pass
-        elif votes[row] < least if np.isfinite(votes[row]) else pk < cfg.keep:
+        if kind not in judged and (
+                votes[row] < least if np.isfinite(votes[row]) else pk < cfg.keep):
             keep[i] = False
             continue
         conf[i] = min(float(conf[i]), pk) if np.isfinite(conf[i]) else pk

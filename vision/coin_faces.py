@@ -25,7 +25,7 @@ from calibration.model import Calibration
 from vision.coin_saturated import saturated_suits, unsure_on_saturated
 from vision.coin_value import numeral_shown
 from vision.patches import sample_patches
-from vision.suits import darkest_colour_of, neutral_inks, read_suits
+from vision.suits import brightest_colour_of, darkest_colour_of, neutral_inks, read_suits
 
 PATCH_MM = 20.0
 """Side of a face patch on the table."""
@@ -76,7 +76,17 @@ def coin_readings(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.n
         return []
     r = round(radius_mm, 3)
     px = face_patches(frame_bgr, calibration, seen).reshape(len(seen), -1, 3)[:, face_pixels(r)]
-    read = read_suits(darkest_colour_of(px), inks_rgb)
+    return face_readings(px, inks_rgb, r)
+
+
+def face_readings(px: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
+                  radius_mm: float = RADIUS_MM) -> list[tuple[str | None, float, str]]:
+    """:func:`coin_readings` of faces already sampled: ``px`` (N, P, 3) BGR, each face's
+    :func:`face_pixels` of its patch."""
+    r = round(radius_mm, 3)
+    if not len(px):
+        return []
+    read = read_suits(darkest_colour_of(px), inks_rgb, brightest_colour_of(px))
     clipped = np.flatnonzero(unsure_on_saturated(px, read))
     for i, sc in zip(clipped, saturated_suits(px[clipped], inks_rgb), strict=True):
         read[i] = sc  # a face the camera clipped: its relative colour is no measure

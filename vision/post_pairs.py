@@ -28,8 +28,10 @@ class PostPairConfig:
     """Attributes:
     min_dark: Least mean darkness (0 table, 1 fully dark, as the post stage's template reads
         it) of the part of the run a post touching the foot would add behind it, and least
-        mean unlikeness (0 table, 1 as far from it as a post's wall) of the part one touching
-        the top would add beyond it, for one to be looked for there.
+        mean unlikeness (0 table, 1 as far from it as a fully dark post: the post stage's
+        ``black_level`` less its ``contrast``) of the part one touching the top would add
+        beyond it, for one to be looked for there (a grey top face, as unlike the table as a
+        shade, is not enough: side by side posts' shades would be read as posts behind).
     gap_mm: The second post's foot is looked for this far from the first's beyond one
         diameter (feet of touching posts are one diameter apart; the fit moves it).
     max_shift_mm: A fitted foot that moved farther than this from where it was looked for is

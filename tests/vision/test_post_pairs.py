@@ -64,3 +64,36 @@ def test_a_posts_shadow_along_the_cameras_ray_is_not_a_second_post() -> None:
     err = _errors(found, truth)
     assert len(found) == len(truth), err
     assert max(err) < 1.0, err
+
+
+def _soft_and_unlike(level: np.ndarray, cfg) -> tuple[np.ndarray, np.ndarray]:
+    soft = np.clip((cfg.black_level - level.astype(np.float32)) / cfg.contrast, 0, 1)
+    unlike = np.minimum(np.abs(level.astype(np.float32) - 100.0)
+                        / (100.0 - cfg.black_level + cfg.contrast), 1.0)
+    return soft.astype(np.float32), unlike.astype(np.float32)
+
+
+@pytest.mark.parametrize("top_level", [25, 200])  # a dark or a lit top face
+def test_the_run_of_two_touching_posts_points_at_the_second_foot(top_level: int) -> None:
+    from tests.vision.test_posts import _drawn_post, _view
+    from vision.post_pairs import PostPairConfig, touching_feet
+    from vision.posts import PostConfig
+
+    cfg = PostConfig(radius_mm=5.0, height_mm=40.0)
+    foot_mm = np.array([150.0, 20.0])
+    view = _view(foot_mm)
+    foot = view.to_px(foot_mm[None])[0]
+    out = view.outward_px(foot[None])[0]
+    lone = _drawn_post(view, cfg, foot, top_level)
+    soft, unlike = _soft_and_unlike(lone, cfg)
+    assert touching_feet(PostPairConfig(), soft, unlike, np.zeros(2), view, foot, 5.0,
+                         40.0) == []
+    # a second post one diameter farther out, drawn over by the nearer one
+    far = foot + 10.0 * view.px_per_mm * out
+    both = np.where(lone < 95, lone, _drawn_post(view, cfg, far, top_level)).astype(np.uint8)
+    soft, unlike = _soft_and_unlike(both, cfg)
+    got = touching_feet(PostPairConfig(), soft, unlike, np.zeros(2), view, foot, 5.0, 40.0)
+    assert len(got) == 1 and np.hypot(*(got[0] - far)) < 1.0, got
+    # seen from the far one: its neighbour is one diameter nearer the camera
+    got = touching_feet(PostPairConfig(), soft, unlike, np.zeros(2), view, far, 5.0, 40.0)
+    assert len(got) == 1 and np.hypot(*(got[0] - foot)) < 1.0, got

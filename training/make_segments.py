@@ -113,11 +113,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--miss-mm", type=float, default=8.0)
     ap.add_argument("--setups", type=float, default=0.5,
                     help="share of the seeds showing a Worm Up! start (setup_scene)")
+    ap.add_argument("--tables", default="",
+                    help="comma-separated table kinds pinned in turn, one per seed (default: "
+                         "drawn), e.g. the cloths and felts of the segments' own colours")
+    ap.add_argument("--lights", default="",
+                    help="comma-separated light kinds pinned in turn (default: drawn), e.g. "
+                         "the hard lamps whose shadows stand out from a coloured cloth")
     args = ap.parse_args(argv)
+    tables = [t for t in args.tables.split(",") if t]
+    lights = [t for t in args.lights.split(",") if t]
     xs, ys, seeds, families = [], [], [], []
     t0 = time.perf_counter()
     for seed in args.seeds:
-        case = draw_game_case(seed, "worm-up")
+        pinned = {"table": tables[seed % len(tables)]} if tables else {}
+        if lights:
+            pinned["light"] = lights[(seed // max(1, len(tables))) % len(lights)]
+        case = draw_game_case(seed, "worm-up", **pinned)
         rng = np.random.default_rng([seed, 4242])
         if rng.uniform() < args.setups:
             start = setup_scene(case.scene, view_region(case.pose), rng,

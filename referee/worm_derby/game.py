@@ -25,6 +25,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from referee.base import Game, Judgement, Step, still_pending
+from referee.pending import Pending, SettlesFouls
 from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
 from referee.worm_derby.judging import judged
@@ -97,7 +98,7 @@ def variant(cls: type[WormDerby]) -> type[WormDerby]:
     return cls
 
 
-class WormDerby(Game[DerbyState]):
+class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     """Basic Worm Derby: obstacles that an ace may move, no gates, no eating."""
 
     name = "worm-derby"
@@ -252,14 +253,11 @@ class WormDerby(Game[DerbyState]):
                         (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
-            if not step.outputs and step.state.pending is not None:
-                # the table is back as it was accepted: the foul is put right
-                step = Step(replace(step.state, pending=None, pending_told=False))
         else:
             step = Step(state, (Verdict(seq, getattr(event, "player", None), False,
                                         Rule.EVENT.value,
                                         f"A {event.type} event has no meaning in worm-derby."),))
-        return self._settle(state, step, seq, isinstance(event, Roll))
+        return self.settle(state, step, seq, event, refused=isinstance(event, Roll))
 
     def _doubt_stands(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the last reading is in doubt: the players went on, so
@@ -372,31 +370,26 @@ class WormDerby(Game[DerbyState]):
         return all(any(math.dist(p.centre_mm, q) <= near for q in now)
                    for p in table.pieces if p.kind == "coin" and p.suit == player)
 
-    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int, roll: bool = False
-                ) -> Step[DerbyState]:
-        """Keeps track of an illegal verdict not yet put right (see :meth:`step`): while one
-        is pending, another player's foul (or, once the table was told, any roll refused: the
-        players went on regardless) is not judged again; the table is told once."""
-        verdicts = step.verdicts
-        if not verdicts:
+    def new_foul(self, state: DerbyState, verdict: Verdict, pending: Pending,
+                 refused: bool) -> bool:
+        """While a foul is pending (:mod:`referee.pending`): a setup verdict, or a foul of the
+        same player in a move of its own, is judged; another player's foul, a roll refused once
+        the table was told, or a ``turn`` foul again against the same player is not."""
+        again = verdict.rule == pending.rule == Rule.TURN.value
+        return verdict.rule == Rule.SETUP or (
+            verdict.player == pending.player and not (refused and state.pending_told)
+            and not again)
+
+    def pending_notice(self, seq: int, pending: Pending) -> Notice:
+        """The foul pending, told once."""
+        whose = f"{possessive(pending.player)} move" if pending.player else "the move"
+        return _notice(seq, still_pending(whose, pending.seq), "warning")
+
+    def on_verdict(self, step: Step[DerbyState]) -> Step[DerbyState]:
+        """Any verdict answers the doubt asked about the last reading."""
+        if step.state.doubted is None:
             return step
-        if step.state.doubted is not None:
-            step = Step(replace(step.state, doubted=None), step.outputs)
-        v = verdicts[0]
-        if v.legal:
-            return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
-        again = state.pending is not None and v.rule == state.pending_rule == Rule.TURN.value
-        if state.pending is None or v.rule == Rule.SETUP or (
-                v.player == state.pending[1] and not (roll and state.pending_told)
-                and not again):
-            return Step(replace(step.state, pending=(seq, v.player), pending_told=False,
-                                pending_rule=v.rule), step.outputs)
-        if state.pending_told:
-            return Step(state)
-        at_seq, who = state.pending
-        whose = f"{possessive(who)} move" if who else "the move"
-        return Step(replace(state, pending_told=True),
-                    (_notice(seq, still_pending(whose, at_seq), "warning"),))
+        return Step(replace(step.state, doubted=None), step.outputs)
 
     def describe(self, state: DerbyState) -> dict[str, Any]:
         """Whose turn, the pending roll, what the referee waits for, the worms (coins in mm, in

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from referee.base import GameState
+from referee.pending import Pending
 from referee.worm_derby.course import Course
 from tabletop.scene import Point2, Scene
 
@@ -73,10 +74,8 @@ class DerbyState(GameState):
         places: Players in the order they finished.
         flee: ``(victim, attacker)``: the victim must next move away from the attacker.
         truce: ``(victim, attacker)``: the victim may not attack the attacker on its next turn.
-        pending: ``(seq, player)`` of an illegal verdict not yet put right (None: none).
+        pending: An illegal verdict not yet put right (None: none; :mod:`referee.pending`).
         pending_told: Whether the table was told that, once, when another player went on.
-        pending_rule: The rule of that verdict (a ``turn`` foul is not ruled again and again
-            against the same player while it is not put right).
         doubted: ``(seq, scene)``: the last reading was in doubt (asked to be confirmed or
             fixed); the scene is that reading made consistent with the accepted table. If the
             next player rolls without a fix, the move stands as read.
@@ -103,9 +102,8 @@ class DerbyState(GameState):
     places: tuple[str, ...] = ()
     flee: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     truce: tuple[tuple[str, str], ...] = field(default_factory=tuple)
-    pending: tuple[int, str | None] | None = None
+    pending: Pending | None = None
     pending_told: bool = False
-    pending_rule: str | None = None
     doubted: tuple[int, Scene] | None = None
     doubted_read: Scene | None = None
     unsure: tuple[str, ...] = ()

@@ -28,6 +28,7 @@ from referee.base import Game, Judgement, Step, still_pending
 from referee.pending import Pending, SettlesFouls
 from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
+from referee.worm_derby.evidence import moved_out_of_turn
 from referee.worm_derby.judging import judged
 from referee.worm_derby.lying_rules import judge_lie
 from referee.worm_derby.move_rules import (
@@ -500,7 +501,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             if not step.outputs and k == 0 and state.roll != "ace":
                 return step  # nothing changed once the misread is put right (on an ace, the
                 # one move that a tile not seen may be is asked about, not passed over)
-        whole = self._foul_read_whole(state, scene, reading, seq)
+        whole = self._turn_read_whole(state, scene, seq) or \
+            self._foul_read_whole(state, scene, reading, seq)
         if whole is not None:
             return whole
         doubted = reading.base.scene if reading.base is not None else scene
@@ -510,6 +512,32 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _turn_read_whole(self, state: DerbyState, scene: Scene, seq: int
+                         ) -> Step[DerbyState] | None:
+        """A worm moved when its player may not move, shown by its own coins alone
+        (:func:`referee.worm_derby.evidence.moved_out_of_turn`), on a reading that needed a
+        guess elsewhere: the ``turn`` foul of that worm's player, whatever the pieces not seen
+        are. None otherwise (and after an ace: what may change then is the ace's)."""
+        if state.roll == "ace" or state.table is None or state.over:
+            return None
+        current = self.players[state.turn]
+        allowed = None if state.roll in (None, "again") else current
+        lengths = {w.player: w.length for w in state.worms if not w.finished}
+        found = moved_out_of_turn(state.table, scene, allowed, lengths, self.d, state.unsure,
+                                  self.settings)
+        if found is None:
+            return None
+        mover, coins = found
+        if allowed is None:
+            foul = self._moved_before_roll(state, scene, list(coins))
+        else:
+            foul = judged(Rule.TURN, f"{possessive(mover)} worm moved, but it is "
+                                     f"{possessive(current)} turn; put {possessive(mover)} "
+                                     f"worm back where it was", coins, mover=mover)
+        if foul.player != mover:
+            return None
+        return Step(state, (foul.verdict(seq, current),))
 
     def _foul_read_whole(self, state: DerbyState, scene: Scene, reading: Reading, seq: int
                          ) -> Step[DerbyState] | None:

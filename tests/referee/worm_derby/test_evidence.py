@@ -1,0 +1,65 @@
+"""A foul whose evidence is seen is called though a piece elsewhere is not seen
+(:mod:`referee.worm_derby.evidence`); a piece not seen is never the evidence."""
+
+from __future__ import annotations
+
+from tabletop.events import Verdict
+from tests.factories import tile
+from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen, started
+
+OBSTACLE = tile(0, 500)
+SUNS0 = line(-40, 0, 6, "suns")
+MOONS0 = line(40, 0, 6, "moons")
+FIRST = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0).scene
+MOONS2 = line(40, 2 * D, 6, "moons")  # moons' worm two steps on
+SUNS2 = line(-40, 2 * D, 6, "suns")
+
+
+def said(out):
+    return [(type(e).__name__, getattr(e, "player", None), getattr(e, "rule", None))
+            for e in out]
+
+
+def test_turn_a_worm_moved_on_anothers_roll_is_called_though_a_coin_of_the_mover_is_not_seen():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    suns = SUNS0[:2] + SUNS0[3:]  # a coin in the middle of suns' worm (the mover's) not seen
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), suns, MOONS2))
+    assert said(out) == [("Verdict", "moons", "turn")]
+    v = out[0]
+    assert isinstance(v, Verdict) and "Moons' worm moved, but it is suns' turn" in v.reason
+
+
+def test_turn_a_worm_moved_after_a_null_is_called_though_an_obstacle_is_not_seen():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "null"))  # moons' turn to roll
+    _, out = play(game, state, seen(course(), SUNS2, MOONS0))  # the obstacle not seen
+    assert said(out) == [("Verdict", "suns", "turn")]
+
+
+def test_turn_a_worm_moved_read_one_coin_short_is_called_though_a_tile_is_not_seen():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "null"))
+    _, out = play(game, state, seen(course(), SUNS2[1:], MOONS0))  # its tail not seen
+    assert said(out) == [("Verdict", "suns", "turn")]
+
+
+def test_turn_is_never_called_on_one_coin_of_another_worm_seen_in_a_new_place():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    moons = [*MOONS0[1:], line(40, 6 * D, 1, "moons")[0]]  # one coin in a new place (its tail
+    # not seen): one coin may be a misread; suns' coin not seen makes the reading incomplete
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS0[:2] + SUNS0[3:], moons))
+    assert said(out) and all(kind == "Doubt" for kind, _, _ in said(out))
+
+
+def test_turn_is_never_called_on_a_worm_read_two_coins_short():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(), SUNS0[:2] + SUNS0[3:], MOONS2[2:]))
+    assert said(out) and all(kind == "Doubt" for kind, _, _ in said(out))

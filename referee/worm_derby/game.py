@@ -250,7 +250,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                   and not state.over):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
-            step = Step(replace(step.state, before_move=None, as_it_stands=False),
+            step = Step(replace(step.state, before_move=None, as_it_stands=False, fresh=False),
                         (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
@@ -478,6 +478,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             again = self._stands_again(state, scene, seq)
             if again is not None:
                 return again
+        if state.fresh and state.roll is None:
+            fuller = self._set_up_fuller(state, scene, seq)
+            if fuller is not None:
+                return fuller
         back = self._taken_back(state, scene, seq)
         if back is not None:
             return back
@@ -817,9 +821,28 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return step
         notices = (*filled, *(_notice(seq, w, "warning") for w in setup.warnings))
         new = replace(state, table=scene, course=setup.course, worms=setup.worms, turn=0,
-                      roll=None)
+                      roll=None, fresh=True)
         return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(setup.reason)),
                           *notices))
+
+    def _set_up_fuller(self, state: DerbyState, scene: Scene, seq: int
+                       ) -> Step[DerbyState] | None:
+        """Before the first roll, a reading that shows the table set up with a tile more (one
+        not seen when the course was set up; nothing else changed) sets the course up again
+        from it, when it is a course: the tile is on the table (a later reading showing it
+        must not be a tile "where there was none"). None otherwise."""
+        assert state.table is not None
+        s = self.settings
+        gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
+        if gone or not came or any(scene.pieces[j].kind != "tile" for j in came):
+            return None
+        setup = judge_setup(self, scene)
+        if setup.problem is not None or setup.course is None:
+            return None
+        new = replace(state, table=scene, course=setup.course, worms=setup.worms)
+        where = ", ".join(at(scene.pieces[j].centre_mm) for j in came)
+        return Step(new, (_notice(seq, f"a tile not seen when the course was set up lies at "
+                                       f"{where}: the course is set up again with it"),))
 
     def _setup_gap_coin(self, scene: Scene) -> Piece | None:
         """The coin of a worm read one coin short on a first table, where its coins leave a

@@ -92,6 +92,8 @@ class DerbyState(GameState):
         as_it_stands: The course was set up as the table stood (its first reading was in doubt
             and the players rolled on), and nobody has rolled since: the race is provisional, and
             the worms read whole again before the next roll correct where they were taken to lie.
+        fresh: The course was just set up and nobody has rolled yet: a reading that shows the
+            same table with a tile more (not seen when the course was set up) sets it up again.
     """
 
     table: Scene | None = None
@@ -111,6 +113,7 @@ class DerbyState(GameState):
     early_roll: str | None = None
     before_move: tuple[int, DerbyState] | None = None
     as_it_stands: bool = False
+    fresh: bool = False
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

@@ -63,3 +63,22 @@ def test_turn_is_never_called_on_a_worm_read_two_coins_short():
     state, _ = play(game, state, roll("suns", "2"))
     _, out = play(game, state, seen(course(), SUNS0[:2] + SUNS0[3:], MOONS2[2:]))
     assert said(out) and all(kind == "Doubt" for kind, _, _ in said(out))
+
+
+def test_setup_a_tile_not_seen_when_the_course_was_set_up_joins_it_before_the_first_roll():
+    game = new_game()
+    state = started(game, seen(course(), SUNS0, MOONS0).scene)  # the obstacle not seen
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0))
+    assert said(out) == [("Notice", None, None)]
+    assert state.table is not None and OBSTACLE in state.table.pieces
+    state, out = play(game, state, roll("suns", "2"),
+                      seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0))
+    assert said(out) == [("Verdict", "suns", "ok")]
+
+
+def test_setup_a_tile_more_after_the_first_roll_is_no_new_course():
+    game = new_game()
+    state = started(game, seen(course(), SUNS0, MOONS0).scene)
+    state, _ = play(game, state, roll("suns", "null"))
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0))
+    assert not out and state.table is not None and OBSTACLE not in state.table.pieces

@@ -570,9 +570,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return None
         kept = set(index_map)
         left_out = [p for j, p in enumerate(scene.pieces) if j not in kept]
-        guessed = [pieces[i] for i in restored] + left_out
         worm = [*state.worm(player).coins_mm, *(p.centre_mm for p in mine)]
-        if not all(self._clear_of(p, worm) for p in guessed):
+        near_back = [pieces[i] for i in restored if not self._clear_of(pieces[i], worm)]
+        near_out = [p for p in left_out if not self._clear_of(p, worm)]
+        if any(p.kind == "coin" for p in (*near_back, *near_out)):
             return None
         found = self._judge_scene(state, base.scene, seq).verdicts
         if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
@@ -581,12 +582,26 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         if short and (found[0].rule != Rule.SHAPE or not split_whatever_one_coin(
                 np.array([p.centre_mm for p in mine]), self.d, self.settings.touch_factor)):
             return None
+        foul = [(False, found[0].rule)]
         tiles = tuple(p for p in left_out if p.kind == "tile")
         if tiles:
             with_them = self._judge_scene(
                 replace(state, table=replace(state.table, pieces=(*state.table.pieces, *tiles))),
                 replace(base.scene, pieces=(*pieces, *tiles)), seq).verdicts
-            if [(v.legal, v.rule) for v in with_them] != [(False, found[0].rule)]:
+            if [(v.legal, v.rule) for v in with_them] != foul:
+                return None
+        if near_back and tiles:
+            return None  # a tile not seen near the worm and one seen where none was: it may
+            # have moved (a foul of its own, judged first)
+        if near_back:  # a tile not seen near the worm: the foul is the same without it (as if
+            # it had never lain there), so it rests on the worm's own coins, not on that tile
+            gone = {id(p) for p in near_back}
+            without = self._judge_scene(
+                replace(state, table=replace(state.table, pieces=tuple(
+                    p for p in state.table.pieces if id(p) not in gone))),
+                replace(base.scene, pieces=tuple(p for p in pieces if id(p) not in gone)),
+                seq).verdicts
+            if [(v.legal, v.rule) for v in without] != foul:
                 return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))

@@ -82,3 +82,23 @@ def test_setup_a_tile_more_after_the_first_roll_is_no_new_course():
     state, _ = play(game, state, roll("suns", "null"))
     state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0))
     assert not out and state.table is not None and OBSTACLE not in state.table.pieces
+
+
+def test_overlap_a_coin_laid_over_the_head_is_called_though_an_obstacle_beside_is_not_seen():
+    beside = tile(-40 - D / 2 - 25.4 - 3, 3 * D)  # 3 mm clear of suns' worm: not hidden by it
+    game = new_game()
+    state = started(game, FIRST, seen(course(obstacles=[OBSTACLE, beside]), SUNS0, MOONS0).scene)
+    state, _ = play(game, state, roll("suns", "2"))
+    over = [*line(-40, 2 * D, 5, "suns"), *line(-40, 6 * D + 14, 1, "suns")]
+    after, out = play(game, state, seen(course(obstacles=[OBSTACLE]), over, MOONS0))
+    assert said(out) == [("Verdict", "suns", "overlap")]
+    assert after.table == state.table  # the obstacle is still there, the foul changes nothing
+
+
+def test_doubt_a_legal_move_beside_an_obstacle_not_seen_is_confirmed_not_faulted():
+    beside = tile(-40 - D / 2 - 25.4 - 3, 3 * D)
+    game = new_game()
+    state = started(game, FIRST, seen(course(obstacles=[OBSTACLE, beside]), SUNS0, MOONS0).scene)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0))
+    assert said(out) == [("Verdict", "suns", "ok")]

@@ -226,7 +226,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             else:
                 worms.append(w)
         new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False,
-                      doubted=None, before_move=None)
+                      doubted=None, before_move=None, provisional=())
         played = ""
         if state.roll not in (None, "again", "ace") and not state.over:
             player = self.players[state.turn]
@@ -250,7 +250,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                   and not state.over):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
-            step = Step(replace(step.state, before_move=None, as_it_stands=False, fresh=False),
+            step = Step(replace(step.state, before_move=None, as_it_stands=False, fresh=False,
+                                provisional=tuple(p for p in step.state.provisional
+                                                  if p != event.player)),
                         (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
@@ -332,9 +334,14 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         doubt), before the reading is judged. The worm of the player on the move (a roll to
         play) is taken only where it still lies on every coin it was last seen on: otherwise
         the reading may already show its move, which cannot be judged from nowhere."""
-        if not state.unsure or state.table is None or state.course is None:
+        if state.table is None or state.course is None:
             return state
+        state = self._reseat_provisional(state, scene)
+        if not state.unsure:
+            return state
+        assert state.table is not None and state.course is not None
         unsure = set(state.unsure)
+        provisional = set(state.provisional)
         mover = self.players[state.turn] if state.roll not in (None, "again", "ace") else None
         keep = [p for p in state.table.pieces
                 if not (p.kind == "coin" and p.suit in unsure)]
@@ -358,10 +365,34 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
                     state.course, w, pts)))
                 unsure.discard(w.player)
+                if w.player != mover:
+                    provisional.add(w.player)
             else:
                 worms.append(w)
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
-                       unsure=tuple(sorted(unsure)))
+                       unsure=tuple(sorted(unsure)), provisional=tuple(sorted(provisional)))
+
+    def _reseat_provisional(self, state: DerbyState, scene: Scene) -> DerbyState:
+        """Worms placed from a reading since their player's move was last judged (see
+        ``provisional`` in :class:`DerbyState`), not on the move: read again where this
+        reading shows them whole (where the last reading put one may have been a foul put
+        back since, or a misread)."""
+        assert state.table is not None and state.course is not None
+        mover = self.players[state.turn] if state.roll not in (None, "again", "ace") else None
+        table, worms = state.table, list(state.worms)
+        for k, w in enumerate(worms):
+            if w.player not in state.provisional or w.player == mover or w.finished:
+                continue
+            shape = extract_worm(scene, w.player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != w.length:
+                continue
+            pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+            worms[k] = replace(w, coins_mm=pts, angles_rad=self._angles_like(state.course, w,
+                                                                              pts))
+            table = replace(table, pieces=(
+                *(p for p in table.pieces if not (p.kind == "coin" and p.suit == w.player)),
+                *(scene.pieces[i] for i in shape.coins)))
+        return replace(state, table=table, worms=tuple(worms))
 
     def _still_on_last_seen(self, table: Scene, scene: Scene, player: str) -> bool:
         """Whether every coin of ``player``'s worm on ``table`` (where it was last seen) is
@@ -528,8 +559,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         current = self.players[state.turn]
         allowed = None if state.roll in (None, "again") else current
         lengths = {w.player: w.length for w in state.worms if not w.finished}
-        found = moved_out_of_turn(state.table, scene, allowed, lengths, self.d, state.unsure,
-                                  self.settings)
+        found = moved_out_of_turn(state.table, scene, allowed, lengths, self.d,
+                                  {*state.unsure, *state.provisional}, self.settings)
         if found is None:
             return None
         mover, coins = found
@@ -1094,7 +1125,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         if not new_track.rounded and head_angle >= back:
             new_track = replace(new_track, rounded=True)
             outputs.append(Rounded(player, seq))
-        new = replace(state, table=scene)
+        new = replace(state, table=scene, provisional=())
         if new_track.rounded and course.between_start_tiles(chain[-1]) and head_angle >= back:
             not_yet = self.not_finished_yet(course, new_track)
             if not_yet:

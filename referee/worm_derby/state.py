@@ -81,6 +81,10 @@ class DerbyState(GameState):
             next player rolls without a fix, the move stands as read.
         doubted_read: The doubted reading as vision gave it (a tile it showed where none was
             lies there when the table stands as read, if the one tile it lacks lay near).
+        provisional: Players whose unsure worm was read whole where it lay before anyone moved
+            since: where it started is not known, so it is read again from each new reading
+            (a change is a correction or a put-back, never a move) until a move is judged or
+            its player rolls.
         unsure: Players whose worm was not read whole when a doubted table stood: each new
             reading places it (and, once whole, it is sure again).
         early_roller: The last player who rolled before any course was set up (its first
@@ -109,6 +113,7 @@ class DerbyState(GameState):
     doubted: tuple[int, Scene] | None = None
     doubted_read: Scene | None = None
     unsure: tuple[str, ...] = ()
+    provisional: tuple[str, ...] = ()
     early_roller: str | None = None
     early_roll: str | None = None
     before_move: tuple[int, DerbyState] | None = None

@@ -102,3 +102,24 @@ def test_doubt_a_legal_move_beside_an_obstacle_not_seen_is_confirmed_not_faulted
     state, _ = play(game, state, roll("suns", "2"))
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0))
     assert said(out) == [("Verdict", "suns", "ok")]
+
+
+def test_turn_a_worm_placed_from_a_reading_after_its_unseen_move_is_read_again_not_faulted():
+    game = new_game()
+    state = started(game, FIRST)
+    # suns' move is never seen: taken as played when moons rolls; suns read at 4 steps on...
+    state, _ = play(game, state, roll("suns", "2"), roll("moons", "3"))
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), line(-40, 4 * D, 6, "suns"),
+                                        MOONS0))
+    assert not out
+    # ...then seen two steps on (a foul put back, or a misread): a correction, not a move
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0))
+    assert not out
+    state, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2,
+                                        line(40, 3 * D, 6, "moons")))
+    assert said(out) == [("Verdict", "moons", "ok")]
+    # once a move is judged, suns' worm is where it was read: moving it now is a foul
+    state, out = play(game, state, roll("suns", "null"),
+                      seen(course(obstacles=[OBSTACLE]), line(-40, 4 * D, 6, "suns"),
+                           line(40, 3 * D, 6, "moons")))
+    assert ("Verdict", "suns", "turn") in said(out)

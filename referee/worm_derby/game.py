@@ -607,6 +607,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         if any(p.kind == "coin" for p in (*near_back, *near_out)):
             return None
         found = self._judge_scene(state, base.scene, seq).verdicts
+        if short:
+            across = self._steps_across_a_gap(state, base, seq, player, mine)
+            if across is not None:
+                return across
         if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
                 found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
             return None
@@ -636,6 +640,35 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _steps_across_a_gap(self, state: DerbyState, base: Candidate, seq: int, player: str,
+                            mine: list[Piece]) -> Step[DerbyState] | None:
+        """The mover's worm read one coin short with a gap exactly one coin fills
+        (:func:`referee.worm_derby.reading.one_coin_gaps`: the worm is one chain, so the coin
+        not seen lies there, or the worm is split, a foul too): a ``steps`` foul on the reading
+        with it there stands when more of the worm's coins than the roll allows lie where none
+        of its coins lay (each step lays one coin in a new place; the count rests on the coins
+        seen and the one place the worm leaves its coin not seen). None otherwise."""
+        assert state.roll is not None
+        mine_at = [(j, p.centre_mm) for j, p in enumerate(base.scene.pieces)
+                   if p.kind == "coin" and p.suit == player]
+        places = one_coin_gaps(mine_at, list(base.scene.pieces), player,
+                               self.reading_rules(state))
+        if len(places) != 1:
+            return None
+        old = state.worm(player).coins_mm
+        stayed = 0.45 * self.d
+        laid = [p for p in (*mine, places[0]) if all(math.dist(p.centre_mm, o) > stayed
+                                                      for o in old)]
+        if len(laid) <= int(state.roll):
+            return None
+        filled = Candidate(replace(base.scene, pieces=(*base.scene.pieces, places[0])),
+                           (*base.index_map, -1))
+        found = self._judge_scene(state, filled.scene, seq).verdicts
+        if len(found) != 1 or found[0].legal or found[0].rule != Rule.STEPS or \
+                found[0].player not in (None, player):
+            return None
+        return Step(state, (replace(found[0], pieces=filled.to_reading(found[0].pieces)),))
 
     def _ace_foul_read_whole(self, state: DerbyState, scene: Scene, base: Candidate, seq: int
                              ) -> Step[DerbyState] | None:

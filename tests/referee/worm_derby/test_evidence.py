@@ -123,3 +123,16 @@ def test_turn_a_worm_placed_from_a_reading_after_its_unseen_move_is_read_again_n
                       seen(course(obstacles=[OBSTACLE]), line(-40, 4 * D, 6, "suns"),
                            line(40, 3 * D, 6, "moons")))
     assert ("Verdict", "suns", "turn") in said(out)
+
+
+def test_steps_counted_across_the_one_place_a_coin_not_seen_can_lie_are_a_foul():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "4"))
+    too_far = [c for c in line(-40, 5 * D, 6, "suns") if c.y_mm != 8 * D]  # 5 steps, a coin
+    # laid not seen: it lies between the two seen two widths apart (the worm is one chain)
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), too_far, MOONS0))
+    assert said(out) == [("Verdict", "suns", "steps")]
+    legal = [c for c in line(-40, 4 * D, 6, "suns") if c.y_mm != 7 * D]  # 4 steps
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), legal, MOONS0))
+    assert said(out) == [("Verdict", "suns", "ok")]

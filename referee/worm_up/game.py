@@ -60,6 +60,7 @@ from referee.worm_up.rules import Rule, foul
 from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import finish_ahead, read_setup
 from referee.worm_up.state import Phase, Worm, WormUpState
+from referee.worm_up.still_worms import fill_still_worms
 from referee.worm_up.table import (
     Status,
     TableRead,
@@ -268,7 +269,10 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         return Step(new, (verdict, *shown))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
-        """A later table: one worm moved in its turn (and perhaps a finish post after an X)."""
+        """A later table: one worm moved in its turn (and perhaps a finish post after an X).
+        A worm that did not move, read one segment short, keeps it where it lay
+        (:func:`referee.worm_up.still_worms.fill_still_worms`)."""
+        scene = fill_still_worms(state.worms, scene, self.diameter_mm)
         read = read_table(self, scene)
         check_counts(self, read, Rule.PIECES)
         if state.unsure:

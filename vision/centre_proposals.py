@@ -210,7 +210,7 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     found = read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
                        cfg.seen, top)
     # faces the ink readers read unsurely are the namer's, as for the stages' pieces
-    found = name_detections(namer, frame_bgr, calibration, found)
+    found = name_detections(namer, frame_bgr, calibration, found, judged=("tile",))
     return found if cfg.sure_face is None else sure_faces(namer, frame_bgr, calibration,
                                                           found, cfg.sure_face)
 

@@ -131,8 +131,10 @@ def _coin_votes(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
 
 
 def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
-                    dets: Detections) -> Detections:
-    """The candidates the namer sees as pieces of their kind, their suits and faces named."""
+                    dets: Detections, judged: tuple[str, ...] = ()) -> Detections:
+    """The candidates the namer sees as pieces of their kind, their suits and faces named;
+    those of the kinds ``judged`` (kept by the caller already: the centre net's tiles,
+    :func:`vision.proposals.read_found`) are named but never dropped."""
     named = np.isin(dets.kind, namer.judges)
     if not named.any():
         return dets
@@ -148,7 +150,8 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
     for row, i in enumerate(idx):
         kind = str(dets.kind[i])
         pk = float(kp[kind][row])
-        if votes[row] < least if np.isfinite(votes[row]) else pk < cfg.keep:
+        if kind not in judged and (
+                votes[row] < least if np.isfinite(votes[row]) else pk < cfg.keep):
             keep[i] = False
             continue
         conf[i] = min(float(conf[i]), pk) if np.isfinite(conf[i]) else pk

@@ -24,6 +24,7 @@ from vision.detections import Detections
 from vision.namer import Namer, kind_probabilities
 from vision.prepare import Prepared
 from vision.suits import classify_ink, symbol_colours
+from vision.tile_judge import seen_as_tiles
 from vision.tiles import TileConfig, _Block, _read_faces, refine_block
 from vision.topview import TopView
 
@@ -173,7 +174,8 @@ def read_found(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, pr
                found_c: list[np.ndarray], found_t: list[_Block], coins: CoinConfig,
                tiles: TileConfig, seen: float, top: np.ndarray | None = None) -> Detections:
     """Fitted coins (their top faces' centres, view pixels) and tiles, as detections: each
-    kept where the namer gives its kind at least ``seen`` at its foot, its suit (and a
+    kept where the namer gives its kind at least ``seen`` at its foot (a tile also where the
+    tile judge is sure of it: :func:`vision.tile_judge.seen_as_tiles`), its suit (and a
     tile's face) read as the stages read theirs (from ``top``, or the prepared view's)."""
     view = prep.view
     s = view.px_per_mm
@@ -201,7 +203,8 @@ def read_found(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, pr
         seen_mm = view.to_mm(np.array([b.centre_px for b in found_t]))
         foot_mm = cam.foot_of(seen_mm, tiles.thickness_mm)
         pt = kind_probabilities(namer.probabilities(frame_bgr, calibration, foot_mm))["tile"]
-        keep = np.flatnonzero(pt >= seen)
+        votes = np.array([b.vote for b in found_t])
+        keep = np.flatnonzero(seen_as_tiles(tiles.judge, pt, votes, seen))
         kept = [found_t[i] for i in keep]
         top_px = view.to_px(cam.seen_at(foot_mm[keep], tiles.thickness_mm))
         read = _read_faces(tiles, top, top_px, [b.angle_px for b in kept], side,

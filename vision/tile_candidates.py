@@ -22,7 +22,7 @@ import numpy as np
 from vision.proposals import _tile_angle_px
 from vision.square_fit import square_centre
 from vision.tile_fit import TileFitConfig, fit_square, runs_past
-from vision.tile_judge import FAINT, NET, keep_tiles
+from vision.tile_judge import FAINT, NET, tile_votes
 from vision.tiles import _Block, refine_block
 from vision.topview import TopView
 
@@ -108,8 +108,9 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         runs = runs_past(top, c, fine.angle_px, side, cfg)
         if runs >= cfg.max_runs or (unsure and runs > cfg.faint_runs):
             continue  # lines running on: a printed grid, a page
-        if not keep_tiles(cfg.judge, shade, top, c[None], np.array([fine.angle_px]), side,
-                          np.array([FAINT if unsure else NET]))[0]:
+        vote = float(tile_votes(cfg.judge, shade, top, c[None], np.array([fine.angle_px]),
+                                side, np.array([FAINT if unsure else NET]))[0])
+        if cfg.judge is not None and vote < cfg.judge.veto:
             continue  # a square of a tile's size that is no tile (a page's print, grain)
-        out.append(fine)
+        out.append(dataclasses.replace(fine, vote=vote))  # (the namer's seen: read_found)
     return out

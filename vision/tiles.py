@@ -94,6 +94,7 @@ class _Block:
     ny: int
     side_px: float
     pitch_px: tuple[float, float] = (0.0, 0.0)  # tile to tile along x and y (gaps included)
+    vote: float = math.nan  # the tile judge's share of votes for a lone tile it judged
 
     def tiles(self) -> list[tuple[float, float]]:
         """The centre of each tile of the block."""

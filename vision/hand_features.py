@@ -112,11 +112,12 @@ def foreign_cells(cfg: ForeignConfig, maps: HandMaps) -> Foreign | None:
     return Foreign(score.astype(np.float32), raw, lr, bg, grain_ratio, spread)
 
 
-def candidate_blobs(cfg: ForeignConfig, maps: HandMaps, fg: Foreign
-                    ) -> tuple[np.ndarray, list[int]]:
+def candidate_blobs(cfg: ForeignConfig, maps: HandMaps, fg: Foreign,
+                    within: np.ndarray | None = None) -> tuple[np.ndarray, list[int]]:
     """Blobs of foreign cells large enough to be looked at: ``(labels, ids)`` (int32 labels of
-    the grid, the ids of the candidates among them)."""
-    use = maps.use
+    the grid, the ids of the candidates among them); ``within`` (bool (rows, cols)): only
+    foreign cells there."""
+    use = maps.use if within is None else maps.use & within
     mask = ((fg.score > cfg.threshold) & use).astype(np.uint8)
     # an arm's cells come in lace (grain and shading cross it): tie them together
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8)) & use

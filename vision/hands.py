@@ -57,6 +57,11 @@ class HandConfig:
         moved in a block are no arm). 0: such a change is always read in full.
     rules_cross_once: The hand-set rules pass only a blob that crosses the frame's border once
         (an arm; a blind's stripe, a plank or a sheet's edge runs from border to border).
+    moving_only: Live (a remembered table), the foreign cells are cut to those that changed
+        against the memory, grown by ``moving_grow`` cells, before they make blobs: what never
+        moved (a floor beyond the table's edge, a blind's stripes, a plank) is the table, and an
+        arm that moves is cut from the stripe or the floor it crosses, not judged with it.
+    moving_grow: See ``moving_only``.
     """
 
     cells_across: int = 160
@@ -71,6 +76,8 @@ class HandConfig:
     confirm_share: float = 0.2
     follow_frames: int = 6
     rules_cross_once: bool = True
+    moving_only: bool = True
+    moving_grow: int = 2
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
@@ -107,7 +114,11 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     fg = foreign_cells(cfg.foreign, maps)
     if fg is None:
         return False, none
-    labels, ids = candidate_blobs(cfg.foreign, maps, fg)
+    within = None
+    if moving is not None and cfg.moving_only:
+        k = 2 * cfg.moving_grow + 1
+        within = cv2.dilate((moving > 0).astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+    labels, ids = candidate_blobs(cfg.foreign, maps, fg, within)
     if moving is not None:
         ids = [i for i in ids if _moves(cfg, maps, labels == i, moving)]
     if not ids:
@@ -193,6 +204,7 @@ class MemoryConfig:
     change: A cell changed when a channel differs from the memory by this share.
     loose_change: A cell changed at all (:attr:`TableMemory.changed_cells`, which confirms a
         hand seen in the frame alone) past this share.
+
     learn: How fast unchanged cells follow the table (slow light drift), per frame.
     absorb: How fast changed cells are taken in (a cup left on the table stops being a hand).
     min_area_mm2: Least changed area, not explained by pieces, that is a hand.

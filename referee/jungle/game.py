@@ -318,12 +318,34 @@ class Jungle(Game[JungleState]):
         others = [v for v in vanished if v != captured]
         step = self._judge_move(state, self.players[side_of(c)], g.SQUARE_NAMES[fr],
                                 g.SQUARE_NAMES[to], seq, t, scene, (seen.index[c],))
-        if others and not all(v.legal for v in step.verdicts):
-            v = others[0]  # a reading with a token missing may only confirm a legal move
+        if others and not all(v.legal for v in step.verdicts) and (
+                state.table is None or len(others) > 1 or not self._foul_without(
+                state, others, step, (self.players[side_of(c)], g.SQUARE_NAMES[fr],
+                                      g.SQUARE_NAMES[to]), seq, t)):
+            v = others[0]  # a reading with a token missing may only confirm a legal move,
+            # or (once a table was seen) a foul the one token missing cannot change
             return doubt(f"{self._animal(v)} is not seen on {g.SQUARE_NAMES[on_board[v]]} and "
                          f"nothing captured it: is it hidden, or was it taken away?",
                          (seen.index[c],), g.square_centre_mm(on_board[v]))
         return step
+
+    def _foul_without(self, state: JungleState, missing: list[int], step: Step[JungleState],
+                      move: tuple[str, str, str], seq: int, t: float | None) -> bool:
+        """Whether the foul ``step`` found (with the tokens ``missing`` from the reading taken
+        to stand where they stood) is the same foul with them off the board: then it rests on
+        the token that moved, and a token not seen cannot change it."""
+        pos = self.position(state)
+        for code in missing:
+            sq = pos.where[code]
+            if sq < 0:
+                return False
+            pos.board[sq] = 0
+            pos.where[code] = -1
+            pos.counts[side_of(code)] -= 1
+        player, fr, to = move
+        without = self._judge_move(replace(state, position=pos.text()), player, fr, to, seq, t,
+                                   None).verdicts
+        return [(v.legal, v.rule) for v in without] == [(v.legal, v.rule) for v in step.verdicts]
 
     def _judge_misread(self, state: JungleState, scene: Scene, misread: Misread, seq: int,
                        t: float | None) -> Step[JungleState]:

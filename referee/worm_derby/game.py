@@ -25,8 +25,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from referee.base import Game, Judgement, Step, still_pending
+from referee.pending import Pending, SettlesFouls
 from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
+from referee.worm_derby.evidence import moved_out_of_turn
 from referee.worm_derby.judging import judged
 from referee.worm_derby.lying_rules import judge_lie
 from referee.worm_derby.move_rules import (
@@ -97,7 +99,7 @@ def variant(cls: type[WormDerby]) -> type[WormDerby]:
     return cls
 
 
-class WormDerby(Game[DerbyState]):
+class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     """Basic Worm Derby: obstacles that an ace may move, no gates, no eating."""
 
     name = "worm-derby"
@@ -224,7 +226,7 @@ class WormDerby(Game[DerbyState]):
             else:
                 worms.append(w)
         new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False,
-                      doubted=None, before_move=None)
+                      doubted=None, before_move=None, provisional=())
         played = ""
         if state.roll not in (None, "again", "ace") and not state.over:
             player = self.players[state.turn]
@@ -248,18 +250,17 @@ class WormDerby(Game[DerbyState]):
                   and not state.over):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
-            step = Step(replace(step.state, before_move=None, as_it_stands=False),
+            step = Step(replace(step.state, before_move=None, as_it_stands=False, fresh=False,
+                                provisional=tuple(p for p in step.state.provisional
+                                                  if p != event.player)),
                         (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
             step = self._scene(state, event.scene, seq)
-            if not step.outputs and step.state.pending is not None:
-                # the table is back as it was accepted: the foul is put right
-                step = Step(replace(step.state, pending=None, pending_told=False))
         else:
             step = Step(state, (Verdict(seq, getattr(event, "player", None), False,
                                         Rule.EVENT.value,
                                         f"A {event.type} event has no meaning in worm-derby."),))
-        return self._settle(state, step, seq, isinstance(event, Roll))
+        return self.settle(state, step, seq, event, refused=isinstance(event, Roll))
 
     def _doubt_stands(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the last reading is in doubt: the players went on, so
@@ -333,9 +334,14 @@ class WormDerby(Game[DerbyState]):
         doubt), before the reading is judged. The worm of the player on the move (a roll to
         play) is taken only where it still lies on every coin it was last seen on: otherwise
         the reading may already show its move, which cannot be judged from nowhere."""
-        if not state.unsure or state.table is None or state.course is None:
+        if state.table is None or state.course is None:
             return state
+        state = self._reseat_provisional(state, scene)
+        if not state.unsure:
+            return state
+        assert state.table is not None and state.course is not None
         unsure = set(state.unsure)
+        provisional = set(state.provisional)
         mover = self.players[state.turn] if state.roll not in (None, "again", "ace") else None
         keep = [p for p in state.table.pieces
                 if not (p.kind == "coin" and p.suit in unsure)]
@@ -359,10 +365,34 @@ class WormDerby(Game[DerbyState]):
                 worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
                     state.course, w, pts)))
                 unsure.discard(w.player)
+                if w.player != mover:
+                    provisional.add(w.player)
             else:
                 worms.append(w)
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
-                       unsure=tuple(sorted(unsure)))
+                       unsure=tuple(sorted(unsure)), provisional=tuple(sorted(provisional)))
+
+    def _reseat_provisional(self, state: DerbyState, scene: Scene) -> DerbyState:
+        """Worms placed from a reading since their player's move was last judged (see
+        ``provisional`` in :class:`DerbyState`), not on the move: read again where this
+        reading shows them whole (where the last reading put one may have been a foul put
+        back since, or a misread)."""
+        assert state.table is not None and state.course is not None
+        mover = self.players[state.turn] if state.roll not in (None, "again", "ace") else None
+        table, worms = state.table, list(state.worms)
+        for k, w in enumerate(worms):
+            if w.player not in state.provisional or w.player == mover or w.finished:
+                continue
+            shape = extract_worm(scene, w.player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != w.length:
+                continue
+            pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
+            worms[k] = replace(w, coins_mm=pts, angles_rad=self._angles_like(state.course, w,
+                                                                              pts))
+            table = replace(table, pieces=(
+                *(p for p in table.pieces if not (p.kind == "coin" and p.suit == w.player)),
+                *(scene.pieces[i] for i in shape.coins)))
+        return replace(state, table=table, worms=tuple(worms))
 
     def _still_on_last_seen(self, table: Scene, scene: Scene, player: str) -> bool:
         """Whether every coin of ``player``'s worm on ``table`` (where it was last seen) is
@@ -372,31 +402,26 @@ class WormDerby(Game[DerbyState]):
         return all(any(math.dist(p.centre_mm, q) <= near for q in now)
                    for p in table.pieces if p.kind == "coin" and p.suit == player)
 
-    def _settle(self, state: DerbyState, step: Step[DerbyState], seq: int, roll: bool = False
-                ) -> Step[DerbyState]:
-        """Keeps track of an illegal verdict not yet put right (see :meth:`step`): while one
-        is pending, another player's foul (or, once the table was told, any roll refused: the
-        players went on regardless) is not judged again; the table is told once."""
-        verdicts = step.verdicts
-        if not verdicts:
+    def new_foul(self, state: DerbyState, verdict: Verdict, pending: Pending,
+                 refused: bool) -> bool:
+        """While a foul is pending (:mod:`referee.pending`): a setup verdict, or a foul of the
+        same player in a move of its own, is judged; another player's foul, a roll refused once
+        the table was told, or a ``turn`` foul again against the same player is not."""
+        again = verdict.rule == pending.rule == Rule.TURN.value
+        return verdict.rule == Rule.SETUP or (
+            verdict.player == pending.player and not (refused and state.pending_told)
+            and not again)
+
+    def pending_notice(self, seq: int, pending: Pending) -> Notice:
+        """The foul pending, told once."""
+        whose = f"{possessive(pending.player)} move" if pending.player else "the move"
+        return _notice(seq, still_pending(whose, pending.seq), "warning")
+
+    def on_verdict(self, step: Step[DerbyState]) -> Step[DerbyState]:
+        """Any verdict answers the doubt asked about the last reading."""
+        if step.state.doubted is None:
             return step
-        if step.state.doubted is not None:
-            step = Step(replace(step.state, doubted=None), step.outputs)
-        v = verdicts[0]
-        if v.legal:
-            return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
-        again = state.pending is not None and v.rule == state.pending_rule == Rule.TURN.value
-        if state.pending is None or v.rule == Rule.SETUP or (
-                v.player == state.pending[1] and not (roll and state.pending_told)
-                and not again):
-            return Step(replace(step.state, pending=(seq, v.player), pending_told=False,
-                                pending_rule=v.rule), step.outputs)
-        if state.pending_told:
-            return Step(state)
-        at_seq, who = state.pending
-        whose = f"{possessive(who)} move" if who else "the move"
-        return Step(replace(state, pending_told=True),
-                    (_notice(seq, still_pending(whose, at_seq), "warning"),))
+        return Step(replace(step.state, doubted=None), step.outputs)
 
     def describe(self, state: DerbyState) -> dict[str, Any]:
         """Whose turn, the pending roll, what the referee waits for, the worms (coins in mm, in
@@ -484,6 +509,10 @@ class WormDerby(Game[DerbyState]):
             again = self._stands_again(state, scene, seq)
             if again is not None:
                 return again
+        if state.fresh and state.roll is None:
+            fuller = self._set_up_fuller(state, scene, seq)
+            if fuller is not None:
+                return fuller
         back = self._taken_back(state, scene, seq)
         if back is not None:
             return back
@@ -507,7 +536,8 @@ class WormDerby(Game[DerbyState]):
             if not step.outputs and k == 0 and state.roll != "ace":
                 return step  # nothing changed once the misread is put right (on an ace, the
                 # one move that a tile not seen may be is asked about, not passed over)
-        whole = self._foul_read_whole(state, scene, reading, seq)
+        whole = self._turn_read_whole(state, scene, seq) or \
+            self._foul_read_whole(state, scene, reading, seq)
         if whole is not None:
             return whole
         doubted = reading.base.scene if reading.base is not None else scene
@@ -517,6 +547,32 @@ class WormDerby(Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _turn_read_whole(self, state: DerbyState, scene: Scene, seq: int
+                         ) -> Step[DerbyState] | None:
+        """A worm moved when its player may not move, shown by its own coins alone
+        (:func:`referee.worm_derby.evidence.moved_out_of_turn`), on a reading that needed a
+        guess elsewhere: the ``turn`` foul of that worm's player, whatever the pieces not seen
+        are. None otherwise (and after an ace: what may change then is the ace's)."""
+        if state.roll == "ace" or state.table is None or state.over:
+            return None
+        current = self.players[state.turn]
+        allowed = None if state.roll in (None, "again") else current
+        lengths = {w.player: w.length for w in state.worms if not w.finished}
+        found = moved_out_of_turn(state.table, scene, allowed, lengths, self.d,
+                                  {*state.unsure, *state.provisional}, self.settings)
+        if found is None:
+            return None
+        mover, coins = found
+        if allowed is None:
+            foul = self._moved_before_roll(state, scene, list(coins))
+        else:
+            foul = judged(Rule.TURN, f"{possessive(mover)} worm moved, but it is "
+                                     f"{possessive(current)} turn; put {possessive(mover)} "
+                                     f"worm back where it was", coins, mover=mover)
+        if foul.player != mover:
+            return None
+        return Step(state, (foul.verdict(seq, current),))
 
     def _foul_read_whole(self, state: DerbyState, scene: Scene, reading: Reading, seq: int
                          ) -> Step[DerbyState] | None:
@@ -545,26 +601,74 @@ class WormDerby(Game[DerbyState]):
             return None
         kept = set(index_map)
         left_out = [p for j, p in enumerate(scene.pieces) if j not in kept]
-        guessed = [pieces[i] for i in restored] + left_out
         worm = [*state.worm(player).coins_mm, *(p.centre_mm for p in mine)]
-        if not all(self._clear_of(p, worm) for p in guessed):
+        near_back = [pieces[i] for i in restored if not self._clear_of(pieces[i], worm)]
+        near_out = [p for p in left_out if not self._clear_of(p, worm)]
+        if any(p.kind == "coin" for p in (*near_back, *near_out)):
             return None
         found = self._judge_scene(state, base.scene, seq).verdicts
+        if short:
+            across = self._steps_across_a_gap(state, base, seq, player, mine)
+            if across is not None:
+                return across
         if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
                 found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
             return None
         if short and (found[0].rule != Rule.SHAPE or not split_whatever_one_coin(
                 np.array([p.centre_mm for p in mine]), self.d, self.settings.touch_factor)):
             return None
+        foul = [(False, found[0].rule)]
         tiles = tuple(p for p in left_out if p.kind == "tile")
         if tiles:
             with_them = self._judge_scene(
                 replace(state, table=replace(state.table, pieces=(*state.table.pieces, *tiles))),
                 replace(base.scene, pieces=(*pieces, *tiles)), seq).verdicts
-            if [(v.legal, v.rule) for v in with_them] != [(False, found[0].rule)]:
+            if [(v.legal, v.rule) for v in with_them] != foul:
+                return None
+        if near_back and tiles:
+            return None  # a tile not seen near the worm and one seen where none was: it may
+            # have moved (a foul of its own, judged first)
+        if near_back:  # a tile not seen near the worm: the foul is the same without it (as if
+            # it had never lain there), so it rests on the worm's own coins, not on that tile
+            gone = {id(p) for p in near_back}
+            without = self._judge_scene(
+                replace(state, table=replace(state.table, pieces=tuple(
+                    p for p in state.table.pieces if id(p) not in gone))),
+                replace(base.scene, pieces=tuple(p for p in pieces if id(p) not in gone)),
+                seq).verdicts
+            if [(v.legal, v.rule) for v in without] != foul:
                 return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _steps_across_a_gap(self, state: DerbyState, base: Candidate, seq: int, player: str,
+                            mine: list[Piece]) -> Step[DerbyState] | None:
+        """The mover's worm read one coin short with a gap exactly one coin fills
+        (:func:`referee.worm_derby.reading.one_coin_gaps`: the worm is one chain, so the coin
+        not seen lies there, or the worm is split, a foul too): a ``steps`` foul on the reading
+        with it there stands when more of the worm's coins than the roll allows lie where none
+        of its coins lay (each step lays one coin in a new place; the count rests on the coins
+        seen and the one place the worm leaves its coin not seen). None otherwise."""
+        assert state.roll is not None
+        mine_at = [(j, p.centre_mm) for j, p in enumerate(base.scene.pieces)
+                   if p.kind == "coin" and p.suit == player]
+        places = one_coin_gaps(mine_at, list(base.scene.pieces), player,
+                               self.reading_rules(state))
+        if len(places) != 1:
+            return None
+        old = state.worm(player).coins_mm
+        stayed = 0.45 * self.d
+        laid = [p for p in (*mine, places[0]) if all(math.dist(p.centre_mm, o) > stayed
+                                                      for o in old)]
+        if len(laid) <= int(state.roll):
+            return None
+        filled = Candidate(replace(base.scene, pieces=(*base.scene.pieces, places[0])),
+                           (*base.index_map, -1))
+        found = self._judge_scene(state, filled.scene, seq).verdicts
+        if len(found) != 1 or found[0].legal or found[0].rule != Rule.STEPS or \
+                found[0].player not in (None, player):
+            return None
+        return Step(state, (replace(found[0], pieces=filled.to_reading(found[0].pieces)),))
 
     def _ace_foul_read_whole(self, state: DerbyState, scene: Scene, base: Candidate, seq: int
                              ) -> Step[DerbyState] | None:
@@ -796,9 +900,28 @@ class WormDerby(Game[DerbyState]):
             return step
         notices = (*filled, *(_notice(seq, w, "warning") for w in setup.warnings))
         new = replace(state, table=scene, course=setup.course, worms=setup.worms, turn=0,
-                      roll=None)
+                      roll=None, fresh=True)
         return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(setup.reason)),
                           *notices))
+
+    def _set_up_fuller(self, state: DerbyState, scene: Scene, seq: int
+                       ) -> Step[DerbyState] | None:
+        """Before the first roll, a reading that shows the table set up with a tile more (one
+        not seen when the course was set up; nothing else changed) sets the course up again
+        from it, when it is a course: the tile is on the table (a later reading showing it
+        must not be a tile "where there was none"). None otherwise."""
+        assert state.table is not None
+        s = self.settings
+        gone, came = scene_diff(state.table, scene, s.same_place_mm, s.same_angle_deg)
+        if gone or not came or any(scene.pieces[j].kind != "tile" for j in came):
+            return None
+        setup = judge_setup(self, scene)
+        if setup.problem is not None or setup.course is None:
+            return None
+        new = replace(state, table=scene, course=setup.course, worms=setup.worms)
+        where = ", ".join(at(scene.pieces[j].centre_mm) for j in came)
+        return Step(new, (_notice(seq, f"a tile not seen when the course was set up lies at "
+                                       f"{where}: the course is set up again with it"),))
 
     def _setup_gap_coin(self, scene: Scene) -> Piece | None:
         """The coin of a worm read one coin short on a first table, where its coins leave a
@@ -1035,7 +1158,7 @@ class WormDerby(Game[DerbyState]):
         if not new_track.rounded and head_angle >= back:
             new_track = replace(new_track, rounded=True)
             outputs.append(Rounded(player, seq))
-        new = replace(state, table=scene)
+        new = replace(state, table=scene, provisional=())
         if new_track.rounded and course.between_start_tiles(chain[-1]) and head_angle >= back:
             not_yet = self.not_finished_yet(course, new_track)
             if not_yet:

@@ -140,7 +140,8 @@ class MoveCheck:
         for w in self.state.worms:
             if w.player == self.player:
                 continue
-            if w.player in self.state.unsure:  # not read whole since it last moved: where it
+            if w.player in self.state.unsure or w.player in self.state.provisional:  # not
+                # read whole since it last moved (or placed from a reading since): where it
                 # lies now is what it is, an obstacle, never a move to judge...
                 mine = [(i, p) for i, p in enumerate(scene.pieces)
                         if p.kind == "coin" and p.suit == w.player]

@@ -19,7 +19,8 @@ the accepted table:
   worm on the move is tried back at each place it lay. An incomplete reading may only confirm
   a legal move; anything else on it is a doubt, which changes nothing in the game, unless the
   foul is of the mover's own coins and rests on no guess
-  (:meth:`referee.worm_derby.game.WormDerby._foul_read_whole`).
+  (:meth:`referee.worm_derby.game.WormDerby._foul_read_whole`), or a worm moved out of turn
+  shown by its own coins (:mod:`referee.worm_derby.evidence`).
 
 Pieces restored from the accepted table are appended after the reading's own pieces, so the
 reading's indices (which verdicts and doubts name) stay valid.

@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field, replace
 
 from referee.base import GameState
+from referee.pending import Pending
 from referee.worm_derby.course import Course
 from tabletop.scene import Point2, Scene
 
@@ -73,15 +74,17 @@ class DerbyState(GameState):
         places: Players in the order they finished.
         flee: ``(victim, attacker)``: the victim must next move away from the attacker.
         truce: ``(victim, attacker)``: the victim may not attack the attacker on its next turn.
-        pending: ``(seq, player)`` of an illegal verdict not yet put right (None: none).
+        pending: An illegal verdict not yet put right (None: none; :mod:`referee.pending`).
         pending_told: Whether the table was told that, once, when another player went on.
-        pending_rule: The rule of that verdict (a ``turn`` foul is not ruled again and again
-            against the same player while it is not put right).
         doubted: ``(seq, scene)``: the last reading was in doubt (asked to be confirmed or
             fixed); the scene is that reading made consistent with the accepted table. If the
             next player rolls without a fix, the move stands as read.
         doubted_read: The doubted reading as vision gave it (a tile it showed where none was
             lies there when the table stands as read, if the one tile it lacks lay near).
+        provisional: Players whose unsure worm was read whole where it lay before anyone moved
+            since: where it started is not known, so it is read again from each new reading
+            (a change is a correction or a put-back, never a move) until a move is judged or
+            its player rolls.
         unsure: Players whose worm was not read whole when a doubted table stood: each new
             reading places it (and, once whole, it is sure again).
         early_roller: The last player who rolled before any course was set up (its first
@@ -93,6 +96,8 @@ class DerbyState(GameState):
         as_it_stands: The course was set up as the table stood (its first reading was in doubt
             and the players rolled on), and nobody has rolled since: the race is provisional, and
             the worms read whole again before the next roll correct where they were taken to lie.
+        fresh: The course was just set up and nobody has rolled yet: a reading that shows the
+            same table with a tile more (not seen when the course was set up) sets it up again.
     """
 
     table: Scene | None = None
@@ -103,16 +108,17 @@ class DerbyState(GameState):
     places: tuple[str, ...] = ()
     flee: tuple[tuple[str, str], ...] = field(default_factory=tuple)
     truce: tuple[tuple[str, str], ...] = field(default_factory=tuple)
-    pending: tuple[int, str | None] | None = None
+    pending: Pending | None = None
     pending_told: bool = False
-    pending_rule: str | None = None
     doubted: tuple[int, Scene] | None = None
     doubted_read: Scene | None = None
     unsure: tuple[str, ...] = ()
+    provisional: tuple[str, ...] = ()
     early_roller: str | None = None
     early_roll: str | None = None
     before_move: tuple[int, DerbyState] | None = None
     as_it_stands: bool = False
+    fresh: bool = False
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

@@ -45,6 +45,7 @@ from dataclasses import fields, replace
 from typing import Any
 
 from referee.base import Game, RuleBroken, Step, still_pending
+from referee.pending import Pending, SettlesFouls
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
 from referee.worm_up.move_rules import (
@@ -59,6 +60,7 @@ from referee.worm_up.rules import Rule, foul
 from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import finish_ahead, read_setup
 from referee.worm_up.state import Phase, Worm, WormUpState
+from referee.worm_up.still_worms import fill_still_worms
 from referee.worm_up.table import (
     Status,
     TableRead,
@@ -83,7 +85,7 @@ from tabletop.events import (
 from tabletop.scene import Point2, Scene
 
 
-class WormUp(Game[WormUpState]):
+class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     """Worm Up! (Alex Randolph): 3 to 5 worms race to the finish line by secret bids."""
 
     name = "worm-up"
@@ -114,37 +116,25 @@ class WormUp(Game[WormUpState]):
     def step(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
         """Judges a bid or a scene (other events are not part of Worm Up!); while an illegal
         verdict is not put right, another player's foul is not judged against it again and
-        again: the table is told once (:meth:`_settle`)."""
+        again: the table is told once (:meth:`settle`)."""
         step = self._judge(state, event, seq)
-        if isinstance(event, SceneSeen) and not step.outputs and state.pending is not None:
-            # the table is back as it was accepted: the foul is put right
-            return Step(replace(step.state, pending=None, pending_told=False))
-        return self._settle(state, step, seq, isinstance(event, Bid))
+        return self.settle(state, step, seq, event, refused=isinstance(event, Bid))
 
-    def _settle(self, state: WormUpState, step: Step[WormUpState], seq: int, bid: bool
-                ) -> Step[WormUpState]:
-        """Keeps track of an illegal verdict not yet put right: while one is pending, no other
-        foul is judged against it (the same rule broken again by the same player, a worm
-        moved out of turn beside it, another player's foul or any bid refused: the players went
-        on regardless); the table is told once. A foul of another rule by the player whose foul
-        is pending, in a move of its own, is judged."""
-        verdicts = [o for o in step.outputs if isinstance(o, Verdict)]
-        if not verdicts:
-            return step
-        v = verdicts[0]
-        if v.legal:
-            return Step(replace(step.state, pending=None, pending_told=False), step.outputs)
-        if state.pending is None or state.phase is Phase.SETUP or (
-                v.player == state.pending[1] and not bid
-                and v.rule not in (state.pending[2], Rule.TURN.value)):
-            return Step(replace(step.state, pending=(seq, v.player, v.rule), pending_told=False),
-                        step.outputs)
-        if state.pending_told:
-            return Step(state)
-        at_seq, who, _ = state.pending
-        whose = f"{who}'s move" if who else "the move"
-        return Step(replace(state, pending_told=True),
-                    (Notice(seq, still_pending(f"The {whose}", at_seq) + ".", "warning"),))
+    def new_foul(self, state: WormUpState, verdict: Verdict, pending: Pending,
+                 refused: bool) -> bool:
+        """While a foul is pending (:mod:`referee.pending`), no other foul is judged against it
+        (the same rule broken again by the same player, a worm moved out of turn beside it,
+        another player's foul or any bid refused: the players went on regardless). A foul of
+        another rule by the player whose foul is pending, in a move of its own, is judged; so
+        is anything during the setup."""
+        return state.phase is Phase.SETUP or (
+            verdict.player == pending.player and not refused
+            and verdict.rule not in (pending.rule, Rule.TURN.value))
+
+    def pending_notice(self, seq: int, pending: Pending) -> Notice:
+        """The foul pending, told once."""
+        whose = f"{pending.player}'s move" if pending.player else "the move"
+        return Notice(seq, still_pending(f"The {whose}", pending.seq) + ".", "warning")
 
     def _judge(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
         """A bid or a scene judged on its own."""
@@ -279,7 +269,10 @@ class WormUp(Game[WormUpState]):
         return Step(new, (verdict, *shown))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
-        """A later table: one worm moved in its turn (and perhaps a finish post after an X)."""
+        """A later table: one worm moved in its turn (and perhaps a finish post after an X).
+        A worm that did not move, read one segment short, keeps it where it lay
+        (:func:`referee.worm_up.still_worms.fill_still_worms`)."""
+        scene = fill_still_worms(state.worms, scene, self.diameter_mm)
         read = read_table(self, scene)
         check_counts(self, read, Rule.PIECES)
         if state.unsure:

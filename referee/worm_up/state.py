@@ -7,6 +7,7 @@ from enum import StrEnum
 from typing import Any
 
 from referee.base import GameState
+from referee.pending import Pending
 from referee.worm_up.bidding import Rack, Reveal
 from tabletop.scene import Point2, Scene
 
@@ -75,7 +76,7 @@ class WormUpState(GameState):
             that reads it whole places it (before anything is judged about it).
         heads_unknown: The first table stood as read with no post seen: which end of the
             worms is the head is learnt from the first move (the worms point the same way).
-        pending: ``(seq, player, rule)`` of an illegal verdict not yet put right (None: none).
+        pending: An illegal verdict not yet put right (None: none; :mod:`referee.pending`).
         pending_told: Whether the table was told that, once, when another player went on.
     """
 
@@ -96,7 +97,7 @@ class WormUpState(GameState):
     doubted: bool = False
     unsure: tuple[str, ...] = ()
     heads_unknown: bool = False
-    pending: tuple[int, str | None, str] | None = None
+    pending: Pending | None = None
     pending_told: bool = False
 
     def worm(self, player: str) -> Worm:

@@ -131,17 +131,18 @@ def test_a_doubt_is_shown_ringed_on_the_picture_until_something_is_judged(tmp_pa
     table = _table(tmp_path / "t.db")
     table.to_image = lambda pts: [[x * 2 + 10, y * 2 + 5] for x, y in pts]
     table.image_size = (640, 480)
-    obstacle = tile_at = tile(-5, 200)  # just beyond suns' head after three steps
+    tile_at = tile(-5, 200)  # just beyond suns' head after three steps
     first = scene(course(obstacles=[tile_at]), line(-40, 0, 6, "suns"), line(40, 0, 6, "moons"))
     table.submit(Setup("worm-derby", ("suns", "moons")))
     table.submit(SceneSeen(first))
     table.submit(Roll("suns", "2"))
-    done = table.submit(SceneSeen(scene(course(), line(-40, 3 * D, 6, "suns"),
-                                        line(40, 0, 6, "moons"))))
-    assert [e.type for _, e in done.outputs] == ["doubt"]
+    # the tile not seen, one seen far off where none was (did it move?): a doubt
+    done = table.submit(SceneSeen(scene(course(obstacles=[tile(150, 100)]),
+                                        line(-40, 3 * D, 6, "suns"), line(40, 0, 6, "moons"))))
+    assert [e.type for _, e in done.outputs] == ["doubt", "doubt"]
     st = table.state()
-    assert st["doubt"]["where"] == [obstacle.x_mm, obstacle.y_mm]
-    assert st["doubt"]["pieces_px"][-1][:2] == [0.0, 405.0]
+    assert st["doubt"]["where"] == [150.0, 100.0]  # the last doubt: the tile seen far off
+    assert st["doubt"]["pieces_px"][-1][:2] == [310.0, 205.0]
     assert st["scene"] == first.to_json()  # a doubt changes nothing
     table.submit(SceneSeen(scene(course(obstacles=[tile_at]), line(-40, 2 * D, 6, "suns"),
                                  line(40, 0, 6, "moons"))))

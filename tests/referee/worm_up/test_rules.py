@@ -380,9 +380,18 @@ def test_another_worm_moved_too_is_refused():
 def test_a_missing_segment_is_a_doubt_not_a_foul():
     g = started()
     worms = dict(g.worms)
-    worms["green"] = worms["green"][1:]
+    worms["green"] = worms["green"][2:]
     (d,) = g.scene(worms)
-    assert isinstance(d, Doubt) and "green has 6 segments" in d.reason and d.player == "green"
+    assert isinstance(d, Doubt) and "green has 5 segments" in d.reason and d.player == "green"
+
+
+def test_a_segment_not_seen_of_a_worm_that_did_not_move_is_still_where_it_lay():
+    g = started()
+    worms = dict(g.worms)
+    worms["green"] = worms["green"][1:]  # its other segments all where they lay
+    assert not g.scene(worms)
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal  # judged against the whole accepted table
 
 
 def test_an_illegal_move_leaves_the_accepted_table_and_the_turn():

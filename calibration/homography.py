@@ -10,8 +10,9 @@ correspondences (POINTS.json).
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import combinations
 from pathlib import Path
 from typing import Any
 
@@ -327,9 +328,30 @@ def general_position_four(points: np.ndarray, rel_tol: float = 0.01) -> np.ndarr
     others = np.array([i for i in range(len(pts)) if i not in (a, b, c)])
     h = np.minimum(np.minimum(height(others, a, b), height(others, a, c)), height(others, b, c))
     best = int(np.argmax(h))
-    if h[best] < rel_tol * spread:
+    if h[best] >= rel_tol * spread:
+        return np.array([a, b, c, int(others[best])])
+    return _best_four(pts, height, rel_tol * spread)
+
+
+_EXHAUSTIVE_MAX = 30
+"""Up to this many points, a failed greedy choice is checked against every four of them."""
+
+
+def _best_four(pts: np.ndarray, height: Callable[[Any, int, int], Any],
+               min_height: float) -> np.ndarray | None:
+    """The four points whose flattest triangle is least flat, searched among all fours (the
+    greedy choice can miss them: its first three may leave no fourth off their lines)."""
+    n = len(pts)
+    if n > _EXHAUSTIVE_MAX:
         return None
-    return np.array([a, b, c, int(others[best])])
+    best, best_h = None, min_height
+    for quad in combinations(range(n), 4):
+        h = min(float(height(i, p, q)) for i, p, q in
+                ((quad[0], quad[1], quad[2]), (quad[0], quad[1], quad[3]),
+                 (quad[0], quad[2], quad[3]), (quad[1], quad[2], quad[3])))
+        if h >= best_h:
+            best, best_h = np.array(quad), h
+    return best
 
 
 def load_points(path: str | Path) -> Any:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from calibration.homography import calibrate_from_points, general_position_four
@@ -47,6 +47,7 @@ def test_points_on_one_line_plus_at_most_one_are_degenerate(n, slope, off, extra
 
 @settings(max_examples=60, deadline=None)
 @given(seed=st.integers(0, 10_000), n=st.integers(6, 30))
+@example(seed=4442, n=6)  # the greedy choice's first three left no fourth off their lines
 def test_four_found_points_have_no_three_on_a_line(seed, n):
     pts = np.random.default_rng(seed).uniform(-500, 500, (n, 2))
     idx = general_position_four(pts)

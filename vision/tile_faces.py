@@ -1,0 +1,160 @@
+"""A tile's face: up (a suit symbol in the centre) or down (the back's grid), and its suit.
+
+Each tile is read from a square patch of its top face (:data:`PATCH_PX` a side, its sides along
+the patch's). A back's grid lines cross the middle of all four sides; a face has only its
+symbol there (out to 0.3 of the side from the centre) and a faint border (0.44). The lines are
+looked for as thin dark ridges between 0.30 and 0.42 of the side out along each of the four
+arms: the patch's levels across the arm, averaged along it, must dip at the line below both
+of its sides a few pixels away, relative to those sides. That is the tile's own paper against
+its own ink, whatever the table's colour or the light's: a blind's stripe or a shadow across a
+patch is a step in level, not a dip, and a coloured cloth or lamp scales paper and line alike.
+A back shows them on all four arms, or on two with no symbol in the centre (the rest in a
+shade's edge or another piece's shadow); anything else is read face up, its suit from its
+symbol's ink (no ink at all: a back whose lines did not show).
+
+>>> import cv2
+>>> from vision.suits import DEFAULT_SUIT_INKS
+>>> paper = np.full((PATCH_PX, PATCH_PX, 3), 200, np.uint8)
+>>> back = paper.copy(); back[PATCH_PX // 2, :] = 90; back[:, PATCH_PX // 2] = 90
+>>> back[:, :20] //= 2  # a blind's stripe over a third of it
+>>> sun = cv2.circle(paper.copy(), (24, 24), 12, (0, 94, 213), -1)  # BGR of #D55E00
+>>> [r[:2] for r in read_faces(np.stack([back, sun]), dict(DEFAULT_SUIT_INKS))]
+[('down', None), ('up', 'suns')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import cv2
+import numpy as np
+
+from vision.prepare import largest_channel
+from vision.stats import row_percentiles
+from vision.suits import classify_ink, symbol_colours
+
+PATCH_PX = 48
+"""Side of the canonical patch a tile's face is read from."""
+
+_yy, _xx = np.mgrid[0:PATCH_PX, 0:PATCH_PX]
+_FACE_REGION = (_xx - PATCH_PX // 2 + 0.5) ** 2 + (_yy - PATCH_PX // 2 + 0.5) ** 2 <= (
+    0.4 * PATCH_PX) ** 2
+"""Where a face's symbol is looked for in the patch (a disc of 0.4 of its side)."""
+_FACE_OFFSETS = np.c_[_xx[_FACE_REGION] - PATCH_PX // 2, _yy[_FACE_REGION] - PATCH_PX // 2]
+"""The same, as offsets from the patch's centre pixel."""
+
+ARM_FROM, ARM_TO = 0.30, 0.42
+"""Where along each arm (shares of the side out from the centre) a back's line is looked for:
+beyond a face's symbol, inside its printed border."""
+SHIFT_PX = 6
+"""How far across the arm (patch pixels) the line may lie from the patch's middle (the
+tile's fit and the print's own offset)."""
+SIDE_PX = 3
+"""How far either side of the line its paper is taken."""
+
+BACK_RIDGE = 0.012
+"""Least dip of a back's line below its paper (share of the paper's level) on every arm: a
+back for certain (a face's arms are blank paper: under 0.006 on the tuning renders, blur,
+a blind's stripes and noise included; a faint back's lines, over-exposed, 0.027 and up)."""
+PART_RIDGE = 0.04
+"""A back whose lines show on only two or three arms (another piece's shadow, a stripe's edge
+along the rest, a patch a little off the tile): a line this deep on two arms, and no symbol."""
+INK_LEVEL = 0.6
+"""A symbol's ink: under this share of its paper in its darkest channel."""
+NO_SYMBOL = 0.12
+"""A patch with less of its centre disc in ink has no symbol (a face's: 0.2 and up; a back's
+lines and shades: 0.09 at most on the tuning renders)."""
+
+
+def tile_patch(top: np.ndarray, centre_px: np.ndarray, angle_px: float, side_px: float
+               ) -> np.ndarray:
+    """A tile's face as a square patch of :data:`PATCH_PX`, its sides along the patch's."""
+    scale = PATCH_PX / side_px
+    M = cv2.getRotationMatrix2D((float(centre_px[0]), float(centre_px[1])), angle_px, scale)
+    M[:, 2] += np.array([PATCH_PX / 2, PATCH_PX / 2]) - centre_px
+    return cv2.warpAffine(top, M, (PATCH_PX, PATCH_PX), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def arm_ridges(patches: np.ndarray) -> np.ndarray:
+    """How deep a thin dark line runs out along each arm of each patch (N, 4: right, left,
+    down, up), as a share of the paper beside it (0: none; a step in level or flat paper
+    gives 0).
+
+    Args:
+        patches: (N, PATCH_PX, PATCH_PX, 3) uint8 BGR.
+    """
+    n = len(patches)
+    if not n:
+        return np.zeros((0, 4))
+    lum = largest_channel(patches.reshape(-1, PATCH_PX, 3)).reshape(n, PATCH_PX, PATCH_PX)
+    lum = lum.astype(np.float32)
+    c = PATCH_PX // 2
+    t0, t1 = round(ARM_FROM * PATCH_PX), round(ARM_TO * PATCH_PX)
+    r = SHIFT_PX + SIDE_PX
+    across = slice(c - r, c + r)  # the middle pixel of an even side is c - 1 / c: both in
+    # profiles across each arm, averaged along it: (N, 4, 2r)
+    prof = np.stack([lum[:, across, c + t0:c + t1].mean(axis=2),
+                     lum[:, across, c - t1:c - t0].mean(axis=2),
+                     lum[:, c + t0:c + t1, across].mean(axis=1),
+                     lum[:, c - t1:c - t0, across].mean(axis=1)], axis=1)
+    best = np.zeros((n, 4))
+    for o in range(SIDE_PX, 2 * r - SIDE_PX):
+        left, right = prof[..., o - SIDE_PX], prof[..., o + SIDE_PX]
+        paper = np.maximum(np.maximum(left, right), 1.0)
+        best = np.maximum(best, (np.minimum(left, right) - prof[..., o]) / paper)
+    return best
+
+
+def ink_shares(patches: np.ndarray) -> np.ndarray:
+    """(N,) share of each patch's centre disc (where a face's symbol lies) printed in ink: its
+    smallest channel under :data:`INK_LEVEL` of the disc's paper (its 90th percentile). Every
+    suit's ink is dark in some channel (an orange sun in blue, a blue or green one in red, a
+    moon in all); a back's thin lines, blurred, are not that dark, so a back has next to none.
+    """
+    if not len(patches):
+        return np.zeros(0)
+    c = PATCH_PX // 2
+    low = np.asarray(patches).min(axis=3).astype(np.float32)
+    disc = low[:, c + _FACE_OFFSETS[:, 1], c + _FACE_OFFSETS[:, 0]]
+    paper = np.maximum(row_percentiles(disc, 90), 1.0)
+    return (disc < INK_LEVEL * paper[:, None]).mean(axis=1)
+
+
+def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
+               back_ridge: float = BACK_RIDGE) -> list[tuple[str, str | None, float]]:
+    """(face, suit, confidence) of each tile from its patch (:func:`tile_patch`).
+
+    A back: a line on all four arms at least ``back_ridge`` deep, or on two of them at least
+    :data:`PART_RIDGE` deep and no symbol's ink in the centre (:func:`ink_shares`); confidence
+    from 0.5 up, so the namer never renames it. Otherwise the symbol's ink gives the suit
+    (face up); no ink at all: a back whose lines did not show (confidence 0.2).
+
+    Args:
+        patches: (N, PATCH_PX, PATCH_PX, 3) uint8 BGR.
+        inks: Suit name -> 8-bit RGB of its ink.
+        back_ridge: Least line depth on every arm of a back.
+    """
+    if not len(patches):
+        return []
+    arms = np.sort(arm_ridges(patches), axis=1)
+    ridge = arms[:, 0]
+    back = (ridge >= back_ridge) | ((arms[:, 2] >= PART_RIDGE) & (ink_shares(patches) < NO_SYMBOL))
+    c = PATCH_PX // 2
+    up = np.flatnonzero(~back)
+    strip = np.concatenate(list(patches[up]), axis=1) if len(up) else patches[:0]
+    centres = np.array([[PATCH_PX * k + c, c] for k in range(len(up))], int)
+    read = dict(zip(up.tolist(), symbol_colours(strip, centres, _FACE_OFFSETS)
+                    if len(up) else [], strict=True))
+    out: list[tuple[str, str | None, float]] = []
+    for i in range(len(patches)):
+        if back[i]:
+            out.append(("down", None, float(np.clip(0.5 + 4 * arms[i, 2], 0.5, 1.0))))
+            continue
+        rel, _ = read[i]
+        if rel is None:
+            out.append(("down", None, 0.2))
+            continue
+        suit, conf = classify_ink(rel, inks)
+        out.append(("up", suit, conf))
+    return out

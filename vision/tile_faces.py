@@ -30,8 +30,7 @@ import cv2
 import numpy as np
 
 from vision.prepare import largest_channel
-from vision.stats import row_percentiles
-from vision.suits import classify_ink, symbol_colours
+from vision.suits import classify_ink
 
 PATCH_PX = 48
 """Side of the canonical patch a tile's face is read from."""
@@ -42,6 +41,8 @@ _FACE_REGION = (_xx - PATCH_PX // 2 + 0.5) ** 2 + (_yy - PATCH_PX // 2 + 0.5) **
 """Where a face's symbol is looked for in the patch (a disc of 0.4 of its side)."""
 _FACE_OFFSETS = np.c_[_xx[_FACE_REGION] - PATCH_PX // 2, _yy[_FACE_REGION] - PATCH_PX // 2]
 """The same, as offsets from the patch's centre pixel."""
+_PAPER_DISC = cv2.getStructuringElement(cv2.MORPH_RECT, (PATCH_PX // 3 + 1,) * 2)
+"""A square wider than a face's symbol (0.6 of the side), at half the patch's resolution."""
 
 ARM_FROM, ARM_TO = 0.30, 0.42
 """Where along each arm (shares of the side out from the centre) a back's line is looked for:
@@ -106,19 +107,43 @@ def arm_ridges(patches: np.ndarray) -> np.ndarray:
     return best
 
 
-def ink_shares(patches: np.ndarray) -> np.ndarray:
-    """(N,) share of each patch's centre disc (where a face's symbol lies) printed in ink: its
-    smallest channel under :data:`INK_LEVEL` of the disc's paper (its 90th percentile). Every
-    suit's ink is dark in some channel (an orange sun in blue, a blue or green one in red, a
-    moon in all); a back's thin lines, blurred, are not that dark, so a back has next to none.
+def symbol_inks(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each patch's symbol, read against the tile's own paper round it (per channel, a closing
+    wider than any symbol: a shade's band or a lamp's colour over part of the tile divides
+    out).
+
+    Returns:
+        ``(share, rel_rgb)``: (N,) share of the centre disc in ink (its smallest channel under
+        :data:`INK_LEVEL` of the paper's), and (N, 3) the ink's mean colour over the paper's,
+        RGB (NaN where there is no ink). Every suit's ink is dark in some channel (an orange sun
+        in blue, a blue or green one in red, a moon in all); a back's thin lines, blurred, are
+        not that dark, so a back has next to none.
     """
-    if not len(patches):
-        return np.zeros(0)
+    n = len(patches)
+    share, rel = np.zeros(n), np.full((n, 3), np.nan)
     c = PATCH_PX // 2
-    low = np.asarray(patches).min(axis=3).astype(np.float32)
-    disc = low[:, c + _FACE_OFFSETS[:, 1], c + _FACE_OFFSETS[:, 0]]
-    paper = np.maximum(row_percentiles(disc, 90), 1.0)
-    return (disc < INK_LEVEL * paper[:, None]).mean(axis=1)
+    ys, xs = c + _FACE_OFFSETS[:, 1], c + _FACE_OFFSETS[:, 0]
+    if not n:
+        return share, rel
+    # the paper at half resolution (enough for a shade's soft edge), all patches at once, one
+    # above the other, each in a border of its own edge as wide as the closing reaches (a shade
+    # over a patch's edge runs on beyond it, not back into light)
+    half, k = PATCH_PX // 2, 2 * (_PAPER_DISC.shape[0] // 2)
+    small = np.stack([cv2.copyMakeBorder(
+        cv2.resize(p, (half, half), interpolation=cv2.INTER_AREA), k, k, k, k,
+        cv2.BORDER_REPLICATE) for p in np.asarray(patches)])
+    h = half + 2 * k
+    closed = cv2.morphologyEx(small.reshape(n * h, h, 3), cv2.MORPH_CLOSE, _PAPER_DISC,
+                              borderType=cv2.BORDER_REPLICATE).reshape(n, h, h, 3)
+    closed = np.stack([cv2.resize(p[k:k + half, k:k + half], (PATCH_PX, PATCH_PX),
+                                  interpolation=cv2.INTER_LINEAR) for p in closed])
+    paper = closed[:, ys, xs].astype(np.float32)  # (N, P, 3)
+    ratio = np.asarray(patches)[:, ys, xs].astype(np.float32) / np.maximum(paper, 1.0)
+    ink = ratio.min(axis=2) < INK_LEVEL
+    share = ink.mean(axis=1)
+    for i in np.flatnonzero(ink.sum(axis=1) >= 3):
+        rel[i] = ratio[i][ink[i]].mean(axis=0)[::-1]
+    return share, rel
 
 
 def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
@@ -126,7 +151,7 @@ def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
     """(face, suit, confidence) of each tile from its patch (:func:`tile_patch`).
 
     A back: a line on all four arms at least ``back_ridge`` deep, or on two of them at least
-    :data:`PART_RIDGE` deep and no symbol's ink in the centre (:func:`ink_shares`); confidence
+    :data:`PART_RIDGE` deep and no symbol's ink in the centre (:func:`symbol_inks`); confidence
     from 0.5 up, so the namer never renames it. Otherwise the symbol's ink gives the suit
     (face up); no ink at all: a back whose lines did not show (confidence 0.2).
 
@@ -138,23 +163,16 @@ def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
     if not len(patches):
         return []
     arms = np.sort(arm_ridges(patches), axis=1)
-    ridge = arms[:, 0]
-    back = (ridge >= back_ridge) | ((arms[:, 2] >= PART_RIDGE) & (ink_shares(patches) < NO_SYMBOL))
-    c = PATCH_PX // 2
-    up = np.flatnonzero(~back)
-    strip = np.concatenate(list(patches[up]), axis=1) if len(up) else patches[:0]
-    centres = np.array([[PATCH_PX * k + c, c] for k in range(len(up))], int)
-    read = dict(zip(up.tolist(), symbol_colours(strip, centres, _FACE_OFFSETS)
-                    if len(up) else [], strict=True))
+    share, rel = symbol_inks(patches)
+    back = (arms[:, 0] >= back_ridge) | ((arms[:, 2] >= PART_RIDGE) & (share < NO_SYMBOL))
     out: list[tuple[str, str | None, float]] = []
     for i in range(len(patches)):
         if back[i]:
             out.append(("down", None, float(np.clip(0.5 + 4 * arms[i, 2], 0.5, 1.0))))
             continue
-        rel, _ = read[i]
-        if rel is None:
-            out.append(("down", None, 0.2))
+        suit, conf = classify_ink(rel[i], inks) if share[i] > 0 else (None, 0.0)
+        if suit is None:
+            out.append(("down", None, 0.2))  # no symbol: a back whose lines did not show
             continue
-        suit, conf = classify_ink(rel, inks)
         out.append(("up", suit, conf))
     return out

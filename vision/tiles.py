@@ -4,7 +4,7 @@ A blob of the bright mask is opened with a disc wider than a coin, so touching c
 away and only tiles stay. Tiles laid edge to edge (a board of 2x3 tiles) make one rectangle
 whose sides are whole multiples of the tile: it is cut into that grid. The face is read from a
 square patch of each tile: a back shows dark lines across the middle of all four sides, a face
-shows one coloured symbol in the centre.
+shows one coloured symbol in the centre (:mod:`vision.tile_faces`).
 """
 
 from __future__ import annotations

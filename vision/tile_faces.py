@@ -1,16 +1,18 @@
 """A tile's face: up (a suit symbol in the centre) or down (the back's grid), and its suit.
 
 Each tile is read from a square patch of its top face (:data:`PATCH_PX` a side, its sides along
-the patch's). A back's grid lines cross the middle of all four sides; a face has only its
+the patch's), first as session 8 read it (:func:`_quadrant_reading`: the middle lines against
+the quadrants, the symbol against the patch's brightest quarter). Under a blind's stripe that
+reading calls a back a moon (the shaded part reads as black ink), so a tile read as a moon is
+looked at again. A back's grid lines cross the middle of all four sides; a face has only its
 symbol there (out to 0.3 of the side from the centre) and a faint border (0.44). The lines are
 looked for as thin dark ridges between 0.30 and 0.42 of the side out along each of the four
 arms: the patch's levels across the arm, averaged along it, must dip at the line below both
 of its sides a few pixels away, relative to those sides. That is the tile's own paper against
 its own ink, whatever the table's colour or the light's: a blind's stripe or a shadow across a
 patch is a step in level, not a dip, and a coloured cloth or lamp scales paper and line alike.
-A back shows them on all four arms, or on two with no symbol in the centre (the rest in a
-shade's edge or another piece's shadow); anything else is read face up, its suit from its
-symbol's ink (no ink at all: a back whose lines did not show).
+A "moon" with them on all four arms, or on two and no symbol's ink in the centre against the
+tile's own paper (the rest in a shade's edge or another piece's shadow), is a back.
 
 >>> import cv2
 >>> from vision.suits import DEFAULT_SUIT_INKS
@@ -30,7 +32,8 @@ import cv2
 import numpy as np
 
 from vision.prepare import largest_channel
-from vision.suits import classify_ink
+from vision.stats import row_percentiles
+from vision.suits import classify_ink, neutral_inks, symbol_colours
 
 PATCH_PX = 48
 """Side of the canonical patch a tile's face is read from."""
@@ -146,33 +149,69 @@ def symbol_inks(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return share, rel
 
 
+def _quadrant_reading(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
+                      back_contrast: float) -> list[tuple[str, str | None, float]]:
+    """The first reading (session 8's): a back's middle lines darker than its quadrants,
+    against the patch's 80th percentile; the symbol against its brightest quarter."""
+    lum = largest_channel(patches.reshape(-1, PATCH_PX, 3)).reshape(patches.shape[:3])
+    lum = lum.astype(np.float32)
+    body = row_percentiles(lum[:, 4:-4, 4:-4].reshape(len(lum), -1), 80)
+    dark = np.clip(1.0 - lum / np.maximum(body, 1.0)[:, None, None], 0.0, 1.0)
+    # the lines are looked for between a face's symbol (out to 0.3 of the side from the
+    # centre) and the printed border (0.44): a sun's rays reach 0.3 on all four sides
+    c, q, a = PATCH_PX // 2, int(PATCH_PX * 0.3), int(PATCH_PX * 0.38)
+    arms = np.stack([dark[:, c - 4:c + 4, c + a - 2:c + a + 2].max(axis=1).mean(axis=1),
+                     dark[:, c - 4:c + 4, c - a - 2:c - a + 2].max(axis=1).mean(axis=1),
+                     dark[:, c + a - 2:c + a + 2, c - 4:c + 4].max(axis=2).mean(axis=1),
+                     dark[:, c - a - 2:c - a + 2, c - 4:c + 4].max(axis=2).mean(axis=1)])
+    # the same statistic (largest across an 8-pixel window) where a back is blank
+    quads = np.stack([dark[:, c + dy - 4:c + dy + 4, c + dx - 2:c + dx + 2].max(axis=1)
+                      .mean(axis=1) for dx in (-q, q) for dy in (-q, q)])
+    back = arms.min(axis=0) - quads.max(axis=0)
+    out: list[tuple[str, str | None, float]] = []
+    up = [i for i in range(len(patches)) if not back[i] > back_contrast]
+    strip = np.concatenate(list(patches[up]), axis=1) if up else patches[:0]
+    centres = np.array([[PATCH_PX * k + c, c] for k in range(len(up))], int)
+    read = dict(zip(up, symbol_colours(strip, centres, _FACE_OFFSETS) if up else [],
+                    strict=True))
+    for i in range(len(patches)):
+        if back[i] > back_contrast:
+            out.append(("down", None, float(np.clip(0.5 + back[i], 0.0, 1.0))))
+            continue
+        rel, _ = read[i]
+        if rel is None:
+            out.append(("down", None, 0.2))  # no symbol at all: a back whose lines did not show
+            continue
+        suit, conf = classify_ink(rel, inks)
+        out.append(("up", suit, conf))
+    return out
+
+
 def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
-               back_ridge: float = BACK_RIDGE) -> list[tuple[str, str | None, float]]:
+               back_contrast: float = 0.01) -> list[tuple[str, str | None, float]]:
     """(face, suit, confidence) of each tile from its patch (:func:`tile_patch`).
 
-    A back: a line on all four arms at least ``back_ridge`` deep, or on two of them at least
-    :data:`PART_RIDGE` deep and no symbol's ink in the centre (:func:`symbol_inks`); confidence
-    from 0.5 up, so the namer never renames it. Otherwise the symbol's ink gives the suit
-    (face up); no ink at all: a back whose lines did not show (confidence 0.2).
+    The first reading (:func:`_quadrant_reading`, ``back_contrast`` its least contrast of a
+    back's lines over its quadrants) stands, but for a black symbol (a moon) read where a
+    blind's stripe or a shadow darkens part of a back: a tile read so whose four arms all show
+    a back's line at least :data:`BACK_RIDGE` deep, or two of them :data:`PART_RIDGE` and its
+    centre no symbol's ink against its own paper (:func:`symbol_inks`), is a back.
 
     Args:
         patches: (N, PATCH_PX, PATCH_PX, 3) uint8 BGR.
         inks: Suit name -> 8-bit RGB of its ink.
-        back_ridge: Least line depth on every arm of a back.
+        back_contrast: The first reading's least contrast of a back.
     """
     if not len(patches):
         return []
-    arms = np.sort(arm_ridges(patches), axis=1)
-    share, rel = symbol_inks(patches)
-    back = (arms[:, 0] >= back_ridge) | ((arms[:, 2] >= PART_RIDGE) & (share < NO_SYMBOL))
-    out: list[tuple[str, str | None, float]] = []
-    for i in range(len(patches)):
-        if back[i]:
-            out.append(("down", None, float(np.clip(0.5 + 4 * arms[i, 2], 0.5, 1.0))))
-            continue
-        suit, conf = classify_ink(rel[i], inks) if share[i] > 0 else (None, 0.0)
-        if suit is None:
-            out.append(("down", None, 0.2))  # no symbol: a back whose lines did not show
-            continue
-        out.append(("up", suit, conf))
+    out = _quadrant_reading(np.asarray(patches), inks, back_contrast)
+    neutral = set(neutral_inks(inks))
+    maybe = [i for i, (f, s, _) in enumerate(out) if f == "up" and s in neutral]
+    if not maybe:
+        return out
+    arms = np.sort(arm_ridges(np.asarray(patches)[maybe]), axis=1)
+    share, _ = symbol_inks(np.asarray(patches)[maybe])
+    back = (arms[:, 0] >= BACK_RIDGE) | ((arms[:, 2] >= PART_RIDGE) & (share < NO_SYMBOL))
+    for k in np.flatnonzero(back):
+        out[maybe[k]] = ("down", None, float(np.clip(0.5 + 4 * arms[k, 2], 0.5, 1.0)))
     return out

@@ -23,7 +23,7 @@ from vision.sampling import bilinear
 from vision.square_fit import square_centre
 from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS
-from vision.tile_faces import BACK_RIDGE, read_faces, tile_patch
+from vision.tile_faces import read_faces, tile_patch
 from vision.tile_fit import runs_past
 from vision.tile_judge import BLOCK, TileJudgeConfig, keep_tiles
 from vision.tile_judge import EDGED as EDGED_SOURCE
@@ -48,8 +48,7 @@ class TileConfig:
         still gives its place and angle better than its blob.
     side_tolerance: How far (share of a side) a blob's side may be from a whole number of tiles.
     gap_mm: The gap left between tiles laid edge to edge.
-    back_contrast: How much darker a back's middle lines are than the paper beside them
-        (share of its level), on all four sides (:mod:`vision.tile_faces`).
+    back_contrast: How much darker the middle lines of a back are than its quadrants.
     max_runs_edged: A tile guessed from a notched blob's straight stretches is none where
         this many of its sides run on past its corners (:func:`vision.tile_fit.runs_past`):
         the corner of a page, a notebook or a card (a tile touching others at other angles,
@@ -70,7 +69,7 @@ class TileConfig:
     loose_rms_px: float = 1.6
     side_tolerance: float = 0.3
     gap_mm: float = 0.5
-    back_contrast: float = BACK_RIDGE
+    back_contrast: float = 0.01
     max_runs_edged: int = 2
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
     judge: TileJudgeConfig | None = field(default_factory=TileJudgeConfig)

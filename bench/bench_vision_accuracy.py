@@ -8,7 +8,9 @@ reaching over the table (``render_hand_*``: ``render_hand_hand_accuracy`` is the
 flagged, each frame judged alone), and rendered Worm Up! and Jungle tables (``render_games_*``,
 ``--games``, seeds from ``--seed`` + 1000) read by a detector asked for those games' kinds:
 Worm Up! segments (precision, recall, colour accuracy, centre error) and Jungle's marker tokens
-(precision, recall, id accuracy, centre error), also per condition (``game`` among them).
+(precision, recall, id accuracy, centre error), also per condition (``game`` among them);
+``--segment-tables K``: K Worm Up! tables on each cloth or felt of a segment's own colour
+(``render_segtables_*``, per table and light).
 
 Every figure is also printed per condition (``<prefix>_<condition>_<value>_<figure>``: the
 table, its family, the light, clutter, a worm through a gap, a hand), and the learned namer's
@@ -300,6 +302,29 @@ def game_cases(n: int, seed: int, games: tuple[str, ...] = ("worm-up", "jungle")
     return out
 
 
+SEGMENT_TABLES = ("felt-blue", "felt-green", "felt-red", "felt-black", "cloth-blue",
+                  "cloth-green", "cloth-red", "cloth-black", "gingham-red", "gingham-blue")
+"""Tables of a segment's own colour (or none at all), where segments are hardest to see."""
+
+
+def segment_table_cases(per_table: int, seed: int, tables: tuple[str, ...] = SEGMENT_TABLES
+                        ) -> list[Case]:
+    """Worm Up! tables (as :func:`game_cases`) with the table pinned to each of ``tables`` in
+    turn, ``per_table`` each (seeds from ``seed``; the light drawn)."""
+    from tabletop.render.variety import draw_game_case
+    from vision.detector import GAME_KINDS
+
+    out = []
+    for k in range(per_table * len(tables)):
+        case = draw_game_case(seed + k, "worm-up", table=tables[k % len(tables)])
+        r = case.render()
+        truth = [{**p.to_json(), "occluded": hidden(p.kind, tr.visible_fraction, tr.occluded)}
+                 for p, tr in zip(r.scene.pieces, r.truth, strict=True)]
+        out.append(Case(case.name, r.image, r.calibration(), truth, bool(r.hand_mask.any()),
+                        dict(case.conditions), GAME_KINDS["worm-up"]))
+    return out
+
+
 def devscene_cases(folder: Path = DEVSCENES) -> list[Case]:
     """The devscenes, calibrated from their points as a user would (lens when distorted)."""
     out = []
@@ -476,6 +501,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--posts-model", type=Path, default=None,
                     help="the post judge's forest (default: the committed one), e.g. one "
                          "trained without a table family (training/train_posts.py --without)")
+    ap.add_argument("--segment-tables", type=int, default=0,
+                    help="Worm Up! scenes per table of a segment's own colour (SEGMENT_TABLES), "
+                         "from seed + 2000, figures render_segtables_* (0: none)")
     args = ap.parse_args(argv)
     proposals = ProposalConfig() if args.proposals else None
     posts = PostConfig(judge=PostJudgeConfig(model=args.posts_model)) if args.posts_model \
@@ -488,7 +516,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_dev and args.devscenes.is_dir():
         run(devscene_cases(args.devscenes), "dev", DEVSCENE_PIECES, namer=namer, centres=centres,
             proposals=proposals, posts=posts)
-    if args.render > 0 or args.games > 0:
+    if args.render > 0 or args.games > 0 or args.segment_tables > 0:
         try:
             import tabletop.render  # noqa: F401
         except ImportError:
@@ -503,6 +531,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.games > 0:  # the games' scenes are their own figures, with --render 0 too
         run(game_cases(args.games, args.seed + 1000), "render_games", namer=namer,
             centres=centres, proposals=proposals, posts=posts)
+    if args.segment_tables > 0:
+        run(segment_table_cases(args.segment_tables, args.seed + 2000), "render_segtables",
+            namer=namer, centres=centres, proposals=proposals, posts=posts)
     return 0
 
 

@@ -1,13 +1,16 @@
 """Training data for the segment judge: candidate discs from rendered Worm Up! tables, labelled
 by the renderer's truth.
 
-    .venv/bin/python training/make_segments.py --seeds 65200:65500 -o training/data/segments.npz
+    .venv/bin/python training/make_segments.py --seeds 50500:50600 -o training/data/segments.npz
 
 Each seed is a table of the renderer's variety laying Worm Up!'s pieces
 (``tabletop.render.variety.draw_game_case(seed, "worm-up")``: every table kind, light and
-clutter). Its frame goes through the detector's own first stages (prepare, tiles masked out)
-and :func:`vision.segments.segment_candidates`; each candidate's features
-(:mod:`vision.segment_features`) are labelled 1 when a segment in full view lies within
+clutter). A share of the seeds (``--setups``) shows instead a Worm Up! start on that table, in
+that light and camera (:func:`setup_scene`): worms of several colours, each a row of touching
+segments, lying side by side, whose shadows fall on the next worm; the variety's other pieces
+stay where they do not touch a worm. Its frame goes through the detector's own first stages
+(prepare, tiles masked out) and :func:`vision.segments.segment_candidates`; each candidate's
+features (:mod:`vision.segment_features`) are labelled 1 when a segment in full view lies within
 ``--hit-mm`` of it, 0 when no segment at all lies within ``--miss-mm`` (between the two, or
 by a half-hidden segment: left out). The file holds ``x`` (N, F), ``y`` (N,), ``seed`` (N,)
 and ``family`` (N, the table's family) for held-out figures.
@@ -19,13 +22,15 @@ import argparse
 import math
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tabletop.render.variety import draw_game_case
+from tabletop.render.variety import draw_game_case, view_region
+from tabletop.scene import Piece, Scene
 from vision import Detector, DetectorConfig
 from vision.prepare import prepare
 from vision.segment_features import candidate_images, disc_features
@@ -53,6 +58,38 @@ def candidates_of(image: np.ndarray, calibration, ) -> tuple[np.ndarray, np.ndar
     return feats, det.view.camera.foot_of(seen, 0.0)
 
 
+def setup_scene(scene: Scene, region, rng: np.random.Generator, colours: list[str],
+                diameter_mm: float) -> Scene | None:
+    """A Worm Up! start laid over a case's table: 2-5 worms of distinct colours, each a row of
+    4-8 touching segments (bent by a few degrees at each), 24-70 mm apart side by side, at a
+    random place and angle inside ``region`` (a shapely polygon, mm); the case's other pieces
+    that keep clear of them stay. None when the start does not fit in the view."""
+    from shapely.geometry import Point
+
+    n = int(rng.integers(2, min(5, len(colours)) + 1))
+    chosen = [colours[int(i)] for i in rng.permutation(len(colours))[:n]]
+    gap = float(rng.uniform(24.0, 70.0))
+    a = float(rng.uniform(0, 2 * math.pi))
+    c = region.centroid
+    cx, cy = float(c.x) + float(rng.uniform(-60, 60)), float(c.y) + float(rng.uniform(-60, 60))
+    along, across = np.array([math.cos(a), math.sin(a)]), np.array([-math.sin(a), math.cos(a)])
+    segs: list[Piece] = []
+    for i, colour in enumerate(chosen):
+        p = np.array([cx, cy]) + (i - (n - 1) / 2) * gap * across - 70.0 * along
+        heading = a
+        for _ in range(int(rng.integers(4, 9))):
+            segs.append(Piece("segment", round(float(p[0]), 2), round(float(p[1]), 2),
+                              color=colour))
+            heading += math.radians(float(rng.uniform(-4.0, 4.0)))
+            p = p + (diameter_mm + float(rng.uniform(0.0, 0.3))) * np.array(
+                [math.cos(heading), math.sin(heading)])
+    if not all(region.contains(Point(q.x_mm, q.y_mm)) for q in segs):
+        return None
+    keep = [q for q in scene.pieces if q.kind != "segment" and min(
+        math.dist(q.centre_mm, s.centre_mm) for s in segs) > 45.0]
+    return Scene((*keep, *segs))
+
+
 def labels(feet_mm: np.ndarray, shown: list[tuple[float, float]],
            half_hidden: list[tuple[float, float]], hit_mm: float, miss_mm: float
            ) -> np.ndarray:
@@ -74,11 +111,31 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("-o", "--out", type=Path, required=True)
     ap.add_argument("--hit-mm", type=float, default=4.0)
     ap.add_argument("--miss-mm", type=float, default=8.0)
+    ap.add_argument("--setups", type=float, default=0.5,
+                    help="share of the seeds showing a Worm Up! start (setup_scene)")
+    ap.add_argument("--tables", default="",
+                    help="comma-separated table kinds pinned in turn, one per seed (default: "
+                         "drawn), e.g. the cloths and felts of the segments' own colours")
+    ap.add_argument("--lights", default="",
+                    help="comma-separated light kinds pinned in turn (default: drawn), e.g. "
+                         "the hard lamps whose shadows stand out from a coloured cloth")
     args = ap.parse_args(argv)
+    tables = [t for t in args.tables.split(",") if t]
+    lights = [t for t in args.lights.split(",") if t]
     xs, ys, seeds, families = [], [], [], []
     t0 = time.perf_counter()
     for seed in args.seeds:
-        case = draw_game_case(seed, "worm-up")
+        pinned = {"table": tables[seed % len(tables)]} if tables else {}
+        if lights:
+            pinned["light"] = lights[(seed // max(1, len(tables))) % len(lights)]
+        case = draw_game_case(seed, "worm-up", **pinned)
+        rng = np.random.default_rng([seed, 4242])
+        if rng.uniform() < args.setups:
+            start = setup_scene(case.scene, view_region(case.pose), rng,
+                                list(case.pieces.segment_colours),
+                                case.pieces.segment_diameter_mm)
+            if start is not None:
+                case = replace(case, scene=start)
         r = case.render()
         shown, half = [], []
         for p, tr in zip(r.scene.pieces, r.truth, strict=True):

@@ -25,7 +25,14 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from training.forests import forest, scores
+from training.forest_data import (
+    common_arguments,
+    fit,
+    labelled,
+    load_rows,
+    split_every,
+)
+from training.forests import scores
 from vision.coin_features import FEATURES
 
 NAMER_KEEP = 0.5
@@ -60,30 +67,16 @@ def best_threshold(y: np.ndarray, s: np.ndarray) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data", nargs="+", type=Path)
-    ap.add_argument("-o", "--out", type=Path, required=True)
-    ap.add_argument("--trees", type=int, default=100)
-    ap.add_argument("--depth", type=int, default=12)
-    ap.add_argument("--holdout", type=float, default=0.3)
-    ap.add_argument("--seed", type=int, default=1)
+    common_arguments(ap, trees=100, depth=12, holdout=0.3)
     args = ap.parse_args(argv)
-    parts = [np.load(p) for p in args.data]
-    for p, path in zip(parts, args.data, strict=True):
-        if tuple(p["features"]) != FEATURES:
-            raise SystemExit(f"{path}: made with other features than vision/coin_features.py")
-
-    def cat(key: str) -> np.ndarray:
-        return np.concatenate([p[key] for p in parts])
-
-    x, y, seed, source, cond = (cat(k) for k in ("x", "y", "seed", "source", "conditions"))
-    use = y >= 0
-    x, y, seed, source, cond = (a[use] for a in (x, y, seed, source, cond))
-    seeds = np.unique(seed)
+    rows = load_rows(args.data, ("x", "y", "seed", "source", "conditions"), "train_coin_judge",
+                     features=FEATURES)
+    rows = labelled(rows, rows["conditions"][:, 1], args.without, "train_coin_judge")
+    x, y, seed, source, cond = (rows[k] for k in ("x", "y", "seed", "source", "conditions"))
+    split = split_every(seed, args.holdout)
+    seeds, held, train, test = split.seeds, split.held, split.train, split.test
     step = max(2, round(1.0 / args.holdout))
-    held = seeds[step - 1::step]  # every step-th seed: each kind of scene on both sides
-    test = np.isin(seed, held)
-    train = ~test
-    rt = forest(x[train], y[train], args.trees, args.depth, args.seed)
+    rt = fit(args, x[train], y[train])
     st = scores(rt, x[test])
     real = source[test] < 2  # what the detector's stages and centre net put before it
     t = best_threshold(y[test][real], st[real])
@@ -103,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         te = test & (cond[:, 1] == fam)
         if not te.any() or not np.any(y[tr] == 0):
             continue
-        rf = forest(x[tr], y[tr], args.trees, args.depth, args.seed)
+        rf = fit(args, x[tr], y[tr])
         families[str(fam)] = figures(y[te], scores(rf, x[te]) >= t)
     report: dict[str, object] = {
         "features": list(FEATURES),
@@ -124,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
         "held_out_by_clutter": by(3),
         "held_out_family_left_out": families,
         "trees": args.trees, "depth": args.depth, "seed": args.seed,
+        "without": args.without,
     }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     rt.save(str(args.out))

@@ -22,7 +22,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from training.forests import forest, scores
+from training.forest_data import (
+    common_arguments,
+    fit,
+    labelled,
+    load_rows,
+    save_with_figures,
+    split_last,
+)
+from training.forests import scores
 from vision.post_features import N_FEATURES
 
 
@@ -37,42 +45,23 @@ def figures(y: np.ndarray, s: np.ndarray, threshold: float) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("data", nargs="+", type=Path)
-    ap.add_argument("-o", "--out", type=Path, required=True)
-    ap.add_argument("--trees", type=int, default=80)
-    ap.add_argument("--depth", type=int, default=14)
-    ap.add_argument("--holdout", type=float, default=0.2)
+    common_arguments(ap, trees=80, depth=14, holdout=0.2)
     ap.add_argument("--threshold", type=float, default=0.5)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--without", default=None,
-                    help="leave this table family out of the data altogether (a held-out "
-                         "forest for bench/bench_vision_accuracy.py --posts-model --family)")
     args = ap.parse_args(argv)
-    parts = [np.load(p) for p in args.data]
-
-    def cat(key: str) -> np.ndarray:
-        return np.concatenate([p[key] for p in parts])
-
-    x, y, seed, family, light, source = (cat(k) for k in (
-        "x", "y", "seed", "family", "light", "source"))
-    if x.shape[1] != N_FEATURES:
-        raise SystemExit(f"train_posts: {x.shape[1]} features, not {N_FEATURES}")
-    use = y >= 0
-    if args.without is not None:
-        if not np.any(family == args.without):
-            raise SystemExit(f"train_posts: --without {args.without}: no such family in the data")
-        use &= family != args.without
-    x, y, seed, family, light, source = (a[use] for a in (x, y, seed, family, light, source))
-    seeds = np.unique(seed)
-    cut = seeds[int(len(seeds) * (1 - args.holdout))]
-    train, test = seed < cut, seed >= cut
-    rt = forest(x[train], y[train], args.trees, args.depth, args.seed)
+    keys = ("x", "y", "seed", "family", "light", "source")
+    every = load_rows(args.data, (*keys, "truth_mask", "truth_net"), "train_posts",
+                      n_features=N_FEATURES)
+    rows = labelled({k: every[k] for k in keys}, every["family"], args.without, "train_posts")
+    x, y, family, light, source = (rows[k] for k in ("x", "y", "family", "light", "source"))
+    split = split_last(rows["seed"], args.holdout)
+    train, test = split.train, split.test
+    rt = fit(args, x[train], y[train])
     st = scores(rt, x[test])
     held = figures(y[test], st, args.threshold)
     report: dict[str, object] = {
         "features": N_FEATURES,
-        "trained_seeds": f"{int(seeds[0])}:{int(cut)}",
-        "held_out_seeds": f"{int(cut)}:{int(seeds[-1]) + 1}",
+        "trained_seeds": f"{int(split.seeds[0])}:{split.first_held}",
+        "held_out_seeds": f"{split.first_held}:{int(split.seeds[-1]) + 1}",
         "held_out": held,
         "held_out_by_source": {name: figures(y[test & (source == k)], st[source[test] == k],
                                              args.threshold)
@@ -86,7 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         "threshold": args.threshold, "trees": args.trees, "depth": args.depth,
         "candidates": {"posts": int((y == 1).sum()), "others": int((y == 0).sum())},
     }
-    t_mask, t_net = cat("truth_mask"), cat("truth_net")
+    t_mask, t_net = every["truth_mask"], every["truth_net"]
     report["candidate_recall"] = {
         "true_posts": len(t_mask), "mask": round(float(np.mean(t_mask)), 4),
         "net": round(float(np.mean(t_net)), 4),
@@ -96,15 +85,12 @@ def main(argv: list[str] | None = None) -> int:
         out = family == fam
         if not np.any(out & (y == 1)):
             continue
-        rf = forest(x[~out], y[~out], args.trees, args.depth, args.seed)
+        rf = fit(args, x[~out], y[~out])
         by_family[str(fam)] = figures(y[out], scores(rf, x[out]), args.threshold)
     report["leave_one_family_out"] = by_family
-    final = forest(x, y, args.trees, args.depth, args.seed)
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    final.save(str(args.out))
+    final = fit(args, x, y)
     report["without"] = args.without
-    beside = args.out.with_name(args.out.name.split(".")[0] + ".json")
-    beside.write_text(json.dumps(report, indent=1) + "\n")
+    save_with_figures(final, args.out, report)
     print(json.dumps(report, indent=1))
     return 0
 

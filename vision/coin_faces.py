@@ -5,8 +5,10 @@ the same way: a patch of the raw frame around its seen top face (the face and a 
 table), one perspective warp through the calibration (and lens) at :data:`PATCH_PX` samples
 over :data:`PATCH_MM` whatever the camera's height or resolution, and the symbol's colour
 there relative to the face's body (:func:`vision.suits.darkest_colour_of`, named by
-:func:`vision.suits.classify_ink`). Black ink centred on the face is no moon but the coin's
-value (:mod:`vision.coin_value`): the coin lies value up, no suit to read.
+:func:`vision.suits.classify_ink`; a face the camera saturated in every channel and read
+unsurely so, by the ink that explains it through a clipping camera:
+:mod:`vision.coin_saturated`). Black ink centred on the face is no moon but the coin's value
+(:mod:`vision.coin_value`): the coin lies value up, no suit to read.
 
 >>> face_pixels().shape
 (468,)
@@ -20,9 +22,10 @@ from collections.abc import Mapping
 import numpy as np
 
 from calibration.model import Calibration
+from vision.coin_saturated import saturated_suits, unsure_on_saturated
 from vision.coin_value import numeral_shown
 from vision.patches import sample_patches
-from vision.suits import darkest_colour_of, neutral_inks, read_suits
+from vision.suits import brightest_colour_of, darkest_colour_of, neutral_inks, read_suits
 
 PATCH_MM = 20.0
 """Side of a face patch on the table."""
@@ -73,7 +76,20 @@ def coin_readings(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.n
         return []
     r = round(radius_mm, 3)
     px = face_patches(frame_bgr, calibration, seen).reshape(len(seen), -1, 3)[:, face_pixels(r)]
-    read = read_suits(darkest_colour_of(px), inks_rgb)
+    return face_readings(px, inks_rgb, r)
+
+
+def face_readings(px: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
+                  radius_mm: float = RADIUS_MM) -> list[tuple[str | None, float, str]]:
+    """:func:`coin_readings` of faces already sampled: ``px`` (N, P, 3) BGR, each face's
+    :func:`face_pixels` of its patch."""
+    r = round(radius_mm, 3)
+    if not len(px):
+        return []
+    read = read_suits(darkest_colour_of(px), inks_rgb, brightest_colour_of(px))
+    clipped = np.flatnonzero(unsure_on_saturated(px, read))
+    for i, sc in zip(clipped, saturated_suits(px[clipped], inks_rgb), strict=True):
+        read[i] = sc  # a face the camera clipped: its relative colour is no measure
     black = neutral_inks(inks_rgb)
     ask = np.array([s in black for s, _ in read], bool)
     value = np.zeros(len(read), bool)

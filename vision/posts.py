@@ -33,8 +33,10 @@ import cv2
 import numpy as np
 
 from vision.detections import Detections
+from vision.normalise import TABLE_LEVEL
 from vision.post_judge import PostJudgeConfig
 from vision.post_level import PostLevelConfig
+from vision.post_pairs import PostPairConfig, touching_feet
 from vision.prepare import Prepared
 from vision.sampling import bilinear
 from vision.topview import TopView
@@ -80,6 +82,8 @@ class PostConfig:
         under which ``training/make_posts.py`` gathers its candidates); None: the gates.
     level: On a dark table posts are read in how unlike the table each pixel is, not in its
         level (:mod:`vision.post_level`).
+    pairs: A post touching one read along the camera's ray is looked for where the dark run
+        goes on for another post (:mod:`vision.post_pairs`); None: never.
     """
 
     radius_mm: float = 5.0
@@ -105,6 +109,7 @@ class PostConfig:
     min_outlined_first: float = 0.35
     judge: PostJudgeConfig | None = field(default_factory=PostJudgeConfig)
     level: PostLevelConfig = field(default_factory=PostLevelConfig)
+    pairs: PostPairConfig | None = field(default_factory=PostPairConfig)
 
     def proposing(self) -> PostConfig:
         """This configuration with the judge's loose gates (every reading a candidate)."""
@@ -183,6 +188,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
                 blob, x0, y0 = grown
                 bh, bw = blob.shape
                 against = _cleared_near(exclude, blob, x0, y0, 5)
+        prior = against  # the other pieces' places, before this blob's posts
         ys, xs = np.nonzero(blob)
         if len(xs) < min_area or len(xs) > max_area:
             continue
@@ -245,10 +251,12 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         # posts are alike and black; a shadow lets some light in: those as dark as the
         # darkest stand
         darkest = min((f[2] for f in found if f[2] >= 0), default=0.0)
-        for foot, score, core, _wall_mask in found:
-            if core < 0 or core <= darkest + cfg.alike_levels:
-                feet.append(foot)
-                scores.append(score)
+        kept = [f for f in found if f[2] < 0 or f[2] <= darkest + cfg.alike_levels]
+        if cfg.pairs is not None and kept:
+            kept += _touching(cfg, prep.level, view, level, origin, kept, prior, judge)
+        for foot, score, _core, _wall_mask in kept:
+            feet.append(foot)
+            scores.append(score)
     if not feet:
         return Detections.empty()
     foot_mm = view.to_mm(np.array(feet))
@@ -256,6 +264,61 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
 
 
 _GROW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def _touching(cfg: PostConfig, full: np.ndarray, view: TopView, level: np.ndarray,
+              origin: np.ndarray, kept: list[tuple[np.ndarray, float, float, np.ndarray]],
+              prior: np.ndarray | None,
+              judge: Callable[[np.ndarray, np.ndarray | None], float] | None
+              ) -> list[tuple[np.ndarray, float, float, np.ndarray]]:
+    """Posts touching those read in a blob along the camera's ray (:mod:`vision.post_pairs`):
+    each fitted from one diameter along the ray where the dark run goes on, and kept where
+    the judge is sure of it (without a judge: where the hand-set model passes it). ``level``
+    is the blob's window of ``full`` (its corner at ``origin``), ``prior`` the other pieces'
+    places (not the posts read: the touching post's edges against them are its own)."""
+    assert cfg.pairs is not None
+    r = cfg.radius_mm * view.px_per_mm
+    shift = cfg.pairs.max_shift_mm * view.px_per_mm
+    known = [f[0] for f in kept]
+    soft = _darkness(cfg.black_level, cfg.contrast)[level]
+    unlike = np.minimum(np.abs(level.astype(np.float32) - TABLE_LEVEL) / (
+        TABLE_LEVEL - cfg.black_level + cfg.contrast), 1.0)
+    more: list[tuple[np.ndarray, float, float, np.ndarray]] = []
+    for foot, *_ in kept:
+        starts = touching_feet(cfg.pairs, soft, unlike, origin, view, foot, cfg.radius_mm,
+                               cfg.height_mm)
+        if not starts:
+            continue
+        edges = fit_post(cfg, full, view, foot, prior, steps=1).support
+        corner = (int(origin[0]), int(origin[1]))
+        near = None if prior is None else prior[corner[1]:corner[1] + level.shape[0],
+                                                corner[0]:corner[0] + level.shape[1]]
+        for start in starts:
+            got = fit_post(cfg, full, view, start, prior)
+            fit = got.foot
+            if float(np.hypot(*(fit - start))) > shift or any(
+                    float(np.hypot(*(fit - k))) < 1.5 * r for k in known):
+                continue
+            if prior is not None:  # running on into another piece (a tile beyond): its
+                mine = _wall(cfg, view, fit, corner, level.shape)  # edges, not a post's
+                if np.count_nonzero(mine & near) > cfg.pairs.max_on_pieces * np.count_nonzero(
+                        mine):
+                    continue
+            # the judge knows lone posts: where it doubts one whose edges are as strong as
+            # its neighbour's, the edges tell (a shade's are soft)
+            outlined = got.support >= cfg.pairs.min_support_share * edges
+            if judge is not None and cfg.judge is not None:
+                score = judge(fit, prior)
+                if score < cfg.judge.min_score and not outlined:
+                    continue
+                core = -1.0
+            elif outlined or judge_post(cfg, full, view, fit, prior) is not None:
+                score, core = 1.0, -1.0
+            else:
+                continue
+            known.append(fit)
+            more.append((fit, score, core, np.zeros((0, 0), np.uint8)))
+    return more
 
 
 def _gated(cfg: PostConfig, full: np.ndarray, level: np.ndarray, view: TopView,

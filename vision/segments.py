@@ -45,6 +45,8 @@ class SegmentConfig:
         a circle.
     min_dome_cover: Segments read by their shading in a blob (:func:`shading_peaks`) stand
         only where their discs fill at least this share of it.
+    min_apart: Of the segments judged, one nearer than this many radii to a better one is
+        left out (two segments cannot overlap).
     judge: The learned judge of candidates (:mod:`vision.segment_judge`); None: the
         hand-set test of ``min_relief`` instead.
     min_relief: Least spread of brightness (5th to 95th percentile, share of the median)
@@ -66,6 +68,7 @@ class SegmentConfig:
     max_roughness: float = 0.3
     min_relief: float = 0.22
     min_dome_cover: float = 0.25
+    min_apart: float = 1.2
     judge: SegmentJudgeConfig | None = field(default_factory=SegmentJudgeConfig)
 
 
@@ -344,15 +347,18 @@ def _segment_blobs(cfg: SegmentConfig, prep: Prepared, mask: np.ndarray, r: floa
     small, large = 0.5 * math.pi * r * r, cfg.max_touching * math.pi * r * r
     out = []
     hue: np.ndarray | None = None
+    set_hues = np.array([_hue(rgb) for _, rgb in cfg.colours])
     for found in blobs(mask, math.floor(small)):
         if found.area < small:
-            continue
-        if found.area <= large:
-            out.append(found.mask(pad=2))
             continue
         if hue is None:
             hue = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)[..., 0]
         patch, x0, y0 = found.mask(pad=2)
+        if found.area <= large:
+            h = hue[y0:y0 + patch.shape[0], x0:x0 + patch.shape[1]]
+            out.extend((sub, sx + x0, sy + y0) for sub, sx, sy in split_by_hue(
+                patch, h, set_hues, small, large))
+            continue
         h = hue[y0:y0 + patch.shape[0], x0:x0 + patch.shape[1]].astype(np.int16)
         for _, rgb in cfg.colours:
             gap = np.abs(h - round(_hue(rgb)))
@@ -360,9 +366,66 @@ def _segment_blobs(cfg: SegmentConfig, prep: Prepared, mask: np.ndarray, r: floa
             own = cv2.morphologyEx(own.astype(np.uint8) * 255, cv2.MORPH_OPEN,
                                    np.ones((3, 3), np.uint8))
             for part in blobs(own, math.floor(small)):
-                if small <= part.area <= large:
-                    sub, sx, sy = part.mask(pad=2)
-                    out.append((sub, sx + x0, sy + y0))
+                sub, sx, sy = part.mask(pad=2)
+                pieces = [(sub, 0, 0)] if part.area <= large else solid_parts(sub, r, small,
+                                                                              large)
+                out.extend((q, qx + sx + x0, qy + sy + y0) for q, qx, qy in pieces)
+    return out
+
+
+def solid_parts(patch: np.ndarray, r: float, small: float, large: float
+                ) -> list[tuple[np.ndarray, int, int]]:
+    """The parts of a blob too large for segments (uint8 (H, W)) that are solid over a
+    segment's width, as ``(part, x0, y0)``: a cloth's checks of a segment's own colour (a red
+    gingham under a red worm) join into a lattice of bands narrower than a segment, which an
+    opening by a disc of 1.6 radii wipes out while a worm of segments stays; each part left
+    is grown back to the blob's own outline near it.
+
+    >>> m = np.zeros((120, 120), np.uint8); m[:, ::12] = 255; m[::12, :] = 255
+    >>> m = cv2.dilate(m, np.ones((5, 5), np.uint8))  # a lattice of thin bands
+    >>> _ = cv2.rectangle(m, (30, 50), (100, 70), 255, -1)  # a worm across it
+    >>> [(p.shape, x, y) for p, x, y in solid_parts(m, 10.0, 150.0, 5000.0)]
+    [((39, 81), 25, 41)]
+    """
+    k = max(3, round(1.6 * r) | 1)
+    disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+    core = cv2.morphologyEx(patch, cv2.MORPH_OPEN, disc)
+    if not np.any(core):
+        return []
+    grown = cv2.bitwise_and(patch, cv2.dilate(core, np.ones((5, 5), np.uint8)))
+    return [part.mask(pad=2) for part in blobs(grown, math.floor(small))
+            if small <= part.area <= large]
+
+
+def split_by_hue(patch: np.ndarray, hue: np.ndarray, set_hues: np.ndarray, small: float,
+                 large: float) -> list[tuple[np.ndarray, int, int]]:
+    """A blob (uint8 (H, W)) cut into the parts of each set colour, as ``(part, x0, y0)``,
+    when it holds more than one of them: each pixel goes to the set colour nearest to it in
+    hue (``hue`` (H, W), ``set_hues`` (K,), both HSV-FULL 0-255), and each part of at least
+    ``small`` pixels (and at most ``large``) is a blob of its own. Worms of several colours
+    joined by their shadows on a cloth (a hard light's shadows stand out from the cloth's
+    colour) come apart, each a row of discs again; a blob of one colour is kept whole.
+
+    >>> m = np.zeros((20, 60), np.uint8); m[5:15, 5:55] = 255
+    >>> h = np.zeros((20, 60), np.uint8); h[:, 30:] = 160
+    >>> [(p.shape, x) for p, x, _ in split_by_hue(m, h, np.array([0.0, 160.0]), 20, 900)]
+    [((14, 29), 3), ((14, 29), 28)]
+    >>> len(split_by_hue(m, np.zeros_like(h), np.array([0.0, 160.0]), 20, 900))
+    1
+    """
+    gap = np.abs(hue.astype(np.int16)[..., None] - np.round(set_hues).astype(np.int16))
+    nearest = np.argmin(np.minimum(gap, 256 - gap), axis=2)
+    inside = patch > 0
+    counts = np.bincount(nearest[inside], minlength=len(set_hues))
+    if np.count_nonzero(counts >= small) < 2:
+        return [(patch, 0, 0)]
+    out = []
+    for k in np.nonzero(counts >= small)[0]:
+        own = ((nearest == k) & inside).astype(np.uint8) * 255
+        own = cv2.morphologyEx(own, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        for part in blobs(own, math.floor(small)):
+            if small <= part.area <= large:
+                out.append(part.mask(pad=2))
     return out
 
 
@@ -429,6 +492,28 @@ def _relief_ok(cfg: SegmentConfig, value: np.ndarray, c: np.ndarray, r: float) -
     return bool(hi - lo >= cfg.min_relief * max(float(mid), 1.0))
 
 
+def crowded(centres_px: np.ndarray, score: np.ndarray, min_apart_px: float) -> np.ndarray:
+    """bool (N,): candidates nearer than ``min_apart_px`` to one the judge scored higher (the
+    first of equals kept): two segments cannot overlap, so two candidates on one dome (found
+    twice, once in each colour's part of a blob its highlight split) are one.
+
+    >>> crowded(np.array([[0.0, 0.0], [5.0, 0.0], [30.0, 0.0]]), np.array([0.6, 0.9, 0.7]),
+    ...         10.0).tolist()
+    [True, False, False]
+    """
+    c = np.asarray(centres_px, float).reshape(-1, 2)
+    out = np.zeros(len(c), bool)
+    for i in np.argsort(-np.asarray(score, float), kind="stable"):
+        if out[i]:
+            continue
+        d = np.hypot(*(c - c[i]).T)
+        near = d < min_apart_px
+        near[i] = False
+        out |= near & ~out
+        out[i] = False
+    return out
+
+
 def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None = None
                     ) -> Detections:
     """Finds the Worm Up segments in a prepared frame: the candidates
@@ -445,6 +530,7 @@ def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | No
     else:
         score = np.ones(len(cand.centres_px))
         keep = np.array([_relief_ok(cfg, hsv[..., 2], c, r) for c in cand.centres_px], bool)
+    keep &= ~crowded(cand.centres_px, score, cfg.min_apart * r)
     hues = [(name, _hue(rgb)) for name, rgb in cfg.colours]
     centres, names, confs = [], [], []
     h_img = hsv[..., 0]

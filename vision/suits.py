@@ -65,8 +65,8 @@ def neutral_inks(inks_rgb: Mapping[str, tuple[int, int, int]], grey_ratio: float
 
 
 def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
-                 grey_ratio: float = 0.13, ink_share: float = 0.25
-                 ) -> tuple[str | None, float]:
+                 grey_ratio: float = 0.13, ink_share: float = 0.25,
+                 light_rgb: np.ndarray | None = None) -> tuple[str | None, float]:
     """The ink best explaining a colour relative to the body, and a confidence in [0, 1].
 
     Blur and print mix an ink with the pale body, which keeps its hue but lowers its
@@ -75,13 +75,18 @@ def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int
     darkness (below ``grey_ratio``) is the neutral ink (black). So is a colour tinted towards
     a coloured ink by less than ``ink_share`` of that ink's own saturation: black ink under a
     warm light reads a little warm where the camera's highlight roll-off has dimmed the pale
-    body's brightest channel, far less than an orange ink does.
+    body's brightest channel, far less than an orange ink does. That drift is towards the
+    light's own tint: given the body as seen (``light_rgb``, tinted by the light by at least
+    :data:`TINTED` of its level), only the part of the colour's tint along the light's counts
+    as drift, and a colour whose tint apart from that part reaches ``grey_ratio`` is an ink (a
+    blue symbol under a warm lamp, its weak blue no drift of black towards the lamp's orange).
 
     Args:
         rel_rgb: (3,) observed colour divided by the body's colour, RGB order.
         inks_rgb: name -> 8-bit RGB of each candidate ink.
         grey_ratio: Saturation (chroma over darkness) below which a colour is neutral.
         ink_share: Share of the nearest coloured ink's saturation below which it is neutral.
+        light_rgb: (3,) the body's colour as seen (the light's tint on it), RGB; None: unknown.
 
     Returns:
         ``(name, confidence)``, or ``(None, 0.0)`` when there is no ink to read.
@@ -102,6 +107,9 @@ def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int
     sims = sorted(((unit[0] * d[0] + unit[1] * d[1] + unit[2] * d[2], name, ink_sat)
                    for name, d, ink_sat in coloured), reverse=True)
     limit = max(grey_ratio, ink_share * sims[0][2]) if sims else grey_ratio
+    if sat < limit and neutral and sat >= grey_ratio and light_rgb is not None and (
+            _apart_from_light(chroma, light_rgb) >= grey_ratio * dark):
+        limit = grey_ratio  # tinted, but not towards the light: an ink, not black's drift
     if (sat < limit and neutral) or not coloured:
         if not neutral:
             return None, 0.0
@@ -110,6 +118,34 @@ def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int
     conf = min(float(np.clip(margin * 2.0, 0.0, 1.0)),
                float(np.clip(0.5 + (sat - limit) / limit, 0.0, 1.0)) if neutral else 1.0)
     return sims[0][1], conf
+
+
+TINTED = 0.05
+"""A body whose colour's deviation from grey is at least this share of its level shows the
+light's tint (below it, the tint's direction is noise)."""
+
+
+def _apart_from_light(chroma: list[float], light_rgb: np.ndarray) -> float:
+    """The length of a colour's tint (``chroma``, its deviation from grey) once its part
+    along the light's tint (the body's, ``light_rgb``) is taken away; 0 where the light shows
+    no tint (:data:`TINTED`: then no part of it can be told from drift).
+
+    >>> round(_apart_from_light([0.1, 0.0, -0.1], np.array([200.0, 150.0, 100.0])), 3)
+    0.0
+    >>> round(_apart_from_light([-0.1, 0.0, 0.1], np.array([200.0, 150.0, 100.0])), 3)
+    0.141
+    >>> _apart_from_light([-0.1, 0.0, 0.1], np.array([200.0, 200.0, 200.0]))
+    0.0
+    """
+    body = np.asarray(light_rgb, float).reshape(3)
+    m = float(body.mean())
+    tint = body - m
+    norm = float(np.linalg.norm(tint))
+    c = np.asarray(chroma, float)
+    if not np.isfinite(norm) or m <= 0 or norm < TINTED * m:
+        return 0.0
+    along = max(0.0, float(c @ tint) / norm)
+    return float(np.linalg.norm(c - along * tint / norm))
 
 
 def symbol_colour(patch_bgr: np.ndarray, region: np.ndarray, dark_fraction: float = 0.8
@@ -224,7 +260,35 @@ def darkest_colours(image_bgr: np.ndarray, centres_px: np.ndarray, offsets: np.n
     return out
 
 
-def read_suits(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]]
-               ) -> list[tuple[str | None, float]]:
-    """:func:`classify_ink` of each row (N, 3) of colours relative to the body."""
-    return [classify_ink(r, inks_rgb) for r in np.asarray(rel_rgb, float).reshape(-1, 3)]
+def read_suits(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
+               light_rgb: np.ndarray | None = None) -> list[tuple[str | None, float]]:
+    """:func:`classify_ink` of each row (N, 3) of colours relative to the body, with each
+    body's colour as seen (``light_rgb``, (N, 3) RGB) where given."""
+    rel = np.asarray(rel_rgb, float).reshape(-1, 3)
+    if light_rgb is None:
+        return [classify_ink(r, inks_rgb) for r in rel]
+    light = np.asarray(light_rgb, float).reshape(-1, 3)
+    return [classify_ink(r, inks_rgb, light_rgb=b) for r, b in zip(rel, light, strict=True)]
+
+
+def brightest_colour_of(px: np.ndarray) -> np.ndarray:
+    """The mean colour of the brightest quarter of each row of pixels (the body of a face,
+    its colour as the light tints it), RGB.
+
+    Args:
+        px: (M, P, 3) BGR pixels of M faces.
+
+    Returns:
+        (M, 3) float.
+
+    >>> face = np.full((1, 40, 3), 200.0); face[0, :4] = (100, 100, 50)
+    >>> brightest_colour_of(face).tolist()
+    [[200.0, 200.0, 200.0]]
+    """
+    p = np.asarray(px, float)
+    m, n = p.shape[:2]
+    if m == 0 or n == 0:
+        return np.zeros((m, 3))
+    order = np.argsort(p.sum(axis=2), axis=1)
+    top = order[:, n - max(1, n // 4):]
+    return np.take_along_axis(p, top[:, :, None], axis=1).mean(axis=1)[:, ::-1]

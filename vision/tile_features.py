@@ -31,12 +31,6 @@ is the tile's outline."""
 RINGS = (0.0, 0.15, 0.3, 0.4, 0.46, 0.54, 0.6, 0.7)
 """Square rings (distances from the centre, in sides) whose levels are features."""
 _RING_MASKS = [(a <= _R) & (b > _R) for a, b in itertools.pairwise(RINGS)]
-_RING_OF = np.full(_R.shape, len(_RING_MASKS), np.int64)
-for _k, _m in enumerate(_RING_MASKS):
-    _RING_OF[_m] = _k
-_RING_OF = _RING_OF.ravel()
-_RING_N = np.bincount(_RING_OF, minlength=len(_RING_MASKS) + 1)[:len(_RING_MASKS)]
-_RING_START = np.r_[0, np.cumsum(_RING_N)[:-1]]
 _INSIDE = _R < 0.4
 _OUTSIDE = (_R >= 0.58) & (_R < 0.7)
 _CROSS = (_R >= 0.22) & (_R < 0.4) & ((np.abs(_U) < 0.04) | (np.abs(_V) < 0.04))
@@ -58,79 +52,110 @@ _ROWS = slice(round(_c - 0.4 * SIDE_PX), round(_c + 0.4 * SIDE_PX) + 1)
 _PARTS = np.array_split(np.arange(_ROWS.start, _ROWS.stop), 4)
 
 
-def _ring_percentiles(g: np.ndarray, qs: tuple[float, ...] = (10, 50, 90)) -> np.ndarray:
-    """(rings, len(qs)) percentiles of each square ring of a patch, as ``np.percentile``
-    gives them (linear between ranks), from one sort of the patch by ring and level."""
-    order = np.lexsort((g.ravel(), _RING_OF))
-    vals = g.ravel()[order]
-    pos = (_RING_N[:, None] - 1) * (np.asarray(qs, float)[None] / 100.0)
-    lo = np.floor(pos).astype(np.int64)
-    hi = np.minimum(lo + 1, _RING_N[:, None] - 1)
-    frac = pos - lo
-    a, b = vals[_RING_START[:, None] + lo], vals[_RING_START[:, None] + hi]
-    return a + (b - a) * frac
+_RING_IDX = [np.flatnonzero(m) for m in _RING_MASKS]
+"""Each ring's pixels (flat indices of a patch)."""
+_RING_Q = np.array([10.0, 50.0, 90.0]) / 100.0
+
+
+def _ring_percentiles(g: np.ndarray) -> np.ndarray:
+    """(N, rings, 3) the 10th, 50th and 90th percentiles of each square ring of N patches
+    (N, P, P), as ``np.percentile`` gives them (linear between ranks)."""
+    flat = g.reshape(len(g), -1)
+    out = np.empty((len(g), len(_RING_IDX), len(_RING_Q)), np.float64)
+    for k, idx in enumerate(_RING_IDX):
+        vals = np.sort(flat[:, idx], axis=1)
+        pos = (len(idx) - 1) * _RING_Q
+        lo = np.floor(pos).astype(np.int64)
+        hi = np.minimum(lo + 1, len(idx) - 1)
+        a, b = vals[:, lo], vals[:, hi]
+        out[:, k] = a + (b - a) * (pos - lo)
+    return out
 
 
 def _side_figures(g: np.ndarray) -> np.ndarray:
-    """(4, 5) figures of each side of a shade patch: the step from inside to outside, the
-    steepest change across the outline, how the step varies along the side, the step across
-    the side's line beyond its corners (a printed grid's line runs on) and where along the
-    profile the steepest change lies (0: on the outline)."""
-    rot = np.stack([np.rot90(g, k) for k in range(4)])  # side k on the right in rot[k]
-    step = np.median(rot[:, _SIDE_IN], axis=1) - np.median(rot[:, _SIDE_OUT], axis=1)
+    """(N, 4, 5) figures of each side of N shade patches (N, P, P): the step from inside to
+    outside, the steepest change across the outline, how the step varies along the side, the
+    step across the side's line beyond its corners (a printed grid's line runs on) and where
+    along the profile the steepest change lies (0: on the outline)."""
+    n = len(g)
+    rot = np.stack([np.rot90(g, k, axes=(1, 2)) for k in range(4)], axis=1)  # side k right
+    step = (np.median(rot[:, :, _SIDE_IN], axis=2)
+            - np.median(rot[:, :, _SIDE_OUT], axis=2))
     c0, c1 = _COLS
-    grad = np.abs(np.diff(rot[:, _ROWS, c0:c1 + 1], axis=2))
-    steep = np.median(grad.max(axis=2), axis=1)
-    where = np.median(np.argmax(grad, axis=2) + c0 + 0.5 - _c, axis=1) / SIDE_PX - 0.5
-    seg = np.stack([np.median(rot[:, p, c0:c0 + 4].reshape(4, -1), axis=1)
-                    - np.median(rot[:, p, c1 - 3:c1 + 1].reshape(4, -1), axis=1)
-                    for p in _PARTS], axis=1)
-    vary = np.std(seg, axis=1) / (np.abs(step) + 0.02)
-    run = np.median(rot[:, _RUN_IN], axis=1) - np.median(rot[:, _RUN_OUT], axis=1)
-    return np.stack([step, steep, vary, run / (np.abs(step) + 0.02), where], axis=1)
+    grad = np.abs(np.diff(rot[:, :, _ROWS, c0:c1 + 1], axis=3))
+    steep = np.median(grad.max(axis=3), axis=2)
+    where = np.median(np.argmax(grad, axis=3) + c0 + 0.5 - _c, axis=2) / SIDE_PX - 0.5
+    seg = np.stack([np.median(rot[:, :, p, c0:c0 + 4].reshape(n, 4, -1), axis=2)
+                    - np.median(rot[:, :, p, c1 - 3:c1 + 1].reshape(n, 4, -1), axis=2)
+                    for p in _PARTS], axis=2)
+    vary = np.std(seg, axis=2) / (np.abs(step) + 0.02)
+    run = (np.median(rot[:, :, _RUN_IN], axis=2)
+           - np.median(rot[:, :, _RUN_OUT], axis=2))
+    return np.stack([step, steep, vary, run / (np.abs(step) + 0.02), where], axis=2)
 
 
-def tile_features(shade: np.ndarray, top: np.ndarray, centre_px: np.ndarray, angle_px: float,
-                  side_px: float, source: int = 0) -> np.ndarray:
-    """(:data:`N_FEATURES`,) of one square of side ``side_px`` at ``centre_px``, turned by
-    ``angle_px`` (view degrees) in ``shade`` (float32 grey, table = 1) and ``top`` (BGR);
-    ``source`` says which stage fitted it (0-3, :mod:`vision.tile_judge`)."""
+def _patches(shade: np.ndarray, top: np.ndarray, centres_px: np.ndarray,
+             angles_px: np.ndarray, side_px: float) -> tuple[np.ndarray, np.ndarray]:
+    """(N, P, P) float32 shade and (N, P, P, 3) BGR patches of N squares, each in its own
+    frame (1.4 sides across)."""
     big = 2 * PATCH_PX
     scale = big / (1.4 * side_px)
-    cx, cy = float(centre_px[0]), float(centre_px[1])
-    M = cv2.getRotationMatrix2D((cx, cy), float(angle_px), scale)
-    M[:, 2] += np.array([(big - 1) / 2.0 - cx, (big - 1) / 2.0 - cy])
-    g = cv2.warpAffine(np.ascontiguousarray(shade, np.float32), M, (big, big),
-                       flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE)
-    c = cv2.warpAffine(top, M, (big, big), flags=cv2.INTER_LINEAR,
-                       borderMode=cv2.BORDER_REPLICATE)
-    g = cv2.resize(g, (PATCH_PX, PATCH_PX), interpolation=cv2.INTER_AREA)
-    c = cv2.resize(c, (PATCH_PX, PATCH_PX), interpolation=cv2.INTER_AREA)
-    sides = _side_figures(g)
-    sides = sides[np.argsort(-sides[:, 0], kind="stable")]
-    q = _ring_percentiles(g)  # (rings, 3): the 10th, 50th and 90th percentiles
-    rings = np.c_[q[:, 1], q[:, 2] - q[:, 0]].ravel()
-    lab = cv2.cvtColor(c, cv2.COLOR_BGR2LAB).astype(np.float32)  # 8-bit: a, b about 128
-    lab_in = lab[_INSIDE]
-    li, lo = np.median(lab_in, axis=0), np.median(lab[_OUTSIDE], axis=0)
-    chroma_in = float(np.hypot(li[1] - 128, li[2] - 128))
-    colour = [float(np.hypot(*(li[1:] - lo[1:]))), chroma_in, float(li[0] - lo[0]),
-              float(np.percentile(lab_in[:, 0], 10) - li[0])]
-    inner = g[int(_c - 0.38 * SIDE_PX):int(_c + 0.38 * SIDE_PX) + 1,
-              int(_c - 0.38 * SIDE_PX):int(_c + 0.38 * SIDE_PX) + 1]
-    body = float(np.median(inner)) + 1e-3
-    lap = float(np.mean(np.abs(cv2.Laplacian(inner, cv2.CV_32F)))) / body
-    lines = float(max(np.std(inner.mean(axis=0)), np.std(inner.mean(axis=1)))) / body
-    cross = float(np.median(g[_QUADS]) - np.median(g[_CROSS])) / body
-    texture = [lap, lines, cross, float(np.std(inner)) / body]
-    return np.r_[sides.ravel(), rings, colour, texture, float(source)].astype(np.float32)
+    shade = np.ascontiguousarray(shade, np.float32)
+    gs, cs = [], []
+    for (cx, cy), angle in zip(centres_px, angles_px, strict=True):
+        M = cv2.getRotationMatrix2D((float(cx), float(cy)), float(angle), scale)
+        M[:, 2] += np.array([(big - 1) / 2.0 - cx, (big - 1) / 2.0 - cy])
+        g = cv2.warpAffine(shade, M, (big, big), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+        c = cv2.warpAffine(top, M, (big, big), flags=cv2.INTER_LINEAR,
+                           borderMode=cv2.BORDER_REPLICATE)
+        gs.append(cv2.resize(g, (PATCH_PX, PATCH_PX), interpolation=cv2.INTER_AREA))
+        cs.append(cv2.resize(c, (PATCH_PX, PATCH_PX), interpolation=cv2.INTER_AREA))
+    return np.stack(gs), np.stack(cs)
+
+
+_LO, _HI = int(_c - 0.38 * SIDE_PX), int(_c + 0.38 * SIDE_PX) + 1
+"""The inner square (rows and columns) whose texture is read."""
 
 
 def features_of(shade: np.ndarray, top: np.ndarray, centres_px: np.ndarray,
                 angles_px: np.ndarray, side_px: float, sources: np.ndarray) -> np.ndarray:
-    """(N, :data:`N_FEATURES`) for N squares."""
-    rows = [tile_features(shade, top, c, a, side_px, int(s))
-            for c, a, s in zip(np.asarray(centres_px, float).reshape(-1, 2),
-                               np.asarray(angles_px, float).ravel(),
-                               np.asarray(sources).ravel(), strict=True)]
-    return np.array(rows, np.float32).reshape(-1, N_FEATURES)
+    """(N, :data:`N_FEATURES`) of N squares of side ``side_px`` at ``centres_px`` (N, 2),
+    turned by ``angles_px`` (N,) view degrees, in ``shade`` (float32 grey, table = 1) and
+    ``top`` (BGR); ``sources`` (N,) say which stage fitted each (0-3,
+    :mod:`vision.tile_judge`). All N are read at once (one call per figure, not per square)."""
+    pts = np.asarray(centres_px, float).reshape(-1, 2)
+    n = len(pts)
+    if not n:
+        return np.zeros((0, N_FEATURES), np.float32)
+    g, c = _patches(shade, top, pts, np.asarray(angles_px, float).ravel(), side_px)
+    sides = _side_figures(g)
+    order = np.argsort(-sides[:, :, 0], axis=1, kind="stable")
+    sides = np.take_along_axis(sides, order[:, :, None], axis=1)
+    q = _ring_percentiles(g)  # (N, rings, 3): the 10th, 50th and 90th percentiles
+    rings = np.stack([q[:, :, 1], q[:, :, 2] - q[:, :, 0]], axis=2).reshape(n, -1)
+    lab = cv2.cvtColor(c.reshape(n * PATCH_PX, PATCH_PX, 3), cv2.COLOR_BGR2LAB)
+    lab = lab.reshape(n, PATCH_PX, PATCH_PX, 3).astype(np.float32)  # 8-bit: a, b about 128
+    lab_in = lab[:, _INSIDE]
+    li, lo = np.median(lab_in, axis=1), np.median(lab[:, _OUTSIDE], axis=1)
+    colour = np.stack([np.hypot(li[:, 1] - lo[:, 1], li[:, 2] - lo[:, 2]),
+                       np.hypot(li[:, 1] - 128, li[:, 2] - 128), li[:, 0] - lo[:, 0],
+                       np.percentile(lab_in[:, :, 0], 10, axis=1) - li[:, 0]], axis=1)
+    inner = g[:, _LO:_HI, _LO:_HI]
+    body = np.median(inner.reshape(n, -1), axis=1).astype(np.float64) + 1e-3
+    lap = np.array([np.mean(np.abs(cv2.Laplacian(p, cv2.CV_32F))) for p in inner]) / body
+    lines = np.maximum(np.std(inner.mean(axis=1), axis=1),
+                       np.std(inner.mean(axis=2), axis=1)) / body
+    cross = (np.median(g[:, _QUADS], axis=1) - np.median(g[:, _CROSS], axis=1)) / body
+    texture = np.stack([lap, lines, cross, np.std(inner.reshape(n, -1), axis=1) / body],
+                       axis=1)
+    return np.concatenate([sides.reshape(n, -1), rings, colour, texture,
+                           np.asarray(sources, float).reshape(n, 1)],
+                          axis=1).astype(np.float32)
+
+
+def tile_features(shade: np.ndarray, top: np.ndarray, centre_px: np.ndarray, angle_px: float,
+                  side_px: float, source: int = 0) -> np.ndarray:
+    """(:data:`N_FEATURES`,) of one square (:func:`features_of`)."""
+    return features_of(shade, top, np.asarray(centre_px, float)[None], np.array([angle_px]),
+                       side_px, np.array([source]))[0]

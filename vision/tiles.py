@@ -4,7 +4,7 @@ A blob of the bright mask is opened with a disc wider than a coin, so touching c
 away and only tiles stay. Tiles laid edge to edge (a board of 2x3 tiles) make one rectangle
 whose sides are whole multiples of the tile: it is cut into that grid. The face is read from a
 square patch of each tile: a back shows dark lines across the middle of all four sides, a face
-shows one coloured symbol in the centre.
+shows one coloured symbol in the centre (:mod:`vision.tile_faces`).
 """
 
 from __future__ import annotations
@@ -18,24 +18,15 @@ import numpy as np
 
 from vision.blobs import blobs
 from vision.detections import Detections
-from vision.prepare import Prepared, fill_holes, largest_channel
+from vision.prepare import Prepared, fill_holes
 from vision.sampling import bilinear
 from vision.square_fit import square_centre
 from vision.stats import percentile, row_percentiles
-from vision.suits import DEFAULT_SUIT_INKS, classify_ink, symbol_colours
+from vision.suits import DEFAULT_SUIT_INKS
+from vision.tile_faces import read_faces, tile_patch
 from vision.tile_fit import runs_past
 from vision.tile_judge import BLOCK, TileJudgeConfig, keep_tiles
 from vision.tile_judge import EDGED as EDGED_SOURCE
-
-PATCH_PX = 48
-"""Side of the canonical patch a tile's face is read from."""
-
-_yy, _xx = np.mgrid[0:PATCH_PX, 0:PATCH_PX]
-_FACE_REGION = (_xx - PATCH_PX // 2 + 0.5) ** 2 + (_yy - PATCH_PX // 2 + 0.5) ** 2 <= (
-    0.4 * PATCH_PX) ** 2
-"""Where a face's symbol is looked for in the patch (a disc of 0.4 of its side)."""
-_FACE_OFFSETS = np.c_[_xx[_FACE_REGION] - PATCH_PX // 2, _yy[_FACE_REGION] - PATCH_PX // 2]
-"""The same, as offsets from the patch's centre pixel."""
 
 
 @dataclass(frozen=True)
@@ -412,59 +403,16 @@ def _fit_rect(ks: np.ndarray, pts: np.ndarray, c: np.ndarray, a: float,
     return c, a, res
 
 
-def _patch(top: np.ndarray, centre_px: np.ndarray, angle_px: float, side_px: float
-           ) -> np.ndarray:
-    """A tile's face as a square patch of :data:`PATCH_PX`, its sides along the patch's."""
-    scale = PATCH_PX / side_px
-    M = cv2.getRotationMatrix2D((float(centre_px[0]), float(centre_px[1])), angle_px, scale)
-    M[:, 2] += np.array([PATCH_PX / 2, PATCH_PX / 2]) - centre_px
-    return cv2.warpAffine(top, M, (PATCH_PX, PATCH_PX), flags=cv2.INTER_LINEAR,
-                          borderMode=cv2.BORDER_REPLICATE)
-
-
 def _read_faces(cfg: TileConfig, top: np.ndarray, centres_px: np.ndarray,
                 angles_px: list[float], side_px: float, inks: dict[str, tuple[int, int, int]]
                 ) -> list[tuple[str, str | None, float]]:
-    """(face, suit, confidence) of each tile, from its square patch (all tiles at once)."""
+    """(face, suit, confidence) of each tile, from its square patch
+    (:func:`vision.tile_faces.read_faces`)."""
     if not len(angles_px):
         return []
-    patches = np.stack([_patch(top, c, a, side_px)
+    patches = np.stack([tile_patch(top, c, a, side_px)
                         for c, a in zip(centres_px, angles_px, strict=True)])
-    # darkness in the largest channel: a back's black lines are dark, a red or green symbol
-    # keeps one bright channel
-    lum = largest_channel(patches.reshape(-1, PATCH_PX, 3)).reshape(patches.shape[:3])
-    lum = lum.astype(np.float32)
-    body = row_percentiles(lum[:, 4:-4, 4:-4].reshape(len(lum), -1), 80)
-    dark = np.clip(1.0 - lum / np.maximum(body, 1.0)[:, None, None], 0.0, 1.0)
-    # the lines are looked for between a face's symbol (out to 0.3 of the side from the
-    # centre) and the printed border (0.44): a sun's rays reach 0.3 on all four sides
-    c, q, a = PATCH_PX // 2, int(PATCH_PX * 0.3), int(PATCH_PX * 0.38)
-    arms = np.stack([dark[:, c - 4:c + 4, c + a - 2:c + a + 2].max(axis=1).mean(axis=1),
-                     dark[:, c - 4:c + 4, c - a - 2:c - a + 2].max(axis=1).mean(axis=1),
-                     dark[:, c + a - 2:c + a + 2, c - 4:c + 4].max(axis=2).mean(axis=1),
-                     dark[:, c - a - 2:c - a + 2, c - 4:c + 4].max(axis=2).mean(axis=1)])
-    # the same statistic (largest across an 8-pixel window) where a back is blank
-    quads = np.stack([dark[:, c + dy - 4:c + dy + 4, c + dx - 2:c + dx + 2].max(axis=1)
-                      .mean(axis=1) for dx in (-q, q) for dy in (-q, q)])
-    back = arms.min(axis=0) - quads.max(axis=0)
-    out: list[tuple[str, str | None, float]] = []
-    # the symbols of the rest, read side by side (a strip of their patches)
-    up = [i for i in range(len(patches)) if not back[i] > cfg.back_contrast]
-    strip = np.concatenate(list(patches[up]), axis=1) if up else patches[:0]
-    centres = np.array([[PATCH_PX * k + c, c] for k in range(len(up))], int)
-    read = dict(zip(up, symbol_colours(strip, centres, _FACE_OFFSETS) if up else [],
-                    strict=True))
-    for i in range(len(patches)):
-        if back[i] > cfg.back_contrast:
-            out.append(("down", None, float(np.clip(0.5 + back[i], 0.0, 1.0))))
-            continue
-        rel, _ = read[i]
-        if rel is None:
-            out.append(("down", None, 0.2))  # no symbol at all: a back whose lines did not show
-            continue
-        suit, conf = classify_ink(rel, inks)
-        out.append(("up", suit, conf))
-    return out
+    return read_faces(patches, inks, cfg.back_contrast)
 
 
 def _draw_block(mask: np.ndarray, b: _Block, margin_px: float) -> None:

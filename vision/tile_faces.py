@@ -1,0 +1,217 @@
+"""A tile's face: up (a suit symbol in the centre) or down (the back's grid), and its suit.
+
+Each tile is read from a square patch of its top face (:data:`PATCH_PX` a side, its sides along
+the patch's), first as session 8 read it (:func:`_quadrant_reading`: the middle lines against
+the quadrants, the symbol against the patch's brightest quarter). Under a blind's stripe that
+reading calls a back a moon (the shaded part reads as black ink), so a tile read as a moon is
+looked at again. A back's grid lines cross the middle of all four sides; a face has only its
+symbol there (out to 0.3 of the side from the centre) and a faint border (0.44). The lines are
+looked for as thin dark ridges between 0.30 and 0.42 of the side out along each of the four
+arms: the patch's levels across the arm, averaged along it, must dip at the line below both
+of its sides a few pixels away, relative to those sides. That is the tile's own paper against
+its own ink, whatever the table's colour or the light's: a blind's stripe or a shadow across a
+patch is a step in level, not a dip, and a coloured cloth or lamp scales paper and line alike.
+A "moon" with them on all four arms, or on two and no symbol's ink in the centre against the
+tile's own paper (the rest in a shade's edge or another piece's shadow), is a back.
+
+>>> import cv2
+>>> from vision.suits import DEFAULT_SUIT_INKS
+>>> paper = np.full((PATCH_PX, PATCH_PX, 3), 200, np.uint8)
+>>> back = paper.copy(); back[PATCH_PX // 2, :] = 90; back[:, PATCH_PX // 2] = 90
+>>> back[:, :20] //= 2  # a blind's stripe over a third of it
+>>> sun = cv2.circle(paper.copy(), (24, 24), 12, (0, 94, 213), -1)  # BGR of #D55E00
+>>> [r[:2] for r in read_faces(np.stack([back, sun]), dict(DEFAULT_SUIT_INKS))]
+[('down', None), ('up', 'suns')]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import cv2
+import numpy as np
+
+from vision.prepare import largest_channel
+from vision.stats import row_percentiles
+from vision.suits import classify_ink, neutral_inks, symbol_colours
+
+PATCH_PX = 48
+"""Side of the canonical patch a tile's face is read from."""
+
+_yy, _xx = np.mgrid[0:PATCH_PX, 0:PATCH_PX]
+_FACE_REGION = (_xx - PATCH_PX // 2 + 0.5) ** 2 + (_yy - PATCH_PX // 2 + 0.5) ** 2 <= (
+    0.4 * PATCH_PX) ** 2
+"""Where a face's symbol is looked for in the patch (a disc of 0.4 of its side)."""
+_FACE_OFFSETS = np.c_[_xx[_FACE_REGION] - PATCH_PX // 2, _yy[_FACE_REGION] - PATCH_PX // 2]
+"""The same, as offsets from the patch's centre pixel."""
+_PAPER_DISC = cv2.getStructuringElement(cv2.MORPH_RECT, (PATCH_PX // 3 + 1,) * 2)
+"""A square wider than a face's symbol (0.6 of the side), at half the patch's resolution."""
+
+ARM_FROM, ARM_TO = 0.30, 0.42
+"""Where along each arm (shares of the side out from the centre) a back's line is looked for:
+beyond a face's symbol, inside its printed border."""
+SHIFT_PX = 6
+"""How far across the arm (patch pixels) the line may lie from the patch's middle (the
+tile's fit and the print's own offset)."""
+SIDE_PX = 3
+"""How far either side of the line its paper is taken."""
+
+BACK_RIDGE = 0.012
+"""Least dip of a back's line below its paper (share of the paper's level) on every arm: a
+back for certain (a face's arms are blank paper: under 0.006 on the tuning renders, blur,
+a blind's stripes and noise included; a faint back's lines, over-exposed, 0.027 and up)."""
+PART_RIDGE = 0.04
+"""A back whose lines show on only two or three arms (another piece's shadow, a stripe's edge
+along the rest, a patch a little off the tile): a line this deep on two arms, and no symbol."""
+INK_LEVEL = 0.6
+"""A symbol's ink: under this share of its paper in its darkest channel."""
+NO_SYMBOL = 0.12
+"""A patch with less of its centre disc in ink has no symbol (a face's: 0.2 and up; a back's
+lines and shades: 0.09 at most on the tuning renders)."""
+
+
+def tile_patch(top: np.ndarray, centre_px: np.ndarray, angle_px: float, side_px: float
+               ) -> np.ndarray:
+    """A tile's face as a square patch of :data:`PATCH_PX`, its sides along the patch's."""
+    scale = PATCH_PX / side_px
+    M = cv2.getRotationMatrix2D((float(centre_px[0]), float(centre_px[1])), angle_px, scale)
+    M[:, 2] += np.array([PATCH_PX / 2, PATCH_PX / 2]) - centre_px
+    return cv2.warpAffine(top, M, (PATCH_PX, PATCH_PX), flags=cv2.INTER_LINEAR,
+                          borderMode=cv2.BORDER_REPLICATE)
+
+
+def arm_ridges(patches: np.ndarray) -> np.ndarray:
+    """How deep a thin dark line runs out along each arm of each patch (N, 4: right, left,
+    down, up), as a share of the paper beside it (0: none; a step in level or flat paper
+    gives 0).
+
+    Args:
+        patches: (N, PATCH_PX, PATCH_PX, 3) uint8 BGR.
+    """
+    n = len(patches)
+    if not n:
+        return np.zeros((0, 4))
+    lum = largest_channel(patches.reshape(-1, PATCH_PX, 3)).reshape(n, PATCH_PX, PATCH_PX)
+    lum = lum.astype(np.float32)
+    c = PATCH_PX // 2
+    t0, t1 = round(ARM_FROM * PATCH_PX), round(ARM_TO * PATCH_PX)
+    r = SHIFT_PX + SIDE_PX
+    across = slice(c - r, c + r)  # the middle pixel of an even side is c - 1 / c: both in
+    # profiles across each arm, averaged along it: (N, 4, 2r)
+    prof = np.stack([lum[:, across, c + t0:c + t1].mean(axis=2),
+                     lum[:, across, c - t1:c - t0].mean(axis=2),
+                     lum[:, c + t0:c + t1, across].mean(axis=1),
+                     lum[:, c - t1:c - t0, across].mean(axis=1)], axis=1)
+    best = np.zeros((n, 4))
+    for o in range(SIDE_PX, 2 * r - SIDE_PX):
+        left, right = prof[..., o - SIDE_PX], prof[..., o + SIDE_PX]
+        paper = np.maximum(np.maximum(left, right), 1.0)
+        best = np.maximum(best, (np.minimum(left, right) - prof[..., o]) / paper)
+    return best
+
+
+def symbol_inks(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each patch's symbol, read against the tile's own paper round it (per channel, a closing
+    wider than any symbol: a shade's band or a lamp's colour over part of the tile divides
+    out).
+
+    Returns:
+        ``(share, rel_rgb)``: (N,) share of the centre disc in ink (its smallest channel under
+        :data:`INK_LEVEL` of the paper's), and (N, 3) the ink's mean colour over the paper's,
+        RGB (NaN where there is no ink). Every suit's ink is dark in some channel (an orange sun
+        in blue, a blue or green one in red, a moon in all); a back's thin lines, blurred, are
+        not that dark, so a back has next to none.
+    """
+    n = len(patches)
+    share, rel = np.zeros(n), np.full((n, 3), np.nan)
+    c = PATCH_PX // 2
+    ys, xs = c + _FACE_OFFSETS[:, 1], c + _FACE_OFFSETS[:, 0]
+    if not n:
+        return share, rel
+    # the paper at half resolution (enough for a shade's soft edge), all patches at once, one
+    # above the other, each in a border of its own edge as wide as the closing reaches (a shade
+    # over a patch's edge runs on beyond it, not back into light)
+    half, k = PATCH_PX // 2, 2 * (_PAPER_DISC.shape[0] // 2)
+    small = np.stack([cv2.copyMakeBorder(
+        cv2.resize(p, (half, half), interpolation=cv2.INTER_AREA), k, k, k, k,
+        cv2.BORDER_REPLICATE) for p in np.asarray(patches)])
+    h = half + 2 * k
+    closed = cv2.morphologyEx(small.reshape(n * h, h, 3), cv2.MORPH_CLOSE, _PAPER_DISC,
+                              borderType=cv2.BORDER_REPLICATE).reshape(n, h, h, 3)
+    closed = np.stack([cv2.resize(p[k:k + half, k:k + half], (PATCH_PX, PATCH_PX),
+                                  interpolation=cv2.INTER_LINEAR) for p in closed])
+    paper = closed[:, ys, xs].astype(np.float32)  # (N, P, 3)
+    ratio = np.asarray(patches)[:, ys, xs].astype(np.float32) / np.maximum(paper, 1.0)
+    ink = ratio.min(axis=2) < INK_LEVEL
+    share = ink.mean(axis=1)
+    for i in np.flatnonzero(ink.sum(axis=1) >= 3):
+        rel[i] = ratio[i][ink[i]].mean(axis=0)[::-1]
+    return share, rel
+
+
+def _quadrant_reading(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
+                      back_contrast: float) -> list[tuple[str, str | None, float]]:
+    """The first reading (session 8's): a back's middle lines darker than its quadrants,
+    against the patch's 80th percentile; the symbol against its brightest quarter."""
+    lum = largest_channel(patches.reshape(-1, PATCH_PX, 3)).reshape(patches.shape[:3])
+    lum = lum.astype(np.float32)
+    body = row_percentiles(lum[:, 4:-4, 4:-4].reshape(len(lum), -1), 80)
+    dark = np.clip(1.0 - lum / np.maximum(body, 1.0)[:, None, None], 0.0, 1.0)
+    # the lines are looked for between a face's symbol (out to 0.3 of the side from the
+    # centre) and the printed border (0.44): a sun's rays reach 0.3 on all four sides
+    c, q, a = PATCH_PX // 2, int(PATCH_PX * 0.3), int(PATCH_PX * 0.38)
+    arms = np.stack([dark[:, c - 4:c + 4, c + a - 2:c + a + 2].max(axis=1).mean(axis=1),
+                     dark[:, c - 4:c + 4, c - a - 2:c - a + 2].max(axis=1).mean(axis=1),
+                     dark[:, c + a - 2:c + a + 2, c - 4:c + 4].max(axis=2).mean(axis=1),
+                     dark[:, c - a - 2:c - a + 2, c - 4:c + 4].max(axis=2).mean(axis=1)])
+    # the same statistic (largest across an 8-pixel window) where a back is blank
+    quads = np.stack([dark[:, c + dy - 4:c + dy + 4, c + dx - 2:c + dx + 2].max(axis=1)
+                      .mean(axis=1) for dx in (-q, q) for dy in (-q, q)])
+    back = arms.min(axis=0) - quads.max(axis=0)
+    out: list[tuple[str, str | None, float]] = []
+    up = [i for i in range(len(patches)) if not back[i] > back_contrast]
+    strip = np.concatenate(list(patches[up]), axis=1) if up else patches[:0]
+    centres = np.array([[PATCH_PX * k + c, c] for k in range(len(up))], int)
+    read = dict(zip(up, symbol_colours(strip, centres, _FACE_OFFSETS) if up else [],
+                    strict=True))
+    for i in range(len(patches)):
+        if back[i] > back_contrast:
+            out.append(("down", None, float(np.clip(0.5 + back[i], 0.0, 1.0))))
+            continue
+        rel, _ = read[i]
+        if rel is None:
+            out.append(("down", None, 0.2))  # no symbol at all: a back whose lines did not show
+            continue
+        suit, conf = classify_ink(rel, inks)
+        out.append(("up", suit, conf))
+    return out
+
+
+def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
+               back_contrast: float = 0.01) -> list[tuple[str, str | None, float]]:
+    """(face, suit, confidence) of each tile from its patch (:func:`tile_patch`).
+
+    The first reading (:func:`_quadrant_reading`, ``back_contrast`` its least contrast of a
+    back's lines over its quadrants) stands, but for a black symbol (a moon) read where a
+    blind's stripe or a shadow darkens part of a back: a tile read so whose four arms all show
+    a back's line at least :data:`BACK_RIDGE` deep, or two of them :data:`PART_RIDGE` and its
+    centre no symbol's ink against its own paper (:func:`symbol_inks`), is a back.
+
+    Args:
+        patches: (N, PATCH_PX, PATCH_PX, 3) uint8 BGR.
+        inks: Suit name -> 8-bit RGB of its ink.
+        back_contrast: The first reading's least contrast of a back.
+    """
+    if not len(patches):
+        return []
+    out = _quadrant_reading(np.asarray(patches), inks, back_contrast)
+    neutral = set(neutral_inks(inks))
+    maybe = [i for i, (f, s, _) in enumerate(out) if f == "up" and s in neutral]
+    if not maybe:
+        return out
+    arms = np.sort(arm_ridges(np.asarray(patches)[maybe]), axis=1)
+    share, _ = symbol_inks(np.asarray(patches)[maybe])
+    back = (arms[:, 0] >= BACK_RIDGE) | ((arms[:, 2] >= PART_RIDGE) & (share < NO_SYMBOL))
+    for k in np.flatnonzero(back):
+        out[maybe[k]] = ("down", None, float(np.clip(0.5 + 4 * arms[k, 2], 0.5, 1.0)))
+    return out

@@ -4,8 +4,6 @@ split the scenes into seeds that train and seeds held out, balance the labels, a
 forest with its figures beside it.
 
     >>> import numpy as np
-
-from training.forests import forest
     >>> s = split_last(np.array([5, 5, 6, 7, 8, 9]), holdout=0.4)
     >>> s.train.tolist(), s.first_held
     ([True, True, True, True, False, False], 8)
@@ -17,14 +15,14 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from training.forests import forest
+from training.forests import forest, scores
 
 Rows = dict[str, np.ndarray]
 """Columns of equal length: ``x`` (N, F) features, ``y`` (N,) labels (1, 0, or -1: left out),
@@ -163,3 +161,31 @@ def save_with_figures(model: cv2.ml.RTrees, out: Path, report: dict[str, object]
     beside = out.with_name(out.name.split(".")[0] + ".json")
     beside.write_text(json.dumps(report, indent=1) + "\n")
     return beside
+
+
+def leave_one_family_out(args: argparse.Namespace, x: np.ndarray, y: np.ndarray,
+                         family: np.ndarray,
+                         figures: Callable[[np.ndarray, np.ndarray], dict[str, float]],
+                         worth: Callable[[np.ndarray], bool]) -> dict[str, dict[str, float]]:
+    """For each table family, ``figures(labels, scores)`` of its rows as judged by a forest
+    (:func:`fit`) trained on the other families' rows; a family whose mask of rows ``worth``
+    does not accept (nothing of the kind to judge) is left out of the report."""
+    report = {}
+    for fam in sorted(set(family.tolist())):
+        out = family == fam
+        if not worth(out):
+            continue
+        rf = fit(args, x[~out], y[~out])
+        report[str(fam)] = figures(y[out], scores(rf, x[out]))
+    return report
+
+
+def fit_and_save(args: argparse.Namespace, x: np.ndarray, y: np.ndarray,
+                 report: dict[str, object]) -> int:
+    """The forest of every row saved to ``args.out`` with ``report`` (and ``--without``)
+    beside it, the report printed; the script's exit code."""
+    final = fit(args, x, y)
+    report["without"] = args.without
+    save_with_figures(final, args.out, report)
+    print(json.dumps(report, indent=1))
+    return 0

@@ -14,7 +14,6 @@ Recall there is of the candidates (a true post no stage proposed is not counted:
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -25,9 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from training.forest_data import (
     common_arguments,
     fit,
+    fit_and_save,
     labelled,
+    leave_one_family_out,
     load_rows,
-    save_with_figures,
     split_last,
 )
 from training.forests import scores
@@ -80,19 +80,10 @@ def main(argv: list[str] | None = None) -> int:
         "true_posts": len(t_mask), "mask": round(float(np.mean(t_mask)), 4),
         "net": round(float(np.mean(t_net)), 4),
         "either": round(float(np.mean(t_mask | t_net)), 4)}
-    by_family = {}
-    for fam in sorted(set(family.tolist())):
-        out = family == fam
-        if not np.any(out & (y == 1)):
-            continue
-        rf = fit(args, x[~out], y[~out])
-        by_family[str(fam)] = figures(y[out], scores(rf, x[out]), args.threshold)
-    report["leave_one_family_out"] = by_family
-    final = fit(args, x, y)
-    report["without"] = args.without
-    save_with_figures(final, args.out, report)
-    print(json.dumps(report, indent=1))
-    return 0
+    report["leave_one_family_out"] = leave_one_family_out(
+        args, x, y, family, lambda y_, s_: figures(y_, s_, args.threshold),
+        lambda out: bool(np.any(out & (y == 1))))
+    return fit_and_save(args, x, y, report)
 
 
 if __name__ == "__main__":

@@ -14,7 +14,6 @@ family (leave one family out).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -25,9 +24,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from training.forest_data import (
     common_arguments,
     fit,
+    fit_and_save,
     labelled,
+    leave_one_family_out,
     load_rows,
-    save_with_figures,
     split_last,
 )
 from training.forests import scores
@@ -76,19 +76,10 @@ def main(argv: list[str] | None = None) -> int:
         "veto": args.veto, "trees": args.trees, "depth": args.depth,
         "squares": {"tiles": int((y == 1).sum()), "others": int((y == 0).sum())},
     }
-    out_fam = {}
-    for fam in sorted(set(family.tolist())):
-        out = family == fam
-        if not np.any(out & (y == 0)) or not np.any(~out & (y == 0)):
-            continue
-        rf = fit(args, x[~out], y[~out])
-        out_fam[str(fam)] = figures(y[out], scores(rf, x[out]), args.veto)
-    report["leave_one_family_out"] = out_fam
-    final = fit(args, x, y)
-    report["without"] = args.without
-    save_with_figures(final, args.out, report)
-    print(json.dumps(report, indent=1))
-    return 0
+    report["leave_one_family_out"] = leave_one_family_out(
+        args, x, y, family, lambda y_, s_: figures(y_, s_, args.veto),
+        lambda out: bool(np.any(out & (y == 0)) and np.any(~out & (y == 0))))
+    return fit_and_save(args, x, y, report)
 
 
 if __name__ == "__main__":

@@ -24,8 +24,9 @@ from vision.detections import Detections
 from vision.namer import Namer, kind_probabilities
 from vision.prepare import Prepared
 from vision.suits import classify_ink, symbol_colours
+from vision.tile_faces import read_tile_faces
 from vision.tile_judge import seen_as_tiles
-from vision.tiles import TileConfig, _Block, _read_faces, refine_block
+from vision.tiles import TileConfig, _Block, refine_block
 from vision.topview import TopView
 
 
@@ -207,8 +208,8 @@ def read_found(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, pr
         keep = np.flatnonzero(seen_as_tiles(tiles.judge, pt, votes, seen))
         kept = [found_t[i] for i in keep]
         top_px = view.to_px(cam.seen_at(foot_mm[keep], tiles.thickness_mm))
-        read = _read_faces(tiles, top, top_px, [b.angle_px for b in kept], side,
-                           dict(tiles.suit_inks))
+        read = read_tile_faces(top, top_px, [b.angle_px for b in kept], side,
+                               dict(tiles.suit_inks), tiles.back_contrast)
         parts.append(Detections.of(
             foot_mm[keep], ["tile"] * len(keep), confidence=[c for _, _, c in read],
             seen_mm=seen_mm[keep], suit=[sv for _, sv, _ in read],

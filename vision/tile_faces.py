@@ -215,3 +215,15 @@ def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
     for k in np.flatnonzero(back):
         out[maybe[k]] = ("down", None, float(np.clip(0.5 + 4 * arms[k, 2], 0.5, 1.0)))
     return out
+
+
+def read_tile_faces(top: np.ndarray, centres_px: np.ndarray, angles_px: list[float],
+                    side_px: float, inks: Mapping[str, tuple[int, int, int]],
+                    back_contrast: float = 0.01) -> list[tuple[str, str | None, float]]:
+    """(face, suit, confidence) of each tile of the top view ``top``, centred at
+    ``centres_px`` and turned by ``angles_px``, from its square patch (:func:`read_faces`)."""
+    if not len(angles_px):
+        return []
+    patches = np.stack([tile_patch(top, c, a, side_px)
+                        for c, a in zip(centres_px, angles_px, strict=True)])
+    return read_faces(patches, inks, back_contrast)

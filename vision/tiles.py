@@ -23,7 +23,7 @@ from vision.sampling import bilinear
 from vision.square_fit import square_centre
 from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS
-from vision.tile_faces import read_faces, tile_patch
+from vision.tile_faces import read_tile_faces
 from vision.tile_fit import runs_past
 from vision.tile_judge import BLOCK, TileJudgeConfig, keep_tiles
 from vision.tile_judge import EDGED as EDGED_SOURCE
@@ -403,18 +403,6 @@ def _fit_rect(ks: np.ndarray, pts: np.ndarray, c: np.ndarray, a: float,
     return c, a, res
 
 
-def _read_faces(cfg: TileConfig, top: np.ndarray, centres_px: np.ndarray,
-                angles_px: list[float], side_px: float, inks: dict[str, tuple[int, int, int]]
-                ) -> list[tuple[str, str | None, float]]:
-    """(face, suit, confidence) of each tile, from its square patch
-    (:func:`vision.tile_faces.read_faces`)."""
-    if not len(angles_px):
-        return []
-    patches = np.stack([tile_patch(top, c, a, side_px)
-                        for c, a in zip(centres_px, angles_px, strict=True)])
-    return read_faces(patches, inks, cfg.back_contrast)
-
-
 def _draw_block(mask: np.ndarray, b: _Block, margin_px: float) -> None:
     """Fills the block's rectangle, grown by ``margin_px`` in all, into ``mask``."""
     px, py = (v if v > 0 else b.side_px for v in b.pitch_px)
@@ -530,8 +518,8 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         backs = [b for b, k in zip(backs, keep, strict=True) if k]
     faces, suits, confs, angles = [], [], [], []
     for (face, suit, conf), a_px, back in zip(
-            _read_faces(cfg, prep.top, top_px, angles_px, side, inks), angles_px, backs,
-            strict=True):
+            read_tile_faces(prep.top, top_px, angles_px, side, inks, cfg.back_contrast),
+            angles_px, backs, strict=True):
         if back and face == "up":  # found by its back's four quadrants: a back
             face, suit, conf = "down", None, 0.5
         faces.append(face)

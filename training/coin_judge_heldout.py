@@ -45,6 +45,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from training.forest_data import labelled, load_rows
 from training.forests import forest, scores
 from vision.coin_features import FEATURES
 from vision.coin_judge import CoinJudgeConfig
@@ -62,18 +63,6 @@ def precision_recall(c: np.ndarray) -> tuple[float, float]:
     return tp / max(1, tp + fp), tp / max(1, tp + fn)
 
 
-def load(paths: list[Path]) -> dict[str, np.ndarray]:
-    """The rows of ``make_coin_judge.py``'s files, unlabelled ones left out."""
-    parts = [np.load(p) for p in paths]
-    for p, path in zip(parts, paths, strict=True):
-        if tuple(p["features"]) != FEATURES:
-            raise SystemExit(f"{path}: made with other features than vision/coin_features.py")
-    rows = {k: np.concatenate([p[k] for p in parts])
-            for k in ("x", "y", "seed", "source", "conditions")}
-    use = rows["y"] >= 0
-    return {k: v[use] for k, v in rows.items()}
-
-
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", nargs="+", type=Path)
@@ -87,7 +76,9 @@ def main(argv: list[str] | None = None) -> int:
     t = args.threshold if args.threshold is not None else CoinJudgeConfig().min_score
     if t is None:
         raise SystemExit("--threshold is needed (the judge's default takes its JSON's)")
-    rows = load(args.data)
+    keys = ("x", "y", "seed", "source", "conditions")
+    rows = load_rows(args.data, keys, "coin_judge_heldout", features=FEATURES)
+    rows = labelled(rows, rows["conditions"][:, 1], None, "coin_judge_heldout")
     x, y, seed, source, cond = (rows[k] for k in ("x", "y", "seed", "source", "conditions"))
     real = source < 2
     family = cond[:, 1]

@@ -58,7 +58,7 @@ from referee.worm_up.move_rules import (
 )
 from referee.worm_up.rules import Rule, foul
 from referee.worm_up.settings import WormUpSettings
-from referee.worm_up.setup_rules import finish_ahead, read_setup
+from referee.worm_up.setup_rules import finish_ahead, first_table, posts_not_seen, read_setup
 from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.still_worms import fill_still_worms
 from referee.worm_up.table import (
@@ -252,7 +252,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         table in doubt that the players bid on, a whole reading that breaks the start rules
         may show a worm already moved: a doubt, not a foul."""
         try:
-            new = read_setup(self, scene, strict=True)
+            new, layout = first_table(self, scene, strict=True)
         except RuleBroken as broken:
             j = broken.judgement
             if j.doubt or not (state.setup_doubted and state.bids):
@@ -266,7 +266,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                           f"bidding for round 1 is open.")
         new, shown = bids_carried(self, state, replace(new, table=scene, phase=Phase.BIDDING),
                                   seq)
-        return Step(new, (verdict, *shown))
+        return Step(new, (verdict, *posts_not_seen(layout, seq), *shown))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A later table: one worm moved in its turn (and perhaps a finish post after an X).

@@ -4,16 +4,18 @@ start posts and pointing at it; the finish posts well ahead."""
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee.base import Judgement, RuleBroken
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack
+from referee.worm_up.post_layout import ALL_POSTS, Layout, choose_layout, missing_post
 from referee.worm_up.rules import MISREAD, Rule, foul
 from referee.worm_up.state import Worm, WormUpState
 from referee.worm_up.table import TableRead, chain_of, check_counts, check_no_touch, pt, read_table
+from tabletop.events import Doubt
 from tabletop.scene import Point2, Scene
 
 if TYPE_CHECKING:
@@ -22,26 +24,109 @@ if TYPE_CHECKING:
 
 def read_setup(game: WormUp, scene: Scene, strict: bool) -> WormUpState:
     """The starting state from the first scene (``strict``: check the setup rules)."""
+    return first_table(game, scene, strict)[0]
+
+
+def first_table(game: WormUp, scene: Scene, strict: bool) -> tuple[WormUpState, Layout]:
+    """The starting state from the first scene and the posts taken as start and finish posts
+    (``strict``: check the setup rules).
+
+    With 4 posts read, the start pair is the one nearest the worms' ends. With 3, or more
+    than 4, the posts that fit a start and finish layout under which the worms are set up by
+    the rules are taken (:func:`referee.worm_up.post_layout.choose_layout`): a post not seen or
+    a phantom one does not stop the race. A worm not straight, or touching another, breaks
+    the rules whatever the posts read.
+
+    Raises:
+        RuleBroken: a setup rule broken on a complete reading (``setup``); a doubt when a
+            worm is not read whole, or the posts read fit no layout.
+    """
     read = read_table(game, scene)
     check_counts(game, read, Rule.SETUP)
-    if len(read.posts) != 4:
-        raise foul(Rule.SETUP, f"The table needs 4 posts (2 start, 2 finish), not "
-                               f"{len(read.posts)}.", None, [i for i, _ in read.posts],
-                   doubt=MISREAD)
-    chains = {p: chain_of(game, read, p, Rule.SETUP) for p in game.players}
-    ends = [read.centres(p)[k] for p in game.players for k in (chains[p][0], chains[p][-1])]
-    s1, s2, f1, f2 = start_and_finish([c for _, c in read.posts], ends)
-    worms = []
-    for p in game.players:
-        pts = [read.centres(p)[k] for k in chains[p]]
-        if abs(geo.line_distance(pts[-1], s1, s2)[0]) > abs(
-                geo.line_distance(pts[0], s1, s2)[0]):
-            pts.reverse()
-        worms.append(Worm(p, tuple(pts)))
+    chains = {p: tuple(read.centres(p)[k] for k in chain_of(game, read, p, Rule.SETUP))
+              for p in game.players}
     if strict:
-        check_start(game, read, worms, (s1, s2), (f1, f2))
-    return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
-                       start_posts_mm=(s1, s2), finish_posts_mm=(f1, f2))
+        check_worms(game, read, chains)
+    layout = layout_of(game, read, chains, strict)
+    worms = tuple(Worm(p, layout.heads_first(chains[p])) for p in game.players)
+    return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=worms,
+                       start_posts_mm=layout.start, finish_posts_mm=layout.finish), layout
+
+
+def check_worms(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Point2]]) -> None:
+    """The start rules that need no post: each worm straight, no two worms touching.
+
+    Raises:
+        RuleBroken: the first broken (``setup``).
+    """
+    for p in game.players:
+        if geo.max_deviation(chains[p]) > game.settings.straight_mm:
+            raise foul(Rule.SETUP, f"{p}'s worm is not laid out in a straight line.", p,
+                       read.indices(p))
+    for p in game.players:
+        check_no_touch(game, read, p, None, Rule.SETUP)
+
+
+def layout_of(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Point2]],
+              strict: bool) -> Layout:
+    """The posts read taken as start and finish posts (see :func:`first_table`).
+
+    Raises:
+        RuleBroken: with 4 posts (``strict``), the first start rule broken; otherwise a doubt
+            when the posts fit no layout.
+    """
+    posts = read.posts
+
+    def problem(layout: Layout) -> Judgement | None:
+        return start_problem(game, read, chains, layout)
+
+    if len(posts) == ALL_POSTS:
+        ends = [e for p in game.players for e in (chains[p][0], chains[p][-1])]
+        s1, s2, f1, f2 = start_and_finish([c for _, c in posts], ends)
+        layout = Layout((s1, s2), (f1, f2), tuple(i for i, _ in posts))
+        found = problem(layout) if strict else None
+        if found is not None:
+            raise RuleBroken(found)
+        return layout
+    chosen = choose_layout(posts, problem)
+    if chosen is None:
+        raise foul(Rule.SETUP, f"The table needs 4 posts (2 start, 2 finish), not "
+                               f"{len(posts)}.", None, [i for i, _ in posts], doubt=MISREAD)
+    return chosen
+
+
+def start_problem(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Point2]],
+                  layout: Layout) -> Judgement | None:
+    """The first start rule the worms break under ``layout`` (None: set up by the rules).
+
+    With the start line seen: :func:`check_start`'s rules (a finish post not seen: the one
+    seen stands for the finish line). With only one start post seen: each worm points at
+    the finish, its head well behind it, and that start post lies by the heads.
+    """
+    worms = [Worm(p, layout.heads_first(chains[p])) for p in game.players]
+    if layout.start is not None:
+        finish = layout.finish or (layout.finish_seen[0], layout.finish_seen[0])
+        check = StartCheck(game, read, layout.start, finish)
+        found = rule_finish_ahead(check)
+        for w in worms:
+            for rule in START_RULES:
+                found = found or rule(check, w)
+        return found
+    assert layout.finish is not None and len(layout.start_seen) == 1
+    post = layout.start_seen[0]
+    tail_side = sum(geo.line_distance(w.tail_mm, *layout.finish)[0] for w in worms)
+    side = 1.0 if tail_side > 0 else -1.0
+    d = game.diameter_mm
+    for w in worms:
+        head = geo.line_distance(w.head_mm, *layout.finish)[0] * side
+        tail = geo.line_distance(w.tail_mm, *layout.finish)[0] * side
+        start = geo.line_distance(post, *layout.finish)[0] * side
+        if head < d or tail - head < 0.5 * geo.dist(w.tail_mm, w.head_mm) or \
+                not -d <= head - start <= game.settings.start_gap_mm + d:
+            return Judgement(Rule.SETUP, f"{w.player}'s worm does not lie just behind a start "
+                                         f"line in front of the finish.", w.player,
+                             tuple(read.indices(w.player)))
+    return None
 
 
 def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
@@ -57,8 +142,12 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
         RuleBroken: a worm not read whole.
     """
     read = read_table(game, scene)
-    if len(read.posts) == 4:
-        return read_setup(game, scene, strict=False)
+    if len(read.posts) >= ALL_POSTS - 1:
+        try:
+            return read_setup(game, scene, strict=False)
+        except RuleBroken:
+            if len(read.posts) == ALL_POSTS:
+                raise
     check_counts(game, read, Rule.SETUP)
     chains = {p: chain_of(game, read, p, Rule.SETUP) for p in game.players}
     posts = [c for _, c in read.posts]
@@ -76,6 +165,21 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
         worms.append(Worm(p, tuple(pts)))
     return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
                        finish_posts_mm=finish_ahead(game, worms, posts), heads_unknown=not posts)
+
+
+def posts_not_seen(layout: Layout, seq: int) -> tuple[Doubt, ...]:
+    """The doubt told once when the first table was judged with a post not seen (none when
+    all 4 were)."""
+    if not layout.missing:
+        return ()
+    which = "a start post" if layout.start is None else "a finish post"
+    line = "start" if layout.start is None else "finish"
+    where = missing_post(layout)
+    near = f" (near {where[0]:.0f}, {where[1]:.0f})" if where is not None else ""
+    return (Doubt(seq, None, layout.used, where,
+                  f"{ALL_POSTS - layout.missing} of the {ALL_POSTS} posts are seen: "
+                  f"{which}{near} is not seen: is it hidden or misread? The race goes on; "
+                  f"the {line} line is taken where both its posts are seen."),)
 
 
 def finish_ahead(game: WormUp, worms: Sequence[Worm],

@@ -1,0 +1,79 @@
+"""The first table read with a post not seen or a phantom post: the posts that fit a start and
+finish layout are taken (referee/worm_up/post_layout.py); a post not seen is a doubt said once."""
+
+from __future__ import annotations
+
+from tabletop.events import Bid, Doubt, Verdict
+from tests.referee.worm_up.tables import FINISH, START, Game, start_table, verdict
+
+
+def _judged(posts):
+    g = Game()
+    return g, g.scene(posts=posts)
+
+
+def test_a_finish_post_not_seen_does_not_stop_the_setup_and_is_doubted_once():
+    g, out = _judged([*START, FINISH[0]])
+    v, d = out
+    assert isinstance(v, Verdict) and v.legal and v.rule == "ok"
+    assert isinstance(d, Doubt) and "3 of the 4 posts" in d.reason and "finish post" in d.reason
+    assert d.where == FINISH[1]  # the finish line drawn as the start line moved ahead
+    described = g.referee.describe()
+    assert described["phase"] == "bidding"
+    assert described["start_line_mm"] == [list(p) for p in START]
+    assert described["finish_line_mm"] is None
+    assert described["worms"]["red"]["head_mm"] == list(g.worms["red"][-1])
+    # the next table shows both finish posts ahead: the finish line is known from then on
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
+    assert not any(isinstance(e, Doubt) for e in g.move("yellow", 5))
+
+
+def test_a_start_post_not_seen_does_not_stop_the_setup():
+    g, out = _judged([START[1], *FINISH])
+    v, d = out
+    assert v.legal and isinstance(d, Doubt) and "start post" in d.reason
+    described = g.referee.describe()
+    assert described["start_line_mm"] is None
+    assert described["finish_line_mm"] == [list(p) for p in FINISH]
+    assert described["worms"]["green"]["head_mm"] == list(g.worms["green"][-1])
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+
+
+def test_a_phantom_post_is_left_out_of_the_layout():
+    for phantom in ((150.0, 200.0), (-60.0, -80.0), (150.0, 5.0)):
+        g, out = _judged([*START, phantom, *FINISH])
+        assert [type(e) for e in out] == [Verdict] and out[0].legal, (phantom, out)
+        described = g.referee.describe()
+        assert described["start_line_mm"] == [list(p) for p in START]
+        assert described["finish_line_mm"] == [list(p) for p in FINISH]
+
+
+def test_a_setup_broken_under_every_layout_of_three_posts_is_a_doubt_not_a_foul():
+    g = Game()
+    worms = start_table(g.players)
+    worms["red"] = [(x, y + 15.0) for x, y in worms["red"]]  # over the start line
+    (d,) = g.scene(worms, [*START, FINISH[0]])
+    assert isinstance(d, Doubt) and "4 posts" in d.reason
+    assert g.referee.describe()["phase"] == "setup"
+
+
+def test_a_crooked_worm_breaks_the_setup_whatever_the_posts_read():
+    g = Game()
+    worms = start_table(g.players)
+    red = worms["red"]
+    worms["red"] = [*red[:3], (red[3][0] + 11.0, red[3][1]), *red[4:]]
+    v = verdict(g.scene(worms, [*START, FINISH[0]]))
+    assert not v.legal and v.rule == "setup" and "straight line" in v.reason
+
+
+def test_a_setup_judged_with_a_post_not_seen_is_replayed_to_the_same_verdicts():
+    g, _ = _judged([*START, FINISH[0]])
+    g.push(Bid("red", "4"))
+    from referee.record import fold
+
+    first = [e.to_json() for e in fold(g.events)]
+    assert first == [e.to_json() for e in fold(list(g.events))]
+    assert any(e["type"] == "doubt" for e in first)

@@ -56,6 +56,7 @@ from referee.worm_up.move_rules import (
     post_move,
     posts_kept,
 )
+from referee.worm_up.post_layout import ALL_POSTS
 from referee.worm_up.rules import Rule, foul
 from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import finish_ahead, first_table, posts_not_seen, read_setup
@@ -70,6 +71,7 @@ from referee.worm_up.table import (
     table_status,
 )
 from referee.worm_up.turns import TurnCheck, bids_carried, judge_bid, maybe_end_round, the_mover
+from referee.worm_up.two_readings import completed
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Bid,
@@ -118,7 +120,31 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         verdict is not put right, another player's foul is not judged against it again and
         again: the table is told once (:meth:`settle`)."""
         step = self._judge(state, event, seq)
+        if isinstance(event, SceneSeen):
+            step = self._read_again(state, event, seq, step)
         return self.settle(state, step, seq, event, refused=isinstance(event, Bid))
+
+    def _read_again(self, state: WormUpState, event: SceneSeen, seq: int,
+                    step: Step[WormUpState]) -> Step[WormUpState]:
+        """A reading in doubt after a reading in doubt of the same table is completed from
+        it (:func:`referee.worm_up.two_readings.completed`): what one did not see, the other
+        did. The completed reading is judged when it says less in doubt and no foul (a foul
+        needs a complete reading of its own); a reading still in doubt is kept for the next."""
+        doubts = sum(isinstance(o, Doubt) for o in step.outputs)
+        if not doubts:
+            return step if step.state.doubted_reading is None else \
+                Step(replace(step.state, doubted_reading=None), step.outputs)
+        earlier = state.doubted_reading
+        if earlier is not None and not event.scene.hand:
+            merged = completed(earlier, event.scene,
+                               {p: self.settings.segments for p in self.players},
+                               ALL_POSTS, self.settings.still_mm)
+            if merged is not None:
+                trial = self._judge(state, replace(event, scene=merged), seq)
+                if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not any(
+                        isinstance(o, Verdict) and not o.legal for o in trial.outputs):
+                    return Step(replace(trial.state, doubted_reading=None), trial.outputs)
+        return Step(replace(step.state, doubted_reading=event.scene), step.outputs)
 
     def new_foul(self, state: WormUpState, verdict: Verdict, pending: Pending,
                  refused: bool) -> bool:

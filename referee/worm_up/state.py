@@ -74,6 +74,8 @@ class WormUpState(GameState):
             on take the round's worms still to move as moved).
         unsure: Players whose worm was taken as moved without being seen: the next table
             that reads it whole places it (before anything is judged about it).
+        doubted_reading: The last reading in doubt (a reading of the same table after it
+            is completed from it: :mod:`referee.worm_up.two_readings`).
         heads_unknown: The first table stood as read with no post seen: which end of the
             worms is the head is learnt from the first move (the worms point the same way).
         pending: An illegal verdict not yet put right (None: none; :mod:`referee.pending`).
@@ -97,6 +99,7 @@ class WormUpState(GameState):
     doubted: bool = False
     unsure: tuple[str, ...] = ()
     heads_unknown: bool = False
+    doubted_reading: Scene | None = None
     pending: Pending | None = None
     pending_told: bool = False
 

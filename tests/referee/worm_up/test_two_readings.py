@@ -1,0 +1,69 @@
+"""Two readings of one still table in doubt: a piece one did not see, the other did
+(referee/worm_up/two_readings.py); never a foul from a completed reading."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tabletop.events import Doubt, SceneSeen, Verdict
+from tests.referee.worm_up.tables import Game, advance, table, verdict
+
+
+def _without(scene, *indices):
+    return replace(scene, pieces=tuple(p for i, p in enumerate(scene.pieces)
+                                       if i not in indices))
+
+
+def _started(g: Game) -> None:
+    assert g.start().legal
+    g.bids(red="4", yellow="5", green="6")
+
+
+def test_a_first_table_read_twice_each_time_short_of_another_segment_is_set_up():
+    g = Game()
+    whole = table(g.worms, g.posts)
+    (d1, d2) = (g.push(SceneSeen(_without(whole, 3))), g.push(SceneSeen(_without(whole, 10))))
+    assert isinstance(d1[0], Doubt)
+    v = verdict(d2)
+    assert v.legal and v.rule == "ok"
+    assert g.referee.describe()["phase"] == "bidding"
+
+
+def test_a_move_read_twice_each_time_short_of_another_piece_is_judged():
+    g = Game()
+    _started(g)
+    moved = dict(g.worms)
+    moved["red"] = advance(g.worms["red"], 4)
+    whole = table(moved, g.posts)
+    (d,) = g.push(SceneSeen(_without(whole, 6)))  # red's head not seen
+    assert isinstance(d, Doubt)
+    v = verdict(g.push(SceneSeen(_without(whole, 2, 22))))  # a red segment and a post
+    assert v.legal and v.player == "red"
+    assert g.referee.describe()["next"] == ["yellow"]
+
+
+def test_readings_of_two_different_tables_are_not_merged():
+    g = Game()
+    _started(g)
+    before = table(g.worms, g.posts)
+    (d,) = g.push(SceneSeen(_without(before, 9, 10)))  # the start, two segments not seen
+    assert isinstance(d, Doubt)
+    moved = dict(g.worms)
+    moved["red"] = advance(g.worms["red"], 4)
+    out = g.push(SceneSeen(_without(table(moved, g.posts), 6)))  # red's head not seen
+    assert [type(e) for e in out] == [Doubt]
+
+
+def test_a_reading_completed_from_an_earlier_one_never_gives_a_foul():
+    g = Game()
+    _started(g)
+    moved = dict(g.worms)
+    moved["red"] = advance(g.worms["red"], 5)  # a bid of 4: steps, on a complete reading
+    whole = table(moved, g.posts)
+    (d,) = g.push(SceneSeen(_without(whole, 6)))
+    assert isinstance(d, Doubt)
+    out = g.push(SceneSeen(_without(whole, 3)))
+    assert any(isinstance(e, Doubt) for e in out)
+    assert not any(isinstance(e, Verdict) and not e.legal for e in out)
+    v = verdict(g.push(SceneSeen(whole)))  # read whole: the foul is called
+    assert not v.legal and (v.player, v.rule) == ("red", "steps")

@@ -11,7 +11,7 @@ from referee.words import and_list, or_list
 from referee.worm_up import geometry as geo
 from referee.worm_up.rules import MISREAD, Rule, foul
 from referee.worm_up.state import Phase, Worm, WormUpState
-from referee.worm_up.table import TableRead, centroid, check_no_touch, pt
+from referee.worm_up.table import TableRead, centroid, chain_gap, check_no_touch, pt
 from tabletop.scene import Piece, Point2, Scene
 
 if TYPE_CHECKING:
@@ -95,12 +95,11 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
         RuleBroken: shape, tail, steps, turn or touch.
     """
     assert state.reveal is not None
-    s = game.settings
     old = state.worm(player).centres_mm
     new_pts = read.centres(player)
     idx = read.indices(player)
     n = len(old)
-    d, gap = game.diameter_mm, s.chain_gap_mm
+    d, gap = game.diameter_mm, chain_gap(game, read, player)
     candidates: dict[int, tuple[int, ...]] = {}
     for k in range(1, n + 1):
         if not all(i in still for i in range(k, n)):

@@ -33,6 +33,10 @@ class WormUpSettings:
         misread_confidence: A worm whose count is right but which is split only by one
             segment lying apart, read with less confidence than this, is a doubt (a segment
             misplaced by the reading), not a ``shape`` foul.
+        misread_mm: How far vision may read a segment it was unsure of (confidence under
+            ``misread_confidence``) from where it lies: the chain gap next to such a segment
+            is this much more generous, the touch gap this much stricter (the benefit of the
+            doubt goes to the player).
     """
 
     segments: int = 7
@@ -45,6 +49,7 @@ class WormUpSettings:
     start_gap_mm: float = 30.0
     straight_mm: float = 10.0
     misread_confidence: float = 0.75
+    misread_mm: float = 6.0
 
     def __post_init__(self) -> None:
         for f in fields(self):

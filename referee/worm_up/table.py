@@ -44,6 +44,20 @@ class TableRead:
         """The scene indices of ``player``'s segments."""
         return [i for i, _ in self.segments.get(player, ())]
 
+    def unsure(self, index: int, below: float) -> bool:
+        """Whether vision read the piece at scene ``index`` with less confidence than
+        ``below`` (a piece it did not rate is sure)."""
+        sure = self.confidence.get(index)
+        return sure is not None and sure < below
+
+
+def chain_gap(game: WormUp, read: TableRead, player: str) -> float:
+    """The chain gap for ``player``'s worm as read: ``chain_gap_mm``, plus ``misread_mm`` when
+    vision was unsure of one of its segments (it may lie that far from where it was read)."""
+    s = game.settings
+    unsure = any(read.unsure(i, s.misread_confidence) for i in read.indices(player))
+    return s.chain_gap_mm + (s.misread_mm if unsure else 0.0)
+
 
 def centroid(points: Sequence[Point2]) -> Point2 | None:
     """The mean of ``points`` to 0.1 mm (None for none)."""
@@ -91,7 +105,8 @@ def chain_of(game: WormUp, read: TableRead, player: str, rule: Rule) -> tuple[in
     Raises:
         RuleBroken: ``rule`` when they do not form one chain of touching segments.
     """
-    order = geo.best_chain(read.centres(player), game.diameter_mm, game.settings.chain_gap_mm)
+    order = geo.best_chain(read.centres(player), game.diameter_mm,
+                           chain_gap(game, read, player))
     if order is None:
         raise foul(rule, f"{player}'s segments do not form one chain of touching segments.",
                    player, read.indices(player))
@@ -100,16 +115,21 @@ def chain_of(game: WormUp, read: TableRead, player: str, rule: Rule) -> tuple[in
 
 def check_no_touch(game: WormUp, read: TableRead, player: str, only: Sequence[int] | None,
                    rule: Rule) -> None:
-    """No segment of ``player`` (or just those at ``only``) touches another worm."""
+    """No segment of ``player`` (or just those at ``only``) touches another worm (a segment
+    vision was unsure of touches only ``misread_mm`` nearer)."""
     mine = read.segments[player]
     if only is not None:
         mine = tuple(mine[k] for k in only)
+    s = game.settings
     for other in game.players:
         if other == player:
             continue
         for i, a in mine:
             for j, b in read.segments[other]:
-                if geo.touch(a, b, game.diameter_mm, game.settings.touch_gap_mm):
+                unsure = read.unsure(i, s.misread_confidence) or \
+                    read.unsure(j, s.misread_confidence)
+                gap = s.touch_gap_mm - (s.misread_mm if unsure else 0.0)
+                if geo.touch(a, b, game.diameter_mm, gap):
                     raise foul(rule, f"{player}'s worm touches {other}'s worm.", player,
                                (i, j), pt(((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)))
 
@@ -128,7 +148,7 @@ def table_status(game: WormUp, scene: Scene) -> Status:
         if len(read.segments[p]) != game.settings.segments:
             out |= Status.SEGMENTS
         elif geo.best_chain(read.centres(p), game.diameter_mm,
-                            game.settings.chain_gap_mm) is None:
+                            chain_gap(game, read, p)) is None:
             out |= Status.SPLIT
     for p in game.players:
         try:

@@ -100,19 +100,29 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
     idx = read.indices(player)
     n = len(old)
     d, gap = game.diameter_mm, chain_gap(game, read, player)
-    candidates: dict[int, tuple[int, ...]] = {}
-    for k in range(1, n + 1):
-        if not all(i in still for i in range(k, n)):
-            continue
-        kept = {still[i] for i in range(k, n)}
-        rest = [j for j in range(len(new_pts)) if j not in kept]
-        ext = geo.extend_chain(old[k:] if k < n else old, [new_pts[j] for j in rest], d, gap,
-                               lifted_from=old)
-        if ext is not None:
-            candidates[k] = tuple(rest[e] for e in ext)
+
+    def laid(gap_mm: float) -> dict[int, tuple[int, ...]]:
+        """Per count moved, the new segments laid one after the other in front of the head."""
+        found: dict[int, tuple[int, ...]] = {}
+        for k in range(1, n + 1):
+            if not all(i in still for i in range(k, n)):
+                continue
+            kept = {still[i] for i in range(k, n)}
+            rest = [j for j in range(len(new_pts)) if j not in kept]
+            ext = geo.extend_chain(old[k:] if k < n else old, [new_pts[j] for j in rest], d,
+                                   gap_mm, lifted_from=old)
+            if ext is not None:
+                found[k] = tuple(rest[e] for e in ext)
+        return found
+
+    candidates = laid(gap)
     moved_idx = [idx[j] for j in range(len(new_pts)) if j not in set(still.values())]
     where = centroid([new_pts[j] for j in range(len(new_pts))
                       if j not in set(still.values())])
+    if not candidates and laid(gap + game.settings.misread_mm):
+        # a chain apart by no more than a reading may be off: not a confident reading
+        raise foul(Rule.SHAPE, f"{player}'s worm looks apart by a few millimetres.", player,
+                   moved_idx, where, doubt="are its segments touching, or is one misread?")
     if not candidates:
         if geo.best_chain(new_pts, d, gap) is None:
             apart = lone_misread(game, read, player)

@@ -103,10 +103,16 @@ def chain_of(game: WormUp, read: TableRead, player: str, rule: Rule) -> tuple[in
     """The order of ``player``'s segments along its worm, end to end.
 
     Raises:
-        RuleBroken: ``rule`` when they do not form one chain of touching segments.
+        RuleBroken: ``rule`` when they do not form one chain of touching segments (a doubt
+            when they would with ``misread_mm`` more).
     """
-    order = geo.best_chain(read.centres(player), game.diameter_mm,
-                           chain_gap(game, read, player))
+    gap = chain_gap(game, read, player)
+    order = geo.best_chain(read.centres(player), game.diameter_mm, gap)
+    if order is None and geo.best_chain(read.centres(player), game.diameter_mm,
+                                        gap + game.settings.misread_mm) is not None:
+        # apart by no more than a reading may be off: not a confident reading
+        raise foul(rule, f"{player}'s worm looks apart by a few millimetres.", player,
+                   read.indices(player), doubt="are its segments touching, or is one misread?")
     if order is None:
         raise foul(rule, f"{player}'s segments do not form one chain of touching segments.",
                    player, read.indices(player))

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 import pytest
 
-from tabletop.events import SceneSeen
+from tabletop.events import Doubt, SceneSeen
 from tests.referee.worm_up.tables import Game, advance, table, verdict
 
 
@@ -18,27 +18,37 @@ def _shifted(scene, index, dx, dy, confidence):
     return replace(scene, pieces=(*scene.pieces[:index], moved, *scene.pieces[index + 1:]))
 
 
-@pytest.mark.parametrize(("confidence", "legal"), [(0.6, True), (1.0, False)])
-def test_a_setup_chain_broken_only_by_an_unsure_segment_read_off_is_one_chain(confidence, legal):
+@pytest.mark.parametrize(("confidence", "back_mm", "said"), [
+    (0.6, 5.5, "ok"), (1.0, 5.5, "doubt"), (1.0, 12.0, "setup"), (0.6, 12.0, "doubt"),
+    (0.6, 20.0, "setup")])
+def test_a_setup_chain_apart_by_a_misread_is_not_split(confidence, back_mm, said):
     g = Game()
-    # green's third segment from the head read 4 mm aside and 5.5 mm back: 25.9 mm from the next
-    scene = _shifted(table(g.worms, g.posts), 14 + 4, 4.0, -5.5, confidence)
-    v = verdict(g.push(SceneSeen(scene)))
-    assert v.legal is legal
-    if not legal:
-        assert v.rule == "setup" and "one chain" in v.reason
+    # green's third segment from the head read 4 mm aside and ``back_mm`` back
+    scene = _shifted(table(g.worms, g.posts), 14 + 4, 4.0, -back_mm, confidence)
+    out = g.push(SceneSeen(scene))
+    if said == "doubt":
+        assert [type(e) for e in out] == [Doubt] and "apart by a few" in out[0].reason
+    else:
+        v = verdict(out)
+        assert v.rule == said
+        assert said == "ok" or "one chain" in v.reason
 
 
-@pytest.mark.parametrize(("confidence", "legal"), [(0.6, True), (1.0, False)])
-def test_a_move_laid_with_an_unsure_segment_read_off_is_judged_as_laid(confidence, legal):
+@pytest.mark.parametrize(("confidence", "aside_mm", "said"), [
+    (0.6, 5.5, "ok"), (1.0, 5.5, "doubt"), (1.0, 13.0, "shape")])
+def test_a_move_laid_apart_by_a_misread_is_not_split(confidence, aside_mm, said):
     g = Game()
     assert g.start().legal
     g.bids(red="4", yellow="5", green="6")
     moved = dict(g.worms)
     moved["red"] = advance(g.worms["red"], 4)
-    scene = _shifted(table(moved, g.posts), 5, 4.0, 5.5, confidence)  # the new second-last
-    v = verdict(g.push(SceneSeen(scene)))
-    assert v.legal is legal and v.player == "red"
+    scene = _shifted(table(moved, g.posts), 5, 4.0, aside_mm, confidence)  # the new 2nd-last
+    out = g.push(SceneSeen(scene))
+    if said == "doubt":
+        assert [type(e) for e in out] == [Doubt] and out[0].player == "red"
+    else:
+        v = verdict(out)
+        assert (v.rule, v.player) == (said, "red")
 
 
 @pytest.mark.parametrize(("confidence", "legal"), [(0.6, True), (1.0, False)])

@@ -56,6 +56,7 @@ from referee.worm_up.move_rules import (
     post_move,
     posts_kept,
 )
+from referee.worm_up.one_short import fill_holes
 from referee.worm_up.post_layout import ALL_POSTS
 from referee.worm_up.rules import Rule, foul
 from referee.worm_up.settings import WormUpSettings
@@ -126,24 +127,29 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
 
     def _read_again(self, state: WormUpState, event: SceneSeen, seq: int,
                     step: Step[WormUpState]) -> Step[WormUpState]:
-        """A reading in doubt after a reading in doubt of the same table is completed from
-        it (:func:`referee.worm_up.two_readings.completed`): what one did not see, the other
-        did. The completed reading is judged when it says less in doubt and no foul (a foul
-        needs a complete reading of its own); a reading still in doubt is kept for the next."""
+        """A reading in doubt completed: after a reading in doubt of the same table, from it
+        (:func:`referee.worm_up.two_readings.completed`: what one did not see, the other
+        did); else a worm one short with a hole of one segment, there
+        (:func:`referee.worm_up.one_short.fill_holes`). The completed reading is judged when
+        it says less in doubt and no foul (a foul needs a complete reading of its own); a
+        reading still in doubt is kept for the next."""
         doubts = sum(isinstance(o, Doubt) for o in step.outputs)
         if not doubts:
             return step if step.state.doubted_reading is None else \
                 Step(replace(step.state, doubted_reading=None), step.outputs)
+        counts = {p: self.settings.segments for p in self.players}
         earlier = state.doubted_reading
-        if earlier is not None and not event.scene.hand:
-            merged = completed(earlier, event.scene,
-                               {p: self.settings.segments for p in self.players},
-                               ALL_POSTS, self.settings.still_mm)
-            if merged is not None:
-                trial = self._judge(state, replace(event, scene=merged), seq)
-                if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not any(
-                        isinstance(o, Verdict) and not o.legal for o in trial.outputs):
-                    return Step(replace(trial.state, doubted_reading=None), trial.outputs)
+        tries = [] if event.scene.hand else [
+            None if earlier is None else completed(earlier, event.scene, counts, ALL_POSTS,
+                                                   self.settings.still_mm),
+            fill_holes(event.scene, counts, self.diameter_mm, self.settings.chain_gap_mm)]
+        for merged in tries:
+            if merged is None:
+                continue
+            trial = self._judge(state, replace(event, scene=merged), seq)
+            if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not any(
+                    isinstance(o, Verdict) and not o.legal for o in trial.outputs):
+                return Step(replace(trial.state, doubted_reading=None), trial.outputs)
         return Step(replace(step.state, doubted_reading=event.scene), step.outputs)
 
     def new_foul(self, state: WormUpState, verdict: Verdict, pending: Pending,

@@ -1,0 +1,52 @@
+"""A worm read one segment short with a hole of one segment: the segment not seen lies in the
+hole (referee/worm_up/one_short.py); never a foul from a reading completed so."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tabletop.events import Doubt, SceneSeen, Verdict
+from tests.referee.worm_up.tables import Game, advance, table, verdict
+
+
+def _without(scene, *indices):
+    return replace(scene, pieces=tuple(p for i, p in enumerate(scene.pieces)
+                                       if i not in indices))
+
+
+def _moved(g: Game, player: str, k: int):
+    assert g.start().legal
+    g.bids(red="4", yellow="5", green="6")
+    moved = dict(g.worms)
+    moved[player] = advance(g.worms[player], k)
+    return table(moved, g.posts)
+
+
+def test_a_move_read_with_a_segment_missing_inside_the_worm_is_judged():
+    g = Game()
+    whole = _moved(g, "red", 4)
+    v = verdict(g.push(SceneSeen(_without(whole, 5))))  # a new segment inside the worm
+    assert v.legal and v.player == "red"
+
+
+def test_a_setup_read_with_a_segment_missing_inside_a_worm_is_judged():
+    g = Game()
+    v = verdict(g.push(SceneSeen(_without(table(g.worms, g.posts), 10))))
+    assert v.legal and v.rule == "ok"
+
+
+def test_a_worm_missing_its_head_is_not_guessed():
+    g = Game()
+    whole = _moved(g, "red", 4)
+    out = g.push(SceneSeen(_without(whole, 6)))
+    assert [type(e) for e in out] == [Doubt]
+
+
+def test_a_reading_with_a_hole_filled_never_gives_a_foul():
+    g = Game()
+    whole = _moved(g, "red", 5)  # a bid of 4: steps
+    out = g.push(SceneSeen(_without(whole, 4)))
+    assert [type(e) for e in out] == [Doubt]
+    v = verdict(g.push(SceneSeen(whole)))
+    assert not v.legal and (v.player, v.rule) == ("red", "steps")
+    assert not any(isinstance(e, Verdict) and not e.legal for e in out)

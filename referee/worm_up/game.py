@@ -130,7 +130,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         """A reading in doubt completed: after a reading in doubt of the same table, from it
         (:func:`referee.worm_up.two_readings.completed`: what one did not see, the other
         did); else a worm one short with a hole of one segment, there
-        (:func:`referee.worm_up.one_short.fill_holes`). The completed reading is judged when
+        (:func:`referee.worm_up.one_short.fill_holes`); else worms that did not move (what is
+        seen of them lies where they lay) put back whole. The completed reading is judged when
         it says less in doubt and no foul (a foul needs a complete reading of its own); a
         reading still in doubt is kept for the next."""
         doubts = sum(isinstance(o, Doubt) for o in step.outputs)
@@ -142,7 +143,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         tries = [] if event.scene.hand else [
             None if earlier is None else completed(earlier, event.scene, counts, ALL_POSTS,
                                                    self.settings.still_mm),
-            fill_holes(event.scene, counts, self.diameter_mm, self.settings.chain_gap_mm)]
+            fill_holes(event.scene, counts, self.diameter_mm, self.settings.chain_gap_mm),
+            self._unmoved_filled(state, event.scene)]
         for merged in tries:
             if merged is None:
                 continue
@@ -167,6 +169,15 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         """The foul pending, told once."""
         whose = f"{pending.player}'s move" if pending.player else "the move"
         return Notice(seq, still_pending(f"The {whose}", pending.seq) + ".", "warning")
+
+    def _unmoved_filled(self, state: WormUpState, scene: Scene) -> Scene | None:
+        """``scene`` with every worm whose segments seen all lie where they lay (none seen at
+        all, too) put back whole where it lay; None when nothing is put back (or before the
+        worms are known)."""
+        if state.phase is Phase.SETUP or not state.worms:
+            return None
+        filled = fill_still_worms(state.worms, scene, self.diameter_mm, self.settings.segments)
+        return None if filled is scene else filled
 
     def _judge(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
         """A bid or a scene judged on its own."""

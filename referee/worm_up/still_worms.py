@@ -27,23 +27,26 @@ STAYED_SHARE = 0.45
 """A segment read nearer its old place than this share of its width did not move."""
 
 
-def fill_still_worms(worms: Sequence[Worm], scene: Scene, diameter_mm: float) -> Scene:
-    """``scene`` with, for each worm read one segment short whose other segments all lie where
-    they lay (it did not move), the segment not seen put back where it lay (appended: the
-    reading's indices stay valid), unless something lies there now."""
+def fill_still_worms(worms: Sequence[Worm], scene: Scene, diameter_mm: float,
+                     most: int = 1) -> Scene:
+    """``scene`` with, for each worm read at most ``most`` segments short whose other segments
+    all lie where they lay (it did not move), the segments not seen put back where they lay
+    (appended: the reading's indices stay valid), unless something lies there now. With
+    ``most`` the worm's length, a worm not seen at all is put back where it lay."""
     stayed = STAYED_SHARE * diameter_mm
     added: list[Piece] = []
     for worm in worms:
         mine = [p.centre_mm for p in scene.pieces if p.kind == "segment" and p.color == worm.player]
-        if len(mine) != len(worm.centres_mm) - 1 or not mine:
+        short = len(worm.centres_mm) - len(mine)
+        if not 1 <= short <= most or (not mine and most < len(worm.centres_mm)):
             continue
         if not all(any(math.dist(c, o) <= stayed for o in worm.centres_mm) for c in mine):
             continue
         gone = [o for o in worm.centres_mm if all(math.dist(c, o) > stayed for c in mine)]
-        if len(gone) != 1 or any(math.dist(p.centre_mm, gone[0]) < diameter_mm / 2
-                                 for p in scene.pieces):
+        if len(gone) != short or any(math.dist(p.centre_mm, g) < diameter_mm / 2
+                                     for p in scene.pieces for g in gone):
             continue
-        added.append(Piece("segment", gone[0][0], gone[0][1], color=worm.player))
+        added.extend(Piece("segment", g[0], g[1], color=worm.player) for g in gone)
     if not added:
         return scene
     return replace(scene, pieces=(*scene.pieces, *added))

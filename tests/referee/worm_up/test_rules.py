@@ -379,10 +379,23 @@ def test_another_worm_moved_too_is_refused():
 
 def test_a_missing_segment_is_a_doubt_not_a_foul():
     g = started()
+    g.bids(red="4", yellow="5", green="6")
     worms = dict(g.worms)
-    worms["green"] = worms["green"][2:]
+    worms["red"] = advance(worms["red"], 4)[:-2]  # moved, its head and the one before not seen
     (d,) = g.scene(worms)
-    assert isinstance(d, Doubt) and "green has 5 segments" in d.reason and d.player == "green"
+    assert isinstance(d, Doubt) and "red has 5 segments" in d.reason and d.player == "red"
+
+
+def test_segments_not_seen_of_worms_that_did_not_move_are_still_where_they_lay():
+    g = started()
+    worms = dict(g.worms)
+    worms["green"] = []  # not seen at all (a colour vision cannot tell from this table)
+    worms["yellow"] = worms["yellow"][3:]
+    assert not g.scene(worms)
+    g.bids(red="4", yellow="5", green="6")
+    moved = dict(worms, red=advance(g.worms["red"], 4))
+    v = verdict(g.scene(moved))
+    assert v.legal and v.player == "red"
 
 
 def test_a_segment_not_seen_of_a_worm_that_did_not_move_is_still_where_it_lay():

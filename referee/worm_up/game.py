@@ -132,8 +132,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         did); else a worm one short with a hole of one segment, there
         (:func:`referee.worm_up.one_short.fill_holes`); else worms that did not move (what is
         seen of them lies where they lay) put back whole. The completed reading is judged when
-        it says less in doubt and no foul (a foul needs a complete reading of its own); a
-        reading still in doubt is kept for the next."""
+        it says less in doubt; a foul only from two readings that agree (every piece seen in
+        one of them), never from a guess; a reading still in doubt is kept for the next."""
         doubts = sum(isinstance(o, Doubt) for o in step.outputs)
         if not doubts:
             return step if step.state.doubted_reading is None else \
@@ -145,12 +145,14 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                                                    self.settings.still_mm),
             fill_holes(event.scene, counts, self.diameter_mm, self.settings.chain_gap_mm),
             self._unmoved_filled(state, event.scene)]
-        for merged in tries:
+        for k, merged in enumerate(tries):
             if merged is None:
                 continue
             trial = self._judge(state, replace(event, scene=merged), seq)
-            if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not any(
-                    isinstance(o, Verdict) and not o.legal for o in trial.outputs):
+            # two readings that agree show every piece: complete enough for a foul
+            fouls = k > 0 and any(isinstance(o, Verdict) and not o.legal
+                                  for o in trial.outputs)
+            if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not fouls:
                 return Step(replace(trial.state, doubted_reading=None), trial.outputs)
         return Step(replace(step.state, doubted_reading=event.scene), step.outputs)
 

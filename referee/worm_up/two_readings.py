@@ -6,8 +6,9 @@ agrees with it on every piece both show (nothing moved between them) but lacks a
 first one saw, that piece is still there: segments and posts do not vanish (issue 13). The
 second reading is completed from the first, for the kinds it is short of only.
 
-A reading completed this way is not a complete reading of its own: the referee lets it give a
-legal verdict, never a foul (see :meth:`referee.worm_up.game.WormUp.step`).
+Every piece of a reading completed this way was seen in one of the two readings, and the two
+agree on the pieces both show: complete enough for a foul (see
+:meth:`referee.worm_up.game.WormUp.step`).
 
 >>> from tabletop.scene import Piece, Scene
 >>> first = Scene.of([Piece("segment", 0, 0, color="red"), Piece("segment", 20, 0, color="red")])

@@ -18,13 +18,19 @@ if TYPE_CHECKING:
     from referee.worm_up.game import WormUp
 
 
+NUDGE_SHARE = 0.6
+"""A segment within this share of its width of where it lay has not been moved by a move (a
+moved segment lies in front of the old head, a width or more from every old place)."""
+
+
 def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str, dict[int, int]],
                                                                         list[str], Point2 | None]:
     """Which worms changed and whether a finish post moved.
 
-    A finish post not seen where it stood, while no post may move (no X to use it), is
-    taken to stand there still: posts do not vanish, so a misread first (see
-    :func:`posts_kept`).
+    A worm all of whose segments lie within :data:`NUDGE_SHARE` of a segment's width of where
+    they lay did not move (misread or nudged). A finish post not seen where it stood, while no
+    post may move (no X to use it), is taken to stand there still: posts do not vanish, so a
+    misread first (see :func:`posts_kept`).
 
     Returns:
         ``(still, changed, moved_post)``: per player the matched ``{old k: new k}``; the
@@ -38,6 +44,13 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
     changed: list[str] = []
     for w in state.worms:
         m = geo.match_still(w.centres_mm, read.centres(w.player), s.still_mm)
+        if len(m) != len(w.centres_mm):
+            # a move lays the tail in front of the head: a worm all within a little over half
+            # a segment of where it lay was misread or nudged, and did not move
+            near = geo.match_still(w.centres_mm, read.centres(w.player),
+                                   NUDGE_SHARE * game.diameter_mm)
+            if len(near) == len(w.centres_mm) == len(read.centres(w.player)):
+                m = near
         still[w.player] = m
         if len(m) != len(w.centres_mm):
             changed.append(w.player)

@@ -46,9 +46,9 @@ def test_a_move_read_twice_each_time_short_of_another_piece_is_judged():
 def test_readings_of_two_different_tables_are_not_merged():
     g = Game()
     _started(g)
-    before = _without(table(g.worms, g.posts), 9)  # the start, a segment not seen
-    p = before.pieces[9]  # and the next read 10 mm off
-    before = replace(before, pieces=(*before.pieces[:9], replace(p, x_mm=p.x_mm + 10.0),
+    before = _without(table(g.worms, g.posts), 7)  # the start, yellow's tail not seen
+    p = before.pieces[9]  # and a yellow segment read 15 mm off
+    before = replace(before, pieces=(*before.pieces[:9], replace(p, x_mm=p.x_mm + 15.0),
                                      *before.pieces[10:]))
     (d,) = g.push(SceneSeen(before))
     assert isinstance(d, Doubt)

@@ -52,7 +52,7 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
             if len(near) == len(w.centres_mm) == len(read.centres(w.player)):
                 m = near
         still[w.player] = m
-        if len(m) != len(w.centres_mm):
+        if len(m) != len(w.centres_mm) and not misread_only(game, state, read, w.player, m):
             changed.append(w.player)
     fin = state.finish_posts_mm
     if fin is None:  # the finish posts were never seen (a first table that stood as read)
@@ -77,6 +77,22 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
         return still, changed, None
     raise foul(Rule.PIECES, "A finish post is missing from the table; put it back.", None,
                [i for i, _ in read.posts], pt(fin[0]), doubt=MISREAD)
+
+
+def misread_only(game: WormUp, state: WormUpState, read: TableRead, player: str,
+                 still: Mapping[int, int]) -> bool:
+    """Whether ``player``'s worm, which may not move now, changed only in segments vision was
+    unsure of (the segments it was sure of all lie where they lay): a misread, not a move
+    (a move needs a reading it is sure of to be judged, issue 13)."""
+    rv = state.reveal
+    if state.phase is Phase.MOVING and rv is not None and player in rv.next_players(state.moved):
+        return False
+    idx = read.indices(player)
+    if len(idx) != len(state.worm(player).centres_mm):
+        return False
+    kept = set(still.values())
+    return all(read.unsure(idx[j], game.settings.misread_confidence)
+               for j in range(len(idx)) if j not in kept)
 
 
 def post_may_move(state: WormUpState) -> bool:

@@ -213,11 +213,13 @@ def rule_after_the_reveal(check: TurnCheck) -> Judgement | None:
 
 
 def rule_one_worm_at_a_time(check: TurnCheck) -> Judgement | None:
-    """``turn``: one worm moves at a time."""
+    """``turn``: one worm moves at a time; the foul is the worm's that may not move now (a
+    move on someone else's turn is that mover's foul)."""
     changed = check.changed
     if len(changed) > 1:
         movers = check.movers
-        who = movers[0] if movers else changed[0]
+        out_of_turn = [p for p in changed if p not in movers[:1]]
+        who = out_of_turn[0]
         return Judgement(Rule.TURN, f"Only one worm may move at a time, but "
                                     f"{and_list(changed)} moved.", who, check.indices(*changed))
     return None

@@ -274,6 +274,7 @@ def test_two_worms_moving_at_once_is_refused():
     worms["yellow"] = advance(worms["yellow"], 5)
     v = verdict(g.scene(worms))
     assert not v.legal and v.rule == "turn" and "red and yellow moved" in v.reason
+    assert v.player == "yellow"  # red's move was in its turn: the foul is yellow's
 
 
 def test_an_unchanged_table_gets_no_verdict():

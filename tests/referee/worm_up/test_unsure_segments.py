@@ -61,3 +61,18 @@ def test_an_unsure_segment_read_a_little_into_another_worm_does_not_touch_it(con
     assert v.legal is legal
     if not legal:
         assert v.rule == "setup" and "touches" in v.reason
+
+
+@pytest.mark.parametrize(("confidence", "rule"), [(0.5, "ok"), (1.0, "turn")])
+def test_a_worm_that_may_not_move_changed_only_in_unsure_segments_did_not_move(confidence, rule):
+    g = Game()
+    assert g.start().legal
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms, red=advance(g.worms["red"], 4))
+    scene = table(worms, g.posts)
+    for k, (dx, dy) in zip((9, 10, 12), ((4.0, 15.0), (5.0, -9.0), (3.0, 30.0)), strict=True):
+        scene = _shifted(scene, k, dx, dy, confidence)  # yellow read scattered (a hand near?)
+    v = verdict(g.push(SceneSeen(scene)))
+    assert v.rule == rule and v.player == ("red" if rule == "ok" else "yellow")
+    if rule == "ok":
+        assert g.referee.describe()["worms"]["yellow"]["head_mm"] == list(g.worms["yellow"][-1])

@@ -104,6 +104,14 @@ def start_problem(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[P
     the finish, its head well behind it, and that start post lies by the heads.
     """
     worms = [Worm(p, layout.heads_first(chains[p])) for p in game.players]
+    if layout.missing and finish_ahead(game, worms, layout.finish_seen) is None and \
+            len(layout.finish_seen) == 2:
+        return Judgement(Rule.SETUP, "The finish posts of a table not read whole must stand a "
+                                     "worm's length ahead of the heads.")
+    if layout.missing and len(layout.finish_seen) == 1 and \
+            finish_ahead(game, worms, (*layout.finish_seen, *layout.finish_seen)) is None:
+        return Judgement(Rule.SETUP, "The finish post of a table not read whole must stand a "
+                                     "worm's length ahead of the heads.")
     if layout.start is not None:
         finish = layout.finish or (layout.finish_seen[0], layout.finish_seen[0])
         check = StartCheck(game, read, layout.start, finish)
@@ -182,11 +190,18 @@ def posts_not_seen(layout: Layout, seq: int) -> tuple[Doubt, ...]:
                   f"the {line} line is taken where both its posts are seen."),)
 
 
+def race_mm(game: WormUp) -> float:
+    """How far ahead of the heads a finish line told from an incomplete reading must lie: a
+    worm's length (a line nearer would end the race in a first move; posts read there by a
+    doubtful reading are taken for shadows, not a finish)."""
+    return game.settings.segments * game.diameter_mm
+
+
 def finish_ahead(game: WormUp, worms: Sequence[Worm],
                  posts: Sequence[Point2]) -> tuple[Point2, Point2] | None:
     """The finish posts among ``posts``: the two lying well ahead of every worm's head (more
-    than a segment beyond the farthest head, along the worms' mean heading); None unless
-    exactly two do."""
+    than a worm's length beyond the farthest head, :func:`race_mm`, along the worms' mean
+    heading); None unless exactly two do."""
     if not worms:
         return None
     hx = sum(w.head_mm[0] - w.tail_mm[0] for w in worms)
@@ -195,7 +210,7 @@ def finish_ahead(game: WormUp, worms: Sequence[Worm],
     if norm < 1e-6:
         return None
     ux, uy = hx / norm, hy / norm
-    reach = max(w.head_mm[0] * ux + w.head_mm[1] * uy for w in worms) + game.diameter_mm
+    reach = max(w.head_mm[0] * ux + w.head_mm[1] * uy for w in worms) + race_mm(game)
     ahead = [p for p in posts if p[0] * ux + p[1] * uy > reach]
     if len(ahead) != 2:
         return None

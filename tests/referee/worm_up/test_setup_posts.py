@@ -77,3 +77,22 @@ def test_a_setup_judged_with_a_post_not_seen_is_replayed_to_the_same_verdicts():
     first = [e.to_json() for e in fold(g.events)]
     assert first == [e.to_json() for e in fold(list(g.events))]
     assert any(e["type"] == "doubt" for e in first)
+
+
+def test_posts_just_ahead_of_the_heads_of_a_table_not_read_whole_are_no_finish_line():
+    g = Game()
+    near = [(-70.0, 15.0), (225.0, 14.0)]  # two shadows read as posts just past the heads
+    (d,) = g.scene(posts=near)
+    assert isinstance(d, Doubt)
+    g.push(Bid("red", "4"))  # the players go on: the table stands as read
+    assert g.referee.describe()["finish_line_mm"] is None
+    g.bids(yellow="5", green="6")
+    g.posts = near
+    v = verdict(g.move("red", 4))
+    assert v.legal and g.referee.describe()["winner"] is None
+
+
+def test_three_posts_whose_finish_is_within_a_worm_length_fit_no_layout():
+    g = Game()
+    (d,) = g.scene(posts=[*START, (150.0, 60.0)])
+    assert isinstance(d, Doubt) and "4 posts" in d.reason

@@ -60,7 +60,14 @@ from referee.worm_up.one_short import fill_holes
 from referee.worm_up.post_layout import ALL_POSTS
 from referee.worm_up.rules import Rule, foul
 from referee.worm_up.settings import WormUpSettings
-from referee.worm_up.setup_rules import finish_ahead, first_table, posts_not_seen, read_setup
+from referee.worm_up.setup_rules import (
+    finish_ahead,
+    first_table,
+    posts_not_seen,
+    read_setup,
+    set_up_in_line,
+    setup_as_read,
+)
 from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.still_worms import fill_still_worms
 from referee.worm_up.table import (
@@ -300,6 +307,10 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             new, layout = first_table(self, scene, strict=True)
         except RuleBroken as broken:
             j = broken.judgement
+            if j.doubt and j.rule == Rule.SETUP and not state.bids:
+                found = self._without_posts(scene, seq)
+                if found is not None:
+                    return found
             if j.doubt or not (state.setup_doubted and state.bids):
                 raise
             return Step(state, (Doubt(seq, j.player, j.pieces, j.where,
@@ -312,6 +323,30 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         new, shown = bids_carried(self, state, replace(new, table=scene, phase=Phase.BIDDING),
                                   seq)
         return Step(new, (verdict, *posts_not_seen(layout, seq), *shown))
+
+    def _without_posts(self, scene: Scene, seq: int) -> Step[WormUpState] | None:
+        """A first table with fewer than 3 posts seen (posts not seen or phantom), its worms
+        read whole, straight, apart, pointing one way with their heads side by side: set up
+        (the benefit of the doubt), with one doubt about the posts; None otherwise."""
+        read = read_table(self, scene)
+        if len(read.posts) >= ALL_POSTS - 1:
+            return None
+        try:
+            new = setup_as_read(self, scene)
+        except RuleBroken:
+            return None
+        if not set_up_in_line(self, new):
+            return None
+        seen = len(read.posts)
+        new = replace(new, table=scene, phase=Phase.BIDDING)
+        return Step(new, (
+            Verdict(seq, None, True, Rule.OK.value,
+                    f"The {len(self.players)} worms are set up side by side; bidding for round "
+                    f"1 is open."),
+            Doubt(seq, None, tuple(i for i, _ in read.posts), None,
+                  f"{seen} of the {ALL_POSTS} posts are seen: are they hidden or misread? The "
+                  f"race goes on without a start line; the finish line is taken where both "
+                  f"finish posts are seen.")))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A later table: one worm moved in its turn (and perhaps a finish post after an X).

@@ -171,8 +171,32 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
         if geo.dist(pts[0], mid) < geo.dist(pts[-1], mid):
             pts.reverse()
         worms.append(Worm(p, tuple(pts)))
+    # which end is the head is checked again on the first move (a phantom post may mislead)
     return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
-                       finish_posts_mm=finish_ahead(game, worms, posts), heads_unknown=not posts)
+                       finish_posts_mm=finish_ahead(game, worms, posts), heads_unknown=True)
+
+
+def set_up_in_line(game: WormUp, state: WormUpState) -> bool:
+    """Whether the worms of a first table read without its start line (fewer than 3 posts
+    seen) lie as a start does: all pointing one way, their heads (or, while which end is the
+    head is not known, their tails) side by side within ``start_gap_mm`` along that way."""
+    worms = state.worms
+    hx = sum(w.head_mm[0] - w.tail_mm[0] for w in worms)
+    hy = sum(w.head_mm[1] - w.tail_mm[1] for w in worms)
+    norm = math.hypot(hx, hy)
+    if norm < 1e-6:
+        return False
+    ux, uy = hx / norm, hy / norm
+    for w in worms:
+        length = geo.dist(w.head_mm, w.tail_mm)
+        if length <= 0 or ((w.head_mm[0] - w.tail_mm[0]) * ux
+                           + (w.head_mm[1] - w.tail_mm[1]) * uy) < 0.9 * length:
+            return False
+    gap = game.settings.start_gap_mm
+    heads = [w.head_mm[0] * ux + w.head_mm[1] * uy for w in worms]
+    tails = [w.tail_mm[0] * ux + w.tail_mm[1] * uy for w in worms]
+    return max(heads) - min(heads) <= gap or (
+        state.heads_unknown and max(tails) - min(tails) <= gap)
 
 
 def posts_not_seen(layout: Layout, seq: int) -> tuple[Doubt, ...]:

@@ -93,16 +93,24 @@ def test_setup_needs_the_finish_ahead_of_the_start():
     assert not v.legal and v.rule == "setup" and "well ahead" in v.reason
 
 
-def test_setup_needs_posts_that_fit_a_start_and_finish_and_two_is_a_doubt():
+def test_setup_with_fewer_than_three_posts_is_judged_by_the_worms_and_the_posts_doubted():
     g = Game()
-    (d,) = g.scene(posts=[START[0], FINISH[0]])
+    v, d = g.scene(posts=[START[0], FINISH[0]])
+    assert v.legal and v.rule == "ok" and isinstance(d, Doubt) and "2 of the 4" in d.reason
+    assert g.referee.describe()["phase"] == "bidding"
+    g = Game()
+    worms = start_table(THREE)
+    worms["red"] = [(x, y - 45.0) for x, y in worms["red"]]  # heads not side by side
+    (d,) = g.scene(worms, posts=[START[0], FINISH[0]])
     assert isinstance(d, Doubt) and "4 posts" in d.reason
     assert g.referee.describe()["phase"] == "setup"
 
 
 def test_a_first_table_in_doubt_stands_as_read_once_the_players_bid():
     g = Game()
-    g.scene(posts=[START[0]])  # three posts not seen (black posts on a black cloth)
+    g.worms["red"] = [(x, y - 45.0) for x, y in g.worms["red"]]  # its head 45 mm further back
+    (d,) = g.scene(posts=[START[0]])  # three posts not seen (black posts on a black cloth)
+    assert isinstance(d, Doubt)
     n, v = g.push(Bid("red", "4"))  # the players go on: the table stands as read
     assert isinstance(n, Notice) and "stands as read" in n.message and "1 of the 4" in n.message
     assert v.legal and v.player == "red"

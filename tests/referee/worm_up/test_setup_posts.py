@@ -82,10 +82,10 @@ def test_a_setup_judged_with_a_post_not_seen_is_replayed_to_the_same_verdicts():
 def test_posts_just_ahead_of_the_heads_of_a_table_not_read_whole_are_no_finish_line():
     g = Game()
     near = [(-70.0, 15.0), (225.0, 14.0)]  # two shadows read as posts just past the heads
-    (d,) = g.scene(posts=near)
-    assert isinstance(d, Doubt)
-    g.push(Bid("red", "4"))  # the players go on: the table stands as read
+    v, d = g.scene(posts=near)
+    assert v.legal and isinstance(d, Doubt)
     assert g.referee.describe()["finish_line_mm"] is None
+    g.push(Bid("red", "4"))
     g.bids(yellow="5", green="6")
     g.posts = near
     v = verdict(g.move("red", 4))
@@ -96,3 +96,14 @@ def test_three_posts_whose_finish_is_within_a_worm_length_fit_no_layout():
     g = Game()
     (d,) = g.scene(posts=[*START, (150.0, 60.0)])
     assert isinstance(d, Doubt) and "4 posts" in d.reason
+
+
+def test_a_phantom_post_behind_the_worms_does_not_turn_their_heads():
+    g = Game()
+    v, d = g.scene(posts=[(150.0, -260.0)])  # a shadow behind the tails, no real post seen
+    assert v.legal and isinstance(d, Doubt) and "1 of the 4" in d.reason
+    g.bids(red="4", yellow="5", green="6")
+    g.posts = [(150.0, -260.0)]
+    v = verdict(g.move("red", 4))  # the first move tells which end is the head
+    assert v.legal and v.player == "red"
+    assert verdict(g.move("yellow", 5)).legal

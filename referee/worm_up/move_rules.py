@@ -32,6 +32,10 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
     post may move (no X to use it), is taken to stand there still: posts do not vanish, so a
     misread first (see :func:`posts_kept`).
 
+    While no post may move, a post read elsewhere counts as a finish post moved only when it
+    is read surely and keeps the strip's length from the finish post that stayed (a swing);
+    otherwise the finish post not seen still stands and the other is a shadow.
+
     Returns:
         ``(still, changed, moved_post)``: per player the matched ``{old k: new k}``; the
         players whose worm changed; the new position of a moved finish post (or None).
@@ -69,8 +73,18 @@ def changes(game: WormUp, state: WormUpState, read: TableRead) -> tuple[dict[str
         anchor = fin[next(iter(fm))]
         length = geo.dist(*fin)
         j = min(others, key=lambda j: abs(geo.dist(anchor, new_posts[j]) - length))
-        return still, changed, new_posts[j]
+        swung = abs(geo.dist(anchor, new_posts[j]) - length) <= s.post_distance_tolerance_mm
+        sure = not read.unsure(read.posts[j][0], s.misread_confidence)
+        if post_may_move(state) or (swung and sure):
+            return still, changed, new_posts[j]
+        # no post may move, and the post read elsewhere is no swing of the strip read surely:
+        # the finish post not seen still stands, the other is a shadow
+        return still, changed, None
     if not fm and len(others) >= 2:
+        if not all(not read.unsure(read.posts[j][0], s.misread_confidence) for j in others):
+            raise foul(Rule.POST, "Both finish posts look moved.", None,
+                       [read.posts[j][0] for j in others], pt(fin[0]),
+                       doubt="are they hidden or misread?")
         raise foul(Rule.POST, "Both finish posts moved; one of them must stay put.", None,
                    [read.posts[j][0] for j in others], pt(fin[0]))
     if not post_may_move(state):
@@ -241,9 +255,11 @@ def post_move(game: WormUp, state: WormUpState, read: TableRead, moved_to: Point
     length = geo.dist(a, b)
     new_len = geo.dist(anchor, moved_to)
     if abs(new_len - length) > s.post_distance_tolerance_mm:
+        unsure = any(read.unsure(i, s.misread_confidence) for i, c in read.posts
+                     if c == moved_to)
         raise foul(Rule.POST, f"The finish posts are now {new_len:.0f} mm apart instead of "
                               f"{length:.0f} mm; the strip must stay attached.", x,
-                   post_idx, pt(moved_to))
+                   post_idx, pt(moved_to), doubt="is the post misread?" if unsure else "")
     posts = (anchor, moved_to) if kept_old == 0 else (moved_to, anchor)
     return replace(state, finish_posts_mm=posts, post_moved=True)
 

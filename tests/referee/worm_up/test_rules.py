@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from referee.record import Referee
@@ -884,3 +886,26 @@ def test_pending_accept_overrules_the_foul_and_judges_the_next_move():
     g.push(Accept())  # the table overrules the verdict: red's move stands as it is
     g.worms = worms
     assert verdict(g.move("yellow", 5)).legal
+
+
+def test_a_finish_post_not_seen_beside_a_shadow_post_while_none_may_move_still_stands():
+    g = started()
+    g.bids(red="4", yellow="6", green="5")
+    a, b = FINISH
+    for shadow in ((a[0] + 60.0, a[1] - 90.0), (150.0, 300.0)):  # no swing of the strip
+        assert not g.scene(posts=[*START, shadow, b]), shadow
+    assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
+    assert verdict(g.move("red", 4, posts=[*START, (150.0, 300.0), b])).legal
+
+
+def test_an_unsure_post_read_off_the_strip_after_an_x_is_a_doubt_not_a_post_foul():
+    g = started()
+    g.bids(red="4", yellow="6", green="X")
+    g.move("red", 4)
+    g.move("green", 5)
+    a, b = FINISH
+    scene = table(g.worms, [*START, (a[0] + 60, a[1]), b])
+    post = scene.pieces[-2]
+    pieces = (*scene.pieces[:-2], replace(post, confidence=0.4), scene.pieces[-1])
+    out = g.push(SceneSeen(replace(scene, pieces=pieces)))
+    assert [type(e) for e in out] == [Doubt] and "mm apart" in out[0].reason

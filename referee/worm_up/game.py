@@ -78,7 +78,14 @@ from referee.worm_up.table import (
     read_table,
     table_status,
 )
-from referee.worm_up.turns import TurnCheck, bids_carried, judge_bid, maybe_end_round, the_mover
+from referee.worm_up.turns import (
+    TurnCheck,
+    bids_carried,
+    judge_bid,
+    maybe_end_round,
+    out_of_turn,
+    the_mover,
+)
 from referee.worm_up.two_readings import completed
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
@@ -354,7 +361,11 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         (:func:`referee.worm_up.still_worms.fill_still_worms`)."""
         scene = fill_still_worms(state.worms, scene, self.diameter_mm)
         read = read_table(self, scene)
-        check_counts(self, read, Rule.PIECES)
+        try:
+            check_counts(self, read, Rule.PIECES)
+        except RuleBroken:
+            out_of_turn(self, state, read)  # a worm seen moving out of its turn is told so
+            raise
         if state.unsure:
             state = self._reseat(state, read)
         if state.finish_posts_mm is None:  # never seen yet: the first two seen ahead

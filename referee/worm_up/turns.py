@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING
 
 from referee.base import Judgement, RuleBroken, Step
 from referee.words import and_list
+from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import BidError, reveal
+from referee.worm_up.move_rules import changes
 from referee.worm_up.rules import Rule
 from referee.worm_up.setup_rules import setup_as_read
 from referee.worm_up.state import Phase, WormUpState
@@ -264,3 +266,35 @@ def the_mover(check: TurnCheck) -> str:
         if found is not None:
             raise RuleBroken(found)
     return check.changed[0]
+
+
+def out_of_turn(game: WormUp, state: WormUpState, read: TableRead) -> None:
+    """A table with a worm not read whole (a doubt) may still show, for sure, a worm moving
+    out of its turn: each worm short of its segments changed, and has at least two segments
+    read surely in new places (more than a segment's width from every place it lay). Then
+    the turn rules are asked of it as of a whole table; otherwise nothing is said here.
+
+    Raises:
+        RuleBroken: ``turn`` or ``order`` against a worm seen moving out of its turn.
+    """
+    if state.phase not in (Phase.BIDDING, Phase.MOVING) or state.unsure:
+        return
+    s = game.settings
+    short = [p for p in game.players if len(read.segments[p]) != s.segments]
+    if not short:
+        return
+    for p in short:
+        old = state.worm(p).centres_mm
+        new = [i for i, c in read.segments[p] if not read.unsure(i, s.misread_confidence)
+               and all(geo.dist(c, o) > game.diameter_mm for o in old)]
+        if len(new) < 2:
+            return
+    try:
+        _still, changed, moved_post = changes(game, state, read)
+        if not set(short) <= set(changed):
+            return
+        the_mover(TurnCheck(state, read, tuple(changed), moved_post))
+    except RuleBroken as broken:
+        j = broken.judgement
+        if not j.doubt and j.rule in (Rule.TURN, Rule.ORDER) and j.player in short:
+            raise

@@ -11,8 +11,9 @@ agree on the pieces both show: complete enough for a foul (see
 :meth:`referee.worm_up.game.WormUp.step`).
 
 >>> from tabletop.scene import Piece, Scene
->>> first = Scene.of([Piece("segment", 0, 0, color="red"), Piece("segment", 20, 0, color="red")])
->>> second = Scene.of([Piece("segment", 1, 0, color="red")])
+>>> first = Scene.of([Piece("segment", 0.0, 0.0, color="red"),
+...                   Piece("segment", 20.0, 0.0, color="red")])
+>>> second = Scene.of([Piece("segment", 1.0, 0.0, color="red")])
 >>> merged = completed(first, second, {"red": 2}, 4, 8.0)
 >>> [p.centre_mm for p in merged.pieces]
 [(1.0, 0.0), (20.0, 0.0)]

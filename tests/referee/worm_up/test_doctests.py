@@ -6,10 +6,19 @@ import doctest
 
 import pytest
 
-from referee.worm_up import bidding, game, geometry
+from referee.worm_up import (
+    bidding,
+    game,
+    geometry,
+    one_short,
+    post_layout,
+    still_worms,
+    two_readings,
+)
 
 
-@pytest.mark.parametrize("module", [bidding, geometry, game], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [bidding, geometry, game, one_short, post_layout, still_worms,
+                                    two_readings], ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0

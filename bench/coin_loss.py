@@ -80,7 +80,7 @@ def trace(args: tuple, truth_mm: np.ndarray) -> list[str]:
         d = np.hypot(*(ppx - t_px).T) / s
         j = int(np.argmin(d))
         if d[j] > 6:
-            out.append("no-peak")
+            out.append(f"no-peak({_heat_near(finder, frame, half_bgr, t_mm, coins):.2f})")
             continue
         p = ppx[j]
         xi, yi = round(p[0]), round(p[1])
@@ -137,6 +137,21 @@ def trace(args: tuple, truth_mm: np.ndarray) -> list[str]:
     return out
 
 
+def _heat_near(finder, frame, half_bgr, foot_mm: np.ndarray, coins) -> float:
+    """The centre net's most coin heat within 4 mm of a coin's seen top."""
+    from vision.centres import view_px_to_heat
+
+    cv = finder.view
+    seen = cv.camera.seen_at(foot_mm[None], coins.thickness_mm)
+    heat = finder.heat(frame, half_bgr)[0]
+    x, y = view_px_to_heat(cv.to_px(seen))[0]
+    k = max(1, round(4 * cv.px_per_mm / 2))
+    h, w = heat.shape
+    win = heat[max(0, round(y) - k):min(h, round(y) + k + 1),
+               max(0, round(x) - k):min(w, round(x) + k + 1)]
+    return float(win.max()) if win.size else 0.0
+
+
 def _judge_votes(namer, frame, cal, seen_mm: np.ndarray, foot_mm: np.ndarray
                  ) -> tuple[float, float] | None:
     """The coin judge's votes for a coin seen at ``seen_mm`` (1, 2), its foot at ``foot_mm``,
@@ -183,6 +198,8 @@ def main() -> int:
     ap.add_argument("--where", action="append", default=[], metavar="CONDITION=VALUE",
                     help="only the seeds whose render shows this (e.g. clutter=dice); "
                          "N seeds are looked through")
+    ap.add_argument("--list", default=None, metavar="S1,S2,...",
+                    help="these seeds' renders (SEED and N ignored)")
     ap.add_argument("--games", action="store_true",
                     help="the Worm Up! and Jungle tables (as --games of the accuracy bench)")
     ap.add_argument("--dev", type=Path, default=None,
@@ -195,6 +212,8 @@ def main() -> int:
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     if a.dev is not None:
         cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
+    elif a.list:
+        cases, pieces = [c for s in a.list.split(",") for c in render_cases(1, int(s))], None
     elif a.games:
         cases, pieces = game_cases(a.n, a.seed), None
     elif a.where:

@@ -58,6 +58,9 @@ class CentreProposalConfig:
     max_faint: At most this many of those (the hottest; a cost bound).
     posts: How posts are proposed at the net's post peaks
         (:func:`vision.post_candidates.propose_posts`); None: never.
+    reach_mm: How far from its centre a found piece of another kind explains the net's coin
+        and tile peaks (a Jungle token's square, a Worm Up! segment's dome: a coin peak on
+        their edge is no coin), as the detector's own mask has it; other kinds 6 mm (a post).
     """
 
     finder: CentresConfig = field(default_factory=CentresConfig)
@@ -72,6 +75,7 @@ class CentreProposalConfig:
     faint_tile: float | None = 0.2
     max_faint: int = 12
     posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
+    reach_mm: tuple[tuple[str, float], ...] = (("segment", 12.0), ("token", 18.0))
 
 
 def local_views(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
@@ -182,7 +186,8 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     s = view.px_per_mm
     r = coins.radius_mm * s
     side = tiles.side_mm * s
-    explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
+    explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm,
+                               dict(cfg.reach_mm))
     none = np.zeros((0, 2))
     coin_px = _free(prep, explained, peaks["coin"], cfg.max_each) if "coin" in kinds else none
     tile_px, faint = (_free_tiles(prep, explained, peaks["tile"], finder.least["tile"], cfg)

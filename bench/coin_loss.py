@@ -1,11 +1,14 @@
 """Where is each missed coin lost after the centre net? A diagnostic, run by hand.
 
-``.venv/bin/python bench/coin_loss.py SEED N [--family F] [--dev DIR]`` renders ``N``
-scenes of the renderer's variety from ``SEED`` (as ``bench/bench_vision_accuracy.py`` does),
+``.venv/bin/python bench/coin_loss.py SEED N [--family F] [--dev DIR] [--games]
+[--list S1,S2,...]`` renders ``N`` scenes of the renderer's variety from ``SEED`` (as
+``bench/bench_vision_accuracy.py`` does; ``--games``: its Worm Up! and Jungle tables;
+``--list``: those seeds' renders),
 detects each, and for every true coin (wholly in view) that the detector's scene misses says
 at which step of :func:`vision.centre_proposals.propose_centres` it was lost:
 
-- ``no-peak``: no centre-net peak within 6 mm of it;
+- ``no-peak(H)``: no centre-net peak within 6 mm of it (``H``: the most coin heat the net
+  gives within 4 mm of it);
 - ``explained``: its peak lies on a piece already found (``explained_mask``; which kind);
 - ``invalid``: its peak lies outside the play area; ``budget``: past ``max_each``;
 - ``fit``: no rim fit placed it (grey far rim, steepest edges, colour: NaN);
@@ -13,12 +16,15 @@ at which step of :func:`vision.centre_proposals.propose_centres` it was lost:
 - ``onto``: the fit moved onto a piece already found; ``dup``: within a radius of another;
 - ``namer-seen``: the namer gave it less than ``seen`` at its foot (read_found);
 - ``namer-keep``: dropped by ``name_detections``; ``far``: kept, but more than 8 mm off;
+- ``judge-<fit>(V)``: the coin judge gives it ``V``, less than it needs;
 - ``?``: none of these (lost after the proposals).
 
 Per scene a line, then the counts by step and by table. The false coins of the scene (not
 paired with any truth, occluded or not) are listed too, each with where it came from
-(``stage`` or ``centres``), and the coins found whose suit is misread (``true>read``); at the
-end the suits' confusion (true suit -> read suit, over the coins found).
+(``stage`` or ``centres``) and the true piece nearest it (its kind and distance, ``table``
+beyond 40 mm), and the coins found whose suit is misread (``true>read``); at the end the
+counts of those false coins by source and nearest piece, and the suits' confusion (true
+suit -> read suit, over the coins found).
 """
 
 from __future__ import annotations

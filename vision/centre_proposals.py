@@ -20,7 +20,7 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
-from vision.coin_colour import colour_rim_centres
+from vision.coin_colour import blurred_rim_centres, colour_rim_centres, smoothed
 from vision.coin_shape import not_round
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
@@ -58,6 +58,9 @@ class CentreProposalConfig:
     max_faint: At most this many of those (the hottest; a cost bound).
     posts: How posts are proposed at the net's post peaks
         (:func:`vision.post_candidates.propose_posts`); None: never.
+    reach_mm: How far from its centre a found piece of another kind explains the net's coin
+        and tile peaks (a Jungle token's square, a Worm Up! segment's dome: a coin peak on
+        their edge is no coin), as the detector's own mask has it; other kinds 6 mm (a post).
     """
 
     finder: CentresConfig = field(default_factory=CentresConfig)
@@ -72,6 +75,7 @@ class CentreProposalConfig:
     faint_tile: float | None = 0.2
     max_faint: int = 12
     posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
+    reach_mm: tuple[tuple[str, float], ...] = (("segment", 12.0), ("token", 18.0))
 
 
 def local_views(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
@@ -182,7 +186,8 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     s = view.px_per_mm
     r = coins.radius_mm * s
     side = tiles.side_mm * s
-    explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
+    explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm,
+                               dict(cfg.reach_mm))
     none = np.zeros((0, 2))
     coin_px = _free(prep, explained, peaks["coin"], cfg.max_each) if "coin" in kinds else none
     tile_px, faint = (_free_tiles(prep, explained, peaks["tile"], finder.least["tile"], cfg)
@@ -223,7 +228,9 @@ def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.n
     :func:`colour_rim_centres`), else the grey rim's steepest edges (a table whose level
     varies: a check, a cloth's pattern; :func:`rim_centres`), else the rim in colour once
     the camera's noise is smoothed away round the coin (a dim, under-exposed room: a
-    Gaussian of ``smooth`` radii, symmetric, so the circle's centre stays where it was).
+    Gaussian of ``smooth`` radii, symmetric, so the circle's centre stays where it was),
+    else that rim read over a pixel either side (a small coin blurred over a few pixels:
+    :func:`vision.coin_colour.blurred_rim_centres`).
     Where ``round_only``, a grey far-rim fit whose far edge is surely no circle of its
     radius (a die's square top: :func:`vision.coin_shape.not_round`, which reads the same
     halfway edge) is NaN too; the other fits are used where that edge means nothing."""
@@ -233,28 +240,15 @@ def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.n
         fine[placed[not_round(shade, fine[placed], away[placed], r)]] = np.inf
     for fit in (lambda i: colour_rim_centres(top, starts[i], away[i], r),
                 lambda i: rim_centres(shade, starts[i], away[i], r),
-                lambda i: colour_rim_centres(_smoothed(top, starts[i], r, smooth),
-                                             starts[i], away[i], r)):
+                lambda i: colour_rim_centres(smoothed(top, starts[i], r, smooth),
+                                             starts[i], away[i], r),
+                lambda i: blurred_rim_centres(top, starts[i], away[i], r, smooth)):
         lost = np.isnan(fine).any(axis=1)
         if not lost.any():
             break
         fine[lost] = fit(lost)
     fine[np.isinf(fine)] = np.nan  # no coin, however else it could be fitted
     return fine
-
-
-def _smoothed(top: np.ndarray, starts: np.ndarray, r: float, sigma: float) -> np.ndarray:
-    """``top`` with windows round ``starts`` (as far as the colour fit reads) blurred by a
-    Gaussian of ``sigma`` radii; the rest as it was."""
-    out = top.copy()
-    h, w = top.shape[:2]
-    reach = int(np.ceil(2.2 * r + 4 * sigma * r)) + 6
-    for x, y in np.floor(starts).astype(int):
-        x0, y0, x1, y1 = max(0, x - reach), max(0, y - reach), min(w, x + reach + 1), \
-            min(h, y + reach + 1)
-        if x1 > x0 and y1 > y0:
-            out[y0:y1, x0:x1] = cv2.GaussianBlur(top[y0:y1, x0:x1], (0, 0), sigma * r)
-    return out
 
 
 def sure_faces(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,

@@ -27,6 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
+import cv2
 import numpy as np
 
 from vision.coins import _fit_circles
@@ -49,6 +50,10 @@ class ColourRimConfig:
     over_texture: The rim's rise (median over the kept rays) at least this many times the
         table's median change over the same step.
     max_shift: The fitted centre lies within this many radii of the start.
+    span: A rise (the rim's, the table's) is read over this many samples either side
+        (``_STEP`` pixels each): 2, half a pixel, where a rim blurred over a pixel rises
+        nearly in full and a pixel's noise less; a rim the lens or a shake blurred over
+        several pixels rises in full only over a wider span.
     """
 
     rays: int = 17
@@ -61,15 +66,11 @@ class ColourRimConfig:
     min_rays: int = 9
     over_texture: float = 2.5
     max_shift: float = 0.4
+    span: int = 2
 
 
 _STEP = 0.25
 """Samples along a ray, view pixels apart."""
-
-_SPAN = 2
-"""A rise is read over this many samples either side (half a pixel: a rim blurred over a pixel
-rises over it nearly in full, a pixel's noise less)."""
-
 
 @lru_cache(maxsize=16)
 def annulus(r: float, lo: float, hi: float) -> np.ndarray:
@@ -116,12 +117,12 @@ def sample(wins: np.ndarray, pts: np.ndarray) -> np.ndarray:
 
 
 def _rim_points(wins: np.ndarray, c: np.ndarray, dirs: np.ndarray, r: float,
-                face: np.ndarray, scale: np.ndarray, band: tuple[float, float]
+                face: np.ndarray, scale: np.ndarray, band: tuple[float, float], k: int = 2
                 ) -> tuple[np.ndarray, np.ndarray]:
     """Along each ray from each centre ``c`` (N, 2), the steepest rise of the distance from
     the face's colour (N, 3) (each channel in units of ``scale`` (N, 3)) within ``band``
-    radii: the points (N, rays, 2) and the rises (N, rays)."""
-    k = _SPAN
+    radii, each read over ``k`` samples either side: the points (N, rays, 2) and the rises
+    (N, rays)."""
     rho = np.arange(band[0] * r - (k + 1) * _STEP, band[1] * r + (k + 1) * _STEP + 1e-9, _STEP)
     pts = c[:, None, None] + rho[None, None, :, None] * dirs[:, :, None]
     dist = np.linalg.norm((sample(wins, pts) - face[:, None, None]) / scale[:, None, None],
@@ -184,7 +185,7 @@ def colour_rim_centres(top_bgr: np.ndarray, starts: np.ndarray, away: np.ndarray
     c = start
     good = np.ones(len(inside), bool)
     for k, band in enumerate(cfg.bands):
-        e, rise = _rim_points(wins, c, dirs, r, face, scale, band)
+        e, rise = _rim_points(wins, c, dirs, r, face, scale, band, cfg.span)
         c, kept = _robust_fit(e, c, r, (2.0 if k == 0 else 1.0) * cfg.tol * r)
         good &= kept.sum(axis=1) >= cfg.min_rays
     miss = np.abs(np.hypot(*(e - c[:, None]).transpose(2, 0, 1)) - r)
@@ -194,10 +195,39 @@ def colour_rim_centres(top_bgr: np.ndarray, starts: np.ndarray, away: np.ndarray
     rho = np.arange(cfg.table[0] * r, cfg.table[1] * r, _STEP)
     col = sample(wins, c[:, None, None] + rho[None, None, :, None] * dirs[:, :, None]) / \
         scale[:, None, None]
-    texture = np.median(np.linalg.norm(col[..., 2 * _SPAN:, :] - col[..., :-2 * _SPAN, :],
+    texture = np.median(np.linalg.norm(col[..., 2 * cfg.span:, :] - col[..., :-2 * cfg.span, :],
                                        axis=-1).reshape(len(c), -1), axis=1)
     lift = np.array([np.median(x[m]) if m.any() else 0.0 for x, m in zip(rise, kept,
                                                                           strict=True)])
     good &= lift >= cfg.over_texture * np.maximum(texture, 1e-3)
     out[inside[good]] = c[good] + corner[inside[good]]
+    return out
+
+
+BLURRED = ColourRimConfig(span=4)
+"""The colour fit read at a coarser scale: a rise over a pixel either side, where a small coin
+the lens or a shake blurred over a few pixels (a far camera, a pale stone table under a hard
+lamp) rises too little over half a pixel to stand above the table's own texture."""
+
+
+def blurred_rim_centres(top_bgr: np.ndarray, starts: np.ndarray, away: np.ndarray, r: float,
+                        smooth: float = 0.07) -> np.ndarray:
+    """:func:`colour_rim_centres` by :data:`BLURRED`, on ``top_bgr`` smoothed round each start
+    by a Gaussian of ``smooth`` radii (symmetric: a circle's centre stays where it was): the
+    last fit tried, where the rim is plain only at a scale of a few pixels."""
+    starts = np.asarray(starts, float).reshape(-1, 2)
+    return colour_rim_centres(smoothed(top_bgr, starts, r, smooth), starts, away, r, BLURRED)
+
+
+def smoothed(top: np.ndarray, starts: np.ndarray, r: float, sigma: float) -> np.ndarray:
+    """``top`` with windows round ``starts`` (as far as the colour fit reads) blurred by a
+    Gaussian of ``sigma`` radii; the rest as it was."""
+    out = top.copy()
+    h, w = top.shape[:2]
+    reach = int(np.ceil(2.2 * r + 4 * sigma * r)) + 6
+    for x, y in np.floor(starts).astype(int):
+        x0, y0, x1, y1 = max(0, x - reach), max(0, y - reach), min(w, x + reach + 1), \
+            min(h, y + reach + 1)
+        if x1 > x0 and y1 > y0:
+            out[y0:y1, x0:x1] = cv2.GaussianBlur(top[y0:y1, x0:x1], (0, 0), sigma * r)
     return out

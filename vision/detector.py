@@ -128,6 +128,9 @@ class DetectorConfig:
             segments=replace(self.segments, diameter_mm=pieces.segment_diameter_mm,
                              height_mm=pieces.segment_height_mm, colours=seg),
             tokens=replace(self.tokens, thickness_mm=pieces.token_thickness_mm),
+            centres=None if self.centres is None else replace(self.centres, reach_mm=(
+                ("segment", pieces.segment_diameter_mm / 2 + 2.0),
+                ("token", 0.6 * pieces.token_mm))),
         )
 
 

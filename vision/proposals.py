@@ -12,6 +12,7 @@ edges); a proposal whose edges cannot be fitted is dropped, never guessed.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import cv2
@@ -48,8 +49,10 @@ class ProposalConfig:
 
 
 def explained_mask(prep: Prepared, dets: Detections, coin_r_mm: float, tile_mm: float,
-                   margin_mm: float) -> np.ndarray:
-    """uint8 mask of the view where the found pieces lie (their seen tops), a margin around."""
+                   margin_mm: float, reach_mm: Mapping[str, float] | None = None) -> np.ndarray:
+    """uint8 mask of the view where the found pieces lie (their seen tops), a margin around;
+    a piece of another kind than tile or coin reaches ``reach_mm[kind]`` from its centre (a
+    Jungle token, a Worm Up! segment), 6 mm (a post) where not given."""
     view = prep.view
     s = view.px_per_mm
     mask = np.zeros(prep.bright.shape, np.uint8)
@@ -67,7 +70,9 @@ def explained_mask(prep: Prepared, dets: Detections, coin_r_mm: float, tile_mm: 
             cv2.circle(mask, (round(c[0]), round(c[1])), round((coin_r_mm + margin_mm) * s),
                        255, -1)
         else:
-            cv2.circle(mask, (round(c[0]), round(c[1])), round((6.0 + margin_mm) * s), 255, -1)
+            reach = (reach_mm or {}).get(str(k), 6.0)
+            cv2.circle(mask, (round(c[0]), round(c[1])), round((reach + margin_mm) * s), 255,
+                       -1)
     return mask
 
 

@@ -35,6 +35,8 @@ PAPER_PX = 3
 class BackFitConfig:
     """Attributes:
     min_dip: Each arm's line lies this share of its paper's level below it, at least.
+    half_dip: Each half of each arm (its inner and outer half apart) dips by this share of
+        ``min_dip`` on the arm's line (:func:`_straight`).
     search: The cross is looked for within this share of a side of the candidate.
     max_bend_px: The two halves of a line lie within this many samples of one straight line
         through the crossing (a turn of about a degree and a half).
@@ -45,6 +47,7 @@ class BackFitConfig:
     """
 
     min_dip: float = 0.03
+    half_dip: float = 0.7
     search: float = 0.25
     max_bend_px: float = 1.2
     run_share: float = 0.5
@@ -128,44 +131,66 @@ def back_square(top: np.ndarray, centre_px: np.ndarray, side: float,
     if grey.ndim == 3:
         grey = grey.mean(axis=2)
     c0 = np.asarray(centre_px, float)
-    reach = 0.5 + cfg.search + ARM[1]
+    best: BackFit | None = None
     for a0 in angles_deg:
-        c, a = c0.copy(), float(a0)
-        band = round(cfg.search * SAMPLES)
-        fit = None
-        for _ in range(3):  # the cross found, then read again centred on it
-            f = _frame(grey, c, a, side, reach)
-            mid = (f.shape[0] - 1) / 2.0
-            rows, cols = _cross(f, band)
-            dips = [d for _, d in rows + cols]
-            if min(dips) < cfg.min_dip:
-                fit = None
-                break
-            # along x, the arms' lines (rows) left and right; along y, columns up and down
-            span = (ARM[0] + ARM[1]) * SAMPLES  # between the two halves' middles
-            bend_x = rows[1][0] - rows[0][0]
-            bend_y = cols[1][0] - cols[0][0]
-            if abs(bend_x + bend_y) > 2 * cfg.max_bend_px:  # turns must agree (y = -x)
-                fit = None
-                break
-            turn = math.degrees(math.atan2(0.5 * (bend_x - bend_y), span))
-            dv = 0.5 * (rows[0][0] + rows[1][0]) - mid  # the crossing in the frame
-            du = 0.5 * (cols[0][0] + cols[1][0]) - mid
-            t = math.radians(a)
-            ex = np.array([math.cos(t), math.sin(t)])  # the frame's axes in the view
-            ey = np.array([-math.sin(t), math.cos(t)])
-            c = c + (du * ex + dv * ey) * side / SAMPLES
-            a = a + turn
-            band = 3
-            fit = (c, a, min(dips))
-        if fit is None or np.hypot(*(fit[0] - c0)) > cfg.search * side * 1.2:
-            continue
-        c, a, dip = fit
-        runs = _runs(grey, c, a, side, cfg)
-        if runs >= cfg.max_runs:
-            continue
-        return BackFit(np.asarray(c, float), float(a) % 90.0, float(dip), runs)
-    return None
+        fit = _cross_at(grey, c0, float(a0), side, cfg)
+        if fit is not None and (best is None or fit.dip > best.dip):
+            best = fit
+    return best
+
+
+def _cross_at(grey: np.ndarray, c0: np.ndarray, a0: float, side: float, cfg: BackFitConfig
+              ) -> BackFit | None:
+    """:func:`back_square` from one rough direction ``a0``."""
+    reach = 0.5 + cfg.search + ARM[1]
+    c, a = c0.copy(), a0
+    band = round(cfg.search * SAMPLES)
+    dip = 0.0
+    for _ in range(3):  # the cross found, then read again centred on it
+        f = _frame(grey, c, a, side, reach)
+        mid = (f.shape[0] - 1) / 2.0
+        rows, cols = _cross(f, band)
+        dip = min(d for _, d in rows + cols)
+        if dip < cfg.min_dip:
+            return None
+        # along x, the arms' lines (rows) left and right; along y, columns up and down
+        span = (ARM[0] + ARM[1]) * SAMPLES  # between the two halves' middles
+        bend_x = rows[1][0] - rows[0][0]
+        bend_y = cols[1][0] - cols[0][0]
+        if abs(bend_x + bend_y) > 2 * cfg.max_bend_px:  # turns must agree (y = -x)
+            return None
+        turn = math.degrees(math.atan2(0.5 * (bend_x - bend_y), span))
+        dv = 0.5 * (rows[0][0] + rows[1][0]) - mid  # the crossing in the frame
+        du = 0.5 * (cols[0][0] + cols[1][0]) - mid
+        t = math.radians(a)
+        ex = np.array([math.cos(t), math.sin(t)])  # the frame's axes in the view
+        ey = np.array([-math.sin(t), math.cos(t)])
+        c = c + (du * ex + dv * ey) * side / SAMPLES
+        a = a + turn
+        band = 3
+    if np.hypot(*(c - c0)) > cfg.search * side * 1.2 or not _straight(grey, c, a, side, cfg):
+        return None
+    runs = _runs(grey, c, a, side, cfg)
+    if runs >= cfg.max_runs:
+        return None
+    return BackFit(np.asarray(c, float), float(a) % 90.0, float(dip), runs)
+
+
+def _straight(grey: np.ndarray, centre: np.ndarray, angle_deg: float, side: float,
+              cfg: BackFitConfig) -> bool:
+    """Each arm's line is one straight line along all of it: read on the arm's inner and
+    outer halves apart, each dips on the arm's line (a face's symbol, a check's or a
+    shadow's edge crossing an arm makes a dip on part of it, or off the line)."""
+    f = _frame(grey, centre, angle_deg, side, ARM[1] + 0.05)
+    mid = (f.shape[0] - 1) / 2.0
+    halves = ((ARM[0], 0.5 * (ARM[0] + ARM[1])), (0.5 * (ARM[0] + ARM[1]), ARM[1]))
+    for g in (f, f.T):
+        whole = _arms(g, mid, ARM, 3)
+        for part in halves:
+            for (at, _), (at_part, d_part) in zip(whole, _arms(g, mid, part, 3), strict=True):
+                if d_part < cfg.half_dip * cfg.min_dip or abs(at_part - at) > cfg.max_bend_px:
+                    return False
+    return True
 
 
 def _runs(grey: np.ndarray, centre: np.ndarray, angle_deg: float, side: float,

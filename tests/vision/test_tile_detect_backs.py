@@ -94,3 +94,15 @@ def test_two_backs_in_a_row_are_each_placed_by_their_own_cross() -> None:
         fit = back_square(img, c + np.array([3.0, 3.0]), SIDE, [25.0])
         assert fit is not None
         assert np.hypot(*(fit.centre_px - c)) < 0.5
+
+
+def test_cross_shorter_than_the_arms_is_no_back() -> None:
+    """A face's symbol shaped like a plus (or a check's corner under an arm) dips on part of
+    each arm only: a back's lines run the whole arm."""
+    c = np.array([100.0, 100.0])
+    big = _table()
+    _tile(big, c, 30.0, reach=0.22)
+    assert back_square(_picture(big), c, SIDE, [30.0]) is None
+    big = _table()
+    _tile(big, c, 30.0)  # the same tile with its whole cross
+    assert back_square(_picture(big), c, SIDE, [30.0]) is not None

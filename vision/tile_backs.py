@@ -127,16 +127,25 @@ def back_square(top: np.ndarray, centre_px: np.ndarray, side: float,
     ``top`` is the view (BGR or grey) made around the candidate; ``side`` the tile's side in
     view pixels."""
     cfg = cfg or BackFitConfig()
-    grey = top.astype(np.float32)
+    c0 = np.asarray(centre_px, float)
+    half = (0.5 + 2 * cfg.search + ARM[1]) * side * math.sqrt(2) + 4
+    h, w = top.shape[:2]
+    x0, y0 = max(0, int(c0[0] - half)), max(0, int(c0[1] - half))
+    x1, y1 = min(w, int(c0[0] + half) + 2), min(h, int(c0[1] + half) + 2)
+    if x1 - x0 < side or y1 - y0 < side:
+        return None
+    grey = top[y0:y1, x0:x1].astype(np.float32)  # the window the cross can lie in
     if grey.ndim == 3:
         grey = grey.mean(axis=2)
-    c0 = np.asarray(centre_px, float)
+    corner = np.array([x0, y0], float)
     best: BackFit | None = None
     for a0 in angles_deg:
-        fit = _cross_at(grey, c0, float(a0), side, cfg)
+        fit = _cross_at(grey, c0 - corner, float(a0), side, cfg)
         if fit is not None and (best is None or fit.dip > best.dip):
             best = fit
-    return best
+    if best is None:
+        return None
+    return BackFit(best.centre_px + corner, best.angle_px, best.dip, best.runs)
 
 
 def _cross_at(grey: np.ndarray, c0: np.ndarray, a0: float, side: float, cfg: BackFitConfig

@@ -22,6 +22,7 @@ import numpy as np
 from vision.proposals import _tile_angle_px
 from vision.square_fit import square_centre
 from vision.tile_backs import BackFitConfig, back_square
+from vision.tile_context import SheetConfig, part_of_sheet
 from vision.tile_fit import (
     TileFitConfig,
     colour_gradient,
@@ -34,6 +35,8 @@ from vision.tile_judge import FAINT, NET, tile_votes
 from vision.tiles import _Block, refine_block
 from vision.topview import TopView
 
+SHEETS = SheetConfig()
+"""How a square that is a corner of a larger sheet (a page, a notebook) is told."""
 BACKS = BackFitConfig()
 """How a face-down tile is placed by its back's cross where no square fits its edges."""
 _INSIDE = np.linspace(-0.35, 0.35, 5)
@@ -84,7 +87,8 @@ def _angles(top: np.ndarray, centre: np.ndarray, side: float, first: float | Non
 def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndarray,
               explained: np.ndarray, peaks_px: np.ndarray, side: float, gap_px: float,
               cfg: TileFitConfig, faint: np.ndarray | None = None,
-              backs: BackFitConfig | None = BACKS) -> list[_Block]:
+              backs: BackFitConfig | None = BACKS,
+              sheets: SheetConfig | None = SHEETS) -> list[_Block]:
     """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
 
     Args:
@@ -108,6 +112,9 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             glossy white or marble table the tile's paper shares the table's level and
             colour, and its edges' square fit fails or lands on the cross's lines), then by
             its edges in colour; None: by its edges alone.
+        sheets: A fitted square two of whose sides meeting at a corner open onto paper as
+            bright as its inside, where nothing was found, is a corner of a page or a
+            notebook (:func:`vision.tile_context.part_of_sheet`); None: never asked.
     """
     out: list[_Block] = []
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
@@ -146,6 +153,9 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         runs = runs_past(top, c, fine.angle_px, side, cfg)
         if runs >= cfg.max_runs or (unsure and runs > cfg.faint_runs):
             continue  # lines running on: a printed grid, a page
+        if sheets is not None and part_of_sheet(shade, c, fine.angle_px, side, explained,
+                                                sheets):
+            continue  # the corner of a larger sheet
         vote = float(tile_votes(cfg.judge, shade, top, c[None], np.array([fine.angle_px]),
                                 side, np.array([FAINT if unsure else NET]))[0])
         if cfg.judge is not None and vote < cfg.judge.veto:

@@ -21,11 +21,24 @@ import numpy as np
 
 from vision.proposals import _tile_angle_px
 from vision.square_fit import square_centre
-from vision.tile_fit import TileFitConfig, fit_square, runs_past
+from vision.tile_backs import BackFitConfig, back_square
+from vision.tile_context import SheetConfig, part_of_sheet
+from vision.tile_fit import (
+    TileFitConfig,
+    colour_gradient,
+    fit_square,
+    normalised_channels,
+    runs_past,
+    vote_angle,
+)
 from vision.tile_judge import FAINT, NET, tile_votes
 from vision.tiles import _Block, refine_block
 from vision.topview import TopView
 
+SHEETS = SheetConfig()
+"""How a square that is a corner of a larger sheet (a page, a notebook) is told."""
+BACKS = BackFitConfig()
+"""How a face-down tile is placed by its back's cross where no square fits its edges."""
 _INSIDE = np.linspace(-0.35, 0.35, 5)
 """Where a fitted square's inside is sampled (shares of its side either way)."""
 
@@ -56,9 +69,26 @@ def steepest(shade: np.ndarray, fine: _Block, side: float, away: np.ndarray,
     return _Block((float(sq[0][0]), float(sq[0][1])), sq[1], 1, 1, side)
 
 
+def _angles(top: np.ndarray, centre: np.ndarray, side: float, first: float | None,
+            modes: int) -> list[float]:
+    """The directions a square's sides may take near ``centre`` (view degrees): ``first``,
+    then the modes of the colour gradients' vote (:func:`vision.tile_fit.vote_angle`)."""
+    win, (x0, y0) = normalised_channels(top, centre, 0.95 * side)
+    out = [] if first is None else [first]
+    if win.shape[0] < side or win.shape[1] < side:
+        return out
+    gx, gy = colour_gradient(win)
+    for a in vote_angle(gx, gy, centre - (x0, y0), side, modes):
+        if all(min(abs(a - u) % 90, 90 - abs(a - u) % 90) >= 1.0 for u in out):
+            out.append(a)
+    return out
+
+
 def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndarray,
               explained: np.ndarray, peaks_px: np.ndarray, side: float, gap_px: float,
-              cfg: TileFitConfig, faint: np.ndarray | None = None) -> list[_Block]:
+              cfg: TileFitConfig, faint: np.ndarray | None = None,
+              backs: BackFitConfig | None = BACKS,
+              sheets: SheetConfig | None = SHEETS) -> list[_Block]:
     """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
 
     Args:
@@ -77,6 +107,14 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             sides, not a row's: a square straddling two tiles pairs with them) and at
             most ``cfg.faint_runs`` of its sides run on past a corner (a page's or a card's
             corner is two sides, running on).
+        backs: A sure candidate the stages' edge fit cannot place is first looked for as a
+            face-down tile by its back's cross (:func:`vision.tile_backs.back_square`: on a
+            glossy white or marble table the tile's paper shares the table's level and
+            colour, and its edges' square fit fails or lands on the cross's lines), then by
+            its edges in colour; None: by its edges alone.
+        sheets: A fitted square two of whose sides meeting at a corner open onto paper as
+            bright as its inside, where nothing was found, is a corner of a page or a
+            notebook (:func:`vision.tile_context.part_of_sheet`); None: never asked.
     """
     out: list[_Block] = []
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
@@ -93,13 +131,20 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         if fine is not None:
             fine = steepest(shade, fine, side, away)
         if fine is None:  # a table whose level varies (stripes of shade, a check, white)
-            sq = fit_square(top, p, side, away, [] if ang is None else [ang],
-                            faint_cfg if unsure else cfg, gap_px)
-            if sq is None or (unsure and sum(n >= cfg.places / 2 for n in sq.counts)
-                              < cfg.faint_sides):
-                continue
-            fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px, 1, 1,
-                          side)
+            bk = None
+            if backs is not None and not unsure:
+                bk = back_square(top, p, side, _angles(top, p, side, ang, cfg.modes), backs)
+            if bk is not None:
+                fine = _Block((float(bk.centre_px[0]), float(bk.centre_px[1])), bk.angle_px,
+                              1, 1, side)
+            else:
+                sq = fit_square(top, p, side, away, [] if ang is None else [ang],
+                                faint_cfg if unsure else cfg, gap_px)
+                if sq is None or (unsure and sum(n >= cfg.places / 2 for n in sq.counts)
+                                  < cfg.faint_sides):
+                    continue
+                fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px,
+                              1, 1, side)
         c = np.array(fine.centre_px)
         if overlap(explained, c, fine.angle_px, side) > cfg.max_overlap:
             continue  # on a piece already found
@@ -108,6 +153,9 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         runs = runs_past(top, c, fine.angle_px, side, cfg)
         if runs >= cfg.max_runs or (unsure and runs > cfg.faint_runs):
             continue  # lines running on: a printed grid, a page
+        if sheets is not None and part_of_sheet(shade, c, fine.angle_px, side, explained,
+                                                sheets):
+            continue  # the corner of a larger sheet
         vote = float(tile_votes(cfg.judge, shade, top, c[None], np.array([fine.angle_px]),
                                 side, np.array([FAINT if unsure else NET]))[0])
         if cfg.judge is not None and vote < cfg.judge.veto:

@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.proposals import _tile_angle_px
 from vision.square_fit import square_centre
+from vision.square_polish import polish_tile
 from vision.tile_fit import TileFitConfig, fit_square, runs_past
 from vision.tile_judge import FAINT, NET, tile_votes
 from vision.tiles import _Block, refine_block
@@ -100,6 +101,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
                 continue
             fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px, 1, 1,
                           side)
+        c_px, a_px = polish_tile(top, fine.centre_px, fine.angle_px, side, away)
+        fine = dataclasses.replace(fine, centre_px=c_px, angle_px=a_px)
         c = np.array(fine.centre_px)
         if overlap(explained, c, fine.angle_px, side) > cfg.max_overlap:
             continue  # on a piece already found

@@ -35,6 +35,7 @@ import cv2
 import numpy as np
 
 from vision.sampling import REMAP_MAX, bilinear
+from vision.topview import CameraGeometry
 
 
 @dataclass(frozen=True)
@@ -273,7 +274,8 @@ def polish_square(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side
         top: The view (uint8 BGR, or grey), made in full around the tile.
         centre_px: The placed square's centre, view pixels.
         angle_deg: Its direction, view degrees (modulo 90).
-        side: The tile's side in view pixels.
+        side: The tile's top face's side in view pixels (:func:`face_side_px`: the camera
+            sees it larger than the tile's foot).
         away: Unit vector away from the camera's nadir (its sides facing the camera show
             the wall beyond the face: they give the direction, not the centre).
         cfg: Thresholds.
@@ -359,3 +361,14 @@ def polish_tile(top: np.ndarray, centre_px: tuple[float, float] | np.ndarray, an
     if got is None:
         return (float(centre_px[0]), float(centre_px[1])), float(angle_deg)
     return (float(got[0][0]), float(got[0][1])), got[1]
+
+
+def face_side_px(camera: CameraGeometry, side_px: float, thickness_mm: float) -> float:
+    """The side of a tile's top face in the view (the table plane's pixels): the face lies
+    ``thickness_mm`` above the table, nearer the camera, so it is seen larger than its foot
+    by the camera's height over its height above the face.
+
+    >>> face_side_px(CameraGeometry(np.zeros(2), 1000.0, 900.0, "lens"), 50.0, 5.0)
+    50.25125628140704
+    """
+    return side_px * camera.height_mm / max(camera.height_mm - thickness_mm, 1.0)

@@ -59,7 +59,8 @@ def steepest(shade: np.ndarray, fine: _Block, side: float, away: np.ndarray,
 
 def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndarray,
               explained: np.ndarray, peaks_px: np.ndarray, side: float, gap_px: float,
-              cfg: TileFitConfig, faint: np.ndarray | None = None) -> list[_Block]:
+              cfg: TileFitConfig, faint: np.ndarray | None = None,
+              face_px: float | None = None) -> list[_Block]:
     """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
 
     Args:
@@ -78,6 +79,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             sides, not a row's: a square straddling two tiles pairs with them) and at
             most ``cfg.faint_runs`` of its sides run on past a corner (a page's or a card's
             corner is two sides, running on).
+        face_px: The top face's side in view pixels, the camera's magnification of it
+            (:func:`vision.square_polish.face_side_px`); None: ``side``.
     """
     out: list[_Block] = []
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
@@ -101,7 +104,7 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
                 continue
             fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px, 1, 1,
                           side)
-        c_px, a_px = polish_tile(top, fine.centre_px, fine.angle_px, side, away)
+        c_px, a_px = polish_tile(top, fine.centre_px, fine.angle_px, face_px or side, away)
         fine = dataclasses.replace(fine, centre_px=c_px, angle_px=a_px)
         c = np.array(fine.centre_px)
         if overlap(explained, c, fine.angle_px, side) > cfg.max_overlap:

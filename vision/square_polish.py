@@ -100,7 +100,7 @@ def _window(top: np.ndarray, centre: np.ndarray, half: float
     win = win.astype(np.float32)
     if win.ndim == 2:
         win = win[..., None]
-    med = np.median(win.reshape(-1, win.shape[2]), axis=0)
+    med = np.median(win[::3, ::3].reshape(-1, win.shape[2]), axis=0)  # a ninth is plenty
     win = win / (med + 1.0)[None, None, :]
     out = cv2.GaussianBlur(win, (3, 3), 0)
     return (out[..., None] if out.ndim == 2 else out), (x0, y0)
@@ -127,38 +127,38 @@ def edge_points(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
     step = 0.25
     reach = max(cfg.min_reach_px, cfg.reach * side)
     rho = side / 2 + np.arange(-reach - 1.0, reach + 1.0 + step / 2, step)
-    pts, sides, mags = [], [], []
-    for k in range(4):
-        th = angle + k * math.pi / 2
-        n = np.array([math.cos(th), math.sin(th)])
-        t = np.array([-n[1], n[0]])
-        grid = centre + along[:, None, None] * t + rho[None, :, None] * n  # (P, R, 2)
-        prof = _sample(win, grid)  # (C, P, R)
-        deriv = (prof[..., 2:] - prof[..., :-2]) / (2 * step)  # outward change
-        mid = rho[1:-1]
-        mean = deriv.mean(axis=1)  # (C, R')
-        ch = int(np.abs(mean).max(axis=1).argmax())
-        sign = float(np.sign(mean[ch, np.abs(mean[ch]).argmax()]) or 1.0)
-        d = deriv[ch] * sign  # (P, R'), the face's edge positive
-        spread = 1.4826 * float(np.median(np.abs(d - np.median(d)))) + 1e-6
-        inner = np.abs(mid - side / 2) <= reach
-        dn = np.where(inner[None], d, -np.inf)
-        j = np.argmax(dn, axis=1)
-        rows = np.arange(places)
-        jj = np.clip(j, 1, len(mid) - 2)
-        g0, g1, g2 = d[rows, jj - 1], d[rows, jj], d[rows, jj + 1]
-        ok = (g1 >= cfg.min_strength * spread) & (g1 >= g0) & (g1 >= g2)
-        # the edge's place: the centroid of the change within a pixel and a half of its peak
-        # (a parabola through three samples of a bilinear image leans to the pixel grid)
-        near = np.abs(mid[None, :] - mid[jj][:, None]) <= 1.5
-        wgt = np.where(near, np.clip(d - 0.25 * g1[:, None], 0.0, None), 0.0)
-        r_at = (wgt * mid[None, :]).sum(axis=1) / np.maximum(wgt.sum(axis=1), 1e-12)
-        for i in np.flatnonzero(ok):
-            pts.append(centre + along[i] * t + r_at[i] * n)
-            sides.append(k)
-            mags.append(float(g1[i] / spread))
-    return EdgePoints(np.array(pts, float).reshape(-1, 2), np.array(sides, int),
-                      np.array(mags, float), places)
+    th = angle + np.arange(4) * (math.pi / 2)
+    n = np.stack([np.cos(th), np.sin(th)], axis=1)  # (4, 2) each side's outward normal
+    t = np.stack([-n[:, 1], n[:, 0]], axis=1)
+    grid = (centre + along[None, :, None, None] * t[:, None, None]
+            + rho[None, None, :, None] * n[:, None, None])  # (4, P, R, 2)
+    prof = _sample(win, grid)  # (C, 4, P, R)
+    deriv = (prof[..., 2:] - prof[..., :-2]) / (2 * step)  # outward change
+    mid = rho[1:-1]
+    mean = np.abs(deriv.mean(axis=2))  # (C, 4, R')
+    ch = mean.max(axis=2).argmax(axis=0)  # each side's channel changing most, (4,)
+    ks = np.arange(4)
+    at = mean[ch, ks].argmax(axis=1)
+    sign = np.sign(deriv.mean(axis=2)[ch, ks, at])
+    sign = np.where(sign == 0, 1.0, sign)
+    d = deriv[ch, ks] * sign[:, None, None]  # (4, P, R'), the edge's change positive
+    med = np.median(d.reshape(4, -1), axis=1)
+    spread = 1.4826 * np.median(np.abs(d.reshape(4, -1) - med[:, None]), axis=1) + 1e-6
+    inner = np.abs(mid - side / 2) <= reach
+    j = np.argmax(np.where(inner, d, -np.inf), axis=2)  # (4, P)
+    jj = np.clip(j, 1, len(mid) - 2)
+    g0 = np.take_along_axis(d, (jj - 1)[..., None], axis=2)[..., 0]
+    g1 = np.take_along_axis(d, jj[..., None], axis=2)[..., 0]
+    g2 = np.take_along_axis(d, (jj + 1)[..., None], axis=2)[..., 0]
+    ok = (g1 >= cfg.min_strength * spread[:, None]) & (g1 >= g0) & (g1 >= g2)
+    # the edge's place: the centroid of the change within a pixel and a half of its peak
+    # (a parabola through three samples of a bilinear image leans to the pixel grid)
+    near = np.abs(mid - mid[jj][..., None]) <= 1.5
+    wgt = np.where(near, np.clip(d - 0.25 * g1[..., None], 0.0, None), 0.0)
+    r_at = (wgt * mid).sum(axis=2) / np.maximum(wgt.sum(axis=2), 1e-12)  # (4, P)
+    kk, ii = np.nonzero(ok)
+    pts = centre + along[ii, None] * t[kk] + r_at[kk, ii, None] * n[kk]
+    return EdgePoints(pts.reshape(-1, 2), kk.astype(int), g1[kk, ii] / spread[kk], places)
 
 
 def _tukey(r: np.ndarray, scale: float) -> np.ndarray:
@@ -252,16 +252,14 @@ def support(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
     """The change across a square's four sides (of their strongest channel, the face's sign),
     summed along them: how well a square's outline lies on edges."""
     along = np.linspace(-span / 2, span / 2, places) * side
-    total = 0.0
-    for k in range(4):
-        th = angle + k * math.pi / 2
-        n = np.array([math.cos(th), math.sin(th)])
-        t = np.array([-n[1], n[0]])
-        grid = centre + along[:, None, None] * t + (side / 2 + _ACROSS)[None, :, None] * n
-        prof = _sample(win, grid)  # (C, P, 6)
-        d = prof[..., :3].mean(axis=-1) - prof[..., 3:].mean(axis=-1)  # inside less outside
-        total += float(np.abs(d.mean(axis=1)).max())
-    return total
+    th = angle + np.arange(4) * (math.pi / 2)
+    n = np.stack([np.cos(th), np.sin(th)], axis=1)
+    t = np.stack([-n[:, 1], n[:, 0]], axis=1)
+    grid = (centre + along[None, :, None, None] * t[:, None, None]
+            + (side / 2 + _ACROSS)[None, None, :, None] * n[:, None, None])  # (4, P, 6, 2)
+    prof = _sample(win, grid)  # (C, 4, P, 6)
+    d = prof[..., :3].mean(axis=-1) - prof[..., 3:].mean(axis=-1)  # inside less outside
+    return float(np.abs(d.mean(axis=2)).max(axis=0).sum())
 
 
 def polish_square(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: float,

@@ -69,7 +69,7 @@ class PolishConfig:
     min_cover: float = 0.5
     min_sides: int = 2
     max_rms_px: float = 0.45
-    side_disagree_deg: float = 0.6
+    side_disagree_deg: float = 1.0
     max_turn_deg: float = 5.0
     max_shift: float = 0.1
     min_support: float = 0.97

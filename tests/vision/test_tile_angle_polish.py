@@ -142,3 +142,23 @@ def test_tile_angle_polish_tile_keeps_the_placed_pose_when_refused() -> None:
     rng = np.random.default_rng(2)
     img = _finish(_canvas((70, 110, 150)), rng, 0.8, 4.0)
     assert polish_tile(img, (100.0, 101.0), 30.0, SIDE, np.zeros(2)) == ((100.0, 101.0), 30.0)
+
+
+def test_tile_angle_polish_holds_on_a_gingham_check() -> None:
+    """A cream tile on a blue-and-white check laid at its own angle: the level beside each
+    side changes along it, and the edge still gives the side's direction."""
+    rng = np.random.default_rng(13)
+    for angle in (9.0, 31.0, 58.0):
+        size = 200
+        yy, xx = np.mgrid[0:size * SS, 0:size * SS] / SS
+        a = np.radians(12.0)
+        u, v = xx * np.cos(a) + yy * np.sin(a), -xx * np.sin(a) + yy * np.cos(a)
+        cells = ((np.floor(u / 11.0) % 2) + (np.floor(v / 11.0) % 2)).astype(int)
+        big = np.array([(235, 235, 235), (200, 150, 110), (160, 80, 40)], np.uint8)[cells]
+        centre = np.array([100.3, 99.6])
+        _tile(big, centre, angle, face=(180, 220, 235))
+        img = _finish(big, rng, 0.8, 2.0)
+        got = polish_square(img, centre + np.array([0.7, -0.5]), angle - 1.4, SIDE, np.zeros(2))
+        assert got is not None
+        assert _angle_error(got[1], angle) <= 0.3
+        assert float(np.hypot(*(got[0] - centre))) <= 0.4

@@ -56,6 +56,10 @@ class PolishConfig:
         this (and three times its own uncertainty) is left out.
     max_turn_deg: The polished angle is at most this far from the placed one.
     max_shift: The polished centre is at most this share of a side from the placed one.
+    centre_shift: A polished centre further than this share of a side from the placed one
+        is not taken (the polished angle is): the placed square's centre stands (a back's
+        printed border or a neighbour's edge within reach of a side moves the centre, not
+        the direction the four sides share).
     min_support: The polished square's support (:func:`support`) is at least this share of
         the placed one's (a fit drawn to a shadow's edge or a neighbour's lies off the face's
         own edges).
@@ -72,6 +76,7 @@ class PolishConfig:
     side_disagree_deg: float = 1.0
     max_turn_deg: float = 5.0
     max_shift: float = 0.1
+    centre_shift: float = 0.04
     min_support: float = 0.97
 
 
@@ -347,6 +352,8 @@ def _polish(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: floa
         return None, "shift"
     if support(win, centre, a, side) < cfg.min_support * support(win, local, a0, side):
         return None, "support"
+    if np.hypot(*(centre - local)) > cfg.centre_shift * side:
+        centre = local  # the direction alone
     return (centre + np.array([x0, y0], float), math.degrees(a) % 90.0), "ok"
 
 

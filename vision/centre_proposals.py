@@ -31,6 +31,7 @@ from vision.posts import PostConfig
 from vision.prepare import Prepared
 from vision.proposals import explained_mask, read_found
 from vision.rim_fit import rim_centres
+from vision.square_polish import face_side_px
 from vision.tile_candidates import fit_tiles
 from vision.tile_fit import TileFitConfig
 from vision.tiles import TileConfig
@@ -211,7 +212,8 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
             if all(np.hypot(*(f - g)) >= r for g in found_c):
                 found_c.append(f)
     found_t = fit_tiles(view, shade, top, prep.bright, explained, tile_px, side,
-                        tiles.gap_mm * s, cfg.fit, faint)
+                        tiles.gap_mm * s, cfg.fit, faint,
+                        face_side_px(view.camera, side, tiles.thickness_mm))
     found = read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
                        cfg.seen, top)
     # faces the ink readers read unsurely are the namer's, as for the stages' pieces

@@ -21,6 +21,7 @@ import numpy as np
 
 from vision.proposals import _tile_angle_px
 from vision.square_fit import square_centre
+from vision.square_polish import polish_tile
 from vision.tile_backs import BackFitConfig, back_square
 from vision.tile_context import SheetConfig, part_of_sheet
 from vision.tile_fit import (
@@ -88,7 +89,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
               explained: np.ndarray, peaks_px: np.ndarray, side: float, gap_px: float,
               cfg: TileFitConfig, faint: np.ndarray | None = None,
               backs: BackFitConfig | None = BACKS,
-              sheets: SheetConfig | None = SHEETS) -> list[_Block]:
+              sheets: SheetConfig | None = SHEETS,
+              face_px: float | None = None) -> list[_Block]:
     """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
 
     Args:
@@ -115,6 +117,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         sheets: A fitted square two of whose sides meeting at a corner open onto paper as
             bright as its inside, where nothing was found, is a corner of a page or a
             notebook (:func:`vision.tile_context.part_of_sheet`); None: never asked.
+        face_px: The top face's side in view pixels, the camera's magnification of it
+            (:func:`vision.square_polish.face_side_px`); None: ``side``.
     """
     out: list[_Block] = []
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
@@ -145,6 +149,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
                     continue
                 fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px,
                               1, 1, side)
+        c_px, a_px = polish_tile(top, fine.centre_px, fine.angle_px, face_px or side, away)
+        fine = dataclasses.replace(fine, centre_px=c_px, angle_px=a_px)
         c = np.array(fine.centre_px)
         if overlap(explained, c, fine.angle_px, side) > cfg.max_overlap:
             continue  # on a piece already found

@@ -21,6 +21,7 @@ from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
 from vision.sampling import bilinear
 from vision.square_fit import square_centre
+from vision.square_polish import face_side_px, polish_tile
 from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS
 from vision.tile_faces import read_tile_faces
@@ -468,6 +469,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         return Detections.empty(), mask
     inks = dict(cfg.suit_inks)
     cam = prep.view.camera
+    face_px = face_side_px(cam, side, cfg.thickness_mm)
     away = prep.view.outward_px(np.array([b.centre_px for b in blocks]))
     found: list[tuple[float, float]] = []
     angles_px: list[float] = []
@@ -495,6 +497,7 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
             continue  # the same tile, guessed from another of its edges
         use = fine or b
         for c, a_px in each_tile(prep.shade, closed, use, side, u, cfg.gap_mm * s):
+            c, a_px = polish_tile(prep.top, c, a_px, face_px, u)  # dense edges, robust fit
             found.append(c)
             angles_px.append(a_px)
             z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)

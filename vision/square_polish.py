@@ -1,0 +1,379 @@
+"""A placed tile's angle (and centre) measured again from dense edge points, robustly.
+
+Every stage that places a tile (:func:`vision.tiles.refine_block`, the steepest-edge and the
+colour fits) ends with a square that is close: within a degree or two and a pixel or two. Here
+that square is measured once more, the same way whatever placed it:
+
+1. **Edge points** (:func:`edge_points`): in the view (the frame undistorted and warped onto
+   the table plane), each channel divided by its own level around the tile, a profile across
+   each side every pixel along its middle 0.84; on each side the channel and sign of its
+   strongest mean step (a cream face on oak, a blue channel on white), and on every profile
+   the steepest change of that sign near the side's line, placed between samples by a
+   parabola. A profile whose change is no stronger than the noise across the side (a side
+   against another tile, the table's own texture) gives no point.
+2. **Robust fit** (:func:`fit_lines`): the four sides as lines of one common direction and
+   each its own offset, by iteratively reweighted least squares with Tukey's biweight: points
+   on a coin or a hand against a side, a shadow's edge beyond it, a chipped corner weigh
+   nothing. Each side's offset is free, so a side that shows the tile's wall (facing the
+   camera: its edge is the wall's foot, not the face's) still gives the direction, exactly.
+   A side whose own direction disagrees with the others (a shadow's edge along it) is left
+   out and the rest fitted again.
+3. **Centre**: from the sides that do not face the camera (the face's own edges), the known
+   side giving the other half; along an axis where both sides face away, their middle.
+4. **Refused, not made worse**: the polished square stands only where its points fit it to
+   a fraction of a pixel, two sides at least are measured along most of their length, and the
+   change across its four sides (the support) is at least the placed square's: otherwise the
+   placed square stands as it was.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from vision.sampling import REMAP_MAX, bilinear
+from vision.topview import CameraGeometry
+
+
+@dataclass(frozen=True)
+class PolishConfig:
+    """Attributes:
+    span: The profiles cover this share of a side's length, centred (the corners, rounded
+        and where neighbours' edges cross, left out).
+    spacing_px: Profiles this far apart along a side.
+    reach: Edges are looked for this share of a side either way of the placed side's line
+        (at least ``min_reach_px``).
+    min_reach_px: See ``reach``.
+    min_strength: A profile's edge counts where its change is at least this many times the
+        robust spread of the changes across its side's samples.
+    min_cover: A side is measured where at least this share of its profiles give inliers.
+    min_sides: At least this many sides measured (two of them perpendicular).
+    max_rms_px: The inliers fit their lines to within this (RMS).
+    side_disagree_deg: A side whose own direction differs from the common one by more than
+        this (and three times its own uncertainty) is left out.
+    max_turn_deg: The polished angle is at most this far from the placed one.
+    max_shift: The polished centre is at most this share of a side from the placed one.
+    centre_shift: A polished centre further than this share of a side from the placed one
+        is not taken (the polished angle is): the placed square's centre stands (a back's
+        printed border or a neighbour's edge within reach of a side moves the centre, not
+        the direction the four sides share).
+    min_support: The polished square's support (:func:`support`) is at least this share of
+        the placed one's (a fit drawn to a shadow's edge or a neighbour's lies off the face's
+        own edges).
+    """
+
+    span: float = 0.84
+    spacing_px: float = 1.0
+    reach: float = 0.08
+    min_reach_px: float = 4.0
+    min_strength: float = 1.5
+    min_cover: float = 0.5
+    min_sides: int = 2
+    max_rms_px: float = 0.45
+    side_disagree_deg: float = 1.0
+    max_turn_deg: float = 5.0
+    max_shift: float = 0.1
+    centre_shift: float = 0.04
+    min_support: float = 0.97
+
+
+@dataclass(frozen=True)
+class EdgePoints:
+    """Edge points around a square: ``points_px`` (N, 2) window pixels, ``sides`` (N,) which
+    side each lies on (0-3, the normal at angle + k * 90 degrees), ``strength`` (N,) their
+    change over the side's noise, ``places`` the profiles each side had."""
+
+    points_px: np.ndarray
+    sides: np.ndarray
+    strength: np.ndarray
+    places: int
+
+
+def _window(top: np.ndarray, centre: np.ndarray, half: float
+            ) -> tuple[np.ndarray, tuple[int, int]]:
+    """The window (float32 (H, W, 3)) of ``top`` within ``half`` pixels of ``centre``, each
+    channel divided by its own median there, lightly smoothed; and its top-left corner."""
+    h, w = top.shape[:2]
+    x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
+    x1, y1 = min(w, int(centre[0] + half) + 2), min(h, int(centre[1] + half) + 2)
+    win = top[y0:y1, x0:x1]
+    if win.size == 0:
+        return np.zeros((0, 0, 3), np.float32), (x0, y0)
+    win = win.astype(np.float32)
+    if win.ndim == 2:
+        win = win[..., None]
+    med = np.median(win[::3, ::3].reshape(-1, win.shape[2]), axis=0)  # a ninth is plenty
+    win = win / (med + 1.0)[None, None, :]
+    out = cv2.GaussianBlur(win, (3, 3), 0)
+    return (out[..., None] if out.ndim == 2 else out), (x0, y0)
+
+
+def _sample(win: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Bilinear samples (C, ...) of every channel of a float32 window at points (..., 2)."""
+    shape = pts.shape[:-1]
+    m = pts.reshape(-1, 2).astype(np.float32)
+    if len(m) > REMAP_MAX:
+        return np.stack([bilinear(np.ascontiguousarray(win[..., c]), pts)
+                         for c in range(win.shape[2])])
+    out = cv2.remap(win, m.reshape(1, -1, 2), None, cv2.INTER_LINEAR,
+                    borderMode=cv2.BORDER_REPLICATE).reshape(len(m), -1)
+    return out.T.reshape((win.shape[2], *shape))
+
+
+def edge_points(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
+                cfg: PolishConfig) -> EdgePoints:
+    """Edge points (window pixels) across the four sides of a square of ``side`` pixels at
+    ``centre`` (window pixels) and ``angle`` (radians)."""
+    places = max(9, round(cfg.span * side / cfg.spacing_px) | 1)
+    along = np.linspace(-cfg.span / 2, cfg.span / 2, places) * side
+    step = 0.25
+    reach = max(cfg.min_reach_px, cfg.reach * side)
+    rho = side / 2 + np.arange(-reach - 1.0, reach + 1.0 + step / 2, step)
+    th = angle + np.arange(4) * (math.pi / 2)
+    n = np.stack([np.cos(th), np.sin(th)], axis=1)  # (4, 2) each side's outward normal
+    t = np.stack([-n[:, 1], n[:, 0]], axis=1)
+    grid = (centre + along[None, :, None, None] * t[:, None, None]
+            + rho[None, None, :, None] * n[:, None, None])  # (4, P, R, 2)
+    prof = _sample(win, grid)  # (C, 4, P, R)
+    deriv = (prof[..., 2:] - prof[..., :-2]) / (2 * step)  # outward change
+    mid = rho[1:-1]
+    mean = np.abs(deriv.mean(axis=2))  # (C, 4, R')
+    ch = mean.max(axis=2).argmax(axis=0)  # each side's channel changing most, (4,)
+    ks = np.arange(4)
+    at = mean[ch, ks].argmax(axis=1)
+    sign = np.sign(deriv.mean(axis=2)[ch, ks, at])
+    sign = np.where(sign == 0, 1.0, sign)
+    d = deriv[ch, ks] * sign[:, None, None]  # (4, P, R'), the edge's change positive
+    med = np.median(d.reshape(4, -1), axis=1)
+    spread = 1.4826 * np.median(np.abs(d.reshape(4, -1) - med[:, None]), axis=1) + 1e-6
+    inner = np.abs(mid - side / 2) <= reach
+    j = np.argmax(np.where(inner, d, -np.inf), axis=2)  # (4, P)
+    jj = np.clip(j, 1, len(mid) - 2)
+    g0 = np.take_along_axis(d, (jj - 1)[..., None], axis=2)[..., 0]
+    g1 = np.take_along_axis(d, jj[..., None], axis=2)[..., 0]
+    g2 = np.take_along_axis(d, (jj + 1)[..., None], axis=2)[..., 0]
+    ok = (g1 >= cfg.min_strength * spread[:, None]) & (g1 >= g0) & (g1 >= g2)
+    # the edge's place: the centroid of the change within a pixel and a half of its peak
+    # (a parabola through three samples of a bilinear image leans to the pixel grid)
+    near = np.abs(mid - mid[jj][..., None]) <= 1.5
+    wgt = np.where(near, np.clip(d - 0.25 * g1[..., None], 0.0, None), 0.0)
+    r_at = (wgt * mid).sum(axis=2) / np.maximum(wgt.sum(axis=2), 1e-12)  # (4, P)
+    kk, ii = np.nonzero(ok)
+    pts = centre + along[ii, None] * t[kk] + r_at[kk, ii, None] * n[kk]
+    return EdgePoints(pts.reshape(-1, 2), kk.astype(int), g1[kk, ii] / spread[kk], places)
+
+
+def _tukey(r: np.ndarray, scale: float) -> np.ndarray:
+    """Tukey's biweight of residuals ``r`` at a scale (4.685 robust sigmas)."""
+    u = r / scale
+    return np.where(np.abs(u) < 1.0, (1.0 - u * u) ** 2, 0.0)
+
+
+@dataclass(frozen=True)
+class LineFit:
+    """Four sides of one direction: ``angle`` (radians), ``offsets`` (4,) each side's
+    distance from the reference point along its normal (nan where not measured), ``weights``
+    (N,) each point's final weight, ``rms_px`` the inliers' misfit, ``used`` (4,) bool."""
+
+    angle: float
+    offsets: np.ndarray
+    weights: np.ndarray
+    rms_px: float
+    used: np.ndarray
+
+
+def fit_lines(e: EdgePoints, ref: np.ndarray, angle: float, use: np.ndarray,
+              iterations: int = 8, floor_px: float = 0.12) -> LineFit:
+    """Common direction and per-side offsets of the points on the sides ``use`` (4,) bool,
+    Gauss-Newton with Tukey weights (scale from the residuals' MAD, at least ``floor_px``)."""
+    p = e.points_px - ref
+    k = e.sides
+    sel = use[k]
+    a = angle
+    offs = np.full(4, np.nan)
+    for s in range(4):
+        if use[s] and np.any(k == s):
+            th = a + s * math.pi / 2
+            offs[s] = float(np.median(p[k == s] @ np.array([math.cos(th), math.sin(th)])))
+    w = sel.astype(float)
+    res = np.zeros(len(p))
+    for it in range(iterations):
+        th = a + k * (math.pi / 2)
+        c, s_ = np.cos(th), np.sin(th)
+        proj = c * p[:, 0] + s_ * p[:, 1]
+        res = proj - np.nan_to_num(offs[k])
+        if it:
+            mad = 1.4826 * float(np.median(np.abs(res[sel & (w > 0)]))) if np.any(
+                sel & (w > 0)) else floor_px
+            w = _tukey(res, 4.685 * max(mad, floor_px)) * sel
+        dres = -s_ * p[:, 0] + c * p[:, 1]  # d(res)/d(angle)
+        cols = [dres] + [-(k == s).astype(float) for s in range(4)]
+        J = np.stack(cols, axis=1)[:, [0, *(1 + np.flatnonzero(use))]]
+        A = (J * w[:, None]).T @ J
+        if np.linalg.cond(A) > 1e12:
+            break
+        step = np.linalg.solve(A, -(J * w[:, None]).T @ res)
+        a += float(step[0])
+        offs[np.flatnonzero(use)] += step[1:]
+        if abs(step[0]) < 1e-7 and np.all(np.abs(step[1:]) < 1e-4):
+            break
+    th = a + k * (math.pi / 2)
+    res = np.cos(th) * p[:, 0] + np.sin(th) * p[:, 1] - np.nan_to_num(offs[k])
+    inl = w > 0.3
+    rms = math.sqrt(float(np.mean(res[inl] ** 2))) if inl.any() else math.inf
+    return LineFit(a, offs, w, rms, use.copy())
+
+
+def _side_turn(pts: np.ndarray, w: np.ndarray, angle: float) -> tuple[float, float]:
+    """How far a side's own direction turns from ``angle`` (its normal's, radians), from its
+    weighted points alone, and the turn's standard error (radians)."""
+    t = np.array([-math.sin(angle), math.cos(angle)])
+    n = np.array([math.cos(angle), math.sin(angle)])
+    u, v = pts @ t, pts @ n
+    sw = w.sum()
+    if sw <= 0:
+        return 0.0, math.inf
+    um, vm = (w * u).sum() / sw, (w * v).sum() / sw
+    suu = (w * (u - um) ** 2).sum()
+    if suu <= 1e-9:
+        return 0.0, math.inf
+    slope = (w * (u - um) * (v - vm)).sum() / suu
+    resid = v - vm - slope * (u - um)
+    dof = max(1.0, float((w > 0.3).sum()) - 2.0)
+    sigma = math.sqrt(max((w * resid ** 2).sum() / dof, 1e-6))
+    return -math.atan(slope), sigma / math.sqrt(suu)
+
+
+_ACROSS = np.array([-3.0, -2.0, -1.0, 1.0, 2.0, 3.0])
+"""Where :func:`support` samples across a side (pixels out from its line): the face, then
+the table."""
+
+
+def support(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
+            span: float = 0.84, places: int = 31) -> float:
+    """The change across a square's four sides (of their strongest channel, the face's sign),
+    summed along them: how well a square's outline lies on edges."""
+    along = np.linspace(-span / 2, span / 2, places) * side
+    th = angle + np.arange(4) * (math.pi / 2)
+    n = np.stack([np.cos(th), np.sin(th)], axis=1)
+    t = np.stack([-n[:, 1], n[:, 0]], axis=1)
+    grid = (centre + along[None, :, None, None] * t[:, None, None]
+            + (side / 2 + _ACROSS)[None, None, :, None] * n[:, None, None])  # (4, P, 6, 2)
+    prof = _sample(win, grid)  # (C, 4, P, 6)
+    d = prof[..., :3].mean(axis=-1) - prof[..., 3:].mean(axis=-1)  # inside less outside
+    return float(np.abs(d.mean(axis=2)).max(axis=0).sum())
+
+
+def polish_square(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: float,
+                  away: np.ndarray, cfg: PolishConfig | None = None
+                  ) -> tuple[np.ndarray, float] | None:
+    """A placed tile's top face measured again: (centre view pixels (2,), angle view
+    degrees in [0, 90)), or None where the measurement is refused (the placed square stands).
+
+    Args:
+        top: The view (uint8 BGR, or grey), made in full around the tile.
+        centre_px: The placed square's centre, view pixels.
+        angle_deg: Its direction, view degrees (modulo 90).
+        side: The tile's top face's side in view pixels (:func:`face_side_px`: the camera
+            sees it larger than the tile's foot).
+        away: Unit vector away from the camera's nadir (its sides facing the camera show
+            the wall beyond the face: they give the direction, not the centre).
+        cfg: Thresholds.
+    """
+    return _polish(top, centre_px, angle_deg, side, away, cfg)[0]
+
+
+def _polish(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: float,
+                  away: np.ndarray, cfg: PolishConfig | None = None
+                  ) -> tuple[tuple[np.ndarray, float] | None, str]:
+    """:func:`polish_square`, and why it refused (or ``"ok"``)."""
+    cfg = cfg or PolishConfig()
+    c0 = np.asarray(centre_px, float)
+    reach = max(cfg.min_reach_px, cfg.reach * side)
+    win, (x0, y0) = _window(top, c0, 0.5 * math.sqrt(2) * side + reach + 4.0)
+    if win.shape[0] < side or win.shape[1] < side:
+        return None, "window"
+    local = c0 - (x0, y0)
+    a0 = math.radians(angle_deg)
+    e = edge_points(win, local, a0, side, cfg)
+    if not len(e.sides):
+        return None, "no points"
+    use = np.array([np.count_nonzero(e.sides == k) >= cfg.min_cover * e.places
+                    for k in range(4)])
+    fit = None
+    for _ in range(3):  # fit; a side disagreeing with the others left out; again
+        if use.sum() < cfg.min_sides or not (use[0::2].any() and use[1::2].any()):
+            return None, "sides"
+        fit = fit_lines(e, local, a0, use)
+        worst, worst_z = -1, 0.0
+        for k in np.flatnonzero(use):
+            on = e.sides == k
+            turn, se = _side_turn(e.points_px[on] - local, fit.weights[on],
+                                  fit.angle + k * math.pi / 2)
+            dev = abs(math.degrees(turn))
+            if dev > cfg.side_disagree_deg and dev > 3 * math.degrees(se) and dev > worst_z:
+                worst, worst_z = int(k), dev
+        if worst < 0:
+            break
+        use[worst] = False
+    else:
+        return None, "disagree"
+    assert fit is not None
+    cover = [np.count_nonzero((e.sides == k) & (fit.weights > 0.3)) for k in range(4)]
+    if sum(c >= cfg.min_cover * e.places for c in cover) < cfg.min_sides:
+        return None, "cover"
+    if fit.rms_px > cfg.max_rms_px:
+        return None, "rms"
+    a = fit.angle
+    if abs(math.degrees(a - a0)) > cfg.max_turn_deg:
+        return None, "turn"
+    # the centre: along each axis, from the sides showing the face's own edge
+    away = np.asarray(away, float)
+    centre = local.copy()
+    for ax in (0, 1):
+        n = np.array([math.cos(a + ax * math.pi / 2), math.sin(a + ax * math.pi / 2)])
+        # offsets are along each side's own normal (side ax + 2 points the other way)
+        clean = [k for k in (ax, ax + 2) if use[k] and cover[k] >= cfg.min_cover * e.places
+                 and not (away.any() and float(np.dot(
+                     [math.cos(a + k * math.pi / 2), math.sin(a + k * math.pi / 2)], away))
+                     < -0.25)]
+        if len(clean) == 2:
+            shift = (fit.offsets[ax] - fit.offsets[ax + 2]) / 2
+        elif clean:
+            k = clean[0]
+            shift = (fit.offsets[k] - side / 2) * (1.0 if k == ax else -1.0)
+        else:
+            continue
+        centre = centre + shift * n
+    if np.hypot(*(centre - local)) > cfg.max_shift * side:
+        return None, "shift"
+    if support(win, centre, a, side) < cfg.min_support * support(win, local, a0, side):
+        return None, "support"
+    if np.hypot(*(centre - local)) > cfg.centre_shift * side:
+        centre = local  # the direction alone
+    return (centre + np.array([x0, y0], float), math.degrees(a) % 90.0), "ok"
+
+
+def polish_tile(top: np.ndarray, centre_px: tuple[float, float] | np.ndarray, angle_deg: float,
+                side: float, away: np.ndarray, cfg: PolishConfig | None = None
+                ) -> tuple[tuple[float, float], float]:
+    """:func:`polish_square`'s centre and angle where it measures them, else the placed ones
+    as they were."""
+    got = polish_square(top, np.asarray(centre_px, float), angle_deg, side, away, cfg)
+    if got is None:
+        return (float(centre_px[0]), float(centre_px[1])), float(angle_deg)
+    return (float(got[0][0]), float(got[0][1])), got[1]
+
+
+def face_side_px(camera: CameraGeometry, side_px: float, thickness_mm: float) -> float:
+    """The side of a tile's top face in the view (the table plane's pixels): the face lies
+    ``thickness_mm`` above the table, nearer the camera, so it is seen larger than its foot
+    by the camera's height over its height above the face.
+
+    >>> face_side_px(CameraGeometry(np.zeros(2), 1000.0, 900.0, "lens"), 50.0, 5.0)
+    50.25125628140704
+    """
+    return side_px * camera.height_mm / max(camera.height_mm - thickness_mm, 1.0)

@@ -213,7 +213,7 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                 found_c.append(f)
     found_t = fit_tiles(view, shade, top, prep.bright, explained, tile_px, side,
                         tiles.gap_mm * s, cfg.fit, faint,
-                        face_side_px(view.camera, side, tiles.thickness_mm))
+                        face_px=face_side_px(view.camera, side, tiles.thickness_mm))
     found = read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
                        cfg.seen, top)
     # faces the ink readers read unsurely are the namer's, as for the stages' pieces

@@ -2,8 +2,12 @@
 
 Markers are read in the raw frame (its full resolution) and in it divided by its local white
 (a blind's stripe across a marker), both also enlarged twice where tokens are seen small (a
-far or wide camera); their centres are moved onto the table plane through the calibration and
-corrected for the token's thickness. Ids of the calibration
+far or wide camera); a square ArUco found but could not name is read again from the middles of
+its cells (:func:`read_bits`: a small, tilted, blurred marker). A reading is a token only where
+it looks like one (:func:`token_shaped`, :func:`looks_printed`: a gingham's dark check, wood
+grain, a marker read a cell off are none), and the readings of one place are one token named
+by the id most of them read (:func:`merged`). Centres are moved onto the table plane through
+the calibration and corrected for the token's thickness. Ids of the calibration
 mat and of the Jungle board's corners are not pieces and are left out.
 """
 
@@ -118,20 +122,53 @@ def looks_printed(grey: np.ndarray, corners_px: np.ndarray, flat: np.ndarray | N
     return float(np.mean(ring > (black + white) / 2)) >= min_quiet
 
 
-def readings(grey: np.ndarray, flat: np.ndarray, enlarge: bool) -> list[tuple[int, np.ndarray]]:
+def readings(grey: np.ndarray, flat: np.ndarray, enlarge: bool
+             ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
     """Every (marker id, (4, 2) frame corners) read in each view, in the views' order: the
-    frame, it flattened (``flat``), and with ``enlarge`` both enlarged twice."""
+    frame, it flattened (``flat``), and with ``enlarge`` both enlarged twice; and the (4, 2)
+    frame corners of the squares ArUco found but could not name (see :func:`read_bits`)."""
     views = [(grey, 1.0), (flat, 1.0)]
     if enlarge:
         views += [(cv2.resize(v, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC), 2.0)
                   for v, _ in list(views)]
     out: list[tuple[int, np.ndarray]] = []
+    unnamed: list[np.ndarray] = []
     for img, f in views:
-        corners, ids, _ = _detector().detectMarkers(img)
+        corners, ids, rejected = _detector().detectMarkers(img)
         for i, v in enumerate([] if ids is None else ids.ravel()):
             # pixel centres: x_big = 2 x + 0.5
             out.append((int(v), (corners[i].reshape(4, 2) - (f - 1) / 2) / f))
-    return out
+        unnamed += [(r.reshape(4, 2) - (f - 1) / 2) / f for r in rejected]
+    return out, unnamed
+
+
+def read_bits(grey: np.ndarray, corners_px: np.ndarray, min_margin: float = 0.2
+              ) -> int | None:
+    """The id of a square ArUco found but could not name (its cells a few blurred pixels:
+    a small token tilted, a soft lens), read from the middles of its 4x4 inner cells against
+    a threshold halfway from its black border to the white margin round it; None unless every
+    cell is at least ``min_margin`` of that span from the threshold and the bits are exactly
+    a marker of the dictionary in some rotation."""
+    c, m, n = 8, 1, MARKER_CELLS
+    w = marker_cells(grey, corners_px, m, c)
+    inner = w[m * c:(n + m) * c, m * c:(n + m) * c]
+    cells = inner.reshape(n, c, n, c)[:, 3:-3, :, 3:-3].mean(axis=(1, 3))
+    black = float(np.median(np.concatenate([cells[0], cells[-1], cells[1:-1, 0],
+                                            cells[1:-1, -1]])))
+    size = w.shape[0]
+    a, b = round(0.25 * c), round(0.75 * c)
+    ring = np.concatenate([w[a:b, a:size - a].ravel(), w[size - b:size - a, a:size - a].ravel(),
+                           w[a:size - a, a:b].ravel(), w[a:size - a, size - b:size - a].ravel()])
+    white = float(np.median(ring))
+    span = white - black
+    if span <= 0:
+        return None
+    bits = cells[1:-1, 1:-1]
+    thr = (black + white) / 2
+    if float(np.abs(bits - thr).min()) < min_margin * span:
+        return None
+    ok, idx, _ = _detector().getDictionary().identify((bits > thr).astype(np.uint8), 0.0)
+    return int(idx) if ok else None
 
 
 def merged(reads: list[tuple[int, np.ndarray]], cell_px: float) -> dict[int, np.ndarray]:
@@ -173,7 +210,10 @@ def detect_tokens(cfg: TokenConfig, frame_bgr: np.ndarray, calibration: Calibrat
     side = side_px(calibration, cfg.side_mm)
     wanted = set(cfg.ids)
     flat = flattened(grey, side / 9.0)
-    reads = [(k, q) for k, q in readings(grey, flat, side < cfg.min_side_px)
+    named, unnamed = readings(grey, flat, side < cfg.min_side_px)
+    named += [(k, q) for q in unnamed if token_shaped(calibration.to_table(q), cfg.side_mm)
+              and (k := read_bits(flat, q)) is not None]
+    reads = [(k, q) for k, q in named
              if k in wanted and token_shaped(calibration.to_table(q), cfg.side_mm)
              and looks_printed(grey, q, flat)]
     found = merged(reads, side / 9.0)

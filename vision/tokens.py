@@ -2,8 +2,12 @@
 
 Markers are read in the raw frame (its full resolution) and in it divided by its local white
 (a blind's stripe across a marker), both also enlarged twice where tokens are seen small (a
-far or wide camera); their centres are moved onto the table plane through the calibration and
-corrected for the token's thickness. Ids of the calibration
+far or wide camera); a square ArUco found but could not name is read again from the middles of
+its cells (:func:`read_bits`: a small, tilted, blurred marker). A reading is a token only where
+it looks like one (:func:`token_shaped`, :func:`looks_printed`: a gingham's dark check, wood
+grain, a marker read a cell off are none), and the readings of one place are one token named
+by the id most of them read (:func:`merged`). Centres are moved onto the table plane through
+the calibration and corrected for the token's thickness. Ids of the calibration
 mat and of the Jungle board's corners are not pieces and are left out.
 """
 
@@ -66,21 +70,137 @@ def flattened(grey: np.ndarray, cell_px: float) -> np.ndarray:
     return cv2.divide(grey, cv2.max(white, 1), scale=200)
 
 
-def read_markers(grey: np.ndarray, enlarge: bool, cell_px: float) -> dict[int, np.ndarray]:
-    """Marker id -> its (4, 2) corners in the frame, read in the frame and in it flattened
-    (:func:`flattened`); with ``enlarge``, also in both enlarged twice. A marker found in
-    several is kept as first found."""
-    views = [(grey, 1.0), (flattened(grey, cell_px), 1.0)]
+MARKER_CELLS = 6
+"""Cells across a 4x4 marker, its black border included."""
+
+
+def marker_cells(grey: np.ndarray, corners_px: np.ndarray, margin_cells: int = 1,
+                 cell_px: int = 8) -> np.ndarray:
+    """The square round a marker (``corners_px`` (4, 2), in ArUco's order) warped upright to
+    ``cell_px`` pixels a cell, ``margin_cells`` of its surroundings on each side (float32)."""
+    m, n = margin_cells, MARKER_CELLS
+    size = (n + 2 * m) * cell_px
+    lo, hi = m * cell_px, (n + m) * cell_px
+    dst = np.float32([[lo, lo], [hi, lo], [hi, hi], [lo, hi]])
+    H = cv2.getPerspectiveTransform(np.float32(corners_px), dst)
+    return cv2.warpPerspective(grey, H, (size, size), flags=cv2.INTER_LINEAR).astype(np.float32)
+
+
+def _levels(w: np.ndarray, c: int, m: int) -> tuple[float, float]:
+    """The black border's and the white cells' levels of a marker warped by
+    :func:`marker_cells` (``c`` pixels a cell, ``m`` cells of margin)."""
+    n = MARKER_CELLS
+    inner = w[m * c:(n + m) * c, m * c:(n + m) * c]
+    cells = inner.reshape(n, c, n, c)[:, 2:-2, :, 2:-2].mean(axis=(1, 3))
+    black = float(np.median(np.concatenate([cells[0], cells[-1], cells[1:-1, 0],
+                                            cells[1:-1, -1]])))
+    bits = cells[1:-1, 1:-1].ravel()
+    whites = bits[bits > (black + bits.max()) / 2]
+    return black, float(np.median(whites)) if len(whites) else float(bits.max())
+
+
+def looks_printed(grey: np.ndarray, corners_px: np.ndarray, flat: np.ndarray | None = None,
+                  min_contrast: float = 0.15, min_quiet: float = 0.5) -> bool:
+    """Whether a read marker looks like one printed on a token: in the frame ``grey``, its
+    white cells stand out from its black border by at least ``min_contrast`` of their level;
+    in it flattened (``flat``, :func:`flattened`; the frame itself when None: a blind's stripe
+    across the margin), at least ``min_quiet`` of a ring half a cell outside it is as light as
+    its white cells (the token's white margin). A dark check of a gingham cloth among lighter
+    ones, wood grain, or a real marker read a cell off (its ring on the black border) is
+    none."""
+    c, m = 8, 1
+    black, white = _levels(marker_cells(grey, corners_px, m, c), c, m)
+    if white - black < min_contrast * max(white, 1.0):
+        return False
+    w = marker_cells(grey if flat is None else flat, corners_px, m, c)
+    if flat is not None:
+        black, white = _levels(w, c, m)
+    size = w.shape[0]
+    a, b = round(0.25 * c), round(0.75 * c)  # from 0.75 to 0.25 of a cell outside
+    ring = np.concatenate([w[a:b, a:size - a].ravel(), w[size - b:size - a, a:size - a].ravel(),
+                           w[a:size - a, a:b].ravel(), w[a:size - a, size - b:size - a].ravel()])
+    return float(np.mean(ring > (black + white) / 2)) >= min_quiet
+
+
+def readings(grey: np.ndarray, flat: np.ndarray, enlarge: bool
+             ) -> tuple[list[tuple[int, np.ndarray]], list[np.ndarray]]:
+    """Every (marker id, (4, 2) frame corners) read in each view, in the views' order: the
+    frame, it flattened (``flat``), and with ``enlarge`` both enlarged twice; and the (4, 2)
+    frame corners of the squares ArUco found but could not name (see :func:`read_bits`)."""
+    views = [(grey, 1.0), (flat, 1.0)]
     if enlarge:
         views += [(cv2.resize(v, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC), 2.0)
                   for v, _ in list(views)]
-    found: dict[int, np.ndarray] = {}
+    out: list[tuple[int, np.ndarray]] = []
+    unnamed: list[np.ndarray] = []
     for img, f in views:
-        corners, ids, _ = _detector().detectMarkers(img)
+        corners, ids, rejected = _detector().detectMarkers(img)
         for i, v in enumerate([] if ids is None else ids.ravel()):
             # pixel centres: x_big = 2 x + 0.5
-            found.setdefault(int(v), (corners[i].reshape(4, 2) - (f - 1) / 2) / f)
+            out.append((int(v), (corners[i].reshape(4, 2) - (f - 1) / 2) / f))
+        unnamed += [(r.reshape(4, 2) - (f - 1) / 2) / f for r in rejected]
+    return out, unnamed
+
+
+def read_bits(grey: np.ndarray, corners_px: np.ndarray, min_margin: float = 0.2
+              ) -> int | None:
+    """The id of a square ArUco found but could not name (its cells a few blurred pixels:
+    a small token tilted, a soft lens), read from the middles of its 4x4 inner cells against
+    a threshold halfway from its black border to the white margin round it; None unless every
+    cell is at least ``min_margin`` of that span from the threshold and the bits are exactly
+    a marker of the dictionary in some rotation."""
+    c, m, n = 8, 1, MARKER_CELLS
+    w = marker_cells(grey, corners_px, m, c)
+    inner = w[m * c:(n + m) * c, m * c:(n + m) * c]
+    cells = inner.reshape(n, c, n, c)[:, 3:-3, :, 3:-3].mean(axis=(1, 3))
+    black = float(np.median(np.concatenate([cells[0], cells[-1], cells[1:-1, 0],
+                                            cells[1:-1, -1]])))
+    size = w.shape[0]
+    a, b = round(0.25 * c), round(0.75 * c)
+    ring = np.concatenate([w[a:b, a:size - a].ravel(), w[size - b:size - a, a:size - a].ravel(),
+                           w[a:size - a, a:b].ravel(), w[a:size - a, size - b:size - a].ravel()])
+    white = float(np.median(ring))
+    span = white - black
+    if span <= 0:
+        return None
+    bits = cells[1:-1, 1:-1]
+    thr = (black + white) / 2
+    if float(np.abs(bits - thr).min()) < min_margin * span:
+        return None
+    ok, idx, _ = _detector().getDictionary().identify((bits > thr).astype(np.uint8), 0.0)
+    return int(idx) if ok else None
+
+
+def merged(reads: list[tuple[int, np.ndarray]], cell_px: float) -> dict[int, np.ndarray]:
+    """One id a place: readings whose centres lie within three cells of each other are one
+    marker, named by the id most of them read (the first read of the ties); its corners are
+    that id's first reading. An id read at two places keeps the first."""
+    groups: list[tuple[np.ndarray, list[tuple[int, np.ndarray]]]] = []
+    for k, q in reads:
+        c = q.mean(axis=0)
+        for centre, members in groups:
+            if np.hypot(*(centre - c)) < 3 * cell_px:
+                members.append((k, q))
+                break
+        else:
+            groups.append((c, [(k, q)]))
+    found: dict[int, np.ndarray] = {}
+    for _, members in groups:
+        ids = [k for k, _ in members]
+        best = max(dict.fromkeys(ids), key=ids.count)
+        found.setdefault(best, next(q for k, q in members if k == best))
     return found
+
+
+def token_shaped(quad_mm: np.ndarray, side_mm: float, tolerance: float = 0.25) -> bool:
+    """Whether a marker's corners on the table (mm) make a square that fits on a token of
+    ``side_mm``: each side between 0.4 and 1.1 of it (a printed token's marker is 18 mm of
+    32), the longest side and diagonal within ``tolerance`` of the shortest."""
+    sides = np.linalg.norm(np.roll(quad_mm, -1, axis=0) - quad_mm, axis=1)
+    diagonals = np.linalg.norm(quad_mm[[2, 3]] - quad_mm[[0, 1]], axis=1)
+    return bool(sides.min() >= 0.4 * side_mm and sides.max() <= 1.1 * side_mm
+                and sides.max() <= (1 + tolerance) * sides.min()
+                and diagonals.max() <= (1 + tolerance) * diagonals.min())
 
 
 def detect_tokens(cfg: TokenConfig, frame_bgr: np.ndarray, calibration: Calibration,
@@ -88,9 +208,16 @@ def detect_tokens(cfg: TokenConfig, frame_bgr: np.ndarray, calibration: Calibrat
     """Finds the marker-tagged tokens in a raw frame."""
     grey = cv2.cvtColor(frame_bgr, cv2.COLOR_BGR2GRAY)
     side = side_px(calibration, cfg.side_mm)
-    found = read_markers(grey, side < cfg.min_side_px, side / 9.0)
     wanted = set(cfg.ids)
-    keep = sorted(v for v in found if v in wanted)
+    flat = flattened(grey, side / 9.0)
+    named, unnamed = readings(grey, flat, side < cfg.min_side_px)
+    named += [(k, q) for q in unnamed if token_shaped(calibration.to_table(q), cfg.side_mm)
+              and (k := read_bits(flat, q)) is not None]
+    reads = [(k, q) for k, q in named
+             if k in wanted and token_shaped(calibration.to_table(q), cfg.side_mm)
+             and looks_printed(grey, q, flat)]
+    found = merged(reads, side / 9.0)
+    keep = sorted(found)
     if not keep:
         return Detections.empty()
     quads = [calibration.to_table(found[v]) for v in keep]

@@ -1,0 +1,69 @@
+"""Two readings of one still table made one: a piece seen in either reading is there.
+
+The pipeline reads a still table twice before one the referee would doubt or call a foul on is
+judged (:class:`live.pipeline.Pipeline`). A camera misses a piece far more often than it invents
+one (a coin beside a tile, a coin under a blind's stripe), and a miss in one frame is rarely the
+same miss in the next: so the reading judged is the second reading with the pieces that only the
+first saw added, matched by place and kind (a piece read a few millimetres off in one reading is
+the same piece; where both readings see a piece, the second's reading of it stands: its suit,
+face and place). Which reading saw more is not asked: each piece is judged on its own.
+
+A piece the two readings disagree about beyond that (a coin read with two suits, a tile read
+face up and face down) is left as the second reading says, for the referee's own conservation
+laws to settle or doubt (:func:`referee.worm_derby.reading.reconcile`).
+
+>>> from tabletop.scene import Piece, Scene
+>>> first = Scene.of([Piece("coin", 0, 0, suit="suns"), Piece.tile(60, 0, 0, "down")])
+>>> second = Scene.of([Piece("coin", 2, 1, suit="suns"), Piece("coin", 19, 0, suit="suns")])
+>>> [(p.kind, p.x_mm) for p in merge_readings(first, second).pieces]
+[('coin', 2), ('coin', 19), ('tile', 60.0)]
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import replace
+
+from tabletop.pieceset import PieceSet
+from tabletop.scene import Piece, Scene
+
+SAME_PIECE_SHARE = 0.45
+"""Two pieces of one kind whose centres lie nearer than this share of a coin's width are one
+piece read twice (the referee's own "stayed where it was": steps are whole coin widths)."""
+
+
+def same_piece_mm(pieces: PieceSet | None = None) -> float:
+    """How near two readings of one piece lie (see :data:`SAME_PIECE_SHARE`)."""
+    return SAME_PIECE_SHARE * (pieces or PieceSet()).coin_diameter_mm
+
+
+def only_in(first: Scene, second: Scene, within_mm: float) -> list[Piece]:
+    """The pieces of ``first`` that ``second`` does not show: no piece of the same kind within
+    ``within_mm`` (each piece of ``second`` stands for at most one of ``first``, nearest
+    pairs first)."""
+    pairs = sorted((math.dist(p.centre_mm, q.centre_mm), i, j)
+                   for i, p in enumerate(first.pieces) for j, q in enumerate(second.pieces)
+                   if p.kind == q.kind)
+    used_first: set[int] = set()
+    used_second: set[int] = set()
+    for d, i, j in pairs:
+        if d > within_mm:
+            break
+        if i in used_first or j in used_second:
+            continue
+        used_first.add(i)
+        used_second.add(j)
+    return [p for i, p in enumerate(first.pieces) if i not in used_first]
+
+
+def merge_readings(first: Scene, second: Scene, pieces: PieceSet | None = None) -> Scene:
+    """The second reading with every piece that only the first showed added after its own
+    pieces (so indices into the second reading stay valid).
+
+    Args:
+        first: The earlier reading of the still table.
+        second: The later reading of the same still table.
+        pieces: The piece set (the coin's width sets how near is "the same place").
+    """
+    extra = only_in(first, second, same_piece_mm(pieces))
+    return replace(second, pieces=(*second.pieces, *extra)) if extra else second

@@ -24,7 +24,7 @@ import cv2
 import numpy as np
 
 from live.bus import Bus
-from live.read_twice import merge_readings
+from live.read_twice import merge_readings, objected
 from live.sources import Frame, Item, Source, SourceLost, TimelineEvent
 from tabletop.errors import TabletopError
 from tabletop.events import SceneSeen
@@ -404,9 +404,7 @@ class Pipeline:
             said = self.preview(SceneSeen(scene))
         except Exception:  # a preview that fails holds nothing back
             return False
-        return any(getattr(o, "type", None) == "doubt" or (
-            getattr(o, "type", None) == "verdict" and not getattr(o, "legal", True))
-            for o in said)
+        return objected(said)
 
     def flush(self) -> None:
         """Judges a held reading now (no second reading came before a hand, an event or the

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from typing import Any
 
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Piece, Scene
@@ -54,6 +55,14 @@ def only_in(first: Scene, second: Scene, within_mm: float) -> list[Piece]:
         used_first.add(i)
         used_second.add(j)
     return [p for i, p in enumerate(first.pieces) if i not in used_first]
+
+
+def objected(outputs: tuple[Any, ...] | list[Any]) -> bool:
+    """Whether the referee's outputs about a reading doubt it or call a foul on it (then the
+    pipeline reads the table once more before anything is said)."""
+    return any(getattr(o, "type", None) == "doubt" or (
+        getattr(o, "type", None) == "verdict" and not getattr(o, "legal", True))
+        for o in outputs)
 
 
 def merge_readings(first: Scene, second: Scene, pieces: PieceSet | None = None) -> Scene:

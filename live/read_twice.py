@@ -12,7 +12,7 @@ A piece the two readings disagree about beyond that (a coin read with two suits,
 face up and face down) is left as the second reading says, for the referee's own conservation
 laws to settle or doubt (:func:`referee.worm_derby.reading.reconcile`).
 
->>> from tabletop.scene import Scene
+>>> from tabletop.scene import Piece, Scene
 >>> first = Scene.of([Piece("coin", 0, 0, suit="suns"), Piece.tile(60, 0, 0, "down")])
 >>> second = Scene.of([Piece("coin", 2, 1, suit="suns"), Piece("coin", 19, 0, suit="suns")])
 >>> [(p.kind, p.x_mm) for p in merge_readings(first, second).pieces]

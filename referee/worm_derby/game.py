@@ -30,6 +30,7 @@ from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
 from referee.worm_derby.evidence import moved_out_of_turn
 from referee.worm_derby.judging import judged
+from referee.worm_derby.late_found import confirmed_late, late_tiles
 from referee.worm_derby.lying_rules import judge_lie
 from referee.worm_derby.move_rules import (
     MoveCheck,
@@ -513,6 +514,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             fuller = self._set_up_fuller(state, scene, seq)
             if fuller is not None:
                 return fuller
+        state, found_late = self._found_late(state, scene, seq)
+        if found_late:
+            step = self._scene(state, scene, seq)
+            return Step(step.state, (*step.outputs, *found_late))
         back = self._taken_back(state, scene, seq)
         if back is not None:
             return back
@@ -547,6 +552,25 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                     tuple(Doubt(seq, player, d.pieces, None if d.where_mm is None else
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
+
+    def _found_late(self, state: DerbyState, scene: Scene, seq: int
+                    ) -> tuple[DerbyState, tuple[Event, ...]]:
+        """Tiles missed before and found late (:mod:`.late_found`): a tile read where the
+        accepted table has none, clear of its tiles, on two readings in a row, joins the
+        accepted table (with a note; never a foul). Not after an ace (a tile may slide then:
+        what is new is judged as the ace's move), nor once the race is over."""
+        if state.roll == "ace" or state.over or state.table is None:
+            return state, ()
+        now = late_tiles(state.table, scene, self.pieces.tile_mm, self.d)
+        found = confirmed_late(state.late_seen, now, self.settings.same_place_mm)
+        state = replace(state, late_seen=tuple(now))
+        if not found:
+            return state, ()
+        table = replace(state.table, pieces=(*state.table.pieces, *found))
+        where = ", ".join(at(p.centre_mm) for p in found)
+        return replace(state, table=table, late_seen=()), (_notice(
+            seq, f"a tile not seen before lies at {where}: it was missed and has lain there all "
+                 f"along, so it joins the table"),)
 
     def _turn_read_whole(self, state: DerbyState, scene: Scene, seq: int
                          ) -> Step[DerbyState] | None:

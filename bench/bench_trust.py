@@ -484,6 +484,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
                     head = _beside(body[-2], body[-3], s2)
                     if (math.dist(tail, head) > D + 2 and math.dist(tail, body[0]) > D
                             and math.dist(head, body[-1]) > D  # both ends plainly moved
+                            and _one_chain([tail, *body[1:-1], head])
                             and table.clear(tail, p, {0, 1})
                             and table.clear(head, p, {len(body) - 1, len(body) - 2})):
                         table.worms[p] = [tail, *body[1:-1], head]
@@ -564,6 +565,18 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
         k += 1
     return Playthrough(f"worm-derby.{'cannibal' if cannibal else variant}", steps, _pose(),
                        _mat(), light_at, wall=wall)
+
+
+CHAIN_CLEAR = 1.3
+"""Coins of a worm that are not neighbours keep this many coin widths apart, so a planted
+foul of another rule never reads as a worm that branches (the referee's touching coins are at
+most 1.2 widths apart)."""
+
+
+def _one_chain(worm: list[Point2]) -> bool:
+    """Whether only neighbours in the worm touch (no coin touches three of its worm)."""
+    return all(math.dist(worm[i], worm[j]) > CHAIN_CLEAR * D
+               for i in range(len(worm)) for j in range(i + 2, len(worm)))
 
 
 def _beside(c: Point2, nxt: Point2, side: int) -> Point2:

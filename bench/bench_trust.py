@@ -168,6 +168,11 @@ GATE_MARGIN_MM = 4.0
 """A legal step of the true table keeps this far from passing a Slalom gate (measuring noise)."""
 
 
+TOUCH_CLEAR = 1.2
+"""A legal step keeps its coin this many coin widths from its worm's body (the referee's
+touching coins; it calls a touch only nearer than that less the measuring noise)."""
+
+
 class DerbyTable:
     """The true Worm Derby table: fixed tiles and worms (tail first, head last)."""
 
@@ -244,7 +249,8 @@ class DerbyTable:
                 q = (head[0] + D * math.cos(a), head[1] + D * math.sin(a))
                 if not self.clear(q, player, {len(body) - 1, 0}):
                     continue
-                if world.check(body, q).problem is not None or self.passes_gate(head, q):
+                if world.check(body, q).problem is not None or self.passes_gate(head, q) \
+                        or any(math.dist(q, c) <= TOUCH_CLEAR * D for c in body[1:-1]):
                     continue
                 self.worms[player] = [*body[1:], q]
                 return q

@@ -41,6 +41,7 @@ from referee.worm_derby.move_rules import (
     most_steps,
 )
 from referee.worm_derby.reading import (
+    ACE_REACH_TILES,
     Candidate,
     Reading,
     ReadingRules,
@@ -697,9 +698,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def _ace_foul_read_whole(self, state: DerbyState, scene: Scene, base: Candidate, seq: int
                              ) -> Step[DerbyState] | None:
         """An obstacle moved wrongly after an ace (rule ``obstacle``), on a reading that
-        needed a guess only about coins: no worm moves on an ace, so a worm's coin not seen is
-        put back where it lay; the foul is called when every guessed coin lies more than a
-        coin's width clear of the moved obstacle, where it lay and where it lies (it cannot
+        needed a guess only about coins and tiles not seen far off: no worm moves on an ace, so
+        a worm's coin not seen is put back where it lay; the foul is called when every guessed
+        coin lies more than a coin's width clear of the moved obstacle, where it lay and where
+        it lies, and every tile not seen lies farther than
+        :data:`referee.worm_derby.reading.ACE_REACH_TILES` tile widths from both (they cannot
         change the verdict). None otherwise."""
         assert state.table is not None
         same = self.settings.same_place_mm
@@ -710,7 +713,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             for q in base.scene.pieces)]
         restored = [p for p, j in zip(base.scene.pieces, base.index_map, strict=True) if j < 0]
         guessed = [*left_out, *restored, *gone]
-        if any(p.kind != "coin" for p in guessed):
+        if any(p.kind != "coin" for p in (*left_out, *gone)):
             return None
         whole = replace(base.scene, pieces=(*base.scene.pieces, *gone))
         found = self._judge_scene(state, whole, seq).verdicts
@@ -720,6 +723,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         tiles = [state.table.pieces[i] for i in t_gone] + [whole.pieces[j] for j in t_came]
         if not tiles or any(p.kind != "tile" for p in tiles):
             return None
+        far = ACE_REACH_TILES * self.pieces.tile_mm
+        if any(p.kind != "coin" and any(math.dist(p.centre_mm, t.centre_mm) <= far
+                                        for t in tiles) for p in restored):
+            return None  # a tile not seen near the move: it may be the one that slid
+        guessed = [p for p in guessed if p.kind == "coin"]
         if not all(self._clear_of(t, [p.centre_mm for p in guessed]) for t in tiles):
             return None
         v = found[0]

@@ -585,7 +585,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         allowed = None if state.roll in (None, "again") else current
         lengths = {w.player: w.length for w in state.worms if not w.finished}
         found = moved_out_of_turn(state.table, scene, allowed, lengths, self.d,
-                                  {*state.unsure, *state.provisional}, self.settings)
+                                  {*state.unsure, *state.provisional}, self.settings,
+                                  self.pieces.tile_mm)
         if found is None:
             return None
         mover, coins = found

@@ -1099,13 +1099,15 @@ def rescore(play: Playthrough, dump: Path) -> Score:
     return _score(play, said, seen)
 
 
-def misread(play: Playthrough, seed: int, p: float) -> Score:
+def misread(play: Playthrough, seed: int, p: float, same_miss: bool = False) -> Score:
     """The playthrough as exact records misread as a camera may (no rendering, no vision): each
     still table's reading, with chance ``p``, lacks one piece; else, with chance ``p``, has one
     piece read up to 3 mm off. Each still is read twice (two misreadings), as the pipeline
     reads it: a first reading the referee would doubt or call a foul on is judged together
     with the second (:func:`live.read_twice.merge_readings`), else both are judged in turn.
-    The referee's share of trust, quick enough to run on many seeds."""
+    The referee's share of trust, quick enough to run on many seeds. ``same_miss``: a piece
+    the first reading lacks is lacking in the second too (a camera misses a place, a coin
+    beside a tile, in every frame)."""
     from live.bus import Bus
     from live.log import GameLog
     from live.read_twice import merge_readings, objected
@@ -1122,10 +1124,13 @@ def misread(play: Playthrough, seed: int, p: float) -> Score:
         if not isinstance(s, Still):
             continue
         readings = []
+        missed: int | None = None
         for _ in range(2):
             scene = s.scene
-            if rng.random() < p and scene.pieces:
-                k = rng.randrange(len(scene.pieces))
+            if same_miss and missed is not None:
+                scene = replace(scene, pieces=scene.pieces[:missed] + scene.pieces[missed + 1:])
+            elif rng.random() < p and scene.pieces:
+                k = missed = rng.randrange(len(scene.pieces))
                 scene = replace(scene, pieces=scene.pieces[:k] + scene.pieces[k + 1:])
             elif rng.random() < p and scene.pieces:
                 k = rng.randrange(len(scene.pieces))
@@ -1263,6 +1268,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--misread", type=float, metavar="P",
                     help="no rendering: the exact records misread with chance P per reading "
                          "(a piece not seen, or read 3 mm off; see misread())")
+    ap.add_argument("--same-miss", action="store_true",
+                    help="with --misread: a piece a reading lacks, the second lacks too")
     args = ap.parse_args(argv)
     if args.rescore and args.dump is None:
         ap.error("--rescore needs --dump (the folder of kept events)")
@@ -1277,7 +1284,7 @@ def main(argv: list[str] | None = None) -> int:
             dump = None if args.dump is None else \
                 Path(args.dump) / f"{play.name}-{seed}.jsonl"
             if args.misread is not None:
-                score = misread(play, seed, args.misread)
+                score = misread(play, seed, args.misread, args.same_miss)
             elif args.rescore:
                 assert dump is not None
                 score = rescore(play, dump)

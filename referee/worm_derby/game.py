@@ -1139,6 +1139,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def _judge_move(self, state: DerbyState, scene: Scene, seq: int, player: str, limit: int,
                     diff: tuple[list[int], list[int]]) -> Step[DerbyState]:
         found, facts = judge_move(self, state, scene, player, limit, diff)
+        if facts is None and found.doubt:  # nobody's foul: the table is asked
+            return Step(replace(state, doubted=(seq, scene)), (Doubt(
+                seq, player, found.pieces, found.where,
+                sentence(f"{found.reason.rstrip('.')}: {found.doubt}")),))
         if facts is None:
             return Step(state, (found.verdict(seq, player),))
         return self._apply_move(state, scene, seq, player, found, facts)

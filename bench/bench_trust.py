@@ -33,7 +33,9 @@ Prints ``name=value`` lines per game (``worm-derby.basic.false_alarms=0``) and i
 
 ``--misread P`` skips rendering and vision: the exact records, each still read twice and each
 reading misread with chance ``P`` (a piece not seen, or a piece 3 mm off), go through
-the same table; the referee's share of trust in seconds, on as many seeds as wanted.
+the same table, read twice as the pipeline reads (:func:`live.read_twice.merge_readings`);
+``--same-miss`` makes the second reading lack what the first lacked. The referee's share of
+trust in seconds, on as many seeds as wanted. ``--games worm-derby`` names its three variants.
 
 The seeds of ``--seed`` were never used to tune anything; the test suite runs a short version
 (``tests/referee/test_trust.py``).
@@ -168,6 +170,11 @@ GATE_MARGIN_MM = 4.0
 """A legal step of the true table keeps this far from passing a Slalom gate (measuring noise)."""
 
 
+TOUCH_CLEAR = 1.2
+"""A legal step keeps its coin this many coin widths from its worm's body (the referee's
+touching coins; it calls a touch only nearer than that less the measuring noise)."""
+
+
 class DerbyTable:
     """The true Worm Derby table: fixed tiles and worms (tail first, head last)."""
 
@@ -244,7 +251,8 @@ class DerbyTable:
                 q = (head[0] + D * math.cos(a), head[1] + D * math.sin(a))
                 if not self.clear(q, player, {len(body) - 1, 0}):
                     continue
-                if world.check(body, q).problem is not None or self.passes_gate(head, q):
+                if world.check(body, q).problem is not None or self.passes_gate(head, q) \
+                        or any(math.dist(q, c) <= TOUCH_CLEAR * D for c in body[1:-1]):
                     continue
                 self.worms[player] = [*body[1:], q]
                 return q
@@ -484,6 +492,7 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
                     head = _beside(body[-2], body[-3], s2)
                     if (math.dist(tail, head) > D + 2 and math.dist(tail, body[0]) > D
                             and math.dist(head, body[-1]) > D  # both ends plainly moved
+                            and _one_chain([tail, *body[1:-1], head])
                             and table.clear(tail, p, {0, 1})
                             and table.clear(head, p, {len(body) - 1, len(body) - 2})):
                         table.worms[p] = [tail, *body[1:-1], head]
@@ -564,6 +573,18 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
         k += 1
     return Playthrough(f"worm-derby.{'cannibal' if cannibal else variant}", steps, _pose(),
                        _mat(), light_at, wall=wall)
+
+
+CHAIN_CLEAR = 1.3
+"""Coins of a worm that are not neighbours keep this many coin widths apart, so a planted
+foul of another rule never reads as a worm that branches (the referee's touching coins are at
+most 1.2 widths apart)."""
+
+
+def _one_chain(worm: list[Point2]) -> bool:
+    """Whether only neighbours in the worm touch (no coin touches three of its worm)."""
+    return all(math.dist(worm[i], worm[j]) > CHAIN_CLEAR * D
+               for i in range(len(worm)) for j in range(i + 2, len(worm)))
 
 
 def _beside(c: Point2, nxt: Point2, side: int) -> Point2:
@@ -1080,13 +1101,18 @@ def rescore(play: Playthrough, dump: Path) -> Score:
     return _score(play, said, seen)
 
 
-def misread(play: Playthrough, seed: int, p: float) -> Score:
+def misread(play: Playthrough, seed: int, p: float, same_miss: bool = False) -> Score:
     """The playthrough as exact records misread as a camera may (no rendering, no vision): each
     still table's reading, with chance ``p``, lacks one piece; else, with chance ``p``, has one
-    piece read 3 mm off. Each still is read twice (two misreadings), as the pipeline
-    may submit it. The referee's share of trust, quick enough to run on many seeds."""
+    piece read up to 3 mm off. Each still is read twice (two misreadings), as the pipeline
+    reads it: a first reading the referee would doubt or call a foul on is judged together
+    with the second (:func:`live.read_twice.merge_readings`), else both are judged in turn.
+    The referee's share of trust, quick enough to run on many seeds. ``same_miss``: a piece
+    the first reading lacks is lacking in the second too (a camera misses a place, a coin
+    beside a tile, in every frame)."""
     from live.bus import Bus
     from live.log import GameLog
+    from live.read_twice import merge_readings, objected
     from live.table import Table
 
     rng = random.Random(seed * 7919 + len(play.steps))
@@ -1099,16 +1125,24 @@ def misread(play: Playthrough, seed: int, p: float) -> Score:
             continue
         if not isinstance(s, Still):
             continue
+        readings = []
+        missed: int | None = None
         for _ in range(2):
             scene = s.scene
-            if rng.random() < p and scene.pieces:
-                k = rng.randrange(len(scene.pieces))
+            if same_miss and missed is not None:
+                scene = replace(scene, pieces=scene.pieces[:missed] + scene.pieces[missed + 1:])
+            elif rng.random() < p and scene.pieces:
+                k = missed = rng.randrange(len(scene.pieces))
                 scene = replace(scene, pieces=scene.pieces[:k] + scene.pieces[k + 1:])
             elif rng.random() < p and scene.pieces:
                 k = rng.randrange(len(scene.pieces))
                 q = scene.pieces[k]
                 q = replace(q, x_mm=q.x_mm + rng.uniform(-3, 3), y_mm=q.y_mm + rng.uniform(-3, 3))
                 scene = replace(scene, pieces=(*scene.pieces[:k], q, *scene.pieces[k + 1:]))
+            readings.append(scene)
+        if objected(table.preview(SceneSeen(readings[0]))):  # held, read again: judged as one
+            readings = [merge_readings(*readings)]
+        for scene in readings:
             said.setdefault(i, []).extend(o for _, o in table.submit(SceneSeen(scene)).outputs)
             seen.setdefault(i, []).append(scene)
     return _score(play, said, seen)
@@ -1221,7 +1255,8 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seed", type=int, default=9001, help="first seed (never tuned on)")
     ap.add_argument("--plays", type=int, default=1, help="playthroughs per game")
-    ap.add_argument("--games", default=",".join(GAMES))
+    ap.add_argument("--games", default=",".join(GAMES),
+                    help="games to play, comma-separated (worm-derby: its three variants)")
     ap.add_argument("--short", action="store_true", help="a few turns each (the test's size)")
     ap.add_argument("--table", help="pin the table kind (tabletop.render.variety.TABLE_KINDS)")
     ap.add_argument("--light", help="pin the light kind (tabletop.render.variety.LIGHT_KINDS)")
@@ -1235,10 +1270,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--misread", type=float, metavar="P",
                     help="no rendering: the exact records misread with chance P per reading "
                          "(a piece not seen, or read 3 mm off; see misread())")
+    ap.add_argument("--same-miss", action="store_true",
+                    help="with --misread: a piece a reading lacks, the second lacks too")
     args = ap.parse_args(argv)
     if args.rescore and args.dump is None:
         ap.error("--rescore needs --dump (the folder of kept events)")
-    games = [g for g in args.games.split(",") if g]
+    games = [name for g in args.games.split(",") if g
+             for name in ([n for n in GAMES if n.startswith(g + ".")] or [g])]
     t0, c0 = time.perf_counter(), time.process_time()
     total = Score()
     per: dict[str, Score] = {}
@@ -1248,7 +1286,7 @@ def main(argv: list[str] | None = None) -> int:
             dump = None if args.dump is None else \
                 Path(args.dump) / f"{play.name}-{seed}.jsonl"
             if args.misread is not None:
-                score = misread(play, seed, args.misread)
+                score = misread(play, seed, args.misread, args.same_miss)
             elif args.rescore:
                 assert dump is not None
                 score = rescore(play, dump)

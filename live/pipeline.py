@@ -24,6 +24,7 @@ import cv2
 import numpy as np
 
 from live.bus import Bus
+from live.read_twice import merge_readings, objected
 from live.sources import Frame, Item, Source, SourceLost, TimelineEvent
 from tabletop.errors import TabletopError
 from tabletop.events import SceneSeen
@@ -175,8 +176,9 @@ class Pipeline:
         preview: What the referee would say about an event, without judging it (default:
             ``submit``'s owner's ``preview``, else none): a still reading it would doubt or
             call a foul is read again from the next still frames first, and the second reading
-            is judged (read twice before judging; the first is judged when a hand, an event
-            or the end of the source comes before a second).
+            with the pieces only the first showed is judged (read twice before judging:
+            :func:`live.read_twice.merge_readings`; the first alone is judged when a hand, an
+            event or the end of the source comes before a second).
     """
 
     def __init__(self, source: Source, vision: Vision,
@@ -388,7 +390,9 @@ class Pipeline:
             self._held = (stable, self.hub.snapshot())
             reread()
             return
-        self._held = None  # a second reading replaces the first
+        if self._held is not None:  # read twice: a piece seen in either reading is there
+            stable = merge_readings(self._held[0], stable, self.vision.pieces)
+        self._held = None
         done = self.submit(SceneSeen(stable), jpeg=self.hub.snapshot())
         self._read_twice(done)
 
@@ -400,9 +404,7 @@ class Pipeline:
             said = self.preview(SceneSeen(scene))
         except Exception:  # a preview that fails holds nothing back
             return False
-        return any(getattr(o, "type", None) == "doubt" or (
-            getattr(o, "type", None) == "verdict" and not getattr(o, "legal", True))
-            for o in said)
+        return objected(said)
 
     def flush(self) -> None:
         """Judges a held reading now (no second reading came before a hand, an event or the

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Generic, Protocol, TypeVar
 
 from referee.base import Step
-from tabletop.events import Event, Notice, SceneSeen, Verdict
+from tabletop.events import Doubt, Event, Notice, SceneSeen, Verdict
 
 
 @dataclass(frozen=True)
@@ -82,8 +82,8 @@ class SettlesFouls(Generic[T]):
                refused: bool = False) -> Step[T]:
         """The step of ``event`` with its verdicts settled against the foul pending (see the
         module doc); ``refused``: ``event`` is an input that may be refused (a roll, a bid)."""
-        if isinstance(event, SceneSeen) and not step.outputs and \
-                step.state.pending is not None:
+        if isinstance(event, SceneSeen) and step.state.pending is not None and \
+                not any(isinstance(o, Verdict | Doubt) for o in step.outputs):
             # the table is back as it was accepted: the foul is put right
             return Step(replace(step.state, pending=None, pending_told=False))
         verdicts = [o for o in step.outputs if isinstance(o, Verdict)]

@@ -30,6 +30,7 @@ from referee.worm_derby.ace_rules import judge_obstacle_move
 from referee.worm_derby.course import Course, CourseReading, read_course
 from referee.worm_derby.evidence import moved_out_of_turn
 from referee.worm_derby.judging import judged
+from referee.worm_derby.late_found import confirmed_late, late_tiles
 from referee.worm_derby.lying_rules import judge_lie
 from referee.worm_derby.move_rules import (
     MoveCheck,
@@ -40,6 +41,7 @@ from referee.worm_derby.move_rules import (
     most_steps,
 )
 from referee.worm_derby.reading import (
+    ACE_REACH_TILES,
     Candidate,
     Reading,
     ReadingRules,
@@ -513,6 +515,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             fuller = self._set_up_fuller(state, scene, seq)
             if fuller is not None:
                 return fuller
+        state, found_late = self._found_late(state, scene, seq)
+        if found_late:
+            step = self._scene(state, scene, seq)
+            return Step(step.state, (*step.outputs, *found_late))
         back = self._taken_back(state, scene, seq)
         if back is not None:
             return back
@@ -548,6 +554,25 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                                 (round(d.where_mm[0], 2), round(d.where_mm[1], 2)),
                                 sentence(d.reason)) for d in reading.doubts))
 
+    def _found_late(self, state: DerbyState, scene: Scene, seq: int
+                    ) -> tuple[DerbyState, tuple[Event, ...]]:
+        """Tiles missed before and found late (:mod:`.late_found`): a tile read where the
+        accepted table has none, clear of its tiles, on two readings in a row, joins the
+        accepted table (with a note; never a foul). Not after an ace (a tile may slide then:
+        what is new is judged as the ace's move), nor once the race is over."""
+        if state.roll == "ace" or state.over or state.table is None:
+            return state, ()
+        now = late_tiles(state.table, scene, self.pieces.tile_mm, self.d)
+        found = confirmed_late(state.late_seen, now, self.settings.same_place_mm)
+        state = replace(state, late_seen=tuple(now))
+        if not found:
+            return state, ()
+        table = replace(state.table, pieces=(*state.table.pieces, *found))
+        where = ", ".join(at(p.centre_mm) for p in found)
+        return replace(state, table=table, late_seen=()), (_notice(
+            seq, f"a tile not seen before lies at {where}: it was missed and has lain there all "
+                 f"along, so it joins the table"),)
+
     def _turn_read_whole(self, state: DerbyState, scene: Scene, seq: int
                          ) -> Step[DerbyState] | None:
         """A worm moved when its player may not move, shown by its own coins alone
@@ -560,7 +585,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         allowed = None if state.roll in (None, "again") else current
         lengths = {w.player: w.length for w in state.worms if not w.finished}
         found = moved_out_of_turn(state.table, scene, allowed, lengths, self.d,
-                                  {*state.unsure, *state.provisional}, self.settings)
+                                  {*state.unsure, *state.provisional}, self.settings,
+                                  self.pieces.tile_mm)
         if found is None:
             return None
         mover, coins = found
@@ -673,9 +699,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def _ace_foul_read_whole(self, state: DerbyState, scene: Scene, base: Candidate, seq: int
                              ) -> Step[DerbyState] | None:
         """An obstacle moved wrongly after an ace (rule ``obstacle``), on a reading that
-        needed a guess only about coins: no worm moves on an ace, so a worm's coin not seen is
-        put back where it lay; the foul is called when every guessed coin lies more than a
-        coin's width clear of the moved obstacle, where it lay and where it lies (it cannot
+        needed a guess only about coins and tiles not seen far off: no worm moves on an ace, so
+        a worm's coin not seen is put back where it lay; the foul is called when every guessed
+        coin lies more than a coin's width clear of the moved obstacle, where it lay and where
+        it lies, and every tile not seen lies farther than
+        :data:`referee.worm_derby.reading.ACE_REACH_TILES` tile widths from both (they cannot
         change the verdict). None otherwise."""
         assert state.table is not None
         same = self.settings.same_place_mm
@@ -686,7 +714,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             for q in base.scene.pieces)]
         restored = [p for p, j in zip(base.scene.pieces, base.index_map, strict=True) if j < 0]
         guessed = [*left_out, *restored, *gone]
-        if any(p.kind != "coin" for p in guessed):
+        if any(p.kind != "coin" for p in (*left_out, *gone)):
             return None
         whole = replace(base.scene, pieces=(*base.scene.pieces, *gone))
         found = self._judge_scene(state, whole, seq).verdicts
@@ -696,6 +724,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         tiles = [state.table.pieces[i] for i in t_gone] + [whole.pieces[j] for j in t_came]
         if not tiles or any(p.kind != "tile" for p in tiles):
             return None
+        far = ACE_REACH_TILES * self.pieces.tile_mm
+        if any(p.kind != "coin" and any(math.dist(p.centre_mm, t.centre_mm) <= far
+                                        for t in tiles) for p in restored):
+            return None  # a tile not seen near the move: it may be the one that slid
+        guessed = [p for p in guessed if p.kind == "coin"]
         if not all(self._clear_of(t, [p.centre_mm for p in guessed]) for t in tiles):
             return None
         v = found[0]
@@ -1106,6 +1139,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def _judge_move(self, state: DerbyState, scene: Scene, seq: int, player: str, limit: int,
                     diff: tuple[list[int], list[int]]) -> Step[DerbyState]:
         found, facts = judge_move(self, state, scene, player, limit, diff)
+        if facts is None and found.doubt:  # nobody's foul: the table is asked
+            return Step(replace(state, doubted=(seq, scene)), (Doubt(
+                seq, player, found.pieces, found.where,
+                sentence(f"{found.reason.rstrip('.')}: {found.doubt}")),))
         if facts is None:
             return Step(state, (found.verdict(seq, player),))
         return self._apply_move(state, scene, seq, player, found, facts)

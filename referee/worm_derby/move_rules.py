@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -302,7 +302,9 @@ def rule_worm_moved(move: MoveCheck) -> Judgement | None:
             victim = next(iter(move.others.missing_ends))
             return judged(Rule.TURN, f"a coin of {possessive(victim)} worm is gone, but "
                                      f"{possessive(player)} worm did not move")
-        return judged(Rule.TURN, f"something changed, but {possessive(player)} worm did not move")
+        return replace(judged(Rule.TURN, f"something changed, but {possessive(player)} worm "
+                                         f"did not move"),
+                       doubt="is a piece misread?")  # what changed is no one's move: asked
     if isinstance(inferred, Judgement):
         return judged(inferred.rule, f"{possessive(player)} "
                                      f"{inferred.reason.removeprefix('the ')}",

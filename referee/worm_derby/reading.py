@@ -191,6 +191,29 @@ def one_coin_gaps(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None],
     return out
 
 
+ACE_REACH_TILES = 2.5
+"""After an ace, the one tile read where none lay is the tile slid there from the one place
+within this many tile widths where a tile is no longer read (a slide too far included); a tile
+not read farther off is a tile not seen (a misread), not part of the move."""
+
+
+def _slid_on_an_ace(old_p: list[Piece], new_p: tuple[Piece, ...], gone: list[int],
+                    came: list[int], rules: ReadingRules) -> tuple[int, int] | None:
+    """After an ace, ``(old index, new index)`` of the tile slid: one tile read where none lay
+    and exactly one tile not read where it lay within :data:`ACE_REACH_TILES` of it (other
+    tiles not read lie farther off: not seen). None when it is not that."""
+    if not rules.obstacle_may_move or len(came) != 1 or not gone:
+        return None
+    q = new_p[came[0]]
+    if q.kind != "tile" or any(old_p[k].kind != "tile" for k in gone):
+        return None
+    if len(gone) == 1:
+        return gone[0], came[0]
+    near = [k for k in gone
+            if math.dist(old_p[k].centre_mm, q.centre_mm) <= ACE_REACH_TILES * rules.tile_mm]
+    return (near[0], came[0]) if len(near) == 1 else None
+
+
 def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     """The new reading checked against the accepted table ``old`` (see the module doc)."""
     pieces: list[Piece | None] = list(new.pieces)
@@ -219,15 +242,16 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                             suit=p.suit)
     gone = [k for k, _ in olds if k not in used_old]
     came = [j for j, _ in news if j not in used_new]
-    if rules.obstacle_may_move and len(gone) == 1 and len(came) == 1 and \
-            old_p[gone[0]].kind == new.pieces[came[0]].kind == "tile":
+    slid = _slid_on_an_ace(old_p, new.pieces, gone, came, rules)
+    if slid is not None:
         # the ace's move (of an obstacle, or wrongly of another tile): a tile is slid, not
         # turned over, so it keeps the face it had (a face read otherwise is a misread)
-        p, q = old_p[gone[0]], new.pieces[came[0]]
+        k, j = slid
+        p, q = old_p[k], new.pieces[j]
         if (q.face, q.suit) != (p.face, p.suit):
-            pieces[came[0]] = replace(q, face=p.face, suit=p.suit)
+            pieces[j] = replace(q, face=p.face, suit=p.suit)
             resolved.append(f"the {p.kind} moved from {at(p.centre_mm)} is the same tile")
-        gone, came = [], []
+        gone, came = [k2 for k2 in gone if k2 != k], []
     coins_now = [(j, p.centre_mm) for j, p in enumerate(new.pieces) if p.kind == "coin"]
     for k in gone:
         p = old_p[k]

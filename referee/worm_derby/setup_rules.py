@@ -112,7 +112,8 @@ def rule_course_found(setup: SetupCheck) -> Judgement | None:
 
     When a misread explains the course not found, the table is asked (a doubt): fewer than
     three tiles face up; a face-down tile that, face up, would complete the course; start tiles
-    with the worms' ends between them but no pylon seen; a gate tile whose suit is not seen."""
+    with the worms' ends between them but no pylon seen; a gate tile whose suit is not seen or
+    is read as no gate's (a suit read wrong)."""
     reading = setup.reading
     if reading.course is not None:
         return None
@@ -127,10 +128,9 @@ def _course_misread(setup: SetupCheck) -> str:
     up = [i for i, p in enumerate(scene.pieces) if p.kind == "tile" and p.face == "up"]
     if len(up) < 3:
         return "is a tile hidden or misread, or is the course not set up yet?"
-    if len(reading.pieces) == 1:  # a gate tile of no gate's suit
+    if len(reading.pieces) == 1:  # a gate tile of no gate's suit: a suit is easily misread
         gate = scene.pieces[reading.pieces[0]]
-        return f"is the suit of the tile at {at(gate.centre_mm)} misread?" \
-            if gate.suit is None else ""
+        return f"is the suit of the tile at {at(gate.centre_mm)} misread?"
     for i, p in enumerate(scene.pieces):
         if p.kind != "tile" or p.face != "down":
             continue

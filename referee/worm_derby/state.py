@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 from referee.base import GameState
 from referee.pending import Pending
 from referee.worm_derby.course import Course
-from tabletop.scene import Point2, Scene
+from tabletop.scene import Piece, Point2, Scene
 
 
 def unwrap_from(previous_deg_rad: float, raw_rad: float) -> float:
@@ -98,6 +98,9 @@ class DerbyState(GameState):
             the worms read whole again before the next roll correct where they were taken to lie.
         fresh: The course was just set up and nobody has rolled yet: a reading that shows the
             same table with a tile more (not seen when the course was set up) sets it up again.
+        late_seen: Tiles the last reading showed where the accepted table has none, clear of
+            its tiles (:mod:`.late_found`): a tile shown there again was missed before, and
+            joins the accepted table.
     """
 
     table: Scene | None = None
@@ -119,6 +122,7 @@ class DerbyState(GameState):
     before_move: tuple[int, DerbyState] | None = None
     as_it_stands: bool = False
     fresh: bool = False
+    late_seen: tuple[Piece, ...] = ()
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

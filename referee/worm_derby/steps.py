@@ -139,7 +139,7 @@ class StepWorld:
             if dist[j] < too_near:
                 return StepResult(step_problem(
                     Rule.OVERLAP, f"would overlap its own worm's coin at {at(rest[j])}", placed))
-            if dist[j] <= s.touch_factor * self.d:
+            if dist[j] <= s.touch_factor * self.d - s.centre_noise_mm:  # sure beyond noise
                 return StepResult(step_problem(
                     Rule.SHAPE, f"would touch its own worm's body at {at(rest[j])}; a worm never "
                                 f"loops", placed))

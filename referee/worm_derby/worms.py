@@ -76,6 +76,48 @@ def touch_matrix(centres_mm: np.ndarray, diameter_mm: float, touch_factor: float
     return t
 
 
+def _connected(t: np.ndarray) -> bool:
+    """Whether the touch graph ``t`` (N, N) is one connected part."""
+    seen, stack = {0}, [0]
+    while stack:
+        for b in np.flatnonzero(t[stack.pop()]):
+            if int(b) not in seen:
+                seen.add(int(b))
+                stack.append(int(b))
+    return len(seen) == len(t)
+
+
+def _unbranch_within_noise(t: np.ndarray, centres_mm: np.ndarray, sure_mm: float
+                           ) -> np.ndarray:
+    """The touch graph with the links that make a coin touch three coins of its worm dropped
+    where they are not sure: a coin read touching a third coin no nearer than ``sure_mm``
+    (touching less the measuring noise of two centres) may lie just clear of it, so the worm
+    is not called branched on that link (its farthest first, while the worm stays one part).
+    A branch every reading within the noise shows is still one.
+
+    >>> pts = np.array([[0.0, 0.0], [19.05, 0.0], [38.1, 0.0], [31.18, 17.75]])  # 21.5 mm
+    >>> t = touch_matrix(pts, 19.05, 1.2, nearest=2)
+    >>> int(t.sum(axis=1).max()), int(_unbranch_within_noise(t, pts, 20.36).sum(axis=1).max())
+    (3, 2)
+    """
+    t = t.copy()
+    while True:
+        deg = t.sum(axis=1)
+        over = np.flatnonzero(deg > 2)
+        if not len(over):
+            return t
+        a = int(over[0])
+        links = sorted(np.flatnonzero(t[a]), key=lambda b: -math.dist(centres_mm[a],
+                                                                      centres_mm[b]))
+        b = int(links[0])
+        if math.dist(centres_mm[a], centres_mm[b]) <= sure_mm:
+            return t
+        t[a, b] = t[b, a] = False
+        if not _connected(t):
+            t[a, b] = t[b, a] = True
+            return t
+
+
 def extract_worm(scene: Scene, suit: str, coin_diameter_mm: float,
                  settings: WormSettings = DEFAULT_SETTINGS) -> WormShape:
     """Reads the coins of one suit (suit up) as a worm."""
@@ -87,6 +129,8 @@ def extract_worm(scene: Scene, suit: str, coin_diameter_mm: float,
         return WormShape(suit, "ok", tuple(idx))
     centres = np.array([scene.pieces[i].centre_mm for i in idx])
     t = touch_matrix(centres, coin_diameter_mm, settings.touch_factor, nearest=2)
+    t = _unbranch_within_noise(t, centres, settings.touch_factor * coin_diameter_mm
+                               - settings.centre_noise_mm)
     deg = t.sum(axis=1)
     # connected parts
     part = [-1] * len(idx)

@@ -136,3 +136,21 @@ def test_steps_counted_across_the_one_place_a_coin_not_seen_can_lie_are_a_foul()
     legal = [c for c in line(-40, 4 * D, 6, "suns") if c.y_mm != 7 * D]  # 4 steps
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), legal, MOONS0))
     assert said(out) == [("Verdict", "suns", "ok")]
+
+
+def test_turn_a_worm_moved_on_anothers_roll_read_split_by_one_coin_not_seen_is_called():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    moons = MOONS2[:3] + MOONS2[4:]  # moons' worm moved, a coin in its middle not seen
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS0, moons))
+    assert said(out) == [("Verdict", "moons", "turn")]
+
+
+def test_turn_is_never_called_on_a_worm_split_by_a_gap_no_single_coin_fills():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    moons = [*MOONS2[:3], *line(40, 7 * D, 2, "moons")]  # a gap of two coins' width
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS0, moons))
+    assert ("Verdict", "moons", "turn") not in said(out)

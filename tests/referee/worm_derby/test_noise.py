@@ -108,3 +108,36 @@ def test_the_noise_tolerance_still_tells_touching_and_overlapping(gap_d, rule):
     _, out = play(game, state2, SceneSeen(scene(course(), moved, MOONS0)))
     v = next(e for e in out if isinstance(e, Verdict))
     assert not v.legal and v.rule == rule, v.reason
+
+
+def _hook(clear_mm):
+    """Suns' worm (up the y axis, head at (-40, 5 D)) on a roll of 2: a coin laid beside its
+    head, then one turning back down beside it, ``clear_mm`` (centre to centre) from the body
+    coin below the head."""
+    body = [(-40.0, k * D) for k in range(6)]
+    first, below = (-40.0 - D, 5 * D), body[4]
+    lo, hi = math.radians(255), math.radians(270)  # the second coin's bearing from the first
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        second = (first[0] + D * math.cos(mid), first[1] + D * math.sin(mid))
+        lo, hi = (mid, hi) if math.dist(second, below) > clear_mm else (lo, mid)
+    return body, [*body[2:], first, second]
+
+
+@pytest.mark.parametrize(("clear_mm", "legal"), [(21.5, True), (19.5, False)])
+def test_shape_a_coin_read_touching_its_worms_body_only_within_the_noise_is_no_loop(clear_mm,
+                                                                                      legal):
+    body, moved = _hook(clear_mm)
+    assert math.dist(moved[-1], moved[-2]) == pytest.approx(D, abs=0.05)
+    game = new_game()
+    state = start_game(game, scene(course(), coins_at(body, "suns"), MOONS0))
+    state2, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state2, SceneSeen(scene(course(), coins_at(moved, "suns"), MOONS0)))
+    v = next(e for e in out if isinstance(e, Verdict))
+    assert v.legal == legal and (legal or v.rule == "shape"), v.reason
+
+
+@pytest.mark.parametrize(("clear_mm", "status"), [(21.5, "ok"), (19.5, "branch")])
+def test_shape_a_worm_branches_only_where_a_coin_surely_touches_a_third(clear_mm, status):
+    _, moved = _hook(clear_mm)
+    assert extract_worm(scene(coins_at(moved, "suns")), "suns", D).status == status

@@ -46,10 +46,11 @@ def test_setup_start_tiles_too_far_apart_are_a_setup_verdict():
     assert [(type(e), getattr(e, "rule", None)) for e in out] == [(Verdict, "setup")]
 
 
-def test_setup_a_gate_of_the_wrong_suit_is_a_setup_verdict():
+def test_setup_a_gate_read_with_the_wrong_suit_is_asked_about_not_faulted():
     game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
     out = _first(game, course(gates=[tile(-200, 600, face="up", suit="crowns")]), SUNS0, MOONS0)
-    assert [(type(e), getattr(e, "rule", None)) for e in out] == [(Verdict, "setup")]
+    assert [type(e) for e in out] == [Doubt] and "misread" in out[0].reason
+    assert "gates show suns (red) or arms (blue)" in out[0].reason
 
 
 def test_setup_a_coin_of_no_worm_does_not_stop_the_race_and_lies_as_an_obstacle():

@@ -178,7 +178,7 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     if cfg.contrast is not None and posts.judge is not None:
         cpeaks = (frame_contrast_peaks(frame_bgr, calibration, cfg.contrast) if coarse is None
                   else contrast_peaks(coarse[1], coarse[0], cfg.contrast))
-        starts += _contrast_starts(cpeaks, prep, dets, against, posts, cfg, starts)
+        starts += contrast_starts(cpeaks, prep, dets, against, posts, cfg, starts)
     if not starts:
         return Detections.empty()
     h, w = prep.valid.shape
@@ -243,7 +243,7 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
                          confidence=np.clip(np.array(scores)[keep], 0, 1))
 
 
-def _contrast_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.ndarray,
+def contrast_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.ndarray,
                      posts: PostConfig, cfg: PostCandidateConfig, taken: list[np.ndarray]
                      ) -> list[np.ndarray]:
     """Of the places standing out of their surroundings (``peaks``,

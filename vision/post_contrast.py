@@ -40,6 +40,7 @@ still two to three samples wide)."""
 class PostContrastConfig:
     """Attributes:
     box_mm: The box the contrast is averaged over (a post's width).
+    surround_mm: The box round it the contrast is measured against.
     window_mm: The surroundings the box's mean and spread are measured over.
     min_z: Least standing out (in spreads of the surroundings) of a place looked at.
     min_spread: Least spread (log2 units) a standing out is measured in (a calm table's
@@ -50,6 +51,7 @@ class PostContrastConfig:
     """
 
     box_mm: float = 10.0
+    surround_mm: float = 28.0
     window_mm: float = 62.0
     min_z: float = 3.0
     min_spread: float = 0.05
@@ -80,12 +82,13 @@ def standing_out(x: np.ndarray, valid: np.ndarray, cfg: PostContrastConfig) -> n
     box = max(3, round(cfg.box_mm / mm) | 1)
     win = max(box + 2, round(cfg.window_mm / mm) | 1)
     best = np.zeros(dark.shape, np.float32)
+    ring = max(box + 2, round(cfg.surround_mm / mm) | 1)
     for sig in (dark, unlike):
-        m = cv2.boxFilter(sig, -1, (box, box))
-        mu = cv2.boxFilter(m, -1, (win, win))
-        var = cv2.subtract(cv2.sqrBoxFilter(m, cv2.CV_32F, (win, win)), cv2.multiply(mu, mu))
-        sd = cv2.sqrt(cv2.max(var, cfg.min_spread ** 2))
-        cv2.max(best, cv2.divide(cv2.subtract(m, mu), sd), dst=best)
+        # the box over its near surroundings (a blind's stripe, a window's gradient, a
+        # cloth's fold are flat at a post's scale), in the spread of that difference round it
+        d = cv2.subtract(cv2.boxFilter(sig, -1, (box, box)), cv2.boxFilter(sig, -1, (ring, ring)))
+        sd = cv2.sqrt(cv2.max(cv2.sqrBoxFilter(d, cv2.CV_32F, (win, win)), cfg.min_spread ** 2))
+        cv2.max(best, cv2.divide(d, sd), dst=best)
     best[cv2.resize(valid[:hs * STEP, :ws * STEP], (ws, hs),
                     interpolation=cv2.INTER_NEAREST) == 0] = 0.0
     return best

@@ -35,7 +35,14 @@ from tabletop.render.variety import draw_case
 from vision import Detector, DetectorConfig
 from vision.centres import Peaks, heat_peaks, heat_to_view_px
 from vision.coins import detect_coins
-from vision.post_candidates import PostCandidateConfig, feet_near, local_level, peak_starts
+from vision.post_candidates import (
+    PostCandidateConfig,
+    contrast_starts,
+    feet_near,
+    local_level,
+    peak_starts,
+)
+from vision.post_contrast import contrast_peaks
 from vision.post_features import N_FEATURES, post_features
 from vision.post_level import for_posts
 from vision.posts import detect_posts
@@ -116,7 +123,8 @@ def labels(feet_mm: np.ndarray, shown: np.ndarray, hidden: np.ndarray, hit_mm: f
 def candidates(image: np.ndarray, calibration, least: float
                ) -> list[tuple[np.ndarray, np.ndarray, int, float]]:
     """``(features, feet_mm, source, heat)`` of the post candidates of one frame, as the
-    detector would judge them (source 0: the dark mask, 1: the centre net)."""
+    detector would judge them (source 0: the dark mask, 1: the centre net, 2: the places
+    standing out of their surroundings, :mod:`vision.post_contrast`)."""
     base = DetectorConfig()
     det = Detector(calibration, config=replace(base, posts=replace(base.posts, judge=None)))
     cfg = det.config
@@ -153,19 +161,25 @@ def candidates(image: np.ndarray, calibration, least: float
     against = explained_mask(prep, others, cfg.coins.radius_mm, cfg.tiles.side_mm,
                              cfg.centres.margin_mm)
     starts, _ = peak_starts(peaks, prep, others, against, posts, pc)
+    net = len(starts)
+    if pc.contrast is not None:  # the places standing out (vision/post_contrast.py)
+        assert det.centres.last_input is not None
+        starts += contrast_starts(contrast_peaks(det.centres.last_input, det.centres.view,
+                                                 pc.contrast), prep, others, against, posts,
+                                  pc, list(starts))
     if not starts:
         return out
     level = local_level(prep, image, np.array(starts), pc.window_mm * s, unlike)
     plain = local_level(tprep, image, np.array(starts), pc.window_mm * s) if unlike else None
     heat_of = {tuple(np.round(det.view.to_px(m[None])[0], 3)): h
                for m, h in zip(peaks.centre_mm, peaks.score, strict=True)}
-    for px in starts:
+    for i, px in enumerate(starts):
         got = feet_near(posts, level, det.view, px, pc.reach_mm * s, against)
         if got is None:
             continue
         feet_mm = det.view.to_mm(got[0])
-        out.append((post_features(posts, level, det.view, got[0], against, plain), feet_mm, 1,
-                    float(heat_of.get(tuple(np.round(px, 3)), 0.0))))
+        out.append((post_features(posts, level, det.view, got[0], against, plain), feet_mm,
+                    1 if i < net else 2, float(heat_of.get(tuple(np.round(px, 3)), 0.0))))
     return out
 
 
@@ -195,14 +209,15 @@ def main(argv: list[str] | None = None) -> int:
     cols: dict[str, list[np.ndarray]] = {k: [] for k in (
         "x", "y", "seed", "family", "light", "source", "heat", "dist")}
     truth: dict[str, list[np.ndarray]] = {k: [] for k in (
-        "truth_seed", "truth_family", "truth_light", "truth_mask", "truth_net")}
+        "truth_seed", "truth_family", "truth_light", "truth_mask", "truth_net",
+        "truth_contrast")}
     t0 = time.perf_counter()
     for seed in args.seeds:
         case = draw_case(seed, weights={"post": args.post_weight},
                          **hard_pins(seed, args.hard_share))
         r = case.render()
         shown, hidden = true_posts(r)
-        found = {0: np.zeros(len(shown), bool), 1: np.zeros(len(shown), bool)}
+        found = {k: np.zeros(len(shown), bool) for k in (0, 1, 2)}
         n_pos = n_neg = 0
         for feats, feet, source, heat in candidates(r.image, r.calibration(), args.least):
             y = labels(feet, shown, hidden, args.hit_mm, args.miss_mm)
@@ -228,8 +243,10 @@ def main(argv: list[str] | None = None) -> int:
         truth["truth_light"].append(np.full(len(shown), case.conditions["light"]))
         truth["truth_mask"].append(found[0])
         truth["truth_net"].append(found[1])
+        truth["truth_contrast"].append(found[2])
         print(f"# {seed} {case.conditions['table']} {case.conditions['light']}: "
-              f"{len(shown)} posts, found mask {int(found[0].sum())} net {int(found[1].sum())}"
+              f"{len(shown)} posts, found mask {int(found[0].sum())} net {int(found[1].sum())} "
+              f"contrast {int(found[2].sum())}"
               f"; candidates {n_pos} posts, {n_neg} others ({time.perf_counter() - t0:.0f} s)",
               flush=True)
         save(args.out, cols, truth)  # after every seed: a run cut short keeps what it made

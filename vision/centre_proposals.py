@@ -35,6 +35,7 @@ from vision.square_polish import face_side_px
 from vision.tile_candidates import fit_tiles
 from vision.tile_fit import TileFitConfig
 from vision.tiles import TileConfig
+from vision.topview import TopView
 
 
 @dataclass(frozen=True)
@@ -161,21 +162,24 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                              cfg, kinds, peaks)
     if "post" not in kinds or cfg.posts is None:
         return found
+    coarse = None if finder.last_input is None else (finder.view, finder.last_input)
     return Detections.merge([found, _posts(namer, frame_bgr, calibration, prep,
                                            Detections.merge([dets, found]), coins, tiles, cfg,
-                                           peaks["post"], posts or PostConfig())])
+                                           peaks["post"], posts or PostConfig(), coarse)])
 
 
 def _posts(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration, prep: Prepared,
            dets: Detections, coins: CoinConfig, tiles: TileConfig, cfg: CentreProposalConfig,
-           peaks: Peaks, posts: PostConfig) -> Detections:
+           peaks: Peaks, posts: PostConfig,
+           coarse: tuple[TopView, np.ndarray] | None = None) -> Detections:
     """New posts at the net's post peaks (:func:`vision.post_candidates.propose_posts`); the
-    other pieces found are what their edges are not looked for against."""
+    other pieces found are what their edges are not looked for against (``coarse``: the
+    net's view and input, read again for places that stand out)."""
     assert cfg.posts is not None
     others = dets[dets.kind != "post"]
     against = explained_mask(prep, others, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
     return propose_posts(peaks, namer, frame_bgr, calibration, prep, dets, against, posts,
-                         cfg.posts)
+                         cfg.posts, coarse)
 
 
 def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,

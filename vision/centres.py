@@ -126,10 +126,11 @@ class CentreFinder:
         if cfg.post_least is not None:
             self.least["post"] = float(cfg.post_least)
         self.view = coarse_view(calibration, area_mm)
+        self.last_input: np.ndarray | None = None  # the input of the last heat map made
 
     def heat(self, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None) -> np.ndarray:
         """The heat maps, float32 (len(KINDS), H / STRIDE, W / STRIDE) over the coarse view."""
-        x = centre_input(self.view, frame_bgr, half_bgr)
+        x = self.last_input = centre_input(self.view, frame_bgr, half_bgr)
         h, w = x.shape[1:]
         self.net.setInput(padded(x)[None])
         out = self.net.forward()[0]

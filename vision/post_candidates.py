@@ -17,7 +17,7 @@ sure it is none (``veto``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -27,6 +27,7 @@ from vision.centres import Peaks
 from vision.detections import Detections
 from vision.namer import Namer
 from vision.namer_classes import CLASSES
+from vision.post_contrast import PostContrastConfig, contrast_peaks, frame_contrast_peaks
 from vision.post_level import for_posts, window_level
 from vision.post_reading import judge_scores
 from vision.posts import (
@@ -62,6 +63,10 @@ class PostCandidateConfig:
         leaves out blobs there).
     max_each: At most this many peaks are looked at (the hottest; a cost bound).
     max_cool: At most this many of the cool peaks (from ``cool``) are looked at.
+    contrast: Places a post-wide box stands out of its surroundings
+        (:mod:`vision.post_contrast`) are looked at too (after the net's peaks, at most its
+        ``max_each``, none within ``apart_mm`` of a peak looked at), and a post read there
+        stands only where the judge is sure of it, as at a cool peak. None: never.
     """
 
     least: float = 0.2
@@ -73,6 +78,7 @@ class PostCandidateConfig:
     seen: float = 0.5
     border_mm: float = 15.0
     max_each: int = 30
+    contrast: PostContrastConfig | None = field(default_factory=PostContrastConfig)
 
 
 _POST = CLASSES.index("post")
@@ -146,13 +152,16 @@ def feet_near(posts: PostConfig, level: np.ndarray, view: TopView, start_px: np.
 
 def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
                   prep: Prepared, dets: Detections, against: np.ndarray, posts: PostConfig,
-                  cfg: PostCandidateConfig) -> Detections:
+                  cfg: PostCandidateConfig,
+                  coarse: tuple[TopView, np.ndarray] | None = None) -> Detections:
     """New posts at the net's post peaks where ``dets`` has none.
 
     Args:
         peaks: The net's post peaks (table mm).
         against: uint8 mask over the view of where other pieces (coins, tiles) lie: the peaks
             there are theirs, and a post's edges against them are not looked for.
+        coarse: The centre net's view and its input for this frame (the places standing out
+            are read from it, ``cfg.contrast``); None: made again from the frame.
     """
     view = prep.view
     s = view.px_per_mm
@@ -166,6 +175,10 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
                               against, posts, replace(cfg, least=cfg.cool,
                                                       max_each=cfg.max_cool))
         starts += more
+    if cfg.contrast is not None and posts.judge is not None:
+        cpeaks = (frame_contrast_peaks(frame_bgr, calibration, cfg.contrast) if coarse is None
+                  else contrast_peaks(coarse[1], coarse[0], cfg.contrast))
+        starts += contrast_starts(cpeaks, prep, dets, against, posts, cfg, starts)
     if not starts:
         return Detections.empty()
     h, w = prep.valid.shape
@@ -228,6 +241,26 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
         return Detections.empty()
     return Detections.of(np.array(feet_mm)[keep], ["post"] * int(keep.sum()),
                          confidence=np.clip(np.array(scores)[keep], 0, 1))
+
+
+def contrast_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.ndarray,
+                     posts: PostConfig, cfg: PostCandidateConfig, taken: list[np.ndarray]
+                     ) -> list[np.ndarray]:
+    """Of the places standing out of their surroundings (``peaks``,
+    :mod:`vision.post_contrast`), those (view pixels) that no piece found explains and no
+    start already ``taken`` is within ``cfg.apart_mm`` of, most first, at most the contrast's
+    ``max_each``."""
+    assert cfg.contrast is not None
+    got, _ = peak_starts(peaks, prep, dets, against, posts,
+                         replace(cfg, least=cfg.contrast.min_z, max_each=len(peaks.score)))
+    near = cfg.apart_mm * prep.view.px_per_mm
+    out: list[np.ndarray] = []
+    for px in got:
+        if all(float(np.hypot(*(px - t))) >= near for t in [*taken, *out]):
+            out.append(px)
+            if len(out) >= cfg.contrast.max_each:
+                break
+    return out
 
 
 def _draw_outline(mask: np.ndarray, posts: PostConfig, view: TopView, foot_px: np.ndarray

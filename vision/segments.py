@@ -47,7 +47,9 @@ class SegmentConfig:
         only where their discs fill at least this share of it.
     highlight_close: A blob's domes' highlights (pale: of no colour) are given back to it
         where a closing by a disc of this many radii fills them (:func:`with_highlights`;
-        0: not).
+        0: not, the default: at 0.8 a worm on a red gingham under its own colour took the
+        cloth's pale checks into its blob and a Worm Up! trust playthrough went from 0 to 3
+        false alarms, while a washed-out dome under glare was found again).
     min_apart: Of the segments judged, one nearer than this many radii to a better one is
         left out (two segments cannot overlap).
     judge: The learned judge of candidates (:mod:`vision.segment_judge`); None: the
@@ -71,7 +73,7 @@ class SegmentConfig:
     max_roughness: float = 0.3
     min_relief: float = 0.22
     min_dome_cover: float = 0.25
-    highlight_close: float = 0.8
+    highlight_close: float = 0.0
     min_apart: float = 1.2
     judge: SegmentJudgeConfig | None = field(default_factory=SegmentJudgeConfig)
 

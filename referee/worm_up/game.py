@@ -147,7 +147,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         (:func:`referee.worm_up.one_short.fill_holes`); else worms that did not move (what is
         seen of them lies where they lay) put back whole. The completed reading is judged when
         it says less in doubt; a foul only from two readings that agree (every piece seen in
-        one of them), never from a guess; a reading still in doubt is kept for the next."""
+        one of them) of a move, never from a guess nor of the setup; a reading still in doubt
+        is kept for the next."""
         doubts = sum(isinstance(o, Doubt) for o in step.outputs)
         if not doubts:
             return step if step.state.doubted_reading is None else \
@@ -163,9 +164,11 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             if merged is None:
                 continue
             trial = self._judge(state, replace(event, scene=merged), seq)
-            # two readings that agree show every piece: complete enough for a foul
-            fouls = k > 0 and any(isinstance(o, Verdict) and not o.legal
-                                  for o in trial.outputs)
+            # two readings that agree show every piece: complete enough for a foul of a move;
+            # not for one of the setup, where nothing moved to tell a phantom in one reading
+            # (a check of a cloth of the worm's colour) from a segment the other missed
+            fouls = (k > 0 or state.phase is Phase.SETUP) and any(
+                isinstance(o, Verdict) and not o.legal for o in trial.outputs)
             if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not fouls:
                 return Step(replace(trial.state, doubted_reading=None), trial.outputs)
         return Step(replace(step.state, doubted_reading=event.scene), step.outputs)

@@ -68,3 +68,21 @@ def test_two_readings_that_agree_and_together_show_every_piece_may_call_a_foul()
     assert isinstance(d, Doubt)
     v = verdict(g.push(SceneSeen(_without(whole, 3))))
     assert not v.legal and (v.player, v.rule) == ("red", "steps")
+
+
+def test_a_first_table_completed_from_two_readings_is_no_setup_foul():
+    # a worm on a cloth of its own colour: both readings miss red's tail, one also misses the
+    # next segment and reads a check beside the worm as a red segment; together they show 7
+    # red segments, one of them off the line -- a union of two partial readings is no
+    # complete reading for a setup foul (held-out trust seed 88700, red on red gingham)
+    g = Game()
+    whole = table(g.worms, g.posts)
+    short = _without(whole, 0)
+    shorter = _without(whole, 0, 1)
+    p = whole.pieces[3]
+    phantom = replace(shorter, pieces=(*shorter.pieces, replace(p, x_mm=p.x_mm + 30.0,
+                                                            y_mm=p.y_mm + 30.0)))
+    (d1,) = g.push(SceneSeen(phantom))
+    assert isinstance(d1, Doubt)
+    out = g.push(SceneSeen(short))
+    assert not any(getattr(o, "legal", True) is False for o in out)

@@ -4,15 +4,9 @@
         -o vision/models/segments.yml.gz
 
 Seconds on one core (no extra to install: OpenCV's own ``cv2.ml``). The figures go beside the
-model (``segments.yml.gz`` -> ``segments.json``): precision and recall of the candidates on the
-seeds held out of training (``--holdout``, the last share of the seeds), and for each table
-family the same figures of a forest trained without that family (leave one family out).
-
-``--columns ring`` trains on the rings' features alone (the first forest of the judge's
-committee, ``vision/models/segments.yml.gz``); the default, all of them with the dome's
-(``segments-dome.yml.gz``). ``--with MODEL`` (repeatable): the committee's other forests, whose
-votes are pooled with the new one's in the figures ``held_out_committee`` (the committee
-the detector runs) and ``held_out_with_alone`` (those forests without the new one).
+model (``segments.json``): precision and recall of the candidates on the seeds held out of
+training (``--holdout``, the last share of the seeds), and for each table family the same
+figures of a forest trained without that family (leave one family out).
 """
 
 from __future__ import annotations
@@ -26,11 +20,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import cv2
-
 from training.forests import forest, scores
-from vision.segment_features import N_FEATURES, N_RING
-from vision.segment_judge import pooled_votes
+from vision.segment_features import N_FEATURES
 
 
 def figures(y: np.ndarray, s: np.ndarray, threshold: float) -> dict[str, float]:
@@ -50,10 +41,6 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--holdout", type=float, default=0.2)
     ap.add_argument("--threshold", type=float, default=0.5)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--columns", choices=("ring", "all"), default="all",
-                    help="the rings' features alone, or all of them with the dome's")
-    ap.add_argument("--with", dest="others", type=Path, action="append", default=[],
-                    help="another forest of the committee (pooled in held_out_committee)")
     args = ap.parse_args(argv)
     parts = [np.load(p) for p in args.data]
     x = np.concatenate([p["x"] for p in parts])
@@ -62,9 +49,6 @@ def main(argv: list[str] | None = None) -> int:
     family = np.concatenate([p["family"] for p in parts])
     if x.shape[1] != N_FEATURES:
         raise SystemExit(f"train_segments: {x.shape[1]} features, not {N_FEATURES}")
-    full = x
-    if args.columns == "ring":
-        x = x[:, :N_RING]
     seeds = np.unique(seed)
     cut = seeds[int(len(seeds) * (1 - args.holdout))]
     train, test = seed < cut, seed >= cut
@@ -74,14 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         "held_out_seeds": f"{int(cut)}:{int(seeds[-1]) + 1}",
         "held_out": figures(y[test], scores(rt, x[test]), args.threshold),
         "threshold": args.threshold, "trees": args.trees, "depth": args.depth,
-        "columns": args.columns,
     }
-    if args.others:
-        others = [cv2.ml.RTrees_load(str(p)) for p in args.others]
-        report["held_out_with_alone"] = figures(
-            y[test], pooled_votes(others, full[test]), args.threshold)
-        report["held_out_committee"] = figures(
-            y[test], pooled_votes([rt, *others], full[test]), args.threshold)
     by_family = {}
     for fam in sorted(set(family.tolist())):
         out = family == fam
@@ -93,8 +70,7 @@ def main(argv: list[str] | None = None) -> int:
     final = forest(x, y, args.trees, args.depth, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     final.save(str(args.out))
-    args.out.with_name(args.out.name.split(".")[0] + ".json").write_text(
-        json.dumps(report, indent=1) + "\n")
+    args.out.with_name("segments.json").write_text(json.dumps(report, indent=1) + "\n")
     print(json.dumps(report, indent=1))
     return 0
 

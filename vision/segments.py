@@ -45,11 +45,6 @@ class SegmentConfig:
         a circle.
     min_dome_cover: Segments read by their shading in a blob (:func:`shading_peaks`) stand
         only where their discs fill at least this share of it.
-    highlight_close: A blob's domes' highlights (pale: of no colour) are given back to it
-        where a closing by a disc of this many radii fills them (:func:`with_highlights`;
-        0: not, the default: at 0.8 a worm on a red gingham under its own colour took the
-        cloth's pale checks into its blob and a Worm Up! trust playthrough went from 0 to 3
-        false alarms, while a washed-out dome under glare was found again).
     min_apart: Of the segments judged, one nearer than this many radii to a better one is
         left out (two segments cannot overlap).
     judge: The learned judge of candidates (:mod:`vision.segment_judge`); None: the
@@ -73,7 +68,6 @@ class SegmentConfig:
     max_roughness: float = 0.3
     min_relief: float = 0.22
     min_dome_cover: float = 0.25
-    highlight_close: float = 0.0
     min_apart: float = 1.2
     judge: SegmentJudgeConfig | None = field(default_factory=SegmentJudgeConfig)
 
@@ -311,14 +305,13 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
     centres: list[tuple[float, float]] = []
     value: np.ndarray | None = None
     for blob, x0, y0 in _segment_blobs(cfg, prep, mask, r):
-        if value is None:
-            value = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)[..., 2]
-        h, w = blob.shape
-        patch = value[y0:y0 + h, x0:x0 + w]
-        blob = with_highlights(blob, patch, r, cfg.highlight_close)
         discs = discs_in_blob(blob, r, cfg.min_fill, cfg.max_outside, cfg.max_roughness)
         # room for more discs than found
         if np.count_nonzero(blob) > (len(discs) + 0.75) * math.pi * r * r:
+            if value is None:
+                value = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)[..., 2]
+            h, w = blob.shape
+            patch = value[y0:y0 + h, x0:x0 + w]
             domes = shading_peaks(patch, blob, r)
             # more domes than discs: a bar of segments in a row, read by its shading alone
             shaded = domes if len(domes) > len(discs) else \
@@ -328,50 +321,6 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
         for c in discs:
             centres.append((float(c[0]) + x0, float(c[1]) + y0))
     return Candidates(np.array(centres, float).reshape(-1, 2), mask, r)
-
-
-def with_highlights(blob: np.ndarray, value: np.ndarray, r: float, close: float,
-                    min_held: float = 0.6) -> np.ndarray:
-    """A blob (uint8 (H, W)) with its domes' highlights given back: where a lamp is mirrored
-    in a dome, or an overexposed camera washes its top out, the dome's middle is pale, not of
-    its colour, and the blob has a hole there, or a notch where the highlight reaches the rim;
-    its discs' centres then slide off their domes (or no disc fits). The pixels a closing by a
-    disc of ``close`` radii adds to the blob that are at least as bright (``value`` (H, W), the
-    frame's brightness) as the blob's own median are its highlights; the creases between
-    touching domes and the table beyond a worm's waist are darker and stay out (on a pale
-    table, the waist filled a little changes no disc).
-
-    >>> m = np.zeros((30, 30), np.uint8); _ = cv2.circle(m, (15, 15), 10, 255, -1)
-    >>> v = np.full((30, 30), 120, np.uint8); _ = cv2.circle(v, (17, 22), 4, 250, -1)
-    >>> m[v == 250] = 0  # a highlight at the dome's lower rim: a notch in its blob
-    >>> int(np.count_nonzero(with_highlights(m, v, 10.0, 0.8) != m)) > 20
-    True
-    >>> v[v == 250] = 20  # the same notch, dark: the table, not a highlight
-    >>> bool(np.array_equal(with_highlights(m, v, 10.0, 0.8), m))
-    True
-    """
-    if close <= 0 or not np.any(blob):
-        return blob
-    k = max(3, round(close * r) | 1)
-    closed = cv2.morphologyEx(blob, cv2.MORPH_CLOSE, cv2.getStructuringElement(
-        cv2.MORPH_ELLIPSE, (k, k)))
-    added = (closed > 0) & (blob == 0)
-    if not np.any(added):
-        return blob
-    body = float(np.median(value[blob > 0]))
-    bright = (added & (value >= body)).astype(np.uint8)
-    n, lab = cv2.connectedComponents(bright)
-    if n < 2:
-        return blob
-    ring = cv2.dilate(lab.astype(np.float32), np.ones((3, 3), np.uint8)).astype(np.int32)
-    edge = (ring > 0) & (lab == 0)  # each part's outer ring (labels grow into their ring)
-    held = np.bincount(ring[edge & (blob > 0)], minlength=n)
-    around = np.bincount(ring[edge], minlength=n)
-    keep = held >= min_held * np.maximum(around, 1)
-    keep[0] = False
-    out = blob.copy()
-    out[keep[lab]] = 255
-    return out
 
 
 def domes_fill(count: int, r: float, blob: np.ndarray, min_share: float) -> bool:

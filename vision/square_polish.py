@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.sampling import REMAP_MAX, bilinear
+from vision.sampling import bilinear_channels
 from vision.topview import CameraGeometry
 
 
@@ -111,17 +111,6 @@ def _window(top: np.ndarray, centre: np.ndarray, half: float
     return (out[..., None] if out.ndim == 2 else out), (x0, y0)
 
 
-def _sample(win: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Bilinear samples (C, ...) of every channel of a float32 window at points (..., 2)."""
-    shape = pts.shape[:-1]
-    m = pts.reshape(-1, 2).astype(np.float32)
-    if len(m) > REMAP_MAX:
-        return np.stack([bilinear(np.ascontiguousarray(win[..., c]), pts)
-                         for c in range(win.shape[2])])
-    out = cv2.remap(win, m.reshape(1, -1, 2), None, cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE).reshape(len(m), -1)
-    return out.T.reshape((win.shape[2], *shape))
-
 
 def edge_points(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
                 cfg: PolishConfig) -> EdgePoints:
@@ -137,7 +126,7 @@ def edge_points(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
     t = np.stack([-n[:, 1], n[:, 0]], axis=1)
     grid = (centre + along[None, :, None, None] * t[:, None, None]
             + rho[None, None, :, None] * n[:, None, None])  # (4, P, R, 2)
-    prof = _sample(win, grid)  # (C, 4, P, R)
+    prof = bilinear_channels(win, grid)  # (C, 4, P, R)
     deriv = (prof[..., 2:] - prof[..., :-2]) / (2 * step)  # outward change
     mid = rho[1:-1]
     mean = np.abs(deriv.mean(axis=2))  # (C, 4, R')
@@ -262,7 +251,7 @@ def support(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
     t = np.stack([-n[:, 1], n[:, 0]], axis=1)
     grid = (centre + along[None, :, None, None] * t[:, None, None]
             + (side / 2 + _ACROSS)[None, None, :, None] * n[:, None, None])  # (4, P, 6, 2)
-    prof = _sample(win, grid)  # (C, 4, P, 6)
+    prof = bilinear_channels(win, grid)  # (C, 4, P, 6)
     d = prof[..., :3].mean(axis=-1) - prof[..., 3:].mean(axis=-1)  # inside less outside
     return float(np.abs(d.mean(axis=2)).max(axis=0).sum())
 

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.sampling import REMAP_MAX, bilinear
+from vision.sampling import bilinear_channels
 from vision.square_fit import _solve
 from vision.tile_judge import TileJudgeConfig
 
@@ -192,20 +192,8 @@ def _profiles(win: np.ndarray, centre: np.ndarray, a: float, side: float, places
         n = np.array([math.cos(th), math.sin(th)])
         t = np.array([-n[1], n[0]])
         pts.append(centre + along[:, None, None] * t + rho[None, :, None] * n)  # (P, R, 2)
-    return np.moveaxis(_sample(win, np.stack(pts)), 0, 1)
+    return np.moveaxis(bilinear_channels(win, np.stack(pts)), 0, 1)
 
-
-def _sample(win: np.ndarray, pts: np.ndarray) -> np.ndarray:
-    """Bilinear samples (C, ...) of every channel of a float32 window at points (..., 2),
-    clamped to it (as :func:`vision.sampling.bilinear` samples one channel, in one pass)."""
-    shape = pts.shape[:-1]
-    m = pts.reshape(-1, 2).astype(np.float32)
-    if len(m) > REMAP_MAX:
-        return np.stack([bilinear(np.ascontiguousarray(win[..., c]), pts)
-                         for c in range(win.shape[2])])
-    out = cv2.remap(win, m.reshape(1, -1, 2), None, cv2.INTER_LINEAR,
-                    borderMode=cv2.BORDER_REPLICATE).reshape(len(m), -1)
-    return out.T.reshape((win.shape[2], *shape))
 
 
 def _sub(g0: np.ndarray, g1: np.ndarray, g2: np.ndarray) -> np.ndarray:
@@ -444,7 +432,7 @@ def runs_past(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: fl
         n = np.array([math.cos(th), math.sin(th)])
         t = np.array([-n[1], n[0]])
         pts = local + along[:, None, None] * t + rho[None, :, None] * n
-        prof = _sample(win, pts)  # (C, A, R)
+        prof = bilinear_channels(win, pts)  # (C, A, R)
         d = (prof[..., 2:] - prof[..., :-2]) / (2 * step)
         own = d[:, :len(inside)].mean(axis=1)  # (C, R-2)
         ch = int(np.abs(own).max(axis=1).argmax())

@@ -181,12 +181,10 @@ def set_up_in_line(game: WormUp, state: WormUpState) -> bool:
     seen) lie as a start does: all pointing one way, their heads (or, while which end is the
     head is not known, their tails) side by side within ``start_gap_mm`` along that way."""
     worms = state.worms
-    hx = sum(w.head_mm[0] - w.tail_mm[0] for w in worms)
-    hy = sum(w.head_mm[1] - w.tail_mm[1] for w in worms)
-    norm = math.hypot(hx, hy)
-    if norm < 1e-6:
+    way = mean_heading(worms)
+    if way is None:
         return False
-    ux, uy = hx / norm, hy / norm
+    ux, uy = way
     for w in worms:
         length = geo.dist(w.head_mm, w.tail_mm)
         if length <= 0 or ((w.head_mm[0] - w.tail_mm[0]) * ux
@@ -214,6 +212,15 @@ def posts_not_seen(layout: Layout, seq: int) -> tuple[Doubt, ...]:
                   f"the {line} line is taken where both its posts are seen."),)
 
 
+def mean_heading(worms: Sequence[Worm]) -> tuple[float, float] | None:
+    """The unit vector of the worms' summed tail-to-head directions; None without worms or
+    when they cancel out."""
+    hx = sum(w.head_mm[0] - w.tail_mm[0] for w in worms)
+    hy = sum(w.head_mm[1] - w.tail_mm[1] for w in worms)
+    norm = math.hypot(hx, hy)
+    return None if norm < 1e-6 else (hx / norm, hy / norm)
+
+
 def race_mm(game: WormUp) -> float:
     """How far ahead of the heads a finish line told from an incomplete reading must lie: a
     worm's length (a line nearer would end the race in a first move; posts read there by a
@@ -226,14 +233,10 @@ def finish_ahead(game: WormUp, worms: Sequence[Worm],
     """The finish posts among ``posts``: the two lying well ahead of every worm's head (more
     than a worm's length beyond the farthest head, :func:`race_mm`, along the worms' mean
     heading); None unless exactly two do."""
-    if not worms:
+    way = mean_heading(worms)
+    if way is None:
         return None
-    hx = sum(w.head_mm[0] - w.tail_mm[0] for w in worms)
-    hy = sum(w.head_mm[1] - w.tail_mm[1] for w in worms)
-    norm = math.hypot(hx, hy)
-    if norm < 1e-6:
-        return None
-    ux, uy = hx / norm, hy / norm
+    ux, uy = way
     reach = max(w.head_mm[0] * ux + w.head_mm[1] * uy for w in worms) + race_mm(game)
     ahead = [p for p in posts if p[0] * ux + p[1] * uy > reach]
     if len(ahead) != 2:

@@ -112,6 +112,20 @@ def _window(top: np.ndarray, centre: np.ndarray, half: float
 
 
 
+def _row_medians(x: np.ndarray) -> np.ndarray:
+    """Each row's median (float64) of a 2-D array, by one partition of the rows.
+
+    >>> _row_medians(np.array([[3.0, 1.0, 2.0, 9.0], [1.0, 1.0, 5.0, 0.0]])).tolist()
+    [2.5, 1.0]
+    """
+    n = x.shape[1]
+    h = n // 2
+    if n % 2:
+        return np.partition(x, h, axis=1)[:, h].astype(float)
+    part = np.partition(x, (h - 1, h), axis=1)
+    return (part[:, h - 1].astype(float) + part[:, h]) / 2
+
+
 def edge_points(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
                 cfg: PolishConfig) -> EdgePoints:
     """Edge points (window pixels) across the four sides of a square of ``side`` pixels at
@@ -139,22 +153,30 @@ def edge_points(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
     sign = np.sign(mean_d[ch, ks, at])
     sign = np.where(sign == 0, 1.0, sign)
     pk = prof[ch, ks]  # (4, P, R)
-    d = (pk[..., 2:] - pk[..., :-2]) / (2 * step) * sign[:, None, None]  # (4, P, R'), the
-    # edge's change positive
-    med = np.median(d.reshape(4, -1), axis=1)
-    spread = 1.4826 * np.median(np.abs(d.reshape(4, -1) - med[:, None]), axis=1) + 1e-6
-    inner = np.abs(mid - side / 2) <= reach
-    j = np.argmax(np.where(inner, d, -np.inf), axis=2)  # (4, P)
+    d = (pk[..., 2:] - pk[..., :-2]) * (sign / (2 * step)).astype(np.float32)[:, None, None]
+    # (4, P, R'), the edge's change positive; its noise: the MAD of each side's changes
+    med = _row_medians(d.reshape(4, -1))
+    spread = 1.4826 * _row_medians(np.abs(d.reshape(4, -1) - med[:, None])) + 1e-6
+    inner = np.flatnonzero(np.abs(mid - side / 2) <= reach)  # (a run of samples)
+    lo, hi = int(inner[0]), int(inner[-1]) + 1
+    j = lo + np.argmax(d[..., lo:hi], axis=2)  # (4, P)
     jj = np.clip(j, 1, len(mid) - 2)
     g0 = np.take_along_axis(d, (jj - 1)[..., None], axis=2)[..., 0]
     g1 = np.take_along_axis(d, jj[..., None], axis=2)[..., 0]
     g2 = np.take_along_axis(d, (jj + 1)[..., None], axis=2)[..., 0]
     ok = (g1 >= cfg.min_strength * spread[:, None]) & (g1 >= g0) & (g1 >= g2)
     # the edge's place: the centroid of the change within a pixel and a half of its peak
-    # (a parabola through three samples of a bilinear image leans to the pixel grid)
-    near = np.abs(mid - mid[jj][..., None]) <= 1.5
-    wgt = np.where(near, np.clip(d - 0.25 * g1[..., None], 0.0, None), 0.0)
-    r_at = (wgt * mid).sum(axis=2) / np.maximum(wgt.sum(axis=2), 1e-12)  # (4, P)
+    # (a parabola through three samples of a bilinear image leans to the pixel grid); only
+    # the samples a pixel and a half either way of the peak are gathered
+    span_n = math.ceil(1.5 / step) + 1
+    idx = jj[..., None] + np.arange(-span_n, span_n + 1)  # (4, P, W)
+    inside = (idx >= 0) & (idx < len(mid))
+    idx = np.clip(idx, 0, len(mid) - 1)
+    m_at = mid[idx]
+    dw = np.take_along_axis(d, idx, axis=2)
+    near = inside & (np.abs(m_at - mid[jj][..., None]) <= 1.5)
+    wgt = np.where(near, np.clip(dw - 0.25 * g1[..., None], 0.0, None), 0.0)
+    r_at = (wgt * m_at).sum(axis=2) / np.maximum(wgt.sum(axis=2), 1e-12)  # (4, P)
     kk, ii = np.nonzero(ok)
     pts = centre + along[ii, None] * t[kk] + r_at[kk, ii, None] * n[kk]
     return EdgePoints(pts.reshape(-1, 2), kk.astype(int), g1[kk, ii] / spread[kk], places)
@@ -252,24 +274,38 @@ def fit_lines(e: EdgePoints, ref: np.ndarray, angle: float, use: np.ndarray,
     return LineFit(a, out, w, rms, use.copy())
 
 
-def _side_turn(pts: np.ndarray, w: np.ndarray, angle: float) -> tuple[float, float]:
-    """How far a side's own direction turns from ``angle`` (its normal's, radians), from its
-    weighted points alone, and the turn's standard error (radians)."""
-    t = np.array([-math.sin(angle), math.cos(angle)])
-    n = np.array([math.cos(angle), math.sin(angle)])
-    u, v = pts @ t, pts @ n
-    sw = w.sum()
-    if sw <= 0:
-        return 0.0, math.inf
-    um, vm = (w * u).sum() / sw, (w * v).sum() / sw
-    suu = (w * (u - um) ** 2).sum()
-    if suu <= 1e-9:
-        return 0.0, math.inf
-    slope = (w * (u - um) * (v - vm)).sum() / suu
-    resid = v - vm - slope * (u - um)
-    dof = max(1.0, float((w > 0.3).sum()) - 2.0)
-    sigma = math.sqrt(max((w * resid ** 2).sum() / dof, 1e-6))
-    return -math.atan(slope), sigma / math.sqrt(suu)
+def _side_turns(pts: np.ndarray, sides: np.ndarray, w: np.ndarray, angle: float
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """How far each side's own direction turns from the common one (side k's normal at
+    ``angle`` + k quarter turns, radians), from its weighted points alone, and the turn's
+    standard error (radians): (4,) each (0 and inf where a side has no spread of points).
+    All four sides in one pass: each side's sums by ``np.bincount``."""
+    c, s = math.cos(angle), math.sin(angle)
+    px, py = pts[:, 0], pts[:, 1]
+    # along (t) and across (n) each point's own side: side k's frame is the first side's
+    # turned k quarter turns
+    x0, y0 = c * px + s * py, -s * px + c * py  # (n, t) of side 0
+    k = sides
+    u = np.where(k == 0, y0, np.where(k == 1, -x0, np.where(k == 2, -y0, x0)))
+    v = np.where(k == 0, x0, np.where(k == 1, y0, np.where(k == 2, -x0, -y0)))
+
+    def sums(x: np.ndarray) -> np.ndarray:
+        return np.bincount(k, weights=x, minlength=4)
+
+    sw = sums(w)
+    ok = sw > 0
+    swd = np.where(ok, sw, 1.0)
+    um, vm = sums(w * u) / swd, sums(w * v) / swd
+    du, dv = u - um[k], v - vm[k]
+    suu = sums(w * du * du)
+    ok &= suu > 1e-9
+    suu_d = np.where(ok, suu, 1.0)
+    slope = sums(w * du * dv) / suu_d
+    resid = dv - slope[k] * du
+    dof = np.maximum(1.0, sums((w > 0.3).astype(float)) - 2.0)
+    sigma = np.sqrt(np.maximum(sums(w * resid * resid) / dof, 1e-6))
+    turn = np.where(ok, -np.arctan(slope), 0.0)
+    return turn, np.where(ok, sigma / np.sqrt(suu_d), math.inf)
 
 
 _ACROSS = np.array([-3.0, -2.0, -1.0, 1.0, 2.0, 3.0])
@@ -277,19 +313,28 @@ _ACROSS = np.array([-3.0, -2.0, -1.0, 1.0, 2.0, 3.0])
 the table."""
 
 
-def support(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
-            span: float = 0.84, places: int = 31) -> float:
-    """The change across a square's four sides (of their strongest channel, the face's sign),
-    summed along them: how well a square's outline lies on edges."""
+def support(win: np.ndarray, centres: np.ndarray, angles: np.ndarray, side: float,
+            span: float = 0.84, places: int = 31) -> np.ndarray:
+    """The change across each square's four sides (of their strongest channel, the face's
+    sign), summed along them: how well a square's outline lies on edges. ``centres`` (S, 2)
+    window pixels and ``angles`` (S,) radians: (S,), every square's samples in one pass.
+
+    >>> win = np.zeros((40, 40, 1), np.float32)
+    >>> win[10:30, 10:30] = 1.0
+    >>> support(win, np.array([[19.5, 19.5], [15.0, 19.5]]), np.zeros(2), 20.0).round(2)
+    array([4. , 1.5])
+    """
     along = np.linspace(-span / 2, span / 2, places) * side
-    th = angle + np.arange(4) * (math.pi / 2)
-    n = np.stack([np.cos(th), np.sin(th)], axis=1)
-    t = np.stack([-n[:, 1], n[:, 0]], axis=1)
-    grid = (centre + along[None, :, None, None] * t[:, None, None]
-            + (side / 2 + _ACROSS)[None, None, :, None] * n[:, None, None])  # (4, P, 6, 2)
-    prof = bilinear_channels(win, grid)  # (C, 4, P, 6)
+    th = np.asarray(angles, float)[:, None] + np.arange(4) * (math.pi / 2)  # (S, 4)
+    n = np.stack([np.cos(th), np.sin(th)], axis=-1)  # (S, 4, 2)
+    t = np.stack([-n[..., 1], n[..., 0]], axis=-1)
+    grid = (np.asarray(centres, float)[:, None, None, None]
+            + along[None, None, :, None, None] * t[:, :, None, None]
+            + (side / 2 + _ACROSS)[None, None, None, :, None] * n[:, :, None, None]
+            )  # (S, 4, P, 6, 2)
+    prof = bilinear_channels(win, grid)  # (C, S, 4, P, 6)
     d = prof[..., :3].mean(axis=-1) - prof[..., 3:].mean(axis=-1)  # inside less outside
-    return float(np.abs(d.mean(axis=2)).max(axis=0).sum())
+    return np.abs(d.mean(axis=3)).max(axis=0).sum(axis=-1)
 
 
 def polish_square(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: float,
@@ -334,12 +379,10 @@ def _polish(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: floa
             return None, "sides"
         fit = fit_lines(e, local, a0, use)
         worst, worst_z = -1, 0.0
+        turns, ses = _side_turns(e.points_px - local, e.sides, fit.weights, fit.angle)
         for k in np.flatnonzero(use):
-            on = e.sides == k
-            turn, se = _side_turn(e.points_px[on] - local, fit.weights[on],
-                                  fit.angle + k * math.pi / 2)
-            dev = abs(math.degrees(turn))
-            if dev > cfg.side_disagree_deg and dev > 3 * math.degrees(se) and dev > worst_z:
+            dev = abs(math.degrees(turns[k]))
+            if dev > cfg.side_disagree_deg and dev > 3 * math.degrees(ses[k]) and dev > worst_z:
                 worst, worst_z = int(k), dev
         if worst < 0:
             break
@@ -375,7 +418,8 @@ def _polish(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: floa
         centre = centre + shift * n
     if np.hypot(*(centre - local)) > cfg.max_shift * side:
         return None, "shift"
-    if support(win, centre, a, side) < cfg.min_support * support(win, local, a0, side):
+    got, placed = support(win, np.stack([centre, local]), np.array([a, a0]), side)
+    if got < cfg.min_support * placed:
         return None, "support"
     if np.hypot(*(centre - local)) > cfg.centre_shift * side:
         centre = local  # the direction alone

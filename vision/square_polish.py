@@ -321,8 +321,9 @@ def support(win: np.ndarray, centres: np.ndarray, angles: np.ndarray, side: floa
 
     >>> win = np.zeros((40, 40, 1), np.float32)
     >>> win[10:30, 10:30] = 1.0
-    >>> support(win, np.array([[19.5, 19.5], [15.0, 19.5]]), np.zeros(2), 20.0).round(2)
-    array([4. , 1.5])
+    >>> [round(float(v), 2) for v in support(win, np.array([[19.5, 19.5], [15.0, 19.5]]),
+    ...                                       np.zeros(2), 20.0)]
+    [4.0, 1.64]
     """
     along = np.linspace(-span / 2, span / 2, places) * side
     th = np.asarray(angles, float)[:, None] + np.arange(4) * (math.pi / 2)  # (S, 4)

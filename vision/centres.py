@@ -127,12 +127,15 @@ class CentreFinder:
             self.least["post"] = float(cfg.post_least)
         self.view = coarse_view(calibration, area_mm)
         self.last_input: np.ndarray | None = None  # the input of the last heat map made
+        self._input: np.ndarray | None = None  # its padded buffer, kept from frame to frame
 
     def heat(self, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None) -> np.ndarray:
         """The heat maps, float32 (len(KINDS), H / STRIDE, W / STRIDE) over the coarse view."""
-        x = self.last_input = centre_input(self.view, frame_bgr, half_bgr)
-        h, w = x.shape[1:]
-        self.net.setInput(padded(x)[None])
+        h, w = self.view.valid.shape
+        if self._input is None:  # the padded input, made once: each frame writes its corner
+            self._input = padded(np.zeros((CHANNELS, h, w), np.float32))
+        self.last_input = centre_input(self.view, frame_bgr, half_bgr, out=self._input)
+        self.net.setInput(self._input[None])
         out = self.net.forward()[0]
         return out[:, :-(-h // STRIDE), :-(-w // STRIDE)]
 

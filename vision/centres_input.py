@@ -51,15 +51,15 @@ def coarse_view(calibration: Calibration,
     return TopView(calibration, 1.0 / MM_PER_PX, area_mm)
 
 
-def centre_input(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None
-                 ) -> np.ndarray:
+def centre_input(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None,
+                 out: np.ndarray | None = None) -> np.ndarray:
     """The net's input, float32 (:data:`CHANNELS`, H, W) over ``view`` (see module notes).
 
     ``view`` is expected at :data:`MM_PER_PX` (:func:`coarse_view`): a view of another
-    scale gives the net pieces of sizes it never saw.
+    scale gives the net pieces of sizes it never saw. ``out``: see :func:`input_of_top`.
     """
     top, level = centre_top(view, frame_bgr, half_bgr)
-    return input_of_top(top, view.valid, level)
+    return input_of_top(top, view.valid, level, out)
 
 
 def centre_top(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None
@@ -72,14 +72,29 @@ def centre_top(view: TopView, frame_bgr: np.ndarray, half_bgr: np.ndarray | None
     return top, float(frame_level(frame_bgr))
 
 
-def input_of_top(top_bgr: np.ndarray, valid: np.ndarray, level: float) -> np.ndarray:
+def input_of_top(top_bgr: np.ndarray, valid: np.ndarray, level: float,
+                 out: np.ndarray | None = None) -> np.ndarray:
     """The net's input from a coarse top view's samples, the view's valid mask (0 / non-0)
-    and the frame's level (:func:`centre_top`)."""
+    and the frame's level (:func:`centre_top`).
+
+    ``out``: a float32 (:data:`CHANNELS`, H', W') buffer, H' >= H and W' >= W, to write the
+    input into (the same values); its top-left (CHANNELS, H, W) corner is returned and the
+    rest left as it was (a buffer kept from frame to frame, its rows and columns beyond the
+    view zero: the padded input the net takes, with no fresh memory and no copy).
+    """
     top = np.array(top_bgr, np.uint8, copy=True)
     h, w = valid.shape
-    out = np.zeros((CHANNELS, h, w), np.float32)
+    if out is None:
+        out = np.zeros((CHANNELS, h, w), np.float32)
+    else:
+        if out.dtype != np.float32 or out.shape[0] != CHANNELS or out.shape[1] < h \
+                or out.shape[2] < w:
+            raise ValueError(f"out: a float32 ({CHANNELS}, >= {h}, >= {w}) buffer, "
+                             f"not {out.dtype} {out.shape}")
+        out = out[:, :h, :w]
     some = valid[::4, ::4] > 0
     if not some.any():
+        out[:] = 0.0
         return out
     fill = np.median(top[::4, ::4][some], axis=0).astype(np.uint8)
     top[valid == 0] = fill

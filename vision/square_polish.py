@@ -270,7 +270,7 @@ def fit_lines(e: EdgePoints, ref: np.ndarray, angle: float, use: np.ndarray,
     res = c * u + s_ * v - offs[k]
     inl = w > 0.3
     rms = math.sqrt(float(np.mean(res[inl] ** 2))) if inl.any() else math.inf
-    out = np.where(use, offs, np.nan)
+    out = np.where(use & (np.bincount(k, minlength=4) > 0), offs, np.nan)  # measured
     return LineFit(a, out, w, rms, use.copy())
 
 

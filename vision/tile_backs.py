@@ -40,6 +40,10 @@ class BackFitConfig:
     search: The cross is looked for within this share of a side of the candidate.
     max_bend_px: The two halves of a line lie within this many samples of one straight line
         through the crossing (a turn of about a degree and a half).
+    first_bend_px: The same for the first reading, from the rough direction the candidate
+        gives (the colour gradients' vote, a few degrees off on a table whose level hides
+        the sides): the cross read again along its own direction must then be straight to
+        ``max_bend_px``.
     run_share: A line runs on past the outline where it dips beyond it by this share of its
         dip inside.
     max_runs: A cross whose arms run on this many times is a printed grid, no tile (a tile in
@@ -50,6 +54,7 @@ class BackFitConfig:
     half_dip: float = 0.7
     search: float = 0.25
     max_bend_px: float = 1.2
+    first_bend_px: float = 3.0
     run_share: float = 0.5
     max_runs: int = 3
 
@@ -155,6 +160,7 @@ def _cross_at(grey: np.ndarray, c0: np.ndarray, a0: float, side: float, cfg: Bac
     c, a = c0.copy(), a0
     band = round(cfg.search * SAMPLES)
     dip = 0.0
+    bend = cfg.first_bend_px
     for _ in range(3):  # the cross found, then read again centred on it
         f = _frame(grey, c, a, side, reach)
         mid = (f.shape[0] - 1) / 2.0
@@ -166,7 +172,7 @@ def _cross_at(grey: np.ndarray, c0: np.ndarray, a0: float, side: float, cfg: Bac
         span = (ARM[0] + ARM[1]) * SAMPLES  # between the two halves' middles
         bend_x = rows[1][0] - rows[0][0]
         bend_y = cols[1][0] - cols[0][0]
-        if abs(bend_x + bend_y) > 2 * cfg.max_bend_px:  # turns must agree (y = -x)
+        if abs(bend_x + bend_y) > 2 * bend:  # turns must agree (y = -x)
             return None
         turn = math.degrees(math.atan2(0.5 * (bend_x - bend_y), span))
         dv = 0.5 * (rows[0][0] + rows[1][0]) - mid  # the crossing in the frame
@@ -176,7 +182,7 @@ def _cross_at(grey: np.ndarray, c0: np.ndarray, a0: float, side: float, cfg: Bac
         ey = np.array([-math.sin(t), math.cos(t)])
         c = c + (du * ex + dv * ey) * side / SAMPLES
         a = a + turn
-        band = 3
+        band, bend = 3, cfg.max_bend_px
     if np.hypot(*(c - c0)) > cfg.search * side * 1.2 or not _straight(grey, c, a, side, cfg):
         return None
     runs = _runs(grey, c, a, side, cfg)

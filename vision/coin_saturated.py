@@ -25,8 +25,8 @@ Between the set's blue and green inks (no red in either: the arms' and the crown
 clipped face where the symbol darkens both green and blue is read by how much more it darkens
 green than blue (:func:`blue_or_green`): a blue ink absorbs more green than blue, a green ink
 less, and the clipping that shrinks the blue ink's blue deficit (its brightest channel, the
-first to reach the sensor's top) keeps that order: on renders under glare, 0.36-0.67 for
-crowns and 1.0-2.6 for arms, where the fit above named 5 of 11 arms crowns.
+first to reach the sensor's top) keeps that order: on renders under glare (43000+), 0.36-0.67
+for crowns and 1.0-2.6 for arms, where the fit above named 7 of 14 arms crowns.
 """
 
 from __future__ import annotations

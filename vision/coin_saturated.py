@@ -26,7 +26,7 @@ clipped face where the symbol darkens both green and blue is read by how much mo
 green than blue (:func:`blue_or_green`): a blue ink absorbs more green than blue, a green ink
 less, and the clipping that shrinks the blue ink's blue deficit (its brightest channel, the
 first to reach the sensor's top) keeps that order: on renders under glare (43000+), 0.36-0.67
-for crowns and 1.0-2.6 for arms, where the fit above named 7 of 14 arms crowns.
+for crowns and 1.0-2.6 for arms, where the fit above named 7 of 16 arms crowns.
 """
 
 from __future__ import annotations

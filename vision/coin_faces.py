@@ -6,7 +6,8 @@ table), one perspective warp through the calibration (and lens) at :data:`PATCH_
 over :data:`PATCH_MM` whatever the camera's height or resolution, and the symbol's colour
 there relative to the face's body (:func:`vision.suits.darkest_colour_of`, named by
 :func:`vision.suits.classify_ink`; a face the camera saturated in every channel and read
-unsurely so, by the ink that explains it through a clipping camera:
+unsurely so, by the ink that explains it through a clipping camera, the blue and the green
+ink told apart by how much more the symbol darkens green than blue:
 :mod:`vision.coin_saturated`). Black ink centred on the face is no moon but the coin's value
 (:mod:`vision.coin_value`): the coin lies value up, no suit to read.
 
@@ -22,7 +23,7 @@ from collections.abc import Mapping
 import numpy as np
 
 from calibration.model import Calibration
-from vision.coin_saturated import saturated_suits, unsure_on_saturated
+from vision.coin_saturated import blue_or_green, saturated_suits, unsure_on_saturated
 from vision.coin_value import numeral_shown
 from vision.patches import sample_patches
 from vision.suits import brightest_colour_of, darkest_colour_of, neutral_inks, read_suits
@@ -88,7 +89,8 @@ def face_readings(px: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
         return []
     read = read_suits(darkest_colour_of(px), inks_rgb, brightest_colour_of(px))
     clipped = np.flatnonzero(unsure_on_saturated(px, read))
-    for i, sc in zip(clipped, saturated_suits(px[clipped], inks_rgb), strict=True):
+    fits = blue_or_green(px[clipped], saturated_suits(px[clipped], inks_rgb), inks_rgb)
+    for i, sc in zip(clipped, fits, strict=True):
         read[i] = sc  # a face the camera clipped: its relative colour is no measure
     black = neutral_inks(inks_rgb)
     ask = np.array([s in black for s, _ in read], bool)

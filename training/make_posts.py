@@ -189,10 +189,12 @@ def save(path: Path, cols: dict[str, list[np.ndarray]],
          truth: dict[str, list[np.ndarray]]) -> None:
     """Writes the candidates and the truth gathered so far."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part.npz")  # a run stopped while saving keeps the last
     np.savez_compressed(
-        path, x=np.concatenate(cols["x"]) if cols["x"] else np.zeros((0, N_FEATURES)),
+        part, x=np.concatenate(cols["x"]) if cols["x"] else np.zeros((0, N_FEATURES)),
         **{k: np.concatenate(v) if v else np.zeros(0) for k, v in cols.items() if k != "x"},
         **{k: np.concatenate(v) for k, v in truth.items()})
+    part.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:

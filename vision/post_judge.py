@@ -25,11 +25,7 @@ MODELS = Path(__file__).resolve().parent / "models"
 class PostJudgeConfig:
     """Attributes:
     model: The forest's file (``cv2.ml.RTrees`` saved as YAML).
-    min_score: Least share of the trees' votes for "post" that makes a candidate one. Chosen
-        on held-out seeds of the training (a forest of 44000-44072 on 44073-44097, places
-        within 12 mm of a post left out): 0.5 P 0.991 / R 0.914 of the candidates, 0.6
-        1.000 / 0.879 (the forest before it: 1.000 / 0.746 and 1.000 / 0.616); 0.6 loses a
-        post on black gingham under a hard lamp (seed 45010) that 0.5 keeps.
+    min_score: Least share of the trees' votes for "post" that makes a candidate one.
     veto: A reading the hand-set gates pass (:mod:`vision.posts`) stands unless the votes
         for "post" are fewer than this: the forest overrules the gates only where it is sure
         (the renderer it learnt from is not every camera's picture of a post). Chosen end to

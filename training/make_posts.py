@@ -75,15 +75,17 @@ DARK_TABLES: tuple[str, ...] = ("felt-black", "cloth-black", "dark-wood", "walnu
 post_level`) or barely darker than the table."""
 
 
-def hard_pins(seed: int, share: float) -> dict[str, str]:
+def hard_pins(seed: int, share: float, dark: float | None = None) -> dict[str, str]:
     """``draw_case`` keywords pinning a hard clutter and / or light for ``share`` of the seeds,
-    and a dark table for half that share (each drawn from the seed alone, so a run is
-    repeatable).
+    and a dark table for ``dark`` of them (None: half ``share``), each drawn from the seed
+    alone, so a run is repeatable.
 
     >>> hard_pins(5, 0.0)
     {}
     >>> sorted(hard_pins(5, 1.0))
     ['clutter', 'light']
+    >>> sorted(hard_pins(5, 1.0, dark=1.0))
+    ['clutter', 'light', 'table']
     """
     rng = np.random.default_rng([seed, 7177])
     out: dict[str, str] = {}
@@ -91,7 +93,7 @@ def hard_pins(seed: int, share: float) -> dict[str, str]:
         out["clutter"] = str(rng.choice(HARD_CLUTTER))
     if rng.uniform() < share:
         out["light"] = str(rng.choice(HARD_LIGHTS))
-    if rng.uniform() < share / 2:
+    if rng.uniform() < (share / 2 if dark is None else dark):
         out["table"] = str(rng.choice(DARK_TABLES))
     return out
 
@@ -187,10 +189,12 @@ def save(path: Path, cols: dict[str, list[np.ndarray]],
          truth: dict[str, list[np.ndarray]]) -> None:
     """Writes the candidates and the truth gathered so far."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    part = path.with_name(path.name + ".part.npz")  # a run stopped while saving keeps the last
     np.savez_compressed(
-        path, x=np.concatenate(cols["x"]) if cols["x"] else np.zeros((0, N_FEATURES)),
+        part, x=np.concatenate(cols["x"]) if cols["x"] else np.zeros((0, N_FEATURES)),
         **{k: np.concatenate(v) if v else np.zeros(0) for k, v in cols.items() if k != "x"},
         **{k: np.concatenate(v) for k, v in truth.items()})
+    part.replace(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -205,6 +209,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--hard-share", type=float, default=0.0,
                     help="share of the seeds whose clutter or light is pinned to one that makes "
                          "posts hard to judge (:data:`HARD_CLUTTER`, :data:`HARD_LIGHTS`)")
+    ap.add_argument("--dark-share", type=float, default=None,
+                    help="share of the seeds whose table is pinned to a dark one "
+                         "(:data:`DARK_TABLES`; default: half --hard-share)")
     args = ap.parse_args(argv)
     cols: dict[str, list[np.ndarray]] = {k: [] for k in (
         "x", "y", "seed", "family", "light", "source", "heat", "dist")}
@@ -214,7 +221,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     for seed in args.seeds:
         case = draw_case(seed, weights={"post": args.post_weight},
-                         **hard_pins(seed, args.hard_share))
+                         **hard_pins(seed, args.hard_share, args.dark_share))
         r = case.render()
         shown, hidden = true_posts(r)
         found = {k: np.zeros(len(shown), bool) for k in (0, 1, 2)}

@@ -69,3 +69,17 @@ def test_threshold_pairs_are_read_as_min_score_then_veto() -> None:
     assert parse_pairs("0.6:0.3") == [Pair(min_score=0.6, veto=0.3)]
     with pytest.raises(ValueError):
         parse_pairs("0.6")
+
+
+def test_a_training_file_is_replaced_whole_so_a_run_stopped_while_saving_keeps_the_last(
+        tmp_path: Path) -> None:
+    out = tmp_path / "posts.npz"
+    cols = {k: [np.zeros(2)] for k in ("y", "seed", "family", "light", "source", "heat",
+                                       "dist")}
+    cols["x"] = [np.zeros((2, N_FEATURES))]
+    truth = {"truth_seed": [np.zeros(1)], "truth_mask": [np.ones(1, bool)]}
+    make_posts.save(out, cols, truth)
+    cols["x"].append(np.ones((3, N_FEATURES)))
+    make_posts.save(out, cols, truth)
+    assert np.load(out)["x"].shape == (5, N_FEATURES)
+    assert [p.name for p in tmp_path.iterdir()] == ["posts.npz"]  # no part file left behind

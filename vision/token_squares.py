@@ -19,6 +19,9 @@ import numpy as np
 
 from calibration.model import Calibration
 
+MARKER_CELLS = 6
+"""Cells across a 4x4 marker, its black border included."""
+
 DARK_LEVEL = 120.0
 """Print darker than this in the flattened frame (its local white is 200) is ink."""
 
@@ -58,8 +61,10 @@ def candidate_squares(grey: np.ndarray, flat: np.ndarray, calibration: Calibrati
     k = round(2 * token_mm / (marker_mm / 6.0) * cell_px) | 1
     local = cv2.blur(grey.astype(np.float32), (k, k))
     bright = (grey.astype(np.float32) > local + 12.0).astype(np.uint8)
-    for mask, size_mm, scale in ((dark, marker_mm, 1.0), (bright, token_mm, marker_mm / token_mm)):
-        for q in _blob_quads(mask, round(cell_px)):
+    # the dark print closed by half a cell, less than its white margin (3/4 of a cell)
+    for mask, size_mm, scale, close in ((dark, marker_mm, 1.0, 0.5),
+                                        (bright, token_mm, marker_mm / token_mm, 1.0)):
+        for q in _blob_quads(mask, round(close * cell_px)):
             lo, hi = _side_mm(calibration, q)
             if lo < (1 - tolerance) * size_mm or hi > (1 + tolerance) * size_mm:
                 continue
@@ -71,29 +76,28 @@ def candidate_squares(grey: np.ndarray, flat: np.ndarray, calibration: Calibrati
 
 
 def _bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
-    """``img`` (float32) sampled at points (..., 2) by bilinear interpolation."""
-    pts = xy.reshape(-1, 1, 2).astype(np.float32)
+    """``img`` (float32) sampled at points (rows, columns, 2) by bilinear interpolation."""
+    pts = xy.astype(np.float32)
     return cv2.remap(img, pts[..., 0], pts[..., 1], cv2.INTER_LINEAR,
-                     borderMode=cv2.BORDER_REPLICATE).reshape(xy.shape[:-1])
+                     borderMode=cv2.BORDER_REPLICATE)
 
 
-def _side_line(img: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray,
-               cell_px: float) -> tuple[np.ndarray, np.ndarray] | None:
-    """The marker's outer edge near the side ``a``-``b``: a line (point, unit direction)
-    fitted to where profiles across the side rise halfway from dark to light (about their
-    steepest rise) (from 0.8 of a
-    cell inside to 0.6 outside), or None where too few profiles rise."""
+def _side_edge(img: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray,
+               cell_px: float) -> np.ndarray:
+    """The marker's outer edge near the side ``a``-``b`` (k, 2): where profiles across the
+    side (from 1.3 cells inside to 0.6 outside) rise halfway from dark to light about their
+    steepest rise, at sub-pixel places; profiles with no clear rise give none."""
     d = b - a
     length = float(np.hypot(*d))
     if length < 4:
-        return None
+        return np.zeros((0, 2))
     u = d / length
     n = np.array([-u[1], u[0]])
     if np.dot(n, (a + b) / 2 - centre) < 0:
         n = -n
     ts = np.linspace(0.15, 0.85, max(5, round(length * 0.7)))
     step = 0.1
-    offs = np.arange(-0.8 * cell_px, 0.6 * cell_px + 1e-9, step)
+    offs = np.arange(-1.3 * cell_px, 0.6 * cell_px + 1e-9, step)
     pts = a + ts[:, None, None] * d + offs[None, :, None] * n
     prof = _bilinear(img, pts)
     grad = np.gradient(prof, axis=1)
@@ -102,10 +106,10 @@ def _side_line(img: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray
         j = int(np.argmax(grad[i]))
         if grad[i, j] <= 0 or j == 0 or j == len(offs) - 1:
             continue
-        if prof[i, -1] - prof[i, 0] < 0.25 * max(float(prof[i].max()), 1.0):
-            continue
         lo_at = int(np.argmin(prof[i, :j + 1]))
         hi_at = j + int(np.argmax(prof[i, j:]))
+        if prof[i, hi_at] - prof[i, lo_at] < 0.25 * max(float(prof[i, hi_at]), 1.0):
+            continue
         mid = (prof[i, lo_at] + prof[i, hi_at]) / 2
         run = prof[i, lo_at:hi_at + 1]
         k = lo_at + int(np.argmax(run >= mid))  # first sample at or above halfway
@@ -114,39 +118,87 @@ def _side_line(img: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray
         y0, y1 = prof[i, k - 1], prof[i, k]
         at = offs[k - 1] + step * float((mid - y0) / max(y1 - y0, 1e-6))
         edge.append(a + ts[i] * d + at * n)
-    if len(edge) < max(3, len(ts) // 2):
-        return None
-    line = cv2.fitLine(np.float32(edge), cv2.DIST_HUBER, 0, 0.01, 0.01).ravel()
-    return np.array(line[2:], float), np.array(line[:2], float)
+    return np.array(edge).reshape(-1, 2)
 
 
-def _meet(p: tuple[np.ndarray, np.ndarray], q: tuple[np.ndarray, np.ndarray]
-          ) -> np.ndarray | None:
-    """Where two lines (point, direction) cross, None when near parallel."""
-    (p0, pd), (q0, qd) = p, q
-    den = pd[0] * qd[1] - pd[1] * qd[0]
-    if abs(den) < 1e-3:
-        return None
-    t = ((q0[0] - p0[0]) * qd[1] - (q0[1] - p0[1]) * qd[0]) / den
-    return p0 + t * pd
+def _square_on(points_mm: list[np.ndarray], angle: float) -> tuple[np.ndarray, float, float]:
+    """The square (centre (2,), side) whose side ``k`` has the outward normal at ``angle`` +
+    ``k`` quarter turns, fitted to each side's edge points by least squares; and its RMS."""
+    rows, rhs = [], []
+    for k, pts in enumerate(points_mm):
+        nk = np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
+        for p in pts:
+            rows.append([nk[0], nk[1], 0.5])  # n . c + s / 2 = n . p
+            rhs.append(float(nk @ p))
+    A, y = np.array(rows), np.array(rhs)
+    sol, *_ = np.linalg.lstsq(A, y, rcond=None)
+    rms = float(np.sqrt(np.mean((A @ sol - y) ** 2)))
+    return sol[:2], float(sol[2]), rms
 
 
-def fitted_square(img: np.ndarray, quad_px: np.ndarray, cell_px: float, rounds: int = 2
+def _fitted_on_table(points_mm: list[np.ndarray], angle0: float
+                     ) -> tuple[np.ndarray, float, float, float]:
+    """:func:`_square_on` with its angle searched within 8 degrees of ``angle0`` (golden
+    section): centre, side, angle, RMS."""
+    lo, hi = angle0 - np.radians(8), angle0 + np.radians(8)
+    g = (np.sqrt(5) - 1) / 2
+    x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
+    f1, f2 = _square_on(points_mm, x1)[2], _square_on(points_mm, x2)[2]
+    for _ in range(24):
+        if f1 < f2:
+            hi, x2, f2 = x2, x1, f1
+            x1 = hi - g * (hi - lo)
+            f1 = _square_on(points_mm, x1)[2]
+        else:
+            lo, x1, f1 = x1, x2, f2
+            x2 = lo + g * (hi - lo)
+            f2 = _square_on(points_mm, x2)[2]
+    a = (lo + hi) / 2
+    c, side, rms = _square_on(points_mm, a)
+    return c, side, a, rms
+
+
+def fitted_square(img: np.ndarray, quad_px: np.ndarray, cell_px: float,
+                  calibration: Calibration, rounds: int = 2, max_rms_mm: float = 0.6
                   ) -> np.ndarray | None:
-    """The marker square near the first guess ``quad_px`` (4, 2, clockwise) with each side
-    on the marker's outer edge in ``img`` (float32; the flattened frame), ``rounds`` times;
-    None where a side has no edge or the corners move more than a cell."""
+    """The marker square near the first guess ``quad_px`` (4, 2), clockwise, in frame
+    pixels: the edge points of each side in ``img`` (float32, the flattened frame;
+    :func:`_side_edge`) moved onto the table plane, where one square (centre, angle, side) is
+    fitted to all four sides at once, points further than twice the RMS dropped once;
+    ``rounds`` times from the last square. None where the guess is not half to twice a
+    marker's size, a side has fewer than three edge
+    points, the fit's RMS exceeds ``max_rms_mm`` or its corners move more than 1.5 cells."""
     q = _ordered(quad_px)
+    sides = np.linalg.norm(np.roll(q, -1, axis=0) - q, axis=1)
+    if sides.max() > 2 * MARKER_CELLS * cell_px or sides.min() < MARKER_CELLS * cell_px / 2:
+        return None  # no marker's size: nothing to fit
     for _ in range(rounds):
         c = q.mean(axis=0)
-        lines = [_side_line(img, q[i], q[(i + 1) % 4], c, cell_px) for i in range(4)]
-        if any(line is None for line in lines):
+        edges = [_side_edge(img, q[i], q[(i + 1) % 4], c, cell_px) for i in range(4)]
+        if min(len(e) for e in edges) < 3:
             return None
-        new = [_meet(lines[i - 1], lines[i]) for i in range(4)]
-        if any(p is None for p in new):
+        pts = [calibration.to_table(e) for e in edges]
+        qm = calibration.to_table(q)
+        mid = (qm[0] + qm[1]) / 2 - qm.mean(axis=0)  # side 0's outward normal
+        centre, side, angle, rms = _fitted_on_table(pts, float(np.arctan2(mid[1], mid[0])))
+        keep = []
+        for k, p in enumerate(pts):
+            nk = np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
+            r = np.abs((p - centre) @ nk - side / 2)
+            keep.append(p[r <= max(2 * rms, 0.05)])
+        if min(len(p) for p in keep) < 3:
             return None
-        moved = np.array(new)
-        if float(np.abs(moved - q).max()) > cell_px:
+        centre, side, angle, rms = _fitted_on_table(keep, angle)
+        if rms > max_rms_mm:
+            return None
+        # corner k between side k-1 and side k
+        corners = np.array([centre + side / 2 * (
+            np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
+            + np.array([np.cos(angle + (k - 1) * np.pi / 2),
+                        np.sin(angle + (k - 1) * np.pi / 2)])) for k in range(4)])
+        moved = _ordered(calibration.to_image(corners).reshape(4, 2))
+        shift = min(float(np.abs(np.roll(moved, k, axis=0) - q).max()) for k in range(4))
+        if shift > 1.5 * cell_px:
             return None
         q = moved
     return q

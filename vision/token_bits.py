@@ -89,3 +89,55 @@ def soft_read(cells: np.ndarray, ring: np.ndarray, cfg: SoftReadConfig = SoftRea
             flips.any() and float(np.abs(bits[flips]).max()) > cfg.flip_level):
         return None
     return int(ids[best])
+
+
+@dataclass(frozen=True)
+class BlurReadConfig:
+    """Attributes:
+    min_ratio: The best id's squared residual times this is at most every other id's.
+    max_rms: The best id's RMS residual at most this share of its fitted black-to-white.
+    """
+
+    min_ratio: float = 3.0
+    max_rms: float = 0.12
+
+
+@lru_cache(maxsize=1)
+def _blur_design() -> tuple[np.ndarray, np.ndarray]:
+    """For every codeword (:func:`codebook`): the 8 x 8 grid of a marker, its margin white
+    (+1), border black (-1), and the features of each of its 6 x 6 cells under a blur of a
+    cell's reach: 1, the cell, its left and right, up and down, and two diagonal pairs
+    ((4 n, 36, 6)); and the ids."""
+    ids, book = codebook()
+    g = np.ones((len(ids), 8, 8))
+    g[:, 1:7, 1:7] = -1.0
+    g[:, 2:6, 2:6] = book.reshape(-1, 4, 4)
+    c = g[:, 1:7, 1:7]
+    feats = [np.ones_like(c), c, g[:, 1:7, 0:6] + g[:, 1:7, 2:8], g[:, 0:6, 1:7] + g[:, 2:8, 1:7],
+             g[:, 0:6, 0:6] + g[:, 2:8, 2:8], g[:, 0:6, 2:8] + g[:, 2:8, 0:6]]
+    return np.stack([f.reshape(len(ids), 36) for f in feats], axis=2), ids
+
+
+def blur_read(cells: np.ndarray, cfg: BlurReadConfig = BlurReadConfig()) -> int | None:
+    """The id of a blurred marker (motion or focus: its cells mixed with their neighbours)
+    from its 6 x 6 cell levels ``cells``: each codeword's grid, blurred by the 3 x 3 kernel
+    (symmetric about its middle) and levels that fit the cells best by least squares; the id
+    whose fit is clearly the best (see :class:`BlurReadConfig`), its kernel's middle the
+    largest, or None."""
+    X, ids = _blur_design()
+    y = cells.reshape(36).astype(np.float64)
+    XtX = np.einsum("nki,nkj->nij", X, X) + 1e-6 * np.eye(6)
+    Xty = np.einsum("nki,k->ni", X, y)
+    coef = np.linalg.solve(XtX, Xty[..., None])[..., 0]
+    res = y[None] - np.einsum("nki,ni->nk", X, coef)
+    sse = (res ** 2).sum(axis=1)
+    best = int(np.argmin(sse))
+    k = coef[best]
+    if k[1] <= 0 or k[1] <= float(np.abs(k[2:]).max()):
+        return None
+    span = 2 * float(k[1:].sum())  # white minus black of a cell among its own kind
+    if span <= 0 or np.sqrt(sse[best] / 36) > cfg.max_rms * span:
+        return None
+    if cfg.min_ratio * sse[best] > float(sse[ids != ids[best]].min()):
+        return None
+    return int(ids[best])

@@ -121,9 +121,12 @@ def _side_edge(img: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray
     return np.array(edge).reshape(-1, 2)
 
 
-def _square_on(points_mm: list[np.ndarray], angle: float) -> tuple[np.ndarray, float, float]:
-    """The square (centre (2,), side) whose side ``k`` has the outward normal at ``angle`` +
-    ``k`` quarter turns, fitted to each side's edge points by least squares; and its RMS."""
+def _square_on(points_mm: list[np.ndarray], angle: float, side_mm: float
+               ) -> tuple[np.ndarray, float, float]:
+    """The square whose side ``k`` has the outward normal at ``angle`` + ``k`` quarter turns,
+    its centre (2,) and side fitted to each side's edge points by least squares (an edge
+    found inside or outside the print by a blur on all four sides moves no centre); its side
+    and RMS. ``side_mm`` is unused here (the printed side places the corners)."""
     rows, rhs = [], []
     for k, pts in enumerate(points_mm):
         nk = np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
@@ -136,35 +139,37 @@ def _square_on(points_mm: list[np.ndarray], angle: float) -> tuple[np.ndarray, f
     return sol[:2], float(sol[2]), rms
 
 
-def _fitted_on_table(points_mm: list[np.ndarray], angle0: float
+def _fitted_on_table(points_mm: list[np.ndarray], angle0: float, side_mm: float
                      ) -> tuple[np.ndarray, float, float, float]:
     """:func:`_square_on` with its angle searched within 8 degrees of ``angle0`` (golden
     section): centre, side, angle, RMS."""
     lo, hi = angle0 - np.radians(8), angle0 + np.radians(8)
     g = (np.sqrt(5) - 1) / 2
     x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
-    f1, f2 = _square_on(points_mm, x1)[2], _square_on(points_mm, x2)[2]
+    f1, f2 = _square_on(points_mm, x1, side_mm)[2], _square_on(points_mm, x2, side_mm)[2]
     for _ in range(24):
         if f1 < f2:
             hi, x2, f2 = x2, x1, f1
             x1 = hi - g * (hi - lo)
-            f1 = _square_on(points_mm, x1)[2]
+            f1 = _square_on(points_mm, x1, side_mm)[2]
         else:
             lo, x1, f1 = x1, x2, f2
             x2 = lo + g * (hi - lo)
-            f2 = _square_on(points_mm, x2)[2]
+            f2 = _square_on(points_mm, x2, side_mm)[2]
     a = (lo + hi) / 2
-    c, side, rms = _square_on(points_mm, a)
+    c, side, rms = _square_on(points_mm, a, side_mm)
     return c, side, a, rms
 
 
 def fitted_square(img: np.ndarray, quad_px: np.ndarray, cell_px: float,
-                  calibration: Calibration, rounds: int = 2, max_rms_mm: float = 0.6
+                  calibration: Calibration, side_mm: float, rounds: int = 2,
+                  max_rms_mm: float = 0.6
                   ) -> np.ndarray | None:
     """The marker square near the first guess ``quad_px`` (4, 2), clockwise, in frame
     pixels: the edge points of each side in ``img`` (float32, the flattened frame;
-    :func:`_side_edge`) moved onto the table plane, where one square (centre, angle, side) is
-    fitted to all four sides at once, points further than twice the RMS dropped once;
+    :func:`_side_edge`) moved onto the table plane, where one square of side ``side_mm``
+    (its centre, angle) is fitted to all four sides at once, points further than twice the
+    RMS dropped once;
     ``rounds`` times from the last square. None where the guess is not half to twice a
     marker's size, a side has fewer than three edge
     points, the fit's RMS exceeds ``max_rms_mm`` or its corners move more than 1.5 cells."""
@@ -180,7 +185,8 @@ def fitted_square(img: np.ndarray, quad_px: np.ndarray, cell_px: float,
         pts = [calibration.to_table(e) for e in edges]
         qm = calibration.to_table(q)
         mid = (qm[0] + qm[1]) / 2 - qm.mean(axis=0)  # side 0's outward normal
-        centre, side, angle, rms = _fitted_on_table(pts, float(np.arctan2(mid[1], mid[0])))
+        centre, side, angle, rms = _fitted_on_table(pts, float(np.arctan2(mid[1], mid[0])),
+                                                 side_mm)
         keep = []
         for k, p in enumerate(pts):
             nk = np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
@@ -188,9 +194,10 @@ def fitted_square(img: np.ndarray, quad_px: np.ndarray, cell_px: float,
             keep.append(p[r <= max(2 * rms, 0.05)])
         if min(len(p) for p in keep) < 3:
             return None
-        centre, side, angle, rms = _fitted_on_table(keep, angle)
-        if rms > max_rms_mm:
+        centre, side, angle, rms = _fitted_on_table(keep, angle, side_mm)
+        if rms > max_rms_mm or abs(side - side_mm) > 0.15 * side_mm:
             return None
+        side = side_mm  # the edges' halfway may lie inside or outside the print (a blur)
         # corner k between side k-1 and side k
         corners = np.array([centre + side / 2 * (
             np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])

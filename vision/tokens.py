@@ -21,7 +21,7 @@ import numpy as np
 from calibration.model import Calibration
 from tabletop.markers import ARUCO_DICTIONARY, JUNGLE_TOKEN_IDS, TOKEN_IDS
 from vision.detections import Detections
-from vision.token_bits import cell_levels, soft_read
+from vision.token_bits import blur_read, cell_levels, soft_read
 from vision.token_squares import candidate_squares, fitted_square
 from vision.topview import CameraGeometry
 
@@ -221,7 +221,7 @@ def square_reads(grey: np.ndarray, flat: np.ndarray, calibration: Calibration,
     """(id, corners) of the marker squares no reading named: ArUco's unnamed squares and the
     squares :func:`vision.token_squares.candidate_squares` finds, each with its corners
     fitted to the marker's edges (:func:`vision.token_squares.fitted_square`) and read by
-    :func:`vision.token_bits.soft_read`."""
+    :func:`vision.token_bits.soft_read` (or, blurred, :func:`vision.token_bits.blur_read`)."""
     cell = side * cfg.marker_mm / (MARKER_CELLS * cfg.side_mm)
     img = flat.astype(np.float32)
     done = [q.mean(axis=0) for _, q in named]
@@ -232,10 +232,13 @@ def square_reads(grey: np.ndarray, flat: np.ndarray, calibration: Calibration,
         c = guess.mean(axis=0)
         if any(np.hypot(*(c - d)) < 3 * cell for d in done):
             continue
-        q = fitted_square(img, guess, cell, calibration)
+        q = fitted_square(img, guess, cell, calibration, cfg.marker_mm)
         if q is None or not token_shaped(calibration.to_table(q), cfg.side_mm):
             continue
-        k = soft_read(*cell_levels(marker_cells(flat, q, 1, 8), 8, 1))
+        cells, ring = cell_levels(marker_cells(flat, q, 1, 8), 8, 1)
+        k = soft_read(cells, ring)
+        if k is None:
+            k = blur_read(cells)
         if k is not None:
             out.append((k, q))
             done.append(q.mean(axis=0))

@@ -65,7 +65,7 @@ def _read(img: np.ndarray, px_per_mm: float) -> tuple[list[int], np.ndarray]:
 def test_corners_are_fitted_to_the_marker_edge_from_a_guess_a_pixel_off() -> None:
     img, q = _token(_marker_bits(57), 0.75, (5.0, -3.0), 31.0, 0.9)
     guess = q + np.array([[1.0, -0.8], [-0.9, 1.0], [0.7, 0.9], [-1.0, -0.6]])
-    fitted = fitted_square(img.astype(np.float32), guess, 3.0, _calibration(0.75))
+    fitted = fitted_square(img.astype(np.float32), guess, 3.0, _calibration(0.75), 24.0)
     assert fitted is not None
     # matched corner to corner, whichever comes first
     err = min(float(np.abs(np.roll(fitted, k, axis=0) - q).max()) for k in range(4))

@@ -64,7 +64,11 @@ def candidate_squares(grey: np.ndarray, flat: np.ndarray, calibration: Calibrati
     # the dark print closed by half a cell, less than its white margin (3/4 of a cell)
     for mask, size_mm, scale, close in ((dark, marker_mm, 1.0, 0.5),
                                         (bright, token_mm, marker_mm / token_mm, 1.0)):
+        near_px = size_mm / marker_mm * MARKER_CELLS * cell_px  # its size at the centre
         for q in _blob_quads(mask, round(close * cell_px)):
+            px = np.linalg.norm(q[[1, 2]] - q[[0, 1]], axis=1)
+            if px.max() < 0.5 * near_px or px.min() > 2 * near_px:
+                continue  # far from its size wherever it lies (before the exact test)
             lo, hi = _side_mm(calibration, q)
             if lo < (1 - tolerance) * size_mm or hi > (1 + tolerance) * size_mm:
                 continue

@@ -228,10 +228,15 @@ def square_reads(grey: np.ndarray, flat: np.ndarray, calibration: Calibration,
     out: list[tuple[int, np.ndarray]] = []
     guesses = [*unnamed, *candidate_squares(grey, flat, calibration, cfg.marker_mm,
                                             cfg.side_mm, cell)]
+    tried: list[np.ndarray] = []
     for guess in guesses:
         c = guess.mean(axis=0)
-        if any(np.hypot(*(c - d)) < 3 * cell for d in done):
+        if any(np.hypot(*(c - d)) < 3 * cell for d in done) or any(
+                np.hypot(*(c - t)) < cell for t in tried):
+            continue  # read already, or the same square guessed again (another view)
+        if not token_shaped(calibration.to_table(guess), cfg.side_mm, tolerance=0.4):
             continue
+        tried.append(c)
         q = fitted_square(img, guess, cell, calibration, cfg.marker_mm)
         if q is None or not token_shaped(calibration.to_table(q), cfg.side_mm):
             continue

@@ -21,6 +21,8 @@ import numpy as np
 from calibration.model import Calibration
 from tabletop.markers import ARUCO_DICTIONARY, JUNGLE_TOKEN_IDS, TOKEN_IDS
 from vision.detections import Detections
+from vision.token_bits import blur_read, cell_levels, soft_read
+from vision.token_squares import candidate_squares, fitted_square
 from vision.topview import CameraGeometry
 
 
@@ -33,12 +35,19 @@ class TokenConfig:
     min_side_px: Tokens seen smaller than this (their side in the frame at its centre) are
         also read in the frame enlarged twice: ArUco's thresholds and cell sampling lose
         markers of a few pixels a cell (a far or wide camera).
+    marker_mm: The printed marker's side, its black border included (a 24 mm marker in a
+        3 mm white margin on a 30 mm token).
+    squares: Also read the marker squares found without ArUco's contour stage, and ArUco's
+        unnamed squares, with their corners fitted to the marker's edges
+        (:mod:`vision.token_squares`): markers of 2.5-4 pixels a cell.
     """
 
     thickness_mm: float = 3.0
     ids: tuple[int, ...] = (*JUNGLE_TOKEN_IDS, *TOKEN_IDS)
     side_mm: float = 30.0
     min_side_px: float = 40.0
+    marker_mm: float = 24.0
+    squares: bool = True
 
 
 _DETECTOR: cv2.aruco.ArucoDetector | None = None
@@ -147,8 +156,8 @@ def read_bits(grey: np.ndarray, corners_px: np.ndarray, min_margin: float = 0.2
     """The id of a square ArUco found but could not name (its cells a few blurred pixels:
     a small token tilted, a soft lens), read from the middles of its 4x4 inner cells against
     a threshold halfway from its black border to the white margin round it; None unless every
-    cell is at least ``min_margin`` of that span from the threshold and the bits are exactly
-    a marker of the dictionary in some rotation."""
+    cell is at least ``min_margin`` of that span from the threshold (the border's cells all
+    below it) and the bits are exactly a marker of the dictionary in some rotation."""
     c, m, n = 8, 1, MARKER_CELLS
     w = marker_cells(grey, corners_px, m, c)
     inner = w[m * c:(n + m) * c, m * c:(n + m) * c]
@@ -166,6 +175,9 @@ def read_bits(grey: np.ndarray, corners_px: np.ndarray, min_margin: float = 0.2
     bits = cells[1:-1, 1:-1]
     thr = (black + white) / 2
     if float(np.abs(bits - thr).min()) < min_margin * span:
+        return None
+    border = np.concatenate([cells[0], cells[-1], cells[1:-1, 0], cells[1:-1, -1]])
+    if float(border.max()) > thr - min_margin * span:
         return None
     ok, idx, _ = _detector().getDictionary().identify((bits > thr).astype(np.uint8), 0.0)
     return int(idx) if ok else None
@@ -203,6 +215,41 @@ def token_shaped(quad_mm: np.ndarray, side_mm: float, tolerance: float = 0.25) -
                 and diagonals.max() <= (1 + tolerance) * diagonals.min())
 
 
+def square_reads(grey: np.ndarray, flat: np.ndarray, calibration: Calibration,
+                 cfg: TokenConfig, side: float, named: list[tuple[int, np.ndarray]],
+                 unnamed: list[np.ndarray]) -> list[tuple[int, np.ndarray]]:
+    """(id, corners) of the marker squares no reading named: ArUco's unnamed squares and the
+    squares :func:`vision.token_squares.candidate_squares` finds, each with its corners
+    fitted to the marker's edges (:func:`vision.token_squares.fitted_square`) and read by
+    :func:`vision.token_bits.soft_read` (or, blurred, :func:`vision.token_bits.blur_read`)."""
+    cell = side * cfg.marker_mm / (MARKER_CELLS * cfg.side_mm)
+    img = flat.astype(np.float32)
+    done = [q.mean(axis=0) for _, q in named]
+    out: list[tuple[int, np.ndarray]] = []
+    guesses = [*unnamed, *candidate_squares(grey, flat, calibration, cfg.marker_mm,
+                                            cfg.side_mm, cell)]
+    tried: list[np.ndarray] = []
+    for guess in guesses:
+        c = guess.mean(axis=0)
+        if any(np.hypot(*(c - d)) < 3 * cell for d in done) or any(
+                np.hypot(*(c - t)) < cell for t in tried):
+            continue  # read already, or the same square guessed again (another view)
+        if not token_shaped(calibration.to_table(guess), cfg.side_mm, tolerance=0.4):
+            continue
+        tried.append(c)
+        q = fitted_square(img, guess, cell, calibration, cfg.marker_mm)
+        if q is None or not token_shaped(calibration.to_table(q), cfg.side_mm):
+            continue
+        cells, ring = cell_levels(marker_cells(flat, q, 1, 8), 8, 1)
+        k = soft_read(cells, ring)
+        if k is None:
+            k = blur_read(cells)
+        if k is not None:
+            out.append((k, q))
+            done.append(q.mean(axis=0))
+    return out
+
+
 def detect_tokens(cfg: TokenConfig, frame_bgr: np.ndarray, calibration: Calibration,
                   camera: CameraGeometry) -> Detections:
     """Finds the marker-tagged tokens in a raw frame."""
@@ -213,6 +260,8 @@ def detect_tokens(cfg: TokenConfig, frame_bgr: np.ndarray, calibration: Calibrat
     named, unnamed = readings(grey, flat, side < cfg.min_side_px)
     named += [(k, q) for q in unnamed if token_shaped(calibration.to_table(q), cfg.side_mm)
               and (k := read_bits(flat, q)) is not None]
+    if cfg.squares:
+        named += square_reads(grey, flat, calibration, cfg, side, named, unnamed)
     reads = [(k, q) for k, q in named
              if k in wanted and token_shaped(calibration.to_table(q), cfg.side_mm)
              and looks_printed(grey, q, flat)]

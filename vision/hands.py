@@ -69,10 +69,17 @@ class HandConfig:
         they are there for a hand the judge cannot see well because it looks like the table (a
         tan hand on oak); a blob whose colour stands out (a page, a phone, a cloth's check, a
         glossy table's shade) the judge sees plainly, and its word stands. None: any blob the
-        rules pass. On 500 frames the committed judge never saw (``training/README.md``, session
-        11) the rules made 48 false hands of 269 hand-free frames, 35 with this (the trees
-        alone 31; a cut from 1.0 to 2.0 gave 33 to 36), 5 hands missed either way (7 without
-        the rules); the sample playthrough's hand only the rules keep (frame 022) has 0.71.
+        rules pass.
+    rules_min_chroma_z: ... and not for a blob of the table's own chroma (under this): a shade
+        of the table itself, a blind's stripe or a shadow, is the table in less light; skin,
+        even a tan hand on oak, has a chroma of its own. On 500 frames the committed judge
+        never saw (``training/README.md``, session 11) the rules made 48 false hands of 269
+        hand-free frames, 34 with both bounds (the trees alone 31; upper bounds from 1.0 to
+        2.0 gave 33 to 36, lower bounds from 0.3 to 0.5 the same), 5 hands missed either way
+        (7 without the rules): of the 244 hands' blobs 15 have a chroma under 0.45, and the
+        trees see all of them but three they score under 0.25 anyway. The sample playthrough's
+        hand only the rules keep (frame 022) has 0.71; the blind's stripe of render 63023
+        (``tests/vision/test_tile_tables.py``) 0.26.
     """
 
     cells_across: int = 160
@@ -90,6 +97,7 @@ class HandConfig:
     moving_only: bool = True
     moving_grow: int = 2
     rules_max_chroma_z: float | None = 1.5
+    rules_min_chroma_z: float = 0.4
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
@@ -160,13 +168,15 @@ def _moves(cfg: HandConfig, maps: HandMaps, blob: np.ndarray, moving: np.ndarray
 
 def overrulable(cfg: HandConfig, features: np.ndarray) -> np.ndarray:
     """Which blobs (rows of :func:`vision.hand_features.blob_features`) the hand-set rules may
-    call a hand against the judge (see ``HandConfig.rules_max_chroma_z``): those reaching in
-    from the frame's border whose colour is near the table's; bool (N,)."""
+    call a hand against the judge (see ``HandConfig.rules_max_chroma_z`` and
+    ``rules_min_chroma_z``): those reaching in from the frame's border whose colour is near the
+    table's but not the table's own in shade; bool (N,)."""
     f = np.asarray(features, np.float32).reshape(-1, len(FEATURES))
     if cfg.rules_max_chroma_z is None:
         return np.ones(len(f), bool)
-    return (f[:, FEATURES.index("border")] > 0) & (
-        f[:, FEATURES.index("chroma_z")] < cfg.rules_max_chroma_z)
+    chroma = f[:, FEATURES.index("chroma_z")]
+    return (f[:, FEATURES.index("border")] > 0) & (chroma < cfg.rules_max_chroma_z) & (
+        chroma >= cfg.rules_min_chroma_z)
 
 
 def by_rules(cfg: HandConfig, maps: HandMaps, blob: np.ndarray) -> bool:

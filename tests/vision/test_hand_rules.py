@@ -44,6 +44,8 @@ def test_the_rules_overrule_the_judge_only_for_a_blob_coloured_like_the_table() 
     # a tan hand on oak: near the table's colour, from the border
     # a blue page, a phone, a check reaching in: its colour stands out, the judge's word stands
     # a blob inside the frame: no arm reaches in there
-    f = np.stack([_features(1.0, 0.7), _features(1.0, 4.0), _features(0.0, 0.7)])
-    assert overrulable(HandConfig(), f).tolist() == [True, False, False]
+    # a blind's stripe: the table's own chroma in less light
+    f = np.stack([_features(1.0, 0.7), _features(1.0, 4.0), _features(0.0, 0.7),
+                  _features(1.0, 0.2)])
+    assert overrulable(HandConfig(), f).tolist() == [True, False, False, False]
     assert overrulable(replace(HandConfig(), rules_max_chroma_z=None), f).all()

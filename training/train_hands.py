@@ -36,6 +36,7 @@ from vision.hand_features import (
     foreign_cells,
 )
 from vision.hand_maps import HandMaps
+from vision.hands import HandConfig, overrulable
 
 HAND_SHARE = 0.25
 """A blob is a hand when the hand covers at least this share of its cells, or holds at least
@@ -214,6 +215,13 @@ def main(argv: list[str] | None = None) -> int:
         "rules_threshold": args.rules_threshold,
         **frame_figures((held >= args.threshold) | ((held >= args.rules_threshold)
                                                      & blobs.rule & once), blobs, truth, allf)}
+    # ... and only for blobs from the border coloured near the table but not the table's own
+    # chroma in shade (HandConfig.rules_max_chroma_z, rules_min_chroma_z): as the detector uses it
+    may = overrulable(HandConfig(), blobs.x) & once
+    report["as_used_overrulable"] = {
+        "rules_threshold": args.rules_threshold,
+        **frame_figures((held >= args.threshold) | ((held >= args.rules_threshold)
+                                                     & blobs.rule & may), blobs, truth, allf)}
     if args.baseline is not None:
         base = cv2.ml.RTrees_load(str(args.baseline))
         s0 = scores(base, np.ascontiguousarray(blobs.x[:, :base.getVarCount()]))
@@ -221,7 +229,9 @@ def main(argv: list[str] | None = None) -> int:
             "model": args.baseline.name,
             "alone": frame_figures(s0 >= args.threshold, blobs, truth, allf),
             "as_used": frame_figures((s0 >= args.threshold) | (
-                (s0 >= args.rules_threshold) & blobs.rule), blobs, truth, allf)}
+                (s0 >= args.rules_threshold) & blobs.rule), blobs, truth, allf),
+            "as_used_overrulable": frame_figures((s0 >= args.threshold) | (
+                (s0 >= args.rules_threshold) & blobs.rule & may), blobs, truth, allf)}
     # the hand's cells: a forest on the cells of the hand blobs, by the same folds
     cell_held = np.zeros(len(blobs.cell_y))
     cell_fold = fold[blobs.frame[blobs.cell_blob]]
@@ -262,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     rt.save(str(args.cells_out))
     side = args.out.with_name(args.out.name.split(".")[0] + ".json")
     side.write_text(json.dumps(report, indent=1) + "\n")
-    shown = ("old_rules", "folds", "as_used", "as_used_once", "baseline", "hug")
+    shown = ("old_rules", "folds", "as_used", "as_used_once", "as_used_overrulable", "baseline",
+             "hug")
     print(json.dumps({k: report[k] for k in shown if k in report}))
     for t, v in report["folds_by_threshold"].items():  # type: ignore[attr-defined]
         print(t, v)

@@ -37,7 +37,9 @@ class HandJudgeConfig:
         (``HandConfig.rules_cross_once``): on 180 harder frames (``make_hands.py --vary``, seeds
         47000-47179, never seen by this forest) the rules as they were made 24 false hands of
         102 hand-free frames, crossing once 23, the trees alone 18; 1 hand of 78 missed with
-        the rules either way, 2 without.
+        the rules either way, 2 without. Since session 11 they overrule the trees only for a
+        blob from the border coloured near the table but not the table's own chroma in shade
+        (``HandConfig.rules_min_chroma_z``, ``rules_max_chroma_z``).
     """
 
     model: Path = MODELS / "hands.yml.gz"

@@ -17,6 +17,7 @@ import numpy as np
 
 from vision.hand_cells import HandCellsConfig, cells_for
 from vision.hand_features import (
+    FEATURES,
     Foreign,
     ForeignConfig,
     blob_features,
@@ -62,6 +63,23 @@ class HandConfig:
         moved (a floor beyond the table's edge, a blind's stripes, a plank) is the table, and an
         arm that moves is cut from the stripe or the floor it crosses, not judged with it.
     moving_grow: See ``moving_only``.
+    rules_max_chroma_z: Beside the judge, the hand-set rules overrule it only for a blob whose
+        colour is near the table's (its chroma off the table's by less than this many of the
+        table's own spreads, feature ``chroma_z``) and that reaches in from the frame's border:
+        they are there for a hand the judge cannot see well because it looks like the table (a
+        tan hand on oak); a blob whose colour stands out (a page, a phone, a cloth's check, a
+        glossy table's shade) the judge sees plainly, and its word stands. None: any blob the
+        rules pass.
+    rules_min_chroma_z: ... and not for a blob of the table's own chroma (under this): a shade
+        of the table itself, a blind's stripe or a shadow, is the table in less light; skin,
+        even a tan hand on oak, has a chroma of its own. On 500 frames the committed judge
+        never saw (``training/README.md``, session 11) the rules made 48 false hands of 269
+        hand-free frames, 34 with both bounds (the trees alone 31; upper bounds from 1.0 to
+        2.0 gave 33 to 36, lower bounds from 0.3 to 0.5 the same), 5 hands missed either way
+        (7 without the rules): of the 244 hands' blobs 15 have a chroma under 0.45, and the
+        trees see all of them but three they score under 0.25 anyway. The sample playthrough's
+        hand only the rules keep (frame 022) has 0.71; the blind's stripe of render 63023
+        (``tests/vision/test_tile_tables.py``) 0.26.
     """
 
     cells_across: int = 160
@@ -78,6 +96,8 @@ class HandConfig:
     rules_cross_once: bool = True
     moving_only: bool = True
     moving_grow: int = 2
+    rules_max_chroma_z: float | None = 1.5
+    rules_min_chroma_z: float = 0.4
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
@@ -129,8 +149,9 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
         feats = np.array([blob_features(maps, fg, labels == i) for i in ids])
         s = judge_for(cfg.judge).scores(feats)
         loose = cfg.judge.rules_min_score
-        hands = [i for i, v in zip(ids, s, strict=True) if v >= cfg.judge.min_score or (
-            loose is not None and v >= loose and by_rules(cfg, maps, labels == i))]
+        may = overrulable(cfg, feats)
+        hands = [i for i, v, m in zip(ids, s, may, strict=True) if v >= cfg.judge.min_score or (
+            loose is not None and m and v >= loose and by_rules(cfg, maps, labels == i))]
     if not hands:
         return False, none
     return True, hug(cfg, fg, np.isin(labels, hands), maps).astype(np.uint8)
@@ -143,6 +164,19 @@ def _moves(cfg: HandConfig, maps: HandMaps, blob: np.ndarray, moving: np.ndarray
     n = np.count_nonzero(on)
     return bool(n >= cfg.confirm_share * max(1, np.count_nonzero(blob))
                 or float(maps.cell_mm2[on].sum()) >= cfg.min_area_mm2)
+
+
+def overrulable(cfg: HandConfig, features: np.ndarray) -> np.ndarray:
+    """Which blobs (rows of :func:`vision.hand_features.blob_features`) the hand-set rules may
+    call a hand against the judge (see ``HandConfig.rules_max_chroma_z`` and
+    ``rules_min_chroma_z``): those reaching in from the frame's border whose colour is near the
+    table's but not the table's own in shade; bool (N,)."""
+    f = np.asarray(features, np.float32).reshape(-1, len(FEATURES))
+    if cfg.rules_max_chroma_z is None:
+        return np.ones(len(f), bool)
+    chroma = f[:, FEATURES.index("chroma_z")]
+    return (f[:, FEATURES.index("border")] > 0) & (chroma < cfg.rules_max_chroma_z) & (
+        chroma >= cfg.rules_min_chroma_z)
 
 
 def by_rules(cfg: HandConfig, maps: HandMaps, blob: np.ndarray) -> bool:

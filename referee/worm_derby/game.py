@@ -228,7 +228,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             else:
                 worms.append(w)
         new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False,
-                      doubted=None, before_move=None, provisional=())
+                      doubted=None, before_move=None, provisional=(), guessed=())
         played = ""
         if state.roll not in (None, "again", "ace") and not state.over:
             player = self.players[state.turn]
@@ -338,6 +338,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         the reading may already show its move, which cannot be judged from nowhere."""
         if state.table is None or state.course is None:
             return state
+        state = self._reseat_guessed(state, scene)
         state = self._reseat_provisional(state, scene)
         if not state.unsure:
             return state
@@ -373,6 +374,35 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 worms.append(w)
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
                        unsure=tuple(sorted(unsure)), provisional=tuple(sorted(provisional)))
+
+    def _reseat_guessed(self, state: DerbyState, scene: Scene) -> DerbyState:
+        """Coins placed at a guessed place (``guessed`` in :class:`DerbyState`) are put where
+        this reading shows one coin of their worm within a coin's width of it and of no other
+        coin of that worm on the accepted table (a middle coin a gap pinned down: a move lifts
+        an end coin, never that one)."""
+        if not state.guessed or state.table is None:
+            return state
+        stayed = self.reading_rules(state).stayed_mm
+        table, worms, left = list(state.table.pieces), list(state.worms), []
+        for player, place in state.guessed:
+            others = [p.centre_mm for p in table if p.kind == "coin" and p.suit == player
+                      and p.centre_mm != place]
+            near = [p.centre_mm for p in scene.pieces if p.kind == "coin" and p.suit == player
+                    and math.dist(p.centre_mm, place) < self.d
+                    and all(math.dist(p.centre_mm, o) > stayed for o in others)]
+            k = next((i for i, p in enumerate(table) if p.kind == "coin" and p.suit == player
+                      and p.centre_mm == place), None)
+            if k is None:
+                continue  # lifted since by a move
+            if len(near) != 1:
+                left.append((player, place))
+                continue
+            table[k] = replace(table[k], x_mm=near[0][0], y_mm=near[0][1])
+            worms = [replace(w, coins_mm=tuple(near[0] if c == place else c
+                                               for c in w.coins_mm))
+                     if w.player == player else w for w in worms]
+        return replace(state, table=replace(state.table, pieces=tuple(table)),
+                       worms=tuple(worms), guessed=tuple(left))
 
     def _reseat_provisional(self, state: DerbyState, scene: Scene) -> DerbyState:
         """Worms placed from a reading since their player's move was last judged (see
@@ -537,7 +567,14 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 return step
             if step.verdicts and all(v.legal for v in step.verdicts) and \
                     self._legal_with_new_tiles(state, scene, cand, seq) and \
-                    not self._mover_end_guessed(state, cand):
+                    not self._mover_end_guessed(state, cand) and \
+                    self._legal_on_twin(state, cand, seq):
+                if cand.twin is not None and step.state.table is not None:
+                    # which side of the bend the coin lies is a guess: the next reading says
+                    guess = step.state.table.pieces[-1]
+                    if guess.kind == "coin" and guess.suit == player:
+                        step = Step(replace(step.state, guessed=(
+                            *step.state.guessed, (player, guess.centre_mm))), step.outputs)
                 return step
             if not step.outputs and k == 0 and state.roll != "ace":
                 return step  # nothing changed once the misread is put right (on an ace, the
@@ -746,6 +783,14 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             if gap <= d:
                 return False
         return True
+
+    def _legal_on_twin(self, state: DerbyState, cand: Candidate, seq: int) -> bool:
+        """Whether a move confirmed legal on a candidate with a coin guessed on one side of a
+        bend is legal with it on the other side too (which side it lies is not known)."""
+        if cand.twin is None:
+            return True
+        step = self._judge_scene(state, cand.twin, seq)
+        return bool(step.verdicts) and all(v.legal for v in step.verdicts)
 
     def _mover_end_guessed(self, state: DerbyState, cand: Candidate) -> bool:
         """Whether an end coin of the mover's worm on a candidate reading is one put back from

@@ -972,6 +972,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                                        f"coin not seen is taken to lie in the gap at "
                                        f"{at(gap.centre_mm)}", "warning"),)
         if setup.problem is not None:
+            completed = self._setup_completed(state, scene, seq)
+            if completed is not None:
+                return completed
+            if state.early_roller is None and state.setup_seen is None:
+                state = replace(state, setup_seen=scene)
             step = self._setup_problem(state, scene, setup.course, seq, setup.problem)
             if step.verdicts and not any(isinstance(o, Doubt) for o in step.outputs):
                 return Step(step.state, (*step.outputs, *filled))
@@ -1043,6 +1048,51 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                       where, sentence(f"{reason}: {doubt}")),))
         return Step(state, (judged(Rule.SETUP, reason, pieces, where).verdict(seq, None),))
+
+    def _setup_completed(self, state: DerbyState, scene: Scene, seq: int
+                         ) -> Step[DerbyState] | None:
+        """The first table, read in doubt before anyone rolled (``setup_seen``), completed by
+        this reading made after the first roll: a worm seen there short of coins is taken
+        from this reading when it shows every coin seen there still in its place and the
+        worm whole (a worm that did not move: the coin was there all along), and a tile seen
+        here clear of every piece there joins it. When that first table is a course, the race
+        is set up from it, the first player's roll is played and this reading is judged as
+        that player's move. None otherwise."""
+        first, roller = state.setup_seen, state.early_roller
+        if first is None or roller != self.players[0] or state.early_roll is None:
+            return None
+        same = self.settings.same_place_mm
+        pieces = list(first.pieces)
+        for player in self.players:
+            had = [p for p in first.pieces if p.kind == "coin" and p.suit == player]
+            if len(had) >= self.lengths[player]:
+                continue
+            now = [p for p in scene.pieces if p.kind == "coin" and p.suit == player]
+            if player == roller or len(now) != self.lengths[player] or not all(
+                    any(math.dist(p.centre_mm, q.centre_mm) <= same for q in now)
+                    for p in had):
+                return None
+            pieces = [p for p in pieces if not (p.kind == "coin" and p.suit == player)] + now
+        for q in scene.pieces:
+            if q.kind == "tile" and all(
+                    math.dist(q.centre_mm, p.centre_mm) > self.pieces.tile_mm
+                    for p in pieces if p.kind in ("tile", "coin")):
+                pieces.append(q)
+        whole = replace(first, pieces=tuple(pieces))
+        if whole == first:
+            return None
+        setup = judge_setup(self, whole)
+        if setup.problem is not None:
+            return None
+        new = replace(state, table=whole, course=setup.course, worms=setup.worms, turn=0,
+                      roll=None, early_roller=None, early_roll=None, setup_seen=None)
+        rolled = self._roll(new, Roll(roller, state.early_roll), seq)
+        said = Verdict(seq, None, True, Rule.OK.value, sentence(
+            f"{setup.reason.rstrip('.')} (its first reading was in doubt; this reading shows "
+            f"what it missed, where nothing moved)"))
+        moved = self._scene(rolled.state, scene, seq) if rolled.state.roll is not None \
+            else Step(rolled.state)
+        return Step(moved.state, (said, *rolled.outputs, *moved.outputs))
 
     def course_without_a_start_tile(self, scene: Scene) -> Course | None:
         """The course of a table where one start tile is not seen: a face-up tile in line with

@@ -1063,14 +1063,22 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return None
         same = self.settings.same_place_mm
         pieces = list(first.pieces)
+        unsure: list[str] = []
         for player in self.players:
             had = [p for p in first.pieces if p.kind == "coin" and p.suit == player]
             if len(had) >= self.lengths[player]:
                 continue
             now = [p for p in scene.pieces if p.kind == "coin" and p.suit == player]
-            if player == roller or len(now) != self.lengths[player] or not all(
+            if player == roller or not all(
                     any(math.dist(p.centre_mm, q.centre_mm) <= same for q in now)
                     for p in had):
+                return None
+            if len(now) == len(had) == self.lengths[player] - 1:
+                end = self._unseen_start_coin(first, player)
+                if end is None:
+                    return None
+                now, unsure = [*now, end], [*unsure, player]
+            elif len(now) != self.lengths[player]:
                 return None
             pieces = [p for p in pieces if not (p.kind == "coin" and p.suit == player)] + now
         for q in scene.pieces:
@@ -1085,7 +1093,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         if setup.problem is not None:
             return None
         new = replace(state, table=whole, course=setup.course, worms=setup.worms, turn=0,
-                      roll=None, early_roller=None, early_roll=None, setup_seen=None)
+                      roll=None, early_roller=None, early_roll=None, setup_seen=None,
+                      unsure=tuple(unsure))
         rolled = self._roll(new, Roll(roller, state.early_roll), seq)
         said = Verdict(seq, None, True, Rule.OK.value, sentence(
             f"{setup.reason.rstrip('.')} (its first reading was in doubt; this reading shows "
@@ -1093,6 +1102,30 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         moved = self._scene(rolled.state, scene, seq) if rolled.state.roll is not None \
             else Step(rolled.state)
         return Step(moved.state, (said, *rolled.outputs, *moved.outputs))
+
+    def _unseen_start_coin(self, first: Scene, player: str) -> Piece | None:
+        """The coin of ``player``'s worm, read one coin short on the first table and in the
+        same place since, that makes it a worm at the start: one coin's width beyond one of
+        its ends, in line, where the start rules then hold (:func:`judge_setup`; the tail's
+        end first); None when neither does. The worm stays *unsure* (its coins on the table
+        are those each reading shows, until it is seen whole), so the guess is never judged."""
+        shape = extract_worm(first, player, self.d, self.settings)
+        if not shape.ok or len(shape.coins) < 2:
+            return None
+        pts = [first.pieces[i].centre_mm for i in shape.coins]
+        found = []
+        for end, nxt in ((pts[0], pts[1]), (pts[-1], pts[-2])):
+            n = math.dist(end, nxt)
+            c = Piece("coin", round(end[0] + (end[0] - nxt[0]) * self.d / n, 2),
+                      round(end[1] + (end[1] - nxt[1]) * self.d / n, 2), suit=player)
+            if any(math.dist(c.centre_mm, q.centre_mm) < self.d for q in first.pieces
+                   if q.kind == "coin") or any(
+                    q.kind == "tile" and tile_distance(c.centre_mm, q, self.pieces.tile_mm)
+                    < self.d / 2 for q in first.pieces):
+                continue
+            if judge_setup(self, replace(first, pieces=(*first.pieces, c))).problem is None:
+                found.append(c)
+        return found[0] if found else None
 
     def course_without_a_start_tile(self, scene: Scene) -> Course | None:
         """The course of a table where one start tile is not seen: a face-up tile in line with

@@ -39,3 +39,14 @@ def test_setup_a_worm_seen_elsewhere_later_does_not_complete_the_first_table():
     _, out = play(game, game.initial_state(), FIRST_SHORT, roll("suns", "2"),
                   seen(course(), line(-40, 2 * D, 4, "suns"), line(40, D, 4, "moons")))
     assert not any(isinstance(e, Verdict) and e.player == "suns" for e in out)
+
+
+def test_setup_a_coin_never_seen_of_a_worm_that_did_not_move_lets_the_first_move_be_judged():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    state, out = play(game, game.initial_state(), FIRST_SHORT, roll("suns", "2"),
+                      seen(course(), line(-40, 2 * D, 4, "suns"), MOONS0[:3]))
+    assert _said(out)[1:] == [("Verdict", None, True, "ok"), ("Verdict", "suns", True, "ok")]
+    assert state.unsure == ("moons",)  # read again from each reading until seen whole
+    state, out = play(game, state, roll("moons", "2"),
+                      seen(course(), line(-40, 2 * D, 4, "suns"), line(40, 2 * D, 4, "moons")))
+    assert not any(isinstance(e, Verdict) and not e.legal for e in out)

@@ -295,6 +295,10 @@ class Jungle(Game[JungleState]):
                     seq, None, True, "ok", f"The board stands as the game does; "
                     f"{self.players[pos.side]} to move."),))
             return Step(replace(state, table=scene))
+        if len(moved) == 2:
+            both = self._two_moves_in_turn(state, scene, seen, moved, on_board, seq, t)
+            if both is not None:
+                return both
         if len(moved) >= 2:
             said = " and ".join(f"the {piece_name(c)} {g.SQUARE_NAMES[on_board[c]]}-"
                                 f"{g.SQUARE_NAMES[seen.squares[c]]}" for c in moved[:3])
@@ -328,6 +332,37 @@ class Jungle(Game[JungleState]):
                          f"nothing captured it: is it hidden, or was it taken away?",
                          (seen.index[c],), g.square_centre_mm(on_board[v]))
         return step
+
+    def _two_moves_in_turn(self, state: JungleState, scene: Scene, seen: Any,
+                           moved: list[int], on_board: Mapping[int, int], seq: int,
+                           t: float | None) -> Step[JungleState] | None:
+        """Two tokens moved since the last table judged, one of each side: the side to move
+        moved first and the other answered while the table was not seen still between them
+        (or its reading was in doubt). When the first is legal both are judged in turn: the
+        first stands, and the second is judged after it (the game goes on, not a chain of
+        "2 tokens moved"). None otherwise (judged as two tokens moved)."""
+        pos = self.position(state)
+        first = [c for c in moved if side_of(c) == pos.side]
+        second = [c for c in moved if side_of(c) != pos.side]
+        if len(first) != 1 or len(second) != 1:
+            return None
+        c = second[0]
+        x, y = g.square_centre_mm(on_board[c])
+        k = seen.index[c]
+        before = replace(scene, pieces=(*scene.pieces[:k], replace(scene.pieces[k], x_mm=x,
+                                                                      y_mm=y),
+                                        *scene.pieces[k + 1:]))
+        one = self._judge_scene(state, before, seq, t)
+        if not one.verdicts or not all(v.legal for v in one.verdicts) or \
+                any(isinstance(o, Doubt | Winner) for o in one.outputs):
+            return None
+        two = self._judge_scene(one.state, scene, seq, t)
+        if len(two.verdicts) != 1 or any(isinstance(o, Doubt) for o in two.outputs):
+            return None
+        said = Notice(seq, f"{self.players[pos.side]}'s move was not seen on a still table "
+                           f"before {self.players[1 - pos.side]} moved: both moves are judged "
+                           f"in turn", "warning")
+        return Step(two.state, (said, *one.outputs, *two.outputs))
 
     def _foul_without(self, state: JungleState, missing: list[int], step: Step[JungleState],
                       move: tuple[str, str, str], seq: int, t: float | None) -> bool:

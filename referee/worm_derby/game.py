@@ -228,7 +228,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             else:
                 worms.append(w)
         new = replace(state, table=scene, worms=tuple(worms), pending=None, pending_told=False,
-                      doubted=None, before_move=None, provisional=())
+                      doubted=None, before_move=None, provisional=(), guessed=())
         played = ""
         if state.roll not in (None, "again", "ace") and not state.over:
             player = self.players[state.turn]
@@ -338,6 +338,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         the reading may already show its move, which cannot be judged from nowhere."""
         if state.table is None or state.course is None:
             return state
+        state = self._reseat_guessed(state, scene)
         state = self._reseat_provisional(state, scene)
         if not state.unsure:
             return state
@@ -373,6 +374,35 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 worms.append(w)
         return replace(state, table=replace(state.table, pieces=tuple(keep)), worms=tuple(worms),
                        unsure=tuple(sorted(unsure)), provisional=tuple(sorted(provisional)))
+
+    def _reseat_guessed(self, state: DerbyState, scene: Scene) -> DerbyState:
+        """Coins placed at a guessed place (``guessed`` in :class:`DerbyState`) are put where
+        this reading shows one coin of their worm within a coin's width of it and of no other
+        coin of that worm on the accepted table (a middle coin a gap pinned down: a move lifts
+        an end coin, never that one)."""
+        if not state.guessed or state.table is None:
+            return state
+        stayed = self.reading_rules(state).stayed_mm
+        table, worms, left = list(state.table.pieces), list(state.worms), []
+        for player, place in state.guessed:
+            others = [p.centre_mm for p in table if p.kind == "coin" and p.suit == player
+                      and p.centre_mm != place]
+            near = [p.centre_mm for p in scene.pieces if p.kind == "coin" and p.suit == player
+                    and math.dist(p.centre_mm, place) < self.d
+                    and all(math.dist(p.centre_mm, o) > stayed for o in others)]
+            k = next((i for i, p in enumerate(table) if p.kind == "coin" and p.suit == player
+                      and p.centre_mm == place), None)
+            if k is None:
+                continue  # lifted since by a move
+            if len(near) != 1:
+                left.append((player, place))
+                continue
+            table[k] = replace(table[k], x_mm=near[0][0], y_mm=near[0][1])
+            worms = [replace(w, coins_mm=tuple(near[0] if c == place else c
+                                               for c in w.coins_mm))
+                     if w.player == player else w for w in worms]
+        return replace(state, table=replace(state.table, pieces=tuple(table)),
+                       worms=tuple(worms), guessed=tuple(left))
 
     def _reseat_provisional(self, state: DerbyState, scene: Scene) -> DerbyState:
         """Worms placed from a reading since their player's move was last judged (see
@@ -537,7 +567,14 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 return step
             if step.verdicts and all(v.legal for v in step.verdicts) and \
                     self._legal_with_new_tiles(state, scene, cand, seq) and \
-                    not self._mover_end_guessed(state, cand):
+                    not self._mover_end_guessed(state, cand) and \
+                    self._legal_on_twin(state, cand, seq):
+                if cand.twin is not None and step.state.table is not None:
+                    # which side of the bend the coin lies is a guess: the next reading says
+                    guess = step.state.table.pieces[-1]
+                    if guess.kind == "coin" and guess.suit == player:
+                        step = Step(replace(step.state, guessed=(
+                            *step.state.guessed, (player, guess.centre_mm))), step.outputs)
                 return step
             if not step.outputs and k == 0 and state.roll != "ace":
                 return step  # nothing changed once the misread is put right (on an ace, the
@@ -747,6 +784,14 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 return False
         return True
 
+    def _legal_on_twin(self, state: DerbyState, cand: Candidate, seq: int) -> bool:
+        """Whether a move confirmed legal on a candidate with a coin guessed on one side of a
+        bend is legal with it on the other side too (which side it lies is not known)."""
+        if cand.twin is None:
+            return True
+        step = self._judge_scene(state, cand.twin, seq)
+        return bool(step.verdicts) and all(v.legal for v in step.verdicts)
+
     def _mover_end_guessed(self, state: DerbyState, cand: Candidate) -> bool:
         """Whether an end coin of the mover's worm on a candidate reading is one put back from
         the accepted table (not seen): the coin the next step would have lifted may lie there
@@ -927,6 +972,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                                        f"coin not seen is taken to lie in the gap at "
                                        f"{at(gap.centre_mm)}", "warning"),)
         if setup.problem is not None:
+            completed = self._setup_completed(state, scene, seq)
+            if completed is not None:
+                return completed
+            if state.early_roller is None and state.setup_seen is None:
+                state = replace(state, setup_seen=scene)
             step = self._setup_problem(state, scene, setup.course, seq, setup.problem)
             if step.verdicts and not any(isinstance(o, Doubt) for o in step.outputs):
                 return Step(step.state, (*step.outputs, *filled))
@@ -998,6 +1048,84 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                       where, sentence(f"{reason}: {doubt}")),))
         return Step(state, (judged(Rule.SETUP, reason, pieces, where).verdict(seq, None),))
+
+    def _setup_completed(self, state: DerbyState, scene: Scene, seq: int
+                         ) -> Step[DerbyState] | None:
+        """The first table, read in doubt before anyone rolled (``setup_seen``), completed by
+        this reading made after the first roll: a worm seen there short of coins is taken
+        from this reading when it shows every coin seen there still in its place and the
+        worm whole (a worm that did not move: the coin was there all along), and a tile seen
+        here clear of every piece there joins it. When that first table is a course, the race
+        is set up from it, the first player's roll is played and this reading is judged as
+        that player's move. None otherwise."""
+        first, roller = state.setup_seen, state.early_roller
+        if first is None or roller != self.players[0] or state.early_roll is None:
+            return None
+        same = self.settings.same_place_mm
+        pieces = list(first.pieces)
+        unsure: list[str] = []
+        for player in self.players:
+            had = [p for p in first.pieces if p.kind == "coin" and p.suit == player]
+            if len(had) >= self.lengths[player]:
+                continue
+            now = [p for p in scene.pieces if p.kind == "coin" and p.suit == player]
+            if player == roller or not all(
+                    any(math.dist(p.centre_mm, q.centre_mm) <= same for q in now)
+                    for p in had):
+                return None
+            if len(now) == len(had) == self.lengths[player] - 1:
+                end = self._unseen_start_coin(first, player)
+                if end is None:
+                    return None
+                now, unsure = [*now, end], [*unsure, player]
+            elif len(now) != self.lengths[player]:
+                return None
+            pieces = [p for p in pieces if not (p.kind == "coin" and p.suit == player)] + now
+        for q in scene.pieces:
+            if q.kind == "tile" and all(
+                    math.dist(q.centre_mm, p.centre_mm) > self.pieces.tile_mm
+                    for p in pieces if p.kind in ("tile", "coin")):
+                pieces.append(q)
+        whole = replace(first, pieces=tuple(pieces))
+        if whole == first:
+            return None
+        setup = judge_setup(self, whole)
+        if setup.problem is not None:
+            return None
+        new = replace(state, table=whole, course=setup.course, worms=setup.worms, turn=0,
+                      roll=None, early_roller=None, early_roll=None, setup_seen=None,
+                      unsure=tuple(unsure))
+        rolled = self._roll(new, Roll(roller, state.early_roll), seq)
+        said = Verdict(seq, None, True, Rule.OK.value, sentence(
+            f"{setup.reason.rstrip('.')} (its first reading was in doubt; this reading shows "
+            f"what it missed, where nothing moved)"))
+        moved = self._scene(rolled.state, scene, seq) if rolled.state.roll is not None \
+            else Step(rolled.state)
+        return Step(moved.state, (said, *rolled.outputs, *moved.outputs))
+
+    def _unseen_start_coin(self, first: Scene, player: str) -> Piece | None:
+        """The coin of ``player``'s worm, read one coin short on the first table and in the
+        same place since, that makes it a worm at the start: one coin's width beyond one of
+        its ends, in line, where the start rules then hold (:func:`judge_setup`; the tail's
+        end first); None when neither does. The worm stays *unsure* (its coins on the table
+        are those each reading shows, until it is seen whole), so the guess is never judged."""
+        shape = extract_worm(first, player, self.d, self.settings)
+        if not shape.ok or len(shape.coins) < 2:
+            return None
+        pts = [first.pieces[i].centre_mm for i in shape.coins]
+        found = []
+        for end, nxt in ((pts[0], pts[1]), (pts[-1], pts[-2])):
+            n = math.dist(end, nxt)
+            c = Piece("coin", round(end[0] + (end[0] - nxt[0]) * self.d / n, 2),
+                      round(end[1] + (end[1] - nxt[1]) * self.d / n, 2), suit=player)
+            if any(math.dist(c.centre_mm, q.centre_mm) < self.d for q in first.pieces
+                   if q.kind == "coin") or any(
+                    q.kind == "tile" and tile_distance(c.centre_mm, q, self.pieces.tile_mm)
+                    < self.d / 2 for q in first.pieces):
+                continue
+            if judge_setup(self, replace(first, pieces=(*first.pieces, c))).problem is None:
+                found.append(c)
+        return found[0] if found else None
 
     def course_without_a_start_tile(self, scene: Scene) -> Course | None:
         """The course of a table where one start tile is not seen: a face-up tile in line with

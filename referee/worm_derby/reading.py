@@ -102,6 +102,10 @@ class Candidate:
 
     scene: Scene
     index_map: tuple[int, ...]
+    twin: Scene | None = None
+    """The same reading with the guessed coin on the other side of a bend
+    (:func:`one_coin_places`): a legal move is confirmed on this candidate only when it is
+    legal on its twin too."""
 
     def to_reading(self, indices: tuple[int, ...]) -> tuple[int, ...]:
         """Indices into the judged scene as indices into the reading (restored ones left out)."""
@@ -152,6 +156,10 @@ def _nearest(points: list[tuple[int, Point2]], p: Point2, within: float
     return best
 
 
+BEND_GAP = 1.85
+"""A gap at a bend (:func:`one_coin_places`) is tried only from this many coin widths apart (a
+gentle bend): nearer, a coin laid over a neighbour's edge (an overlap) fits there too."""
+
 GAP_SLACK = 0.08
 """Two coins of the worm on the move at most this share of a coin's width farther apart than
 two widths leave a gap one coin fills (touching both): the coin not seen may lie there."""
@@ -159,13 +167,25 @@ two widths leave a gap one coin fills (touching both): the coin not seen may lie
 
 def one_coin_gaps(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None],
                   player: str, rules: ReadingRules) -> list[Piece]:
+    """Where a coin of the mover's worm, read one coin short, may lie unseen, in gaps where
+    the place is known (:func:`one_coin_places`; a gap at a bend, where it may lie on either
+    side, is left out)."""
+    return [places[0] for places in one_coin_places(mine_at, pieces, player, rules)
+            if len(places) == 1]
+
+
+def one_coin_places(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None],
+                    player: str, rules: ReadingRules) -> list[tuple[Piece, ...]]:
     """Where a coin of the mover's worm, read one coin short, may lie unseen: between two of
     its coins that no coin joins, two coin widths apart (give or take :data:`GAP_SLACK`; the
     coin between them then lies within ``same_place_mm`` of their midpoint: a bend leaves it
     on either side, not known which), on no other piece read. Tried as candidates that may
-    only confirm a legal move."""
+    only confirm a legal move. Each gap gives its place, or at a bend (the coin between them
+    lies more than ``same_place_mm`` off their midpoint) its two places, one on either side,
+    which are tried together (:class:`Candidate` ``twin``): both free of other pieces or
+    neither given."""
     d = rules.coin_mm
-    out: list[Piece] = []
+    out: list[tuple[Piece, ...]] = []
     for a in range(len(mine_at)):
         for b in range(a + 1, len(mine_at)):
             pa, pb = mine_at[a][1], mine_at[b][1]
@@ -178,16 +198,20 @@ def one_coin_gaps(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None],
                 continue  # a coin of the worm lies between them already
             mx, my = (pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2
             half = gap / 2
-            if math.sqrt(max(0.0, d * d - half * half)) >= rules.same_place_mm:
-                continue  # a bend: the coin may lie on either side, and which is not known
-            for x, y in [(mx, my)]:
-                if any(q is not None and (
-                        math.dist(q.centre_mm, (x, y)) < 0.8 * d if q.kind == "coin"
-                        else q.kind == "tile" and
-                        tile_distance((x, y), q, rules.tile_mm) < d / 2 - 1.0)
-                       for q in pieces):
+            off = math.sqrt(max(0.0, d * d - half * half))
+            places = [(mx, my)]
+            if off >= rules.same_place_mm:  # a bend: on either side, which is not known
+                if gap < BEND_GAP * d:
                     continue
-                out.append(Piece("coin", round(x, 2), round(y, 2), suit=player))
+                nx, ny = -(pb[1] - pa[1]) / gap, (pb[0] - pa[0]) / gap
+                places = [(mx + off * nx, my + off * ny), (mx - off * nx, my - off * ny)]
+            free = [(x, y) for x, y in places if not any(q is not None and (
+                math.dist(q.centre_mm, (x, y)) < 0.8 * d if q.kind == "coin"
+                else q.kind == "tile" and tile_distance((x, y), q, rules.tile_mm) < d / 2 - 1.0)
+                for q in pieces)]
+            if len(free) == len(places):
+                out.append(tuple(Piece("coin", round(x, 2), round(y, 2), suit=player)
+                                 for x, y in free))
     return out
 
 
@@ -342,7 +366,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             resolved.append(f"the {p.suit or 'unknown'} coin at {at(where)} stayed as it was")
     # -- each worm keeps its coins
     mover_missing: list[Piece] = []
-    gap_coins: list[Piece] = []
+    gap_coins: list[tuple[Piece, ...]] = []
     maybe_eaten: list[Piece] = []
     for player, n in rules.lengths.items():
         mine = [j for j, p in enumerate(pieces)
@@ -393,7 +417,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             if player == rules.mover:
                 mover_missing.extend(unmatched_old)
                 if seen == n - 1:
-                    gap_coins.extend(one_coin_gaps(mine_at, pieces, player, rules))
+                    gap_coins.extend(one_coin_places(mine_at, pieces, player, rules))
             elif len(unmatched_old) == n - seen:
                 restored.extend(unmatched_old)  # the worm not on the move stays
             else:
@@ -419,9 +443,10 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     for p in mover_missing:
         candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces, p)),
                                     (*base.index_map, -1)))
-    for p in gap_coins:
-        candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces, p)),
-                                    (*base.index_map, -1)))
+    for places in gap_coins:
+        scenes = [replace(base.scene, pieces=(*base.scene.pieces, p)) for p in places]
+        candidates.append(Candidate(scenes[0], (*base.index_map, -1),
+                                    scenes[1] if len(scenes) > 1 else None))
     if mover_missing or gap_coins:
         candidates = candidates[1:] + candidates[:1]
     return Reading(tuple(candidates), complete, tuple(doubts), tuple(resolved), base)

@@ -101,6 +101,13 @@ class DerbyState(GameState):
         late_seen: Tiles the last reading showed where the accepted table has none, clear of
             its tiles (:mod:`.late_found`): a tile shown there again was missed before, and
             joins the accepted table.
+        setup_seen: The first table read before anyone rolled, when it was in doubt (a coin
+            or a tile not seen): a later reading that shows the pieces missing there, of worms
+            that did not move, completes it (:meth:`WormDerby._setup_completed`).
+        guessed: ``(player, place)``: a coin of a worm placed where a legal move was confirmed
+            on a guess (a coin not seen in a gap at a bend, which lay on either side): the
+            next reading that shows one coin of that worm within a coin's width of it, where
+            none lay, puts it there (:meth:`WormDerby._reseat_guessed`).
     """
 
     table: Scene | None = None
@@ -123,6 +130,8 @@ class DerbyState(GameState):
     as_it_stands: bool = False
     fresh: bool = False
     late_seen: tuple[Piece, ...] = ()
+    guessed: tuple[tuple[str, Point2], ...] = ()
+    setup_seen: Scene | None = None
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from referee.record import fold
 from tabletop.events import Accept, Doubt, Notice, SceneSeen, Verdict
+from tabletop.scene import Scene
 from tests.factories import coin, setup, tile
 from tests.referee.worm_derby.helpers import (
     D,
@@ -239,13 +240,26 @@ def test_pending_a_foul_put_back_as_it_was_is_put_right():
     assert kinds(out) == [("Verdict", "turn"), ("Verdict", "ok")]
 
 
-def test_setup_in_doubt_then_rolled_on_is_set_up_as_the_table_stands():
+def test_setup_in_doubt_then_rolled_on_is_completed_and_the_move_judged_from_it():
     game = new_game()
     no_pylon = seen([p for p in FIRST.pieces if p.centre_mm != (0.0, 1000.0)])  # not seen
     state, out = play(game, game.initial_state(), no_pylon, roll("suns", "2"),
                       seen(course(obstacles=[OBSTACLE]), SUNS2, MOONS0), roll("moons", "3"))
-    assert kinds(out) == [("Doubt", None), ("Notice", None), ("Verdict", "ok")]
-    assert "as the table stands" in out[2].reason and "moons' turn" in out[2].reason
+    assert kinds(out) == [("Doubt", None), ("Notice", None), ("Verdict", "ok"),
+                          ("Verdict", "ok")]
+    assert "first reading was in doubt" in out[2].reason and out[3].player == "suns"
+    assert game.describe(state)["turn"] == "moons" and state.roll == "3"
+
+
+def test_setup_in_doubt_then_rolled_on_is_set_up_as_the_table_stands():
+    game = new_game()
+    no_pylon = seen([p for p in FIRST.pieces if p.centre_mm != (0.0, 1000.0)])  # not seen
+    moons_short = [p for p in no_pylon.scene.pieces if p != MOONS0[-1]]  # nor moons' head
+    state, out = play(game, game.initial_state(), SceneSeen(Scene.of(moons_short)),
+                      roll("suns", "2"), seen(course(obstacles=[OBSTACLE]), SUNS2,
+                                              line(40, D, 6, "moons")), roll("moons", "3"))
+    assert kinds(out)[-1] == ("Verdict", "ok")
+    assert "as the table stands" in out[-1].reason and "moons' turn" in out[-1].reason
     assert game.describe(state)["turn"] == "moons" and state.roll == "3"
 
 

@@ -55,9 +55,14 @@ def test_overlap_a_worm_lying_over_its_own_coin_is_not_set_up_as_it_stands():
     assert state.course is None  # the race is not set up on a foul
 
 
+# the first roller's worm not seen whole either: the first table cannot be completed from a
+# later reading (:meth:`WormDerby._setup_completed`), so the race is set up as the table stands
+FIRST_BOTH_SHORT = seen(NO_PYLON, SUNS0[1:], MOONS0)
+
+
 def test_as_it_stands_a_worm_read_again_before_the_next_roll_is_a_correction_not_a_move():
     game = new_game(lengths={"suns": 4, "moons": 4})
-    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+    state, out = play(game, game.initial_state(), FIRST_BOTH_SHORT,
                       roll("suns", "2"), seen(course(), SUNS2, MOONS0),
                       seen(course(), SUNS0, MOONS0))
     assert _verdicts(out) == [(None, True, "ok"), (None, True, "ok")]
@@ -76,7 +81,7 @@ def test_as_it_stands_ends_at_the_next_roll_then_a_worm_moved_is_a_move():
 def test_as_it_stands_a_lie_foul_read_before_the_next_roll_is_still_called():
     game = new_game(lengths={"suns": 4, "moons": 4})
     over = [*line(-40, 2 * D, 3, "suns"), *line(-40, 4 * D + 13.0, 1, "suns")]
-    _, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+    _, out = play(game, game.initial_state(), FIRST_BOTH_SHORT,
                   roll("suns", "2"), seen(course(), SUNS2, MOONS0), seen(course(), over, MOONS0))
     assert _verdicts(out) == [(None, True, "ok"), ("suns", False, "overlap")]
 

@@ -48,6 +48,7 @@ from referee.base import Game, RuleBroken, Step, still_pending
 from referee.pending import Pending, SettlesFouls
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
+from referee.worm_up.end_short import end_guesses, other_end, settle_guesses
 from referee.worm_up.move_rules import (
     changes,
     finisher,
@@ -63,6 +64,7 @@ from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import (
     finish_ahead,
     first_table,
+    heads_spread_mm,
     posts_not_seen,
     read_setup,
     set_up_in_line,
@@ -83,6 +85,7 @@ from referee.worm_up.turns import (
     bids_carried,
     judge_bid,
     maybe_end_round,
+    next_in_order,
     out_of_turn,
     the_mover,
 )
@@ -171,7 +174,52 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 isinstance(o, Verdict) and not o.legal for o in trial.outputs)
             if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not fouls:
                 return Step(replace(trial.state, doubted_reading=None), trial.outputs)
+        if state.phase is Phase.SETUP and not event.scene.hand:
+            bases = [event.scene, *(t for t in tries[:1] if t is not None)]
+            guessed = self._ends_guessed(state, event, seq, doubts, bases)
+            if guessed is not None:
+                return guessed
         return Step(replace(step.state, doubted_reading=event.scene), step.outputs)
+
+    def _ends_guessed(self, state: WormUpState, event: SceneSeen, seq: int, doubts: int,
+                      bases: list[Scene]) -> Step[WormUpState] | None:
+        """A first table with a worm read one short at an end, in every reading: the
+        segment not seen taken one step beyond the end under which the worms are set up by
+        the rules, their heads most level (a tie: beyond the tail, the heads as read); the
+        setup judged, and one doubt says where it was taken. None when no guess sets the
+        worms up (the table stays in doubt; never a foul from a guess)."""
+        counts = {p: self.settings.segments for p in self.players}
+        best: tuple[tuple[float, int], Step[WormUpState], tuple[tuple[str, Point2,
+                                                                 Point2], ...]] | None = None
+        for base in bases:
+            for guess in end_guesses(base, counts, self.diameter_mm,
+                                     self.settings.chain_gap_mm):
+                trial = self._judge(state, replace(event, scene=guess.scene), seq)
+                verdicts = [o for o in trial.outputs if isinstance(o, Verdict)]
+                if not verdicts or not all(v.legal for v in verdicts) or \
+                        sum(isinstance(o, Doubt) for o in trial.outputs) >= doubts:
+                    continue
+                worms = {w.player: w for w in trial.state.worms}
+                at_head = sum(geo.dist(worms[p].head_mm, c) < 1e-6 for p, c in guess.added)
+                key = (round(heads_spread_mm(trial.state.worms) / 2.0), at_head)
+                if best is None or key < best[0]:
+                    kept = tuple((p, c, o) for (p, c), (_, o) in
+                                 zip(guess.added, guess.others, strict=True))
+                    best = (key, trial, kept)
+        if best is None:
+            return None
+        _, trial, kept = best
+        worms = {w.player: w for w in trial.state.worms}
+        said = tuple(Doubt(seq, p, tuple(i for i, q in enumerate(event.scene.pieces)
+                                        if q.kind == "segment" and q.color == p), c,
+                           f"{p} has {self.settings.segments - 1} of its "
+                           f"{self.settings.segments} segments seen: the one not seen is taken "
+                           f"at its {'head' if geo.dist(worms[p].head_mm, c) < 1e-6 else 'tail'}"
+                           f" ({c[0]:.0f}, {c[1]:.0f}): is it hidden there? The race goes on; "
+                           f"fix the reading if it is not.")
+                     for p, c, _ in kept)
+        return Step(replace(trial.state, doubted_reading=None, guessed=kept),
+                    (*trial.outputs, *said))
 
     def new_foul(self, state: WormUpState, verdict: Verdict, pending: Pending,
                  refused: bool) -> bool:
@@ -234,7 +282,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         state = replace(state, pending=None, pending_told=False)
         try:
             if state.phase is Phase.SETUP:
-                new = read_setup(self, scene, strict=False)
+                new = self._setup_accepted(scene)
                 return Step(replace(new, table=scene, phase=Phase.BIDDING),
                             (Verdict(seq, None, True, Rule.OK.value,
                                      "The table was accepted as the start; bidding for round 1 "
@@ -245,6 +293,33 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             return Step(state, (Verdict(seq, foul.player, False, Rule.ACCEPT.value,
                                         f"The table cannot be accepted: {foul.reason[:1].lower()}"
                                         f"{foul.reason[1:]}", foul.pieces, foul.where),))
+
+    def _setup_accepted(self, scene: Scene) -> WormUpState:
+        """The first table accepted as it is; a worm read one short at an end has the
+        segment not seen beyond the end that leaves the heads most level (kept as a guess).
+
+        Raises:
+            RuleBroken: the table cannot be the start even so.
+        """
+        try:
+            return read_setup(self, scene, strict=False)
+        except RuleBroken as broken:
+            counts = {p: self.settings.segments for p in self.players}
+            best: tuple[float, WormUpState] | None = None
+            for guess in end_guesses(scene, counts, self.diameter_mm,
+                                     self.settings.chain_gap_mm):
+                try:
+                    new = read_setup(self, guess.scene, strict=False)
+                except RuleBroken:
+                    continue
+                spread = heads_spread_mm(new.worms)
+                if best is None or spread < best[0] - 1.0:
+                    kept = tuple((p, c, o) for (p, c), (_, o) in
+                                 zip(guess.added, guess.others, strict=True))
+                    best = (spread, replace(new, guessed=kept))
+            if best is None:
+                raise broken from None
+            return best[1]
 
     def describe(self, state: WormUpState) -> dict[str, Any]:
         """The dashboard's view: round, who has bid (not what), tiles, order, line, worms."""
@@ -362,6 +437,10 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         """A later table: one worm moved in its turn (and perhaps a finish post after an X).
         A worm that did not move, read one segment short, keeps it where it lay
         (:func:`referee.worm_up.still_worms.fill_still_worms`)."""
+        if state.guessed:  # a worm seen whole tells where its segment never seen lies
+            seen = read_table(self, scene)
+            state = settle_guesses(state, {p: seen.centres(p) for p in self.players},
+                                   self.settings.still_mm)
         scene = fill_still_worms(state.worms, scene, self.diameter_mm)
         read = read_table(self, scene)
         try:
@@ -420,6 +499,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 except RuleBroken:
                     pass
             state = replace(state, heads_unknown=False)
+        state, still = self._guess_for_move(state, read, player, still)
         worm, new_idx, number = judge_move(self, state, read, player, still)
         m = rv.mover(player)
         new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
@@ -430,14 +510,35 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                             f"{player} moved {number} segments from tail to head{how}.",
                             tuple(new_idx)), worm, number
 
+    def _guess_for_move(self, state: WormUpState, read: TableRead, player: str,
+                        still: dict[int, int]) -> tuple[WormUpState, dict[int, int]]:
+        """The first move of a worm whose segment never seen was guessed at one end: judged
+        with it at the other end when that makes the move legal and the guess does not (the
+        guess is a guess, never a reason for a foul); the guess is then settled."""
+        guess = next((g for g in state.guessed if g[0] == player), None)
+        if guess is None:
+            return state, still
+        state = replace(state, guessed=tuple(g for g in state.guessed if g[0] != player))
+        try:
+            judge_move(self, state, read, player, still)
+            return state, still
+        except RuleBroken:
+            pass
+        alt = other_end(state.worm(player), guess[1], guess[2])
+        turned = replace(state, worms=tuple(alt if w.player == player else w
+                                            for w in state.worms))
+        alt_still = geo.match_still(alt.centres_mm, read.centres(player),
+                                    self.settings.still_mm)
+        try:
+            judge_move(self, turned, read, player, alt_still)
+        except RuleBroken:
+            return state, still
+        return turned, alt_still
+
     @staticmethod
     def _next_in_order(state: WormUpState, changed: list[str]) -> list[str]:
         """``changed`` in move order when they are exactly the next worms to move, else []."""
-        if state.phase is not Phase.MOVING or state.reveal is None:
-            return []
-        left = [m.player for m in state.reveal.order if m.player not in state.moved]
-        first = left[:len(changed)]
-        return first if set(first) == set(changed) else []
+        return next_in_order(state, changed)
 
     def _moves_in_order(self, state: WormUpState, read: TableRead, scene: Scene, seq: int,
                         still: dict[str, dict[int, int]], players: list[str]

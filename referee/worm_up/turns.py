@@ -255,6 +255,15 @@ TURN_RULES: tuple[TurnRule, ...] = (
 """The rules of whose worm may move, in the order they are asked."""
 
 
+def next_in_order(state: WormUpState, changed: list[str]) -> list[str]:
+    """``changed`` in move order when they are exactly the next worms to move, else []."""
+    if state.phase is not Phase.MOVING or state.reveal is None:
+        return []
+    left = [m.player for m in state.reveal.order if m.player not in state.moved]
+    first = left[:len(changed)]
+    return first if set(first) == set(changed) else []
+
+
 def the_mover(check: TurnCheck) -> str:
     """The one player whose worm moved, in turn (:data:`TURN_RULES`).
 
@@ -293,6 +302,8 @@ def out_of_turn(game: WormUp, state: WormUpState, read: TableRead) -> None:
         _still, changed, moved_post = changes(game, state, read)
         if not set(short) <= set(changed):
             return
+        if state.doubted and moved_post is None and next_in_order(state, changed):
+            return  # after a table in doubt: the next worms in the move order, each in turn
         the_mover(TurnCheck(state, read, tuple(changed), moved_post))
     except RuleBroken as broken:
         j = broken.judgement

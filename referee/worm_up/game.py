@@ -512,28 +512,41 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
 
     def _guess_for_move(self, state: WormUpState, read: TableRead, player: str,
                         still: dict[int, int]) -> tuple[WormUpState, dict[int, int]]:
-        """The first move of a worm whose segment never seen was guessed at one end: judged
-        with it at the other end when that makes the move legal and the guess does not (the
-        guess is a guess, never a reason for a foul); the guess is then settled."""
+        """The first move of a worm whose segment never seen was guessed at one end: a move
+        that is legal with the segment at the other end and a foul only by the guess is a
+        doubt (which end cannot be told from the table: never a foul from a guess); else it
+        is judged as guessed and the guess is settled.
+
+        Raises:
+            RuleBroken: the doubt.
+        """
         guess = next((g for g in state.guessed if g[0] == player), None)
         if guess is None:
             return state, still
-        state = replace(state, guessed=tuple(g for g in state.guessed if g[0] != player))
+        settled = replace(state, guessed=tuple(g for g in state.guessed if g[0] != player))
         try:
-            judge_move(self, state, read, player, still)
-            return state, still
-        except RuleBroken:
-            pass
-        alt = other_end(state.worm(player), guess[1], guess[2])
-        turned = replace(state, worms=tuple(alt if w.player == player else w
-                                            for w in state.worms))
-        alt_still = geo.match_still(alt.centres_mm, read.centres(player),
-                                    self.settings.still_mm)
+            judge_move(self, settled, read, player, still)
+            return settled, still
+        except RuleBroken as broken:
+            found = broken.judgement
+        worm = state.worm(player)
+        alt = other_end(worm, guess[1], guess[2])
+        turned = replace(settled, worms=tuple(alt if w.player == player else w
+                                              for w in state.worms))
         try:
-            judge_move(self, turned, read, player, alt_still)
+            judge_move(self, turned, read, player,
+                       geo.match_still(alt.centres_mm, read.centres(player),
+                                       self.settings.still_mm))
         except RuleBroken:
-            return state, still
-        return turned, alt_still
+            return settled, still  # a foul wherever the segment lay
+        end = "tail" if geo.dist(worm.tail_mm, guess[1]) < 1e-6 else "head"
+        other = "head" if end == "tail" else "tail"
+        x, y = guess[2]
+        raise foul(found.rule, f"{found.reason.removesuffix('.')}, if the segment of "
+                               f"{player}'s worm never seen at the start lay at its {end}",
+                   player, found.pieces, found.where,
+                   doubt=f"or did it lie at its {other} ({x:.0f}, {y:.0f}), which makes the "
+                         f"move legal? Fix the reading or accept the table")
 
     @staticmethod
     def _next_in_order(state: WormUpState, changed: list[str]) -> list[str]:
@@ -578,7 +591,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                            w.player, read.indices(w.player), None,
                            doubt="is it where it lies now? Accept the table or fix it")
             worms.append(Worm(w.player, self._orient(state, w, pts)))
-        return replace(state, worms=tuple(worms), unsure=())
+        placed = set(state.unsure)
+        return replace(state, worms=tuple(worms), unsure=(),
+                       guessed=tuple(g for g in state.guessed if g[0] not in placed))
 
     def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A finish post moved on its own: legal, and a worm it now touches finishes."""
@@ -622,7 +637,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             pts = [read.centres(w.player)[k] for k in order]
             worms.append(Worm(w.player, self._orient(state, w, pts)))
         new = replace(state, table=posts_kept(self, state, scene, read, moved_post),
-                      worms=tuple(worms))
+                      worms=tuple(worms),
+                      guessed=tuple(g for g in state.guessed if g[0] not in changed))
         if moved_post is not None:
             assert state.finish_posts_mm is not None
             fm = geo.match_still(state.finish_posts_mm, [c for _, c in read.posts],

@@ -50,7 +50,7 @@ def test_setup_with_a_head_never_seen_takes_it_where_the_heads_are_level():
     assert math.dist(head, start_worm(1)[-1]) < 1.0
 
 
-def test_a_guess_at_the_wrong_end_is_no_foul_on_the_first_move():
+def test_a_move_legal_only_with_the_segment_at_the_other_end_is_a_doubt_not_a_foul():
     g = Game(THREE)
     worms = start_table(THREE)
     worms["red"] = [(x, y - D) for x, y in worms["red"]]  # a segment further back: still legal
@@ -60,9 +60,24 @@ def test_a_guess_at_the_wrong_end_is_no_foul_on_the_first_move():
     assert v.legal and len(doubts) == 1 and "head" in doubts[0].reason
     g.worms = worms
     g.bids(red="4", yellow="5", green="6")
-    out = g.move("red", 4)
-    assert verdict(out).legal and "moved 4" in verdict(out).reason, out
+    out = g.move("red", 4)  # legal if the tail was there, 3 too few if the head was
+    assert [type(e) for e in out] == [Doubt]
+    assert "at its tail" in out[0].reason and out[0].player == "red"
+    g.worms["red"] = advance(worms["red"], 4)
+    assert verdict(g.push(Accept())).legal  # the table says which: the race goes on
     assert verdict(g.move("yellow", 5)).legal
+
+
+def test_a_foul_by_one_too_many_with_the_guess_right_is_a_doubt_not_legal():
+    g = Game(THREE)
+    seen = start_table(THREE)
+    seen["red"] = seen["red"][1:]  # tail never seen, and the guess (tail) is right
+    assert _first(g, seen)[0].legal
+    g.bids(red="4", yellow="5", green="6")
+    out = g.move("red", 5)  # 5 on a bid of 4, or 4 if the segment lay at the head
+    assert [type(e) for e in out] == [Doubt], out
+    out = g.move("red", 6)  # a foul wherever the segment lay
+    assert not verdict(out).legal and verdict(out).rule == "steps"
 
 
 def test_a_guessed_worm_seen_whole_where_it_lay_is_settled_not_moved():

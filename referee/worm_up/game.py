@@ -584,6 +584,15 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 continue
             order = chain_of(self, read, w.player, Rule.PIECES)
             pts = [read.centres(w.player)[k] for k in order]
+            steps = dict(state.unsure_steps).get(w.player)
+            if w.player not in movers and steps is not None and len(geo.match_still(
+                    w.centres_mm, pts, self.settings.still_mm)) < len(w.centres_mm) - steps:
+                # a move of ``steps`` keeps the rest where it lay: it moved again since
+                raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
+                                        f"taken as moved {steps}, and lies further on.",
+                           w.player, read.indices(w.player), None,
+                           doubt="has it moved again out of its turn? Put it back, fix the "
+                                 "reading or accept the table")
             if w.player in movers and len(geo.match_still(
                     w.centres_mm, pts, self.settings.still_mm)) != len(w.centres_mm):
                 raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
@@ -592,7 +601,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                            doubt="is it where it lies now? Accept the table or fix it")
             worms.append(Worm(w.player, self._orient(state, w, pts)))
         placed = set(state.unsure)
-        return replace(state, worms=tuple(worms), unsure=(),
+        return replace(state, worms=tuple(worms), unsure=(), unsure_steps=(),
                        guessed=tuple(g for g in state.guessed if g[0] not in placed))
 
     def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:

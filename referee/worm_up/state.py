@@ -74,6 +74,8 @@ class WormUpState(GameState):
             on take the round's worms still to move as moved).
         unsure: Players whose worm was taken as moved without being seen: the next table
             that reads it whole places it (before anything is judged about it).
+        unsure_steps: For worms in ``unsure``, how many segments each was taken to have
+            moved (when its number was known): read later beyond that, it moved again.
         doubted_reading: The last reading in doubt (a reading of the same table after it
             is completed from it: :mod:`referee.worm_up.two_readings`).
         heads_unknown: The first table stood as read with no post seen: which end of the
@@ -102,6 +104,7 @@ class WormUpState(GameState):
     doubted: bool = False
     unsure: tuple[str, ...] = ()
     heads_unknown: bool = False
+    unsure_steps: tuple[tuple[str, int], ...] = ()
     doubted_reading: Scene | None = None
     guessed: tuple[tuple[str, Point2, Point2], ...] = ()
     pending: Pending | None = None

@@ -93,8 +93,12 @@ def moves_stand(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event,
     and the next round's bidding opens (a warning notice says so)."""
     assert state.reveal is not None
     left = [m.player for m in state.reveal.order if m.player not in state.moved]
+    steps = {m.player: m.number for m in state.reveal.order
+             if m.player in left and m.number is not None and m.player not in state.unsure}
     new = replace(state, moved=(*state.moved, *left), doubted=False,
-                  unsure=tuple(dict.fromkeys((*state.unsure, *left))))
+                  unsure=tuple(dict.fromkeys((*state.unsure, *left))),
+                  unsure_steps=(*((p, k) for p, k in state.unsure_steps if p not in left),
+                                *steps.items()))
     new = maybe_end_round(new)
     return new, (Notice(seq, f"The last table was in doubt and was not fixed; the players "
                              f"went on, so {and_list(left)} {'is' if len(left) == 1 else 'are'}"

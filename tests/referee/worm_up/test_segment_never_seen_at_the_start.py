@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 
-from tabletop.events import Accept, Doubt, Verdict
+from tabletop.events import Accept, Doubt, Notice, Verdict
 from tests.referee.worm_up.tables import D, Game, advance, start_table, start_worm, verdict
 
 THREE = ("red", "yellow", "green")
@@ -133,3 +133,26 @@ def test_after_a_table_in_doubt_the_next_worms_in_order_are_no_turn_foul():
     out = g.scene()
     assert [(e.player, e.legal) for e in out if isinstance(e, Verdict)] == [
         ("green", True), ("yellow", True)], out
+
+
+def test_a_worm_taken_as_moved_and_read_beyond_its_move_is_a_doubt_not_placed_there():
+    g = Game(THREE)
+    assert g.start().legal
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    assert verdict(g.move("yellow", 5)).legal
+    moved = advance(g.worms["green"], 6)
+    shown = dict(g.worms)
+    shown["green"] = moved[1:]  # green's move read one short: a doubt
+    assert [type(e) for e in g.scene(shown)] == [Doubt]
+    out = g.bids(red="5", yellow="6", green="7")  # the players went on: green taken as moved
+    assert any(isinstance(e, Notice) and "green is taken as moved" in e.message for e in out)
+    g.worms["green"] = moved
+    again = dict(g.worms)
+    again["green"] = advance(moved, 7)  # green moves again before red: seen only now
+    out = g.scene(again)
+    assert [type(e) for e in out] == [Doubt] and "moved again" in out[0].reason, out
+    assert g.scene() == ()  # put back: green stands where its move of 6 took it
+    assert verdict(g.move("red", 5)).legal
+    assert verdict(g.move("yellow", 6)).legal
+    assert verdict(g.move("green", 7)).legal

@@ -48,7 +48,7 @@ from referee.base import Game, RuleBroken, Step, still_pending
 from referee.pending import Pending, SettlesFouls
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
-from referee.worm_up.end_short import end_guesses, other_end, settle_guesses
+from referee.worm_up.end_short import EndGuess, end_guesses, other_ends, settle_guesses
 from referee.worm_up.move_rules import (
     changes,
     finisher,
@@ -183,42 +183,42 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
 
     def _ends_guessed(self, state: WormUpState, event: SceneSeen, seq: int, doubts: int,
                       bases: list[Scene]) -> Step[WormUpState] | None:
-        """A first table with a worm read one short at an end, in every reading: the
-        segment not seen taken one step beyond the end under which the worms are set up by
-        the rules, their heads most level (a tie: beyond the tail, the heads as read); the
-        setup judged, and one doubt says where it was taken. None when no guess sets the
-        worms up (the table stays in doubt; never a foul from a guess)."""
+        """A first table with worms read short in every reading, their segments seen on one
+        line (:mod:`referee.worm_up.end_short`): those not seen taken on that line where the
+        worms are set up by the rules with their heads most level (a tie: the heads as
+        read); the setup judged, and one doubt per worm says where. None when no way sets
+        the worms up (the table stays in doubt; never a foul from a guess)."""
         counts = {p: self.settings.segments for p in self.players}
-        best: tuple[tuple[float, int], Step[WormUpState], tuple[tuple[str, Point2,
-                                                                 Point2], ...]] | None = None
+        best: tuple[tuple[float, int], Step[WormUpState], EndGuess] | None = None
         for base in bases:
             for guess in end_guesses(base, counts, self.diameter_mm,
-                                     self.settings.chain_gap_mm):
+                                     self.settings.straight_mm):
                 trial = self._judge(state, replace(event, scene=guess.scene), seq)
                 verdicts = [o for o in trial.outputs if isinstance(o, Verdict)]
                 if not verdicts or not all(v.legal for v in verdicts) or \
                         sum(isinstance(o, Doubt) for o in trial.outputs) >= doubts:
                     continue
                 worms = {w.player: w for w in trial.state.worms}
-                at_head = sum(geo.dist(worms[p].head_mm, c) < 1e-6 for p, c in guess.added)
+                at_head = sum(any(geo.dist(worms[p].head_mm, c) < 1e-6 for c in new)
+                              for p, new in guess.added)
                 key = (round(heads_spread_mm(trial.state.worms) / 2.0), at_head)
                 if best is None or key < best[0]:
-                    kept = tuple((p, c, o) for (p, c), (_, o) in
-                                 zip(guess.added, guess.others, strict=True))
-                    best = (key, trial, kept)
+                    best = (key, trial, guess)
         if best is None:
             return None
-        _, trial, kept = best
-        worms = {w.player: w for w in trial.state.worms}
-        said = tuple(Doubt(seq, p, tuple(i for i, q in enumerate(event.scene.pieces)
-                                        if q.kind == "segment" and q.color == p), c,
-                           f"{p} has {self.settings.segments - 1} of its "
-                           f"{self.settings.segments} segments seen: the one not seen is taken "
-                           f"at its {'head' if geo.dist(worms[p].head_mm, c) < 1e-6 else 'tail'}"
-                           f" ({c[0]:.0f}, {c[1]:.0f}): is it hidden there? The race goes on; "
-                           f"fix the reading if it is not.")
-                     for p, c, _ in kept)
-        return Step(replace(trial.state, doubted_reading=None, guessed=kept),
+        _, trial, guess = best
+        n = self.settings.segments
+        said = []
+        for p, new in guess.added:
+            places = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in new)
+            said.append(Doubt(seq, p, tuple(i for i, q in enumerate(event.scene.pieces)
+                                            if q.kind == "segment" and q.color == p), new[0],
+                              f"{p} has {n - len(new)} of its {n} segments seen: the "
+                              f"{'one' if len(new) == 1 else len(new)} not seen "
+                              f"{'is' if len(new) == 1 else 'are'} taken on its line at "
+                              f"{places}: hidden there? The race goes on; fix the reading "
+                              f"if not."))
+        return Step(replace(trial.state, doubted_reading=None, guessed=guess.others),
                     (*trial.outputs, *said))
 
     def new_foul(self, state: WormUpState, verdict: Verdict, pending: Pending,
@@ -295,8 +295,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                                         f"{foul.reason[1:]}", foul.pieces, foul.where),))
 
     def _setup_accepted(self, scene: Scene) -> WormUpState:
-        """The first table accepted as it is; a worm read one short at an end has the
-        segment not seen beyond the end that leaves the heads most level (kept as a guess).
+        """The first table accepted as it is; worms read short on their line are completed
+        where the heads are most level (kept as a guess, :mod:`referee.worm_up.end_short`).
 
         Raises:
             RuleBroken: the table cannot be the start even so.
@@ -307,16 +307,14 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             counts = {p: self.settings.segments for p in self.players}
             best: tuple[float, WormUpState] | None = None
             for guess in end_guesses(scene, counts, self.diameter_mm,
-                                     self.settings.chain_gap_mm):
+                                     self.settings.straight_mm):
                 try:
                     new = read_setup(self, guess.scene, strict=False)
                 except RuleBroken:
                     continue
                 spread = heads_spread_mm(new.worms)
                 if best is None or spread < best[0] - 1.0:
-                    kept = tuple((p, c, o) for (p, c), (_, o) in
-                                 zip(guess.added, guess.others, strict=True))
-                    best = (spread, replace(new, guessed=kept))
+                    best = (spread, replace(new, guessed=guess.others))
             if best is None:
                 raise broken from None
             return best[1]
@@ -512,16 +510,16 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
 
     def _guess_for_move(self, state: WormUpState, read: TableRead, player: str,
                         still: dict[int, int]) -> tuple[WormUpState, dict[int, int]]:
-        """The first move of a worm whose segment never seen was guessed at one end: a move
-        that is legal with the segment at the other end and a foul only by the guess is a
-        doubt (which end cannot be told from the table: never a foul from a guess); else it
-        is judged as guessed and the guess is settled.
+        """The first move of a worm completed on its line at the start: a move that is legal
+        under another way its segments not seen could lie and a foul only by the way taken
+        is a doubt (the table cannot tell which: never a foul, nor a legal verdict, from a
+        guess); else it is judged as taken and the guess is settled.
 
         Raises:
             RuleBroken: the doubt.
         """
-        guess = next((g for g in state.guessed if g[0] == player), None)
-        if guess is None:
+        lines = next((g[1] for g in state.guessed if g[0] == player), None)
+        if lines is None:
             return state, still
         settled = replace(state, guessed=tuple(g for g in state.guessed if g[0] != player))
         try:
@@ -529,24 +527,22 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             return settled, still
         except RuleBroken as broken:
             found = broken.judgement
-        worm = state.worm(player)
-        alt = other_end(worm, guess[1], guess[2])
-        turned = replace(settled, worms=tuple(alt if w.player == player else w
-                                              for w in state.worms))
-        try:
-            judge_move(self, turned, read, player,
-                       geo.match_still(alt.centres_mm, read.centres(player),
-                                       self.settings.still_mm))
-        except RuleBroken:
-            return settled, still  # a foul wherever the segment lay
-        end = "tail" if geo.dist(worm.tail_mm, guess[1]) < 1e-6 else "head"
-        other = "head" if end == "tail" else "tail"
-        x, y = guess[2]
-        raise foul(found.rule, f"{found.reason.removesuffix('.')}, if the segment of "
-                               f"{player}'s worm never seen at the start lay at its {end}",
-                   player, found.pieces, found.where,
-                   doubt=f"or did it lie at its {other} ({x:.0f}, {y:.0f}), which makes the "
-                         f"move legal? Fix the reading or accept the table")
+        for alt in other_ends(state.worm(player), lines):
+            turned = replace(settled, worms=tuple(alt if w.player == player else w
+                                                  for w in state.worms))
+            try:
+                judge_move(self, turned, read, player,
+                           geo.match_still(alt.centres_mm, read.centres(player),
+                                           self.settings.still_mm))
+            except RuleBroken:
+                continue
+            x, y = alt.tail_mm
+            raise foul(found.rule, f"{found.reason.removesuffix('.')}, if {player}'s "
+                                   f"segments never seen at the start lay where they were "
+                                   f"taken", player, found.pieces, found.where,
+                       doubt=f"or did its tail lie at ({x:.0f}, {y:.0f}), which makes the "
+                             f"move legal? Fix the reading or accept the table")
+        return settled, still  # a foul wherever they lay
 
     @staticmethod
     def _next_in_order(state: WormUpState, changed: list[str]) -> list[str]:

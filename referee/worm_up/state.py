@@ -80,9 +80,9 @@ class WormUpState(GameState):
             is completed from it: :mod:`referee.worm_up.two_readings`).
         heads_unknown: The first table stood as read with no post seen: which end of the
             worms is the head is learnt from the first move (the worms point the same way).
-        guessed: Segments of the first table never seen, taken one step beyond an end of
-            their worm (:mod:`referee.worm_up.end_short`): ``(player, taken at, the other
-            end)``, until the worm is seen whole or has made its first move.
+        guessed: Worms of the first table read short, completed on their line
+            (:mod:`referee.worm_up.end_short`): ``(player, the other ways its whole line
+            could lie)``, until the worm is seen whole or has made its first move.
         pending: An illegal verdict not yet put right (None: none; :mod:`referee.pending`).
         pending_told: Whether the table was told that, once, when another player went on.
     """
@@ -106,7 +106,7 @@ class WormUpState(GameState):
     heads_unknown: bool = False
     unsure_steps: tuple[tuple[str, int], ...] = ()
     doubted_reading: Scene | None = None
-    guessed: tuple[tuple[str, Point2, Point2], ...] = ()
+    guessed: tuple[tuple[str, tuple[tuple[Point2, ...], ...]], ...] = ()
     pending: Pending | None = None
     pending_told: bool = False
 

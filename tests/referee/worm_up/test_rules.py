@@ -126,7 +126,7 @@ def test_a_first_table_in_doubt_stands_as_read_once_the_players_bid():
 def test_bids_made_while_the_first_table_is_in_doubt_are_kept():
     g = Game()
     worms = dict(g.worms)
-    worms["green"] = worms["green"][2:]  # two segments misread: it cannot stand as read
+    worms["green"] = worms["green"][4:]  # four segments misread: it cannot stand as read
     (d,) = g.scene(worms)
     assert isinstance(d, Doubt)
     for p, b in (("red", "4"), ("yellow", "5"), ("green", "6")):
@@ -739,7 +739,7 @@ def test_legal_bids_and_outcome():
 def test_a_worm_seen_moved_after_bids_on_a_first_table_in_doubt_is_a_doubt_not_a_setup_foul():
     g = Game()
     worms = dict(g.worms)
-    worms["green"] = worms["green"][2:]
+    worms["green"] = worms["green"][4:]
     g.scene(worms)  # in doubt: green's worm not read whole
     for p, b in (("red", "4"), ("yellow", "5"), ("green", "6")):
         g.push(Bid(p, b))

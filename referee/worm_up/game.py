@@ -578,7 +578,14 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             if w.player not in state.unsure:
                 worms.append(w)
                 continue
-            order = chain_of(self, read, w.player, Rule.PIECES)
+            try:
+                order = chain_of(self, read, w.player, Rule.PIECES)
+            except RuleBroken as broken:  # never seen since: nothing to judge a split against
+                j = broken.judgement
+                raise foul(Rule.PIECES, f"{w.player}'s worm, taken as moved without being "
+                                        f"seen, is not read as one chain.", w.player,
+                           j.pieces, j.where, doubt=j.doubt or "is a segment misread? Accept "
+                           "the table or fix it") from None
             pts = [read.centres(w.player)[k] for k in order]
             steps = dict(state.unsure_steps).get(w.player)
             if w.player not in movers and steps is not None and len(geo.match_still(

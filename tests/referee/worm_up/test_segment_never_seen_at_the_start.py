@@ -169,3 +169,19 @@ def test_a_worm_taken_as_moved_and_read_beyond_its_move_is_a_doubt_not_placed_th
     assert verdict(g.move("red", 5)).legal
     assert verdict(g.move("yellow", 6)).legal
     assert verdict(g.move("green", 7)).legal
+
+
+def test_a_worm_taken_as_moved_read_apart_is_a_doubt_not_a_pieces_foul():
+    g = Game(THREE)
+    assert g.start().legal
+    g.bids(red="4", yellow="5", green="6")
+    moved = advance(g.worms["red"], 4)
+    shown = dict(g.worms)
+    shown["red"] = moved[1:]
+    assert [type(e) for e in g.scene(shown)] == [Doubt]
+    g.bids(red="5")  # the players went on: red, yellow and green taken as moved
+    apart = dict(g.worms)
+    apart["red"] = [*moved[:3], (moved[3][0] + 60.0, moved[3][1]), *moved[4:]]
+    out = g.scene(apart)  # a phantom of the cloth joins red, one of its own not seen
+    assert not any(isinstance(e, Verdict) and not e.legal for e in out), out
+    assert any(isinstance(e, Doubt) and e.player == "red" for e in out)

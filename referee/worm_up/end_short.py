@@ -36,7 +36,7 @@ MOST_SHORT = 3
 MOST_MISSING = 3
 """A worm with more segments than this not seen is not completed (too little seen of it)."""
 
-STEP_SLACK = 0.25
+STEP_SLACK = 0.35
 """Two segments seen lie a whole number of steps apart, give or take this share of a step."""
 
 Line = tuple[Point2, ...]

@@ -185,3 +185,14 @@ def test_a_worm_taken_as_moved_read_apart_is_a_doubt_not_a_pieces_foul():
     out = g.scene(apart)  # a phantom of the cloth joins red, one of its own not seen
     assert not any(isinstance(e, Verdict) and not e.legal for e in out), out
     assert any(isinstance(e, Doubt) and e.player == "red" for e in out)
+
+
+def test_a_worm_short_at_the_start_with_its_head_read_off_is_still_completed():
+    # red on a red gingham (107300): the tail not seen and the head read 6 mm back
+    g = Game(THREE)
+    seen = start_table(THREE)
+    red = seen["red"][1:]
+    seen["red"] = [*red[:-1], (red[-1][0], red[-1][1] - 6.0)]
+    v, doubts = _first(g, seen)
+    assert v.legal and len(doubts) == 1
+    assert math.dist(doubts[0].where, start_worm(0)[0]) < 1.0

@@ -27,6 +27,7 @@ from referee.registry import make_game
 from tabletop.errors import InputError, RecordFormatError, TabletopError
 from tabletop.events import (
     Accept,
+    Bid,
     Correction,
     Doubt,
     Event,
@@ -38,6 +39,7 @@ from tabletop.events import (
     Undone,
     Verdict,
     Winner,
+    dumps_record,
 )
 from tabletop.pieceset import DEFAULT_PIECES
 from tabletop.scene import Scene
@@ -233,8 +235,10 @@ class Table:
         self.bus.publish("fit", fit)
 
     def _publish(self, done: Submitted) -> None:
-        self.bus.publish("input", {"game_id": done.game_id, "seq": done.seq,
-                                   "event": _brief(done.event)})
+        event = _brief(done.event)
+        if isinstance(done.event, Bid) and not _reveals(done):
+            event = _secret_bid(done.event)  # secret until every player has bid
+        self.bus.publish("input", {"game_id": done.game_id, "seq": done.seq, "event": event})
         for seq, out in done.outputs:
             self.bus.publish(out.type, self._output_json(seq, out))
         self.bus.publish("table", self.state(verdicts=False))
@@ -325,10 +329,50 @@ class Table:
                 return None
         return None
 
-    def record(self, game_id: int | None = None) -> str:
-        """A game's record as JSON Lines (default: the current game; empty when none)."""
+    def record(self, game_id: int | None = None, public: bool = False) -> str:
+        """A game's record as JSON Lines (default: the current game; empty when none).
+        ``public``: for the pages, without the bids not yet revealed (:meth:`secret_bids`)."""
         gid = self.game_id if game_id is None else game_id
-        return "" if gid is None else self.log.record(gid)
+        if gid is None:
+            return ""
+        secret = self.secret_bids() if public and gid == self.game_id else frozenset()
+        if not secret:
+            return self.log.record(gid)
+        return dumps_record(e for s, e in self.log.event_rows(gid) if s not in secret)
+
+    def secret_bids(self) -> frozenset[int]:
+        """The seqs of the current game's bids not revealed yet (a round still being bid):
+        no page shows them (the log keeps them, so a replay judges them)."""
+        with self._lock:
+            if self.game_id is None or not getattr(self.referee.state, "bids", ()):
+                return frozenset()
+            game_id = self.game_id
+        secret: set[int] = set()
+        for seq, event in self.log.event_rows(game_id):
+            if isinstance(event, Bid):
+                secret.add(seq)
+            elif _is_reveal(event):
+                secret.clear()
+        return frozenset(secret)
+
+
+def _is_reveal(event: Event) -> bool:
+    """Whether ``event`` is a round's reveal (a notice holding every bid)."""
+    return isinstance(event, Notice) and event.data is not None and "bids" in event.data
+
+
+def _reveals(done: Submitted) -> bool:
+    """Whether the outputs of a submitted event reveal a round's bids."""
+    return any(_is_reveal(out) for _, out in done.outputs)
+
+
+def _secret_bid(bid: Bid) -> dict[str, Any]:
+    """A bid for the stream before the reveal: who has bid, never what."""
+    d: dict[str, Any] = {"type": "bid", "player": bid.player,
+                         "message": f"{bid.player} has bid"}
+    if bid.t is not None:
+        d["t"] = bid.t
+    return d
 
 
 def _brief(event: Event) -> dict[str, Any]:

@@ -162,9 +162,9 @@ def record() -> Response:
         game_id = parse_id(game)
         if game_id is None or not get_log().has_game(game_id):
             return Response('{"error": "no such game"}\n', 404, mimetype="application/json")
-        text = table.record(game_id)
+        text = table.record(game_id, public=True)
     else:
-        text = table.record()
+        text = table.record(public=True)
     return Response(text, mimetype="application/x-ndjson",
                     headers={"Content-Disposition": "inline; filename=record.jsonl"})
 

@@ -80,6 +80,7 @@ def steps(game_id: int) -> list[dict[str, Any]]:
     seen: Scene | None = None
     referee = Referee()  # what the referee knew after each step (course, worms, board)
     table_now = get_services().table  # places pieces on the picture (the calibration now)
+    secret = table_now.secret_bids() if game_id == table_now.game_id else frozenset()
     for seq, event in log.event_rows(game_id):
         if event.is_input:
             with contextlib.suppress(InputError):
@@ -91,8 +92,11 @@ def steps(game_id: int) -> list[dict[str, Any]]:
             elif isinstance(event, Correction) and seen is not None:
                 with contextlib.suppress(InputError):
                     seen = event.apply(seen)
+            text = describe_input(event)
+            if seq in secret:  # a bid of a round still being bid: who, never what
+                text = f"bid {getattr(event, 'player', '')} (secret until every player has bid)"
             out.append({"seq": seq, "t": event.t, "type": event.type,
-                        "text": describe_input(event), "outputs": [],
+                        "text": text, "outputs": [],
                         "table": None if table is None else table.to_json(),
                         "seen": None if seen is None or not isinstance(
                             event, SceneSeen | Correction) else seen.to_json(),
@@ -156,7 +160,7 @@ def export() -> Response:
     game_id = None if game is None else parse_id(game)
     if game is not None and (game_id is None or not get_log().has_game(game_id)):
         abort(404, description="no such game in this log")
-    text = table.record(game_id)
+    text = table.record(game_id, public=True)
     if not text.strip():
         abort(404, description="no game yet")
     try:

@@ -48,6 +48,7 @@ from referee.base import Game, RuleBroken, Step, still_pending
 from referee.pending import Pending, SettlesFouls
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
+from referee.worm_up.end_short import EndGuess, end_guesses, other_ends, settle_guesses
 from referee.worm_up.move_rules import (
     changes,
     finisher,
@@ -63,6 +64,7 @@ from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import (
     finish_ahead,
     first_table,
+    heads_spread_mm,
     posts_not_seen,
     read_setup,
     set_up_in_line,
@@ -83,6 +85,7 @@ from referee.worm_up.turns import (
     bids_carried,
     judge_bid,
     maybe_end_round,
+    next_in_order,
     out_of_turn,
     the_mover,
 )
@@ -171,7 +174,52 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 isinstance(o, Verdict) and not o.legal for o in trial.outputs)
             if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not fouls:
                 return Step(replace(trial.state, doubted_reading=None), trial.outputs)
+        if state.phase is Phase.SETUP and not event.scene.hand:
+            bases = [event.scene, *(t for t in tries[:1] if t is not None)]
+            guessed = self._ends_guessed(state, event, seq, doubts, bases)
+            if guessed is not None:
+                return guessed
         return Step(replace(step.state, doubted_reading=event.scene), step.outputs)
+
+    def _ends_guessed(self, state: WormUpState, event: SceneSeen, seq: int, doubts: int,
+                      bases: list[Scene]) -> Step[WormUpState] | None:
+        """A first table with worms read short in every reading, their segments seen on one
+        line (:mod:`referee.worm_up.end_short`): those not seen taken on that line where the
+        worms are set up by the rules with their heads most level (a tie: the heads as
+        read); the setup judged, and one doubt per worm says where. None when no way sets
+        the worms up (the table stays in doubt; never a foul from a guess)."""
+        counts = {p: self.settings.segments for p in self.players}
+        best: tuple[tuple[float, int], Step[WormUpState], EndGuess] | None = None
+        for base in bases:
+            for guess in end_guesses(base, counts, self.diameter_mm,
+                                     self.settings.straight_mm):
+                trial = self._judge(state, replace(event, scene=guess.scene), seq)
+                verdicts = [o for o in trial.outputs if isinstance(o, Verdict)]
+                if not verdicts or not all(v.legal for v in verdicts) or \
+                        sum(isinstance(o, Doubt) for o in trial.outputs) >= doubts:
+                    continue
+                worms = {w.player: w for w in trial.state.worms}
+                at_head = sum(any(geo.dist(worms[p].head_mm, c) < 1e-6 for c in new)
+                              for p, new in guess.added)
+                key = (round(heads_spread_mm(trial.state.worms) / 2.0), at_head)
+                if best is None or key < best[0]:
+                    best = (key, trial, guess)
+        if best is None:
+            return None
+        _, trial, guess = best
+        n = self.settings.segments
+        said = []
+        for p, new in guess.added:
+            places = ", ".join(f"({x:.0f}, {y:.0f})" for x, y in new)
+            said.append(Doubt(seq, p, tuple(i for i, q in enumerate(event.scene.pieces)
+                                            if q.kind == "segment" and q.color == p), new[0],
+                              f"{p} has {n - len(new)} of its {n} segments seen: the "
+                              f"{'one' if len(new) == 1 else len(new)} not seen "
+                              f"{'is' if len(new) == 1 else 'are'} taken on its line at "
+                              f"{places}: hidden there? The race goes on; fix the reading "
+                              f"if not."))
+        return Step(replace(trial.state, doubted_reading=None, guessed=guess.others),
+                    (*trial.outputs, *said))
 
     def new_foul(self, state: WormUpState, verdict: Verdict, pending: Pending,
                  refused: bool) -> bool:
@@ -234,7 +282,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         state = replace(state, pending=None, pending_told=False)
         try:
             if state.phase is Phase.SETUP:
-                new = read_setup(self, scene, strict=False)
+                new = self._setup_accepted(scene)
                 return Step(replace(new, table=scene, phase=Phase.BIDDING),
                             (Verdict(seq, None, True, Rule.OK.value,
                                      "The table was accepted as the start; bidding for round 1 "
@@ -245,6 +293,31 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             return Step(state, (Verdict(seq, foul.player, False, Rule.ACCEPT.value,
                                         f"The table cannot be accepted: {foul.reason[:1].lower()}"
                                         f"{foul.reason[1:]}", foul.pieces, foul.where),))
+
+    def _setup_accepted(self, scene: Scene) -> WormUpState:
+        """The first table accepted as it is; worms read short on their line are completed
+        where the heads are most level (kept as a guess, :mod:`referee.worm_up.end_short`).
+
+        Raises:
+            RuleBroken: the table cannot be the start even so.
+        """
+        try:
+            return read_setup(self, scene, strict=False)
+        except RuleBroken as broken:
+            counts = {p: self.settings.segments for p in self.players}
+            best: tuple[float, WormUpState] | None = None
+            for guess in end_guesses(scene, counts, self.diameter_mm,
+                                     self.settings.straight_mm):
+                try:
+                    new = read_setup(self, guess.scene, strict=False)
+                except RuleBroken:
+                    continue
+                spread = heads_spread_mm(new.worms)
+                if best is None or spread < best[0] - 1.0:
+                    best = (spread, replace(new, guessed=guess.others))
+            if best is None:
+                raise broken from None
+            return best[1]
 
     def describe(self, state: WormUpState) -> dict[str, Any]:
         """The dashboard's view: round, who has bid (not what), tiles, order, line, worms."""
@@ -362,6 +435,10 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         """A later table: one worm moved in its turn (and perhaps a finish post after an X).
         A worm that did not move, read one segment short, keeps it where it lay
         (:func:`referee.worm_up.still_worms.fill_still_worms`)."""
+        if state.guessed:  # a worm seen whole tells where its segment never seen lies
+            seen = read_table(self, scene)
+            state = settle_guesses(state, {p: seen.centres(p) for p in self.players},
+                                   self.settings.still_mm)
         scene = fill_still_worms(state.worms, scene, self.diameter_mm)
         read = read_table(self, scene)
         try:
@@ -420,6 +497,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 except RuleBroken:
                     pass
             state = replace(state, heads_unknown=False)
+        state, still = self._guess_for_move(state, read, player, still)
         worm, new_idx, number = judge_move(self, state, read, player, still)
         m = rv.mover(player)
         new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
@@ -430,14 +508,46 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                             f"{player} moved {number} segments from tail to head{how}.",
                             tuple(new_idx)), worm, number
 
+    def _guess_for_move(self, state: WormUpState, read: TableRead, player: str,
+                        still: dict[int, int]) -> tuple[WormUpState, dict[int, int]]:
+        """The first move of a worm completed on its line at the start: a move that is legal
+        under another way its segments not seen could lie and a foul only by the way taken
+        is a doubt (the table cannot tell which: never a foul, nor a legal verdict, from a
+        guess); else it is judged as taken and the guess is settled.
+
+        Raises:
+            RuleBroken: the doubt.
+        """
+        lines = next((g[1] for g in state.guessed if g[0] == player), None)
+        if lines is None:
+            return state, still
+        settled = replace(state, guessed=tuple(g for g in state.guessed if g[0] != player))
+        try:
+            judge_move(self, settled, read, player, still)
+            return settled, still
+        except RuleBroken as broken:
+            found = broken.judgement
+        for alt in other_ends(state.worm(player), lines):
+            turned = replace(settled, worms=tuple(alt if w.player == player else w
+                                                  for w in state.worms))
+            try:
+                judge_move(self, turned, read, player,
+                           geo.match_still(alt.centres_mm, read.centres(player),
+                                           self.settings.still_mm))
+            except RuleBroken:
+                continue
+            x, y = alt.tail_mm
+            raise foul(found.rule, f"{found.reason.removesuffix('.')}, if {player}'s "
+                                   f"segments never seen at the start lay where they were "
+                                   f"taken", player, found.pieces, found.where,
+                       doubt=f"or did its tail lie at ({x:.0f}, {y:.0f}), which makes the "
+                             f"move legal? Fix the reading or accept the table")
+        return settled, still  # a foul wherever they lay
+
     @staticmethod
     def _next_in_order(state: WormUpState, changed: list[str]) -> list[str]:
         """``changed`` in move order when they are exactly the next worms to move, else []."""
-        if state.phase is not Phase.MOVING or state.reveal is None:
-            return []
-        left = [m.player for m in state.reveal.order if m.player not in state.moved]
-        first = left[:len(changed)]
-        return first if set(first) == set(changed) else []
+        return next_in_order(state, changed)
 
     def _moves_in_order(self, state: WormUpState, read: TableRead, scene: Scene, seq: int,
                         still: dict[str, dict[int, int]], players: list[str]
@@ -468,8 +578,24 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             if w.player not in state.unsure:
                 worms.append(w)
                 continue
-            order = chain_of(self, read, w.player, Rule.PIECES)
+            try:
+                order = chain_of(self, read, w.player, Rule.PIECES)
+            except RuleBroken as broken:  # never seen since: nothing to judge a split against
+                j = broken.judgement
+                raise foul(Rule.PIECES, f"{w.player}'s worm, taken as moved without being "
+                                        f"seen, is not read as one chain.", w.player,
+                           j.pieces, j.where, doubt=j.doubt or "is a segment misread? Accept "
+                           "the table or fix it") from None
             pts = [read.centres(w.player)[k] for k in order]
+            steps = dict(state.unsure_steps).get(w.player)
+            if w.player not in movers and steps is not None and len(geo.match_still(
+                    w.centres_mm, pts, self.settings.still_mm)) < len(w.centres_mm) - steps:
+                # a move of ``steps`` keeps the rest where it lay: it moved again since
+                raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
+                                        f"taken as moved {steps}, and lies further on.",
+                           w.player, read.indices(w.player), None,
+                           doubt="has it moved again out of its turn? Put it back, fix the "
+                                 "reading or accept the table")
             if w.player in movers and len(geo.match_still(
                     w.centres_mm, pts, self.settings.still_mm)) != len(w.centres_mm):
                 raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
@@ -477,7 +603,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                            w.player, read.indices(w.player), None,
                            doubt="is it where it lies now? Accept the table or fix it")
             worms.append(Worm(w.player, self._orient(state, w, pts)))
-        return replace(state, worms=tuple(worms), unsure=())
+        placed = set(state.unsure)
+        return replace(state, worms=tuple(worms), unsure=(), unsure_steps=(),
+                       guessed=tuple(g for g in state.guessed if g[0] not in placed))
 
     def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A finish post moved on its own: legal, and a worm it now touches finishes."""
@@ -521,7 +649,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             pts = [read.centres(w.player)[k] for k in order]
             worms.append(Worm(w.player, self._orient(state, w, pts)))
         new = replace(state, table=posts_kept(self, state, scene, read, moved_post),
-                      worms=tuple(worms))
+                      worms=tuple(worms),
+                      guessed=tuple(g for g in state.guessed if g[0] not in changed))
         if moved_post is not None:
             assert state.finish_posts_mm is not None
             fm = geo.match_still(state.finish_posts_mm, [c for _, c in read.posts],

@@ -2,10 +2,11 @@
 the hole.
 
 Segments do not vanish (issue 13). When vision misses one segment in the middle of a worm, the
-worm as read has a gap of about two segments' length between two of its segments, with nothing
-in it; a segment there makes the worm one chain again. When exactly one such place exists, the
-segment not seen is put there. The reading completed this way is not a complete reading of its
-own: the referee lets it give a legal verdict, never a foul (see
+worm as read has a gap of about two segments' length between two of its segments (as short as
+two segments less twice the chain gap: the segments beside it may be read a few mm into it),
+with nothing in it; a segment there makes the worm one chain again. When exactly one such
+place exists, the segment not seen is put there. The reading completed this way is not a
+complete reading of its own: the referee lets it give a legal verdict, never a foul (see
 :meth:`referee.worm_up.game.WormUp.step`). A segment missing at either end of a worm leaves no
 hole, so nothing is guessed.
 
@@ -41,7 +42,7 @@ def fill_holes(scene: Scene, segments: Mapping[str, int], diameter_mm: float,
         for i in range(len(mine)):
             for j in range(i + 1, len(mine)):
                 a, b = mine[i], mine[j]
-                if not 2 * diameter_mm - gap_mm <= math.dist(a, b) <= 2 * (diameter_mm + gap_mm):
+                if not 2 * (diameter_mm - gap_mm) <= math.dist(a, b) <= 2 * (diameter_mm + gap_mm):
                     continue
                 mid = ((a[0] + b[0]) / 2, (a[1] + b[1]) / 2)
                 if any(math.dist(p.centre_mm, mid) < diameter_mm / 2 for p in scene.pieces):

@@ -221,6 +221,15 @@ def mean_heading(worms: Sequence[Worm]) -> tuple[float, float] | None:
     return None if norm < 1e-6 else (hx / norm, hy / norm)
 
 
+def heads_spread_mm(worms: Sequence[Worm]) -> float:
+    """How far apart the worms' heads lie along their mean heading (0: level)."""
+    way = mean_heading(worms)
+    if way is None:
+        return math.inf
+    along = [w.head_mm[0] * way[0] + w.head_mm[1] * way[1] for w in worms]
+    return max(along) - min(along)
+
+
 def race_mm(game: WormUp) -> float:
     """How far ahead of the heads a finish line told from an incomplete reading must lie: a
     worm's length (a line nearer would end the race in a first move; posts read there by a

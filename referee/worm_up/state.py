@@ -74,10 +74,15 @@ class WormUpState(GameState):
             on take the round's worms still to move as moved).
         unsure: Players whose worm was taken as moved without being seen: the next table
             that reads it whole places it (before anything is judged about it).
+        unsure_steps: For worms in ``unsure``, how many segments each was taken to have
+            moved (when its number was known): read later beyond that, it moved again.
         doubted_reading: The last reading in doubt (a reading of the same table after it
             is completed from it: :mod:`referee.worm_up.two_readings`).
         heads_unknown: The first table stood as read with no post seen: which end of the
             worms is the head is learnt from the first move (the worms point the same way).
+        guessed: Worms of the first table read short, completed on their line
+            (:mod:`referee.worm_up.end_short`): ``(player, the other ways its whole line
+            could lie)``, until the worm is seen whole or has made its first move.
         pending: An illegal verdict not yet put right (None: none; :mod:`referee.pending`).
         pending_told: Whether the table was told that, once, when another player went on.
     """
@@ -99,7 +104,9 @@ class WormUpState(GameState):
     doubted: bool = False
     unsure: tuple[str, ...] = ()
     heads_unknown: bool = False
+    unsure_steps: tuple[tuple[str, int], ...] = ()
     doubted_reading: Scene | None = None
+    guessed: tuple[tuple[str, tuple[tuple[Point2, ...], ...]], ...] = ()
     pending: Pending | None = None
     pending_told: bool = False
 

@@ -93,8 +93,12 @@ def moves_stand(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event,
     and the next round's bidding opens (a warning notice says so)."""
     assert state.reveal is not None
     left = [m.player for m in state.reveal.order if m.player not in state.moved]
+    steps = {m.player: m.number for m in state.reveal.order
+             if m.player in left and m.number is not None and m.player not in state.unsure}
     new = replace(state, moved=(*state.moved, *left), doubted=False,
-                  unsure=tuple(dict.fromkeys((*state.unsure, *left))))
+                  unsure=tuple(dict.fromkeys((*state.unsure, *left))),
+                  unsure_steps=(*((p, k) for p, k in state.unsure_steps if p not in left),
+                                *steps.items()))
     new = maybe_end_round(new)
     return new, (Notice(seq, f"The last table was in doubt and was not fixed; the players "
                              f"went on, so {and_list(left)} {'is' if len(left) == 1 else 'are'}"
@@ -255,6 +259,15 @@ TURN_RULES: tuple[TurnRule, ...] = (
 """The rules of whose worm may move, in the order they are asked."""
 
 
+def next_in_order(state: WormUpState, changed: list[str]) -> list[str]:
+    """``changed`` in move order when they are exactly the next worms to move, else []."""
+    if state.phase is not Phase.MOVING or state.reveal is None:
+        return []
+    left = [m.player for m in state.reveal.order if m.player not in state.moved]
+    first = left[:len(changed)]
+    return first if set(first) == set(changed) else []
+
+
 def the_mover(check: TurnCheck) -> str:
     """The one player whose worm moved, in turn (:data:`TURN_RULES`).
 
@@ -293,6 +306,8 @@ def out_of_turn(game: WormUp, state: WormUpState, read: TableRead) -> None:
         _still, changed, moved_post = changes(game, state, read)
         if not set(short) <= set(changed):
             return
+        if state.doubted and moved_post is None and next_in_order(state, changed):
+            return  # after a table in doubt: the next worms in the move order, each in turn
         the_mover(TurnCheck(state, read, tuple(changed), moved_post))
     except RuleBroken as broken:
         j = broken.judgement

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tabletop.events import Doubt, SceneSeen, Verdict
+from tabletop.scene import Piece
 from tests.referee.worm_up.tables import Game, advance, table, verdict
 
 
@@ -50,3 +51,17 @@ def test_a_reading_with_a_hole_filled_never_gives_a_foul():
     v = verdict(g.push(SceneSeen(whole)))
     assert not v.legal and (v.player, v.rule) == ("red", "steps")
     assert not any(isinstance(e, Verdict) and not e.legal for e in out)
+
+
+def test_a_hole_read_a_few_millimetres_short_of_two_segments_is_still_a_hole():
+    # red on a red gingham (107000): the segments either side of the one not seen read 4 mm
+    # nearer it, so the hole is 32 mm, not 40: segments read off, not a worm apart
+    g = Game()
+    whole = _moved(g, "red", 4)
+    pieces = list(whole.pieces)
+    for k, dy in ((2, 4.0), (4, -4.0)):  # the old head, and the second segment laid
+        x, y = pieces[k].centre_mm
+        pieces[k] = Piece("segment", x, y + dy, color="red")
+    read = replace(whole, pieces=tuple(pieces))
+    v = verdict(g.push(SceneSeen(_without(read, 3))))
+    assert v.legal and v.player == "red"

@@ -22,8 +22,9 @@ def _started(g: Game) -> None:
 def test_a_first_table_read_twice_each_time_short_of_another_segment_is_set_up():
     g = Game()
     whole = table(g.worms, g.posts)
-    # red's tail, then yellow's tail not seen (no hole in the worm tells where)
-    (d1, d2) = (g.push(SceneSeen(_without(whole, 0))), g.push(SceneSeen(_without(whole, 7))))
+    # red's four last, then yellow's four last not seen (too few seen to complete either)
+    (d1, d2) = (g.push(SceneSeen(_without(whole, 0, 1, 2, 3))),
+                g.push(SceneSeen(_without(whole, 7, 8, 9, 10))))
     assert isinstance(d1[0], Doubt)
     v = verdict(d2)
     assert v.legal and v.rule == "ok"

@@ -31,10 +31,10 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
 from vision.sampling import bilinear_channels
+from vision.tile_fit import normalised_channels
 from vision.topview import CameraGeometry
 
 
@@ -90,26 +90,6 @@ class EdgePoints:
     sides: np.ndarray
     strength: np.ndarray
     places: int
-
-
-def _window(top: np.ndarray, centre: np.ndarray, half: float
-            ) -> tuple[np.ndarray, tuple[int, int]]:
-    """The window (float32 (H, W, 3)) of ``top`` within ``half`` pixels of ``centre``, each
-    channel divided by its own median there, lightly smoothed; and its top-left corner."""
-    h, w = top.shape[:2]
-    x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
-    x1, y1 = min(w, int(centre[0] + half) + 2), min(h, int(centre[1] + half) + 2)
-    win = top[y0:y1, x0:x1]
-    if win.size == 0:
-        return np.zeros((0, 0, 3), np.float32), (x0, y0)
-    win = win.astype(np.float32)
-    if win.ndim == 2:
-        win = win[..., None]
-    med = np.median(win[::3, ::3].reshape(-1, win.shape[2]), axis=0)  # a ninth is plenty
-    win = win / (med + 1.0)[None, None, :]
-    out = cv2.GaussianBlur(win, (3, 3), 0)
-    return (out[..., None] if out.ndim == 2 else out), (x0, y0)
-
 
 
 def _row_medians(x: np.ndarray) -> np.ndarray:
@@ -364,7 +344,8 @@ def _polish(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: floa
     cfg = cfg or PolishConfig()
     c0 = np.asarray(centre_px, float)
     reach = max(cfg.min_reach_px, cfg.reach * side)
-    win, (x0, y0) = _window(top, c0, 0.5 * math.sqrt(2) * side + reach + 4.0)
+    win, (x0, y0) = normalised_channels(top, c0, 0.5 * math.sqrt(2) * side + reach + 4.0,
+                                         median_step=3)
     if win.shape[0] < side or win.shape[1] < side:
         return None, "window"
     local = c0 - (x0, y0)

@@ -121,11 +121,13 @@ class SquareFit:
     counts: tuple[int, ...] = (0, 0, 0, 0)
 
 
-def normalised_channels(top: np.ndarray, centre: np.ndarray, half: float
-                        ) -> tuple[np.ndarray, tuple[int, int]]:
-    """The window (float32 (H, W, 3)) of ``top`` within ``half`` pixels of ``centre``, each
+def normalised_channels(top: np.ndarray, centre: np.ndarray, half: float,
+                        median_step: int = 1) -> tuple[np.ndarray, tuple[int, int]]:
+    """The window (float32 (H, W, C)) of ``top`` within ``half`` pixels of ``centre``, each
     channel divided by its own median there (lighting and the table's colour cancel), lightly
-    smoothed; and its top-left corner (x, y) in the view."""
+    smoothed; and its top-left corner (x, y) in the view. ``median_step``: the medians from
+    every so many rows and columns (3: a ninth of the pixels). A one-channel ``top`` gives
+    (H, W, 1)."""
     h, w = top.shape[:2]
     x0, y0 = max(0, int(centre[0] - half)), max(0, int(centre[1] - half))
     x1, y1 = min(w, int(centre[0] + half) + 2), min(h, int(centre[1] + half) + 2)
@@ -133,9 +135,13 @@ def normalised_channels(top: np.ndarray, centre: np.ndarray, half: float
     if win.size == 0:
         return np.zeros((0, 0, 3), np.float32), (x0, y0)
     win = win.astype(np.float32)
-    med = np.median(win.reshape(-1, 3), axis=0)
+    if win.ndim == 2:
+        win = win[..., None]
+    step = median_step
+    med = np.median(win[::step, ::step].reshape(-1, win.shape[2]), axis=0)
     win = win / (med + 1.0)[None, None, :]
-    return cv2.GaussianBlur(win, (3, 3), 0), (x0, y0)
+    out = cv2.GaussianBlur(win, (3, 3), 0)
+    return (out[..., None] if out.ndim == 2 else out), (x0, y0)
 
 
 def colour_gradient(win: np.ndarray) -> tuple[np.ndarray, np.ndarray]:

@@ -9,7 +9,11 @@ import pytest
 from flask import Flask
 
 import tests.web.fakes  # noqa: F401  (registers the toy game)
+from tests.referee.worm_up.tables import start_table, table
 from web import create_app
+
+WORM_UP_PLAYERS = ("red", "yellow", "green")
+"""The players of the ``worm_up`` fixture's game."""
 
 
 @pytest.fixture
@@ -48,3 +52,15 @@ def start_game(client, game: str = "web-toy", players=("suns", "moons"), **optio
                                          "players": list(players), "options": options})
     assert r.status_code == 201, r.json
     return r
+
+
+@pytest.fixture
+def worm_up(make_app):
+    """An app with a Worm Up! game whose worms stand at the start (bidding is open)."""
+    app = make_app()
+    admin = app.test_client()
+    start_game(admin, "worm-up", WORM_UP_PLAYERS)
+    scene = table(start_table(WORM_UP_PLAYERS))
+    r = admin.post("/api/events", json={"type": "scene", **scene.to_json()})
+    assert r.status_code == 201 and r.json["outputs"][0]["legal"], r.json
+    return app

@@ -6,22 +6,8 @@ import json
 
 import pytest
 
-from tests.referee.worm_up.tables import start_table, table
+from tests.web.conftest import WORM_UP_PLAYERS as PLAYERS
 from tests.web.conftest import start_game
-
-PLAYERS = ("red", "yellow", "green")
-
-
-@pytest.fixture
-def worm_up(make_app):
-    """An app with a Worm Up! game whose worms stand at the start (bidding is open)."""
-    app = make_app()
-    admin = app.test_client()
-    start_game(admin, "worm-up", PLAYERS)
-    scene = table(start_table(PLAYERS))
-    r = admin.post("/api/events", json={"type": "scene", **scene.to_json()})
-    assert r.status_code == 201 and r.json["outputs"][0]["legal"], r.json
-    return app
 
 
 def _phone(app, player, code="ABCD"):

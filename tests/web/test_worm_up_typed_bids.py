@@ -5,26 +5,8 @@ from __future__ import annotations
 
 import json
 
-import pytest
-
 from referee.record import fold
 from tabletop.events import iter_record_lines
-from tests.referee.worm_up.tables import start_table, table
-from tests.web.conftest import start_game
-
-PLAYERS = ("red", "yellow", "green")
-
-
-@pytest.fixture
-def worm_up(make_app):
-    """An app with a Worm Up! game whose worms stand at the start (bidding is open)."""
-    app = make_app()
-    admin = app.test_client()
-    start_game(admin, "worm-up", PLAYERS)
-    scene = table(start_table(PLAYERS))
-    r = admin.post("/api/events", json={"type": "scene", **scene.to_json()})
-    assert r.status_code == 201 and r.json["outputs"][0]["legal"], r.json
-    return app
 
 
 def _messages(client) -> list[tuple[str, dict]]:

@@ -69,16 +69,20 @@ def heat_peaks(heat: np.ndarray, least: float) -> tuple[np.ndarray, np.ndarray]:
     ys, xs = np.nonzero((h >= big) & (h >= least))
     if not len(xs):
         return np.zeros((0, 2)), np.zeros(0)
-    lg = np.log(np.maximum(np.pad(h, 1, mode="edge"), 1e-6))
-    y1, x1 = ys + 1, xs + 1
+    hh, ww = h.shape
+
+    def lg(y: np.ndarray, x: np.ndarray) -> np.ndarray:  # the log heat, the edge repeated
+        v = h[np.clip(y, 0, hh - 1), np.clip(x, 0, ww - 1)]
+        return np.log(np.maximum(v, np.float32(1e-6)))
 
     def shift(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
         den = a - 2 * b + c
         return np.where(den < -1e-9, np.clip(0.5 * (a - c) / np.where(den < -1e-9, den, -1.0),
                                              -0.5, 0.5), 0.0)
 
-    dx = shift(lg[y1, x1 - 1], lg[y1, x1], lg[y1, x1 + 1])
-    dy = shift(lg[y1 - 1, x1], lg[y1, x1], lg[y1 + 1, x1])
+    mid = lg(ys, xs)
+    dx = shift(lg(ys, xs - 1), mid, lg(ys, xs + 1))
+    dy = shift(lg(ys - 1, xs), mid, lg(ys + 1, xs))
     return np.column_stack([xs + dx, ys + dy]), h[ys, xs]
 
 

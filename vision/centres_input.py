@@ -40,9 +40,8 @@ _MEDIAN_CELL = 4
 
 _LOG2 = np.log2(np.arange(256, dtype=np.float32) + 1.0)
 
-_OVER_LOCAL = np.clip(_LOG2[:, None] - np.maximum(_LOG2, 2.0)[None], -4.0, 2.0).astype(
-    np.float32).ravel()
-"""log2(v / median), clipped, at ``v * 256 + median`` (both 8-bit)."""
+_LOG2_FLOOR = np.maximum(_LOG2, 2.0).astype(np.float32)
+"""log2 of a local median, at least 2 (a median under 3 counts as 3)."""
 
 
 def coarse_view(calibration: Calibration,
@@ -82,7 +81,7 @@ def input_of_top(top_bgr: np.ndarray, valid: np.ndarray, level: float,
     rest left as it was (a buffer kept from frame to frame, its rows and columns beyond the
     view zero: the padded input the net takes, with no fresh memory and no copy).
     """
-    top = np.array(top_bgr, np.uint8, copy=True)
+    top_bgr = np.ascontiguousarray(top_bgr, np.uint8)
     h, w = valid.shape
     if out is None:
         out = np.zeros((CHANNELS, h, w), np.float32)
@@ -96,8 +95,11 @@ def input_of_top(top_bgr: np.ndarray, valid: np.ndarray, level: float,
     if not some.any():
         out[:] = 0.0
         return out
-    fill = np.median(top[::4, ::4][some], axis=0).astype(np.uint8)
-    top[valid == 0] = fill
+    fill = _channel_medians(top_bgr[::4, ::4][some])
+    # the view with its unseen part filled by that colour (one plane each, then the view's
+    # own pixels copied over it where it sees the camera image)
+    top = cv2.merge([np.full((h, w), int(v), np.uint8) for v in fill])
+    cv2.copyTo(top_bgr, np.ascontiguousarray(valid), top)
     f = _MEDIAN_CELL
     hc, wc = max(1, h // f), max(1, w // f)
     cells = cv2.resize(top, (wc, hc), interpolation=cv2.INTER_AREA)
@@ -107,9 +109,29 @@ def input_of_top(top_bgr: np.ndarray, valid: np.ndarray, level: float,
     lev = float(np.log2(max(level, 4.0)))
     over_level = np.clip(_LOG2 - lev, -4.0, 2.0).astype(np.float32)
     mask = (valid > 0).astype(np.float32)
+    # log2(t / local median), clipped, and log2(t / level), clipped: by look-ups, channel by
+    # channel
     for c, (t, m) in enumerate(zip(cv2.split(top), cv2.split(med), strict=True)):
-        idx = (t.astype(np.uint16) << 8) | m  # log2(t / local median), clipped: one look-up
-        cv2.multiply(np.take(_OVER_LOCAL, idx), mask, dst=out[c])
+        d = cv2.subtract(cv2.LUT(t, _LOG2), cv2.LUT(m, _LOG2_FLOOR))
+        cv2.multiply(np.clip(d, -4.0, 2.0, out=d), mask, dst=out[c])
         cv2.multiply(cv2.LUT(t, over_level), mask, dst=out[3 + c])
     out[6] = mask
     return out
+
+
+def _channel_medians(px: np.ndarray) -> np.ndarray:
+    """``np.median(px, axis=0).astype(np.uint8)`` of 8-bit pixels (N, C), N > 0, from each
+    channel's histogram (the two middle values' mean, rounded down).
+
+    >>> _channel_medians(np.array([[1, 9], [4, 3], [2, 200], [7, 8]], np.uint8)).tolist()
+    [3, 8]
+    """
+    n = len(px)
+    lo, hi = (n - 1) // 2, n // 2
+    out = []
+    for c in range(px.shape[1]):
+        cum = np.cumsum(np.bincount(px[:, c], minlength=256))
+        a = int(np.searchsorted(cum, lo, side="right"))
+        b = int(np.searchsorted(cum, hi, side="right"))
+        out.append((a + b) // 2)
+    return np.array(out, np.uint8)

@@ -118,8 +118,10 @@ def edge_points(win: np.ndarray, centre: np.ndarray, angle: float, side: float,
     th = angle + np.arange(4) * (math.pi / 2)
     n = np.stack([np.cos(th), np.sin(th)], axis=1)  # (4, 2) each side's outward normal
     t = np.stack([-n[:, 1], n[:, 0]], axis=1)
-    grid = (centre + along[None, :, None, None] * t[:, None, None]
-            + rho[None, None, :, None] * n[:, None, None])  # (4, P, R, 2)
+    grid = np.empty((4, places, len(rho), 2), np.float32)  # (4, P, R, 2) the samples
+    for k in (0, 1):  # x, then y: each in long runs (the same sums as broadcasting both)
+        grid[..., k] = (centre[k] + along[None, :, None] * t[:, None, None, k]
+                        ) + rho[None, None, :] * n[:, None, None, k]
     prof = bilinear_channels(win, grid)  # (C, 4, P, R)
     # each side's channel and sign from its mean profile's change (the mean of the profiles'
     # changes: differencing is linear), then the changes of that channel alone

@@ -25,6 +25,7 @@ import numpy as np
 from calibration.model import Calibration
 from vision.centres_input import CHANNELS, MM_PER_PX, centre_input, coarse_view
 from vision.centres_net import KINDS, STRIDE
+from vision.centres_reuse import HeatReuse, ReuseConfig
 from vision.errors import VisionError
 
 MODEL = Path(__file__).resolve().parent / "models" / "centres.onnx"
@@ -43,11 +44,14 @@ class CentresConfig:
     post_least: The heat a post peak needs (None: as ``least`` says). Every post candidate
         is judged by the post judge (:mod:`vision.post_judge`), so a cooler peak than the
         net's own best threshold costs time, not precision.
+    reuse: Frame after frame, the net reads again only the parts of the view that changed
+        since it last read them (:mod:`vision.centres_reuse`); None: all of it every time.
     """
 
     model: Path = MODEL
     least: dict[str, float] | None = field(default=None)
     post_least: float | None = 0.2
+    reuse: ReuseConfig | None = field(default_factory=ReuseConfig)
 
 
 @dataclass(frozen=True)
@@ -132,6 +136,7 @@ class CentreFinder:
         self.view = coarse_view(calibration, area_mm)
         self.last_input: np.ndarray | None = None  # the input of the last heat map made
         self._input: np.ndarray | None = None  # its padded buffer, kept from frame to frame
+        self.reuse = HeatReuse(cfg.reuse) if cfg.reuse is not None else None
 
     def heat(self, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None) -> np.ndarray:
         """The heat maps, float32 (len(KINDS), H / STRIDE, W / STRIDE) over the coarse view."""
@@ -139,9 +144,14 @@ class CentreFinder:
         if self._input is None:  # the padded input, made once: each frame writes its corner
             self._input = padded(np.zeros((CHANNELS, h, w), np.float32))
         self.last_input = centre_input(self.view, frame_bgr, half_bgr, out=self._input)
-        self.net.setInput(self._input[None])
-        out = self.net.forward()[0]
+        out = (self._forward(self._input) if self.reuse is None
+               else self.reuse.heat(self._input, self._forward))
         return out[:, :-(-h // STRIDE), :-(-w // STRIDE)]
+
+    def _forward(self, x: np.ndarray) -> np.ndarray:
+        """The net's heat (K, h / STRIDE, w / STRIDE) of a padded input (C, h, w)."""
+        self.net.setInput(np.ascontiguousarray(x[None]))
+        return self.net.forward()[0]
 
     def find(self, frame_bgr: np.ndarray, half_bgr: np.ndarray | None = None
              ) -> dict[str, Peaks]:

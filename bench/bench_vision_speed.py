@@ -9,15 +9,16 @@ kind (``fps_all_kinds_*``), and the mean time of each stage (``ms_<stage>_<size>
 is the fairer figure for "one core" (wall-clock stage times then include waiting). The frames
 run in five blocks: each fps is the blocks' median, ``fps_slowest_block_*`` the slowest's.
 
-Those figures are full detections (the detector's reuse of still frames is off). In live use
+Those figures are full detections (the detector's reuse of still frames is off, and the
+centre net reads all of the view every frame: :func:`full`). In live use
 most frames show a still table: ``fps_still_*`` / ``fps_still_cpu_*`` feed the same scene
 rendered with fresh sensor noise frame after frame, with the reuse on (the default).
 
 Many pieces (issue 12): ``ms_30_pieces_1280x720`` and ``ms_100_pieces_<size>`` (1280x720,
-1920x1080, 3840x2160) are full detections of ``random_scene`` layouts (three seeds, their
-mean), ``ratio_100_to_30_1280x720`` their quotient; each with ``cpu_`` beside it (process
-time). ``ms_stabiliser_emit_{30,100}_pieces``: the stabiliser's own time over a still period
-up to the frame it passes the scene on.
+1920x1080, 3840x2160) are full detections (:func:`full`) of ``random_scene`` layouts (three
+seeds, their mean), ``ratio_100_to_30_1280x720`` their quotient; each with ``cpu_`` beside
+it (process time). ``ms_stabiliser_emit_{30,100}_pieces``: the stabiliser's own time over a
+still period up to the frame it passes the scene on.
 
 Live timing (issue 12, the player's view), at 1280x720 with the live configuration (reuse of
 still frames on, the table memory on): ``fps_watch_*`` is the rate of the hand-and-change
@@ -44,6 +45,7 @@ import math
 import os
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 # one core: OpenCV is held to one thread below, numpy's BLAS here (before numpy loads), as the
@@ -62,6 +64,16 @@ from vision import Detector, DetectorConfig, Stabiliser  # noqa: E402
 
 FRAME_MS = 1000.0 / 30.0
 """A 30 fps camera's frame period."""
+
+
+def full(config: DetectorConfig) -> DetectorConfig:
+    """``config`` with the centre net reading all of the view every frame (its reuse of the
+    heat where the view did not change, :mod:`vision.centres_reuse`, off): a frame detected
+    again and again is then a full detection each time, as the fps and pieces figures mean."""
+    if config.centres is None:
+        return config
+    return replace(config, centres=replace(config.centres,
+                                           finder=replace(config.centres.finder, reuse=None)))
 
 
 def frames_for(size: tuple[int, int], seed: int = 77, noise_seed: int | None = None,
@@ -123,7 +135,7 @@ def ms_per_detection(img: np.ndarray, cal, config: DetectorConfig, frames: int
 
 def many_pieces(frames: int, seeds: tuple[int, ...] = (77, 78, 79)) -> None:
     """Prints the 30- and 100-piece figures (means over ``seeds``' layouts)."""
-    config = DetectorConfig.for_game("worm-derby", still_change=None)
+    config = full(DetectorConfig.for_game("worm-derby", still_change=None))
     got: dict[str, float] = {}
     for n, sizes in ((30, ((1280, 720),)), (100, ((1280, 720), (1920, 1080), (3840, 2160)))):
         for size in sizes:
@@ -323,14 +335,14 @@ def main(argv: list[str] | None = None) -> int:
         tag = f"{size[0]}x{size[1]}"
         img, cal, n = frames_for(size)
         fps, fps_cpu, low, stages = measure(
-            img, cal, DetectorConfig.for_game("worm-derby", still_change=None), args.frames)
+            img, cal, full(DetectorConfig.for_game("worm-derby", still_change=None)), args.frames)
         print(f"pieces_{tag}={n}")
         print(f"fps_{tag}={fps:.2f}")
         print(f"fps_cpu_{tag}={fps_cpu:.2f}")
         print(f"fps_slowest_block_{tag}={low:.2f}")
         for k, v in stages.items():
             print(f"ms_{k}_{tag}={v:.2f}")
-        fps_all, _, _, _ = measure(img, cal, DetectorConfig(still_change=None),
+        fps_all, _, _, _ = measure(img, cal, full(DetectorConfig(still_change=None)),
                                    max(5, args.frames // 3), blocks=1)
         print(f"fps_all_kinds_{tag}={fps_all:.2f}")
         noisy = [img] + [frames_for(size, noise_seed=1000 + k)[0] for k in range(3)]

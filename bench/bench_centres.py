@@ -23,6 +23,7 @@ sys.path.insert(0, str(ROOT))
 
 from tabletop.render.variety import draw_case  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
+from vision.centre_proposals import CentreProposalConfig  # noqa: E402
 from vision.centres import CentreFinder, CentresConfig  # noqa: E402
 
 
@@ -57,14 +58,15 @@ def main(argv: list[str] | None = None) -> int:
         case = draw_case(args.seed + k, hand=False, size=(1280, 720))
         r = case.render()
         cal, img = r.calibration(), np.ascontiguousarray(r.image)
-        finder = CentreFinder(CentresConfig(), cal)
+        finder = CentreFinder(CentresConfig(reuse=None), cal)  # a whole pass each time
         w, c = _times(lambda f=finder, i=img: f.find(i), args.repeat)
         net_w += w
         net_c += c
         for centres, ws, cs in ((True, with_w, with_c), (False, without_w, without_c)):
             cfg = DetectorConfig(kinds=("tile", "coin", "post"), memory=None,
                                  still_change=None,
-                                 **({} if centres else {"centres": None}))
+                                 centres=CentreProposalConfig(finder=CentresConfig(reuse=None))
+                                 if centres else None)
             det = Detector(cal, config=cfg)
             w, c = _times(lambda d=det, i=img: d.detect(i), args.repeat)
             ws += w

@@ -310,8 +310,8 @@ def test_other_pieces_and_hands_are_ignored():
 
 
 def test_the_first_scene_must_show_the_game():
-    out = fold([setup(), scene_of(start_tokens({"g3": "g5"}, removed=("g9",)))])
-    assert isinstance(out[-1], Doubt)  # an illegal move on a reading with a token missing
+    out = fold([setup(), scene_of(start_tokens({"g3": "g5"}, removed=("g9", "a9")))])
+    assert isinstance(out[-1], Doubt)  # an illegal move on a reading with two tokens missing
     out = fold([setup(), scene_of(start_tokens({"g3": "g5"}))])
     assert not out[-1].legal
 

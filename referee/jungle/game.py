@@ -309,6 +309,10 @@ class Jungle(Game[JungleState]):
             both = self._two_moves_in_turn(state, scene, seen, moved, on_board, seq, t)
             if both is not None:
                 return both
+            if not vanished:
+                twice = self._moved_twice(state, seen, moved, on_board, seq)
+                if twice is not None:
+                    return twice
         if len(moved) >= 2:
             said = " and ".join(f"the {piece_name(c)} {g.SQUARE_NAMES[on_board[c]]}-"
                                 f"{g.SQUARE_NAMES[seen.squares[c]]}" for c in moved[:3])
@@ -405,6 +409,37 @@ class Jungle(Game[JungleState]):
                            f"before {self.players[1 - pos.side]} moved: both moves are judged "
                            f"in turn", "warning")
         return Step(two.state, (said, *one.outputs, *two.outputs))
+
+    def _moved_twice(self, state: JungleState, seen: TokenReading, moved: list[int],
+                     on_board: Mapping[int, int], seq: int) -> Step[JungleState] | None:
+        """Two tokens of one side moved since the last table judged (the first's table never
+        seen still, or its reading in doubt), each a legal move in some order were it that
+        side's turn each time: that side moved twice, a ``turn`` foul of its player whichever
+        came first (the table as it was stands). None otherwise."""
+        side = side_of(moved[0])
+        if side_of(moved[1]) != side:
+            return None
+        for a, b in (moved, moved[::-1]):
+            pos = self.position(state)
+            if pos.side != side:
+                pos.pass_turn()
+            first = make_move(on_board[a], seen.squares[a])
+            if pos.check(first) is not None:
+                continue
+            pos.push(first)
+            pos.pass_turn()
+            if pos.check(make_move(on_board[b], seen.squares[b])) is not None:
+                continue
+            player = self.players[side]
+            said = " and ".join(f"the {piece_name(c)} {g.SQUARE_NAMES[on_board[c]]}-"
+                                f"{g.SQUARE_NAMES[seen.squares[c]]}" for c in moved)
+            other = self.players[1 - side]
+            return Step(state, (Judgement("turn", _sentence(
+                f"{player} moved two animals ({said}); a turn is one move, then it is "
+                f"{other}'s turn: put them back and move one"), player,
+                tuple(seen.index[c] for c in moved),
+                g.square_centre_mm(seen.squares[b])).verdict(seq),))
+        return None
 
     def _foul_without(self, state: JungleState, missing: list[int], step: Step[JungleState],
                       move: tuple[str, str, str], seq: int, t: float | None) -> bool:

@@ -673,8 +673,8 @@ def _through_gap(table: DerbyTable, player: str, rng: random.Random, aim: Point2
                 continue
             problem = world.check(b2, q).problem
             if problem is not None and problem.rule == "gap" and problem.where is not None \
-                    and math.dist(problem.where, pinch) < D / 2:
-                return 3 + walk, [*b2[1:], q]
+                    and math.dist(problem.where, pinch) < D / 2 and _one_chain([*b2[1:], q]):
+                return 3 + walk, [*b2[1:], q]  # (a sharp bend would read as a branch)
     return None
 
 

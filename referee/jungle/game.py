@@ -9,7 +9,8 @@ positions for the repetition rule, the last accepted table); :meth:`Jungle.step`
   ``repetition``, ``over``, ``square``, ``empty``, ``player``) and one sentence.
 - A ``scene`` of tokens (kind ``token``, ids 50-65, positions in the board's millimetre frame) is
   mapped to squares and compared with the position: one token moved -> that move, judged; two
-  tokens moved, a token between squares, two tokens on one square, a token gone without a capture,
+  tokens of one side moved -> that player moved twice (``turn``); two tokens moved otherwise, a
+  token between squares, two tokens on one square, a token gone without a capture,
   a captured token back -> a verdict saying so.
 - Options (the setup's ``options``): the variants by name (``{"dog-swims": true}`` or
   ``{"variants": ["dog-swims"]}``), and ``timer`` (``true`` for 45 s, or seconds): each turn

@@ -343,8 +343,9 @@ def test_describe_for_the_dashboard():
 
 def test_recorded_game_gives_the_recorded_verdicts():
     """data/game.jsonl: typed moves and camera scenes (water, turn, blocked and free jumps,
-    occupied, capture by rank, undo, two tokens of one side moved, a token between squares, a token gone,
-    a hand over the table, accept, a den entry, a move after the end); its expected output,
+    occupied, capture by rank, undo, two tokens of one side moved, a token between squares, a
+    token gone, a hand over the table, accept, a den entry, a move after the end); its expected
+    output,
     checked by hand when recorded, is data/game.expected.jsonl."""
     import json
     from pathlib import Path

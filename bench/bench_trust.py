@@ -438,9 +438,21 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
             steps.append(Say(Roll(p, str(roll))))
             legal_move(p, roll, f"{p} {roll} steps")
         elif what == "steps":
+            placed = None
+            for r in (roll, roll, roll, max(2, len(before.worms[p]) - 2)):
+                roll = r
+                table = before.copy()
+                placed = move(p, roll + 1)
+                if placed is not None and _steps_shown(before.worms[p], table.worms[p], roll):
+                    break
+                placed = None
+            if placed is None:  # no move of roll + 1 steps the stills can show: a plain turn
+                table = before.copy()
+                steps.append(Say(Roll(p, str(roll))))
+                legal_move(p, roll, f"{p} {roll} steps")
+                turn += 1
+                return turn
             steps.append(Say(Roll(p, str(roll))))
-            placed = move(p, roll + 1)
-            _room(placed)
             hand(table.scene(), placed[-1])
             still(Expect(p, "steps"), f"{p} {roll + 1} steps on a {roll}")
             put_back(p, before)
@@ -575,6 +587,29 @@ def worm_derby(seed: int, variant: str = "basic", cannibal: bool = False, turns:
                        _mat(), light_at, wall=wall)
 
 
+REACH = 1.2
+"""Two coins touch when their centres are at most this many coin widths apart (the referee's
+``touch_factor``)."""
+
+SHOWN_MARGIN_MM = 3.0
+"""A planted move of too many steps is this much clearer of a legal reading than the referee's
+reach (measuring noise)."""
+
+
+def _steps_shown(before: list[Point2], after: list[Point2], roll: int) -> bool:
+    """Whether still tables can show that a worm moved from ``before`` to ``after`` made more
+    than ``roll`` steps. While a coin stayed, or every coin moved but no more steps than the
+    worm has coins, they can. Beyond that, the first coins laid were picked up again unseen and
+    either end may have led: the fewest steps that explain the table are the worm's length plus
+    the coins that fit between an old end and the new end nearest it (a worm curling back
+    round can leave the table a legal move from its other end leaves)."""
+    n = len(before)
+    if roll < n:
+        return True
+    gap = min(math.dist(a, b) for a in (before[0], before[-1]) for b in (after[0], after[-1]))
+    return gap > REACH * D * (roll - n + 1) + SHOWN_MARGIN_MM
+
+
 CHAIN_CLEAR = 1.3
 """Coins of a worm that are not neighbours keep this many coin widths apart, so a planted
 foul of another rule never reads as a worm that branches (the referee's touching coins are at
@@ -638,8 +673,8 @@ def _through_gap(table: DerbyTable, player: str, rng: random.Random, aim: Point2
                 continue
             problem = world.check(b2, q).problem
             if problem is not None and problem.rule == "gap" and problem.where is not None \
-                    and math.dist(problem.where, pinch) < D / 2:
-                return 3 + walk, [*b2[1:], q]
+                    and math.dist(problem.where, pinch) < D / 2 and _one_chain([*b2[1:], q]):
+                return 3 + walk, [*b2[1:], q]  # (a sharp bend would read as a branch)
     return None
 
 

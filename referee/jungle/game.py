@@ -9,7 +9,8 @@ positions for the repetition rule, the last accepted table); :meth:`Jungle.step`
   ``repetition``, ``over``, ``square``, ``empty``, ``player``) and one sentence.
 - A ``scene`` of tokens (kind ``token``, ids 50-65, positions in the board's millimetre frame) is
   mapped to squares and compared with the position: one token moved -> that move, judged; two
-  tokens moved, a token between squares, two tokens on one square, a token gone without a capture,
+  tokens of one side moved -> that player moved twice (``turn``); two tokens moved otherwise, a
+  token between squares, two tokens on one square, a token gone without a capture,
   a captured token back -> a verdict saying so.
 - Options (the setup's ``options``): the variants by name (``{"dog-swims": true}`` or
   ``{"variants": ["dog-swims"]}``), and ``timer`` (``true`` for 45 s, or seconds): each turn
@@ -73,6 +74,8 @@ class JungleState(GameState):
         outcome: ``(termination, winning side)`` once the game is over.
         missed: Turns in a row lost to the timer, per side.
         turn_started: ``t`` when the current turn began (None when events carry no time).
+        setup_seen: Before the first table is accepted: the tokens some reading saw on their
+            squares (a token one reading lacks is carried from another that saw it).
     """
 
     table: Scene | None
@@ -82,6 +85,12 @@ class JungleState(GameState):
     outcome: tuple[str, int] | None = None
     missed: tuple[int, int] = (0, 0)
     turn_started: float | None = None
+    setup_seen: frozenset[int] = frozenset()
+
+
+SETUP_UNSEEN_MAX = 1
+"""Tokens never seen on their start squares with which the first table still stands as set up
+(each taken to stand there, with a warning): a reading lacking more is asked about."""
 
 
 class Jungle(Game[JungleState]):
@@ -291,14 +300,20 @@ class Jungle(Game[JungleState]):
         vanished = [c for c in on_board if c not in seen.squares]
         if not moved and not vanished:
             if state.table is None:
-                return Step(replace(state, table=scene), (Verdict(
+                return Step(replace(state, table=scene, setup_seen=frozenset()), (Verdict(
                     seq, None, True, "ok", f"The board stands as the game does; "
                     f"{self.players[pos.side]} to move."),))
             return Step(replace(state, table=scene))
+        if not moved and state.table is None:
+            return self._setup_with_tokens_unseen(state, scene, seen, vanished, on_board, seq)
         if len(moved) == 2:
             both = self._two_moves_in_turn(state, scene, seen, moved, on_board, seq, t)
             if both is not None:
                 return both
+            if not vanished:
+                twice = self._moved_twice(state, seen, moved, on_board, seq)
+                if twice is not None:
+                    return twice
         if len(moved) >= 2:
             said = " and ".join(f"the {piece_name(c)} {g.SQUARE_NAMES[on_board[c]]}-"
                                 f"{g.SQUARE_NAMES[seen.squares[c]]}" for c in moved[:3])
@@ -323,15 +338,47 @@ class Jungle(Game[JungleState]):
         step = self._judge_move(state, self.players[side_of(c)], g.SQUARE_NAMES[fr],
                                 g.SQUARE_NAMES[to], seq, t, scene, (seen.index[c],))
         if others and not all(v.legal for v in step.verdicts) and (
-                state.table is None or len(others) > 1 or not self._foul_without(
+                len(others) > 1 or not self._foul_without(
                 state, others, step, (self.players[side_of(c)], g.SQUARE_NAMES[fr],
                                       g.SQUARE_NAMES[to]), seq, t)):
             v = others[0]  # a reading with a token missing may only confirm a legal move,
-            # or (once a table was seen) a foul the one token missing cannot change
+            # or a foul the one token missing cannot change (there or not, the same foul)
             return doubt(f"{self._animal(v)} is not seen on {g.SQUARE_NAMES[on_board[v]]} and "
                          f"nothing captured it: is it hidden, or was it taken away?",
                          (seen.index[c],), g.square_centre_mm(on_board[v]))
         return step
+
+    def _setup_with_tokens_unseen(self, state: JungleState, scene: Scene, seen: TokenReading,
+                                  vanished: list[int], on_board: Mapping[int, int], seq: int
+                                  ) -> Step[JungleState]:
+        """The first table, no token off its start square but some not seen: tokens an earlier
+        reading saw on their squares are carried; when at most :data:`SETUP_UNSEEN_MAX` were
+        never seen, the board stands as set up (each taken to stand on its square, a warning
+        naming it) and the accepted table has them at their squares' centres, where vision looks
+        for them again. Else a doubt naming the first never seen (the tokens seen are kept)."""
+        pos = self.position(state)
+        seen_now = frozenset(c for c in seen.squares if seen.squares[c] == on_board.get(c))
+        known = state.setup_seen | seen_now
+        unseen = [c for c in vanished if c not in known]
+        if len(unseen) > SETUP_UNSEEN_MAX:
+            c = unseen[0]
+            return Step(replace(state, setup_seen=known), (Doubt(
+                seq, self.players[pos.side], (), g.square_centre_mm(on_board[c]), _sentence(
+                    f"{self._animal(c)} is not seen on {g.SQUARE_NAMES[on_board[c]]}, nor "
+                    f"{len(unseen) - 1} more of the start position: are they hidden, or not "
+                    f"set up")[:-1] + "?"),))
+        filled = tuple(Piece("token", *g.square_centre_mm(on_board[c]), id=49 + c)
+                       for c in vanished)
+        table = replace(scene, pieces=(*scene.pieces, *filled))
+        outputs: list[Event] = [Verdict(seq, None, True, "ok", f"The board stands as the game "
+                                                              f"does; {self.players[pos.side]} "
+                                                              f"to move.")]
+        if unseen:
+            c = unseen[0]
+            outputs.append(Notice(seq, _sentence(
+                f"{self._animal(c)} is not seen on {g.SQUARE_NAMES[on_board[c]]}; it is taken "
+                f"to stand there"), "warning"))
+        return Step(replace(state, table=table, setup_seen=frozenset()), tuple(outputs))
 
     def _two_moves_in_turn(self, state: JungleState, scene: Scene, seen: Any,
                            moved: list[int], on_board: Mapping[int, int], seq: int,
@@ -363,6 +410,37 @@ class Jungle(Game[JungleState]):
                            f"before {self.players[1 - pos.side]} moved: both moves are judged "
                            f"in turn", "warning")
         return Step(two.state, (said, *one.outputs, *two.outputs))
+
+    def _moved_twice(self, state: JungleState, seen: TokenReading, moved: list[int],
+                     on_board: Mapping[int, int], seq: int) -> Step[JungleState] | None:
+        """Two tokens of one side moved since the last table judged (the first's table never
+        seen still, or its reading in doubt), each a legal move in some order were it that
+        side's turn each time: that side moved twice, a ``turn`` foul of its player whichever
+        came first (the table as it was stands). None otherwise."""
+        side = side_of(moved[0])
+        if side_of(moved[1]) != side:
+            return None
+        for a, b in (moved, moved[::-1]):
+            pos = self.position(state)
+            if pos.side != side:
+                pos.pass_turn()
+            first = make_move(on_board[a], seen.squares[a])
+            if pos.check(first) is not None:
+                continue
+            pos.push(first)
+            pos.pass_turn()
+            if pos.check(make_move(on_board[b], seen.squares[b])) is not None:
+                continue
+            player = self.players[side]
+            said = " and ".join(f"the {piece_name(c)} {g.SQUARE_NAMES[on_board[c]]}-"
+                                f"{g.SQUARE_NAMES[seen.squares[c]]}" for c in moved)
+            other = self.players[1 - side]
+            return Step(state, (Judgement("turn", _sentence(
+                f"{player} moved two animals ({said}); a turn is one move, then it is "
+                f"{other}'s turn: put them back and move one"), player,
+                tuple(seen.index[c] for c in moved),
+                g.square_centre_mm(seen.squares[b])).verdict(seq),))
+        return None
 
     def _foul_without(self, state: JungleState, missing: list[int], step: Step[JungleState],
                       move: tuple[str, str, str], seq: int, t: float | None) -> bool:

@@ -215,6 +215,29 @@ def one_coin_places(mine_at: list[tuple[int, Point2]], pieces: list[Piece | None
     return out
 
 
+GAP_FROM = 1.3
+"""Two coins of a worm read one coin short at least this many coin widths apart (and at most
+two and :data:`GAP_SLACK`) with no coin of it between: the coin not seen may lie between them,
+beside or under one of them (:func:`_the_one_coin_gap`)."""
+
+
+def _the_one_coin_gap(mine_at: list[tuple[int, Point2]], d: float
+                      ) -> tuple[Point2, Point2] | None:
+    """The one pair of a worm's coins with a coin's gap between them (:data:`GAP_FROM`), where
+    a coin read one short may lie hidden; None when there is no such pair or more than one."""
+    pairs = []
+    for a in range(len(mine_at)):
+        for b in range(a + 1, len(mine_at)):
+            pa, pb = mine_at[a][1], mine_at[b][1]
+            if not GAP_FROM * d <= math.dist(pa, pb) <= (2 + GAP_SLACK) * d:
+                continue
+            mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
+            if any(k not in (a, b) and math.dist(c, mid) < d for k, (_, c) in enumerate(mine_at)):
+                continue  # a coin of the worm lies between them: they are no neighbours
+            pairs.append((pa, pb))
+    return pairs[0] if len(pairs) == 1 else None
+
+
 ACE_REACH_TILES = 2.5
 """After an ace, the one tile read where none lay is the tile slid there from the one place
 within this many tile widths where a tile is no longer read (a slide too far included); a tile
@@ -411,6 +434,12 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             where = unmatched_old[0].centre_mm if unmatched_old and player != rules.mover \
                 else None
             place = f" (one lay at {at(where)})" if where is not None else ""
+            if player == rules.mover and seen == n - 1:
+                pair = _the_one_coin_gap(mine_at, rules.coin_mm)
+                if pair is not None:  # rung where it may lie (under or beside a coin)
+                    where = ((pair[0][0] + pair[1][0]) / 2, (pair[0][1] + pair[1][1]) / 2)
+                    place = f" (one may lie under or between the coins at {at(pair[0])} " \
+                            f"and {at(pair[1])})"
             doubts.append(ReadingDoubt(
                 f"{possessive(player)} worm shows {seen} of its {n} coins{place}: is a coin "
                 f"hidden or misread?", where, tuple(mine)))

@@ -230,8 +230,8 @@ def test_a_token_moved_out_of_turn():
 
 
 def test_two_tokens_moved():
-    out = fold([setup(), scene_of(start_tokens({"g3": "g4", "a1": "a2"}))])
-    last = out[-1]
+    out = fold([setup(), scene_of(start_tokens({"g3": "g4", "a1": "c1"}))])
+    last = out[-1]  # (one side's two legal steps are that player moving twice: a turn foul)
     assert (last.legal, last.rule) == (False, "moves") and len(last.pieces) == 2
 
 
@@ -310,8 +310,8 @@ def test_other_pieces_and_hands_are_ignored():
 
 
 def test_the_first_scene_must_show_the_game():
-    out = fold([setup(), scene_of(start_tokens({"g3": "g5"}, removed=("g9",)))])
-    assert isinstance(out[-1], Doubt)  # an illegal move on a reading with a token missing
+    out = fold([setup(), scene_of(start_tokens({"g3": "g5"}, removed=("g9", "a9")))])
+    assert isinstance(out[-1], Doubt)  # an illegal move on a reading with two tokens missing
     out = fold([setup(), scene_of(start_tokens({"g3": "g5"}))])
     assert not out[-1].legal
 
@@ -343,8 +343,9 @@ def test_describe_for_the_dashboard():
 
 def test_recorded_game_gives_the_recorded_verdicts():
     """data/game.jsonl: typed moves and camera scenes (water, turn, blocked and free jumps,
-    occupied, capture by rank, undo, two tokens moved, a token between squares, a token gone,
-    a hand over the table, accept, a den entry, a move after the end); its expected output,
+    occupied, capture by rank, undo, two tokens of one side moved, a token between squares, a
+    token gone, a hand over the table, accept, a den entry, a move after the end); its expected
+    output,
     checked by hand when recorded, is data/game.expected.jsonl."""
     import json
     from pathlib import Path
@@ -358,7 +359,7 @@ def test_recorded_game_gives_the_recorded_verdicts():
     assert out == expected
     rules = [(e["seq"], e["rule"]) for e in expected if e["type"] == "verdict" and not e["legal"]]
     assert rules == [(4, "water"), (6, "turn"), (14, "jump"), (18, "occupied"),
-                     (21, "capture"), (22, "capture"), (23, "water"), (26, "moves"),
+                     (21, "capture"), (22, "capture"), (23, "water"), (26, "turn"),
                      (27, "between"), (35, "over")]
     # a token not seen without a capture is a doubt (a misread first), never a foul
     assert [(e["seq"]) for e in expected if e["type"] == "doubt"] == [28, 31]

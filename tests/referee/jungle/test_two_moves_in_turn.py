@@ -42,9 +42,9 @@ def test_moves_the_second_of_two_moves_read_together_is_judged_after_the_first()
                           ("Verdict", 2, "bob", False, "water")]
 
 
-def test_moves_two_tokens_of_one_side_are_still_two_tokens_moved():
+def test_turn_two_tokens_of_one_side_are_that_player_moving_twice():
     out = fold([SETUP, _scene(start_tokens()), _scene(start_tokens({"g3": "g4", "a1": "a2"}))])
-    assert _said(out)[-1] == ("Verdict", 2, None, False, "moves")
+    assert _said(out)[-1] == ("Verdict", 2, "ann", False, "turn")  # see test_moved_twice.py
 
 
 def test_moves_an_illegal_first_move_is_not_judged_before_the_other_sides():

@@ -65,3 +65,18 @@ def test_overlap_a_coin_over_its_neighbours_edge_not_seen_is_never_confirmed_leg
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), worm[:4] + worm[5:],
                                     MOONS0))
     assert not any(isinstance(e, Verdict) and e.legal for e in out)
+
+
+def test_overlap_a_coin_laid_over_its_neighbour_not_seen_is_doubted_where_it_may_lie():
+    """The stack a camera reads as one coin: the doubt rings the gap the hidden coin lies in
+    (between the head and the coin before it), it does not say "somewhere"."""
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    worm = _bent(over=0.74)
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), worm[:4] + worm[5:],
+                                    MOONS0))
+    doubts = [e for e in out if isinstance(e, Doubt)]
+    assert len(doubts) == 1 and doubts[0].where is not None, out
+    assert math.dist(doubts[0].where, worm[4].centre_mm) < D, doubts[0].where
+    assert "under or between" in doubts[0].reason

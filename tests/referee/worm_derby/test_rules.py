@@ -477,3 +477,38 @@ def test_setup_the_start_tiles_are_the_pair_the_worms_start_between():
     assert v.legal and "1000 mm away" in v.reason
     assert sum(1 for e in out if isinstance(e, Notice) and "counts as an obstacle" in e.message) \
         == 2
+
+
+# --------------------------------------------------------------------------- a whole worm moved
+
+FOUR = {"suns": 4, "moons": 4}
+
+
+def _four_coin_game():
+    game = new_game(lengths=FOUR)
+    first = scene(course(obstacles=[tile(0, 500)]), line(-40, 0, 4, "suns"),
+                  line(40, 0, 4, "moons"))
+    return game, started(game, first)
+
+
+def test_steps_a_whole_worm_moved_is_read_from_the_end_that_needs_fewest_steps():
+    """Every coin moved: either end may have led, and the stills cannot tell which. Four coins
+    laid on from the tail's end, touching it, are four steps (legal on a 4) though the same
+    table is also what five steps from the head curling back round would leave."""
+    game, state = _four_coin_game()
+    back = line(-40, -4 * D, 4, "suns")  # y = -4D .. -D: on from the old tail at y = 0
+    _, out = play(game, state, roll("suns", "4"),
+                  seen(course(obstacles=[tile(0, 500)]), back, line(40, 0, 4, "moons")))
+    v = only_verdict(out)
+    assert v.legal and "4 steps" in v.reason, v.reason
+
+
+def test_steps_a_whole_worm_moved_one_coin_beyond_either_end_is_more_than_the_roll():
+    """Every coin moved and the new worm a coin's width clear of both old ends: a step was laid
+    and picked up again unseen, five steps on a 4."""
+    game, state = _four_coin_game()
+    ahead = line(-40, 5 * D, 4, "suns")  # y = 5D .. 8D: one coin's room after the head at 3D
+    _, out = play(game, state, roll("suns", "4"),
+                  seen(course(obstacles=[tile(0, 500)]), ahead, line(40, 0, 4, "moons")))
+    v = only_verdict(out)
+    assert not v.legal and v.rule == "steps" and v.player == "suns", v.reason

@@ -89,7 +89,7 @@ from referee.worm_up.turns import (
     out_of_turn,
     the_mover,
 )
-from referee.worm_up.two_readings import completed
+from referee.worm_up.two_readings import agree, completed
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Bid,
@@ -383,11 +383,15 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     # ------------------------------------------------------------------ scenes
 
     def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
-        """The first table: the worms set up by the rules, then bidding opens. After a first
-        table in doubt that the players bid on, a whole reading that breaks the start rules
-        may show a worm already moved: a doubt, not a foul."""
+        """The first table: the worms set up by the rules, then bidding opens. A post misread
+        that explains a start against the rules is a doubt unless this reading agrees with the
+        reading in doubt before it (read twice alike: :mod:`referee.worm_up.post_misread`).
+        After a first table in doubt that the players bid on, a whole reading that breaks the
+        start rules may show a worm already moved: a doubt, not a foul."""
+        earlier = state.doubted_reading
+        twice = earlier is not None and agree(earlier, scene, self.settings.misread_mm)
         try:
-            new, layout = first_table(self, scene, strict=True)
+            new, layout = first_table(self, scene, strict=True, read_twice=twice)
         except RuleBroken as broken:
             j = broken.judgement
             if j.doubt and j.rule == Rule.SETUP and not state.bids:

@@ -592,8 +592,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                            "the table or fix it") from None
             pts = [read.centres(w.player)[k] for k in order]
             steps = dict(state.unsure_steps).get(w.player)
-            if w.player not in movers and steps is not None and len(geo.match_still(
-                    w.centres_mm, pts, self.settings.still_mm)) < len(w.centres_mm) - steps:
+            if w.player not in movers and steps is not None and \
+                    not self._left_by(w, pts, steps):
                 # a move of ``steps`` keeps the rest where it lay: it moved again since
                 raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
                                         f"taken as moved {steps}, and lies further on.",
@@ -610,6 +610,17 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         placed = set(state.unsure)
         return replace(state, worms=tuple(worms), unsure=(), unsure_steps=(),
                        guessed=tuple(g for g in state.guessed if g[0] not in placed))
+
+    def _left_by(self, old: Worm, pts: list[Point2], steps: int) -> bool:
+        """Whether ``pts`` (one chain) may be where a move of ``steps`` left worm ``old``: the
+        rest of it where it lay, and, when the whole worm moved, its new tail touching where
+        its head lay (a worm of 7 moved 7 may lie anywhere else only by moving again)."""
+        n, s = len(old.centres_mm), self.settings
+        if len(geo.match_still(old.centres_mm, pts, s.still_mm)) < n - steps:
+            return False
+        reach = self.diameter_mm + s.chain_gap_mm + s.misread_mm
+        return steps < n or min(geo.dist(pts[0], old.head_mm),
+                                geo.dist(pts[-1], old.head_mm)) <= reach
 
     def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A finish post moved on its own: legal, and a worm it now touches finishes."""

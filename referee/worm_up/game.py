@@ -70,11 +70,13 @@ from referee.worm_up.setup_rules import (
     set_up_in_line,
     setup_as_read,
 )
+from referee.worm_up.short_ends import end_places, with_segment
 from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.still_worms import fill_still_worms
 from referee.worm_up.table import (
     Status,
     TableRead,
+    chain_gap,
     chain_of,
     check_counts,
     read_table,
@@ -150,8 +152,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         (:func:`referee.worm_up.one_short.fill_holes`); else worms that did not move (what is
         seen of them lies where they lay) put back whole. The completed reading is judged when
         it says less in doubt; a foul only from two readings that agree (every piece seen in
-        one of them) of a move, never from a guess nor of the setup; a reading still in doubt
-        is kept for the next."""
+        one of them) of a move, never from a guess nor of the setup; then the worm whose move
+        is next read one short is judged at every place its segment can lie
+        (:meth:`_short_end_agreed`); a reading still in doubt is kept for the next."""
         doubts = sum(isinstance(o, Doubt) for o in step.outputs)
         if not doubts:
             return step if step.state.doubted_reading is None else \
@@ -179,7 +182,66 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             guessed = self._ends_guessed(state, event, seq, doubts, bases)
             if guessed is not None:
                 return guessed
+        elif not event.scene.hand:
+            agreed = self._short_end_agreed(state, event, seq)
+            if agreed is not None:
+                return Step(replace(agreed.state, doubted_reading=None), agreed.outputs)
         return Step(replace(step.state, doubted_reading=event.scene), step.outputs)
+
+    def _short_end_agreed(self, state: WormUpState, event: SceneSeen, seq: int
+                          ) -> Step[WormUpState] | None:
+        """A later table where the worm whose move is next is read one segment short, the
+        rest of it one chain (:mod:`referee.worm_up.short_ends`) or one chain but for a hole
+        of one segment (:mod:`referee.worm_up.one_short`): judged once with the segment not
+        seen at each place it can lie; when every place gives the same verdicts (player,
+        legality, rule), no doubt, that is the verdict (a foul says one segment was not
+        seen); None otherwise (the doubt stands), and when a segment of it is read neither
+        where it lay nor clear of it (``still_mm`` to a diameter less ``touch_gap_mm``: read
+        off, not moved)."""
+        if not state.worms:
+            return None
+        n = self.settings.segments
+        read = read_table(self, fill_still_worms(state.worms, event.scene, self.diameter_mm))
+        short = [p for p in self.players if len(read.segments[p]) != n]
+        if len(short) != 1 or len(read.segments[short[0]]) != n - 1:
+            return None
+        player = short[0]
+        old = state.worm(player).centres_mm
+        near = (self.settings.still_mm, self.diameter_mm - self.settings.touch_gap_mm)
+        movers = state.reveal.next_players(state.moved) \
+            if state.phase is Phase.MOVING and state.reveal is not None else ()
+        if player not in movers or any(near[0] < min(geo.dist(c, o) for o in old) < near[1]
+                                       for c in read.centres(player)):
+            return None  # not its move, or a segment read off where it lay: a misread first
+        order = geo.best_chain(read.centres(player), self.diameter_mm,
+                               chain_gap(self, read, player))
+        if order is None:  # a hole of one segment: the segment not seen lies in it
+            holed = fill_holes(event.scene, {player: n}, self.diameter_mm,
+                               self.settings.chain_gap_mm)
+            scenes = [] if holed is None else [holed]
+        else:
+            chain = [read.centres(player)[k] for k in order]
+            scenes = [with_segment(event.scene, player, place) for place in end_places(
+                state.worm(player), chain, self.diameter_mm, self.settings.chain_gap_mm)]
+            if len(scenes) != 2:
+                return None
+        trials: list[Step[WormUpState]] = []
+        for scene in scenes:
+            trial = self._judge(state, replace(event, scene=scene), seq)
+            if any(isinstance(o, Doubt) for o in trial.outputs) or \
+                    not any(isinstance(o, Verdict) for o in trial.outputs):
+                return None
+            trials.append(trial)
+        said = {tuple((v.player, v.legal, v.rule) for v in t.outputs if isinstance(v, Verdict))
+                for t in trials}
+        if len(said) != 1:
+            return None
+        first = trials[0]
+        note = (f" One of {player}'s segments is not seen; wherever it lies, the move breaks "
+                f"this rule.")
+        return Step(first.state, tuple(replace(o, reason=o.reason + note)
+                                       if isinstance(o, Verdict) and not o.legal else o
+                                       for o in first.outputs))
 
     def _ends_guessed(self, state: WormUpState, event: SceneSeen, seq: int, doubts: int,
                       bases: list[Scene]) -> Step[WormUpState] | None:

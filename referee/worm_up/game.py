@@ -48,7 +48,13 @@ from referee.base import Game, RuleBroken, Step, still_pending
 from referee.pending import Pending, SettlesFouls
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
-from referee.worm_up.end_short import EndGuess, end_guesses, other_ends, settle_guesses
+from referee.worm_up.end_short import (
+    EndGuess,
+    Line,
+    end_guesses,
+    other_ends,
+    settle_guesses,
+)
 from referee.worm_up.move_rules import (
     changes,
     finisher,
@@ -252,6 +258,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         the worms up (the table stays in doubt; never a foul from a guess)."""
         counts = {p: self.settings.segments for p in self.players}
         best: tuple[tuple[float, int], Step[WormUpState], EndGuess] | None = None
+        set_up: list[WormUpState] = []  # every way under which the worms are set up
         for base in bases:
             for guess in end_guesses(base, counts, self.diameter_mm,
                                      self.settings.straight_mm):
@@ -260,6 +267,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 if not verdicts or not all(v.legal for v in verdicts) or \
                         sum(isinstance(o, Doubt) for o in trial.outputs) >= doubts:
                     continue
+                set_up.append(trial.state)
                 worms = {w.player: w for w in trial.state.worms}
                 at_head = sum(any(geo.dist(worms[p].head_mm, c) < 1e-6 for c in new)
                               for p, new in guess.added)
@@ -280,8 +288,24 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                               f"{'is' if len(new) == 1 else 'are'} taken on its line at "
                               f"{places}: hidden there? The race goes on; fix the reading "
                               f"if not."))
-        return Step(replace(trial.state, doubted_reading=None, guessed=guess.others),
+        return Step(replace(trial.state, doubted_reading=None,
+                            guessed=self._set_up_ways(guess.others, set_up)),
                     (*trial.outputs, *said))
+
+    def _set_up_ways(self, others: tuple[tuple[str, tuple[Line, ...]], ...],
+                     set_up: list[WormUpState]) -> tuple[tuple[str, tuple[Line, ...]], ...]:
+        """Of the other ways a worm read short at the start could lie, those under which the
+        worms are set up by the rules (the table was judged set up: a way that puts a head
+        over the start line is not how it lies); worms with none left are settled."""
+        kept = []
+        for player, lines in others:
+            worms = [s.worm(player).centres_mm for s in set_up]
+            ways = tuple(line for line in lines if any(
+                len(w) == len(line) and all(min(geo.dist(c, d) for d in w) < 1.0 for c in line)
+                for w in worms))
+            if ways:
+                kept.append((player, ways))
+        return tuple(kept)
 
     def new_foul(self, state: WormUpState, verdict: Verdict, pending: Pending,
                  refused: bool) -> bool:

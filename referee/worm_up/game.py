@@ -471,11 +471,15 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """The first table: the worms set up by the rules, then bidding opens. A post misread
         that explains a start against the rules is a doubt unless this reading agrees with the
-        reading in doubt before it (read twice alike: :mod:`referee.worm_up.post_misread`).
+        reading in doubt before it, each with every post read confidently (read twice alike:
+        :mod:`referee.worm_up.post_misread`).
         After a first table in doubt that the players bid on, a whole reading that breaks the
         start rules may show a worm already moved: a doubt, not a foul."""
         earlier = state.doubted_reading
-        twice = earlier is not None and agree(earlier, scene, self.settings.misread_mm)
+        sure = self.settings.misread_confidence
+        twice = earlier is not None and agree(earlier, scene, self.settings.misread_mm) and \
+            all(p.confidence is None or p.confidence >= sure
+                for p in earlier.pieces if p.kind == "post")
         try:
             new, layout = first_table(self, scene, strict=True, read_twice=twice)
         except RuleBroken as broken:

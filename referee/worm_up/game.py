@@ -71,6 +71,7 @@ from referee.worm_up.setup_rules import (
     finish_ahead,
     first_table,
     heads_spread_mm,
+    post_misread_told,
     posts_not_seen,
     read_setup,
     set_up_in_line,
@@ -481,7 +482,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             all(p.confidence is None or p.confidence >= sure
                 for p in earlier.pieces if p.kind == "post")
         try:
-            new, layout = first_table(self, scene, strict=True, read_twice=twice)
+            new, layout, misread = first_table(self, scene, strict=True, read_twice=twice)
         except RuleBroken as broken:
             j = broken.judgement
             if j.doubt and j.rule == Rule.SETUP and not state.bids:
@@ -499,7 +500,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                           f"bidding for round 1 is open.")
         new, shown = bids_carried(self, state, replace(new, table=scene, phase=Phase.BIDDING),
                                   seq)
-        return Step(new, (verdict, *posts_not_seen(layout, seq), *shown))
+        told = posts_not_seen(layout, seq) if misread is None else \
+            (post_misread_told(self, misread, seq),)
+        return Step(new, (verdict, *told, *shown))
 
     def _without_posts(self, scene: Scene, seq: int) -> Step[WormUpState] | None:
         """A first table with fewer than 3 posts seen (posts not seen or phantom), its worms

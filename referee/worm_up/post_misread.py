@@ -54,19 +54,29 @@ class PostDoubt:
     shifted: bool
     line: str
 
-    def question(self, shift_mm: float) -> str:
-        """What the table is asked about the post (the place named)."""
-        x, y = self.read_mm
+    @property
+    def start_stands(self) -> bool:
+        """Whether the layout the misread explains keeps the start line seen (a post read a
+        few mm off, or a finish post that is none): the start rules are asked in full under
+        it, so the setup is judged (a start post that is none leaves only the loose rules of
+        one start post: the setup stays in doubt)."""
+        return self.layout.start is not None
+
+    def question(self, shift_mm: float, going_on: bool = False) -> str:
+        """What the table is asked about the post (the place named); ``going_on``: the race
+        goes on as the misread explains."""
+        x, y = round(self.read_mm[0]), round(self.read_mm[1])  # never "-0"
+        after = "The race goes on as if it is; fix the reading if not" if going_on else \
+            "Fix the reading or accept the table"
         if self.shifted:
-            return (f"is the {self.line} post at ({x:.0f}, {y:.0f}) read up to "
-                    f"{shift_mm:.0f} mm off? The worms are set up by the rules if it is. Fix "
-                    f"the reading or accept the table")
+            return (f"is the {self.line} post at ({x}, {y}) (or a segment by it) read up "
+                    f"to {shift_mm:.0f} mm off? The worms are set up by the rules if it is. "
+                    f"{after}")
         where = not_seen(self.layout)
         near = f", with a post not seen near ({where[0]:.0f}, {where[1]:.0f})" \
             if where is not None else ", with a post not seen"
-        return (f"is the post read at ({x:.0f}, {y:.0f}) a misread (a shadow){near}? The "
-                f"worms are set up by the rules without it. Fix the reading or accept the "
-                f"table")
+        return (f"is the post read at ({x}, {y}) a misread (a shadow){near}? The "
+                f"worms are set up by the rules without it. {after}")
 
 
 def post_misread(posts: Sequence[tuple[int, Point2]], layout: Layout, problem: StartProblem,

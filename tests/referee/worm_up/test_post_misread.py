@@ -42,12 +42,36 @@ def test_the_same_posts_typed_are_a_setup_foul(phantom):
     assert isinstance(v, Verdict) and not v.legal and v.rule == "setup"
 
 
-def test_a_start_post_read_a_few_mm_off_is_a_doubt_naming_it():
+def test_a_start_post_read_a_few_mm_off_gives_the_benefit_of_the_doubt_and_names_it():
     g = Game()
-    (d,) = _seen(g, [(0.0, -8.0), START[1], *FINISH])
-    assert isinstance(d, Doubt) and "over the start line" in d.reason
+    v, d = _seen(g, [(0.0, -8.0), START[1], *FINISH])
+    assert v.legal and isinstance(d, Doubt)
     assert "start post at (0, -8)" in d.reason and d.where == (0.0, -8.0)
+    assert g.referee.describe()["phase"] == "bidding"
     (v,) = _seen(Game(), [(0.0, -8.0), START[1], *FINISH], confidence=None)
+    assert not v.legal and v.rule == "setup" and "over the start line" in v.reason
+
+
+def test_a_finish_post_that_is_a_shadow_leaves_the_start_line_so_the_setup_is_judged():
+    g = Game()
+    v, d = _seen(g, [*START, FINISH[0], (320.0, -30.0)])
+    assert v.legal and isinstance(d, Doubt) and d.where == (320.0, -30.0)
+    assert "(320, -30)" in d.reason and "not seen near (300, 650)" in d.reason
+    described = g.referee.describe()
+    assert described["start_line_mm"] == [list(p) for p in START]
+    assert described["finish_line_mm"] is None  # taken where both are seen ahead
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
+
+
+def test_a_worm_over_the_line_by_more_than_a_post_misread_is_a_foul_when_read_twice():
+    g = Game()
+    worms = dict(g.worms)
+    worms["red"] = [(x, y + 15.0) for x, y in worms["red"]]
+    out = _seen(g, [*START, *FINISH], worms=worms)  # or is (300, 0) a shadow?
+    assert [type(e) for e in out] == [Doubt], out
+    (v,) = _seen(g, [*START, *FINISH], worms=worms)
     assert not v.legal and v.rule == "setup" and "over the start line" in v.reason
 
 

@@ -62,6 +62,12 @@ class PostDoubt:
         one start post: the setup stays in doubt)."""
         return self.layout.start is not None
 
+    def shadow_apart(self, apart_mm: float) -> bool:
+        """Whether the post taken as a shadow lies more than ``apart_mm`` from where the post
+        not seen most likely stands (then it is no real post read off: a shadow)."""
+        where = None if self.shifted else not_seen(self.layout)
+        return where is not None and geo.dist(where, self.read_mm) > apart_mm
+
     def question(self, shift_mm: float, going_on: bool = False) -> str:
         """What the table is asked about the post (the place named); ``going_on``: the race
         goes on as the misread explains."""
@@ -73,6 +79,9 @@ class PostDoubt:
                     f"to {shift_mm:.0f} mm off? The worms are set up by the rules if it is. "
                     f"{after}")
         where = not_seen(self.layout)
+        if where is not None and geo.dist(where, self.read_mm) < shift_mm:
+            return (f"is the post at ({x}, {y}) misread? The worms are set up by the rules "
+                    f"under the other three. {after}")
         near = f", with a post not seen near ({where[0]:.0f}, {where[1]:.0f})" \
             if where is not None else ", with a post not seen"
         return (f"is the post read at ({x}, {y}) a misread (a shadow){near}? The "

@@ -38,8 +38,9 @@ def first_table(game: WormUp, scene: Scene, strict: bool, read_twice: bool = Fal
     break the start rules under it but a post misread would explain it
     (:func:`referee.worm_up.post_misread.post_misread`) and the reading is not sure
     (:func:`referee.worm_up.post_misread.posts_sure`), the layout the misread explains is
-    taken when its start line stands (the post is doubted beside the verdict), else the
-    setup is a doubt. With 3, or more
+    taken when its start line stands or the post left out lies more than two segments from
+    where the post not seen would stand (a shadow, not a post read off; the post is doubted
+    beside the verdict), else the setup is a doubt. With 3, or more
     than 4, the posts that fit a start and finish layout under which the worms are set up by
     the rules are taken (:func:`referee.worm_up.post_layout.choose_layout`): a post not seen or
     a phantom one does not stop the race. A worm not straight, or touching another, breaks
@@ -108,7 +109,9 @@ def layout_of(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Point
             if strict:
                 raise RuleBroken(found)
             return layout, None
-        if not strict or misread.start_stands:
+        if not strict or misread.start_stands or misread.shadow_apart(2 * game.diameter_mm):
+            # the start line stands, or the post left out lies far from where the post not
+            # seen would stand (the others taken as a start and a finish line alike)
             return misread.layout, misread
         raise foul(found.rule, found.reason, found.player,
                    tuple(dict.fromkeys((*found.pieces, misread.index))), misread.read_mm,

@@ -48,7 +48,13 @@ from referee.base import Game, RuleBroken, Step, still_pending
 from referee.pending import Pending, SettlesFouls
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
-from referee.worm_up.end_short import EndGuess, end_guesses, other_ends, settle_guesses
+from referee.worm_up.end_short import (
+    EndGuess,
+    Line,
+    end_guesses,
+    other_ends,
+    settle_guesses,
+)
 from referee.worm_up.move_rules import (
     changes,
     finisher,
@@ -65,16 +71,19 @@ from referee.worm_up.setup_rules import (
     finish_ahead,
     first_table,
     heads_spread_mm,
+    post_misread_told,
     posts_not_seen,
     read_setup,
     set_up_in_line,
     setup_as_read,
 )
+from referee.worm_up.short_ends import end_places, with_segment
 from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.still_worms import fill_still_worms
 from referee.worm_up.table import (
     Status,
     TableRead,
+    chain_gap,
     chain_of,
     check_counts,
     read_table,
@@ -89,7 +98,7 @@ from referee.worm_up.turns import (
     out_of_turn,
     the_mover,
 )
-from referee.worm_up.two_readings import completed
+from referee.worm_up.two_readings import agree, completed
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Bid,
@@ -150,8 +159,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         (:func:`referee.worm_up.one_short.fill_holes`); else worms that did not move (what is
         seen of them lies where they lay) put back whole. The completed reading is judged when
         it says less in doubt; a foul only from two readings that agree (every piece seen in
-        one of them) of a move, never from a guess nor of the setup; a reading still in doubt
-        is kept for the next."""
+        one of them) of a move, never from a guess nor of the setup; then the worm whose move
+        is next read one short is judged at every place its segment can lie
+        (:meth:`_short_end_agreed`); a reading still in doubt is kept for the next."""
         doubts = sum(isinstance(o, Doubt) for o in step.outputs)
         if not doubts:
             return step if step.state.doubted_reading is None else \
@@ -179,7 +189,66 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             guessed = self._ends_guessed(state, event, seq, doubts, bases)
             if guessed is not None:
                 return guessed
+        elif not event.scene.hand:
+            agreed = self._short_end_agreed(state, event, seq)
+            if agreed is not None:
+                return Step(replace(agreed.state, doubted_reading=None), agreed.outputs)
         return Step(replace(step.state, doubted_reading=event.scene), step.outputs)
+
+    def _short_end_agreed(self, state: WormUpState, event: SceneSeen, seq: int
+                          ) -> Step[WormUpState] | None:
+        """A later table where the worm whose move is next is read one segment short, the
+        rest of it one chain (:mod:`referee.worm_up.short_ends`) or one chain but for a hole
+        of one segment (:mod:`referee.worm_up.one_short`): judged once with the segment not
+        seen at each place it can lie; when every place gives the same verdicts (player,
+        legality, rule), no doubt, that is the verdict (a foul says one segment was not
+        seen); None otherwise (the doubt stands), and when a segment of it is read neither
+        where it lay nor clear of it (``still_mm`` to a diameter less ``touch_gap_mm``: read
+        off, not moved)."""
+        if not state.worms:
+            return None
+        n = self.settings.segments
+        read = read_table(self, fill_still_worms(state.worms, event.scene, self.diameter_mm))
+        short = [p for p in self.players if len(read.segments[p]) != n]
+        if len(short) != 1 or len(read.segments[short[0]]) != n - 1:
+            return None
+        player = short[0]
+        old = state.worm(player).centres_mm
+        near = (self.settings.still_mm, self.diameter_mm - self.settings.touch_gap_mm)
+        movers = state.reveal.next_players(state.moved) \
+            if state.phase is Phase.MOVING and state.reveal is not None else ()
+        if player not in movers or any(near[0] < min(geo.dist(c, o) for o in old) < near[1]
+                                       for c in read.centres(player)):
+            return None  # not its move, or a segment read off where it lay: a misread first
+        order = geo.best_chain(read.centres(player), self.diameter_mm,
+                               chain_gap(self, read, player))
+        if order is None:  # a hole of one segment: the segment not seen lies in it
+            holed = fill_holes(event.scene, {player: n}, self.diameter_mm,
+                               self.settings.chain_gap_mm)
+            scenes = [] if holed is None else [holed]
+        else:
+            chain = [read.centres(player)[k] for k in order]
+            scenes = [with_segment(event.scene, player, place) for place in end_places(
+                state.worm(player), chain, self.diameter_mm, self.settings.chain_gap_mm)]
+            if len(scenes) != 2:
+                return None
+        trials: list[Step[WormUpState]] = []
+        for scene in scenes:
+            trial = self._judge(state, replace(event, scene=scene), seq)
+            if any(isinstance(o, Doubt) for o in trial.outputs) or \
+                    not any(isinstance(o, Verdict) for o in trial.outputs):
+                return None
+            trials.append(trial)
+        said = {tuple((v.player, v.legal, v.rule) for v in t.outputs if isinstance(v, Verdict))
+                for t in trials}
+        if len(said) != 1:
+            return None
+        first = trials[0]
+        note = (f" One of {player}'s segments is not seen; wherever it lies, the move breaks "
+                f"this rule.")
+        return Step(first.state, tuple(replace(o, reason=o.reason + note)
+                                       if isinstance(o, Verdict) and not o.legal else o
+                                       for o in first.outputs))
 
     def _ends_guessed(self, state: WormUpState, event: SceneSeen, seq: int, doubts: int,
                       bases: list[Scene]) -> Step[WormUpState] | None:
@@ -190,6 +259,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         the worms up (the table stays in doubt; never a foul from a guess)."""
         counts = {p: self.settings.segments for p in self.players}
         best: tuple[tuple[float, int], Step[WormUpState], EndGuess] | None = None
+        set_up: list[WormUpState] = []  # every way under which the worms are set up
         for base in bases:
             for guess in end_guesses(base, counts, self.diameter_mm,
                                      self.settings.straight_mm):
@@ -198,6 +268,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 if not verdicts or not all(v.legal for v in verdicts) or \
                         sum(isinstance(o, Doubt) for o in trial.outputs) >= doubts:
                     continue
+                set_up.append(trial.state)
                 worms = {w.player: w for w in trial.state.worms}
                 at_head = sum(any(geo.dist(worms[p].head_mm, c) < 1e-6 for c in new)
                               for p, new in guess.added)
@@ -218,8 +289,24 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                               f"{'is' if len(new) == 1 else 'are'} taken on its line at "
                               f"{places}: hidden there? The race goes on; fix the reading "
                               f"if not."))
-        return Step(replace(trial.state, doubted_reading=None, guessed=guess.others),
+        return Step(replace(trial.state, doubted_reading=None,
+                            guessed=self._set_up_ways(guess.others, set_up)),
                     (*trial.outputs, *said))
+
+    def _set_up_ways(self, others: tuple[tuple[str, tuple[Line, ...]], ...],
+                     set_up: list[WormUpState]) -> tuple[tuple[str, tuple[Line, ...]], ...]:
+        """Of the other ways a worm read short at the start could lie, those under which the
+        worms are set up by the rules (the table was judged set up: a way that puts a head
+        over the start line is not how it lies); worms with none left are settled."""
+        kept = []
+        for player, lines in others:
+            worms = [s.worm(player).centres_mm for s in set_up]
+            ways = tuple(line for line in lines if any(
+                len(w) == len(line) and all(min(geo.dist(c, d) for d in w) < 1.0 for c in line)
+                for w in worms))
+            if ways:
+                kept.append((player, ways))
+        return tuple(kept)
 
     def new_foul(self, state: WormUpState, verdict: Verdict, pending: Pending,
                  refused: bool) -> bool:
@@ -383,11 +470,19 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     # ------------------------------------------------------------------ scenes
 
     def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
-        """The first table: the worms set up by the rules, then bidding opens. After a first
-        table in doubt that the players bid on, a whole reading that breaks the start rules
-        may show a worm already moved: a doubt, not a foul."""
+        """The first table: the worms set up by the rules, then bidding opens. A post misread
+        that explains a start against the rules is a doubt unless this reading agrees with the
+        reading in doubt before it, each with every post read confidently (read twice alike:
+        :mod:`referee.worm_up.post_misread`).
+        After a first table in doubt that the players bid on, a whole reading that breaks the
+        start rules may show a worm already moved: a doubt, not a foul."""
+        earlier = state.doubted_reading
+        sure = self.settings.misread_confidence
+        twice = earlier is not None and agree(earlier, scene, self.settings.misread_mm) and \
+            all(p.confidence is None or p.confidence >= sure
+                for p in earlier.pieces if p.kind == "post")
         try:
-            new, layout = first_table(self, scene, strict=True)
+            new, layout, misread = first_table(self, scene, strict=True, read_twice=twice)
         except RuleBroken as broken:
             j = broken.judgement
             if j.doubt and j.rule == Rule.SETUP and not state.bids:
@@ -405,7 +500,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                           f"bidding for round 1 is open.")
         new, shown = bids_carried(self, state, replace(new, table=scene, phase=Phase.BIDDING),
                                   seq)
-        return Step(new, (verdict, *posts_not_seen(layout, seq), *shown))
+        told = posts_not_seen(layout, seq) if misread is None else \
+            (post_misread_told(self, misread, seq),)
+        return Step(new, (verdict, *told, *shown))
 
     def _without_posts(self, scene: Scene, seq: int) -> Step[WormUpState] | None:
         """A first table with fewer than 3 posts seen (posts not seen or phantom), its worms
@@ -588,8 +685,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                            "the table or fix it") from None
             pts = [read.centres(w.player)[k] for k in order]
             steps = dict(state.unsure_steps).get(w.player)
-            if w.player not in movers and steps is not None and len(geo.match_still(
-                    w.centres_mm, pts, self.settings.still_mm)) < len(w.centres_mm) - steps:
+            if w.player not in movers and steps is not None and \
+                    not self._left_by(w, pts, steps):
                 # a move of ``steps`` keeps the rest where it lay: it moved again since
                 raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
                                         f"taken as moved {steps}, and lies further on.",
@@ -606,6 +703,17 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         placed = set(state.unsure)
         return replace(state, worms=tuple(worms), unsure=(), unsure_steps=(),
                        guessed=tuple(g for g in state.guessed if g[0] not in placed))
+
+    def _left_by(self, old: Worm, pts: list[Point2], steps: int) -> bool:
+        """Whether ``pts`` (one chain) may be where a move of ``steps`` left worm ``old``: the
+        rest of it where it lay, and, when the whole worm moved, its new tail touching where
+        its head lay (a worm of 7 moved 7 may lie anywhere else only by moving again)."""
+        n, s = len(old.centres_mm), self.settings
+        if len(geo.match_still(old.centres_mm, pts, s.still_mm)) < n - steps:
+            return False
+        reach = self.diameter_mm + s.chain_gap_mm + s.misread_mm
+        return steps < n or min(geo.dist(pts[0], old.head_mm),
+                                geo.dist(pts[-1], old.head_mm)) <= reach
 
     def _after_post(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A finish post moved on its own: legal, and a worm it now touches finishes."""

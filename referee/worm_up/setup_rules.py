@@ -12,6 +12,7 @@ from referee.base import Judgement, RuleBroken
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack
 from referee.worm_up.post_layout import ALL_POSTS, Layout, choose_layout, missing_post
+from referee.worm_up.post_misread import PostDoubt, post_misread, posts_sure
 from referee.worm_up.rules import MISREAD, Rule, foul
 from referee.worm_up.state import Worm, WormUpState
 from referee.worm_up.table import TableRead, chain_of, check_counts, check_no_touch, pt, read_table
@@ -27,19 +28,28 @@ def read_setup(game: WormUp, scene: Scene, strict: bool) -> WormUpState:
     return first_table(game, scene, strict)[0]
 
 
-def first_table(game: WormUp, scene: Scene, strict: bool) -> tuple[WormUpState, Layout]:
-    """The starting state from the first scene and the posts taken as start and finish posts
-    (``strict``: check the setup rules).
+def first_table(game: WormUp, scene: Scene, strict: bool, read_twice: bool = False
+                ) -> tuple[WormUpState, Layout, PostDoubt | None]:
+    """The starting state from the first scene, the posts taken as start and finish posts
+    and the post misread they were taken under, if any (``strict``: check the setup rules;
+    ``read_twice``: the table was read alike just before).
 
-    With 4 posts read, the start pair is the one nearest the worms' ends. With 3, or more
+    With 4 posts read, the start pair is the one nearest the worms' ends; when the worms
+    break the start rules under it but a post misread would explain it
+    (:func:`referee.worm_up.post_misread.post_misread`) and the reading is not sure
+    (:func:`referee.worm_up.post_misread.posts_sure`), the layout the misread explains is
+    taken when its start line stands or the post left out lies more than two segments from
+    where the post not seen would stand (a shadow, not a post read off; the post is doubted
+    beside the verdict), else the setup is a doubt. With 3, or more
     than 4, the posts that fit a start and finish layout under which the worms are set up by
     the rules are taken (:func:`referee.worm_up.post_layout.choose_layout`): a post not seen or
     a phantom one does not stop the race. A worm not straight, or touching another, breaks
     the rules whatever the posts read.
 
     Raises:
-        RuleBroken: a setup rule broken on a complete reading (``setup``); a doubt when a
-            worm is not read whole, or the posts read fit no layout.
+        RuleBroken: a setup rule broken on a complete, confident reading (``setup``); a doubt
+            when a worm is not read whole, a post may be misread, or the posts read fit no
+            layout.
     """
     read = read_table(game, scene)
     check_counts(game, read, Rule.SETUP)
@@ -47,10 +57,11 @@ def first_table(game: WormUp, scene: Scene, strict: bool) -> tuple[WormUpState, 
               for p in game.players}
     if strict:
         check_worms(game, read, chains)
-    layout = layout_of(game, read, chains, strict)
+    layout, misread = layout_of(game, read, chains, strict, read_twice)
     worms = tuple(Worm(p, layout.heads_first(chains[p])) for p in game.players)
     return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=worms,
-                       start_posts_mm=layout.start, finish_posts_mm=layout.finish), layout
+                       start_posts_mm=layout.start, finish_posts_mm=layout.finish), layout, \
+        misread
 
 
 def check_worms(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Point2]]) -> None:
@@ -68,12 +79,15 @@ def check_worms(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Poi
 
 
 def layout_of(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Point2]],
-              strict: bool) -> Layout:
-    """The posts read taken as start and finish posts (see :func:`first_table`).
+              strict: bool, read_twice: bool = False) -> tuple[Layout, PostDoubt | None]:
+    """The posts read taken as start and finish posts (see :func:`first_table`), and the post
+    misread they are taken under: 4 posts under which the worms break the start rules, when a
+    post misread explains it and the reading is not sure, are taken as it explains.
 
     Raises:
-        RuleBroken: with 4 posts (``strict``), the first start rule broken; otherwise a doubt
-            when the posts fit no layout.
+        RuleBroken: with 4 posts (``strict``), the first start rule broken (a doubt when a
+            post misread explains it, the reading is not sure and the start line does not
+            stand); otherwise a doubt when the posts fit no layout.
     """
     posts = read.posts
 
@@ -84,15 +98,29 @@ def layout_of(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Point
         ends = [e for p in game.players for e in (chains[p][0], chains[p][-1])]
         s1, s2, f1, f2 = start_and_finish([c for _, c in posts], ends)
         layout = Layout((s1, s2), (f1, f2), tuple(i for i, _ in posts))
-        found = problem(layout) if strict else None
-        if found is not None:
-            raise RuleBroken(found)
-        return layout
+        found = problem(layout)
+        if found is None:
+            return layout, None
+        s = game.settings
+        misread = None if posts_sure(posts, read.confidence, read_twice,
+                                     s.misread_confidence) else \
+            post_misread(posts, layout, problem, s.misread_mm)
+        if misread is None:
+            if strict:
+                raise RuleBroken(found)
+            return layout, None
+        if not strict or misread.start_stands or misread.shadow_apart(2 * game.diameter_mm):
+            # the start line stands, or the post left out lies far from where the post not
+            # seen would stand (the others taken as a start and a finish line alike)
+            return misread.layout, misread
+        raise foul(found.rule, found.reason, found.player,
+                   tuple(dict.fromkeys((*found.pieces, misread.index))), misread.read_mm,
+                   doubt=misread.question(s.misread_mm))
     chosen = choose_layout(posts, problem)
     if chosen is None:
         raise foul(Rule.SETUP, f"The table needs 4 posts (2 start, 2 finish), not "
                                f"{len(posts)}.", None, [i for i, _ in posts], doubt=MISREAD)
-    return chosen
+    return chosen, None
 
 
 def start_problem(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Point2]],
@@ -195,6 +223,14 @@ def set_up_in_line(game: WormUp, state: WormUpState) -> bool:
     tails = [w.tail_mm[0] * ux + w.tail_mm[1] * uy for w in worms]
     return max(heads) - min(heads) <= gap or (
         state.heads_unknown and max(tails) - min(tails) <= gap)
+
+
+def post_misread_told(game: WormUp, misread: PostDoubt, seq: int) -> Doubt:
+    """The doubt told beside the verdict when the first table was judged under a post
+    misread (:func:`first_table`)."""
+    return Doubt(seq, None, (misread.index,), misread.read_mm,
+                 f"The posts as read break the start rules: "
+                 f"{misread.question(game.settings.misread_mm, going_on=True)}.")
 
 
 def posts_not_seen(layout: Layout, seq: int) -> tuple[Doubt, ...]:

@@ -37,6 +37,31 @@ def _group(p: Piece) -> tuple[str, str | None] | None:
     return None
 
 
+def agree(first: Scene, second: Scene, within_mm: float) -> bool:
+    """Whether two readings show the same segments and posts: one to one, each of the same
+    kind (a segment of the same colour) within ``within_mm`` of its partner.
+
+    >>> a = Scene.of([Piece("post", 0.0, 0.0), Piece("segment", 50.0, 0.0, color="red")])
+    >>> b = Scene.of([Piece("segment", 52.0, 1.0, color="red"), Piece("post", 1.0, 0.0)])
+    >>> agree(a, b, 6.0), agree(a, Scene.of(list(a.pieces[:1])), 6.0)
+    (True, False)
+    """
+    left = [p for p in first.pieces if _group(p) is not None]
+    right = [p for p in second.pieces if _group(p) is not None]
+    if len(left) != len(right):
+        return False
+    pairs = sorted((math.dist(p.centre_mm, q.centre_mm), i, j)
+                   for i, p in enumerate(left) for j, q in enumerate(right)
+                   if _group(p) == _group(q) and math.dist(p.centre_mm, q.centre_mm) <= within_mm)
+    used_left: set[int] = set()
+    used_right: set[int] = set()
+    for _, i, j in pairs:
+        if i not in used_left and j not in used_right:
+            used_left.add(i)
+            used_right.add(j)
+    return len(used_left) == len(left)
+
+
 def completed(first: Scene, second: Scene, segments: Mapping[str, int], posts: int,
               still_mm: float) -> Scene | None:
     """``second`` with the pieces of ``first`` it lacks appended (its indices stay valid),

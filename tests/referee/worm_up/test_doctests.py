@@ -12,13 +12,16 @@ from referee.worm_up import (
     geometry,
     one_short,
     post_layout,
+    post_misread,
+    short_ends,
     still_worms,
     two_readings,
 )
 
 
-@pytest.mark.parametrize("module", [bidding, geometry, game, one_short, post_layout, still_worms,
-                                    two_readings], ids=lambda m: m.__name__)
+@pytest.mark.parametrize("module", [bidding, geometry, game, one_short, post_layout,
+                                    post_misread, short_ends, still_worms, two_readings],
+                         ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0

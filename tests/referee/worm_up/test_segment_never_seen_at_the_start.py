@@ -70,14 +70,27 @@ def test_a_move_legal_only_with_the_segment_at_the_other_end_is_a_doubt_not_a_fo
 
 def test_a_foul_by_one_too_many_with_the_guess_right_is_a_doubt_not_legal():
     g = Game(THREE)
-    seen = start_table(THREE)
-    seen["red"] = seen["red"][1:]  # tail never seen, and the guess (tail) is right
+    # the heads 22 mm behind the line: red's segment not seen may lie at its head too
+    worms = {p: [(x, y - D) for x, y in w] for p, w in start_table(THREE).items()}
+    seen = dict(worms)
+    seen["red"] = worms["red"][1:]  # tail never seen, and the guess (tail) is right
     assert _first(g, seen)[0].legal
+    g.worms = worms
     g.bids(red="4", yellow="5", green="6")
     out = g.move("red", 5)  # 5 on a bid of 4, or 4 if the segment lay at the head
     assert [type(e) for e in out] == [Doubt], out
     out = g.move("red", 6)  # a foul wherever the segment lay
     assert not verdict(out).legal and verdict(out).rule == "steps"
+
+
+def test_a_way_the_segment_not_seen_could_lie_that_breaks_the_setup_is_not_kept():
+    g = Game(THREE)
+    seen = start_table(THREE)
+    seen["red"] = seen["red"][1:]  # tail never seen; at the head it would lie over the line
+    assert _first(g, seen)[0].legal
+    g.bids(red="4", yellow="5", green="6")
+    v = verdict(g.move("red", 5))  # so 5 on a bid of 4 is a foul
+    assert not v.legal and (v.player, v.rule) == ("red", "steps")
 
 
 def test_a_guessed_worm_seen_whole_where_it_lay_is_settled_not_moved():

@@ -32,9 +32,7 @@ class PostJudgeConfig:
         end (``training/post_thresholds.py``, session 8's forest) on seeds 45500-45515
         (post-heavy, hard lights and tables): 0.3 P 1.000 / R 0.694 against 0.2's 0.966 /
         0.694 (the 3 false posts were hard light's); on 45000-45025 (the bench's mix) both
-        P 0.983 / R 0.905. Kept for session 12's forest (trained with the bench's own mix
-        of candidates): on the held-out whole scenes 131060-131079 at 0.5 / 0.3 P 0.923 /
-        R 0.923 against the forest before's 0.917 / 0.846 (``training/README.md``).
+        P 0.983 / R 0.905.
     window_mm: Round a candidate outside the prepared view, this many mm each way are warped
         and divided by their own table's colour before its features are read.
     min_wall_dark, min_outlined, min_outlined_first, alike_levels, max_top_spread: The post

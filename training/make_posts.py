@@ -31,16 +31,17 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tabletop.render.variety import draw_case
+from tabletop.render.render import Rendered
+from tabletop.render.variety import draw_case, draw_game_case
 from vision import Detector, DetectorConfig
 from vision.centres import Peaks, heat_peaks, heat_to_view_px
 from vision.coins import detect_coins
 from vision.post_candidates import (
     PostCandidateConfig,
     contrast_starts,
-    feet_near,
     local_level,
     peak_starts,
+    read_starts,
 )
 from vision.post_contrast import contrast_peaks
 from vision.post_features import N_FEATURES, post_features
@@ -122,12 +123,14 @@ def labels(feet_mm: np.ndarray, shown: np.ndarray, hidden: np.ndarray, hit_mm: f
     return out
 
 
-def candidates(image: np.ndarray, calibration, least: float
+def candidates(image: np.ndarray, calibration, least: float,
+               kinds: tuple[str, ...] | None = None
                ) -> list[tuple[np.ndarray, np.ndarray, int, float]]:
     """``(features, feet_mm, source, heat)`` of the post candidates of one frame, as the
     detector would judge them (source 0: the dark mask, 1: the centre net, 2: the places
-    standing out of their surroundings, :mod:`vision.post_contrast`)."""
-    base = DetectorConfig()
+    standing out of their surroundings, :mod:`vision.post_contrast`); ``kinds``: the kinds
+    the detector is asked for (None: all; a game's own, ``vision.detector.GAME_KINDS``)."""
+    base = DetectorConfig() if kinds is None else DetectorConfig(kinds=kinds)
     det = Detector(calibration, config=replace(base, posts=replace(base.posts, judge=None)))
     cfg = det.config
     posts = cfg.posts
@@ -175,14 +178,42 @@ def candidates(image: np.ndarray, calibration, least: float
     plain = local_level(tprep, image, np.array(starts), pc.window_mm * s) if unlike else None
     heat_of = {tuple(np.round(det.view.to_px(m[None])[0], 3)): h
                for m, h in zip(peaks.centre_mm, peaks.score, strict=True)}
-    for i, px in enumerate(starts):
-        got = feet_near(posts, level, det.view, px, pc.reach_mm * s, against)
+    level, reads, _ = read_starts(posts, level, det.view, starts, pc.reach_mm * s, against, pc)
+    for i, (px, got) in enumerate(zip(starts, reads, strict=True)):
         if got is None:
             continue
         feet_mm = det.view.to_mm(got[0])
         out.append((post_features(posts, level, det.view, got[0], against, plain), feet_mm,
                     1 if i < net else 2, float(heat_of.get(tuple(np.round(px, 3)), 0.0))))
     return out
+
+
+BENCH_CYCLE = 60
+"""In ``--mix bench``, seeds are drawn as the accuracy bench draws its scenes, by the seed's
+place in a cycle of this many: 40 plain tables, 8 with a hand, 12 game tables (Worm Up! and
+Jungle in turn; a Jungle table, read without posts, gives no candidate and is skipped)."""
+
+
+def bench_draw(seed: int, cache: Path | None = None
+               ) -> tuple[Rendered, dict[str, str], tuple[str, ...] | None] | None:
+    """A seed drawn as ``bench/bench_vision_accuracy.py`` draws its scenes (:data:`BENCH_CYCLE`):
+    the render, its conditions and the kinds the detector is asked for (None: all); None for a
+    Jungle table. A plain table is read from ``cache`` when it holds it
+    (:func:`training.post_cases.rendered`, the file ``post_thresholds.py`` reads)."""
+    from training.post_cases import rendered
+    from vision.detector import GAME_KINDS
+
+    k = seed % BENCH_CYCLE
+    if k < 40:
+        r = rendered(seed, cache)
+        return r, dict(r.conditions or {}), None
+    if k < 48:
+        case = draw_case(seed, hand=True)
+        return case.render(), dict(case.conditions), None
+    if (k - 48) % 2:
+        return None
+    case = draw_game_case(seed, "worm-up")
+    return case.render(), dict(case.conditions), GAME_KINDS["worm-up"]
 
 
 def save(path: Path, cols: dict[str, list[np.ndarray]],
@@ -212,6 +243,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dark-share", type=float, default=None,
                     help="share of the seeds whose table is pinned to a dark one "
                          "(:data:`DARK_TABLES`; default: half --hard-share)")
+    ap.add_argument("--mix", choices=("posts", "bench"), default="posts",
+                    help="posts: the variety with posts laid --post-weight often and hard cases "
+                         "pinned; bench: drawn as the accuracy bench draws (plain tables, hands, "
+                         "Worm Up! tables: :func:`bench_draw`)")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="with --mix bench: keep the plain tables' renders in this folder "
+                         "(training/post_cases.py), for post_thresholds.py")
     args = ap.parse_args(argv)
     cols: dict[str, list[np.ndarray]] = {k: [] for k in (
         "x", "y", "seed", "family", "light", "source", "heat", "dist")}
@@ -220,13 +258,20 @@ def main(argv: list[str] | None = None) -> int:
         "truth_contrast")}
     t0 = time.perf_counter()
     for seed in args.seeds:
-        case = draw_case(seed, weights={"post": args.post_weight},
-                         **hard_pins(seed, args.hard_share, args.dark_share))
-        r = case.render()
+        kinds = None
+        if args.mix == "bench":
+            drawn = bench_draw(seed, args.cache)
+            if drawn is None:
+                continue
+            r, conditions, kinds = drawn
+        else:
+            case = draw_case(seed, weights={"post": args.post_weight},
+                             **hard_pins(seed, args.hard_share, args.dark_share))
+            r, conditions = case.render(), dict(case.conditions)
         shown, hidden = true_posts(r)
         found = {k: np.zeros(len(shown), bool) for k in (0, 1, 2)}
         n_pos = n_neg = 0
-        for feats, feet, source, heat in candidates(r.image, r.calibration(), args.least):
+        for feats, feet, source, heat in candidates(r.image, r.calibration(), args.least, kinds):
             y = labels(feet, shown, hidden, args.hit_mm, args.miss_mm)
             for f in feet:
                 if len(shown):
@@ -236,8 +281,8 @@ def main(argv: list[str] | None = None) -> int:
             cols["x"].append(feats)
             cols["y"].append(y)
             cols["seed"].append(np.full(n, seed))
-            cols["family"].append(np.full(n, case.conditions["table_family"]))
-            cols["light"].append(np.full(n, case.conditions["light"]))
+            cols["family"].append(np.full(n, conditions["table_family"]))
+            cols["light"].append(np.full(n, conditions["light"]))
             cols["source"].append(np.full(n, source))
             cols["heat"].append(np.full(n, heat))
             d_all = np.array([min((math.dist(f, t) for t in np.r_[shown, hidden]),
@@ -246,12 +291,12 @@ def main(argv: list[str] | None = None) -> int:
             n_pos += int((y == 1).sum())
             n_neg += int((y == 0).sum())
         truth["truth_seed"].append(np.full(len(shown), seed))
-        truth["truth_family"].append(np.full(len(shown), case.conditions["table_family"]))
-        truth["truth_light"].append(np.full(len(shown), case.conditions["light"]))
+        truth["truth_family"].append(np.full(len(shown), conditions["table_family"]))
+        truth["truth_light"].append(np.full(len(shown), conditions["light"]))
         truth["truth_mask"].append(found[0])
         truth["truth_net"].append(found[1])
         truth["truth_contrast"].append(found[2])
-        print(f"# {seed} {case.conditions['table']} {case.conditions['light']}: "
+        print(f"# {seed} {conditions['table']} {conditions['light']}: "
               f"{len(shown)} posts, found mask {int(found[0].sum())} net {int(found[1].sum())} "
               f"contrast {int(found[2].sum())}"
               f"; candidates {n_pos} posts, {n_neg} others ({time.perf_counter() - t0:.0f} s)",

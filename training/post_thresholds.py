@@ -23,7 +23,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,6 +39,7 @@ from bench.bench_vision_accuracy import (  # noqa: E402
 from training.make_posts import seed_range  # noqa: E402
 from training.post_cases import rendered  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
+from vision.centre_proposals import CentreProposalConfig  # noqa: E402
 from vision.post_judge import PostJudgeConfig  # noqa: E402
 from vision.posts import PostConfig  # noqa: E402
 
@@ -78,12 +79,17 @@ def cached_renders(seeds: range, cache: Path | None, post_weight: float | None =
 
 
 def post_tally(cases: list[Case], posts: PostConfig, pieces=None,
-               by: tuple[str, ...] = ()) -> dict[str, Tally]:
-    """The bench's counts of every case read with ``posts``: ``all`` and per condition."""
+               by: tuple[str, ...] = (), max_gain: float | None = None) -> dict[str, Tally]:
+    """The bench's counts of every case read with ``posts``: ``all`` and per condition
+    (``max_gain``: the centre net's post places read again stretched by at most this gain,
+    :class:`vision.post_candidates.PostCandidateConfig`; None: as committed)."""
     out: dict[str, Tally] = defaultdict(Tally)
+    centres = CentreProposalConfig()
+    if max_gain is not None and centres.posts is not None:
+        centres = replace(centres, posts=replace(centres.posts, max_gain=max_gain))
     for case in cases:
         det = Detector(case.calibration, pieces,
-                       config=DetectorConfig(kinds=case.kinds, posts=posts))
+                       config=DetectorConfig(kinds=case.kinds, posts=posts, centres=centres))
         res = det.detect(case.image)
         t = score(res.scene, case.truth, case.hand, 0.0)
         out["all"].add(t)
@@ -112,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="lay posts this often (None: the bench's usual mix)")
     ap.add_argument("--hard-share", type=float, default=0.0,
                     help="pin hard clutter, lights and dark tables as make_posts.py does")
+    ap.add_argument("--max-gain", type=float, default=None,
+                    help="read faint places again stretched by at most this gain (1: never; "
+                         "default: as committed)")
     args = ap.parse_args(argv)
     renders = cached_renders(args.seeds, args.cache, args.post_weight, args.hard_share)
     dev = devscene_cases(args.devscenes) if args.devscenes and args.devscenes.is_dir() else []
@@ -121,13 +130,15 @@ def main(argv: list[str] | None = None) -> int:
             judge = PostJudgeConfig(model=args.model, min_score=pair.min_score, veto=pair.veto)
         posts = PostConfig(judge=judge)
         head = f"min_score={pair.min_score} veto={pair.veto}"
-        got = post_tally(renders, posts, by=("table_family", "light", "clutter"))
+        got = post_tally(renders, posts, by=("table_family", "light", "clutter"),
+                         max_gain=args.max_gain)
         print(line(f"{head} render", got["all"]), flush=True)
         for k in sorted(got):
             if k != "all":
                 print("   " + line(k, got[k]))
         if dev:
-            print(line(f"{head} dev", post_tally(dev, posts, DEVSCENE_PIECES)["all"]),
+            print(line(f"{head} dev", post_tally(dev, posts, DEVSCENE_PIECES,
+                                                 max_gain=args.max_gain)["all"]),
                   flush=True)
     return 0
 

@@ -27,6 +27,7 @@ from vision.centres import Peaks
 from vision.detections import Detections
 from vision.namer import Namer
 from vision.namer_classes import CLASSES
+from vision.normalise import TABLE_LEVEL
 from vision.post_contrast import PostContrastConfig, contrast_peaks, frame_contrast_peaks
 from vision.post_level import for_posts, window_level
 from vision.post_reading import judge_scores
@@ -63,6 +64,13 @@ class PostCandidateConfig:
         leaves out blobs there).
     max_each: At most this many peaks are looked at (the hottest; a cost bound).
     max_cool: At most this many of the cool peaks (from ``cool``) are looked at.
+    max_gain: Where no post is read at a place in the level as it is (a post on black felt
+        in a window's light: its wall barely unlike the felt's own fuzz), it is read again in
+        the level round it stretched away from the table's (100) until the darkest
+        ``faint_share`` of the pixels within ``reach_mm`` are fully dark (the post stage's
+        ``black_level`` less its ``contrast``), by at most this gain; a post read there
+        stands only where the judge is sure of it, as at a cool peak. 1: never.
+    faint_share: See ``max_gain``.
     contrast: Places a post-wide box stands out of its surroundings
         (:mod:`vision.post_contrast`) are looked at too (after the net's peaks, at most its
         ``max_each``, none within ``apart_mm`` of a peak looked at), and a post read there
@@ -78,6 +86,8 @@ class PostCandidateConfig:
     seen: float = 0.5
     border_mm: float = 15.0
     max_each: int = 30
+    max_gain: float = 3.0
+    faint_share: float = 0.05
     contrast: PostContrastConfig | None = field(default_factory=PostContrastConfig)
 
 
@@ -150,6 +160,75 @@ def feet_near(posts: PostConfig, level: np.ndarray, view: TopView, start_px: np.
     return np.array([got[0], fit_post(posts, level, view, start_px, against).foot]), got[1]
 
 
+def stretched(posts: PostConfig, level: np.ndarray, start_px: np.ndarray, reach_px: float,
+              half_px: float, cfg: PostCandidateConfig) -> np.ndarray | None:
+    """``level`` with the window ``half_px`` each way round ``start_px`` stretched away from
+    the table's level (100) until the darkest ``cfg.faint_share`` of the pixels within
+    ``reach_px`` are fully dark to the post stage (``black_level - contrast``), by at most
+    ``cfg.max_gain`` (a copy); None when that needs no gain (the dark pixels there are dark
+    enough already, or nothing there is darker than the table).
+
+    >>> lv = np.full((60, 60), 100, np.uint8)
+    >>> lv[25:35, 28:32] = 70  # a faint post-wide patch
+    >>> out = stretched(PostConfig(), lv, np.array([30.0, 30.0]), 9.0, 20.0,
+    ...                 PostCandidateConfig())
+    >>> int(out[30, 30]), int(out[0, 0])  # the patch fully dark, the table as it was
+    (40, 100)
+    >>> lv[25:35, 28:32] = 30  # dark enough already
+    >>> stretched(PostConfig(), lv, np.array([30.0, 30.0]), 9.0, 20.0, PostCandidateConfig())
+    """
+    h, w = level.shape
+    x, y = (int(v) for v in np.rint(start_px))
+    r = max(1, int(reach_px))
+    near = level[max(0, y - r):y + r + 1, max(0, x - r):x + r + 1]
+    if near.size == 0:
+        return None
+    q = float(np.percentile(near, 100.0 * cfg.faint_share))
+    full = posts.black_level - posts.contrast
+    if q <= full or q >= TABLE_LEVEL - 1:
+        return None
+    gain = min(cfg.max_gain, (TABLE_LEVEL - full) / (TABLE_LEVEL - q))
+    if gain <= 1.05:
+        return None
+    k = max(1, int(half_px))
+    x0, y0, x1, y1 = max(0, x - k), max(0, y - k), min(w, x + k + 1), min(h, y + k + 1)
+    out = level.copy()
+    win = out[y0:y1, x0:x1].astype(np.float32)
+    out[y0:y1, x0:x1] = np.clip(TABLE_LEVEL - (TABLE_LEVEL - win) * gain, 0, 255).astype(np.uint8)
+    return out
+
+
+def read_starts(posts: PostConfig, level: np.ndarray, view: TopView, starts: list[np.ndarray],
+                reach_px: float, against: np.ndarray, cfg: PostCandidateConfig
+                ) -> tuple[np.ndarray, list[tuple[np.ndarray, float] | None], list[bool]]:
+    """Each start's feet (:func:`feet_near`), read again in the level stretched round it
+    (:func:`stretched`) where the level as it is shows no post; the level the readings' judge
+    is to read (``level``, or a copy with the stretched windows of those read so), the
+    readings (None: none) and which were read stretched."""
+    out: list[tuple[np.ndarray, float] | None] = []
+    faint: list[bool] = []
+    s = view.px_per_mm
+    seen = level
+    for px in starts:
+        got = feet_near(posts, level, view, px, reach_px, against)
+        was_faint = False
+        if got is None and cfg.max_gain > 1.0:
+            more = stretched(posts, level, px, reach_px, cfg.window_mm * s, cfg)
+            if more is not None:
+                got = feet_near(posts, more, view, px, reach_px, against)
+                if got is not None:
+                    was_faint = True
+                    if seen is level:
+                        seen = level.copy()
+                    k = max(1, int(cfg.window_mm * s))
+                    x, y = (int(v) for v in np.rint(px))
+                    ys, xs = slice(max(0, y - k), y + k + 1), slice(max(0, x - k), x + k + 1)
+                    seen[ys, xs] = more[ys, xs]
+        out.append(got)
+        faint.append(was_faint)
+    return seen, out, faint
+
+
 def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
                   prep: Prepared, dets: Detections, against: np.ndarray, posts: PostConfig,
                   cfg: PostCandidateConfig,
@@ -188,10 +267,10 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     level = local_level(prep, frame_bgr, np.array(starts), cfg.window_mm * s, unlike)
     plain = local_level(plain_prep, frame_bgr, np.array(starts), cfg.window_mm * s) \
         if unlike else None
-    read = [(feet_near(posts, level, view, px, cfg.reach_mm * s, against), i < hot)
-            for i, px in enumerate(starts)]
-    cool = [not h for r, h in read if r is not None]
-    read = [r for r, _ in read if r is not None]
+    level, got, faint = read_starts(posts, level, view, starts, cfg.reach_mm * s, against, cfg)
+    cool = [i >= hot or f for i, (r, f) in enumerate(zip(got, faint, strict=True))
+            if r is not None]
+    read = [r for r in got if r is not None]
     if not read:
         return Detections.empty()
     judged = (judge_scores(posts, level, prep, np.concatenate([r[0] for r in read]),

@@ -10,7 +10,7 @@ import pytest
 from tests.vision.test_posts import _drawn_post, _view
 from vision import Detector, DetectorConfig
 from vision.centre_proposals import CentreProposalConfig
-from vision.post_candidates import PostCandidateConfig
+from vision.post_candidates import PostCandidateConfig, read_starts
 from vision.posts import PostConfig, judge_post, read_post_near
 
 CFG = PostConfig(radius_mm=5.0, height_mm=40.0)
@@ -103,3 +103,34 @@ def test_a_post_the_net_gives_little_heat_stands_where_the_judge_is_sure_of_it()
     # the places standing out of their surroundings (vision/post_contrast.py) find them
     # without the cool peaks
     assert found_near(PostCandidateConfig(cool=None)) >= 2
+
+
+def test_a_faint_post_is_read_again_in_the_level_stretched_round_it() -> None:
+    # a post on black felt in a window's light: its wall barely unlike the felt (drawn at
+    # 0.4 of a plain table's contrast), too faint for the post stage's template as it is
+    view = _view(FOOT_MM)
+    foot = view.to_px(FOOT_MM[None])[0]
+    drawn = _drawn_post(view, CFG, foot, top_level=70).astype(np.float32)
+    faint = np.clip(100 - (100 - drawn) * 0.4, 0, 255).astype(np.uint8)
+    reach = 9.0 * view.px_per_mm
+    start = foot + np.array([2.0, -1.0]) * view.px_per_mm
+    cfg = PostCandidateConfig()
+    assert read_post_near(CFG, faint, view, start, reach) is None
+    seen, got, was_faint = read_starts(CFG, faint, view, [start], reach,
+                                       np.zeros(faint.shape, np.uint8), cfg)
+    assert got[0] is not None and was_faint == [True]
+    assert float(np.hypot(*(got[0][0][0] - foot))) < 1.0 * view.px_per_mm  # the template's foot
+    assert seen is not faint and int(seen[0, 0]) == 100  # the table round it stays the table's
+    _, never, _ = read_starts(CFG, faint, view, [start], reach, np.zeros(faint.shape, np.uint8),
+                              PostCandidateConfig(max_gain=1.0))
+    assert never == [None]
+
+
+def test_nothing_is_read_in_the_stretched_level_of_a_plain_table() -> None:
+    view = _view(FOOT_MM)
+    level = np.full(view.valid.shape, 100, np.uint8)
+    rng = np.random.default_rng(3)
+    level = np.clip(level - np.abs(rng.normal(0, 4, level.shape)), 0, 255).astype(np.uint8)
+    _, got, _ = read_starts(CFG, level, view, [view.to_px(FOOT_MM[None])[0]], 9.0,
+                            np.zeros(level.shape, np.uint8), PostCandidateConfig())
+    assert got == [None]

@@ -9,14 +9,21 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training import make_posts, post_loss, post_thresholds, train_posts
+from training import compare_posts, make_posts, post_loss, post_thresholds, train_posts
 from vision.post_features import N_FEATURES
 
 
-@pytest.mark.parametrize("module", [make_posts, post_loss, post_thresholds])
+@pytest.mark.parametrize("module", [make_posts, post_loss, post_thresholds, compare_posts])
 def test_the_training_tools_examples_hold(module) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
+
+
+def test_the_bench_mix_skips_jungle_tables_which_read_no_posts() -> None:
+    cycle = make_posts.BENCH_CYCLE
+    jungle = [s for s in range(131000, 131000 + cycle) if s % cycle >= 48 and (s % cycle) % 2]
+    assert len(jungle) == 6  # the bench's 12 game tables: Worm Up! and Jungle in turn
+    assert all(make_posts.bench_draw(s) is None for s in jungle)
 
 
 def test_hard_cases_are_pinned_from_the_seed_alone_for_about_their_share() -> None:

@@ -14,6 +14,8 @@ True
 {}
 >>> post_rich_choices(1234, 0.0, 1.0, None)["table"] in DARK_TABLES
 True
+>>> only_choices(7, parse_only(["light=blind,glare"]))["light"] in ("blind", "glare")
+True
 """
 
 from __future__ import annotations
@@ -84,3 +86,27 @@ def post_rich_choices(seed: int, hard: float, dark: float,
             raise ValueError(f"post_weight: a positive group weight, not {post_weight}")
         pins["weights"] = {"post": float(post_weight)}
     return pins
+
+
+PINNABLE: tuple[str, ...] = ("light", "table", "clutter")
+"""``draw_case``'s choices a seed can be pinned to by :func:`only_choices`."""
+
+
+def parse_only(items: list[str]) -> dict[str, tuple[str, ...]]:
+    """``["light=blind,glare", "table=marble"]`` -> ``{"light": ("blind", "glare"), ...}``;
+    a ValueError names an item that is no ``choice=value,...`` of :data:`PINNABLE`."""
+    out: dict[str, tuple[str, ...]] = {}
+    for item in items:
+        name, _, values = item.partition("=")
+        vals = tuple(v for v in values.split(",") if v)
+        if name not in PINNABLE or not vals:
+            raise ValueError(f"expected one of {', '.join(PINNABLE)}=V1,V2,..., not {item!r}")
+        out[name] = out.get(name, ()) + vals
+    return out
+
+
+def only_choices(seed: int, only: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """``draw_case`` keyword arguments pinning each choice of ``only`` to one of its values,
+    drawn by the seed's own generator (not ``draw_case``'s)."""
+    rng = np.random.default_rng([seed, 71719])
+    return {name: vals[int(rng.integers(len(vals)))] for name, vals in sorted(only.items())}

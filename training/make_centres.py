@@ -31,11 +31,15 @@ sys.path.insert(0, str(ROOT))
 
 sys.path.insert(0, str(ROOT / "training"))
 
-from centre_sampler import post_rich_choices  # noqa: E402
+from centre_sampler import only_choices, parse_only, post_rich_choices  # noqa: E402
 
 from tabletop.render.variety import draw_case  # noqa: E402
 from vision.centres_input import centre_top, coarse_view  # noqa: E402
 from vision.centres_net import KINDS  # noqa: E402
+
+MEASURED = (50000, 130000)
+"""Render seeds the benches and the lead measure on, never rendered for training (from
+130,000 the engineers' own ranges: a session trains on its own)."""
 
 VISIBLE = 0.6
 """A piece with at least this share in view is one the net must find."""
@@ -62,11 +66,14 @@ class StoredView:
 
 
 def view_of_seed(seed: int, hard: float = 0.0, dark: float = 0.0,
-                 post_weight: float | None = None) -> StoredView:
+                 post_weight: float | None = None,
+                 only: dict[str, tuple[str, ...]] | None = None) -> StoredView:
     """The training view of one seed (``hard``: the share of seeds whose case is pinned to a
     hard condition, ``dark``: to a dark table, ``post_weight``: the weight of a group of
-    posts in the layout; :func:`centre_sampler.post_rich_choices`)."""
+    posts in the layout; :func:`centre_sampler.post_rich_choices`; ``only``: each named
+    choice pinned to one of its values, :func:`centre_sampler.only_choices`)."""
     pins = post_rich_choices(seed, hard, dark, post_weight)
+    pins.update(only_choices(seed, only or {}))
     case = draw_case(seed, hand=seed % 8 == 0, **pins)  # type: ignore[arg-type]
     r = case.render()
     cal = r.calibration()
@@ -119,10 +126,18 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of seeds pinned to a dark table (0: as drawn)")
     ap.add_argument("--post-weight", type=float, default=None,
                     help="weight of a group of posts in the layout (default: the usual 0.1)")
+    ap.add_argument("--only", action="append", default=[], metavar="CHOICE=V1,V2,...",
+                    help="pin a choice (light, table, clutter) of every seed to one of these "
+                         "values (drawn per seed; repeatable)")
     args = ap.parse_args(argv)
     seeds = seed_range(args.seeds)
-    if seeds.stop > 50000:
-        raise SystemExit("--seeds: 50,000 and up are for measuring, not training")
+    if seeds.start < MEASURED[1] and seeds.stop > MEASURED[0]:
+        raise SystemExit(f"--seeds: {MEASURED[0]:,}-{MEASURED[1] - 1:,} are for measuring, "
+                         "not training")
+    try:
+        only = parse_only(args.only)
+    except ValueError as e:
+        raise SystemExit(f"--only: {e}") from None
     if not 0.0 <= args.hard <= 1.0:
         raise SystemExit(f"--hard: a share 0-1, not {args.hard}")
     if not 0.0 <= args.dark <= 1.0:
@@ -133,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     done: list[int] = []
     t0 = time.perf_counter()
     for seed in seeds:
-        views.append(view_of_seed(seed, args.hard, args.dark, args.post_weight))
+        views.append(view_of_seed(seed, args.hard, args.dark, args.post_weight, only))
         done.append(seed)
         if len(done) % 20 == 0:
             save(Path(args.out), views, done)

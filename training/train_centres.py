@@ -32,6 +32,7 @@ import json
 import math
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
@@ -142,6 +143,35 @@ def blind_bands(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     return (1.0 - strength * shade).astype(np.float32)
 
 
+def glare_light(h: int, w: int, at: np.ndarray | None, rng: np.random.Generator) -> np.ndarray:
+    """A lamp's reflection in the table (h, w) float32, in levels to add: a soft lobe 25-90 mm
+    across (sigma), at a piece of the crop when ``at`` is given (so coins are washed out by it,
+    as under the renderer's glare), peaking at 120-400 levels (clipped white at its middle)."""
+    sigma = rng.uniform(25.0, 90.0) / MM_PER_PX
+    if at is None:
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+    else:
+        cx, cy = at + rng.uniform(-1.0, 1.0, 2) * sigma
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    lobe = np.exp(-((xs - cx) ** 2 + (ys - cy) ** 2) / (2.0 * sigma * sigma))
+    return (rng.uniform(120.0, 400.0) * lobe).astype(np.float32)
+
+
+def camera_blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``img`` (h, w, 3) float32 blurred as a webcam out of focus or shaken blurs a far table
+    in this 2 mm view: a Gaussian of 0.4-1.3 view pixels, or a straight motion of 1.5-5 pixels
+    at any angle (the renderer's 2-9 frame pixels of shake, seen from a far camera)."""
+    if rng.random() < 0.5:
+        return cv2.GaussianBlur(img, (0, 0), float(rng.uniform(0.4, 1.3)))
+    length, a = float(rng.uniform(1.5, 5.0)), float(rng.uniform(0, math.pi))
+    n = math.ceil(length) | 1
+    k = np.zeros((n, n), np.float32)
+    c = n // 2
+    for t in np.linspace(-length / 2, length / 2, 4 * n):
+        k[round(c + t * math.sin(a)), round(c + t * math.cos(a))] += 1.0
+    return cv2.filter2D(img, -1, k / k.sum(), borderType=cv2.BORDER_REFLECT)
+
+
 def raw_crop(v: View, x0: int, y0: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     """The stored top view over [x0, x0 + size) x [y0, y0 + size), unseen (valid 0) beyond."""
     top, valid = v.top()
@@ -164,15 +194,26 @@ def wanted_posts(v: View) -> np.ndarray:
     return v.c[(v.c[:, 3] > 0) & (v.c[:, 2] == POST)]
 
 
+@dataclass(frozen=True)
+class Augment:
+    """Shares of the crops given each of the harder looks (0: none, and no draw from the
+    generator for it, so a run without them is the run before they came)."""
+
+    blind: float = BLIND_SHARE
+    glare: float = 0.0
+    blur: float = 0.0
+
+
 def sample(views: list[View], rng: np.random.Generator, n: int, post_crops: float = 0.0,
-           post_loss: float = 1.0, with_posts: list[View] | None = None
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+           post_loss: float = 1.0, with_posts: list[View] | None = None,
+           augment: Augment = Augment()) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """A batch of augmented crops with their targets and weights.
 
     A share ``post_crops`` of the crops is cut round a post (of a view among ``with_posts``,
     the views that show one): in the usual mix a post is one piece in eight, and its foot, a
     thin dark wall in this 2 mm view, is what the net learns last. ``post_loss`` weighs the
-    post map's loss against the others'."""
+    post map's loss against the others'. ``augment``: the shares of crops under a blind's
+    bands, a glare's lobe over one of its pieces and a camera's blur."""
     xb = np.zeros((n, CHANNELS, CROP, CROP), np.float32)
     tb = np.zeros((n, len(KINDS), CROP // STRIDE, CROP // STRIDE), np.float32)
     wb = np.zeros_like(tb)
@@ -203,10 +244,18 @@ def sample(views: list[View], rng: np.random.Generator, n: int, post_crops: floa
             c[:, 0], c[:, 1] = c[:, 1].copy(), big - 1 - c[:, 0]
         # light and exposure: a blind's bands, a gain against the frame's level, sensor noise
         f = np.full((big, big), rng.uniform(0.7, 1.4), np.float32)
-        if rng.random() < BLIND_SHARE:
+        if rng.random() < augment.blind:
             f *= blind_bands(big, big, rng)
         img = top.astype(np.float32)
         img *= f[..., None]
+        if augment.glare and rng.random() < augment.glare:
+            inside = c[(c[:, 3] > 0) & (c[:, 0] >= MARGIN) & (c[:, 0] < big - MARGIN)
+                       & (c[:, 1] >= MARGIN) & (c[:, 1] < big - MARGIN)]
+            at = inside[int(rng.integers(len(inside))), :2] if len(inside) else None
+            img += glare_light(big, big, at, rng)[..., None]
+            np.minimum(img, 255.0, out=img)
+        if augment.blur and rng.random() < augment.blur:
+            img = camera_blur(img, rng)
         noise = rng.standard_normal(img.shape, dtype=np.float32)
         noise *= rng.uniform(0, 3.0)
         img += noise
@@ -379,6 +428,12 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of crops cut round a post (0: round any piece, as before)")
     ap.add_argument("--post-loss", type=float, default=1.0,
                     help="weight of the post map's loss against the coin's and tile's")
+    ap.add_argument("--blind-crops", type=float, default=BLIND_SHARE,
+                    help="share of crops under a blind's bands")
+    ap.add_argument("--glare-crops", type=float, default=0.0,
+                    help="share of crops with a glare's lobe over one of their pieces")
+    ap.add_argument("--blur-crops", type=float, default=0.0,
+                    help="share of crops blurred as a far or shaken camera blurs them")
     ap.add_argument("--init", default=None,
                     help="start from these exported weights (their batch norms stay frozen)")
     args = ap.parse_args(argv)
@@ -413,6 +468,10 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"--post-crops: a share 0-1, not {args.post_crops}")
     if args.post_loss <= 0.0:
         raise SystemExit(f"--post-loss: a positive weight, not {args.post_loss}")
+    for name in ("blind_crops", "glare_crops", "blur_crops"):
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            raise SystemExit(f"--{name.replace('_', '-')}: a share 0-1, not {getattr(args, name)}")
+    augment = Augment(args.blind_crops, args.glare_crops, args.blur_crops)
     views = load(args.train, args.exclude_family)
     if not views:
         raise SystemExit("no training views")
@@ -432,7 +491,8 @@ def main(argv: list[str] | None = None) -> int:
         model.train()
         if args.init:
             freeze_norms(model)
-        xb, tb, wb = sample(views, rng, args.batch, args.post_crops, args.post_loss, with_posts)
+        xb, tb, wb = sample(views, rng, args.batch, args.post_crops, args.post_loss, with_posts,
+                            augment)
         x, t, w = torch.from_numpy(xb), torch.from_numpy(tb), torch.from_numpy(wb)
         p = model(x).clamp(1e-5, 1 - 1e-5)
         bce = -(t * torch.log(p) + (1 - t) * torch.log(1 - p))
@@ -476,6 +536,8 @@ def main(argv: list[str] | None = None) -> int:
         "width": args.width, "seed": args.seed, "train_seconds": round(train_s),
         "init": Path(args.init).name if args.init else None, "lr": args.lr,
         "post_crops": args.post_crops, "post_loss": args.post_loss,
+        "blind_crops": args.blind_crops, "glare_crops": args.glare_crops,
+        "blur_crops": args.blur_crops,
         "parameters": int(sum(p.numel() for p in model.parameters())),
     }
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")

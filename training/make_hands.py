@@ -4,8 +4,9 @@ of each cell the hand and arm cover.
 
     .venv/bin/python training/make_hands.py --seeds 57100:57300 -o training/data/hands_a.npz
 
-Every other seed has a hand over the table (``draw_case(seed, hand=...)``), the rest are drawn
-as they come: tables of every family, every light, clutter (pages, cards, a mug, a phone...).
+Every other seed has a hand over the table (``draw_case(seed, hand=...)``; ``--hand-every 3``:
+every third), the rest are drawn as they come: tables of every family, every light, clutter
+(pages, cards, a mug, a phone...).
 The maps are those the detector makes (its hand-made stages and the namer find the pieces
 first, as live), so ``training/train_hands.py`` can try blob features without rendering again.
 About 2 s a seed on one core; the same seeds give the same file.
@@ -137,15 +138,22 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--all-hands", action="store_true",
                     help="a hand over every table (more hands to learn from; the blobs of "
                          "clutter, glare and stripes beside them are negatives all the same)")
+    ap.add_argument("--hand-every", type=int, default=2,
+                    help="a hand over every n-th seed's table (the seeds n-1, 2n-1, ...); the "
+                         "others hand-free as draw_case draws them (3: two hand-free tables to "
+                         "one hand, what the judge must learn to pass over)")
     ap.add_argument("--vary", choices=("wide", "mild"), default=None,
                     help="more hard lights, clutter, tables of every family and arms from every "
                          "side and height (varied_case: wide, or half the arms a player's)")
     args = ap.parse_args(argv)
+    if args.hand_every < 1:
+        raise SystemExit(f"make_hands: --hand-every must be 1 or more, not {args.hand_every}")
     a, b = (int(v) for v in args.seeds.split(":"))
     cv2.setNumThreads(1)
     rows: list[dict[str, object]] = []
     for seed in range(a, b):
-        rows.append(record(seed, hand=args.all_hands or seed % 2 == 1, vary=args.vary))
+        hand = args.all_hands or seed % args.hand_every == args.hand_every - 1
+        rows.append(record(seed, hand=hand, vary=args.vary))
         print(f"# {seed} {rows[-1]['table']} {rows[-1]['light']} {rows[-1]['clutter']} "
               f"hand={rows[-1]['hand']}", flush=True)
         if len(rows) % 5 == 0 or seed == b - 1:  # kept as it goes: a long run can be cut short

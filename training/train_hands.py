@@ -15,6 +15,7 @@ for the hand-set rules the judge replaced.
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import sys
 from dataclasses import dataclass, replace
@@ -153,12 +154,76 @@ def hug_figures(flag_blob: np.ndarray, cell_score: np.ndarray, blobs: Blobs,
                 / max(1, np.count_nonzero(flag_blob[blobs.cell_blob])))}
 
 
+TREES_KEY = "\n   trees:\n"
+"""Where a saved ``cv2.ml.RTrees`` file's list of trees begins (its last entry: the file ends
+with the last tree's last node)."""
+
+
+def _yaml_text(path: Path) -> str:
+    raw = path.read_bytes()
+    return (gzip.decompress(raw) if path.name.endswith(".gz") else raw).decode("utf-8")
+
+
+def tree_count(path: Path) -> int:
+    """How many trees the forest saved in ``path`` has."""
+    head = _yaml_text(path).split(TREES_KEY)[0]
+    return int(head.rsplit("ntrees:", 1)[1].split()[0])
+
+
+def merge_forests(paths: list[Path], out: Path) -> int:
+    """One forest of every tree of the forests saved in ``paths`` (trained by
+    :func:`training.forests.forest` on the same features and labels), written to ``out``: its
+    share of votes is the tree-weighted mean of theirs. Returns the number of trees."""
+    heads, bodies, counts = [], [], []
+    for p in paths:
+        text = _yaml_text(p)
+        if text.count(TREES_KEY) != 1:
+            raise SystemExit(f"train_hands: {p}: not a saved forest of cv2.ml")
+        head, body = text.split(TREES_KEY)
+        counts.append(int(head.rsplit("ntrees:", 1)[1].split()[0]))
+        heads.append(head.rsplit("ntrees:", 1)[0])
+        bodies.append(body.rstrip("\n"))
+    keep = ("var_count:", "class_labels:", "var_type:")
+    for p, head in zip(paths[1:], heads[1:], strict=True):
+        for key in keep:
+            if head.split(key)[1].split("\n")[0] != heads[0].split(key)[1].split("\n")[0]:
+                raise SystemExit(f"train_hands: {p}: its {key[:-1]} is not {paths[0]}'s")
+    text = f"{heads[0]}ntrees: {sum(counts)}{TREES_KEY}" + "\n".join(bodies) + "\n"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_bytes(gzip.compress(text.encode("utf-8"), mtime=0) if out.name.endswith(".gz")
+                    else text.encode("utf-8"))
+    return sum(counts)
+
+
+@dataclass(frozen=True)
+class _Pool:
+    """Pools a new forest's share of votes with a kept forest's (``--keep``), by their trees."""
+
+    kept: np.ndarray | None  # (N,) the kept forest's share for every blob
+    kept_trees: int
+    new_trees: int
+
+    def __call__(self, share: np.ndarray, rows: np.ndarray) -> np.ndarray:
+        if self.kept is None:
+            return share
+        n = self.kept_trees + self.new_trees
+        return (self.kept[rows] * self.kept_trees + share * self.new_trees) / n
+
+
+def _pooling(keep: Path | None, x: np.ndarray, trees: int) -> _Pool:
+    if keep is None:
+        return _Pool(None, 0, trees)
+    rt = cv2.ml.RTrees_load(str(keep))
+    return _Pool(scores(rt, np.ascontiguousarray(x)), tree_count(keep), trees)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("data", nargs="+", type=Path)
     ap.add_argument("-o", "--out", type=Path, required=True)
-    ap.add_argument("--cells-out", type=Path, required=True,
-                    help="the cell forest's file (which cells of a hand's blob are the hand)")
+    ap.add_argument("--cells-out", type=Path, default=None,
+                    help="the cell forest's file (which cells of a hand's blob are the hand); "
+                         "none: no cell forest is trained")
     ap.add_argument("--trees", type=int, default=80)
     ap.add_argument("--cell-trees", type=int, default=16)
     ap.add_argument("--cell-threshold", type=float, default=0.5)
@@ -175,6 +240,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="a model to measure on the same frames (one that never saw them: its "
                          "figures beside the folds'); a model of fewer features reads the first "
                          "ones (features are only ever added at the end)")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="a forest whose trees the judge keeps beside the new ones (one forest, "
+                         "votes pooled; what it learnt from frames no longer at hand stays); "
+                         "it must never have seen these frames: the folds' figures pool its "
+                         "votes with each fold's forest")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     parts = [dict(np.load(p)) for p in args.data]
@@ -198,12 +268,15 @@ def main(argv: list[str] | None = None) -> int:
     report["old_rules"] = frame_figures(old.rule, old, truth, allf)
     # folds of the seeds: each frame judged by a forest that never saw it
     fold = (seeds - seeds.min()) % args.folds
+    pool = _pooling(args.keep, blobs.x, args.trees)
+    if args.keep is not None:
+        report["kept"] = {"model": args.keep.name, "trees": pool.kept_trees}
     held = np.zeros(len(blobs.y))
     for k in range(args.folds):
         test = fold[blobs.frame] == k
         tr = ~test & (blobs.y >= 0)
         rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
-        held[test] = scores(rt, blobs.x[test])
+        held[test] = pool(scores(rt, blobs.x[test]), test)
     report["folds"] = frame_figures(held >= args.threshold, blobs, truth, allf)
     as_used = (held >= args.threshold) | ((held >= args.rules_threshold) & blobs.rule)
     report["as_used"] = {"rules_threshold": args.rules_threshold,
@@ -252,7 +325,7 @@ def main(argv: list[str] | None = None) -> int:
         tr = ~out & (blobs.y >= 0)
         rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
         s = np.zeros(len(blobs.y))
-        s[out] = scores(rt, blobs.x[out])
+        s[out] = pool(scores(rt, blobs.x[out]), out)
         per_family[fam] = {"left_out": frame_figures(out & (s >= args.threshold), blobs, truth,
                                                      frames),
                            "folds": frame_figures(held >= args.threshold, blobs, truth,
@@ -267,9 +340,17 @@ def main(argv: list[str] | None = None) -> int:
     tr = blobs.y >= 0
     rt = forest(blobs.x[tr], blobs.y[tr], args.trees, args.depth, args.seed)
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    rt.save(str(args.out))
-    rt = forest(blobs.cell_x[known], blobs.cell_y[known], args.cell_trees, args.depth, args.seed)
-    rt.save(str(args.cells_out))
+    if args.keep is None:
+        rt.save(str(args.out))
+    else:
+        new = args.out.with_name(args.out.name + ".new.yml.gz")
+        rt.save(str(new))
+        merge_forests([args.keep, new], args.out)
+        new.unlink()
+    if args.cells_out is not None:
+        rt = forest(blobs.cell_x[known], blobs.cell_y[known], args.cell_trees, args.depth,
+                    args.seed)
+        rt.save(str(args.cells_out))
     side = args.out.with_name(args.out.name.split(".")[0] + ".json")
     side.write_text(json.dumps(report, indent=1) + "\n")
     shown = ("old_rules", "folds", "as_used", "as_used_once", "as_used_overrulable", "baseline",

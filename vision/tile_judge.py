@@ -40,11 +40,20 @@ class TileJudgeConfig:
         glossy white table: the namer gives it 0.02-0.3); None: the namer decides alone.
         Above every square that is no tile, or lies beside a half-hidden one, on the tuning
         seeds 61000-61399 (at most 0.74).
+    together: Below ``sure``, a fitted square the judge voted on stands where the namer's
+        tile share at its foot and the judge's votes average at least this: the two look at
+        it apart (the namer at the frame round its foot, the judge at the square in its own
+        frame), and each one's doubt weighs against the other's certainty. A page's corner
+        under a blind or a printed grid's square the namer gives 0.53-0.56 has votes
+        0.22-0.53 (mean at most 0.545), a face-down tile on a dim glossy white table the
+        namer gives 0.42 has 0.70 (0.56); the true tiles of the tuning seeds 133000-133449
+        average 0.56 and up. None: the namer alone decides (at the caller's ``seen``).
     """
 
     model: Path = MODELS / "tiles.yml.gz"
     veto: float = 0.1
     sure: float | None = 0.8
+    together: float | None = 0.55
 
 
 class TileJudge:
@@ -108,16 +117,24 @@ def keep_tiles(config: TileJudgeConfig | None, shade: np.ndarray, top: np.ndarra
 def seen_as_tiles(config: TileJudgeConfig | None, namer_tile: np.ndarray,
                   votes: np.ndarray, seen: float) -> np.ndarray:
     """(N,) bool: which fitted squares stand as tiles: the namer gives a tile at least
-    ``seen`` at the foot (``namer_tile``, (N,)), or the judge is sure of it (``votes``, (N,),
-    NaN: not judged; :attr:`TileJudgeConfig.sure`).
+    ``seen`` at the foot (``namer_tile``, (N,)), or, where the judge voted (``votes``, (N,),
+    NaN: not judged), the two average :attr:`TileJudgeConfig.together` (instead), or the
+    judge is sure of it (:attr:`TileJudgeConfig.sure`).
 
-    >>> seen_as_tiles(TileJudgeConfig(), np.array([0.9, 0.3, 0.3, 0.3]),
-    ...               np.array([0.2, 0.85, 0.6, np.nan]), 0.5).tolist()
-    [True, True, False, False]
+    >>> seen_as_tiles(TileJudgeConfig(), np.array([0.9, 0.3, 0.3, 0.3, 0.56, 0.42]),
+    ...               np.array([0.2, 0.85, 0.6, np.nan, 0.53, 0.7]), 0.5).tolist()
+    [True, True, False, False, False, True]
     >>> seen_as_tiles(None, np.array([0.3]), np.array([0.99]), 0.5).tolist()
     [False]
     """
-    keep = np.asarray(namer_tile, float) >= seen
-    if config is not None and config.sure is not None:
-        keep |= np.nan_to_num(np.asarray(votes, float), nan=-1.0) >= config.sure
+    namer = np.asarray(namer_tile, float)
+    v = np.asarray(votes, float)
+    keep = namer >= seen
+    if config is None:
+        return keep
+    judged = np.isfinite(v)
+    if config.together is not None:
+        keep = np.where(judged, (namer + np.nan_to_num(v)) / 2.0 >= config.together, keep)
+    if config.sure is not None:
+        keep |= judged & (np.nan_to_num(v, nan=-1.0) >= config.sure)
     return keep

@@ -99,6 +99,14 @@ def dome_centres(cfg: DomeConfig, bgr: np.ndarray, coloured: np.ndarray, r: floa
     the centres' fit)."""
     if r < 3 or not np.any(coloured):
         return np.zeros((0, 2)), np.zeros((0, 2))
+    x, y, w, h = cv2.boundingRect(coloured)  # only round the coloured pixels
+    pad = round(1.5 * r) + 3
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(coloured.shape[1], x + w + pad), min(coloured.shape[0], y + h + pad)
+    if (x0, y0, x1, y1) != (0, 0, coloured.shape[1], coloured.shape[0]):
+        cs, pts = dome_centres(cfg, bgr[y0:y1, x0:x1], coloured[y0:y1, x0:x1], r)
+        shift = np.array([x0, y0], float)
+        return cs + shift, pts + shift
     col = (coloured > 0).astype(np.float32)
     near = cv2.blur(col, (2 * round(1.3 * r) + 1,) * 2) > 0
     if cfg.blur_px > 0:

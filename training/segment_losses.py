@@ -25,6 +25,7 @@ import argparse
 import math
 import sys
 from collections import Counter
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -65,9 +66,13 @@ def start_scene(rng: np.random.Generator):
     return bt._up_scene(worms)
 
 
-def stages(image: np.ndarray, calibration) -> dict[str, object]:
-    """What each stage gave on one frame: mask, candidates (feet, mm), scores, reading."""
-    det = Detector(calibration, config=DetectorConfig.for_game("worm-up", memory=None))
+def stages(image: np.ndarray, calibration, domes: bool = True) -> dict[str, object]:
+    """What each stage gave on one frame: mask, candidates (feet, mm), scores, reading
+    (``domes`` False: without the candidates found by their outline)."""
+    config = DetectorConfig.for_game("worm-up", memory=None)
+    if not domes:
+        config = replace(config, segments=replace(config.segments, domes=None))
+    det = Detector(calibration, config=config)
     cfg = det.config
     prep = prepare(cfg.prepare, det.view, image, det._valid, everywhere=True,
                    half_bgr=halve(image))
@@ -118,6 +123,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--tables", required=True, help="comma-separated table kinds")
     ap.add_argument("--lights", default="", help="comma-separated light kinds (default: drawn)")
     ap.add_argument("--save", type=Path, default=None, help="a folder for the frames")
+    ap.add_argument("--no-domes", action="store_true",
+                    help="without the candidates found by their outline (as before them)")
     args = ap.parse_args(argv)
     a, b = (int(v) for v in args.seeds.split(":"))
     tables = args.tables.split(",")
@@ -131,7 +138,7 @@ def main(argv: list[str] | None = None) -> int:
                 scene = start_scene(rng)
                 pose = bt.worm_up(seed).pose
                 r = render_scene(scene, pose, looks, bt.PIECES)
-                st = stages(r.image, r.calibration())
+                st = stages(r.image, r.calibration(), domes=not args.no_domes)
                 shown = [p for p, tr in zip(r.scene.pieces, r.truth, strict=True)
                          if p.kind == "segment" and not tr.occluded
                          and tr.visible_fraction >= 0.95]

@@ -67,14 +67,23 @@ def table_saturation(top: np.ndarray, table: np.ndarray) -> np.ndarray:
     return (hi - n.min(axis=1)) / np.maximum(hi, 1e-3)
 
 
-def segment_mask(cfg: SegmentMaskConfig, prep: Prepared) -> np.ndarray:
-    """uint8 (H, W) 255 where a segment's colour may be (inside ``prep.valid``)."""
+def frame_coloured(cfg: SegmentMaskConfig, prep: Prepared) -> np.ndarray:
+    """bool (H, W): pixels strongly coloured in the frame itself (inside ``prep.valid``),
+    whatever the table's colour: a segment on a table of its own colour is among them."""
     top = prep.top
     hi = cv2.max(cv2.max(top[..., 0], top[..., 1]), top[..., 2])
     lo = cv2.min(cv2.min(top[..., 0], top[..., 1]), top[..., 2])
     chroma = cv2.subtract(hi, lo)
     sat = cv2.divide(chroma, cv2.max(hi, 1), scale=255)
-    ok = (sat >= cfg.min_saturation) & (chroma >= cfg.min_chroma) & (prep.valid > 0)
+    return (sat >= cfg.min_saturation) & (chroma >= cfg.min_chroma) & (prep.valid > 0)
+
+
+def segment_mask(cfg: SegmentMaskConfig, prep: Prepared,
+                 coloured: np.ndarray | None = None) -> np.ndarray:
+    """uint8 (H, W) 255 where a segment's colour may be (inside ``prep.valid``): of it
+    in the frame (``coloured``, :func:`frame_coloured` when None) and against the table."""
+    top = prep.top
+    ok = (frame_coloured(cfg, prep) if coloured is None else coloured).copy()
     ys, xs = np.nonzero(ok)
     if len(ys):  # the table's colour is asked only where the frame's own colour may be one
         table = table_colour(top, prep.view.px_per_mm, cfg.table_window_mm)

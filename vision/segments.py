@@ -20,9 +20,10 @@ import numpy as np
 from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
+from vision.segment_domes import DomeConfig, dome_centres
 from vision.segment_features import candidate_images, disc_features
 from vision.segment_judge import SegmentJudgeConfig, judge_for
-from vision.segment_mask import SegmentMaskConfig, segment_mask
+from vision.segment_mask import SegmentMaskConfig, frame_coloured, segment_mask
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,12 @@ class SegmentConfig:
     min_relief: Least spread of brightness (5th to 95th percentile, share of the median)
         over a segment's disc: a lit half-sphere shades from highlight to rim, printed
         colour is flat.
+    domes: Candidates found by their outline (:mod:`vision.segment_domes`) as well, where
+        the colour mask's discs have none (a segment on a table of its own colour); None:
+        the colour mask's alone.
+    min_own_colour: A segment is named by the hue of its disc's pixels in the colour mask,
+        or, where they cover less than this share of it (a dome on a table of its colour),
+        by its pixels coloured in the frame itself.
     """
 
     diameter_mm: float = 20.0
@@ -70,6 +77,8 @@ class SegmentConfig:
     min_dome_cover: float = 0.25
     min_apart: float = 1.2
     judge: SegmentJudgeConfig | None = field(default_factory=SegmentJudgeConfig)
+    domes: DomeConfig | None = field(default_factory=DomeConfig)
+    min_own_colour: float = 0.3
 
 
 def _hue(rgb: tuple[int, int, int]) -> float:
@@ -265,11 +274,14 @@ class Candidates:
         centres_px: (N, 2) their centres, view pixels.
         mask: uint8 (H, W) the segment-coloured pixels they were found in.
         r_px: A segment's radius in view pixels.
+        coloured: uint8 (H, W) the pixels coloured in the frame itself, whatever the table's
+            colour (None: not made).
     """
 
     centres_px: np.ndarray
     mask: np.ndarray
     r_px: float
+    coloured: np.ndarray | None = None
 
 
 def pieces_not_segments(exclude: np.ndarray, mask: np.ndarray, max_share: float) -> np.ndarray:
@@ -296,10 +308,13 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
     """The discs of segment colour and size in a prepared frame (outside ``exclude``), each
     centred on its outline where nothing touches it (:func:`discs_in_blob`)."""
     s = prep.view.px_per_mm
-    mask = segment_mask(cfg.mask, prep)
+    own = frame_coloured(cfg.mask, prep)
+    mask = segment_mask(cfg.mask, prep, own)
+    coloured = np.where(own, 255, 0).astype(np.uint8)
     if exclude is not None and np.any(exclude):
-        mask = cv2.bitwise_and(mask, cv2.bitwise_not(pieces_not_segments(
-            exclude, mask, cfg.max_coloured_share)))
+        pieces = cv2.bitwise_not(pieces_not_segments(exclude, mask, cfg.max_coloured_share))
+        mask = cv2.bitwise_and(mask, pieces)
+        coloured = cv2.bitwise_and(coloured, pieces)
     mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
     r = cfg.diameter_mm * s / 2
     centres: list[tuple[float, float]] = []
@@ -320,7 +335,27 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
                 discs = shaded
         for c in discs:
             centres.append((float(c[0]) + x0, float(c[1]) + y0))
-    return Candidates(np.array(centres, float).reshape(-1, 2), mask, r)
+    found = np.array(centres, float).reshape(-1, 2)
+    if cfg.domes is not None:
+        found = np.concatenate([found, outline_candidates(cfg.domes, prep.top, coloured, r,
+                                                          found)])
+    return Candidates(found, mask, r, coloured)
+
+
+def outline_candidates(cfg: DomeConfig, bgr: np.ndarray, coloured: np.ndarray, r: float,
+                       found: np.ndarray) -> np.ndarray:
+    """(N, 2) centres of discs found by their outline (:func:`dome_centres`, each fitted at
+    the known radius to its own outline's edges, :func:`refine_centres`) that lie more than
+    0.3 radii from every centre already ``found`` (M, 2): the domes the colour mask lost or
+    placed off their centre (the judge, then :func:`crowded`, keeps one of two near ones)."""
+    domes, edge = dome_centres(cfg, bgr, coloured, r)
+    if not len(domes):
+        return np.zeros((0, 2))
+    domes = np.array(refine_centres(list(domes), edge, r), float).reshape(-1, 2)
+    if len(found):
+        d = np.linalg.norm(domes[:, None] - found[None], axis=2).min(axis=1)
+        domes = domes[d > 0.3 * r]
+    return domes
 
 
 def domes_fill(count: int, r: float, blob: np.ndarray, min_share: float) -> bool:
@@ -537,9 +572,12 @@ def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | No
     for c, ok, sc in zip(cand.centres_px, keep, score, strict=True):
         if not ok:
             continue
-        own = np.zeros(cand.mask.shape, np.uint8)
-        cv2.circle(own, (round(c[0]), round(c[1])), max(1, round(0.8 * r)), 255, -1)
-        own = cv2.bitwise_and(own, cand.mask)
+        disc = np.zeros(cand.mask.shape, np.uint8)
+        cv2.circle(disc, (round(c[0]), round(c[1])), max(1, round(0.8 * r)), 255, -1)
+        own = cv2.bitwise_and(disc, cand.mask)
+        if cand.coloured is not None and np.count_nonzero(own) < cfg.min_own_colour * \
+                np.count_nonzero(disc):
+            own = cv2.bitwise_and(disc, cand.coloured)
         h = h_img[own > 0].astype(float)
         if not h.size:
             continue

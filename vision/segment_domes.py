@@ -1,0 +1,136 @@
+"""Worm Up! segments found by their outline, not by their colour against the table.
+
+Where a segment lies on a table of its own colour (a red dome on a red felt or a red gingham),
+its colour hardly differs from the table's, so the colour mask (:mod:`vision.segment_mask`)
+holds the dome together with the table's checks and its own shadow, and the discs cut from
+that mask's blobs miss it. Its outline still shows: a half-sphere lit from anywhere has a rim
+darker or lighter than the table beyond it, and where two touch, a crease. Each edge pixel
+(Canny on the view's three channels) votes for the centres a disc of the segment's known
+radius through it would have, one radius along its gradient both ways (a dome brighter or
+darker than the table); a segment's centre gathers votes from all round its outline, while a
+cloth's straight check edges spread theirs along lines. Peaks holding a good share of a full
+circle's votes are candidates, each centre fitted to its own outline's edge points at the
+known radius (:func:`vision.segments.refine_centres`); the judge decides which are segments.
+Only pixels of a segment's colour in the frame itself (saturated, whatever the table's colour)
+are searched.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+
+@dataclass(frozen=True)
+class DomeConfig:
+    """Attributes:
+    canny_low: Canny's lower gradient threshold (grey levels, on the view's channels).
+    canny_high: Canny's upper gradient threshold.
+    min_votes: Least share of a full circle's outline (2 pi r edge pixels) voting for a centre.
+    min_coloured: Least share of the disc round a centre that is of a segment's colour in the
+        frame itself (saturated).
+    blur_px: Sigma of the Gaussian blur (view pixels) the view is smoothed by before its
+        edges are found (a dim room's noise).
+    """
+
+    canny_low: float = 20.0
+    canny_high: float = 45.0
+    min_votes: float = 0.3
+    min_coloured: float = 0.6
+    blur_px: float = 1.0
+
+
+def circle_votes(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray, r: float) -> np.ndarray:
+    """float32 (H, W): for each pixel, the number of edge pixels (``edges`` > 0) one radius
+    ``r`` away along their gradient (``gx``, ``gy``: images (H, W), or (N,) at the edge pixels
+    in ``np.nonzero`` order), either way, over a 3x3 neighbourhood.
+
+    >>> img = np.zeros((60, 60), np.uint8); _ = cv2.circle(img, (30, 30), 12, 255, -1)
+    >>> e = cv2.Canny(img, 50, 100)
+    >>> gx = cv2.Sobel(img, cv2.CV_32F, 1, 0); gy = cv2.Sobel(img, cv2.CV_32F, 0, 1)
+    >>> v = circle_votes(e, gx, gy, 12.0)
+    >>> y, x = np.unravel_index(int(np.argmax(v)), v.shape)
+    >>> (int(x), int(y)), bool(v[y, x] > 0.6 * 2 * np.pi * 12)
+    ((30, 30), True)
+    """
+    h, w = edges.shape
+    ys, xs = np.nonzero(edges)
+    acc = np.zeros((h, w), np.float32)
+    if not len(ys):
+        return acc
+    if gx.shape == edges.shape:
+        gx, gy = gx[ys, xs], gy[ys, xs]
+    dx, dy = gx.astype(np.float64), gy.astype(np.float64)
+    n = np.maximum(np.hypot(dx, dy), 1e-6)
+    ux, uy = dx / n, dy / n
+    for sign in (1.0, -1.0):
+        cx = np.round(xs + sign * r * ux).astype(np.int64)
+        cy = np.round(ys + sign * r * uy).astype(np.int64)
+        ok = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+        acc += np.bincount(cy[ok] * w + cx[ok], minlength=h * w).reshape(h, w).astype(
+            np.float32)
+    return cv2.boxFilter(acc, -1, (3, 3), normalize=False)
+
+
+def channel_gradients(bgr: np.ndarray, ys: np.ndarray, xs: np.ndarray
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """float32 (N,) x and y gradients at pixels (``ys``, ``xs``) of the channel whose gradient
+    is strongest there (the one Canny uses on a colour image).
+
+    >>> img = np.zeros((9, 9, 3), np.uint8); img[:, 5:, 2] = 200; img[5:, :, 0] = 50
+    >>> [v.round().tolist() for v in channel_gradients(img, np.array([2]), np.array([5]))]
+    [[800.0], [0.0]]
+    """
+    gxs = np.stack([cv2.Sobel(bgr[..., k], cv2.CV_32F, 1, 0)[ys, xs] for k in range(3)])
+    gys = np.stack([cv2.Sobel(bgr[..., k], cv2.CV_32F, 0, 1)[ys, xs] for k in range(3)])
+    best = np.argmax(np.abs(gxs) + np.abs(gys), axis=0)
+    i = np.arange(len(ys))
+    return gxs[best, i], gys[best, i]
+
+
+def dome_centres(cfg: DomeConfig, bgr: np.ndarray, coloured: np.ndarray, r: float
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """The centres (N, 2, view pixels) of circles of radius ``r`` whose outline shows in
+    ``bgr`` (uint8 (H, W, 3), the view) and whose disc is mostly ``coloured`` (uint8 (H, W),
+    of a segment's colour in the frame itself), and the edge points (M, 2) near them (for
+    the centres' fit)."""
+    if r < 3 or not np.any(coloured):
+        return np.zeros((0, 2)), np.zeros((0, 2))
+    x, y, w, h = cv2.boundingRect(coloured)  # only round the coloured pixels
+    pad = round(1.5 * r) + 3
+    x0, y0 = max(0, x - pad), max(0, y - pad)
+    x1, y1 = min(coloured.shape[1], x + w + pad), min(coloured.shape[0], y + h + pad)
+    if (x0, y0, x1, y1) != (0, 0, coloured.shape[1], coloured.shape[0]):
+        cs, pts = dome_centres(cfg, bgr[y0:y1, x0:x1], coloured[y0:y1, x0:x1], r)
+        shift = np.array([x0, y0], float)
+        return cs + shift, pts + shift
+    col = (coloured > 0).astype(np.float32)
+    near = cv2.blur(col, (2 * round(1.3 * r) + 1,) * 2) > 0
+    if cfg.blur_px > 0:
+        bgr = cv2.GaussianBlur(bgr, (0, 0), cfg.blur_px)
+    edges = cv2.Canny(bgr, cfg.canny_low, cfg.canny_high)
+    edges[~near] = 0
+    ey, ex = np.nonzero(edges)
+    gx, gy = channel_gradients(bgr, ey, ex)
+    votes = circle_votes(edges, gx, gy, r)
+    share = cv2.blur(col, (max(3, round(1.4 * r) | 1),) * 2)
+    ys, xs = np.nonzero((votes >= cfg.min_votes * 2 * math.pi * r)
+                        & (share >= cfg.min_coloured))
+    order = np.argsort(-votes[ys, xs], kind="stable")
+    chosen: list[np.ndarray] = []
+    for i in order:
+        p = np.array([xs[i], ys[i]], float)
+        if all(float(np.hypot(*(p - q))) >= 1.2 * r for q in chosen):
+            chosen.append(p)
+    pts = np.c_[ex, ey].astype(float)
+    if chosen and len(pts):
+        cs = np.array(chosen)
+        keep = np.zeros(len(pts), bool)
+        for c in cs:  # edge points within reach of a centre's rim only
+            d = np.hypot(*(pts - c).T)
+            keep |= np.abs(d - r) < 0.35 * r
+        pts = pts[keep]
+    return np.array(chosen, float).reshape(-1, 2), pts

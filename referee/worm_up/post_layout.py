@@ -125,12 +125,18 @@ def missing_post(layout: Layout) -> Point2 | None:
     line moved ahead (None unless the start posts and one finish post were seen)."""
     if layout.start is None or len(layout.finish_seen) != 1:
         return None
-    (s1, s2), f = layout.start, layout.finish_seen[0]
-    vx, vy = s2[0] - s1[0], s2[1] - s1[1]
-    # the seen post answers the start post nearer it sideways; the other lies beside it
-    t = geo.line_distance(f, s1, s2)[1]
+    return partner_post(layout.start, layout.finish_seen[0])
+
+
+def partner_post(line: tuple[Point2, Point2], seen: Point2) -> Point2:
+    """Where the partner of ``seen``, one post of a line whose other post is not seen, stands:
+    that line drawn as ``line`` (the other line, seen whole) moved onto ``seen``."""
+    (a, b) = line
+    vx, vy = b[0] - a[0], b[1] - a[1]
+    # the seen post answers the post of ``line`` nearer it sideways; the other lies beside it
+    t = geo.line_distance(seen, a, b)[1]
     sign = 1.0 if t < 0.5 else -1.0
-    return (round(f[0] + sign * vx, 1), round(f[1] + sign * vy, 1))
+    return (round(seen[0] + sign * vx, 1), round(seen[1] + sign * vy, 1))
 
 
 def _pair(seen: tuple[Point2, ...]) -> tuple[Point2, Point2] | None:

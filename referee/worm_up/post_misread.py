@@ -29,7 +29,13 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from referee.worm_up import geometry as geo
-from referee.worm_up.post_layout import Layout, StartProblem, choose_layout, missing_post
+from referee.worm_up.post_layout import (
+    Layout,
+    StartProblem,
+    choose_layout,
+    missing_post,
+    partner_post,
+)
 from tabletop.scene import Point2
 
 DIRECTIONS = 8
@@ -116,11 +122,7 @@ def not_seen(layout: Layout) -> Point2 | None:
         return missing_post(layout)
     if layout.finish is None or len(layout.start_seen) != 1:
         return None
-    (f1, f2), s = layout.finish, layout.start_seen[0]
-    vx, vy = f2[0] - f1[0], f2[1] - f1[1]
-    t = geo.line_distance(s, f1, f2)[1]
-    sign = 1.0 if t < 0.5 else -1.0
-    return (round(s[0] + sign * vx, 1), round(s[1] + sign * vy, 1))
+    return partner_post(layout.finish, layout.start_seen[0])
 
 
 def posts_sure(posts: Sequence[tuple[int, Point2]], confidence: Mapping[int, float],

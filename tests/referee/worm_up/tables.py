@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import replace
 
 from referee.record import Referee
 from tabletop.events import Bid, Event, SceneSeen, Setup, Verdict
@@ -112,3 +113,19 @@ def verdict(out: Sequence[Event]) -> Verdict:
     vs = [e for e in out if isinstance(e, Verdict)]
     assert len(vs) == 1, out
     return vs[0]
+
+
+def without(scene: Scene, *indices: int) -> Scene:
+    """The scene with the pieces at ``indices`` not seen."""
+    return replace(scene, pieces=tuple(p for i, p in enumerate(scene.pieces)
+                                       if i not in indices))
+
+
+def moved(g: Game, player: str, k: int) -> Scene:
+    """The table after the start and bids of 4, 5 and 6 (red, yellow, green), with ``player``'s
+    worm moved ``k`` steps."""
+    assert g.start().legal
+    g.bids(red="4", yellow="5", green="6")
+    worms = dict(g.worms)
+    worms[player] = advance(g.worms[player], k)
+    return table(worms, g.posts)

@@ -8,46 +8,33 @@ from dataclasses import replace
 
 from tabletop.events import Doubt, SceneSeen
 from tabletop.scene import Piece
-from tests.referee.worm_up.tables import Game, advance, table, verdict
-
-
-def _without(scene, *indices):
-    return replace(scene, pieces=tuple(p for i, p in enumerate(scene.pieces)
-                                       if i not in indices))
-
-
-def _moved(g: Game, player: str, k: int):
-    assert g.start().legal
-    g.bids(red="4", yellow="5", green="6")
-    moved = dict(g.worms)
-    moved[player] = advance(g.worms[player], k)
-    return table(moved, g.posts)
+from tests.referee.worm_up.tables import Game, moved, table, verdict, without
 
 
 def test_a_move_read_with_a_segment_missing_inside_the_worm_is_judged():
     g = Game()
-    whole = _moved(g, "red", 4)
-    v = verdict(g.push(SceneSeen(_without(whole, 5))))  # a new segment inside the worm
+    whole = moved(g, "red", 4)
+    v = verdict(g.push(SceneSeen(without(whole, 5))))  # a new segment inside the worm
     assert v.legal and v.player == "red"
 
 
 def test_a_setup_read_with_a_segment_missing_inside_a_worm_is_judged():
     g = Game()
-    v = verdict(g.push(SceneSeen(_without(table(g.worms, g.posts), 10))))
+    v = verdict(g.push(SceneSeen(without(table(g.worms, g.posts), 10))))
     assert v.legal and v.rule == "ok"
 
 
 def test_a_worm_missing_its_head_is_not_guessed():
     g = Game()
-    whole = _moved(g, "red", 4)
-    out = g.push(SceneSeen(_without(whole, 6)))
+    whole = moved(g, "red", 4)
+    out = g.push(SceneSeen(without(whole, 6)))
     assert [type(e) for e in out] == [Doubt]
 
 
 def test_a_move_read_with_a_hole_of_one_segment_is_judged_with_it_filled_a_foul_too():
     g = Game()
-    whole = _moved(g, "red", 5)  # a bid of 4: steps
-    v = verdict(g.push(SceneSeen(_without(whole, 4))))
+    whole = moved(g, "red", 5)  # a bid of 4: steps
+    v = verdict(g.push(SceneSeen(without(whole, 4))))
     assert not v.legal and (v.player, v.rule) == ("red", "steps")
     assert "not seen" in v.reason
 
@@ -56,11 +43,11 @@ def test_a_hole_read_a_few_millimetres_short_of_two_segments_is_still_a_hole():
     # red on a red gingham (107000): the segments either side of the one not seen read 4 mm
     # nearer it, so the hole is 32 mm, not 40: segments read off, not a worm apart
     g = Game()
-    whole = _moved(g, "red", 4)
+    whole = moved(g, "red", 4)
     pieces = list(whole.pieces)
     for k, dy in ((2, 4.0), (4, -4.0)):  # the old head, and the second segment laid
         x, y = pieces[k].centre_mm
         pieces[k] = Piece("segment", x, y + dy, color="red")
     read = replace(whole, pieces=tuple(pieces))
-    v = verdict(g.push(SceneSeen(_without(read, 3))))
+    v = verdict(g.push(SceneSeen(without(read, 3))))
     assert v.legal and v.player == "red"

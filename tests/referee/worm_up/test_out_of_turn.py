@@ -3,15 +3,8 @@ segments is not seen (the count is a doubt; who moved is not)."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tabletop.events import Doubt, SceneSeen
-from tests.referee.worm_up.tables import Game, advance, table, verdict
-
-
-def _without(scene, *indices):
-    return replace(scene, pieces=tuple(p for i, p in enumerate(scene.pieces)
-                                       if i not in indices))
+from tests.referee.worm_up.tables import Game, advance, table, verdict, without
 
 
 def _bid(g: Game) -> None:
@@ -23,7 +16,7 @@ def test_a_worm_moving_before_its_turn_with_its_head_not_seen_is_an_order_foul()
     g = Game()
     _bid(g)
     scene = table(dict(g.worms, red=advance(g.worms["red"], 5)), g.posts)
-    v = verdict(g.push(SceneSeen(_without(scene, 6))))
+    v = verdict(g.push(SceneSeen(without(scene, 6))))
     assert not v.legal and (v.player, v.rule) == ("red", "order")
 
 
@@ -31,7 +24,7 @@ def test_a_worm_moving_before_the_reveal_with_a_segment_not_seen_is_a_turn_foul(
     g = Game()
     assert g.start().legal
     scene = table(dict(g.worms, green=advance(g.worms["green"], 4)), g.posts)
-    v = verdict(g.push(SceneSeen(_without(scene, 20))))
+    v = verdict(g.push(SceneSeen(without(scene, 20))))
     assert not v.legal and (v.player, v.rule) == ("green", "turn")
 
 
@@ -39,7 +32,7 @@ def test_the_worm_whose_turn_it_is_read_one_short_is_a_doubt():
     g = Game()
     _bid(g)
     scene = table(dict(g.worms, yellow=advance(g.worms["yellow"], 4)), g.posts)
-    out = g.push(SceneSeen(_without(scene, 13)))
+    out = g.push(SceneSeen(without(scene, 13)))
     assert [type(e) for e in out] == [Doubt]
 
 

@@ -5,29 +5,14 @@ a verdict only when every place gives the same one (referee/worm_up/short_ends.p
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from tabletop.events import Doubt, SceneSeen, Verdict
-from tests.referee.worm_up.tables import Game, advance, table, verdict
-
-
-def _moved(g: Game, player: str, k: int):
-    assert g.start().legal
-    g.bids(red="4", yellow="5", green="6")
-    moved = dict(g.worms)
-    moved[player] = advance(g.worms[player], k)
-    return table(moved, g.posts)
-
-
-def _without(scene, *indices):
-    return replace(scene, pieces=tuple(p for i, p in enumerate(scene.pieces)
-                                       if i not in indices))
+from tests.referee.worm_up.tables import Game, moved, verdict, without
 
 
 def test_one_too_many_with_its_tail_not_seen_is_a_steps_foul_wherever_it_lies():
     g = Game()
-    whole = _moved(g, "red", 5)  # a bid of 4; its tail (where it lay) not seen
-    v = verdict(g.push(SceneSeen(_without(whole, 0))))
+    whole = moved(g, "red", 5)  # a bid of 4; its tail (where it lay) not seen
+    v = verdict(g.push(SceneSeen(without(whole, 0))))
     assert not v.legal and (v.player, v.rule) == ("red", "steps")
     assert "not seen" in v.reason
 
@@ -35,7 +20,7 @@ def test_one_too_many_with_its_tail_not_seen_is_a_steps_foul_wherever_it_lies():
 def test_one_too_many_with_its_head_not_seen_may_be_a_legal_move_so_a_doubt():
     # 5 laid, the last not seen: or 4 laid with the tail where it lay not seen
     g = Game()
-    out = g.push(SceneSeen(_without(_moved(g, "red", 5), 6)))
+    out = g.push(SceneSeen(without(moved(g, "red", 5), 6)))
     assert [type(e) for e in out] == [Doubt], out
 
 
@@ -43,13 +28,13 @@ def test_a_legal_move_with_an_end_not_seen_stays_a_doubt():
     # its tail not seen: a move of 4 with the tail where it lay, or of 5 with the head ahead
     for k in (0, 6):
         g = Game()
-        out = g.push(SceneSeen(_without(_moved(g, "red", 4), k)))
+        out = g.push(SceneSeen(without(moved(g, "red", 4), k)))
         assert [type(e) for e in out] == [Doubt], (k, out)
 
 
 def test_a_worm_not_to_move_read_short_is_never_judged_from_a_guess():
     g = Game()
-    whole = _moved(g, "yellow", 5)  # red moves first
+    whole = moved(g, "yellow", 5)  # red moves first
     worm = [i for i, p in enumerate(whole.pieces) if p.color == "yellow"]
-    out = g.push(SceneSeen(_without(whole, worm[-1])))  # its head not seen
+    out = g.push(SceneSeen(without(whole, worm[-1])))  # its head not seen
     assert not any(isinstance(e, Verdict) and "not seen" in e.reason for e in out), out

@@ -6,12 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tabletop.events import Doubt, SceneSeen
-from tests.referee.worm_up.tables import Game, advance, table, verdict
-
-
-def _without(scene, *indices):
-    return replace(scene, pieces=tuple(p for i, p in enumerate(scene.pieces)
-                                       if i not in indices))
+from tests.referee.worm_up.tables import Game, advance, table, verdict, without
 
 
 def _started(g: Game) -> None:
@@ -23,8 +18,8 @@ def test_a_first_table_read_twice_each_time_short_of_another_segment_is_set_up()
     g = Game()
     whole = table(g.worms, g.posts)
     # red's four last, then yellow's four last not seen (too few seen to complete either)
-    (d1, d2) = (g.push(SceneSeen(_without(whole, 0, 1, 2, 3))),
-                g.push(SceneSeen(_without(whole, 7, 8, 9, 10))))
+    (d1, d2) = (g.push(SceneSeen(without(whole, 0, 1, 2, 3))),
+                g.push(SceneSeen(without(whole, 7, 8, 9, 10))))
     assert isinstance(d1[0], Doubt)
     v = verdict(d2)
     assert v.legal and v.rule == "ok"
@@ -37,9 +32,9 @@ def test_a_move_read_twice_each_time_short_of_another_piece_is_judged():
     moved = dict(g.worms)
     moved["red"] = advance(g.worms["red"], 4)
     whole = table(moved, g.posts)
-    (d,) = g.push(SceneSeen(_without(whole, 6)))  # red's head not seen
+    (d,) = g.push(SceneSeen(without(whole, 6)))  # red's head not seen
     assert isinstance(d, Doubt)
-    v = verdict(g.push(SceneSeen(_without(whole, 2, 22))))  # a red segment and a post
+    v = verdict(g.push(SceneSeen(without(whole, 2, 22))))  # a red segment and a post
     assert v.legal and v.player == "red"
     assert g.referee.describe()["next"] == ["yellow"]
 
@@ -47,7 +42,7 @@ def test_a_move_read_twice_each_time_short_of_another_piece_is_judged():
 def test_readings_of_two_different_tables_are_not_merged():
     g = Game()
     _started(g)
-    before = _without(table(g.worms, g.posts), 7)  # the start, yellow's tail not seen
+    before = without(table(g.worms, g.posts), 7)  # the start, yellow's tail not seen
     p = before.pieces[9]  # and a yellow segment read 15 mm off
     before = replace(before, pieces=(*before.pieces[:9], replace(p, x_mm=p.x_mm + 15.0),
                                      *before.pieces[10:]))
@@ -55,7 +50,7 @@ def test_readings_of_two_different_tables_are_not_merged():
     assert isinstance(d, Doubt)
     moved = dict(g.worms)
     moved["red"] = advance(g.worms["red"], 4)
-    out = g.push(SceneSeen(_without(table(moved, g.posts), 6)))  # red's head not seen
+    out = g.push(SceneSeen(without(table(moved, g.posts), 6)))  # red's head not seen
     assert [type(e) for e in out] == [Doubt]
 
 
@@ -65,9 +60,9 @@ def test_two_readings_that_agree_and_together_show_every_piece_may_call_a_foul()
     moved = dict(g.worms)
     moved["red"] = advance(g.worms["red"], 5)  # a bid of 4: steps
     whole = table(moved, g.posts)
-    (d,) = g.push(SceneSeen(_without(whole, 6)))
+    (d,) = g.push(SceneSeen(without(whole, 6)))
     assert isinstance(d, Doubt)
-    v = verdict(g.push(SceneSeen(_without(whole, 3))))
+    v = verdict(g.push(SceneSeen(without(whole, 3))))
     assert not v.legal and (v.player, v.rule) == ("red", "steps")
 
 
@@ -78,8 +73,8 @@ def test_a_first_table_completed_from_two_readings_is_no_setup_foul():
     # complete reading for a setup foul (held-out trust seed 88700, red on red gingham)
     g = Game()
     whole = table(g.worms, g.posts)
-    short = _without(whole, 0)
-    shorter = _without(whole, 0, 1)
+    short = without(whole, 0)
+    shorter = without(whole, 0, 1)
     p = whole.pieces[3]
     phantom = replace(shorter, pieces=(*shorter.pieces, replace(p, x_mm=p.x_mm + 30.0,
                                                             y_mm=p.y_mm + 30.0)))

@@ -48,6 +48,13 @@ def seed_range(text: str) -> range:
 def candidates_of(image: np.ndarray, calibration, ) -> tuple[np.ndarray, np.ndarray]:
     """``(features, feet_mm)`` of the candidates the detector would judge in one frame."""
     det = Detector(calibration, config=DetectorConfig.for_game("worm-up", memory=None))
+    _, _, feats, feet = candidate_stage(det, image)
+    return feats, feet
+
+
+def candidate_stage(det: Detector, image: np.ndarray):
+    """``(prep, candidates, features, feet_mm)``: the segment candidates ``det`` would judge
+    in one frame, as its own stages make them."""
     cfg = det.config
     prep = prepare(cfg.prepare, det.view, image, det._valid, everywhere=True,
                    half_bgr=halve(image))
@@ -55,7 +62,7 @@ def candidates_of(image: np.ndarray, calibration, ) -> tuple[np.ndarray, np.ndar
     cand = segment_candidates(cfg.segments, prep, tmask)
     feats = disc_features(candidate_images(prep, cand.mask), cand.centres_px, cand.r_px)
     seen = det.view.to_mm(cand.centres_px) if len(cand.centres_px) else np.zeros((0, 2))
-    return feats, det.view.camera.foot_of(seen, 0.0)
+    return prep, cand, feats, det.view.camera.foot_of(seen, 0.0)
 
 
 def setup_scene(scene: Scene, region, rng: np.random.Generator, colours: list[str],

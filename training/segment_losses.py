@@ -36,14 +36,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from tabletop.render import render_scene  # noqa: E402
+from training.make_segments import candidate_stage  # noqa: E402
 from vision import Detector, DetectorConfig  # noqa: E402
-from vision.prepare import prepare  # noqa: E402
-from vision.segment_features import candidate_images, disc_features  # noqa: E402
 from vision.segment_judge import judge_for  # noqa: E402
 from vision.segment_mask import segment_mask  # noqa: E402
-from vision.segments import segment_candidates  # noqa: E402
-from vision.tiles import detect_tiles  # noqa: E402
-from vision.topview import halve  # noqa: E402
 
 HIT_MM = 4.0
 
@@ -74,14 +70,8 @@ def stages(image: np.ndarray, calibration, domes: bool = True) -> dict[str, obje
         config = replace(config, segments=replace(config.segments, domes=None))
     det = Detector(calibration, config=config)
     cfg = det.config
-    prep = prepare(cfg.prepare, det.view, image, det._valid, everywhere=True,
-                   half_bgr=halve(image))
-    _, tmask = detect_tiles(cfg.tiles, prep)
-    cand = segment_candidates(cfg.segments, prep, tmask)
-    feats = disc_features(candidate_images(prep, cand.mask), cand.centres_px, cand.r_px)
+    prep, cand, feats, feet = candidate_stage(det, image)
     score = judge_for(cfg.segments.judge).scores(feats) if len(feats) else np.zeros(0)
-    seen = det.view.to_mm(cand.centres_px) if len(cand.centres_px) else np.zeros((0, 2))
-    feet = det.view.camera.foot_of(seen, 0.0) if len(seen) else np.zeros((0, 2))
     mask = segment_mask(cfg.segments.mask, prep)
     reading = det.detect(image)
     return {"det": det, "prep": prep, "mask": mask, "cand_feet": feet, "score": score,

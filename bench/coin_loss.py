@@ -24,7 +24,8 @@ paired with any truth, occluded or not) are listed too, each with where it came 
 (``stage`` or ``centres``) and the true piece nearest it (its kind and distance, ``table``
 beyond 40 mm), and the coins found whose suit is misread (``true>read``); at the end the
 counts of those false coins by source and nearest piece, and the suits' confusion (true
-suit -> read suit, over the coins found).
+suit -> read suit, over the coins found), and the coins found more than ``OFF_MM`` from
+their true foot (``off``: the distance and where the coin came from).
 """
 
 from __future__ import annotations
@@ -57,6 +58,8 @@ from vision.proposals import explained_mask  # noqa: E402
 from vision.rim_fit import rim_centres  # noqa: E402
 
 _CAPTURED: dict = {}
+OFF_MM = 1.2
+"""A coin found this far (mm) from its true foot is listed as off centre (``off``)."""
 
 
 def _capture(*args, **kw):
@@ -215,6 +218,7 @@ def main() -> int:
     steps: Counter = Counter()
     suits: Counter = Counter()
     phantoms: Counter = Counter()
+    offs: Counter = Counter()
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     if a.dev is not None:
         cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
@@ -262,12 +266,23 @@ def main() -> int:
             near = _nearest_other(case.truth, d[i])
             phantoms[f"{c}:{near.split('@')[0]}"] += 1
             src.append(f"({d[i][0]:.0f},{d[i][1]:.0f}){c}:{near}")
+        off = []
+        for i, j, dist in pairs:
+            if vis[j] and dist > OFF_MM:
+                c = "stage"
+                if cent is not None and len(cent) and np.hypot(
+                        *(cent.centre_mm - d[i]).T).min() < 0.01:
+                    c = "centres"
+                off.append(f"{dist:.1f}{c}")
+                offs[c] += 1
         print(f"{case.name} {case.conditions['table']} {case.conditions['light']} "
               f"{case.conditions['clutter']}: coins {int(vis.sum())} miss {len(miss)} "
               f"{' '.join(why)} | false {len(false)} {' '.join(src)}"
-              f"{' | suit ' + ' '.join(misread) if misread else ''}", flush=True)
+              f"{' | suit ' + ' '.join(misread) if misread else ''}"
+              f"{' | off ' + ' '.join(off) if off else ''}", flush=True)
     print("steps:", dict(steps.most_common()))
     print("phantoms (source:nearest true piece):", dict(phantoms.most_common()))
+    print(f"off past {OFF_MM} mm (source):", dict(offs.most_common()))
     print("tables:", {k: f"{v[1]}/{v[0]}" for k, v in sorted(by_table.items())})
     print("suits (true -> read):", {f"{t}->{r}": n for (t, r), n in sorted(
         suits.items(), key=lambda kv: (str(kv[0][0]), str(kv[0][1])))})

@@ -114,6 +114,10 @@ def main(argv: list[str] | None = None) -> int:
                     help="the sample playthrough's maps (recorded there when missing)")
     ap.add_argument("--model", type=Path, default=None, help="the judge (default: committed)")
     ap.add_argument("--min-score", type=float, default=None, help="the judge's min_score")
+    ap.add_argument("--rules-min-score", type=float, default=None,
+                    help="the judge's rules_min_score (negative: no hand-set rules)")
+    ap.add_argument("--open-cells", type=int, default=None,
+                    help="ForeignConfig.open_cells (default: the detector's)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no line per wrong frame")
     args = ap.parse_args(argv)
     cfg = HandConfig()
@@ -123,7 +127,12 @@ def main(argv: list[str] | None = None) -> int:
         judge = replace(judge, model=args.model)
     if args.min_score is not None:
         judge = replace(judge, min_score=args.min_score)
+    if args.rules_min_score is not None:
+        judge = replace(judge, rules_min_score=None if args.rules_min_score < 0
+                        else args.rules_min_score)
     cfg = replace(cfg, judge=judge)
+    if args.open_cells is not None:
+        cfg = replace(cfg, foreign=replace(cfg.foreign, open_cells=args.open_cells))
     cv2.setNumThreads(1)
     if args.data:
         parts = [dict(np.load(p)) for p in args.data]

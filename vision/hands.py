@@ -128,9 +128,14 @@ def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explain
     Returns:
         ``(hand, cells)``: the flag and the hand's cells of the grid (uint8 0/1, (rows, cols)).
     """
-    sw, sh = grid.size_wh
-    none = np.zeros((sh, sw), np.uint8)
-    maps = hand_maps(grid, frame_bgr, explained, valid, cells)
+    return hands_of_maps(cfg, hand_maps(grid, frame_bgr, explained, valid, cells), moving)
+
+
+def hands_of_maps(cfg: HandConfig, maps: HandMaps, moving: np.ndarray | None = None
+                  ) -> tuple[bool, np.ndarray]:
+    """:func:`detect_hands` on a frame's maps already made (``training/hands_check.py`` reads
+    kept maps with it, as the detector would)."""
+    none = np.zeros(maps.use.shape, np.uint8)
     fg = foreign_cells(cfg.foreign, maps)
     if fg is None:
         return False, none

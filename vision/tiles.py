@@ -321,9 +321,23 @@ def refine_block(shade: np.ndarray, bright: np.ndarray, block: _Block, side: flo
                   (pitch, pitch))
 
 
+UNMEASURED_TURN_DEG = 15.0
+"""How far a tile of a block whose edges were not measured may turn from the blob's angle
+(:func:`refine_block` follows a turn up to this)."""
+
+
+def _turn(a_deg: float, b_deg: float) -> float:
+    """The turn from ``b_deg`` to ``a_deg`` of a square's sides (modulo 90), in (-45, 45].
+
+    >>> _turn(6.6, 90.0), _turn(89.0, 1.0)
+    (6.6, -2.0)
+    """
+    return round((a_deg - b_deg + 45.0) % 90.0 - 45.0, 9)
+
+
 def each_tile(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
-              away: np.ndarray, gap_px: float, max_turn_deg: float = 5.0
-              ) -> list[tuple[tuple[float, float], float]]:
+              away: np.ndarray, gap_px: float, max_turn_deg: float = 5.0,
+              measured: bool = True) -> list[tuple[tuple[float, float], float]]:
     """Each tile of a block (centre view pixels, angle view degrees), placed again on
     its own free edges where they are measured (:func:`refine_block`, the sides against its
     neighbours left out): tiles laid edge to edge by hand are shifted along their shared
@@ -331,16 +345,24 @@ def each_tile(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
     the steps of its outline, or its blob's where no rectangle fits) turns them all alike,
     and may place them a few mm off. A tile whose own edges are not measured (two sides at
     least, within ``max_turn_deg`` and a tenth of a side of its place in the block) keeps
-    that place."""
+    that place.
+
+    A block whose own edges were not ``measured`` has only its blob's rectangle for an angle:
+    two tiles laid edge to edge and shifted along their shared side make a blob whose
+    rectangle is turned by degrees from both (a pair at 6.6 degrees read at 0). Each tile's
+    own fit then starts again from where it ended (as :func:`refine_block` does for a lone
+    tile), up to :data:`UNMEASURED_TURN_DEG` from the blob's angle and 0.15 of a side (the
+    refit's own limits) from its place in the blob's rectangle."""
     if block.nx * block.ny == 1:
         return [(block.centre_px, block.angle_px)]
+    again, turn, shift = (0, max_turn_deg, 0.1) if measured else (2, UNMEASURED_TURN_DEG, 0.15)
     out = []
     for c in block.tiles():
         own = refine_block(shade, bright, _Block(c, block.angle_px, 1, 1, side), side, away,
-                           gap_px, again=0)
+                           gap_px, again=again)
         if own is not None and (
                 float(np.hypot(own.centre_px[0] - c[0], own.centre_px[1] - c[1]))
-                <= 0.1 * side and abs(own.angle_px - block.angle_px) <= max_turn_deg):
+                <= shift * side and abs(_turn(own.angle_px, block.angle_px)) <= turn):
             out.append((own.centre_px, own.angle_px))
         else:
             out.append((c, block.angle_px))
@@ -496,7 +518,8 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
                 for c in found):
             continue  # the same tile, guessed from another of its edges
         use = fine or b
-        for c, a_px in each_tile(prep.shade, closed, use, side, u, cfg.gap_mm * s):
+        for c, a_px in each_tile(prep.shade, closed, use, side, u, cfg.gap_mm * s,
+                                 measured=fine is not None):
             c, a_px = polish_tile(prep.top, c, a_px, face_px, u)  # dense edges, robust fit
             found.append(c)
             angles_px.append(a_px)

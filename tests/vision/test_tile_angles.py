@@ -83,3 +83,27 @@ def test_tiles_laid_edge_to_edge_by_hand_each_take_their_own_angle() -> None:
     for (c, ang), (tc, ta) in zip(got, ((c1, 20.0), (c2, 22.5)), strict=True):
         assert abs(ang - ta) < 0.3
         assert np.hypot(*(np.array(c) - tc)) < 0.5
+
+
+def test_tiles_of_a_block_whose_edges_were_not_measured_each_follow_their_own_turn() -> None:
+    # two tiles edge to edge at 26.6 degrees, the second shifted 6 px along their shared
+    # side: the blob's rectangle lies at 20 degrees, more than a measured block's 5 degrees
+    # from both (a pair read 6.6 degrees off)
+    a = np.radians(26.6)
+    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    c1 = np.array([95.0, 100.0])
+    c2 = c1 + (SIDE + 0.5) * ex + 6.0 * ey
+    big = np.full((200 * S, 240 * S), 1.0, np.float32)
+    _pale_square(big, c1, 26.6)
+    _pale_square(big, c2, 26.6)
+    shade = cv2.resize(big, (240, 200), interpolation=cv2.INTER_AREA)
+    shade = (shade + np.random.default_rng(1).normal(0, 0.01, shade.shape)).astype(np.float32)
+    bright = np.where(shade > 1.2, 255, 0).astype(np.uint8)
+    mid = (c1 + c2) / 2
+    block = _Block((float(mid[0]), float(mid[1])), 20.0, 2, 1, SIDE)
+    kept = each_tile(shade, bright, block, SIDE, np.zeros(2), 0.5)
+    assert all(abs(ang - 20.0) < 1e-9 for _, ang in kept)  # a measured block's tiles: 5 deg
+    got = each_tile(shade, bright, block, SIDE, np.zeros(2), 0.5, measured=False)
+    for (c, ang), tc in zip(got, (c1, c2), strict=True):
+        assert abs(ang - 26.6) < 0.3
+        assert np.hypot(*(np.array(c) - tc)) < 0.5

@@ -40,6 +40,7 @@ from referee.worm_derby.move_rules import (
     judge_move,
     most_steps,
 )
+from referee.worm_derby.partial import fits_lying_still
 from referee.worm_derby.reading import (
     ACE_REACH_TILES,
     Candidate,
@@ -353,13 +354,29 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             if w.player not in unsure:
                 worms.append(w)
                 continue
-            seen_after_move = sum(1 for p in state.table.pieces
-                                  if p.kind == "coin" and p.suit == w.player) < w.length
+            last = [p for p in state.table.pieces if p.kind == "coin" and p.suit == w.player]
+            seen_after_move = len(last) < w.length
             if (w.player == mover or seen_after_move) and not self._still_on_last_seen(
                     state.table, scene, w.player):
-                keep += [p for p in state.table.pieces
-                         if p.kind == "coin" and p.suit == w.player]
-                worms.append(w)
+                now = [p for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
+                if w.player == mover or not self._lies_still(w, last, now):
+                    keep += last
+                    worms.append(w)
+                    continue
+                # read in part again, other coins of it: what is known of it grows
+                stayed = self.reading_rules(state).stayed_mm
+                last = [*last, *(p for p in now if not any(
+                    math.dist(p.centre_mm, q.centre_mm) <= stayed for q in last))]
+                keep += last
+                shape = extract_worm(Scene(tuple(last)), w.player, self.d, self.settings)
+                if shape.ok and len(shape.coins) == w.length:
+                    pts = tuple(last[i].centre_mm for i in shape.coins)
+                    worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
+                        state.course, w, pts)))
+                    unsure.discard(w.player)
+                    provisional.add(w.player)
+                else:
+                    worms.append(w)
                 continue
             keep += [p for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
             shape = extract_worm(scene, w.player, self.d, self.settings)
@@ -425,6 +442,14 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 *(p for p in table.pieces if not (p.kind == "coin" and p.suit == w.player)),
                 *(scene.pieces[i] for i in shape.coins)))
         return replace(state, table=table, worms=tuple(worms))
+
+    def _lies_still(self, worm: WormTrack, last: Sequence[Piece], now: Sequence[Piece]
+                    ) -> bool:
+        """Whether a worm known in part (its coins ``last`` on the accepted table) and read in
+        part again (``now``) may be one worm that did not move (:mod:`.partial`)."""
+        return fits_lying_still([p.centre_mm for p in last], [p.centre_mm for p in now],
+                                worm.length, self.d, self.settings.touch_factor,
+                                0.45 * self.d)
 
     def _still_on_last_seen(self, table: Scene, scene: Scene, player: str) -> bool:
         """Whether every coin of ``player``'s worm on ``table`` (where it was last seen) is
@@ -524,12 +549,16 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def reading_rules(self, state: DerbyState) -> ReadingRules:
         """What a reading of the table must keep, at this point of the game."""
         mover = self.players[state.turn] if state.roll not in (None, "again") else None
+        stepping = mover if state.roll != "ace" else None
         return ReadingRules(self.d, self.pieces.tile_mm,
                             {w.player: w.length for w in state.worms
                              if not w.finished and w.player not in state.unsure},
                             mover, frozenset(self.players), state.roll == "ace",
                             self.may_lose_one(state, mover), self.may_gain_one(state),
-                            self.settings.same_place_mm)
+                            self.settings.same_place_mm,
+                            {w.player: w.length for w in state.worms if not w.finished
+                             and w.player in state.unsure and w.player != stepping},
+                            self.settings.touch_factor)
 
     def _scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """A reading is judged when it is consistent with the accepted table; a reading that

@@ -92,3 +92,51 @@ def test_recovery_a_move_is_not_taken_back_once_the_next_player_has_rolled():
     said = _said([*START, roll("suns", "2"), seen(TABLE, SUNS2, MOONS0), roll("moons", "3"),
                   seen(TABLE, SUNS0, MOONS0)])
     assert said[-1] == (5, "Verdict", "suns", "turn")
+
+
+# a worm read in part after its doubted move stood (a worm of four coins: moons' coins read two
+# at a time, never the same two): its readings together fit it lying still, never a move
+SHORT_SUNS0 = line(-40, 0, 4, "suns")
+SHORT_MOONS0 = line(40, 0, 4, "moons")
+SHORT_SUNS2 = line(-40, 2 * D, 4, "suns")
+SHORT_MOONS3 = line(40, 3 * D, 4, "moons")
+SHORT_START = [setup("worm-derby", ["suns", "moons"], lengths={"suns": 4, "moons": 4}),
+               seen(TABLE, SHORT_SUNS0, SHORT_MOONS0)]
+
+
+def test_turn_a_worm_read_in_part_after_its_doubted_move_is_not_moved_before_a_roll():
+    m = SHORT_MOONS3
+    said = _said([*SHORT_START, roll("suns", "2"), seen(TABLE, SHORT_SUNS2, SHORT_MOONS0),
+                  roll("moons", "3"), seen(TABLE, SHORT_SUNS2, m[0], m[3]),  # doubted
+                  roll("suns", "2"),  # the doubted move stands as read
+                  seen(TABLE, line(-40, 4 * D, 4, "suns"), m[1], m[3]),
+                  seen(TABLE, line(-40, 4 * D, 4, "suns"), m[0], m[2])])
+    verdicts = [s for s in said if s[1] == "Verdict"]
+    assert verdicts == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "ok"),
+                        (7, "Verdict", "suns", "ok")]
+
+
+def test_turn_the_next_moves_after_a_worm_read_in_part_are_judged_against_the_last_table():
+    m = SHORT_MOONS3
+    suns4 = line(-40, 4 * D, 4, "suns")
+    said = _said([*SHORT_START, roll("suns", "2"), seen(TABLE, SHORT_SUNS2, SHORT_MOONS0),
+                  roll("moons", "3"), seen(TABLE, SHORT_SUNS2, m[0], m[3]),
+                  roll("suns", "2"), seen(TABLE, suns4, m[1], m[3]), seen(TABLE, suns4, m[0], m[2]),
+                  roll("moons", "2"), seen(TABLE, suns4, line(40, 5 * D, 4, "moons")),
+                  roll("suns", "3"), seen(TABLE, line(-40, 7 * D, 4, "suns"),
+                                          line(40, 5 * D, 4, "moons"))])
+    verdicts = [s for s in said if s[1] == "Verdict"]
+    assert verdicts == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "ok"),
+                        (7, "Verdict", "suns", "ok"), (10, "Verdict", "moons", "ok"),
+                        (12, "Verdict", "suns", "ok")]
+
+
+def test_turn_a_worm_read_in_part_that_moves_before_its_roll_is_its_foul():
+    m = SHORT_MOONS3
+    suns4 = line(-40, 4 * D, 4, "suns")
+    said = _said([*SHORT_START, roll("suns", "2"), seen(TABLE, SHORT_SUNS2, SHORT_MOONS0),
+                  roll("moons", "3"), seen(TABLE, SHORT_SUNS2, m[0], m[3]),
+                  roll("suns", "2"), seen(TABLE, suns4, m[1], m[3]),
+                  seen(TABLE, suns4, line(40, 6 * D, 4, "moons"))])  # moons moved on, unrolled
+    verdicts = [s for s in said if s[1] == "Verdict"]
+    assert verdicts[-1] == (8, "Verdict", "moons", "turn")

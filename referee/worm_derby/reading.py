@@ -487,10 +487,11 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     base = Candidate(replace(new, pieces=(*(p for _, p in kept), *restored)),
                      (*(j for j, _ in kept), *([-1] * len(restored))))
     candidates = [base]
-    if len(maybe_eaten) == 1:
-        candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces,
-                                                                *maybe_eaten)),
-                                    (*base.index_map, -1)))
+    if len(maybe_eaten) == 1:  # no coin of the mover lies where it lay: not eaten, so it is
+        # tried first as still there (a legal move is not confirmed on a worm losing a coin)
+        candidates.insert(0, Candidate(replace(base.scene, pieces=(*base.scene.pieces,
+                                                                   *maybe_eaten)),
+                                       (*base.index_map, -1)))
     for p in mover_missing:
         candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces, p)),
                                     (*base.index_map, -1)))

@@ -140,3 +140,20 @@ def test_turn_a_worm_read_in_part_that_moves_before_its_roll_is_its_foul():
                   seen(TABLE, suns4, line(40, 6 * D, 4, "moons"))])  # moons moved on, unrolled
     verdicts = [s for s in said if s[1] == "Verdict"]
     assert verdicts[-1] == (8, "Verdict", "moons", "turn")
+
+
+def test_turn_a_cannibals_victim_read_a_coin_short_where_no_coin_ate_it_keeps_the_coin():
+    # moons' worm, placed from a reading after its doubted move stood, is read one end coin
+    # short while suns moves (no suns coin lies there: not eaten); read whole again, it is
+    # where it lay, not a move before moons' roll
+    m = SHORT_MOONS3
+    suns4 = line(-40, 4 * D, 4, "suns")
+    said = _said([setup("worm-derby", ["suns", "moons"], cannibal=True,
+                        lengths={"suns": 4, "moons": 4}),
+                  seen(TABLE, SHORT_SUNS0, SHORT_MOONS0), roll("suns", "2"),
+                  seen(TABLE, SHORT_SUNS2, SHORT_MOONS0), roll("moons", "3"),
+                  seen(TABLE, SHORT_SUNS2, m[0], m[3]), roll("suns", "2"),
+                  seen(TABLE, SHORT_SUNS2, m), seen(TABLE, suns4, m[:3]), seen(TABLE, suns4, m)])
+    verdicts = [s for s in said if s[1] == "Verdict"]
+    assert verdicts == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "ok"),
+                        (8, "Verdict", "suns", "ok")]

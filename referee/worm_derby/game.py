@@ -62,7 +62,7 @@ from referee.worm_derby.setup_rules import (
 )
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
-from referee.worm_derby.suit_lending import lend_suits
+from referee.worm_derby.suit_lending import REACH_COINS, lend_suits
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
 from referee.worm_derby.words import at, possessive, sentence
 from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
@@ -854,10 +854,12 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         now: each place the coin not seen may have had (a coin read now that joins the coins
         last seen into one worm, or one step beyond their head, moved since) is tried as the
         worm's start; when every one gives the same verdict, that is the verdict. Otherwise the
-        table is asked (:meth:`_mover_unsure`)."""
+        table is asked (:meth:`_mover_unsure`). A coin read without a suit within reach of the
+        mover's coins and of no other worm's is the mover's (:meth:`_lent_to_mover`)."""
         assert state.table is not None and state.course is not None
         player = self.players[state.turn]
         track = state.worm(player)
+        scene = self._lent_to_mover(scene, player, track.length)
         same = self.settings.same_place_mm
         last = [p.centre_mm for p in state.table.pieces if p.kind == "coin" and p.suit == player]
         now = extract_worm(scene, player, self.d, self.settings)
@@ -907,6 +909,21 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 for st in steps):
             return steps[0]
         return self._mover_unsure(state, scene, seq)
+
+    def _lent_to_mover(self, scene: Scene, player: str, length: int) -> Scene:
+        """The reading with each coin read without a suit lent ``player``'s suit when that
+        worm is as many coins short (:func:`referee.worm_derby.suit_lending.lend_suits`) and
+        the coin lies out of reach of every other worm's coins read (it can be no other's)."""
+        reach = REACH_COINS * self.d
+        others = [p.centre_mm for p in scene.pieces if p.kind == "coin"
+                  and p.suit is not None and p.suit != player]
+        skip = frozenset(j for j, p in enumerate(scene.pieces) if p.kind == "coin"
+                         and p.suit is None and any(math.dist(p.centre_mm, c) <= reach
+                                                    for c in others))
+        pieces, lent = lend_suits(scene.pieces, {player: length}, self.d, skip=skip)
+        if not lent:
+            return scene
+        return replace(scene, pieces=tuple(p for p in pieces if p is not None))
 
     def _mover_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """The worm on the move was not read whole since it last moved: where it started from

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from referee.record import fold
 from tabletop.events import Accept, Correction, Notice, SceneSeen, Undo, Undone, Verdict
+from tabletop.scene import Piece
 from tests.factories import coin, setup, tile
 from tests.referee.worm_derby.helpers import D, course, line, roll, seen
 
@@ -157,3 +158,19 @@ def test_turn_a_cannibals_victim_read_a_coin_short_where_no_coin_ate_it_keeps_th
     verdicts = [s for s in said if s[1] == "Verdict"]
     assert verdicts == [(1, "Verdict", None, "ok"), (3, "Verdict", "suns", "ok"),
                         (8, "Verdict", "suns", "ok")]
+
+
+def test_steps_a_worm_known_in_part_read_whole_with_a_coin_of_no_suit_is_judged():
+    # moons' head was not seen after its move of 3 (it stood as read, three coins known); on
+    # its next roll its worm is read with one coin of no suit, at its head, far from suns:
+    # that coin is moons', and the move is judged
+    m = SHORT_MOONS3
+    suns4 = line(-40, 4 * D, 4, "suns")
+    moons5 = line(40, 5 * D, 4, "moons")
+    suitless = Piece("coin", moons5[3].x_mm, moons5[3].y_mm)
+    said = _said([*SHORT_START, roll("suns", "2"), seen(TABLE, SHORT_SUNS2, SHORT_MOONS0),
+                  roll("moons", "3"), seen(TABLE, SHORT_SUNS2, m[:3]),  # doubted
+                  roll("suns", "2"), seen(TABLE, suns4, m[:3]),
+                  roll("moons", "2"), seen(TABLE, suns4, moons5[:3], suitless)])
+    verdicts = [s for s in said if s[1] == "Verdict"]
+    assert verdicts[-1] == (9, "Verdict", "moons", "ok")

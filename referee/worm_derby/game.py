@@ -248,6 +248,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             current = self.players[state.turn]
             if state.doubted is not None and event.player != current:
                 state, early = self._doubt_stands(state, seq)
+            elif state.doubted is not None and state.roll == "ace" and \
+                    event.player == current:
+                state, early = self._ace_doubt_stands(state, seq)
             elif (event.player in self.players and event.player != current
                   and state.roll not in (None, "again", "ace") and state.pending is None
                   and not state.over):
@@ -300,9 +303,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
 
     def _tile_moved_unseen(self, table: Scene, read: Scene | None) -> Scene:
         """The table that stands as read, with a tile the reading showed where none was put
-        where it was seen when exactly one tile of the table is not seen there and lay within
-        a tile and a half of it (an obstacle moved on an ace while the table was not seen
-        still: it keeps its face); otherwise as it was."""
+        where it was seen when exactly one tile of the table within a tile and a half of it is
+        not seen where it lay (an obstacle moved on an ace while the table was not seen still:
+        it keeps its face; a tile farther off not seen is a misread); otherwise as it was."""
         if read is None:
             return table
         near = 0.45 * self.d
@@ -312,12 +315,31 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 q.kind == "tile" and math.dist(p.centre_mm, q.centre_mm) <= near
                 for q in b.pieces)]
 
-        came, gone = unmatched(read, table), unmatched(table, read)
-        if len(came) != 1 or len(gone) != 1 or math.dist(
-                came[0].centre_mm, gone[0].centre_mm) > 1.5 * self.pieces.tile_mm:
+        came = unmatched(read, table)
+        if len(came) != 1:
+            return table
+        gone = [p for p in unmatched(table, read)
+                if math.dist(came[0].centre_mm, p.centre_mm) <= 1.5 * self.pieces.tile_mm]
+        if len(gone) != 1:
             return table
         moved = replace(came[0], face=gone[0].face, suit=gone[0].suit)
         return replace(table, pieces=tuple(moved if p is gone[0] else p for p in table.pieces))
+
+    def _ace_doubt_stands(self, state: DerbyState, seq: int
+                          ) -> tuple[DerbyState, tuple[Event, ...]]:
+        """The player who rolled an ace rolls again while the reading of the ace's move is in
+        doubt: the players went on, so the obstacle moved stands as read
+        (:meth:`_tile_moved_unseen`); nothing else changes (no worm moves on an ace)."""
+        assert state.doubted is not None and state.table is not None
+        at_seq = state.doubted[0]
+        table = self._tile_moved_unseen(state.table, state.doubted_read)
+        new = replace(state, doubted=None, doubted_read=None, table=table)
+        if table is state.table:
+            return new, ()
+        return new, (_notice(
+            seq, f"the table read at {at_seq} was in doubt and was not fixed; "
+                 f"{self.players[state.turn]} rolled again, so the obstacle moved on the ace "
+                 f"stands as read", "warning"),)
 
     def _not_seen(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the current player's roll was never seen played (no

@@ -6,10 +6,10 @@ player goes on is told once, not verdict after verdict."""
 from __future__ import annotations
 
 from referee.record import fold
-from tabletop.events import Accept, Correction, Notice, SceneSeen, Undo, Undone, Verdict
+from tabletop.events import Accept, Correction, Doubt, Notice, SceneSeen, Undo, Undone, Verdict
 from tabletop.scene import Piece
 from tests.factories import coin, setup, tile
-from tests.referee.worm_derby.helpers import D, course, line, roll, seen
+from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen, started
 
 OBSTACLE = tile(0, 500)
 SUNS0 = line(-40, 0, 6, "suns")
@@ -174,3 +174,23 @@ def test_steps_a_worm_known_in_part_read_whole_with_a_coin_of_no_suit_is_judged(
                   roll("moons", "2"), seen(TABLE, suns4, moons5[:3], suitless)])
     verdicts = [s for s in said if s[1] == "Verdict"]
     assert verdicts[-1] == (9, "Verdict", "moons", "ok")
+
+
+def test_obstacle_moved_on_an_ace_read_in_doubt_stands_when_its_player_rolls_again():
+    # suns slide the obstacle 30 mm on an ace; that reading misses another obstacle near it
+    # (a doubt); suns roll again without a fix: the obstacle lies where it was read, the other stays
+    near = tile(100, 560)
+    table = course(obstacles=[OBSTACLE, near])
+    slid = tile(30, 500)
+    game = new_game()
+    state = started(game, seen(table, SUNS0, MOONS0).scene)
+    state, out = play(game, state, roll("suns", "ace"),
+                      seen(course(obstacles=[slid]), SUNS0, MOONS0), roll("suns", "2"))
+    assert any(isinstance(e, Doubt) for e in out)
+    assert any(isinstance(e, Notice) and "stands as read" in e.message for e in out)
+    assert state.table is not None and state.doubted is None
+    obstacles = sorted((p.x_mm, p.y_mm) for p in state.table.pieces
+                       if p.kind == "tile" and p.face == "down")
+    assert obstacles == [(30, 500), (100, 560)]
+    _, out = play(game, state, seen(course(obstacles=[slid, near]), SUNS2, MOONS0))
+    assert [(type(e).__name__, getattr(e, "rule", None)) for e in out] == [("Verdict", "ok")]

@@ -40,6 +40,7 @@ from referee.worm_derby.move_rules import (
     judge_move,
     most_steps,
 )
+from referee.worm_derby.partial import fits_lying_still
 from referee.worm_derby.reading import (
     ACE_REACH_TILES,
     Candidate,
@@ -61,7 +62,7 @@ from referee.worm_derby.setup_rules import (
 )
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
-from referee.worm_derby.suit_lending import lend_suits
+from referee.worm_derby.suit_lending import REACH_COINS, lend_suits
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
 from referee.worm_derby.words import at, possessive, sentence
 from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
@@ -247,6 +248,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             current = self.players[state.turn]
             if state.doubted is not None and event.player != current:
                 state, early = self._doubt_stands(state, seq)
+            elif state.doubted is not None and state.roll == "ace" and \
+                    event.player == current:
+                state, early = self._ace_doubt_stands(state, seq)
             elif (event.player in self.players and event.player != current
                   and state.roll not in (None, "again", "ace") and state.pending is None
                   and not state.over):
@@ -299,9 +303,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
 
     def _tile_moved_unseen(self, table: Scene, read: Scene | None) -> Scene:
         """The table that stands as read, with a tile the reading showed where none was put
-        where it was seen when exactly one tile of the table is not seen there and lay within
-        a tile and a half of it (an obstacle moved on an ace while the table was not seen
-        still: it keeps its face); otherwise as it was."""
+        where it was seen when exactly one tile of the table within a tile and a half of it is
+        not seen where it lay (an obstacle moved on an ace while the table was not seen still:
+        it keeps its face; a tile farther off not seen is a misread); otherwise as it was."""
         if read is None:
             return table
         near = 0.45 * self.d
@@ -311,12 +315,31 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 q.kind == "tile" and math.dist(p.centre_mm, q.centre_mm) <= near
                 for q in b.pieces)]
 
-        came, gone = unmatched(read, table), unmatched(table, read)
-        if len(came) != 1 or len(gone) != 1 or math.dist(
-                came[0].centre_mm, gone[0].centre_mm) > 1.5 * self.pieces.tile_mm:
+        came = unmatched(read, table)
+        if len(came) != 1:
+            return table
+        gone = [p for p in unmatched(table, read)
+                if math.dist(came[0].centre_mm, p.centre_mm) <= 1.5 * self.pieces.tile_mm]
+        if len(gone) != 1:
             return table
         moved = replace(came[0], face=gone[0].face, suit=gone[0].suit)
         return replace(table, pieces=tuple(moved if p is gone[0] else p for p in table.pieces))
+
+    def _ace_doubt_stands(self, state: DerbyState, seq: int
+                          ) -> tuple[DerbyState, tuple[Event, ...]]:
+        """The player who rolled an ace rolls again while the reading of the ace's move is in
+        doubt: the players went on, so the obstacle moved stands as read
+        (:meth:`_tile_moved_unseen`); nothing else changes (no worm moves on an ace)."""
+        assert state.doubted is not None and state.table is not None
+        at_seq = state.doubted[0]
+        table = self._tile_moved_unseen(state.table, state.doubted_read)
+        new = replace(state, doubted=None, doubted_read=None, table=table)
+        if table is state.table:
+            return new, ()
+        return new, (_notice(
+            seq, f"the table read at {at_seq} was in doubt and was not fixed; "
+                 f"{self.players[state.turn]} rolled again, so the obstacle moved on the ace "
+                 f"stands as read", "warning"),)
 
     def _not_seen(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the current player's roll was never seen played (no
@@ -353,13 +376,29 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             if w.player not in unsure:
                 worms.append(w)
                 continue
-            seen_after_move = sum(1 for p in state.table.pieces
-                                  if p.kind == "coin" and p.suit == w.player) < w.length
+            last = [p for p in state.table.pieces if p.kind == "coin" and p.suit == w.player]
+            seen_after_move = len(last) < w.length
             if (w.player == mover or seen_after_move) and not self._still_on_last_seen(
                     state.table, scene, w.player):
-                keep += [p for p in state.table.pieces
-                         if p.kind == "coin" and p.suit == w.player]
-                worms.append(w)
+                now = [p for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
+                if w.player == mover or not self._lies_still(w, last, now):
+                    keep += last
+                    worms.append(w)
+                    continue
+                # read in part again, other coins of it: what is known of it grows
+                stayed = self.reading_rules(state).stayed_mm
+                last = [*last, *(p for p in now if not any(
+                    math.dist(p.centre_mm, q.centre_mm) <= stayed for q in last))]
+                keep += last
+                shape = extract_worm(Scene(tuple(last)), w.player, self.d, self.settings)
+                if shape.ok and len(shape.coins) == w.length:
+                    pts = tuple(last[i].centre_mm for i in shape.coins)
+                    worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
+                        state.course, w, pts)))
+                    unsure.discard(w.player)
+                    provisional.add(w.player)
+                else:
+                    worms.append(w)
                 continue
             keep += [p for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
             shape = extract_worm(scene, w.player, self.d, self.settings)
@@ -425,6 +464,14 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 *(p for p in table.pieces if not (p.kind == "coin" and p.suit == w.player)),
                 *(scene.pieces[i] for i in shape.coins)))
         return replace(state, table=table, worms=tuple(worms))
+
+    def _lies_still(self, worm: WormTrack, last: Sequence[Piece], now: Sequence[Piece]
+                    ) -> bool:
+        """Whether a worm known in part (its coins ``last`` on the accepted table) and read in
+        part again (``now``) may be one worm that did not move (:mod:`.partial`)."""
+        return fits_lying_still([p.centre_mm for p in last], [p.centre_mm for p in now],
+                                worm.length, self.d, self.settings.touch_factor,
+                                0.45 * self.d)
 
     def _still_on_last_seen(self, table: Scene, scene: Scene, player: str) -> bool:
         """Whether every coin of ``player``'s worm on ``table`` (where it was last seen) is
@@ -524,12 +571,16 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def reading_rules(self, state: DerbyState) -> ReadingRules:
         """What a reading of the table must keep, at this point of the game."""
         mover = self.players[state.turn] if state.roll not in (None, "again") else None
+        stepping = mover if state.roll != "ace" else None
         return ReadingRules(self.d, self.pieces.tile_mm,
                             {w.player: w.length for w in state.worms
                              if not w.finished and w.player not in state.unsure},
                             mover, frozenset(self.players), state.roll == "ace",
                             self.may_lose_one(state, mover), self.may_gain_one(state),
-                            self.settings.same_place_mm)
+                            self.settings.same_place_mm,
+                            {w.player: w.length for w in state.worms if not w.finished
+                             and w.player in state.unsure and w.player != stepping},
+                            self.settings.touch_factor)
 
     def _scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """A reading is judged when it is consistent with the accepted table; a reading that
@@ -825,10 +876,12 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         now: each place the coin not seen may have had (a coin read now that joins the coins
         last seen into one worm, or one step beyond their head, moved since) is tried as the
         worm's start; when every one gives the same verdict, that is the verdict. Otherwise the
-        table is asked (:meth:`_mover_unsure`)."""
+        table is asked (:meth:`_mover_unsure`). A coin read without a suit within reach of the
+        mover's coins and of no other worm's is the mover's (:meth:`_lent_to_mover`)."""
         assert state.table is not None and state.course is not None
         player = self.players[state.turn]
         track = state.worm(player)
+        scene = self._lent_to_mover(scene, player, track.length)
         same = self.settings.same_place_mm
         last = [p.centre_mm for p in state.table.pieces if p.kind == "coin" and p.suit == player]
         now = extract_worm(scene, player, self.d, self.settings)
@@ -878,6 +931,21 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 for st in steps):
             return steps[0]
         return self._mover_unsure(state, scene, seq)
+
+    def _lent_to_mover(self, scene: Scene, player: str, length: int) -> Scene:
+        """The reading with each coin read without a suit lent ``player``'s suit when that
+        worm is as many coins short (:func:`referee.worm_derby.suit_lending.lend_suits`) and
+        the coin lies out of reach of every other worm's coins read (it can be no other's)."""
+        reach = REACH_COINS * self.d
+        others = [p.centre_mm for p in scene.pieces if p.kind == "coin"
+                  and p.suit is not None and p.suit != player]
+        skip = frozenset(j for j, p in enumerate(scene.pieces) if p.kind == "coin"
+                         and p.suit is None and any(math.dist(p.centre_mm, c) <= reach
+                                                    for c in others))
+        pieces, lent = lend_suits(scene.pieces, {player: length}, self.d, skip=skip)
+        if not lent:
+            return scene
+        return replace(scene, pieces=tuple(p for p in pieces if p is not None))
 
     def _mover_unsure(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """The worm on the move was not read whole since it last moved: where it started from

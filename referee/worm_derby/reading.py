@@ -41,6 +41,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from referee.worm_derby.partial import fits_lying_still
 from referee.worm_derby.suit_lending import lend_suits
 from referee.worm_derby.table import IGNORED_KINDS
 from referee.worm_derby.words import at, possessive
@@ -68,6 +69,12 @@ class ReadingRules:
         may_lose_one: Players whose worm may lose one coin (a Cannibal may eat it).
         may_gain_one: Players whose worm may get one coin back (an eaten coin, on an ace).
         same_place_mm: Pieces nearer than this to their old place have not moved.
+        partial: Players whose worm the accepted table knows only in part (unsure: its
+            doubted reading stood) and who have no steps to play, with their lengths: a reading
+            that shows it in part again, fitting it lying still (:mod:`.partial`), shows it
+            where it lay (the coins not seen are still there).
+        touch_factor: Two coins touch when their centres are at most this many coin widths
+            apart.
     """
 
     coin_mm: float
@@ -79,6 +86,8 @@ class ReadingRules:
     may_lose_one: frozenset[str] = frozenset()
     may_gain_one: frozenset[str] = frozenset()
     same_place_mm: float = 4.0
+    partial: Mapping[str, int] = field(default_factory=dict)
+    touch_factor: float = 1.2
 
     @property
     def stayed_mm(self) -> float:
@@ -387,6 +396,19 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                                        f"seen: is it hidden, or did it move?", where))
         else:
             resolved.append(f"the {p.suit or 'unknown'} coin at {at(where)} stayed as it was")
+    # -- a worm known in part lies still when this reading, in part too, fits that
+    for player, n in rules.partial.items():
+        mine_at = [(j, p.centre_mm) for j, p in enumerate(pieces)
+                   if p is not None and p.kind == "coin" and p.suit == player]
+        theirs = [p for _, p in old_coins if p.suit == player]
+        if not fits_lying_still([p.centre_mm for p in theirs], [c for _, c in mine_at], n,
+                                rules.coin_mm, rules.touch_factor, rules.stayed_mm):
+            continue
+        for p in theirs:
+            if _nearest(mine_at, p.centre_mm, rules.stayed_mm) is None:
+                restored.append(p)
+                resolved.append(f"the {player} coin at {at(p.centre_mm)} is not seen: its "
+                                f"worm lies still")
     # -- each worm keeps its coins
     mover_missing: list[Piece] = []
     gap_coins: list[tuple[Piece, ...]] = []
@@ -465,10 +487,11 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     base = Candidate(replace(new, pieces=(*(p for _, p in kept), *restored)),
                      (*(j for j, _ in kept), *([-1] * len(restored))))
     candidates = [base]
-    if len(maybe_eaten) == 1:
-        candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces,
-                                                                *maybe_eaten)),
-                                    (*base.index_map, -1)))
+    if len(maybe_eaten) == 1:  # no coin of the mover lies where it lay: not eaten, so it is
+        # tried first as still there (a legal move is not confirmed on a worm losing a coin)
+        candidates.insert(0, Candidate(replace(base.scene, pieces=(*base.scene.pieces,
+                                                                   *maybe_eaten)),
+                                       (*base.index_map, -1)))
     for p in mover_missing:
         candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces, p)),
                                     (*base.index_map, -1)))

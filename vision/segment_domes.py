@@ -66,12 +66,13 @@ def circle_votes(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray, r: float) ->
     dx, dy = gx.astype(np.float64), gy.astype(np.float64)
     n = np.maximum(np.hypot(dx, dy), 1e-6)
     ux, uy = dx / n, dy / n
-    for sign in (1.0, -1.0):
-        cx = np.round(xs + sign * r * ux).astype(np.int64)
-        cy = np.round(ys + sign * r * uy).astype(np.int64)
-        ok = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
-        acc += np.bincount(cy[ok] * w + cx[ok], minlength=h * w).reshape(h, w).astype(
-            np.float32)
+    cx = np.round(np.concatenate([xs + r * ux, xs - r * ux])).astype(np.int64)
+    cy = np.round(np.concatenate([ys + r * uy, ys - r * uy])).astype(np.int64)
+    ok = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+    at = cy[ok] * w + cx[ok]
+    if len(at):  # counted over the rows voted for alone
+        lo, hi = int(at.min()) // w * w, (int(at.max()) // w + 1) * w
+        acc.ravel()[lo:hi] = np.bincount(at - lo, minlength=hi - lo)
     return cv2.boxFilter(acc, -1, (3, 3), normalize=False)
 
 
@@ -92,14 +93,18 @@ def channel_gradients(bgr: np.ndarray, ys: np.ndarray, xs: np.ndarray
     >>> bool(np.array_equal(gx, sx[i, k]) and np.array_equal(gy, sy[i, k]))
     True
     """
-    p = cv2.copyMakeBorder(bgr, 1, 1, 1, 1, cv2.BORDER_REFLECT_101).astype(np.float32)
-    y, x = ys + 1, xs + 1
+    h, w = bgr.shape[:2]
+    # the neighbours' rows and columns, reflected at the border as OpenCV's default (101)
+    ym = np.where(ys > 0, ys - 1, min(1, h - 1))
+    yp = np.where(ys < h - 1, ys + 1, max(h - 2, 0))
+    xm = np.where(xs > 0, xs - 1, min(1, w - 1))
+    xp = np.where(xs < w - 1, xs + 1, max(w - 2, 0))
 
-    def at(dy: int, dx: int) -> np.ndarray:
-        return p[y + dy, x + dx]  # (N, 3)
+    def at(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+        return bgr[y, x].astype(np.float32)  # (N, 3)
 
-    gxs = (at(-1, 1) - at(-1, -1)) + 2 * (at(0, 1) - at(0, -1)) + (at(1, 1) - at(1, -1))
-    gys = (at(1, -1) - at(-1, -1)) + 2 * (at(1, 0) - at(-1, 0)) + (at(1, 1) - at(-1, 1))
+    gxs = (at(ym, xp) - at(ym, xm)) + 2 * (at(ys, xp) - at(ys, xm)) + (at(yp, xp) - at(yp, xm))
+    gys = (at(yp, xm) - at(ym, xm)) + 2 * (at(yp, xs) - at(ym, xs)) + (at(yp, xp) - at(ym, xp))
     best = np.argmax(np.abs(gxs) + np.abs(gys), axis=1)
     i = np.arange(len(ys))
     return gxs[i, best], gys[i, best]

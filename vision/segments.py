@@ -219,6 +219,11 @@ def refine_centres(centres: list[np.ndarray], edge: np.ndarray, r: float, rounds
     return [c for c in cs]
 
 
+DENSE_PAIRS = 20000
+"""Up to this many point-centre pairs :func:`nearest_two` measures them all at once (a blob's
+few discs); beyond it, only the pairs within reach."""
+
+
 def nearest_two(points: np.ndarray, by_x: np.ndarray, centres: np.ndarray, reach: float
                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """For each point (M, 2), its nearest centre (N, 2) within ``reach`` (index, -1 if none),
@@ -234,16 +239,26 @@ def nearest_two(points: np.ndarray, by_x: np.ndarray, centres: np.ndarray, reach
     ([0, 1, -1], [1.0, 1.0, inf], [9.0, 9.0, inf])
     """
     m = len(points)
+    cs = np.asarray(centres, float).reshape(-1, 2)
+    if m * len(cs) <= DENSE_PAIRS:  # few: every point against every centre, at once
+        d = np.linalg.norm(points[:, None] - cs[None], axis=2)
+        near = np.argmin(d, axis=1) if len(cs) else np.full(m, -1, np.int64)
+        nd = np.sort(d, axis=1)
+        first = nd[:, 0] if len(cs) else np.full(m, np.inf)
+        second = nd[:, 1] if len(cs) > 1 else np.full(m, np.inf)
+        near = np.where(first <= reach, near, -1)
+        return near, np.where(first <= reach, first, np.inf), np.where(
+            second <= reach, second, np.inf)
     near = np.full(m, -1, np.int64)
     first = np.full(m, np.inf)
     second = np.full(m, np.inf)
     xs = points[by_x, 0]
     ii, jj, dd = [], [], []
-    for j, (cx, cy) in enumerate(np.asarray(centres, float).reshape(-1, 2)):
+    for j, (cx, cy) in enumerate(cs):
         lo = np.searchsorted(xs, cx - reach, side="left")
         hi = np.searchsorted(xs, cx + reach, side="right")
         idx = by_x[lo:hi]
-        d = np.hypot(points[idx, 0] - cx, points[idx, 1] - cy)
+        d = np.linalg.norm(points[idx] - np.array([cx, cy]), axis=1)  # as the dense path
         ok = d <= reach
         ii.append(idx[ok])
         jj.append(np.full(np.count_nonzero(ok), j, np.int64))

@@ -66,29 +66,96 @@ def circle_votes(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray, r: float) ->
     dx, dy = gx.astype(np.float64), gy.astype(np.float64)
     n = np.maximum(np.hypot(dx, dy), 1e-6)
     ux, uy = dx / n, dy / n
-    for sign in (1.0, -1.0):
-        cx = np.round(xs + sign * r * ux).astype(np.int64)
-        cy = np.round(ys + sign * r * uy).astype(np.int64)
-        ok = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
-        acc += np.bincount(cy[ok] * w + cx[ok], minlength=h * w).reshape(h, w).astype(
-            np.float32)
+    cx = np.round(np.concatenate([xs + r * ux, xs - r * ux])).astype(np.int64)
+    cy = np.round(np.concatenate([ys + r * uy, ys - r * uy])).astype(np.int64)
+    ok = (cx >= 0) & (cx < w) & (cy >= 0) & (cy < h)
+    at = cy[ok] * w + cx[ok]
+    if len(at):  # counted over the rows voted for alone
+        lo, hi = int(at.min()) // w * w, (int(at.max()) // w + 1) * w
+        acc.ravel()[lo:hi] = np.bincount(at - lo, minlength=hi - lo)
     return cv2.boxFilter(acc, -1, (3, 3), normalize=False)
 
 
 def channel_gradients(bgr: np.ndarray, ys: np.ndarray, xs: np.ndarray
                       ) -> tuple[np.ndarray, np.ndarray]:
-    """float32 (N,) x and y gradients at pixels (``ys``, ``xs``) of the channel whose gradient
-    is strongest there (the one Canny uses on a colour image).
+    """float32 (N,) x and y gradients (3x3 Sobel, the border reflected as OpenCV's) at pixels
+    (``ys``, ``xs``) of the channel whose gradient is strongest there (the one Canny uses on a
+    colour image), computed at those pixels alone.
 
     >>> img = np.zeros((9, 9, 3), np.uint8); img[:, 5:, 2] = 200; img[5:, :, 0] = 50
     >>> [v.round().tolist() for v in channel_gradients(img, np.array([2]), np.array([5]))]
     [[800.0], [0.0]]
+    >>> rng = np.random.default_rng(0); img = rng.integers(0, 256, (7, 8, 3), dtype=np.uint8)
+    >>> ys, xs = np.nonzero(np.ones((7, 8), bool)); gx, gy = channel_gradients(img, ys, xs)
+    >>> sx = np.stack([cv2.Sobel(img[..., k], cv2.CV_32F, 1, 0) for k in range(3)], -1)[ys, xs]
+    >>> sy = np.stack([cv2.Sobel(img[..., k], cv2.CV_32F, 0, 1) for k in range(3)], -1)[ys, xs]
+    >>> k = np.argmax(np.abs(sx) + np.abs(sy), axis=1); i = np.arange(len(ys))
+    >>> bool(np.array_equal(gx, sx[i, k]) and np.array_equal(gy, sy[i, k]))
+    True
     """
-    gxs = np.stack([cv2.Sobel(bgr[..., k], cv2.CV_32F, 1, 0)[ys, xs] for k in range(3)])
-    gys = np.stack([cv2.Sobel(bgr[..., k], cv2.CV_32F, 0, 1)[ys, xs] for k in range(3)])
-    best = np.argmax(np.abs(gxs) + np.abs(gys), axis=0)
+    h, w = bgr.shape[:2]
+    # the neighbours' rows and columns, reflected at the border as OpenCV's default (101)
+    ym = np.where(ys > 0, ys - 1, min(1, h - 1))
+    yp = np.where(ys < h - 1, ys + 1, max(h - 2, 0))
+    xm = np.where(xs > 0, xs - 1, min(1, w - 1))
+    xp = np.where(xs < w - 1, xs + 1, max(w - 2, 0))
+
+    def at(y: np.ndarray, x: np.ndarray) -> np.ndarray:
+        return bgr[y, x].astype(np.float32)  # (N, 3)
+
+    gxs = (at(ym, xp) - at(ym, xm)) + 2 * (at(ys, xp) - at(ys, xm)) + (at(yp, xp) - at(yp, xm))
+    gys = (at(yp, xm) - at(ym, xm)) + 2 * (at(yp, xs) - at(ym, xs)) + (at(yp, xp) - at(ym, xp))
+    best = np.argmax(np.abs(gxs) + np.abs(gys), axis=1)
     i = np.arange(len(ys))
-    return gxs[best, i], gys[best, i]
+    return gxs[i, best], gys[i, best]
+
+
+def apart_peaks(votes: np.ndarray, ok: np.ndarray, min_apart: float) -> np.ndarray:
+    """(N, 2) pixels (x, y) of the peaks of ``votes`` (float32 (H, W)) where ``ok`` (bool
+    (H, W)), best first, each at least ``min_apart`` from every better one kept: the local
+    maxima (3x3, among the pixels ``ok``) taken greedily, the nearby kept ones looked up in a
+    grid of cells ``min_apart`` wide (not against every one kept).
+
+    >>> v = np.zeros((30, 60), np.float32); v[10, 10] = 5; v[10, 14] = 4; v[20, 40] = 3
+    >>> apart_peaks(v, v > 0, 6.0).tolist()
+    [[10.0, 10.0], [40.0, 20.0]]
+    """
+    held = np.where(ok, votes, 0).astype(np.float32)  # the maxima among the pixels ok
+    ys, xs = np.nonzero(ok & (held >= cv2.dilate(held, np.ones((3, 3), np.uint8))))
+    order = np.argsort(-votes[ys, xs], kind="stable")
+    grid: dict[tuple[int, int], list[tuple[float, float]]] = {}
+    chosen: list[tuple[float, float]] = []
+    for i in order:
+        x, y = float(xs[i]), float(ys[i])
+        gx, gy = int(x // min_apart), int(y // min_apart)
+        if all(math.hypot(x - qx, y - qy) >= min_apart
+               for cx in (gx - 1, gx, gx + 1) for cy in (gy - 1, gy, gy + 1)
+               for qx, qy in grid.get((cx, cy), ())):
+            chosen.append((x, y))
+            grid.setdefault((gx, gy), []).append((x, y))
+    return np.array(chosen, float).reshape(-1, 2)
+
+
+def near_rims(shape: tuple[int, int], centres: np.ndarray, r: float, reach: float
+              ) -> np.ndarray:
+    """bool (H, W): pixels less than ``reach`` from the rim (radius ``r``) of a circle round one
+    of ``centres`` (N, 2, (x, y)).
+
+    >>> m = near_rims((20, 20), np.array([[10.0, 10.0]]), 5.0, 1.0)
+    >>> bool(m[10, 15]), bool(m[10, 10]), bool(m[10, 17])
+    (True, False, False)
+    """
+    h, w = shape
+    out = np.zeros((h, w), bool)
+    span = math.ceil(r + reach)
+    for cx, cy in centres:
+        x0, x1 = max(0, math.floor(cx) - span), min(w, math.ceil(cx) + span + 1)
+        y0, y1 = max(0, math.floor(cy) - span), min(h, math.ceil(cy) + span + 1)
+        if x0 >= x1 or y0 >= y1:
+            continue
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        out[y0:y1, x0:x1] |= np.abs(np.hypot(xx - cx, yy - cy) - r) < reach
+    return out
 
 
 def dome_centres(cfg: DomeConfig, bgr: np.ndarray, coloured: np.ndarray, r: float
@@ -117,20 +184,10 @@ def dome_centres(cfg: DomeConfig, bgr: np.ndarray, coloured: np.ndarray, r: floa
     gx, gy = channel_gradients(bgr, ey, ex)
     votes = circle_votes(edges, gx, gy, r)
     share = cv2.blur(col, (max(3, round(1.4 * r) | 1),) * 2)
-    ys, xs = np.nonzero((votes >= cfg.min_votes * 2 * math.pi * r)
-                        & (share >= cfg.min_coloured))
-    order = np.argsort(-votes[ys, xs], kind="stable")
-    chosen: list[np.ndarray] = []
-    for i in order:
-        p = np.array([xs[i], ys[i]], float)
-        if all(float(np.hypot(*(p - q))) >= 1.2 * r for q in chosen):
-            chosen.append(p)
-    pts = np.c_[ex, ey].astype(float)
-    if chosen and len(pts):
-        cs = np.array(chosen)
-        keep = np.zeros(len(pts), bool)
-        for c in cs:  # edge points within reach of a centre's rim only
-            d = np.hypot(*(pts - c).T)
-            keep |= np.abs(d - r) < 0.35 * r
-        pts = pts[keep]
-    return np.array(chosen, float).reshape(-1, 2), pts
+    ok = (votes >= cfg.min_votes * 2 * math.pi * r) & (share >= cfg.min_coloured)
+    chosen = apart_peaks(votes, ok, 1.2 * r)
+    if not len(chosen):
+        return chosen, np.zeros((0, 2))
+    rims = near_rims(edges.shape, chosen, r, 0.35 * r)  # edge points near a centre's rim only
+    py, px = np.nonzero((edges > 0) & rims)
+    return chosen, np.c_[px, py].astype(float)

@@ -184,18 +184,20 @@ def refine_centres(centres: list[np.ndarray], edge: np.ndarray, r: float, rounds
         return centres
     cs = np.array(centres, float)
     r_fit = r
+    by_x = np.argsort(edge[:, 0], kind="stable")
     for k in range(rounds):
-        ed = np.linalg.norm(edge[:, None] - cs[None], axis=2)
-        near = np.argmin(ed, axis=1)
-        second = np.sort(ed, axis=1)[:, 1] if len(cs) > 1 else np.full(len(edge), np.inf)
+        near, first, second = nearest_two(edge, by_x, cs, 1.35 * r)
         if k == 0:  # the outline's own radius (a mask a little inside or outside the rim)
-            rim = (np.abs(ed[np.arange(len(edge)), near] - r) < 0.3 * r) & (second > 1.25 * r)
+            rim = (np.abs(first - r) < 0.3 * r) & (second > 1.25 * r)
             if np.count_nonzero(rim) >= 8:
-                r_fit = float(np.median(ed[np.arange(len(edge)), near][rim]))
+                r_fit = float(np.median(first[rim]))
         new = cs.copy()
+        free = np.nonzero((np.abs(first - r) < 0.3 * r) & (second > 1.25 * r))[0]
+        free = free[np.argsort(near[free], kind="stable")]  # by disc, each in the points' order
+        bounds = np.searchsorted(near[free], np.arange(len(cs) + 1))
         for j in range(len(cs)):
-            use = (near == j) & (np.abs(ed[:, j] - r) < 0.3 * r) & (second > 1.25 * r)
-            if np.count_nonzero(use) < 8:
+            use = free[bounds[j]:bounds[j + 1]]
+            if len(use) < 8:
                 continue
             c = cs[j]
             pts = edge[use]
@@ -215,6 +217,64 @@ def refine_centres(centres: list[np.ndarray], edge: np.ndarray, r: float, rounds
                 new[j] = c
         cs = new
     return [c for c in cs]
+
+
+DENSE_PAIRS = 20000
+"""Up to this many point-centre pairs :func:`nearest_two` measures them all at once (a blob's
+few discs); beyond it, only the pairs within reach."""
+
+
+def nearest_two(points: np.ndarray, by_x: np.ndarray, centres: np.ndarray, reach: float
+                ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """For each point (M, 2), its nearest centre (N, 2) within ``reach`` (index, -1 if none),
+    the distance to it and to the second nearest (inf where none is within ``reach``):
+    only the points within ``reach`` of each centre are measured (``by_x``: the points' order
+    by x), not every point against every centre (a cloth's checks can make a thousand
+    centres and a hundred thousand edge points).
+
+    >>> pts = np.array([[0.0, 0.0], [10.0, 0.0], [50.0, 0.0]])
+    >>> near, d1, d2 = nearest_two(pts, np.argsort(pts[:, 0]), np.array([[1.0, 0.0],
+    ...                            [9.0, 0.0]]), 12.0)
+    >>> near.tolist(), d1.tolist(), d2.tolist()
+    ([0, 1, -1], [1.0, 1.0, inf], [9.0, 9.0, inf])
+    """
+    m = len(points)
+    cs = np.asarray(centres, float).reshape(-1, 2)
+    if m * len(cs) <= DENSE_PAIRS:  # few: every point against every centre, at once
+        d = np.linalg.norm(points[:, None] - cs[None], axis=2)
+        near = np.argmin(d, axis=1) if len(cs) else np.full(m, -1, np.int64)
+        nd = np.sort(d, axis=1)
+        first = nd[:, 0] if len(cs) else np.full(m, np.inf)
+        second = nd[:, 1] if len(cs) > 1 else np.full(m, np.inf)
+        near = np.where(first <= reach, near, -1)
+        return near, np.where(first <= reach, first, np.inf), np.where(
+            second <= reach, second, np.inf)
+    near = np.full(m, -1, np.int64)
+    first = np.full(m, np.inf)
+    second = np.full(m, np.inf)
+    xs = points[by_x, 0]
+    ii, jj, dd = [], [], []
+    for j, (cx, cy) in enumerate(cs):
+        lo = np.searchsorted(xs, cx - reach, side="left")
+        hi = np.searchsorted(xs, cx + reach, side="right")
+        idx = by_x[lo:hi]
+        d = np.linalg.norm(points[idx] - np.array([cx, cy]), axis=1)  # as the dense path
+        ok = d <= reach
+        ii.append(idx[ok])
+        jj.append(np.full(np.count_nonzero(ok), j, np.int64))
+        dd.append(d[ok])
+    if not ii:
+        return near, first, second
+    i, j, d = np.concatenate(ii), np.concatenate(jj), np.concatenate(dd)
+    order = np.lexsort((j, d, i))  # by point, then distance, then centre (argmin's tie)
+    i, j, d = i[order], j[order], d[order]
+    head = np.ones(len(i), bool)
+    head[1:] = i[1:] != i[:-1]
+    near[i[head]] = j[head]
+    first[i[head]] = d[head]
+    nxt = np.nonzero(~head & np.r_[False, head[:-1]])[0]  # each point's second pair
+    second[i[nxt]] = d[nxt]
+    return near, first, second
 
 
 def outline_votes(filled: np.ndarray, r: float) -> np.ndarray:

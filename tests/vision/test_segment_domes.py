@@ -75,3 +75,56 @@ def test_segment_domes_votes_peak_at_a_rings_centre_whichever_side_is_brighter()
         v = circle_votes(cv2.Canny(img, 50, 100), gx, gy, R)
         y, x = np.unravel_index(int(np.argmax(v)), v.shape)
         assert abs(int(x) - 28) <= 1 and abs(int(y) - 31) <= 1
+
+
+def test_segment_domes_peaks_kept_are_apart_and_every_other_maximum_lies_by_a_better_one():
+    from vision.segment_domes import apart_peaks
+
+    rng = np.random.default_rng(5)
+    votes = cv2.GaussianBlur(rng.random((80, 120)).astype(np.float32), (0, 0), 2.0)
+    ok = rng.random((80, 120)) < 0.7
+    kept = apart_peaks(votes, ok, 12.0)
+    assert len(kept) >= 10
+    d = np.hypot(*(kept[:, None] - kept[None]).transpose(2, 0, 1))
+    assert (d[~np.eye(len(kept), dtype=bool)] >= 12.0).all()
+    v_kept = votes[kept[:, 1].astype(int), kept[:, 0].astype(int)]
+    assert (np.diff(v_kept) <= 0).all()  # best first
+    held = np.where(ok, votes, 0).astype(np.float32)
+    ys, xs = np.nonzero(ok & (held >= cv2.dilate(held, np.ones((3, 3), np.uint8))))
+    for x, y in zip(xs, ys, strict=True):  # each maximum left out: a better one kept near it
+        near = np.hypot(kept[:, 0] - x, kept[:, 1] - y) < 12.0
+        assert near.any() and (v_kept[near] >= votes[y, x]).any()
+
+
+def test_segment_domes_edge_points_match_the_near_centres_as_against_all_of_them():
+    from vision.segments import nearest_two
+
+    rng = np.random.default_rng(8)
+    pts = np.round(rng.uniform(0, 300, (3000, 2)))
+    cs = rng.uniform(0, 300, (150, 2))
+    near, first, second = nearest_two(pts, np.argsort(pts[:, 0], kind="stable"), cs, 13.5)
+    d = np.hypot(*(pts[:, None] - cs[None]).transpose(2, 0, 1))
+    nd = np.sort(d, axis=1)
+    within = nd[:, 0] <= 13.5
+    assert within.any() and (~within).any()
+    assert (near[within] == np.argmin(d, axis=1)[within]).all() and (near[~within] == -1).all()
+    assert np.allclose(first[within], nd[within, 0]) and np.isinf(first[~within]).all()
+    two = nd[:, 1] <= 13.5
+    assert np.allclose(second[two], nd[two, 1]) and np.isinf(second[~two]).all()
+
+
+def test_segment_domes_a_cloth_of_rings_gives_a_centre_fitted_on_each_ring():
+    """A cloth of rings of a segment's size (a gingham's checks read as a thousand candidates)
+    each found and fitted to its own ring (the fit matches points to the centres near them)."""
+    from vision.segments import refine_centres
+
+    img = np.full((400, 400), 200, np.uint8)
+    for y in range(15, 400, 24):
+        for x in range(15, 400, 24):
+            cv2.circle(img, (x, y), 10, 60, 2)
+    bgr = cv2.merge([img // 4, img // 3, img])
+    cs, pts = dome_centres(DomeConfig(), bgr, np.full(img.shape, 255, np.uint8), R)
+    assert len(cs) >= 250 and len(pts) > 10000
+    fitted = np.array(refine_centres(list(cs), pts, R))
+    assert fitted.shape == cs.shape and np.isfinite(fitted).all()
+    assert np.median(np.hypot(*(fitted - np.round((fitted - 15) / 24) * 24 - 15).T)) < 1.0

@@ -65,9 +65,10 @@ from referee.worm_up.move_rules import (
 )
 from referee.worm_up.one_short import fill_holes
 from referee.worm_up.post_layout import ALL_POSTS
-from referee.worm_up.rules import Rule, foul
+from referee.worm_up.rules import MISREAD, Rule, foul
 from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import (
+    POSTS_UNSURE,
     finish_ahead,
     first_table,
     heads_spread_mm,
@@ -486,7 +487,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         except RuleBroken as broken:
             j = broken.judgement
             if j.doubt and j.rule == Rule.SETUP and not state.bids:
-                found = self._without_posts(scene, seq)
+                # posts that fit no layout, or break the start rules as no one misread
+                # explains: those read unsurely may be shadows
+                found = self._without_posts(scene, seq, j.doubt in (MISREAD, POSTS_UNSURE))
                 if found is not None:
                     return found
             if j.doubt or not (state.setup_doubted and state.bids):
@@ -504,29 +507,41 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             (post_misread_told(self, misread, seq),)
         return Step(new, (verdict, *told, *shown))
 
-    def _without_posts(self, scene: Scene, seq: int) -> Step[WormUpState] | None:
-        """A first table with fewer than 3 posts seen (posts not seen or phantom), its worms
-        read whole, straight, apart, pointing one way with their heads side by side: set up
-        (the benefit of the doubt), with one doubt about the posts; None otherwise."""
+    def _without_posts(self, scene: Scene, seq: int, shadows: bool
+                       ) -> Step[WormUpState] | None:
+        """A first table in doubt for its posts: fewer than 3 seen, or (``shadows``: 3 or
+        more that fit no layout or break the start rules as no one misread explains) fewer
+        than 3 read surely (at least ``misread_confidence``; those read unsurely are left out:
+        shadows, not posts). When
+        its worms are read whole, straight, apart, pointing one way with their heads side by
+        side: set up (the benefit of the doubt), with one doubt about the posts; None
+        otherwise."""
         read = read_table(self, scene)
-        if len(read.posts) >= ALL_POSTS - 1:
+        posts = read.posts
+        if len(posts) >= ALL_POSTS - 1 and shadows:
+            posts = tuple((i, c) for i, c in posts
+                          if not read.unsure(i, self.settings.misread_confidence))
+        if len(posts) >= ALL_POSTS - 1:
             return None
+        left_out = {i for i, _ in read.posts} - {i for i, _ in posts}
         try:
-            new = setup_as_read(self, scene)
+            new = setup_as_read(self, replace(scene, pieces=tuple(
+                p for i, p in enumerate(scene.pieces) if i not in left_out)))
         except RuleBroken:
             return None
         if not set_up_in_line(self, new):
             return None
-        seen = len(read.posts)
+        seen = len(posts)
+        unsure = f" ({len(left_out)} more read unsurely, left out)" if left_out else ""
         new = replace(new, table=scene, phase=Phase.BIDDING)
         return Step(new, (
             Verdict(seq, None, True, Rule.OK.value,
                     f"The {len(self.players)} worms are set up side by side; bidding for round "
                     f"1 is open."),
             Doubt(seq, None, tuple(i for i, _ in read.posts), None,
-                  f"{seen} of the {ALL_POSTS} posts are seen: are they hidden or misread? The "
-                  f"race goes on without a start line; the finish line is taken where both "
-                  f"finish posts are seen.")))
+                  f"{seen} of the {ALL_POSTS} posts are seen{unsure}: are they hidden or "
+                  f"misread? The race goes on without a start line; the finish line is taken "
+                  f"where both finish posts are seen.")))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A later table: one worm moved in its turn (and perhaps a finish post after an X).

@@ -541,7 +541,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             Doubt(seq, None, tuple(i for i, _ in read.posts), None,
                   f"{seen} of the {ALL_POSTS} posts are seen{unsure}: are they hidden or "
                   f"misread? The race goes on without a start line; the finish line is taken "
-                  f"where both finish posts are seen.")))
+                  f"where both finish posts are read surely.")))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A later table: one worm moved in its turn (and perhaps a finish post after an X).
@@ -560,12 +560,16 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             raise
         if state.unsure:
             state = self._reseat(state, read)
-        if state.finish_posts_mm is None:  # never seen yet: the first two seen ahead
+        if state.finish_posts_mm is None:  # never seen yet: the first two read surely ahead
             state = replace(state, finish_posts_mm=finish_ahead(
-                self, state.worms, [c for _, c in read.posts]))
+                self, state.worms, [c for i, c in read.posts
+                                    if not read.unsure(i, self.settings.misread_confidence)]))
         still, changed, moved_post = changes(self, state, read)
         if not changed and moved_post is None:
             return Step(state)
+        back = self._taken_back(state, scene, read, changed, moved_post, seq)
+        if back is not None:
+            return back
         if not changed:
             assert moved_post is not None
             new = post_move(self, state, read, moved_post)
@@ -576,7 +580,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 return self._moves_in_order(state, read, scene, seq, still, in_turn)
         player = the_mover(TurnCheck(state, read, tuple(changed), moved_post))
         new, verdict, worm, number = self._move(state, read, player, still[player], seq)
-        new = replace(new, table=posts_kept(self, state, scene, read, moved_post))
+        new = replace(new, table=posts_kept(self, state, scene, read, moved_post),
+                      before_move=replace(state, before_move=None)
+                      if moved_post is None else None)
         if moved_post is not None:
             new = post_move(self, new, read, moved_post)
             verdict = replace(verdict, reason=verdict.reason.removesuffix(".")
@@ -588,6 +594,26 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             return Step(replace(new, phase=Phase.OVER, winner=winner),
                         (verdict, Finish(winner, 1, seq), Winner(winner, seq)))
         return Step(maybe_end_round(new), (verdict,))
+
+    def _taken_back(self, state: WormUpState, scene: Scene, read: TableRead,
+                    changed: list[str], moved_post: Point2 | None, seq: int
+                    ) -> Step[WormUpState] | None:
+        """The worm of the last move judged legal seen back where it lay before it (every
+        segment within ``still_mm``), nothing else changed, no bid since: the move is taken
+        back (the players put it right: a move taken legal with the heads told by it that
+        was one backwards, say), not moved again out of turn; the state before it stands.
+        None otherwise."""
+        before = state.before_move
+        if before is None or moved_post is not None or changed != list(state.moved[-1:]):
+            return None
+        player = changed[0]
+        old = before.worm(player).centres_mm
+        if len(read.centres(player)) != len(old) or len(geo.match_still(
+                old, read.centres(player), self.settings.still_mm)) != len(old):
+            return None
+        return Step(replace(before, table=posts_kept(self, before, scene, read, None)), (
+            Notice(seq, f"{player}'s worm is back where it lay before its move: the move is "
+                        f"taken back, and {player} moves again.", "warning"),))
 
     def _move(self, state: WormUpState, read: TableRead, player: str, still: dict[int, int],
               seq: int) -> tuple[WormUpState, Verdict, Worm, int]:

@@ -604,9 +604,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         was one backwards, say), not moved again out of turn; the state before it stands.
         None otherwise."""
         before = state.before_move
-        if before is None or moved_post is not None or changed != list(state.moved[-1:]):
+        if before is None or moved_post is not None or len(changed) != 1:
             return None
-        player = changed[0]
+        player = changed[0]  # the worm that moved last: the only one not where it lay before
         old = before.worm(player).centres_mm
         if len(read.centres(player)) != len(old) or len(geo.match_still(
                 old, read.centres(player), self.settings.still_mm)) != len(old):

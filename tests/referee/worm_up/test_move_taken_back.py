@@ -55,3 +55,22 @@ def test_turn_a_first_move_backwards_taken_legal_with_the_heads_unknown_put_back
     assert verdict(g.move("red", 4)).legal
     assert verdict(g.move("yellow", 5)).legal
     assert verdict(g.move("green", 6)).legal
+
+
+def test_turn_the_last_move_of_a_round_put_back_is_taken_back_before_any_bid():
+    g = Game()
+    assert g.start().legal
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    assert verdict(g.move("yellow", 5)).legal
+    before = list(g.worms["green"])
+    assert verdict(g.move("green", 6)).legal
+    assert g.referee.describe()["phase"] == "bidding"
+    assert [type(o) for o in _back(g, "green", before)] == [Notice]
+    assert g.referee.describe()["next"] == ["green"]
+    assert verdict(g.move("green", 6)).legal
+    g.bids(red="5", yellow="6", green="7")
+    worms = dict(g.worms)
+    worms["green"] = before  # after a bid: no taking back
+    v = verdict(g.scene(worms))
+    assert not v.legal

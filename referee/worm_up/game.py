@@ -367,7 +367,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     def accept(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """The table as it is becomes the accepted table (see the module's notes); an illegal
         verdict pending is overruled."""
-        state = replace(state, pending=None, pending_told=False)
+        state = replace(state, pending=None, pending_told=False, before_move=None)
         try:
             if state.phase is Phase.SETUP:
                 new = self._setup_accepted(scene)
@@ -692,7 +692,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                         ) -> Step[WormUpState]:
         """After a table in doubt, several worms moved, exactly the next ones in the move
         order (the tables between were not seen still): each move judged in its turn."""
-        new, outputs = state, []
+        new, outputs = replace(state, before_move=None), []
         for player in players:
             new, verdict, worm, number = self._move(new, read, player, still[player], seq)
             outputs.append(verdict)
@@ -761,7 +761,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         rv = state.reveal
         assert rv is not None and rv.x_player is not None
         x = rv.x_player
-        new = replace(state, table=scene)
+        new = replace(state, table=scene, before_move=None)
         outputs: list[Event] = [Verdict(seq, x, True, Rule.OK.value,
                                         f"{x} moved a finish post (after the X).")]
         winner = head_on_line(self, new, x)

@@ -9,7 +9,10 @@ drawn from the seed by ``tabletop.render.variety`` (``--table``, ``--light`` pin
 dimmed or switched off between turns (window light only), camera noise, a hand over the table
 while pieces move, and illegal moves of every kind the renderer can show planted and then put
 right (Worm Derby: ``steps``, ``turn``, a move after a null, ``shape``, ``direction``,
-``obstacle``, ``overlap``, ``gap``). For ``gap`` the course has a :class:`Wall` of three turned
+``obstacle``, ``overlap``, ``gap``; Worm Up!: ``steps``, ``order``; Jungle: ``steps``,
+``water``, ``turn``; ``--every-foul`` adds Worm Up! ``turn``, ``tail``, ``shape``, ``post`` and
+Jungle ``den``, ``jump``, ``capture``, see :data:`FOULS_UP`, :data:`FOULS_JUNGLE`).
+For ``gap`` the course has a :class:`Wall` of three turned
 obstacles corner to corner across the lanes: a gap of 14.5 to 18.5 mm on the first worm's lane,
 which it squeezes through once its head reaches it (the foul; then it goes round the wall), and
 one of 23 to 26 mm on the second's, which it passes legally (coins touching tiles on both

@@ -9,7 +9,10 @@ drawn from the seed by ``tabletop.render.variety`` (``--table``, ``--light`` pin
 dimmed or switched off between turns (window light only), camera noise, a hand over the table
 while pieces move, and illegal moves of every kind the renderer can show planted and then put
 right (Worm Derby: ``steps``, ``turn``, a move after a null, ``shape``, ``direction``,
-``obstacle``, ``overlap``, ``gap``). For ``gap`` the course has a :class:`Wall` of three turned
+``obstacle``, ``overlap``, ``gap``; Worm Up!: ``steps``, ``order``; Jungle: ``steps``,
+``water``, ``turn``; ``--every-foul`` adds Worm Up! ``turn``, ``tail``, ``shape``, ``post`` and
+Jungle ``den``, ``jump``, ``capture``, see :data:`FOULS_UP`, :data:`FOULS_JUNGLE`).
+For ``gap`` the course has a :class:`Wall` of three turned
 obstacles corner to corner across the lanes: a gap of 14.5 to 18.5 mm on the first worm's lane,
 which it squeezes through once its head reaches it (the foul; then it goes round the wall), and
 one of 23 to 26 mm on the second's, which it passes legally (coins touching tiles on both
@@ -724,10 +727,11 @@ UP_START = ((0.0, 0.0), (300.0, 0.0))
 UP_FINISH = ((0.0, 420.0), (300.0, 420.0))
 
 
-def _up_scene(worms: dict[str, list[Point2]]) -> Scene:
+def _up_scene(worms: dict[str, list[Point2]],
+              finish: tuple[Point2, Point2] = UP_FINISH) -> Scene:
     pieces = [Piece("segment", round(x, 2), round(y, 2), color=c)
               for c, w in worms.items() for x, y in w]
-    pieces += [Piece("post", x, y) for x, y in (*UP_START, *UP_FINISH)]
+    pieces += [Piece("post", x, y) for x, y in (*UP_START, *finish)]
     return Scene(tuple(pieces))
 
 
@@ -740,9 +744,32 @@ def _up_advance(worm: list[Point2], k: int, rng: random.Random) -> list[Point2]:
     return out[k:]
 
 
+FOULS_UP = ("steps", "order", "turn", "tail", "shape", "post")
+"""Every Worm Up! foul the bench can plant (``--every-foul``); by default the first two.
+``turn``: the first mover moves again after its move; ``tail``: it lays its segments behind
+the tail (a move backwards); ``shape``: its new segments laid a segment apart from the rest;
+``post``: the finish strip swung 15 degrees round one post with no X. (``touch``, ``setup``,
+``bid`` and ``pieces`` are not planted: a touch needs a worm laid within 2 mm of another, and
+the others are not moves of a worm.)"""
+
+
+def _up_foul(what: str, worm: list[Point2], k: int, rng: random.Random) -> list[Point2]:
+    """``worm`` after a move of ``k`` that breaks the rule ``what`` (``tail``, ``shape``)."""
+    if what == "tail":  # k segments from the head laid behind the tail
+        out = list(worm[:-k])
+        for _ in range(k):
+            tx, ty = out[0]
+            a = math.radians(-90.0 + rng.uniform(-4.0, 4.0))
+            out.insert(0, (tx + SEG * math.cos(a), ty + SEG * math.sin(a)))
+        return out
+    moved = _up_advance(worm, k, rng)  # shape: the new segments a segment apart
+    return [*moved[:-k], *((x, y + SEG) for x, y in moved[-k:])]
+
+
 def worm_up(seed: int, rounds: int = 2, fouls: tuple[str, ...] = ("steps", "order"),
             still_frames: int = 2) -> Playthrough:
-    """A Worm Up! playthrough: three worms, secret bids, moves in bid order, fouls planted."""
+    """A Worm Up! playthrough: three worms, secret bids, moves in bid order, fouls planted
+    (one a round, by the round's first mover; :data:`FOULS_UP`)."""
     from tabletop.events import Bid
 
     rng = random.Random(seed)
@@ -786,10 +813,37 @@ def worm_up(seed: int, rounds: int = 2, fouls: tuple[str, ...] = ("steps", "orde
                 worms = {c: list(w) for c, w in before.items()}
                 steps.append(Motion(replace(_up_scene(worms), hand=True), worms[q][-1]))
                 steps.append(Still(_up_scene(worms), None, "put back", still_frames))
+            if what in ("tail", "shape") and m == 0:
+                worms[p] = _up_foul(what, worms[p], bids[p], rng)
+                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
+                steps.append(Still(_up_scene(worms), Expect(p, what),
+                                   f"{p} {bids[p]} breaking {what}", still_frames))
+                worms = before
+                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
+                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
+            if what == "post" and m == 0:
+                (ax, ay), _ = UP_FINISH  # the strip swung 15 degrees round one post
+                a, r = math.radians(15.0), math.dist(UP_FINISH[0], UP_FINISH[1])
+                moved = (UP_FINISH[0], (round(ax + r * math.cos(a), 2),
+                                        round(ay + r * math.sin(a), 2)))
+                steps.append(Motion(replace(_up_scene(worms, moved), hand=True), moved[1]))
+                steps.append(Still(_up_scene(worms, moved), Expect(None, "post"),
+                                   "a finish post moved without an X", still_frames))
+                steps.append(Motion(replace(_up_scene(worms), hand=True), moved[1]))
+                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
             worms[p] = _up_advance(worms[p], bids[p], rng)
             steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
             steps.append(Still(_up_scene(worms), Expect(p, "ok"), f"{p} moves {bids[p]}",
                                still_frames))
+            if what == "turn" and m == 0:
+                before = {c: list(w) for c, w in worms.items()}
+                worms[p] = _up_advance(worms[p], 4, rng)
+                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
+                steps.append(Still(_up_scene(worms), Expect(p, "turn"),
+                                   f"{p} moves again", still_frames))
+                worms = before
+                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
+                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
     pose = CameraPose.looking_at((150.0, 120.0), 1000.0, 10.0, 90.0, (1280, 720), 62.0)
     return Playthrough("worm-up", steps, pose, [], light_at)
 
@@ -813,9 +867,17 @@ def _board_to_page(scene: Scene) -> Scene:
                        for p in scene.pieces), hand=scene.hand)
 
 
-def jungle(seed: int, moves: int = 8, fouls: tuple[str, ...] = ("steps", "water", "turn"),
+FOULS_JUNGLE = ("steps", "water", "turn", "den", "jump", "capture")
+"""Every Jungle foul the bench can plant (``--every-foul``; by default the first three), each
+where some move breaks it (else a legal move instead). ``capture``: a weaker animal takes a
+stronger one (the defender taken away). (``occupied``, two tokens on one square, cannot be
+read; ``repetition`` needs a long game.)"""
+
+
+def jungle(seed: int, moves: int = 8, fouls: tuple[str, ...] = FOULS_JUNGLE[:3],
            still_frames: int = 2) -> Playthrough:
-    """A Jungle playthrough on the printed board: random legal moves, fouls planted."""
+    """A Jungle playthrough on the printed board: random legal moves, fouls planted
+    (:data:`FOULS_JUNGLE`)."""
     from calibration.jungle_board import make_board
     from referee.jungle import geometry as g
     from referee.jungle.position import Position, make_move, move_squares
@@ -857,9 +919,9 @@ def jungle(seed: int, moves: int = 8, fouls: tuple[str, ...] = ("steps", "water"
                         if to in g.neighbours(fr) and all(s != to for s, _ in pos.pieces()) \
                                 and to not in g.WATER:
                             cands.append((m, "turn"))
-                    elif ill is not None and ill.rule.value == what and \
-                            all(s != to for s, _ in pos.pieces()):
-                        cands.append((m, what))
+                    elif ill is not None and ill.rule.value == what and (
+                            what == "capture" or all(s != to for s, _ in pos.pieces())):
+                        cands.append((m, what))  # a capture takes the defender away
             if cands:
                 bad = rng.choice(cands)
         if bad is not None:
@@ -1252,8 +1314,11 @@ def gap_coins(seed: int, table: str | None = None, light: str | None = None
     return read, len(worm)
 
 
-def playthroughs(seed: int, games: list[str], short: bool = False) -> list[Playthrough]:
-    """The playthroughs of one seed for the named games (short: a few turns each)."""
+def playthroughs(seed: int, games: list[str], short: bool = False,
+                 every_foul: bool = False) -> list[Playthrough]:
+    """The playthroughs of one seed for the named games (short: a few turns each;
+    ``every_foul``: Worm Up! and Jungle plant every foul of :data:`FOULS_UP` (three a seed,
+    in turn) and :data:`FOULS_JUNGLE`)."""
     out = []
     turns = 3 if short else 10
     fouls_short = ("steps", "turn")
@@ -1270,10 +1335,13 @@ def playthroughs(seed: int, games: list[str], short: bool = False) -> list[Playt
         elif g == "jungle":
             out.append(jungle(seed + 4, moves=3 if short else 10,
                               **({"still_frames": 1, "fouls": ("steps", "water")}
-                                 if short else {})))
+                                 if short else {"fouls": FOULS_JUNGLE} if every_foul else {})))
         elif g == "worm-up":
+            half = 3 * ((seed // 17) % 2)
             out.append(worm_up(seed + 3, rounds=1 if short else 3,
-                               **({"still_frames": 1} if short else {})))
+                               **({"still_frames": 1} if short else
+                                  {"fouls": FOULS_UP[half:] + FOULS_UP[:half]} if every_foul
+                                  else {})))
         else:
             raise SystemExit(f"bench_trust: unknown game {g!r}")
     return out
@@ -1293,6 +1361,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", default=",".join(GAMES),
                     help="games to play, comma-separated (worm-derby: its three variants)")
     ap.add_argument("--short", action="store_true", help="a few turns each (the test's size)")
+    ap.add_argument("--every-foul", action="store_true",
+                    help="Worm Up! and Jungle plant every foul the bench can (FOULS_UP, "
+                         "FOULS_JUNGLE), not only the first few")
     ap.add_argument("--table", help="pin the table kind (tabletop.render.variety.TABLE_KINDS)")
     ap.add_argument("--light", help="pin the light kind (tabletop.render.variety.LIGHT_KINDS)")
     ap.add_argument("-v", "--verbose", action="store_true", help="say what went wrong")
@@ -1317,7 +1388,7 @@ def main(argv: list[str] | None = None) -> int:
     per: dict[str, Score] = {}
     for k in range(args.plays):
         seed = args.seed + 17 * k
-        for play in playthroughs(seed, games, args.short):
+        for play in playthroughs(seed, games, args.short, args.every_foul):
             dump = None if args.dump is None else \
                 Path(args.dump) / f"{play.name}-{seed}.jsonl"
             if args.misread is not None:

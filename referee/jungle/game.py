@@ -10,8 +10,9 @@ positions for the repetition rule, the last accepted table); :meth:`Jungle.step`
 - A ``scene`` of tokens (kind ``token``, ids 50-65, positions in the board's millimetre frame) is
   mapped to squares and compared with the position: one token moved -> that move, judged; two
   tokens of one side moved -> that player moved twice (``turn``); two tokens moved otherwise, a
-  token between squares, two tokens on one square, a token gone without a capture,
-  a captured token back -> a verdict saying so.
+  token between squares, two tokens on one square, a token put aside -> a verdict saying so; a
+  token not seen, a captured one seen again, one marker read on two tokens -> a doubt (tokens
+  are conserved but by capture: a misread first, issue 13).
 - Options (the setup's ``options``): the variants by name (``{"dog-swims": true}`` or
   ``{"variants": ["dog-swims"]}``), and ``timer`` (``true`` for 45 s, or seconds): each turn
   has that long, measured by the events' ``t``; a turn that runs out passes to the other player,
@@ -280,6 +281,10 @@ class Jungle(Game[JungleState]):
 
         if seen.problem is not None:
             bad = seen.problem
+            if bad.rule == "token":  # one token per animal: a marker read twice is a misread
+                return Step(state, (Doubt(seq, self.players[pos.side], bad.pieces, bad.where,
+                                          _sentence(bad.reason)[:-1] + ": is one of them "
+                                          "misread?"),))
             return no(bad.rule, bad.reason, bad.pieces, bad.where)
         on_board = {code: sq for sq, code in pos.pieces()}
 

@@ -65,9 +65,10 @@ from referee.worm_up.move_rules import (
 )
 from referee.worm_up.one_short import fill_holes
 from referee.worm_up.post_layout import ALL_POSTS
-from referee.worm_up.rules import Rule, foul
+from referee.worm_up.rules import MISREAD, Rule, foul
 from referee.worm_up.settings import WormUpSettings
 from referee.worm_up.setup_rules import (
+    POSTS_UNSURE,
     finish_ahead,
     first_table,
     heads_spread_mm,
@@ -366,7 +367,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     def accept(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """The table as it is becomes the accepted table (see the module's notes); an illegal
         verdict pending is overruled."""
-        state = replace(state, pending=None, pending_told=False)
+        state = replace(state, pending=None, pending_told=False, before_move=None)
         try:
             if state.phase is Phase.SETUP:
                 new = self._setup_accepted(scene)
@@ -486,7 +487,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         except RuleBroken as broken:
             j = broken.judgement
             if j.doubt and j.rule == Rule.SETUP and not state.bids:
-                found = self._without_posts(scene, seq)
+                # posts that fit no layout, or break the start rules as no one misread
+                # explains: those read unsurely may be shadows
+                found = self._without_posts(scene, seq, j.doubt in (MISREAD, POSTS_UNSURE))
                 if found is not None:
                     return found
             if j.doubt or not (state.setup_doubted and state.bids):
@@ -504,29 +507,41 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             (post_misread_told(self, misread, seq),)
         return Step(new, (verdict, *told, *shown))
 
-    def _without_posts(self, scene: Scene, seq: int) -> Step[WormUpState] | None:
-        """A first table with fewer than 3 posts seen (posts not seen or phantom), its worms
-        read whole, straight, apart, pointing one way with their heads side by side: set up
-        (the benefit of the doubt), with one doubt about the posts; None otherwise."""
+    def _without_posts(self, scene: Scene, seq: int, shadows: bool
+                       ) -> Step[WormUpState] | None:
+        """A first table in doubt for its posts: fewer than 3 seen, or (``shadows``: 3 or
+        more that fit no layout or break the start rules as no one misread explains) fewer
+        than 3 read surely (at least ``misread_confidence``; those read unsurely are left out:
+        shadows, not posts). When
+        its worms are read whole, straight, apart, pointing one way with their heads side by
+        side: set up (the benefit of the doubt), with one doubt about the posts; None
+        otherwise."""
         read = read_table(self, scene)
-        if len(read.posts) >= ALL_POSTS - 1:
+        posts = read.posts
+        if len(posts) >= ALL_POSTS - 1 and shadows:
+            posts = tuple((i, c) for i, c in posts
+                          if not read.unsure(i, self.settings.misread_confidence))
+        if len(posts) >= ALL_POSTS - 1:
             return None
+        left_out = {i for i, _ in read.posts} - {i for i, _ in posts}
         try:
-            new = setup_as_read(self, scene)
+            new = setup_as_read(self, replace(scene, pieces=tuple(
+                p for i, p in enumerate(scene.pieces) if i not in left_out)))
         except RuleBroken:
             return None
         if not set_up_in_line(self, new):
             return None
-        seen = len(read.posts)
+        seen = len(posts)
+        unsure = f" ({len(left_out)} more read unsurely, left out)" if left_out else ""
         new = replace(new, table=scene, phase=Phase.BIDDING)
         return Step(new, (
             Verdict(seq, None, True, Rule.OK.value,
                     f"The {len(self.players)} worms are set up side by side; bidding for round "
                     f"1 is open."),
             Doubt(seq, None, tuple(i for i, _ in read.posts), None,
-                  f"{seen} of the {ALL_POSTS} posts are seen: are they hidden or misread? The "
-                  f"race goes on without a start line; the finish line is taken where both "
-                  f"finish posts are seen.")))
+                  f"{seen} of the {ALL_POSTS} posts are seen{unsure}: are they hidden or "
+                  f"misread? The race goes on without a start line; the finish line is taken "
+                  f"where both finish posts are read surely.")))
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A later table: one worm moved in its turn (and perhaps a finish post after an X).
@@ -545,12 +560,16 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             raise
         if state.unsure:
             state = self._reseat(state, read)
-        if state.finish_posts_mm is None:  # never seen yet: the first two seen ahead
+        if state.finish_posts_mm is None:  # never seen yet: the first two read surely ahead
             state = replace(state, finish_posts_mm=finish_ahead(
-                self, state.worms, [c for _, c in read.posts]))
+                self, state.worms, [c for i, c in read.posts
+                                    if not read.unsure(i, self.settings.misread_confidence)]))
         still, changed, moved_post = changes(self, state, read)
         if not changed and moved_post is None:
             return Step(state)
+        back = self._taken_back(state, scene, read, changed, moved_post, seq)
+        if back is not None:
+            return back
         if not changed:
             assert moved_post is not None
             new = post_move(self, state, read, moved_post)
@@ -561,7 +580,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 return self._moves_in_order(state, read, scene, seq, still, in_turn)
         player = the_mover(TurnCheck(state, read, tuple(changed), moved_post))
         new, verdict, worm, number = self._move(state, read, player, still[player], seq)
-        new = replace(new, table=posts_kept(self, state, scene, read, moved_post))
+        new = replace(new, table=posts_kept(self, state, scene, read, moved_post),
+                      before_move=replace(state, before_move=None)
+                      if moved_post is None else None)
         if moved_post is not None:
             new = post_move(self, new, read, moved_post)
             verdict = replace(verdict, reason=verdict.reason.removesuffix(".")
@@ -573,6 +594,26 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             return Step(replace(new, phase=Phase.OVER, winner=winner),
                         (verdict, Finish(winner, 1, seq), Winner(winner, seq)))
         return Step(maybe_end_round(new), (verdict,))
+
+    def _taken_back(self, state: WormUpState, scene: Scene, read: TableRead,
+                    changed: list[str], moved_post: Point2 | None, seq: int
+                    ) -> Step[WormUpState] | None:
+        """The worm of the last move judged legal seen back where it lay before it (every
+        segment within ``still_mm``), nothing else changed, no bid since: the move is taken
+        back (the players put it right: a move taken legal with the heads told by it that
+        was one backwards, say), not moved again out of turn; the state before it stands.
+        None otherwise."""
+        before = state.before_move
+        if before is None or moved_post is not None or len(changed) != 1:
+            return None
+        player = changed[0]  # the worm that moved last: the only one not where it lay before
+        old = before.worm(player).centres_mm
+        if len(read.centres(player)) != len(old) or len(geo.match_still(
+                old, read.centres(player), self.settings.still_mm)) != len(old):
+            return None
+        return Step(replace(before, table=posts_kept(self, before, scene, read, None)), (
+            Notice(seq, f"{player}'s worm is back where it lay before its move: the move is "
+                        f"taken back, and {player} moves again.", "warning"),))
 
     def _move(self, state: WormUpState, read: TableRead, player: str, still: dict[int, int],
               seq: int) -> tuple[WormUpState, Verdict, Worm, int]:
@@ -651,7 +692,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                         ) -> Step[WormUpState]:
         """After a table in doubt, several worms moved, exactly the next ones in the move
         order (the tables between were not seen still): each move judged in its turn."""
-        new, outputs = state, []
+        new, outputs = replace(state, before_move=None), []
         for player in players:
             new, verdict, worm, number = self._move(new, read, player, still[player], seq)
             outputs.append(verdict)
@@ -720,7 +761,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         rv = state.reveal
         assert rv is not None and rv.x_player is not None
         x = rv.x_player
-        new = replace(state, table=scene)
+        new = replace(state, table=scene, before_move=None)
         outputs: list[Event] = [Verdict(seq, x, True, Rule.OK.value,
                                         f"{x} moved a finish post (after the X).")]
         winner = head_on_line(self, new, x)

@@ -23,6 +23,11 @@ if TYPE_CHECKING:
     from referee.worm_up.game import WormUp
 
 
+POSTS_UNSURE = ("are the posts misread? They were read unsurely, and no one post read off or "
+                "taken for a shadow explains it. Fix the reading or accept the table")
+"""The question put to the table when posts read unsurely break the start rules."""
+
+
 def read_setup(game: WormUp, scene: Scene, strict: bool) -> WormUpState:
     """The starting state from the first scene (``strict``: check the setup rules)."""
     return first_table(game, scene, strict)[0]
@@ -106,6 +111,12 @@ def layout_of(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[Point
                                      s.misread_confidence) else \
             post_misread(posts, layout, problem, s.misread_mm)
         if misread is None:
+            if strict and any(read.unsure(i, s.misread_confidence) for i, _ in posts):
+                # a post read unsurely (a shadow?), more than one post misread: not a
+                # confident reading, so no foul (issue 13); the posts are in doubt
+                raise foul(found.rule, found.reason, found.player,
+                           tuple(dict.fromkeys((*found.pieces, *(i for i, _ in posts)))),
+                           found.where, doubt=POSTS_UNSURE)
             if strict:
                 raise RuleBroken(found)
             return layout, None

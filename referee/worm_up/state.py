@@ -83,6 +83,11 @@ class WormUpState(GameState):
         guessed: Worms of the first table read short, completed on their line
             (:mod:`referee.worm_up.end_short`): ``(player, the other ways its whole line
             could lie)``, until the worm is seen whole or has made its first move.
+        before_move: The state before the last move judged legal (its own ``before_move``
+            None), while no bid has been made since: a table that shows that worm back where
+            it lay, nothing else changed, takes the move back (a move judged legal that the
+            players put right, e.g. one taken legal with the heads told by it: a move
+            backwards), not a second move out of turn.
         pending: An illegal verdict not yet put right (None: none; :mod:`referee.pending`).
         pending_told: Whether the table was told that, once, when another player went on.
     """
@@ -107,6 +112,7 @@ class WormUpState(GameState):
     unsure_steps: tuple[tuple[str, int], ...] = ()
     doubted_reading: Scene | None = None
     guessed: tuple[tuple[str, tuple[tuple[Point2, ...], ...]], ...] = ()
+    before_move: WormUpState | None = None
     pending: Pending | None = None
     pending_told: bool = False
 

@@ -74,7 +74,7 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
     changed = any(p == bid.player for p, _, _ in state.bids)
     bids = (*(b for b in state.bids if b[0] != bid.player),
             (bid.player, bid.bid, bid.number))
-    state = replace(state, bids=bids)
+    state = replace(state, bids=bids, before_move=None)  # a move is taken back before bids
     waiting_for = [p for p in game.players if p not in {b[0] for b in bids}]
     said = "changed their bid" if changed else "has bid"
     if waiting_for:

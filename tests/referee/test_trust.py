@@ -114,3 +114,29 @@ def test_gap_vision_reads_a_worm_through_a_gap_touching_tiles_on_both_sides(tabl
 
     read, there = gap_coins(SEED, table, light)
     assert read == there == 5
+
+
+@pytest.mark.parametrize("rule", ["turn", "tail", "shape", "post"])
+def test_every_foul_a_planted_worm_up_foul_is_called_on_the_exact_record(rule):
+    from bench.bench_trust import FOULS_UP, exact, worm_up
+
+    assert rule in FOULS_UP
+    play = worm_up(7, rounds=2, fouls=(rule,), still_frames=1)
+    fouls = [s.expect for s in play.steps if isinstance(s, Still) and s.expect is not None
+             and not s.expect.legal]
+    assert [f.rule for f in fouls] == [rule]
+    score = exact(play)
+    assert score.counts["exact_right"] == score.counts["exact_total"], score.notes
+
+
+def test_every_foul_jungle_plants_the_rules_a_position_allows_and_calls_them_exactly():
+    from bench.bench_trust import FOULS_JUNGLE, exact
+
+    planted: set[str] = set()
+    for seed in range(148000, 148006):
+        (play,) = playthroughs(seed, ["jungle"], every_foul=True)
+        planted |= {s.expect.rule for s in play.steps if isinstance(s, Still)
+                    and s.expect is not None and not s.expect.legal}
+        score = exact(play)
+        assert score.counts["exact_right"] == score.counts["exact_total"], score.notes
+    assert {"steps", "water", "turn", "jump"} <= planted <= set(FOULS_JUNGLE)

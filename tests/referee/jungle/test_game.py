@@ -290,7 +290,7 @@ def test_an_illegal_move_with_another_token_not_seen_is_called_when_that_token_c
 def test_two_tokens_on_one_square_and_a_marker_twice():
     both = [*start_tokens(), token(0, "cat", "d4")]
     out = fold([setup(), scene_of(both)])
-    assert out[-1].rule == "token"
+    assert out[-1].type == "doubt" and "misread?" in out[-1].reason  # one token per animal
     out = fold([setup(), scene_of(start_tokens({"a1": "a2", "b2": "a2"}))])
     assert (out[-1].legal, out[-1].rule) == (False, "overlap") and "a2" in out[-1].reason
 
@@ -422,3 +422,13 @@ def test_misread_a_marker_seen_twice_is_the_animal_of_its_square():
              else p for p in start_tokens()]
     out = fold([setup(), scene_of(start_tokens()), scene_of(twice)])
     assert verdicts(out) == [(1, True, "ok")] and not any(isinstance(e, Doubt) for e in out)
+
+
+def test_token_a_marker_read_twice_during_play_is_a_doubt_and_the_game_goes_on():
+    events = [setup(), scene_of(start_tokens())]
+    twice = [*start_tokens({"g3": "g4"}), token(0, "cat", "d4")]  # the rat's move, a cat read twice
+    out = fold([*events, scene_of(twice)])
+    assert out[-1].type == "doubt" and not any(
+        o.type == "verdict" and not o.legal for o in out)
+    out = fold([*events, scene_of(twice), scene_of(start_tokens({"g3": "g4"}))])
+    assert verdicts(out)[-1][1:] == (True, "ok")

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from tabletop.events import Doubt, SceneSeen, Verdict
-from tests.referee.worm_up.tables import FINISH, START, Game, table, verdict
+from tests.referee.worm_up.tables import FINISH, START, Game, advance, table, verdict
 
 PHANTOMS = [(200.0, -150.0), (120.0, 40.0), (60.0, -60.0), (150.0, 100.0), (300.0, -140.0)]
 """Shadows read as the second start post (the real one at (300, 0) not seen)."""
@@ -117,3 +117,42 @@ def test_a_worm_breaking_the_start_whatever_the_posts_is_still_a_foul_from_visio
     worms["red"] = [(x, y + 120.0) for x, y in worms["red"]]  # far over the start line
     (v,) = _seen(g, [*START, *FINISH], worms=worms)
     assert not v.legal and v.rule == "setup"
+
+
+SHADOWS = [(209.0, -35.0), (269.0, 33.0), (292.0, 102.0), FINISH[0]]
+"""Three shadows by the heads and one finish post, the start posts not seen (148000)."""
+
+
+def test_setup_posts_read_unsurely_that_no_one_misread_explains_are_a_doubt_not_a_foul():
+    g = Game()
+    v, d = _seen(g, SHADOWS, confidence=0.3)
+    assert isinstance(v, Verdict) and v.legal and isinstance(d, Doubt)
+    assert "4 more read unsurely" in d.reason
+    assert g.referee.describe()["phase"] == "bidding"
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    v = verdict(g.move("yellow", 6))
+    assert not v.legal and v.rule == "steps"
+
+
+def test_setup_posts_read_surely_or_typed_that_break_the_start_rules_are_a_foul():
+    for confidence in (None, 0.9):
+        out = _seen(Game(), SHADOWS, confidence=confidence)
+        assert [(type(o), getattr(o, "rule", None)) for o in out] == [(Verdict, "setup")]
+
+
+def test_setup_without_posts_read_surely_takes_the_finish_line_only_from_posts_read_surely():
+    g = Game()
+    v, _ = _seen(g, SHADOWS, confidence=0.3)
+    assert v.legal and g.referee.describe()["finish_line_mm"] is None
+    g.bids(red="4", yellow="5", green="6")
+    phantom = (377.0, 256.0)  # a shadow and a finish post ahead, both read unsurely
+    worms = dict(g.worms)
+    worms["red"] = advance(g.worms["red"], 4)
+    assert verdict(_seen(g, [phantom, FINISH[0]], 0.3, worms)).legal
+    g.worms = worms
+    assert g.referee.describe()["finish_line_mm"] is None
+    worms = dict(g.worms)
+    worms["yellow"] = advance(g.worms["yellow"], 5)
+    assert verdict(_seen(g, [*FINISH], 0.9, worms)).legal
+    assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]

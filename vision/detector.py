@@ -24,7 +24,6 @@ from vision.detections import Detections
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
 from vision.io import as_bgr
 from vision.namer import Namer, NamerConfig, name_detections
-from vision.post_alike import PostAlikeConfig, drop_unlike_posts
 from vision.post_reading import read_posts
 from vision.post_shadows import PostShadowConfig, drop_post_shadows
 from vision.posts import PostConfig
@@ -80,9 +79,6 @@ class DetectorConfig:
         post_shadows: A post read where another post's shadow lies (joined to a darker post
             by a band dark all the way, and lighter than it) is dropped
             (:mod:`vision.post_shadows`); None: never.
-        post_alike: A post whose wall is much lighter than the frame's surest posts' (a check's
-            dark square, a lamp's shadow, a vein) is dropped (:mod:`vision.post_alike`); None:
-            never.
         watch_first: Live (with ``memory``): a changed frame is first watched for a hand
             (against the last pieces found); a frame with a hand is never judged, so the
             piece stages are skipped and the last pieces are passed on with the hand flag. The
@@ -107,7 +103,6 @@ class DetectorConfig:
     namer: NamerConfig | None = field(default_factory=NamerConfig)
     proposals: ProposalConfig | None = None
     post_shadows: PostShadowConfig | None = field(default_factory=PostShadowConfig)
-    post_alike: PostAlikeConfig | None = field(default_factory=PostAlikeConfig)
     centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
     watch_first: bool = True
 
@@ -344,9 +339,6 @@ class Detector:
                 dets = Detections.merge([dets, more])
         if "post" in cfg.kinds and cfg.post_shadows is not None:
             dets = timed(tm, "post_shadows", drop_post_shadows, cfg.posts, cfg.post_shadows,
-                         prep, frame, dets)
-        if "post" in cfg.kinds and cfg.post_alike is not None:
-            dets = timed(tm, "post_alike", drop_unlike_posts, cfg.posts, cfg.post_alike,
                          prep, frame, dets)
         centres_px = self.calibration.to_image(dets.seen_mm).reshape(-1, 2)
         if hand and len(dets):  # a hand's shaded folds look like posts: none under a hand

@@ -16,27 +16,41 @@ from tabletop.render.variety import draw_case
 from training.make_posts import hard_pins
 
 
-def cache_name(seed: int, post_weight: float | None, hard_share: float) -> str:
-    """The file name of a seed's render drawn with these options.
+def cache_name(seed: int, post_weight: float | None, hard_share: float,
+               table: str | None = None, light: str | None = None) -> str:
+    """The file name of a seed's render drawn with these options (``table``, ``light``: pinned).
 
     >>> cache_name(45000, None, 0.0)
     'bench_45000.pkl'
     >>> cache_name(45000, 0.8, 0.6)
     'posts_w0.8_h0.6_45000.pkl'
+    >>> cache_name(45000, None, 0.0, "marble")
+    'bench_marble_45000.pkl'
+    >>> cache_name(45000, None, 0.0, "marble", "hard")
+    'bench_marble_hard_45000.pkl'
     """
+    pin = "".join(f"{p}_" for p in (table, light) if p is not None)
     if post_weight is None and not hard_share:
-        return f"bench_{seed}.pkl"
-    return f"posts_w{post_weight}_h{hard_share}_{seed}.pkl"
+        return f"bench_{pin}{seed}.pkl"
+    return f"posts_w{post_weight}_h{hard_share}_{pin}{seed}.pkl"
 
 
 def rendered(seed: int, cache: Path | None = None, post_weight: float | None = None,
-             hard_share: float = 0.0) -> Rendered:
-    """The render of ``seed`` (no hand), read from ``cache`` (a folder) when it holds it."""
-    path = None if cache is None else cache / cache_name(seed, post_weight, hard_share)
+             hard_share: float = 0.0, table: str | None = None, light: str | None = None
+             ) -> Rendered:
+    """The render of ``seed`` (no hand; ``table``, ``light``: that table kind, that light
+    pinned), read from ``cache`` (a folder) when it holds it."""
+    path = None if cache is None else cache / cache_name(seed, post_weight, hard_share, table,
+                                                         light)
     if path is not None and path.exists():
         return pickle.loads(path.read_bytes())
     weights = None if post_weight is None else {"post": post_weight}
-    case = draw_case(seed, hand=False, weights=weights, **hard_pins(seed, hard_share))
+    pins = hard_pins(seed, hard_share)
+    if table is not None:
+        pins["table"] = table
+    if light is not None:
+        pins["light"] = light
+    case = draw_case(seed, hand=False, weights=weights, **pins)
     r = case.render()
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="lay posts this often (None: the bench's usual mix)")
     ap.add_argument("--hard-share", type=float, default=0.0,
                     help="pin hard clutter, lights and dark tables as make_posts.py does")
+    ap.add_argument("--table", default=None, help="pin this table kind (e.g. checks-large)")
+    ap.add_argument("--light", default=None, help="pin this light (e.g. dim-warm)")
     args = ap.parse_args(argv)
     jc = PostJudgeConfig() if args.model is None else PostJudgeConfig(model=args.model)
     judge = judge_for(jc, N_FEATURES)
@@ -88,7 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     by_cond: Counter[tuple[str, str]] = Counter()
     false_by: Counter[str] = Counter()
     for seed in args.seeds:
-        r = rendered(seed, args.cache, args.post_weight, args.hard_share)
+        r = rendered(seed, args.cache, args.post_weight, args.hard_share, args.table,
+                     args.light)
         cal = r.calibration()
         shown, hidden = true_posts(r)
         res = Detector(cal).detect(r.image)

@@ -9,11 +9,20 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from training import compare_posts, make_posts, post_loss, post_thresholds, train_posts
+from training import (
+    compare_posts,
+    make_posts,
+    post_cases,
+    post_loss,
+    post_readings,
+    post_thresholds,
+    train_posts,
+)
 from vision.post_features import N_FEATURES
 
 
-@pytest.mark.parametrize("module", [make_posts, post_loss, post_thresholds, compare_posts])
+@pytest.mark.parametrize("module", [make_posts, post_loss, post_thresholds, compare_posts,
+                                    post_cases, post_readings])
 def test_the_training_tools_examples_hold(module) -> None:
     result = doctest.testmod(module)
     assert result.failed == 0 and result.attempted > 0
@@ -90,3 +99,10 @@ def test_a_training_file_is_replaced_whole_so_a_run_stopped_while_saving_keeps_t
     make_posts.save(out, cols, truth)
     assert np.load(out)["x"].shape == (5, N_FEATURES)
     assert [p.name for p in tmp_path.iterdir()] == ["posts.npz"]  # no part file left behind
+
+
+def test_a_render_with_its_table_or_light_pinned_is_kept_under_its_own_name() -> None:
+    names = {post_cases.cache_name(45000, None, 0.0, t, li)
+             for t in (None, "marble") for li in (None, "hard")}
+    assert len(names) == 4
+    assert post_cases.cache_name(45000, None, 0.0) == "bench_45000.pkl"  # the caches before

@@ -303,7 +303,7 @@ class Detector:
                               (int(c[0] + half), int(c[1] + half)), 255, -1)
         tmask: np.ndarray | None = None
         if "tile" in cfg.kinds:
-            tiles, tmask = timed(tm, "tiles", detect_tiles, cfg.tiles, prep)
+            tiles, tmask = timed(tm, "tiles", detect_tiles, cfg.tiles, prep, self.memo)
             parts.append(tiles)
             explained = cv2.bitwise_or(explained, tmask)
         if "segment" in cfg.kinds:

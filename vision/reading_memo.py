@@ -187,3 +187,21 @@ def rows_of(memo: ReadingMemo | None, key: str, points_mm: np.ndarray, reach_mm:
     if memo is None:
         return list(compute(np.arange(len(np.asarray(points_mm).reshape(-1, 2)))))
     return memo.rows(key, points_mm, reach_mm, compute, agrees)
+
+
+def polished_again(memo: ReadingMemo | None, to_mm: Callable[[np.ndarray], np.ndarray],
+                   centre_px: tuple[float, float] | np.ndarray, angle_deg: float,
+                   reach_mm: float, polish: Callable[[], tuple[tuple[float, float], float]],
+                   tolerance_deg: float = 0.25) -> tuple[tuple[float, float], float]:
+    """A square's polished centre and angle (view pixels, degrees): ``polish()``'s, or the one
+    kept from a square placed at the same place (``to_mm``: view pixels -> table mm) within
+    ``tolerance_deg`` of its angle (mod 90) whose ``reach_mm`` each way did not change."""
+    if memo is None:
+        return polish()
+
+    def same_turn(_: int, kept: tuple) -> bool:
+        return abs((kept[0] - angle_deg + 45.0) % 90.0 - 45.0) <= tolerance_deg
+
+    [(_, got)] = memo.rows("polish", to_mm(np.asarray(centre_px, float)[None]), reach_mm,
+                           lambda i: [(angle_deg, polish())], same_turn)
+    return got

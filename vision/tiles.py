@@ -19,6 +19,7 @@ import numpy as np
 from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
+from vision.reading_memo import ReadingMemo, polished_again
 from vision.sampling import bilinear
 from vision.square_fit import square_centre
 from vision.square_polish import face_side_px, polish_tile
@@ -412,8 +413,10 @@ def _draw_block(mask: np.ndarray, b: _Block, margin_px: float) -> None:
     cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 255)
 
 
-def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarray]:
-    """Finds the tiles in a prepared frame.
+def detect_tiles(cfg: TileConfig, prep: Prepared, memo: ReadingMemo | None = None
+                 ) -> tuple[Detections, np.ndarray]:
+    """Finds the tiles in a prepared frame (``memo``: live, a square placed where one was
+    polished on the last still table, and the frame there unchanged, keeps that polish).
 
     Returns:
         ``(detections, mask)``: one row per tile (foot centre, angle in [0, 90) in table
@@ -497,7 +500,9 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
             continue  # the same tile, guessed from another of its edges
         use = fine or b
         for c, a_px in each_tile(prep.shade, closed, use, side, u, cfg.gap_mm * s):
-            c, a_px = polish_tile(prep.top, c, a_px, face_px, u)  # dense edges, robust fit
+            c, a_px = polished_again(  # dense edges, robust fit
+                memo, prep.view.to_mm, c, a_px, cfg.side_mm,
+                lambda c=c, a_px=a_px, u=u: polish_tile(prep.top, c, a_px, face_px, u))
             found.append(c)
             angles_px.append(a_px)
             z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)

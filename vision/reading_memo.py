@@ -69,6 +69,7 @@ class ReadingMemo:
         self._sources: list[np.ndarray] = []  # the frames' cells the kept readings came from
         self._before: dict[str, _Kept] = {}
         self._now: dict[str, _Kept] = {}
+        self._moved: dict[int, np.ndarray] = {}  # per frame kept from: its moved cells' sums
         self.hits = 0
         """Readings taken again since the last :meth:`see` (for tests and figures)."""
 
@@ -84,13 +85,14 @@ class ReadingMemo:
                         for key, k in keep.items()}
         self._cells = cells
         self._sources.append(cells)
+        self._moved: dict[int, np.ndarray] = {}
         self._now = {}
         self.hits = 0
 
     def forget(self) -> None:
         """Nothing read so far is taken again (the next frame is read in full)."""
         self._cells = None
-        self._sources, self._before, self._now = [], {}, {}
+        self._sources, self._before, self._now, self._moved = [], {}, {}, {}
         self.hits = 0
 
     def rows(self, key: str, points_mm: np.ndarray, reach_mm: float,
@@ -107,7 +109,7 @@ class ReadingMemo:
             return list(compute(np.arange(n)))
         out: list = [None] * n
         src = np.full(n, len(self._sources) - 1, int)
-        boxes = self._boxes(pts, reach_mm)
+        boxes = np.zeros((n, 4), int)
         found = np.zeros(n, bool)
         for kept, now in ((self._now.get(key), True), (self._before.get(key), False)):
             if kept is None or not len(kept.values):
@@ -124,7 +126,7 @@ class ReadingMemo:
                 s = int(kept.source[j])
                 if agrees is not None and not agrees(int(i), kept.values[j]):
                     continue
-                if now or self._still(kept.boxes[j], self._sources[s]):
+                if now or self._still(kept.boxes[j], s):
                     out[i] = kept.values[j]
                     src[i] = s
                     boxes[i] = kept.boxes[j]
@@ -133,6 +135,7 @@ class ReadingMemo:
                     self.hits += 0 if now else 1
         make = np.flatnonzero(~found)
         if len(make):
+            boxes[make] = self._boxes(pts[make], reach_mm)
             for i, v in zip(make, compute(make), strict=True):
                 out[i] = v
         self._add(key, pts, boxes, src, out)
@@ -169,16 +172,19 @@ class ReadingMemo:
         out[bad] = (0, sh, 0, sw)  # (never so near the horizon; all of it, to be safe)
         return out
 
-    def _still(self, box: np.ndarray, then: np.ndarray) -> bool:
-        """True when no cell in ``box`` moved past the limits since ``then``."""
+    def _still(self, box: np.ndarray, source: int) -> bool:
+        """True when no cell in ``box`` moved past the limits since the frame ``source``."""
         assert self._cells is not None
+        then = self._sources[source]
         if then is self._cells:
             return True
+        moved = self._moved.get(source)
+        if moved is None:  # once per frame kept from: a sum table of its moved cells
+            limit = np.maximum(self.change, self.share * then.astype(np.float32))
+            cells = (cv2.absdiff(self._cells, then) > limit).any(axis=2)
+            moved = self._moved[source] = cv2.integral(cells.astype(np.uint8))
         r0, r1, c0, c1 = (int(v) for v in box)
-        a, b = self._cells[r0:r1, c0:c1], then[r0:r1, c0:c1]
-        limit = np.maximum(self.change, self.share * b.astype(np.float32))
-        return not bool(np.any(cv2.absdiff(a, b) > limit))
-
+        return not moved[r1, c1] - moved[r0, c1] - moved[r1, c0] + moved[r0, c0]
 
 def rows_of(memo: ReadingMemo | None, key: str, points_mm: np.ndarray, reach_mm: float,
             compute: Callable[[np.ndarray], list],

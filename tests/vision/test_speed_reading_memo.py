@@ -53,7 +53,7 @@ def test_speed_reading_memo_takes_a_reading_again_only_where_nothing_moved(table
     assert made == [] and memo.hits == 2
     # a pale coin put down under the second point's patch: that one is read again
     moved = frame.copy()
-    at = np.round(cal.to_image(pts[1:] + [10.0, 0.0])[0]).astype(int)
+    at = np.round(cal.to_image(pts[1:] + np.array([10.0, 0.0]))[0]).astype(int)
     cv2.circle(moved, (int(at[0]), int(at[1])), 9, (230, 230, 230), -1)
     memo.see(grid.cells_of(moved))
     got = memo.rows("k", pts, 20.0, compute)
@@ -61,7 +61,7 @@ def test_speed_reading_memo_takes_a_reading_again_only_where_nothing_moved(table
     # beyond the tolerance, under another key, or refused by the caller: made again
     made.clear()
     memo.see(grid.cells_of(moved))
-    memo.rows("k", pts + [0.5, 0.0], 20.0, compute)
+    memo.rows("k", pts + np.array([0.5, 0.0]), 20.0, compute)
     memo.rows("other", pts, 20.0, compute)
     memo.rows("k", pts, 20.0, compute, lambda i, kept: i == 0)
     assert made == [0, 1, 0, 1, 1]

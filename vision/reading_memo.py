@@ -211,3 +211,27 @@ def polished_again(memo: ReadingMemo | None, to_mm: Callable[[np.ndarray], np.nd
     [(_, got)] = memo.rows("polish", to_mm(np.asarray(centre_px, float)[None]), reach_mm,
                            lambda i: [(angle_deg, polish())], same_turn)
     return got
+
+
+def square_rows_again(memo: ReadingMemo | None, key: str,
+                      to_mm: Callable[[np.ndarray], np.ndarray], centres_px: np.ndarray,
+                      angles_deg: np.ndarray, sources: np.ndarray, reach_mm: float,
+                      compute: Callable[[np.ndarray], np.ndarray],
+                      tolerance_deg: float = 0.25) -> np.ndarray:
+    """Rows (N, F) of squares' readings (view pixels, degrees, how each was found): each
+    ``compute``'s (the indices to make -> their rows), or kept from a square at the same place
+    (``to_mm``: view pixels -> table mm), found the same way, within ``tolerance_deg`` of its
+    angle (mod 90), whose ``reach_mm`` each way did not change."""
+    pts = np.asarray(centres_px, float).reshape(-1, 2)
+    ang = np.asarray(angles_deg, float).ravel()
+    src = np.asarray(sources).ravel()
+    if memo is None or not len(pts):
+        return compute(np.arange(len(pts)))
+
+    def alike(k: int, kept: tuple) -> bool:
+        return kept[1] == src[k] and abs((kept[0] - ang[k] + 45.0) % 90.0 - 45.0) \
+            <= tolerance_deg
+
+    rows = memo.rows(key, to_mm(pts), reach_mm,
+                     lambda i: list(zip(ang[i], src[i], compute(i), strict=True)), alike)
+    return np.array([r[2] for r in rows])

@@ -517,7 +517,8 @@ def detect_tiles(cfg: TileConfig, prep: Prepared, memo: ReadingMemo | None = Non
     top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)
     top_px = prep.view.to_px(top_mm)
     keep = keep_tiles(cfg.judge, prep.shade, prep.top, top_px, np.array(angles_px), side,
-                      np.array(sources), np.array(groups))
+                      np.array(sources), np.array(groups),
+                      again=(memo, prep.view.to_mm, cfg.side_mm))
     if not keep.all():  # squares that are no tile (their place stays out of later stages)
         if not keep.any():
             return Detections.empty(), mask

@@ -19,7 +19,7 @@ import numpy as np
 from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
-from vision.reading_memo import ReadingMemo, polished_again
+from vision.reading_memo import ReadingMemo, polished_again, square_rows_again
 from vision.sampling import bilinear
 from vision.square_fit import square_centre
 from vision.square_polish import face_side_px, polish_tile
@@ -526,9 +526,16 @@ def detect_tiles(cfg: TileConfig, prep: Prepared, memo: ReadingMemo | None = Non
         angles_px = [a for a, k in zip(angles_px, keep, strict=True) if k]
         backs = [b for b, k in zip(backs, keep, strict=True) if k]
     faces, suits, confs, angles = [], [], [], []
-    for (face, suit, conf), a_px, back in zip(
-            read_tile_faces(prep.top, top_px, angles_px, side, inks, cfg.back_contrast),
-            angles_px, backs, strict=True):
+
+    def read(i: np.ndarray) -> np.ndarray:
+        out = np.empty((len(i), 3), object)
+        out[:] = read_tile_faces(prep.top, top_px[i], [angles_px[k] for k in i], side, inks,
+                                 cfg.back_contrast)
+        return out
+    read_all = square_rows_again(memo, "tile_face", prep.view.to_mm, top_px,
+                                 np.array(angles_px), np.zeros(len(top_px), int), cfg.side_mm,
+                                 read)
+    for (face, suit, conf), a_px, back in zip(read_all, angles_px, backs, strict=True):
         if back and face == "up":  # found by its back's four quadrants: a back
             face, suit, conf = "down", None, 0.5
         faces.append(face)

@@ -80,11 +80,12 @@ class DetectorConfig:
         post_shadows: A post read where another post's shadow lies (joined to a darker post
             by a band dark all the way, and lighter than it) is dropped
             (:mod:`vision.post_shadows`); None: never.
-        reading_memo: With ``still_change``: the namer's readings (its probabilities, the
-            coin judge's votes, a coin's face) of the last fully detected frame are taken
-            again for pieces found at the same place where the frame's cells under their
-            patches did not change past ``still_change`` / ``still_share``
-            (:mod:`vision.reading_memo`); None: every piece is read again on every frame.
+        reading_memo: With ``still_change``: the per-piece readings of the last fully
+            detected frame (the namer's probabilities, the coin judge's votes, a coin's face,
+            a tile's polish, its judge's features and its face) are taken again for pieces
+            found at the same place where the frame's cells under their patches did not
+            change past ``still_change`` / ``still_share`` (:mod:`vision.reading_memo`);
+            None: every piece is read again on every frame.
         watch_first: Live (with ``memory``): a changed frame is first watched for a hand
             (against the last pieces found); a frame with a hand is never judged, so the
             piece stages are skipped and the last pieces are passed on with the hand flag. The

@@ -416,7 +416,8 @@ def _draw_block(mask: np.ndarray, b: _Block, margin_px: float) -> None:
 def detect_tiles(cfg: TileConfig, prep: Prepared, memo: ReadingMemo | None = None
                  ) -> tuple[Detections, np.ndarray]:
     """Finds the tiles in a prepared frame (``memo``: live, a square placed where one was
-    polished on the last still table, and the frame there unchanged, keeps that polish).
+    read on the last still table, and the frame there unchanged, keeps that reading's polish,
+    judge's features and face: :mod:`vision.reading_memo`).
 
     Returns:
         ``(detections, mask)``: one row per tile (foot centre, angle in [0, 90) in table

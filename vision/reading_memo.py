@@ -1,16 +1,17 @@
-"""The namer's readings of the last still table kept where the frame did not change.
+"""The per-piece readings of the last still table kept where the frame did not change.
 
 Live, the frame on which a still table is judged mostly shows the table last read in full,
-with a piece or two moved: each piece the stages find again at its place is named again by the
-namer (its patch through the CNN, the coin judge's features, the coin's face read), about a
-third of the frame's CPU for the same answer. A reading depends only on the frame within its
-patch round the piece (the namer's 64 mm, the coin judge's 40 mm, the face's 20 mm): where a
-piece is found within :attr:`MemoConfig.tolerance_mm` of a point read before and no cell of
-the detector's coarse grid (:class:`vision.hand_grid.HandGrid`, the frame's mean colour in
-8-pixel cells) under that patch moved past the detector's own limits for a still table
-(``DetectorConfig.still_change`` levels and ``still_share`` of its value, the test by which a
-whole frame's result is reused), the reading made there is taken again. What changed, and
-what is new, is read as ever.
+with a piece or two moved: each piece the stages find again at its place is read again (the
+namer's patch through its CNN, the coin judge's features, the coin's face; a tile's polish,
+its judge's features and its face), about a third of the frame's CPU for the same answer. A
+reading depends only on the frame within its patch round the piece (the namer's 64 mm, the
+coin judge's 40 mm, the face's 20 mm, a tile side round a tile): where a piece is found within
+:attr:`MemoConfig.tolerance_mm` of a point read before (a tile at the same turn and found the
+same way) and no cell of the detector's coarse grid (:class:`vision.hand_grid.HandGrid`, the
+frame's mean colour in 8-pixel cells) under that patch moved past the detector's own limits
+for a still table (``DetectorConfig.still_change`` levels and ``still_share`` of its value,
+the test by which a whole frame's result is reused), the reading made there is taken again.
+What changed, and what is new, is read as ever.
 
 Readings are kept from the last fully detected frame only (those it made and those it took
 again, each compared with the frame it was made on, so a slow drift is caught), under a key

@@ -15,7 +15,8 @@ What changed, and what is new, is read as ever.
 
 Readings are kept from the last fully detected frame only (those it made and those it took
 again, each compared with the frame it was made on, so a slow drift is caught), under a key
-per kind of reading; a frame's own readings serve its later questions at the same point.
+per kind of reading. A frame never takes its own readings again: the first frame (and any
+frame of a detector's own, as the accuracy bench's) is read exactly as without the memo.
 """
 
 from __future__ import annotations
@@ -112,28 +113,24 @@ class ReadingMemo:
         src = np.full(n, len(self._sources) - 1, int)
         boxes = np.zeros((n, 4), int)
         found = np.zeros(n, bool)
-        for kept, now in ((self._now.get(key), True), (self._before.get(key), False)):
-            if kept is None or not len(kept.values):
-                continue
-            todo = np.flatnonzero(~found)
-            if not len(todo):
-                break
-            d = np.hypot(pts[todo, None, 0] - kept.points_mm[None, :, 0],
-                         pts[todo, None, 1] - kept.points_mm[None, :, 1])
+        kept = self._before.get(key)
+        if kept is not None and len(kept.values):
+            d = np.hypot(pts[:, None, 0] - kept.points_mm[None, :, 0],
+                         pts[:, None, 1] - kept.points_mm[None, :, 1])
             near = np.argmin(d, axis=1)
-            for i, j, dist in zip(todo, near, d[np.arange(len(todo)), near], strict=True):
+            for i, j, dist in zip(range(n), near, d[np.arange(n), near], strict=True):
                 if dist > self.cfg.tolerance_mm:
                     continue
                 s = int(kept.source[j])
                 if agrees is not None and not agrees(int(i), kept.values[j]):
                     continue
-                if now or self._still(kept.boxes[j], s):
+                if self._still(kept.boxes[j], s):
                     out[i] = kept.values[j]
                     src[i] = s
                     boxes[i] = kept.boxes[j]
                     pts[i] = kept.points_mm[j]
                     found[i] = True
-                    self.hits += 0 if now else 1
+                    self.hits += 1
         make = np.flatnonzero(~found)
         if len(make):
             boxes[make] = self._boxes(pts[make], reach_mm)

@@ -9,8 +9,8 @@ kind (``fps_all_kinds_*``), and the mean time of each stage (``ms_<stage>_<size>
 is the fairer figure for "one core" (wall-clock stage times then include waiting). The frames
 run in five blocks: each fps is the blocks' median, ``fps_slowest_block_*`` the slowest's.
 
-Those figures are full detections (the detector's reuse of still frames is off, and the
-centre net reads all of the view every frame: :func:`full`). In live use
+Those figures are full detections (the detector's reuse of still frames is off, the
+centre net reads all of the view every frame and the namer every piece: :func:`full`). In live use
 most frames show a still table: ``fps_still_*`` / ``fps_still_cpu_*`` feed the same scene
 rendered with fresh sensor noise frame after frame, with the reuse on (the default).
 
@@ -68,8 +68,10 @@ FRAME_MS = 1000.0 / 30.0
 
 def full(config: DetectorConfig) -> DetectorConfig:
     """``config`` with the centre net reading all of the view every frame (its reuse of the
-    heat where the view did not change, :mod:`vision.centres_reuse`, off): a frame detected
-    again and again is then a full detection each time, as the fps and pieces figures mean."""
+    heat where the view did not change, :mod:`vision.centres_reuse`, off) and every piece read
+    again (:mod:`vision.reading_memo` off): a frame detected again and again is then a full
+    detection each time, as the fps and pieces figures mean."""
+    config = replace(config, reading_memo=None)
     if config.centres is None:
         return config
     return replace(config, centres=replace(config.centres,

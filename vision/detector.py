@@ -29,6 +29,7 @@ from vision.post_shadows import PostShadowConfig, drop_post_shadows
 from vision.posts import PostConfig
 from vision.prepare import PrepareConfig, prepare
 from vision.proposals import ProposalConfig, propose
+from vision.reading_memo import MemoConfig, ReadingMemo
 from vision.segments import SegmentConfig, detect_segments
 from vision.sheets import SheetConfig, find_sheets, sheet_mask, sheets_from_calibration
 from vision.tiles import TileConfig, detect_tiles
@@ -79,6 +80,12 @@ class DetectorConfig:
         post_shadows: A post read where another post's shadow lies (joined to a darker post
             by a band dark all the way, and lighter than it) is dropped
             (:mod:`vision.post_shadows`); None: never.
+        reading_memo: With ``still_change``: the per-piece readings of the last fully
+            detected frame (the namer's probabilities, the coin judge's votes, a coin's face,
+            a tile's polish, its judge's features and its face) are taken again for pieces
+            found at the same place where the frame's cells under their patches did not
+            change past ``still_change`` / ``still_share`` (:mod:`vision.reading_memo`);
+            None: every piece is read again on every frame.
         watch_first: Live (with ``memory``): a changed frame is first watched for a hand
             (against the last pieces found); a frame with a hand is never judged, so the
             piece stages are skipped and the last pieces are passed on with the hand flag. The
@@ -104,6 +111,7 @@ class DetectorConfig:
     proposals: ProposalConfig | None = None
     post_shadows: PostShadowConfig | None = field(default_factory=PostShadowConfig)
     centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
+    reading_memo: MemoConfig | None = field(default_factory=MemoConfig)
     watch_first: bool = True
 
     @classmethod
@@ -199,6 +207,13 @@ class Detector:
         self._cue: tuple[bool, np.ndarray] | None = None  # the last frame alone's hand cue
         self._reuse: tuple[bool, np.ndarray] | None = None  # a cue _watch takes instead
         self.namer = Namer(self.config.namer) if self.config.namer else None
+        cfg = self.config
+        self.memo = (ReadingMemo(cfg.reading_memo, calibration, self.hand_grid,
+                                 cfg.still_change, cfg.still_share)
+                     if self.namer is not None and cfg.reading_memo is not None
+                     and cfg.still_change is not None else None)
+        if self.namer is not None:
+            self.namer.memo = self.memo
         self.centres = (CentreFinder(self.config.centres.finder, calibration,
                                      self.view.area_mm)
                         if self.config.centres and self.namer else None)
@@ -270,6 +285,8 @@ class Detector:
                 return FrameResult(Scene(last.scene.pieces, hand=True), last.centres_px, tm,
                                    last.detections, self.hand_grid.outlines_px(hcells))
         timed(tm, "sheets", self._look_for_sheets, frame)
+        if self.memo is not None:  # the last frame read in full is what readings are kept of
+            self.memo.see(cells)
         prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid,
                      everywhere="segment" in cfg.kinds,  # segments are read from all the view
                      half_bgr=half)
@@ -287,7 +304,7 @@ class Detector:
                               (int(c[0] + half), int(c[1] + half)), 255, -1)
         tmask: np.ndarray | None = None
         if "tile" in cfg.kinds:
-            tiles, tmask = timed(tm, "tiles", detect_tiles, cfg.tiles, prep)
+            tiles, tmask = timed(tm, "tiles", detect_tiles, cfg.tiles, prep, self.memo)
             parts.append(tiles)
             explained = cv2.bitwise_or(explained, tmask)
         if "segment" in cfg.kinds:

@@ -24,12 +24,15 @@ import cv2
 import numpy as np
 
 from calibration.model import Calibration
+from vision.coin_faces import PATCH_MM as FACE_PATCH_MM
 from vision.coin_faces import coin_readings
+from vision.coin_features import PATCH_MM as JUDGE_PATCH_MM
 from vision.coin_judge import CoinJudgeConfig, coin_judge_for
 from vision.detections import Detections
 from vision.errors import VisionError
 from vision.namer_classes import CLASSES, KIND_OF
 from vision.patches import CHANNELS, PATCH_MM, PATCH_PX, table_patches
+from vision.reading_memo import ReadingMemo, rows_of
 from vision.suits import DEFAULT_SUIT_INKS
 
 MODEL = Path(__file__).resolve().parent / "models" / "namer.onnx"
@@ -91,6 +94,9 @@ class Namer:
         self.judges: tuple[str, ...] = tuple(
             k for k in NAMED_KINDS if val.get(f"{k}_name_accuracy", 0.0) >= cfg.reliable)
         """The kinds this namer is trusted to judge."""
+        self.memo: ReadingMemo | None = None
+        """Live (set by the detector): readings of the last still table taken again where the
+        frame did not change (:mod:`vision.reading_memo`); None: every reading made."""
 
     def probabilities(self, frame_bgr: np.ndarray, calibration: Calibration,
                       centres_mm: np.ndarray) -> np.ndarray:
@@ -98,6 +104,14 @@ class Namer:
         c = np.asarray(centres_mm, float).reshape(-1, 2)
         if len(c) == 0:
             return np.zeros((0, len(CLASSES)), np.float32)
+        if self.memo is None:
+            return self._probabilities(frame_bgr, calibration, c)
+        rows = self.memo.rows("namer", c, PATCH_MM / 2, lambda i: list(
+            self._probabilities(frame_bgr, calibration, c[i])))
+        return np.array(rows, np.float32).reshape(len(c), len(CLASSES))
+
+    def _probabilities(self, frame_bgr: np.ndarray, calibration: Calibration,
+                       c: np.ndarray) -> np.ndarray:
         x = table_patches(frame_bgr, calibration, c)
         out = []
         for i in range(0, len(x), _BATCH):
@@ -126,7 +140,13 @@ def _coin_votes(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
     if cfg is None or "coin" not in namer.judges or not len(coin):
         return out, 0.0
     judge = coin_judge_for(cfg)
-    out[coin] = judge.scores(frame_bgr, calibration, dets.seen_mm[idx[coin]], p[coin])
+    seen, pc = dets.seen_mm[idx[coin]], p[coin]
+    # (a vote taken again only where the namer's probabilities it was made from are these)
+    out[coin] = [v for _, v in rows_of(
+        namer.memo, "coin_judge", seen, JUDGE_PATCH_MM / 2,
+        lambda i: list(zip(pc[i], judge.scores(frame_bgr, calibration, seen[i], pc[i]),
+                           strict=True)),
+        lambda k, kept: bool(np.array_equal(kept[0], pc[k])))]
     return out, judge.threshold
 
 
@@ -169,7 +189,9 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
                 suit[i] = None
     read = np.flatnonzero(keep & (dets.kind == "coin") & (face != "down"))
     if cfg.suit_inks is not None and len(read):
-        sides = coin_readings(frame_bgr, calibration, dets.seen_mm[read], dict(cfg.suit_inks))
+        seen, inks = dets.seen_mm[read], dict(cfg.suit_inks)
+        sides = rows_of(namer.memo, "coin_face", seen, FACE_PATCH_MM / 2,
+                        lambda i: coin_readings(frame_bgr, calibration, seen[i], inks))
         suit[read] = [sv for sv, _, _ in sides]
         face[read] = [face[i] if side == "up" else side
                       for i, (_, _, side) in zip(read, sides, strict=True)]

@@ -11,13 +11,19 @@ where it is sure (votes for "tile" under ``veto``): it learnt one renderer's til
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from vision.forest import load_forest, yes_share
+from vision.reading_memo import ReadingMemo, square_rows_again
 from vision.tile_features import N_FEATURES, features_of
+
+Again = tuple[ReadingMemo | None, Callable[[np.ndarray], np.ndarray], float]
+"""Live: the memo of the last still table's readings, view pixels -> table mm, and how far
+(mm) round a square its features look."""
 
 MODELS = Path(__file__).resolve().parent / "models"
 
@@ -81,9 +87,12 @@ def judge_for(config: TileJudgeConfig) -> TileJudge:
 
 def tile_votes(config: TileJudgeConfig | None, shade: np.ndarray, top: np.ndarray,
                centres_px: np.ndarray, angles_px: np.ndarray, side_px: float,
-               sources: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+               sources: np.ndarray, groups: np.ndarray | None = None,
+               again: Again | None = None) -> np.ndarray:
     """(N,) each square's share of the trees voting "tile" (their top faces, view pixels and
-    degrees); NaN without a judge.
+    degrees); NaN without a judge. ``again``: live, the memo of the last still table's
+    readings and the view's pixels -> mm (a square's features kept where the frame did not
+    change: :func:`vision.reading_memo.square_rows_again`).
 
     ``groups`` (N,) ints: squares read as one block of tiles laid edge to edge stand or fall
     together, by the median of their votes (a printed grid read as a block is one page,
@@ -92,7 +101,13 @@ def tile_votes(config: TileJudgeConfig | None, shade: np.ndarray, top: np.ndarra
     if not len(pts) or (config is None and RECORD is None):
         return np.full(len(pts), np.nan)
     src = np.broadcast_to(np.asarray(sources), (len(pts),))
-    x = features_of(shade, top, pts, np.asarray(angles_px, float), side_px, src)
+    ang = np.asarray(angles_px, float)
+    if again is None or RECORD is not None:
+        x = features_of(shade, top, pts, ang, side_px, src)
+    else:
+        x = square_rows_again(again[0], "tile_judge", again[1], pts, ang, src, again[2],
+                              lambda i: features_of(shade, top, pts[i], ang[i], side_px,
+                                                    src[i]))
     if RECORD is not None:
         RECORD.append((x, pts.copy(), np.array(src)))
     if config is None:
@@ -107,10 +122,12 @@ def tile_votes(config: TileJudgeConfig | None, shade: np.ndarray, top: np.ndarra
 
 def keep_tiles(config: TileJudgeConfig | None, shade: np.ndarray, top: np.ndarray,
                centres_px: np.ndarray, angles_px: np.ndarray, side_px: float,
-               sources: np.ndarray, groups: np.ndarray | None = None) -> np.ndarray:
+               sources: np.ndarray, groups: np.ndarray | None = None,
+               again: Again | None = None) -> np.ndarray:
     """(N,) bool: which squares stand (their :func:`tile_votes` at least the veto; all
     without a judge)."""
-    votes = tile_votes(config, shade, top, centres_px, angles_px, side_px, sources, groups)
+    votes = tile_votes(config, shade, top, centres_px, angles_px, side_px, sources, groups,
+                       again)
     return np.ones(len(votes), bool) if config is None else votes >= config.veto
 
 

@@ -19,6 +19,7 @@ import numpy as np
 from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
+from vision.reading_memo import ReadingMemo, polished_again, square_rows_again
 from vision.sampling import bilinear
 from vision.square_fit import square_centre
 from vision.square_polish import face_side_px, polish_tile
@@ -434,8 +435,11 @@ def _draw_block(mask: np.ndarray, b: _Block, margin_px: float) -> None:
     cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 255)
 
 
-def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarray]:
-    """Finds the tiles in a prepared frame.
+def detect_tiles(cfg: TileConfig, prep: Prepared, memo: ReadingMemo | None = None
+                 ) -> tuple[Detections, np.ndarray]:
+    """Finds the tiles in a prepared frame (``memo``: live, a square placed where one was
+    read on the last still table, and the frame there unchanged, keeps that reading's polish,
+    judge's features and face: :mod:`vision.reading_memo`).
 
     Returns:
         ``(detections, mask)``: one row per tile (foot centre, angle in [0, 90) in table
@@ -520,7 +524,9 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         use = fine or b
         for c, a_px in each_tile(prep.shade, closed, use, side, u, cfg.gap_mm * s,
                                  measured=fine is not None):
-            c, a_px = polish_tile(prep.top, c, a_px, face_px, u)  # dense edges, robust fit
+            c, a_px = polished_again(  # dense edges, robust fit
+                memo, prep.view.to_mm, c, a_px, cfg.side_mm,
+                lambda c=c, a_px=a_px, u=u: polish_tile(prep.top, c, a_px, face_px, u))
             found.append(c)
             angles_px.append(a_px)
             z.append(cfg.thickness_mm if fine else cfg.seen_height * cfg.thickness_mm)
@@ -535,7 +541,8 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
     top_mm = cam.seen_at(foot_mm, cfg.thickness_mm)
     top_px = prep.view.to_px(top_mm)
     keep = keep_tiles(cfg.judge, prep.shade, prep.top, top_px, np.array(angles_px), side,
-                      np.array(sources), np.array(groups))
+                      np.array(sources), np.array(groups),
+                      again=(memo, prep.view.to_mm, cfg.side_mm))
     if not keep.all():  # squares that are no tile (their place stays out of later stages)
         if not keep.any():
             return Detections.empty(), mask
@@ -543,9 +550,16 @@ def detect_tiles(cfg: TileConfig, prep: Prepared) -> tuple[Detections, np.ndarra
         angles_px = [a for a, k in zip(angles_px, keep, strict=True) if k]
         backs = [b for b, k in zip(backs, keep, strict=True) if k]
     faces, suits, confs, angles = [], [], [], []
-    for (face, suit, conf), a_px, back in zip(
-            read_tile_faces(prep.top, top_px, angles_px, side, inks, cfg.back_contrast),
-            angles_px, backs, strict=True):
+
+    def read(i: np.ndarray) -> np.ndarray:
+        out = np.empty((len(i), 3), object)
+        out[:] = read_tile_faces(prep.top, top_px[i], [angles_px[k] for k in i], side, inks,
+                                 cfg.back_contrast)
+        return out
+    read_all = square_rows_again(memo, "tile_face", prep.view.to_mm, top_px,
+                                 np.array(angles_px), np.zeros(len(top_px), int), cfg.side_mm,
+                                 read)
+    for (face, suit, conf), a_px, back in zip(read_all, angles_px, backs, strict=True):
         if back and face == "up":  # found by its back's four quadrants: a back
             face, suit, conf = "down", None, 0.5
         faces.append(face)

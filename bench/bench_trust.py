@@ -766,6 +766,14 @@ def _up_foul(what: str, worm: list[Point2], k: int, rng: random.Random) -> list[
     return [*moved[:-k], *((x, y + SEG) for x, y in moved[-k:])]
 
 
+def _planted(fouled: Scene, at: Point2, back: Scene, back_at: Point2, expect: Expect,
+             words: str, still_frames: int) -> list[Step]:
+    """A foul planted and put right: the hand lays it at ``at``, the table shows ``fouled``
+    (``expect`` is called), then the hand at ``back_at`` puts the table ``back``."""
+    return [Motion(replace(fouled, hand=True), at), Still(fouled, expect, words, still_frames),
+            Motion(replace(back, hand=True), back_at), Still(back, None, "put back", still_frames)]
+
+
 def worm_up(seed: int, rounds: int = 2, fouls: tuple[str, ...] = ("steps", "order"),
             still_frames: int = 2) -> Playthrough:
     """A Worm Up! playthrough: three worms, secret bids, moves in bid order, fouls planted
@@ -798,39 +806,31 @@ def worm_up(seed: int, rounds: int = 2, fouls: tuple[str, ...] = ("steps", "orde
             before = {c: list(w) for c, w in worms.items()}
             if what == "steps" and m == 0:
                 worms[p] = _up_advance(worms[p], bids[p] + 1, rng)
-                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
-                steps.append(Still(_up_scene(worms), Expect(p, "steps"),
-                                   f"{p} {bids[p] + 1} on a bid of {bids[p]}", still_frames))
+                steps += _planted(_up_scene(worms), worms[p][-1], _up_scene(before),
+                                  before[p][-1], Expect(p, "steps"),
+                                  f"{p} {bids[p] + 1} on a bid of {bids[p]}", still_frames)
                 worms = before
-                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
-                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
             if what == "order" and m == 0:
                 q = order[1]
                 worms[q] = _up_advance(worms[q], bids[q], rng)
-                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[q][-1]))
-                steps.append(Still(_up_scene(worms), Expect(q, "order"),
-                                   f"{q} moves before {p}", still_frames))
+                steps += _planted(_up_scene(worms), worms[q][-1], _up_scene(before),
+                                  before[q][-1], Expect(q, "order"), f"{q} moves before {p}",
+                                  still_frames)
                 worms = {c: list(w) for c, w in before.items()}
-                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[q][-1]))
-                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
             if what in ("tail", "shape") and m == 0:
                 worms[p] = _up_foul(what, worms[p], bids[p], rng)
-                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
-                steps.append(Still(_up_scene(worms), Expect(p, what),
-                                   f"{p} {bids[p]} breaking {what}", still_frames))
+                steps += _planted(_up_scene(worms), worms[p][-1], _up_scene(before),
+                                  before[p][-1], Expect(p, what),
+                                  f"{p} {bids[p]} breaking {what}", still_frames)
                 worms = before
-                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
-                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
             if what == "post" and m == 0:
                 (ax, ay), _ = UP_FINISH  # the strip swung 15 degrees round one post
                 a, r = math.radians(15.0), math.dist(UP_FINISH[0], UP_FINISH[1])
                 moved = (UP_FINISH[0], (round(ax + r * math.cos(a), 2),
                                         round(ay + r * math.sin(a), 2)))
-                steps.append(Motion(replace(_up_scene(worms, moved), hand=True), moved[1]))
-                steps.append(Still(_up_scene(worms, moved), Expect(None, "post"),
-                                   "a finish post moved without an X", still_frames))
-                steps.append(Motion(replace(_up_scene(worms), hand=True), moved[1]))
-                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
+                steps += _planted(_up_scene(worms, moved), moved[1], _up_scene(worms),
+                                  moved[1], Expect(None, "post"),
+                                  "a finish post moved without an X", still_frames)
             worms[p] = _up_advance(worms[p], bids[p], rng)
             steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
             steps.append(Still(_up_scene(worms), Expect(p, "ok"), f"{p} moves {bids[p]}",
@@ -838,12 +838,10 @@ def worm_up(seed: int, rounds: int = 2, fouls: tuple[str, ...] = ("steps", "orde
             if what == "turn" and m == 0:
                 before = {c: list(w) for c, w in worms.items()}
                 worms[p] = _up_advance(worms[p], 4, rng)
-                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
-                steps.append(Still(_up_scene(worms), Expect(p, "turn"),
-                                   f"{p} moves again", still_frames))
+                steps += _planted(_up_scene(worms), worms[p][-1], _up_scene(before),
+                                  before[p][-1], Expect(p, "turn"), f"{p} moves again",
+                                  still_frames)
                 worms = before
-                steps.append(Motion(replace(_up_scene(worms), hand=True), worms[p][-1]))
-                steps.append(Still(_up_scene(worms), None, "put back", still_frames))
     pose = CameraPose.looking_at((150.0, 120.0), 1000.0, 10.0, 90.0, (1280, 720), 62.0)
     return Playthrough("worm-up", steps, pose, [], light_at)
 

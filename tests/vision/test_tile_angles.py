@@ -64,19 +64,26 @@ def _pale_square(big: np.ndarray, c: np.ndarray, ang: float) -> None:
     big[mask > 0] = 1.4
 
 
+def _pair_edge_to_edge(angle: float, shift_px: float, second_angle: float, seed: int
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Two pale tiles edge to edge, the first at ``angle`` degrees, the second shifted
+    ``shift_px`` along their shared side and at ``second_angle``: ``(shade, bright, c1, c2)``."""
+    a = np.radians(angle)
+    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
+    c1 = np.array([95.0, 100.0])
+    c2 = c1 + (SIDE + 0.5) * ex + shift_px * ey
+    big = np.full((200 * S, 240 * S), 1.0, np.float32)
+    _pale_square(big, c1, angle)
+    _pale_square(big, c2, second_angle)
+    shade = cv2.resize(big, (240, 200), interpolation=cv2.INTER_AREA)
+    shade = (shade + np.random.default_rng(seed).normal(0, 0.01, shade.shape)).astype(np.float32)
+    return shade, np.where(shade > 1.2, 255, 0).astype(np.uint8), c1, c2
+
+
 def test_tiles_laid_edge_to_edge_by_hand_each_take_their_own_angle() -> None:
     # two tiles edge to edge, the second shifted 8 px along their shared side and turned
     # 2.5 degrees: one block's rectangle fits neither
-    a = np.radians(20.0)
-    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-    c1 = np.array([95.0, 100.0])
-    c2 = c1 + (SIDE + 0.5) * ex + 8.0 * ey
-    big = np.full((200 * S, 240 * S), 1.0, np.float32)
-    _pale_square(big, c1, 20.0)
-    _pale_square(big, c2, 22.5)
-    shade = cv2.resize(big, (240, 200), interpolation=cv2.INTER_AREA)
-    shade = (shade + np.random.default_rng(0).normal(0, 0.01, shade.shape)).astype(np.float32)
-    bright = np.where(shade > 1.2, 255, 0).astype(np.uint8)
+    shade, bright, c1, c2 = _pair_edge_to_edge(20.0, 8.0, 22.5, seed=0)
     mid = (c1 + c2) / 2
     block = _Block((float(mid[0]), float(mid[1])), 21.2, 2, 1, SIDE)  # its blob's rectangle
     got = each_tile(shade, bright, block, SIDE, np.zeros(2), 0.5)
@@ -89,16 +96,7 @@ def test_tiles_of_a_block_whose_edges_were_not_measured_each_follow_their_own_tu
     # two tiles edge to edge at 26.6 degrees, the second shifted 6 px along their shared
     # side: the blob's rectangle lies at 20 degrees, more than a measured block's 5 degrees
     # from both (a pair read 6.6 degrees off)
-    a = np.radians(26.6)
-    ex, ey = np.array([np.cos(a), np.sin(a)]), np.array([-np.sin(a), np.cos(a)])
-    c1 = np.array([95.0, 100.0])
-    c2 = c1 + (SIDE + 0.5) * ex + 6.0 * ey
-    big = np.full((200 * S, 240 * S), 1.0, np.float32)
-    _pale_square(big, c1, 26.6)
-    _pale_square(big, c2, 26.6)
-    shade = cv2.resize(big, (240, 200), interpolation=cv2.INTER_AREA)
-    shade = (shade + np.random.default_rng(1).normal(0, 0.01, shade.shape)).astype(np.float32)
-    bright = np.where(shade > 1.2, 255, 0).astype(np.uint8)
+    shade, bright, c1, c2 = _pair_edge_to_edge(26.6, 6.0, 26.6, seed=1)
     mid = (c1 + c2) / 2
     block = _Block((float(mid[0]), float(mid[1])), 20.0, 2, 1, SIDE)
     kept = each_tile(shade, bright, block, SIDE, np.zeros(2), 0.5)

@@ -30,6 +30,7 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.hand_grid import HandGrid
+from vision.square_fit import side_turn_deg
 
 
 @dataclass(frozen=True)
@@ -204,7 +205,7 @@ def polished_again(memo: ReadingMemo | None, to_mm: Callable[[np.ndarray], np.nd
         return polish()
 
     def same_turn(_: int, kept: tuple) -> bool:
-        return abs((kept[0] - angle_deg + 45.0) % 90.0 - 45.0) <= tolerance_deg
+        return abs(side_turn_deg(kept[0], angle_deg)) <= tolerance_deg
 
     [(_, got)] = memo.rows("polish", to_mm(np.asarray(centre_px, float)[None]), reach_mm,
                            lambda i: [(angle_deg, polish())], same_turn)
@@ -227,8 +228,7 @@ def square_rows_again(memo: ReadingMemo | None, key: str,
         return compute(np.arange(len(pts)))
 
     def alike(k: int, kept: tuple) -> bool:
-        return kept[1] == src[k] and abs((kept[0] - ang[k] + 45.0) % 90.0 - 45.0) \
-            <= tolerance_deg
+        return kept[1] == src[k] and abs(side_turn_deg(kept[0], ang[k])) <= tolerance_deg
 
     rows = memo.rows(key, to_mm(pts), reach_mm,
                      lambda i: list(zip(ang[i], src[i], compute(i), strict=True)), alike)

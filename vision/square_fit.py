@@ -22,6 +22,15 @@ _OFF = -1e9
 """The gradient outside the band where an edge is looked for (never the steepest)."""
 
 
+def side_turn_deg(a_deg: float, b_deg: float) -> float:
+    """The turn from ``b_deg`` to ``a_deg`` of a square's sides (modulo 90), in (-45, 45].
+
+    >>> side_turn_deg(6.6, 90.0), side_turn_deg(89.0, 1.0)
+    (6.6, -2.0)
+    """
+    return round((a_deg - b_deg + 45.0) % 90.0 - 45.0, 9)
+
+
 def _solve(e: np.ndarray, nrm: np.ndarray, w: np.ndarray, c: np.ndarray, a: float,
            half: float, steps: int = 6) -> tuple[np.ndarray, float]:
     """Centre and angle (radians) of a square whose sides (unit normals ``nrm`` at angle 0,

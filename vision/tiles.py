@@ -21,7 +21,7 @@ from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
 from vision.reading_memo import ReadingMemo, polished_again, square_rows_again
 from vision.sampling import bilinear
-from vision.square_fit import square_centre
+from vision.square_fit import side_turn_deg, square_centre
 from vision.square_polish import face_side_px, polish_tile
 from vision.stats import percentile, row_percentiles
 from vision.suits import DEFAULT_SUIT_INKS
@@ -327,15 +327,6 @@ UNMEASURED_TURN_DEG = 15.0
 (:func:`refine_block` follows a turn up to this)."""
 
 
-def _turn(a_deg: float, b_deg: float) -> float:
-    """The turn from ``b_deg`` to ``a_deg`` of a square's sides (modulo 90), in (-45, 45].
-
-    >>> _turn(6.6, 90.0), _turn(89.0, 1.0)
-    (6.6, -2.0)
-    """
-    return round((a_deg - b_deg + 45.0) % 90.0 - 45.0, 9)
-
-
 def each_tile(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
               away: np.ndarray, gap_px: float, max_turn_deg: float = 5.0,
               measured: bool = True) -> list[tuple[tuple[float, float], float]]:
@@ -363,7 +354,7 @@ def each_tile(shade: np.ndarray, bright: np.ndarray, block: _Block, side: float,
                            gap_px, again=again)
         if own is not None and (
                 float(np.hypot(own.centre_px[0] - c[0], own.centre_px[1] - c[1]))
-                <= shift * side and abs(_turn(own.angle_px, block.angle_px)) <= turn):
+                <= shift * side and abs(side_turn_deg(own.angle_px, block.angle_px)) <= turn):
             out.append((own.centre_px, own.angle_px))
         else:
             out.append((c, block.angle_px))

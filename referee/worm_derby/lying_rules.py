@@ -29,7 +29,7 @@ def rule_coins_apart(game: WormDerby, scene: Scene, coins: Sequence[int]) -> Jud
     coin's diameter by more than the overlap tolerance of both and the measuring noise, as a
     step's own-coin check, :meth:`referee.worm_derby.steps.StepWorld.check`)."""
     s = game.settings
-    too_near = game.d - 2 * s.overlap_tolerance_mm - s.centre_noise_mm
+    too_near = s.overlap_mm(game.d)
     for i, j in enumerate(coins):
         for k in coins[i + 1:]:
             a, b = scene.pieces[j].centre_mm, scene.pieces[k].centre_mm

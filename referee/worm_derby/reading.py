@@ -41,7 +41,9 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from referee.worm_derby.misplaced import misplaced_coins
 from referee.worm_derby.partial import fits_lying_still
+from referee.worm_derby.settings import DEFAULT_SETTINGS
 from referee.worm_derby.suit_lending import lend_suits
 from referee.worm_derby.table import IGNORED_KINDS
 from referee.worm_derby.words import at, possessive
@@ -75,6 +77,10 @@ class ReadingRules:
             where it lay (the coins not seen are still there).
         touch_factor: Two coins touch when their centres are at most this many coin widths
             apart.
+        overlap_mm: Two coins of a worm overlap when their centres lie nearer than this (the
+            step rule's limit); a coin read overlapping one neighbour and clear of the other is
+            a misread put midway between them (:mod:`.misplaced`). None: not looked for.
+        centre_noise_mm: A distance between two measured centres may read this much short.
     """
 
     coin_mm: float
@@ -88,6 +94,8 @@ class ReadingRules:
     same_place_mm: float = 4.0
     partial: Mapping[str, int] = field(default_factory=dict)
     touch_factor: float = 1.2
+    overlap_mm: float | None = None
+    centre_noise_mm: float = DEFAULT_SETTINGS.centre_noise_mm
 
     @property
     def stayed_mm(self) -> float:
@@ -483,6 +491,22 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                     pieces[j] = None  # a worm not on the move gets no coins
             else:
                 return Reading((), False, tuple(doubts), tuple(resolved))
+    # -- a coin read overlapping one neighbour and clear of the other lies midway between them
+    if rules.overlap_mm is not None:
+        for player in rules.lengths:
+            mine_at = [(j, p.centre_mm) for j, p in enumerate(pieces)
+                       if p is not None and p.kind == "coin" and p.suit == player]
+            for i, (x, y) in misplaced_coins([c for _, c in mine_at], rules.coin_mm,
+                                             rules.overlap_mm, rules.centre_noise_mm,
+                                             rules.same_place_mm):
+                j, read_at = mine_at[i]
+                seen_p = pieces[j]
+                assert seen_p is not None
+                pieces[j] = replace(seen_p, x_mm=round(x, 2), y_mm=round(y, 2))
+                complete = False
+                doubts.append(ReadingDoubt(
+                    f"the {player} coin at {at(read_at)} reads overlapping one of its worm's "
+                    f"coins with a gap on its other side: is it misread?", read_at, (j,)))
     kept = [(j, p) for j, p in enumerate(pieces) if p is not None]
     base = Candidate(replace(new, pieces=(*(p for _, p in kept), *restored)),
                      (*(j for j, _ in kept), *([-1] * len(restored))))

@@ -69,5 +69,11 @@ class WormSettings:
     search_angles: int = 36
     search_budget: int = 3000
 
+    def overlap_mm(self, coin_mm: float) -> float:
+        """Two coins of ``coin_mm`` width overlap when their centres, as measured, lie nearer
+        than this (each may reach ``overlap_tolerance_mm`` into the other, and the measured
+        distance may read ``centre_noise_mm`` short)."""
+        return coin_mm - 2 * self.overlap_tolerance_mm - self.centre_noise_mm
+
 
 DEFAULT_SETTINGS = WormSettings()

@@ -113,7 +113,7 @@ class StepWorld:
                 Rule.TOUCH, f"would not touch the worm's end at {at(head)} (centres "
                             f"{mm(reach)} apart; touching coins are at most "
                             f"{mm(s.touch_factor * self.d)} apart)", placed))
-        too_near = self.d - 2 * s.overlap_tolerance_mm - s.centre_noise_mm
+        too_near = s.overlap_mm(self.d)
         if reach < too_near:
             return StepResult(step_problem(
                 Rule.OVERLAP, f"would overlap the worm's end at {at(head)} (centres {mm(reach)} "

@@ -4,9 +4,13 @@ worm known in part whose coin not seen may have lain still at its tail end."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+from referee.record import fold
 from referee.worm_derby.misplaced import misplaced_coins
 from referee.worm_derby.reading import ReadingRules, reconcile
-from tabletop.events import Doubt, Verdict
+from tabletop.events import Doubt, Verdict, parse_event
+from tabletop.jsonin import loads
 from tabletop.scene import Scene
 from tests.factories import coin, tile
 from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen, started
@@ -104,3 +108,33 @@ def test_steps_a_worm_known_in_part_whose_tail_coin_was_not_seen_is_asked_not_fa
                                     moons3))
     assert not any(isinstance(e, Verdict) and not e.legal for e in out)
     assert said(out) in ([("Verdict", "suns", "ok")], [("Doubt", "suns", None)])
+
+
+RECORD = Path(__file__).parent / "data" / "readings" / "basic_coin_read_off_along_its_worm.jsonl"
+
+
+def test_overlap_a_coin_read_off_along_its_worm_in_a_recorded_game_is_no_foul():
+    # the events the camera gave on rendered basic playthrough 113017 (a table read badly):
+    # moons' third coin of a legal move of 3 read without a suit, 3 mm towards the coin before
+    # it (centres 15.5 mm apart). It was ruled an overlap, then the put-back again, and the
+    # next fouls were missed or charged wrongly while that verdict was pending
+    events = [parse_event(loads(line, RECORD.name)) for line in RECORD.read_text().splitlines()]
+    verdicts = [e for e in fold(events) if isinstance(e, Verdict)]
+    assert [(v.seq, v.player, v.legal, v.rule) for v in verdicts] == [
+        (1, None, True, "ok"), (3, "suns", True, "ok"), (5, "moons", False, "obstacle"),
+        (8, "moons", True, "ok"), (10, "suns", False, "direction"), (12, "suns", True, "ok"),
+        (14, "moons", True, "ok"), (16, "suns", False, "gap"), (18, "suns", True, "ok"),
+        (20, "suns", False, "turn"), (22, "moons", True, "ok")]
+
+
+SLALOM = Path(__file__).parent / "data" / "readings" / "slalom_coin_read_off_along_its_worm.jsonl"
+
+
+def test_turn_the_worm_moved_on_anothers_roll_after_a_coin_read_off_is_called_as_turn():
+    # rendered slalom playthrough 113017: suns' first coin laid in a legal move of 2 read 3 mm
+    # towards its worm's end (15.3 mm): ruled an overlap; while pending, suns moving on moons'
+    # roll was called ``steps`` and moons' legal 2 steps "nothing may move before a roll"
+    events = [parse_event(loads(line, SLALOM.name)) for line in SLALOM.read_text().splitlines()]
+    verdicts = [e for e in fold(events) if isinstance(e, Verdict)]
+    assert [(v.seq, v.player, v.legal, v.rule) for v in verdicts][-3:] == [
+        (14, "suns", True, "ok"), (16, "suns", False, "turn"), (18, "moons", True, "ok")]

@@ -722,9 +722,15 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         if any(p.kind == "coin" for p in (*near_back, *near_out)):
             return None
         found = self._judge_scene(state, base.scene, seq).verdicts
+        as_read = reading.base_as_read() if reading.misread else None
+
+        def as_read_too(rule: str) -> bool:  # the same foul with the coins read off as read
+            return as_read is None or [(v.legal, v.rule) for v in self._judge_scene(
+                state, as_read, seq).verdicts] == [(False, rule)]
+
         if short:
             across = self._steps_across_a_gap(state, base, seq, player, mine)
-            if across is not None:
+            if across is not None and as_read_too(Rule.STEPS):
                 return across
         if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
                 found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
@@ -733,6 +739,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 np.array([p.centre_mm for p in mine]), self.d, self.settings.touch_factor)):
             return None
         foul = [(False, found[0].rule)]
+        if not as_read_too(found[0].rule):
+            return None  # the foul rests on where a coin read off was put (a guess)
         tiles = tuple(p for p in left_out if p.kind == "tile")
         if tiles:
             with_them = self._judge_scene(

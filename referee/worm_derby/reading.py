@@ -144,6 +144,9 @@ class Reading:
         resolved: What was resolved from the accepted table, in plain words.
         base: The reading with only the pieces not involved in the turn put right (None when
             even that is impossible).
+        misread: Coins put midway between their worm's coins (:mod:`.misplaced`): each
+            one's index in the camera's reading and the coin as read (a guess: a foul must not
+            rest on it).
     """
 
     candidates: tuple[Candidate, ...]
@@ -151,6 +154,16 @@ class Reading:
     doubts: tuple[ReadingDoubt, ...] = field(default_factory=tuple)
     resolved: tuple[str, ...] = field(default_factory=tuple)
     base: Candidate | None = None
+    misread: tuple[tuple[int, Piece], ...] = ()
+
+    def base_as_read(self) -> Scene | None:
+        """The base scene with the coins of :attr:`misread` where they were read."""
+        if self.base is None:
+            return None
+        where = dict(self.misread)
+        return replace(self.base.scene, pieces=tuple(
+            where.get(j, p) if j >= 0 else p
+            for p, j in zip(self.base.scene.pieces, self.base.index_map, strict=True)))
 
 
 def tile_distance(p: Point2, tile: Piece, side_mm: float) -> float:
@@ -492,6 +505,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             else:
                 return Reading((), False, tuple(doubts), tuple(resolved))
     # -- a coin read overlapping one neighbour and clear of the other lies midway between them
+    misread: list[tuple[int, Piece]] = []
     if rules.overlap_mm is not None:
         for player in rules.lengths:
             mine_at = [(j, p.centre_mm) for j, p in enumerate(pieces)
@@ -502,6 +516,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                 j, read_at = mine_at[i]
                 seen_p = pieces[j]
                 assert seen_p is not None
+                misread.append((j, seen_p))
                 pieces[j] = replace(seen_p, x_mm=round(x, 2), y_mm=round(y, 2))
                 complete = False
                 doubts.append(ReadingDoubt(
@@ -525,4 +540,5 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                                     scenes[1] if len(scenes) > 1 else None))
     if mover_missing or gap_coins:
         candidates = candidates[1:] + candidates[:1]
-    return Reading(tuple(candidates), complete, tuple(doubts), tuple(resolved), base)
+    return Reading(tuple(candidates), complete, tuple(doubts), tuple(resolved), base,
+                   tuple(misread))

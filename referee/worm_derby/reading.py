@@ -16,9 +16,11 @@ the accepted table:
 - guesses make it *incomplete*, with :class:`ReadingDoubt` values saying what looks wrong: a
   tile not seen and not covered, or a coin of a worm not on the move, is put back where it lay;
   a tile where none was, or a coin of no worm in the race, is left out; a coin missing from the
-  worm on the move is tried back at each place it lay. An incomplete reading may only confirm
-  a legal move; anything else on it is a doubt, which changes nothing in the game, unless the
-  foul is of the mover's own coins and rests on no guess
+  worm on the move is tried back at each place it lay; a coin read overlapping one of its worm's
+  coins with a gap on its other side is put midway between them (:mod:`.misplaced`, kept in
+  :attr:`Reading.misread`: a foul must not rest on where it was put). An incomplete reading may
+  only confirm a legal move; anything else on it is a doubt, which changes nothing in the game,
+  unless the foul is of the mover's own coins and rests on no guess
   (:meth:`referee.worm_derby.game.WormDerby._foul_read_whole`), or a worm moved out of turn
   shown by its own coins (:mod:`referee.worm_derby.evidence`).
 

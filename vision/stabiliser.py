@@ -185,18 +185,37 @@ class Stabiliser:
                 groups[i].append(other.pieces[j])
             groups += [[other.pieces[j]] for j in unmatched]
         need = len(self._run) / 2.0
+        # seen in too few of the frames: a flicker
+        kept = [g for g in groups if not (len(g) <= need and len(self._run) > 1)]
+        xs = _means([[p.x_mm for p in g] for g in kept])
+        ys = _means([[p.y_mm for p in g] for g in kept])
+        confs = _means([[p.confidence for p in g if p.confidence is not None] for g in kept])
         pieces = []
-        for g in groups:
-            if len(g) <= need and len(self._run) > 1:
-                continue  # seen in too few of the frames: a flicker
-            x = float(np.mean([p.x_mm for p in g]))
-            y = float(np.mean([p.y_mm for p in g]))
+        for g, x, y, conf in zip(kept, xs, ys, confs, strict=True):
             vote = Counter((p.suit, p.face, p.color, p.id) for p in g).most_common(1)[0][0]
             best = next(p for p in g if (p.suit, p.face, p.color, p.id) == vote)
-            conf = [p.confidence for p in g if p.confidence is not None]
             pieces.append(replace(best, x_mm=round(x, 2), y_mm=round(y, 2),
-                                  confidence=round(float(np.mean(conf)), 3) if conf else None))
+                                  confidence=round(conf, 3) if conf is not None else None))
         return Scene(tuple(pieces), hand=False)
+
+
+def _means(lists: list[list[float]]) -> list[float | None]:
+    """``float(np.mean(v))`` of each list (None for an empty one), the lists of one length
+    as the rows of one array (a row's mean is summed as the list's own, bit for bit).
+
+    >>> _means([[1.0, 2.0], [], [3.0], [0.5, 0.25]])
+    [1.5, None, 3.0, 0.375]
+    """
+    out: list[float | None] = [None] * len(lists)
+    by_len: dict[int, list[int]] = {}
+    for i, v in enumerate(lists):
+        if v:
+            by_len.setdefault(len(v), []).append(i)
+    for idx in by_len.values():
+        for i, m in zip(idx, np.mean(np.array([lists[i] for i in idx], float), axis=1).tolist(),
+                        strict=True):
+            out[i] = m
+    return out
 
 
 def _same_reading(p: Piece, q: Piece) -> bool:

@@ -133,3 +133,18 @@ def test_speed_matching_is_nearest_first_pair_by_pair_with_ties_by_index() -> No
         tol = float(rng.choice([0.5, 1.0, 1.5]))
         assert _match(a, b, tol) == _match_one_by_one(a, b, tol)
         assert _match(Scene(tuple(a)), Scene(tuple(b)), tol) == _match_one_by_one(a, b, tol)
+
+
+def test_speed_consensus_means_are_each_lists_own_mean_bit_for_bit() -> None:
+    """The consensus averages the lists of one length as one array's rows: each the same
+    float as ``np.mean`` of that list alone (sums in the same order), whatever the lengths
+    and magnitudes."""
+    import numpy as np
+
+    from vision.stabiliser import _means
+
+    rng = np.random.default_rng(11)
+    lists = [list(rng.normal(0.0, 300.0, int(rng.integers(0, 12))) * 10.0 ** rng.integers(
+        -3, 4)) for _ in range(3000)]
+    got = _means(lists)
+    assert got == [float(np.mean(v)) if v else None for v in lists]

@@ -35,7 +35,12 @@ confirmation of the scene by the table before the hand, as the live pipeline doe
 ``stabiliser_frames_waited_1280x720`` is how many frame periods that took beyond the first.
 ``cpu_`` figures drive the same clock with each frame's CPU time instead of its wall time (on
 a shared machine the fairer one). ``_if_2_still_frames``: the same with a stabiliser that
-wants two agreeing frames instead of its default.
+wants two agreeing frames instead of its default. ``cpu_still_to_verdict_*_with_pictures``:
+the same (CPU clock) with the live pipeline's pictures as well: each detected frame drawn and
+made the live JPEG (the verdict's own frame after its verdict, as the pipeline does), and the
+small JPEG kept with the verdict: what the player waits for. ``[cpu_]verdict_frame_median_ms``
+and ``[cpu_]confirm_median_ms``: the detection of the first still frame and the confirmation,
+the two costs in the verdict's time (the rest is the frames waited for).
 """
 
 from __future__ import annotations
@@ -225,12 +230,19 @@ def hand_lift_frames(size: tuple[int, int], seed: int, n_pieces: int = 30, befor
 
 
 def live_run(frames: list[np.ndarray], first_still: int, cal, clock: str,
-             still_frames: int | None = None) -> tuple[float, int]:
+             still_frames: int | None = None, pictures: bool = False,
+             parts: dict[str, list[float]] | None = None) -> tuple[float, int]:
     """One live run over ``frames`` (30 fps; when free, the frames that came meanwhile are
     rechecked in order and the newest detected), timed by ``clock``
     (``"wall"`` or ``"cpu"``), the stabiliser wanting ``still_frames`` agreeing frames (None:
-    its default). Returns the ms from the first still frame's arrival to the verdict (inf
-    when none came) and the frame periods waited."""
+    its default). ``pictures``: the live pipeline's pictures too (each detected frame drawn
+    and made the live JPEG, after its verdict if it has one; the verdict's own small JPEG).
+    ``parts``: gets the ms (by ``clock``) of the first still frame's detection
+    (``"verdict_frame"``) and of the confirmation (``"confirm"``). Returns the ms from the
+    first still frame's arrival to the verdict (inf when none came) and the frame periods
+    waited."""
+    from live.pipeline import SNAPSHOT_WIDTH, encode_jpeg
+    from vision import annotate
     from vision.confirm import Confirmer
 
     config = DetectorConfig.for_game("worm-derby")
@@ -239,16 +251,27 @@ def live_run(frames: list[np.ndarray], first_still: int, cal, clock: str,
     confirmer = Confirmer(cal, det.pieces, kinds=config.kinds)  # as the live pipeline
     known = None  # the table before the hand, accepted
     tick = time.perf_counter if clock == "wall" else time.process_time
+    parts = {} if parts is None else parts
     now, i = 0.0, 0
     while i < len(frames):
         arrived = i * FRAME_MS
         now = max(now, arrived)
         t0 = tick()
-        scene = det.detect(frames[i]).scene
-        out = stab.update(scene)
+        result = det.detect(frames[i])
+        if i == first_still:
+            parts.setdefault("verdict_frame", []).append(1000.0 * (tick() - t0))
+        out = stab.update(result.scene)
         if out is not None and i >= first_still and known is not None:
+            t1 = tick()
             out = confirmer.confirm(frames[i], out, known).scene
+            parts.setdefault("confirm", []).append(1000.0 * (tick() - t1))
+        if out is not None and i >= first_still and pictures:
+            encode_jpeg(frames[i], SNAPSHOT_WIDTH, 75)  # kept with the verdict
         now += 1000.0 * (tick() - t0)
+        if pictures and not (out is not None and i >= first_still):  # (after a verdict:
+            t0 = tick()  # not waited for)
+            encode_jpeg(annotate(frames[i], result), 960)
+            now += 1000.0 * (tick() - t0)
         if out is not None and i < first_still:
             known = out
         if out is not None and i >= first_still:
@@ -270,6 +293,9 @@ def live_run(frames: list[np.ndarray], first_still: int, cal, clock: str,
                 if known is not None:
                     t0 = tick()
                     confirmer.confirm(frames[j], out, known)
+                    parts.setdefault("confirm", []).append(1000.0 * (tick() - t0))
+                    if pictures:
+                        encode_jpeg(frames[j], SNAPSHOT_WIDTH, 75)
                     now += 1000.0 * (tick() - t0)
                 return now - first_still * FRAME_MS, j - first_still
             j += 1
@@ -305,14 +331,23 @@ def live(frames_n: int, seeds: tuple[int, ...] = (77, 78, 79, 80)) -> None:
     seqs = [hand_lift_frames(size, seed) for seed in seeds]
     watch(seqs, frames_n, tag)
     print(f"stabiliser_still_frames={Stabiliser().still_frames}")
-    for still, suffix in ((None, ""), (2, "_if_2_still_frames")):
+    for still, suffix, clocks in ((None, "", ("wall", "cpu")),
+                                  (2, "_if_2_still_frames", ("wall", "cpu")),
+                                  (None, "_with_pictures", ("cpu",))):
         for clock, prefix in (("wall", ""), ("cpu", "cpu_")):
+            if clock not in clocks:
+                continue
             lat, waited = [], []
+            parts: dict[str, list[float]] = {}
             for _ in range(max(1, frames_n // 10)):
                 for frames, first, cal in seqs:
-                    ms, n = live_run(frames, first, cal, clock, still)
+                    ms, n = live_run(frames, first, cal, clock, still,
+                                     pictures=suffix == "_with_pictures", parts=parts)
                     lat.append(ms)
                     waited.append(n)
+            if not suffix:  # what the verdict's time is made of
+                for k, v in parts.items():
+                    print(f"{prefix}{k}_median_ms_{tag}={float(np.median(v)):.1f}")
             p95 = float(np.percentile(lat, 95, method="higher"))  # (inf: some never came)
             print(f"{prefix}still_to_verdict_p95_ms_{tag}{suffix}={p95:.1f}")
             print(f"{prefix}still_to_verdict_median_ms_{tag}{suffix}={float(np.median(lat)):.1f}")

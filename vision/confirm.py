@@ -308,22 +308,32 @@ class Confirmer:
         """A piece's outline as the camera sees it."""
         made = self._bodies.get(piece)
         if made is None:
-            if len(self._bodies) > 4096:
-                self._bodies.clear()
-            made = self._bodies[piece] = self._body(piece)
+            made = self.bodies([piece])[0]
         return made
 
-    def _body(self, piece: Piece) -> _Body:
-        kind = piece.kind
-        size = self.pieces.size_mm(kind) if kind != "die" else self.pieces.die_mm
-        height = self.pieces.height_mm(kind)
-        foot = np.array(piece.centre_mm, float)
-        top = self.camera.seen_at(foot[None], height)[0]
+    def bodies(self, pieces: list[Piece]) -> list[_Body]:
+        """Each piece's outline as the camera sees it (those not made yet made together: one
+        :meth:`CameraGeometry.seen_at` for all, row by row the same as one by one)."""
+        got = [self._bodies.get(p) for p in pieces]
+        todo = [i for i, b in enumerate(got) if b is None]
+        if not todo:
+            return got  # type: ignore[return-value]
+        if len(self._bodies) + len(todo) > 4096:
+            self._bodies.clear()
+        heights = [self.pieces.height_mm(pieces[i].kind) for i in todo]
+        feet = np.array([pieces[i].centre_mm for i in todo], float).reshape(-1, 2)
+        tops = self.camera.seen_at(feet, np.array(heights, float))
         H = self.camera.height_mm
-        k = H / max(H - height, 1e-6)
-        angle = math.radians(piece.angle_deg or 0.0) if kind in ("tile", "token", "die") \
-            else None
-        return _Body(foot, top, size / 2, size / 2 * k, angle)
+        for n, i in enumerate(todo):
+            piece, height = pieces[i], heights[n]
+            kind = piece.kind
+            size = self.pieces.size_mm(kind) if kind != "die" else self.pieces.die_mm
+            k = H / max(H - height, 1e-6)
+            angle = math.radians(piece.angle_deg or 0.0) if kind in ("tile", "token", "die") \
+                else None
+            got[i] = self._bodies[piece] = _Body(feet[n].copy(), tops[n].copy(), size / 2,
+                                                 size / 2 * k, angle)
+        return got  # type: ignore[return-value]
 
     # ------------------------------------------------------------------ one piece
 
@@ -402,8 +412,7 @@ class Confirmer:
         span = pts.reshape(-1, 2)
         centre, reach = span.mean(axis=0), float(np.max(np.hypot(*(span - span.mean(axis=0)).T)))
         near = np.zeros(len(span), bool)
-        for q in others:
-            b = self.body(q)
+        for b in self._near_bodies(others, centre, reach):
             far = reach + cfg.cover_mm + math.sqrt(2) * b.half_top + float(
                 np.hypot(*(b.top - b.foot)))
             if math.dist(centre, b.foot) <= far:
@@ -448,6 +457,22 @@ class Confirmer:
         else:
             status = UNCLEAR
         return Check(piece, status, n_open, n_edge, n_flat, sides, round(contrast, 2))
+
+    def _near_bodies(self, others: list[Piece], centre: np.ndarray, reach: float
+                     ) -> list[_Body]:
+        """The bodies of ``others`` that may come within ``cover_mm`` of the profiles (``reach``
+        round ``centre``): all at once, a millimetre's slack, so the caller's own test (one by
+        one) decides every one that could pass it."""
+        if not others:
+            return []
+        bodies = self.bodies(others)
+        foot = np.array([b.foot for b in bodies])
+        lean = np.array([b.top for b in bodies]) - foot
+        half = np.array([b.half_top for b in bodies])
+        far = reach + self.config.cover_mm + math.sqrt(2) * half + np.hypot(lean[:, 0],
+                                                                             lean[:, 1])
+        d = np.hypot(foot[:, 0] - centre[0], foot[:, 1] - centre[1])
+        return [bodies[i] for i in np.flatnonzero(d <= far + 1.0)]
 
     def _read_profiles(self, lab: np.ndarray, dist: np.ndarray, face_band: np.ndarray,
                        beyond_band: np.ndarray, lo: np.ndarray, hi: np.ndarray
@@ -578,10 +603,20 @@ class Confirmer:
 
 
 def _nearest_pairs(a: list[Piece], b: list[Piece], within_mm: float) -> list[tuple[int, int]]:
-    """Nearest-first pairs of pieces of the same kind within ``within_mm``."""
-    cands = sorted((math.dist(p.centre_mm, q.centre_mm), i, j)
-                   for i, p in enumerate(a) for j, q in enumerate(b)
-                   if p.kind == q.kind and math.dist(p.centre_mm, q.centre_mm) <= within_mm)
+    """Nearest-first pairs of pieces of the same kind within ``within_mm`` (ties by index).
+    Pairs that may be near enough are found all at once, a millimetre's slack; each is then
+    measured as ever (``math.dist``)."""
+    if not a or not b:
+        return []
+    xa = np.array([p.centre_mm for p in a], float).reshape(-1, 2)
+    xb = np.array([q.centre_mm for q in b], float).reshape(-1, 2)
+    ka = np.array([p.kind for p in a], dtype=object)
+    kb = np.array([q.kind for q in b], dtype=object)
+    maybe = (ka[:, None] == kb[None, :]) & (np.hypot(
+        xa[:, None, 0] - xb[None, :, 0], xa[:, None, 1] - xb[None, :, 1]) <= within_mm + 1.0)
+    cands = sorted((d, i, j) for i, j in zip(*(v.tolist() for v in np.nonzero(maybe)),
+                                              strict=True)
+                   if (d := math.dist(a[i].centre_mm, b[j].centre_mm)) <= within_mm)
     used_a: set[int] = set()
     used_b: set[int] = set()
     out = []

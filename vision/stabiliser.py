@@ -59,23 +59,30 @@ def same_table(a: Scene, b: Scene, tolerance_mm: float = 1.5) -> bool:
 def _match(a: Scene | list[Piece], b: Scene | list[Piece], tolerance_mm: float
            ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
     """Nearest-first matching of two piece lists (same kind, within the tolerance; tiles twice
-    it): ``(pairs, unmatched of a, unmatched of b)``."""
+    it): ``(pairs, unmatched of a, unmatched of b)``; of equally near pairs the one of the
+    lower index in ``a``, then in ``b``, first.
+
+    >>> a = [Piece("coin", 0.0, 0.0), Piece("tile", 10.0, 0.0), Piece("coin", 50.0, 0.0)]
+    >>> _match(a, [Piece("tile", 12.5, 0.0), Piece("coin", 1.0, 0.0)], 1.5)
+    ([(0, 1), (1, 0)], [2], [])
+    """
     pa = list(a.pieces) if isinstance(a, Scene) else list(a)
     pb = list(b.pieces) if isinstance(b, Scene) else list(b)
-    cands = []
-    for i, p in enumerate(pa):
-        tol = tolerance_mm * (2.0 if p.kind == "tile" else 1.0)
-        for j, q in enumerate(pb):
-            if q.kind != p.kind:
-                continue
-            d = float(np.hypot(p.x_mm - q.x_mm, p.y_mm - q.y_mm))
-            if d <= tol:
-                cands.append((d, i, j))
-    cands.sort()
+    if not pa or not pb:
+        return [], list(range(len(pa))), list(range(len(pb)))
+    xa = np.array([(p.x_mm, p.y_mm) for p in pa], float)
+    xb = np.array([(q.x_mm, q.y_mm) for q in pb], float)
+    d = np.hypot(xa[:, None, 0] - xb[None, :, 0], xa[:, None, 1] - xb[None, :, 1])
+    ka = np.array([p.kind for p in pa], dtype=object)
+    kb = np.array([q.kind for q in pb], dtype=object)
+    tol = np.where(ka == "tile", 2.0 * tolerance_mm, tolerance_mm)
+    ii, jj = np.nonzero((ka[:, None] == kb[None, :]) & (d <= tol[:, None]))
+    dd = d[ii, jj]
+    order = np.lexsort((jj, ii, dd))  # by distance, then a's index, then b's
     used_a: set[int] = set()
     used_b: set[int] = set()
     pairs = []
-    for _, i, j in cands:
+    for i, j in zip(ii[order].tolist(), jj[order].tolist(), strict=True):
         if i not in used_a and j not in used_b:
             used_a.add(i)
             used_b.add(j)
@@ -178,18 +185,37 @@ class Stabiliser:
                 groups[i].append(other.pieces[j])
             groups += [[other.pieces[j]] for j in unmatched]
         need = len(self._run) / 2.0
+        # seen in too few of the frames: a flicker
+        kept = [g for g in groups if not (len(g) <= need and len(self._run) > 1)]
+        xs = _means([[p.x_mm for p in g] for g in kept])
+        ys = _means([[p.y_mm for p in g] for g in kept])
+        confs = _means([[p.confidence for p in g if p.confidence is not None] for g in kept])
         pieces = []
-        for g in groups:
-            if len(g) <= need and len(self._run) > 1:
-                continue  # seen in too few of the frames: a flicker
-            x = float(np.mean([p.x_mm for p in g]))
-            y = float(np.mean([p.y_mm for p in g]))
+        for g, x, y, conf in zip(kept, xs, ys, confs, strict=True):
             vote = Counter((p.suit, p.face, p.color, p.id) for p in g).most_common(1)[0][0]
             best = next(p for p in g if (p.suit, p.face, p.color, p.id) == vote)
-            conf = [p.confidence for p in g if p.confidence is not None]
             pieces.append(replace(best, x_mm=round(x, 2), y_mm=round(y, 2),
-                                  confidence=round(float(np.mean(conf)), 3) if conf else None))
+                                  confidence=round(conf, 3) if conf is not None else None))
         return Scene(tuple(pieces), hand=False)
+
+
+def _means(lists: list[list[float]]) -> list[float | None]:
+    """``float(np.mean(v))`` of each list (None for an empty one), the lists of one length
+    as the rows of one array (a row's mean is summed as the list's own, bit for bit).
+
+    >>> _means([[1.0, 2.0], [], [3.0], [0.5, 0.25]])
+    [1.5, None, 3.0, 0.375]
+    """
+    out: list[float | None] = [None] * len(lists)
+    by_len: dict[int, list[int]] = {}
+    for i, v in enumerate(lists):
+        if v:
+            by_len.setdefault(len(v), []).append(i)
+    for idx in by_len.values():
+        for i, m in zip(idx, np.mean(np.array([lists[i] for i in idx], float), axis=1).tolist(),
+                        strict=True):
+            out[i] = m
+    return out
 
 
 def _same_reading(p: Piece, q: Piece) -> bool:

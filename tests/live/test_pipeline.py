@@ -324,3 +324,29 @@ def test_a_reading_the_referee_would_call_a_foul_on_is_read_twice_and_both_judge
     pipe.step(ListSource([frame_of(0)]).items().__next__())  # a foul again: held...
     pipe.flush()  # ...and judged alone when nothing else comes
     assert submitted[1:] == [SCENES[0]]
+
+
+def test_speed_a_still_table_is_judged_before_its_frame_is_drawn_with_that_frames_picture():
+    """The verdict does not wait for the live picture (annotation and its JPEG): it is
+    submitted before the frame it was read on is put on the hub, and the picture kept with it
+    is that frame's own (the bytes the hub's snapshot gives once the frame is put)."""
+    from live.pipeline import FrameHub, encode_jpeg
+
+    hub = FrameHub()
+    frames = [frame_of(0) for _ in range(3)]
+    for k, f in enumerate(frames):  # the same scene, pictures that differ
+        f[30:46, 30:60] = 60 * k
+    seen: list[tuple[int, bytes | None, bytes | None]] = []
+
+    def submit(event, jpeg=None):
+        seen.append((hub.version, jpeg, hub.snapshot()))
+
+    pipe = Pipeline(ListSource(frames), fake_vision(SCENES, still=3), submit, hub=hub)
+    for k, f in enumerate(frames):
+        pipe.step(Frame(f, k, time.monotonic(), f"frame {k}"))
+    assert len(seen) == 1
+    version, jpeg, latest = seen[0]
+    assert version == 2  # the first two frames drawn, not yet the third
+    assert latest == encode_jpeg(frames[1], 480, 75) != jpeg
+    assert jpeg == encode_jpeg(frames[2], 480, 75) == hub.snapshot()
+    assert hub.version == 3

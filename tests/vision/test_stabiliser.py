@@ -88,3 +88,63 @@ def test_a_table_in_doubt_is_read_again_after_each_hand_even_when_it_reads_the_s
                                                                                 True]
     stab.in_doubt = False
     assert [stab.update(s) is not None for s in (hand, _scene(), _scene())] == [False] * 3
+
+
+def _match_one_by_one(a: list[Piece], b: list[Piece], tolerance_mm: float
+                      ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
+    """The matching written out pair by pair (as it was before it was vectorised)."""
+    import numpy as np
+
+    cands = []
+    for i, p in enumerate(a):
+        tol = tolerance_mm * (2.0 if p.kind == "tile" else 1.0)
+        for j, q in enumerate(b):
+            d = float(np.hypot(p.x_mm - q.x_mm, p.y_mm - q.y_mm))
+            if q.kind == p.kind and d <= tol:
+                cands.append((d, i, j))
+    cands.sort()
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    pairs = []
+    for _, i, j in cands:
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            pairs.append((i, j))
+    return (pairs, [i for i in range(len(a)) if i not in used_a],
+            [j for j in range(len(b)) if j not in used_b])
+
+
+def test_speed_matching_is_nearest_first_pair_by_pair_with_ties_by_index() -> None:
+    """The stabiliser's matching (one array of distances) pairs exactly as nearest-first pair
+    by pair does, ties (pieces on a 0.5 mm grid, many equally near) broken by index."""
+    import numpy as np
+
+    from vision.stabiliser import _match
+
+    rng = np.random.default_rng(3)
+    kinds = ("coin", "tile", "post")
+    for _ in range(300):
+        n, m = int(rng.integers(0, 12)), int(rng.integers(0, 12))
+        a = [Piece(str(rng.choice(kinds)), 0.5 * int(rng.integers(0, 8)),
+                   0.5 * int(rng.integers(0, 8))) for _ in range(n)]
+        b = [Piece(str(rng.choice(kinds)), 0.5 * int(rng.integers(0, 8)) + rng.choice(
+            [0.0, 0.1]), 0.5 * int(rng.integers(0, 8))) for _ in range(m)]
+        tol = float(rng.choice([0.5, 1.0, 1.5]))
+        assert _match(a, b, tol) == _match_one_by_one(a, b, tol)
+        assert _match(Scene(tuple(a)), Scene(tuple(b)), tol) == _match_one_by_one(a, b, tol)
+
+
+def test_speed_consensus_means_are_each_lists_own_mean_bit_for_bit() -> None:
+    """The consensus averages the lists of one length as one array's rows: each the same
+    float as ``np.mean`` of that list alone (sums in the same order), whatever the lengths
+    and magnitudes."""
+    import numpy as np
+
+    from vision.stabiliser import _means
+
+    rng = np.random.default_rng(11)
+    lists = [list(rng.normal(0.0, 300.0, int(rng.integers(0, 12))) * 10.0 ** rng.integers(
+        -3, 4)) for _ in range(3000)]
+    got = _means(lists)
+    assert got == [float(np.mean(v)) if v else None for v in lists]

@@ -15,6 +15,7 @@ are the same either way.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, replace
 
 import cv2
@@ -35,12 +36,19 @@ class PostLevelConfig:
     dark_sigmas, min_dark: A pixel is dark in the unlikeness where it is below the table's by
         this many sigmas of the table's noise, and by at least ``min_dark`` (as the prepared
         dark mask is made, :class:`vision.prepare.PrepareConfig`).
+    noise_mm: The table's noise there is measured at a post's scale: the robust sigma of the
+        unlikeness averaged over squares of this side (mm), where the view was made in full
+        (:func:`post_scale_noise`); the smaller of it and the frame's pixel noise is taken.
+        On a near-black table the pixel noise is the camera's grain divided by the table's
+        few levels (sigma 10-35, so nothing passes 5 sigmas) while a post's wall, as wide as
+        the square, stands 5-18 of its averaged sigmas out. 0: the frame's noise alone.
     """
 
     dark_table: float = 48.0
     table_band: float = 8.0
     dark_sigmas: float = 5.0
     min_dark: float = 25.0
+    noise_mm: float = 5.0
 
 
 def table_brightness(prep: Prepared, band: float) -> float:
@@ -98,10 +106,38 @@ def _unlike(prep: Prepared, cfg: PostLevelConfig) -> Prepared:
     level = np.full_like(prep.level, TABLE_LEVEL)
     for x0, y0, x1, y1 in prep.rois_px:
         level[y0:y1, x0:x1] = unlikeness(prep.norm[y0:y1, x0:x1])
-    below = max(cfg.min_dark, cfg.dark_sigmas * prep.noise)
+    noise = prep.noise
+    if cfg.noise_mm > 0:
+        side = max(3, round(cfg.noise_mm * prep.view.px_per_mm) | 1)
+        noise = min(noise, post_scale_noise(level, prep, side))
+    below = max(cfg.min_dark, cfg.dark_sigmas * noise)
     dark = cv2.threshold(level, int(np.ceil(TABLE_LEVEL - below)) - 1, 255,
                          cv2.THRESH_BINARY_INV)[1]
     return replace(prep, level=level, dark=cv2.bitwise_and(dark, prep.valid))
+
+
+def post_scale_noise(level: np.ndarray, prep: Prepared, side_px: int, step: int = 7
+                     ) -> float:
+    """The robust sigma (1.4826 MAD) of ``level`` (uint8, table = 100) averaged over squares of
+    ``side_px``, on every ``step``-th pixel each way of the rectangles where the view was made
+    in full (:attr:`vision.prepare.Prepared.rois_px`) and is play area; inf where fewer than
+    100 are (then the frame's noise stands).
+
+    >>> from types import SimpleNamespace
+    >>> rng = np.random.default_rng(0)
+    >>> grain = np.clip(100 + rng.normal(0, 20, (210, 210)), 0, 255).astype(np.uint8)
+    >>> prep = SimpleNamespace(rois_px=((0, 0, 210, 210),), valid=np.full((210, 210), 255))
+    >>> 2 < post_scale_noise(grain, prep, 7) < 4   # grain of sigma 20 averaged over 7 x 7
+    True
+    """
+    mean = cv2.blur(level.astype(np.float32), (side_px, side_px))
+    vals = [mean[y0:y1:step, x0:x1:step][prep.valid[y0:y1:step, x0:x1:step] > 0]
+            for x0, y0, x1, y1 in prep.rois_px]
+    sample = np.concatenate(vals) if vals else np.zeros(0, np.float32)
+    if sample.size < 100:
+        return math.inf
+    med = float(np.median(sample))
+    return 1.4826 * float(np.median(np.abs(sample - med)))
 
 
 def window_level(win_bgr: np.ndarray, table_bgr: np.ndarray, unlike: bool) -> np.ndarray:

@@ -11,6 +11,7 @@ from tests.vision.test_posts import _drawn_post, _view
 from vision import Detector, DetectorConfig
 from vision.centre_proposals import CentreProposalConfig
 from vision.post_candidates import PostCandidateConfig, read_starts
+from vision.post_level import PostLevelConfig
 from vision.posts import PostConfig, judge_post, read_post_near
 
 CFG = PostConfig(radius_mm=5.0, height_mm=40.0)
@@ -90,9 +91,11 @@ def test_a_post_the_net_gives_little_heat_stands_where_the_judge_is_sure_of_it()
                       if p.kind == "post" and not tr.occluded and tr.visible_fraction >= 1])
     assert len(truth) == 3
 
-    def found_near(posts: PostCandidateConfig) -> int:
+    def found_near(posts: PostCandidateConfig, noise_mm: float = 0.0) -> int:
+        # noise_mm 0: the dark mask cut at the frame's pixel noise, which finds one post here
         det = Detector(r.calibration(), config=DetectorConfig(
-            centres=CentreProposalConfig(posts=posts)))
+            centres=CentreProposalConfig(posts=posts),
+            posts=PostConfig(level=PostLevelConfig(noise_mm=noise_mm))))
         found = np.array([[p.x_mm, p.y_mm] for p in det.detect(r.image).scene.pieces
                           if p.kind == "post"]).reshape(-1, 2)
         return sum(bool(len(found)) and float(np.hypot(*(found - t).T).min()) < 12.0
@@ -103,6 +106,8 @@ def test_a_post_the_net_gives_little_heat_stands_where_the_judge_is_sure_of_it()
     # the places standing out of their surroundings (vision/post_contrast.py) find them
     # without the cool peaks
     assert found_near(PostCandidateConfig(cool=None)) >= 2
+    # with the noise measured at a post's scale the dark mask alone finds all three
+    assert found_near(PostCandidateConfig(cool=None, contrast=None), noise_mm=5.0) == 3
 
 
 def test_a_faint_post_is_read_again_in_the_level_stretched_round_it() -> None:

@@ -9,9 +9,9 @@ import pytest
 
 from tabletop.scene import Piece, Scene
 from vision import Detector, DetectorConfig
-from vision.post_level import PostLevelConfig, dark_table, for_posts, unlikeness
+from vision.post_level import PostLevelConfig, _unlike, dark_table, for_posts, unlikeness
 from vision.posts import PostConfig
-from vision.prepare import prepare
+from vision.prepare import Prepared, prepare
 
 
 def test_a_pixel_lighter_darker_or_of_another_tint_than_the_table_is_dark_in_the_unlikeness(
@@ -78,3 +78,37 @@ def test_posts_on_dark_wood_are_found_at_their_foot_where_the_level_alone_misses
     false = [int(np.sum(_near(f, truth) > 12.0)) for f in (unlike, plain)]
     assert exact[0] >= 3 and exact[0] > exact[1], exact
     assert false[0] <= false[1], false
+
+
+def _grainy_black_table(noise: float) -> Prepared:
+    """A near-black table's normalised view: the camera's grain divided by the table's few
+    levels (sigma 25 a channel), and a post's wall, lighter than the table in one channel, a
+    disc 8 px across at (150, 100)."""
+    from types import SimpleNamespace
+
+    import cv2
+
+    rng = np.random.default_rng(3)
+    h, w = 200, 300
+    norm = np.clip(100 + rng.normal(0, 25, (h, w, 3)), 0, 255).astype(np.uint8)
+    cv2.circle(norm, (150, 100), 8, (100, 100, 170), -1)
+    z = np.zeros((h, w), np.uint8)
+    return Prepared(SimpleNamespace(px_per_mm=1.5), norm, norm, z, z, z, noise,
+                    z.astype(np.float32), np.full((h, w), 255, np.uint8), ((0, 0, w, h),))
+
+
+def test_on_a_grainy_black_table_a_post_is_dark_against_the_noise_at_a_posts_scale() -> None:
+    import cv2
+
+    prep = _grainy_black_table(noise=25.0)
+    disc = np.zeros(prep.level.shape, np.uint8)
+    cv2.circle(disc, (150, 100), 6, 255, -1)
+    away = cv2.bitwise_not(cv2.dilate(disc, np.ones((9, 9), np.uint8)))
+    pixel = _unlike(prep, PostLevelConfig(noise_mm=0.0)).dark
+    scaled = _unlike(prep, PostLevelConfig()).dark
+    assert not pixel[disc > 0].any()  # 5 sigmas of the grain: nothing is dark
+    assert (scaled[disc > 0] > 0).all()
+    # the grain left dark comes in specks far smaller than a post's footprint
+    n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_and(scaled, away))
+    r_px = PostConfig().radius_mm * 1.5
+    assert n == 1 or stats[1:, cv2.CC_STAT_AREA].max() < 0.5 * math.pi * r_px ** 2

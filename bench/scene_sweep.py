@@ -1,6 +1,6 @@
 """Which whole scenes lose coins or tiles, and at which step? A diagnostic, run by hand.
 
-``.venv/bin/python bench/scene_sweep.py SEED N [--hand] [--family F] [--all]`` renders the
+``.venv/bin/python bench/scene_sweep.py SEED N [--hand] [--family F] [--light L] [--all]`` renders the
 renderer's variety one seed at a time (as ``bench/bench_vision_accuracy.py`` does; ``--hand``:
 a hand over each), detects each, and prints one line a scene as soon as it is read (only the
 scenes with coin or tile recall below 1, unless ``--all``): its conditions, the coins and
@@ -64,6 +64,7 @@ def main() -> int:
     ap.add_argument("n", type=int)
     ap.add_argument("--hand", action="store_true")
     ap.add_argument("--family", default=None)
+    ap.add_argument("--light", default=None, help="only the seeds under this light")
     ap.add_argument("--all", action="store_true", help="a line for every scene")
     a = ap.parse_args()
     detector_mod.propose_centres = _capture
@@ -72,8 +73,9 @@ def main() -> int:
     causes: Counter = Counter()
     scenes = bad = 0
     for s in range(a.seed, a.seed + a.n):
-        if a.family is not None and draw_case(s, hand=a.hand).conditions[
-                "table_family"] != a.family:
+        cond = draw_case(s, hand=a.hand).conditions
+        if (a.family is not None and cond["table_family"] != a.family) or (
+                a.light is not None and cond["light"] != a.light):
             continue
         case = render_cases(1, s, hand=a.hand)[0]
         _CAPTURED.clear()

@@ -1,13 +1,14 @@
 """Which whole scenes lose coins or tiles, and at which step? A diagnostic, run by hand.
 
-``.venv/bin/python bench/scene_sweep.py SEED N [--hand] [--family F] [--light L] [--all]`` renders the
-renderer's variety one seed at a time (as ``bench/bench_vision_accuracy.py`` does; ``--hand``:
-a hand over each), detects each, and prints one line a scene as soon as it is read (only the
-scenes with coin or tile recall below 1, unless ``--all``): its conditions, the coins and
-tiles missed of those in view, whether the frame was called a hand, whether the table was
-read as pale (``Prepared.pale``) and the prepared table's noise, and where each missed coin
-and tile was lost (:func:`bench.coin_loss.trace`, :func:`bench.tile_loss.trace`: ``no-peak``,
-``fit``, ``judge``...; ``hand`` where a frame read as a hand left the centre net's piece out).
+``.venv/bin/python bench/scene_sweep.py SEED N [--hand] [--family F] [--light L]
+[--all]`` renders the renderer's variety one seed at a time (as
+``bench/bench_vision_accuracy.py`` does; ``--hand``: a hand over each), detects each, and
+prints one line a scene as soon as it is read (only the scenes with coin or tile recall below
+1, unless ``--all``): its conditions, the coins and tiles missed of those in view, whether the
+frame was called a hand, whether the table was read as pale (``Prepared.pale``) and the
+prepared table's noise, and where each missed coin and tile was lost
+(:func:`bench.coin_loss.trace`, :func:`bench.tile_loss.trace`: ``no-peak``, ``fit``,
+``judge``...; ``hand`` where a frame read as a hand left the centre net's piece out).
 At the end the counts of the causes over every scene.
 """
 

@@ -2,14 +2,21 @@
 grid's maps (:class:`vision.hand_maps.HandMaps`) and, from the renderer's exact truth, how much
 of each cell the hand and arm cover.
 
-    .venv/bin/python training/make_hands.py --seeds 57100:57300 -o training/data/hands_a.npz
+    .venv/bin/python training/make_hands.py --vary mild --all-hands --pairs --jobs 2 \
+        --seeds 176000:176500 -o /tmp/hands_vary.npz
 
 Every other seed has a hand over the table (``draw_case(seed, hand=...)``; ``--hand-every 3``:
-every third), the rest are drawn as they come: tables of every family, every light, clutter
-(pages, cards, a mug, a phone...).
+every third; ``--all-hands``: every one), the rest are drawn as they come: tables of every
+family, every light, clutter (pages, cards, a mug, a phone...). ``--pairs`` keeps each table
+drawn with a hand twice, with it and without it (the same table, light, clutter and camera, read
+by the same detector): as many hand-free frames as hands, for 1.6 times a seed's time, and the
+judge sees what the hand alone changes. ``--vary`` draws more hard lights and arm-like clutter
+and arms from every side, height and the view's edge (:func:`varied_case`).
 The maps are those the detector makes (its hand-made stages and the namer find the pieces
 first, as live), so ``training/train_hands.py`` can try blob features without rendering again.
-About 2 s a seed on one core; the same seeds give the same file.
+About 9 s of one core a seed (a render 4.5 s, the detector's set-up 3 s, its reading 1.3 s;
+with ``--pairs`` about 7 s a frame); ``--jobs N`` reads N seeds at once; the same seeds give the
+same file.
 """
 
 from __future__ import annotations
@@ -96,14 +103,30 @@ def varied_case(seed: int, hand: bool, arms: str = "wide"):  # type: ignore[no-u
     return replace(case, settings=settings)
 
 
-def record(seed: int, hand: bool, vary: str | None = None) -> dict[str, object]:
-    """The maps of one rendered case and its truth (``vary``: :func:`varied_case`'s arms)."""
+def record(seed: int, hand: bool, vary: str | None = None,
+           pair: bool = False) -> list[dict[str, object]]:
+    """The maps of one rendered case and its truth (``vary``: :func:`varied_case`'s arms); with
+    ``pair``, and a hand drawn, also the same case drawn without the hand (the same table, light,
+    clutter and camera: what the hand alone changes), read by the same detector."""
     case = varied_case(seed, hand, vary) if vary else draw_case(seed, hand=hand)
-    r = case.render()
-    # the namer drops what the stages read that is no piece (a bright arm read as tiles): the
-    # cue sees the table round the pieces kept, as live
-    det = _Recorder(r.calibration(), config=DetectorConfig(kinds=("tile", "coin", "post"),
-                                                          memory=None, centres=None))
+    cases = [case]
+    if pair and case.settings.hand:
+        cases.append(replace(case, settings=replace(case.settings, hand=False)))
+    det = None
+    rows = []
+    for c in cases:
+        r = c.render()
+        if det is None:
+            # the namer drops what the stages read that is no piece (a bright arm read as
+            # tiles): the cue sees the table round the pieces kept, as live
+            det = _Recorder(r.calibration(), config=DetectorConfig(
+                kinds=("tile", "coin", "post"), memory=None, centres=None))
+        rows.append(_row(seed, det, r, c))
+    return rows
+
+
+def _row(seed: int, det: _Recorder, r, case) -> dict[str, object]:  # type: ignore[no-untyped-def]
+    """The hand cue's maps of one rendered frame ``r`` of ``case`` and its truth."""
     try:
         det.detect(r.image)
     except _Seen as seen:
@@ -145,20 +168,55 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--vary", choices=("wide", "mild"), default=None,
                     help="more hard lights, clutter, tables of every family and arms from every "
                          "side and height (varied_case: wide, or half the arms a player's)")
+    ap.add_argument("--pairs", action="store_true",
+                    help="each table drawn with a hand is also kept without it (the same "
+                         "table, light, clutter and camera; about 1.6 times a seed's time for "
+                         "two frames)")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="worker processes (each of one core); the file is the same")
     args = ap.parse_args(argv)
     if args.hand_every < 1:
         raise SystemExit(f"make_hands: --hand-every must be 1 or more, not {args.hand_every}")
     a, b = (int(v) for v in args.seeds.split(":"))
     cv2.setNumThreads(1)
+    jobs = [(seed, args.all_hands or seed % args.hand_every == args.hand_every - 1, args.vary,
+             args.pairs) for seed in range(a, b)]
     rows: list[dict[str, object]] = []
-    for seed in range(a, b):
-        hand = args.all_hands or seed % args.hand_every == args.hand_every - 1
-        rows.append(record(seed, hand=hand, vary=args.vary))
-        print(f"# {seed} {rows[-1]['table']} {rows[-1]['light']} {rows[-1]['clutter']} "
-              f"hand={rows[-1]['hand']}", flush=True)
-        if len(rows) % 5 == 0 or seed == b - 1:  # kept as it goes: a long run can be cut short
-            save(rows, args.out)
+    with _pool(args.jobs) as pool:
+        for k, made in enumerate(pool.imap(_record, jobs)):
+            rows.extend(made)
+            for row in made:
+                print(f"# {row['seed']} {row['table']} {row['light']} {row['clutter']} "
+                      f"hand={row['hand']}", flush=True)
+            if (k + 1) % 5 == 0 or k == len(jobs) - 1:  # kept as it goes: a run cut short keeps
+                save(rows, args.out)                    # what it made
     return 0
+
+
+def _record(job: tuple[int, bool, str | None, bool]) -> list[dict[str, object]]:
+    cv2.setNumThreads(1)
+    return record(*job)
+
+
+class _Serial:
+    """A pool of no workers (``--jobs 1``): the seeds in this process, in order."""
+
+    def __enter__(self) -> _Serial:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        return None
+
+    def imap(self, fn, items):  # type: ignore[no-untyped-def]
+        return map(fn, items)
+
+
+def _pool(jobs: int):  # type: ignore[no-untyped-def]
+    if jobs <= 1:
+        return _Serial()
+    import multiprocessing
+
+    return multiprocessing.get_context("fork").Pool(jobs)
 
 
 if __name__ == "__main__":

@@ -245,11 +245,16 @@ def main(argv: list[str] | None = None) -> int:
                          "votes pooled; what it learnt from frames no longer at hand stays); "
                          "it must never have seen these frames: the folds' figures pool its "
                          "votes with each fold's forest")
+    ap.add_argument("--open-cells", type=int, default=None,
+                    help="ForeignConfig.open_cells of the blobs taught (default: the "
+                         "detector's); the judge must then be used with the same")
     ap.add_argument("--seed", type=int, default=1)
     args = ap.parse_args(argv)
     parts = [dict(np.load(p)) for p in args.data]
     data = {k: np.concatenate([p[k] for p in parts]) for k in parts[0]}
     cfg = ForeignConfig()
+    if args.open_cells is not None:
+        cfg = replace(cfg, open_cells=args.open_cells)
     blobs, truth = gather(data, cfg)
     for name in args.without:
         blobs.x[:, FEATURES.index(name)] = 0.0
@@ -261,6 +266,7 @@ def main(argv: list[str] | None = None) -> int:
         "frames": len(seeds), "blobs": len(blobs.y),
         "threshold": args.threshold, "trees": args.trees, "depth": args.depth,
         "features": [f for f in FEATURES if f not in args.without],
+        "open_cells": cfg.open_cells,
     }
     allf = np.arange(len(seeds))
     # the hand-set rules, on the blobs of the score threshold they were set with
@@ -295,6 +301,7 @@ def main(argv: list[str] | None = None) -> int:
         "rules_threshold": args.rules_threshold,
         **frame_figures((held >= args.threshold) | ((held >= args.rules_threshold)
                                                      & blobs.rule & may), blobs, truth, allf)}
+    s0 = None
     if args.baseline is not None:
         base = cv2.ml.RTrees_load(str(args.baseline))
         s0 = scores(base, np.ascontiguousarray(blobs.x[:, :base.getVarCount()]))
@@ -328,9 +335,16 @@ def main(argv: list[str] | None = None) -> int:
         s[out] = pool(scores(rt, blobs.x[out]), out)
         per_family[fam] = {"left_out": frame_figures(out & (s >= args.threshold), blobs, truth,
                                                      frames),
+                           "left_out_as_used": frame_figures(out & (
+                               (s >= args.threshold) | ((s >= args.rules_threshold) & blobs.rule
+                                                        & may)), blobs, truth, frames),
                            "folds": frame_figures(held >= args.threshold, blobs, truth,
                                                   frames),
                            "old_rules": frame_figures(old.rule, old, truth, frames)}
+        if s0 is not None:  # the baseline never saw these frames: its figures beside
+            per_family[fam]["baseline_as_used"] = frame_figures(out & (
+                (s0 >= args.threshold) | ((s0 >= args.rules_threshold) & blobs.rule & may)),
+                blobs, truth, frames)
     report["leave_one_family_out"] = per_family
     # per light and clutter, the folds' figures (a blind's stripes, glare, pages, a mug)
     for key in ("light", "clutter"):

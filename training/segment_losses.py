@@ -125,11 +125,29 @@ def own_colour(table: str, colour: str) -> bool:
     return table.rsplit("-", 1)[-1] == colour
 
 
-def game_losses(seeds: range, tables: list[str]) -> Counter[str]:
+def on_clutter(distractors, centre_mm: tuple[float, float], reach_mm: float = 25.0) -> str:
+    """The kind of clutter (a case's ``distractors``: dicts with ``kind`` and ``centre_mm``)
+    nearest a phantom within ``reach_mm`` of it, else ``table``.
+
+    >>> on_clutter([{"kind": "dice", "centre_mm": [10.0, 0.0]}], (0.0, 0.0))
+    'dice'
+    >>> on_clutter([{"kind": "pencil", "centre_mm": [90.0, 0.0]}], (0.0, 0.0))
+    'table'
+    """
+    near = [(math.dist(d["centre_mm"], centre_mm), d["kind"]) for d in distractors]
+    near = [n for n in near if n[0] <= reach_mm]
+    return min(near)[1] if near else "table"
+
+
+def game_losses(seeds: range, tables: list[str], model: Path | None = None,
+                baseline: Path | None = None) -> Counter[str]:
     """Reads the accuracy bench's Worm Up! game tables of ``seeds`` (each seed's table pinned
     to ``tables`` in turn, or drawn where ``tables`` is empty) and prints, for each, the lost
-    and phantom segments by stage; returns the totals."""
+    and phantom segments by stage; returns the totals. ``model``: the segment judge's forest
+    (default: the committed one); ``baseline``: the same frames read with that forest too,
+    counted as ``baseline.found``, ``baseline.phantom``."""
     import bench_vision_accuracy as bva
+
     from tabletop.render.variety import draw_game_case
     from vision.detector import GAME_KINDS
 
@@ -145,6 +163,8 @@ def game_losses(seeds: range, tables: list[str]) -> Counter[str]:
         config = DetectorConfig(kinds=GAME_KINDS["worm-up"], namer=bva.NamerConfig(),
                                 centres=bva.CentreProposalConfig(finder=bva.CentresConfig()),
                                 posts=bva.PostConfig())
+        if model is not None:
+            config = with_judge(config, model)
         det = Detector(r.calibration(), config=config)
         prep, cand, feats, feet = candidate_stage(det, r.image)
         score = judge_for(det.config.segments.judge).scores(feats) if len(feats) \
@@ -168,14 +188,29 @@ def game_losses(seeds: range, tables: list[str]) -> Counter[str]:
         for q in phantoms:
             own = "own" if own_colour(table, q.color or "") else "other"
             totals[f"phantom.{own}.{light}"] += 1
+            totals[f"phantom.on.{on_clutter(case.distractors, q.centre_mm)}"] += 1
             totals["phantom"] += 1
         totals["segments"] += len(res)
+        if baseline is not None:
+            old = Detector(r.calibration(), config=with_judge(config, baseline)).detect(r.image)
+            old_segs = [q for q in old.scene.pieces if q.kind == "segment"]
+            totals["baseline.found"] += sum(any(
+                math.dist(q.centre_mm, p.centre_mm) <= bva.EXTRA_TOLERANCE_MM["segment"]
+                and q.color == p.color for q in old_segs) for p in shown)
+            totals["baseline.phantom"] += sum(all(
+                math.dist(q.centre_mm, t.centre_mm) > 8.0 for t in truth) for q in old_segs)
         lost = [f"{c}:{s}" for c, s in res if s != "found"]
         print(f"# {case.name} {table} {light}: found {sum(s == 'found' for _, s in res)}/"
               f"{len(res)} phantom {len(phantoms)} {' '.join(lost)}"
               + "".join(f" phantom:{q.color}@({q.x_mm:.0f},{q.y_mm:.0f})" for q in phantoms),
               flush=True)
     return totals
+
+
+def with_judge(config: DetectorConfig, model: Path) -> DetectorConfig:
+    """``config`` with the segment judge's forest read from ``model``."""
+    seg = config.segments
+    return replace(config, segments=replace(seg, judge=replace(seg.judge, model=model)))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -186,6 +221,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game-seeds", default=None,
                     help="A:B: the accuracy bench's Worm Up! game tables instead")
     ap.add_argument("--tables", default="", help="comma-separated table kinds")
+    ap.add_argument("--model", type=Path, default=None,
+                    help="with --game-seeds: the segment judge's forest (default: committed)")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="with --game-seeds: read each frame with this forest too")
     ap.add_argument("--lights", default="", help="comma-separated light kinds (default: drawn)")
     ap.add_argument("--save", type=Path, default=None, help="a folder for the frames")
     ap.add_argument("--no-domes", action="store_true",
@@ -194,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     tables = [t for t in args.tables.split(",") if t]
     if args.game_seeds:
         a, b = (int(v) for v in args.game_seeds.split(":"))
-        totals = game_losses(range(a, b), tables)
+        totals = game_losses(range(a, b), tables, args.model, args.baseline)
         for k in sorted(totals):
             print(f"{k}={totals[k]}")
         return 0

@@ -126,15 +126,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lights", default="",
                     help="comma-separated light kinds pinned in turn (default: drawn), e.g. "
                          "the hard lamps whose shadows stand out from a coloured cloth")
+    ap.add_argument("--clutter", default="",
+                    help="comma-separated clutter kinds pinned in turn, one per seed (default: "
+                         "drawn), e.g. the dice, pencils and mugs of a segment's colour")
     args = ap.parse_args(argv)
     tables = [t for t in args.tables.split(",") if t]
     lights = [t for t in args.lights.split(",") if t]
+    clutter = [t for t in args.clutter.split(",") if t]
     xs, ys, seeds, families = [], [], [], []
     t0 = time.perf_counter()
     for seed in args.seeds:
         pinned = {"table": tables[seed % len(tables)]} if tables else {}
         if lights:
             pinned["light"] = lights[(seed // max(1, len(tables))) % len(lights)]
+        if clutter:
+            pinned["clutter"] = clutter[seed % len(clutter)]
         case = draw_game_case(seed, "worm-up", **pinned)
         rng = np.random.default_rng([seed, 4242])
         if rng.uniform() < args.setups:

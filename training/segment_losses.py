@@ -17,6 +17,16 @@ detector asked for Worm Up!. For every segment in view it says at which stage it
 
 And how many segments were read where none lies (``phantom``). Prints one line a case and the
 totals per colour and stage as ``name=value`` lines.
+
+``--game-seeds A:B`` reads instead the accuracy bench's Worm Up! game tables
+(``tabletop.render.variety.draw_game_case``, table and light drawn from the seed; ``--tables``
+pins the table of each seed in turn, as ``--segment-tables`` does there), the detector built as
+that bench builds it, a segment found within its 8 mm. Each loss is printed with the table, the
+light and whether the table is of the segment's own colour (``own``), and the totals are also
+given per cause (``cause.<stage>.<own|other>.<light>``), so losses can be sorted by what lost
+them rather than by scene::
+
+    .venv/bin/python training/segment_losses.py --game-seeds 183000:183040
 """
 
 from __future__ import annotations
@@ -78,8 +88,9 @@ def stages(image: np.ndarray, calibration, domes: bool = True) -> dict[str, obje
             "cand": cand, "reading": reading}
 
 
-def lost_at(truth, st: dict[str, object]) -> list[tuple[str, str]]:
-    """(colour, stage) for each segment of ``truth`` (Pieces)."""
+def lost_at(truth, st: dict[str, object], found_mm: float = HIT_MM) -> list[tuple[str, str]]:
+    """(colour, stage) for each segment of ``truth`` (Pieces); a reading within ``found_mm``
+    of it found it."""
     det, mask = st["det"], st["mask"]
     reading = st["reading"]
     segs = [p for p in reading.scene.pieces if p.kind == "segment"]
@@ -91,7 +102,7 @@ def lost_at(truth, st: dict[str, object]) -> list[tuple[str, str]]:
         disc = np.zeros(mask.shape, np.uint8)
         cv2.circle(disc, (round(px[0]), round(px[1])), max(1, round(0.8 * r)), 255, -1)
         share = np.count_nonzero(mask[disc > 0]) / max(1, np.count_nonzero(disc))
-        found = [q for q in segs if math.dist(q.centre_mm, p.centre_mm) <= HIT_MM]
+        found = [q for q in segs if math.dist(q.centre_mm, p.centre_mm) <= found_mm]
         d = np.hypot(*(feet - np.array(p.centre_mm)).T) if len(feet) else np.zeros(0)
         if found:
             stage = "found" if any(q.color == p.color for q in found) else "colour"
@@ -105,19 +116,130 @@ def lost_at(truth, st: dict[str, object]) -> list[tuple[str, str]]:
     return out
 
 
+def own_colour(table: str, colour: str) -> bool:
+    """Whether a table (a kind's name, e.g. ``gingham-red``) is of a segment's colour.
+
+    >>> own_colour("felt-red", "red"), own_colour("felt-green", "red"), own_colour("oak", "red")
+    (True, False, False)
+    """
+    return table.rsplit("-", 1)[-1] == colour
+
+
+def on_clutter(distractors, centre_mm: tuple[float, float], reach_mm: float = 25.0) -> str:
+    """The kind of clutter (a case's ``distractors``: dicts with ``kind`` and ``centre_mm``)
+    nearest a phantom within ``reach_mm`` of it, else ``table``.
+
+    >>> on_clutter([{"kind": "dice", "centre_mm": [10.0, 0.0]}], (0.0, 0.0))
+    'dice'
+    >>> on_clutter([{"kind": "pencil", "centre_mm": [90.0, 0.0]}], (0.0, 0.0))
+    'table'
+    """
+    near = [(math.dist(d["centre_mm"], centre_mm), d["kind"]) for d in distractors]
+    near = [n for n in near if n[0] <= reach_mm]
+    return min(near)[1] if near else "table"
+
+
+def game_losses(seeds: range, tables: list[str], model: Path | None = None,
+                baseline: Path | None = None) -> Counter[str]:
+    """Reads the accuracy bench's Worm Up! game tables of ``seeds`` (each seed's table pinned
+    to ``tables`` in turn, or drawn where ``tables`` is empty) and prints, for each, the lost
+    and phantom segments by stage; returns the totals. ``model``: the segment judge's forest
+    (default: the committed one); ``baseline``: the same frames read with that forest too,
+    counted as ``baseline.found``, ``baseline.phantom``."""
+    import bench_vision_accuracy as bva
+
+    from tabletop.render.variety import draw_game_case
+    from vision.detector import GAME_KINDS
+
+    totals: Counter[str] = Counter()
+    for k, seed in enumerate(seeds):
+        kw = {"table": tables[k % len(tables)]} if tables else {}
+        case = draw_game_case(seed, "worm-up", **kw)
+        r = case.render()
+        table, light = case.conditions["table"], case.conditions["light"]
+        shown = [p for p, tr in zip(r.scene.pieces, r.truth, strict=True)
+                 if p.kind == "segment" and not bva.hidden(p.kind, tr.visible_fraction,
+                                                           tr.occluded)]
+        config = DetectorConfig(kinds=GAME_KINDS["worm-up"], namer=bva.NamerConfig(),
+                                centres=bva.CentreProposalConfig(finder=bva.CentresConfig()),
+                                posts=bva.PostConfig())
+        if model is not None:
+            config = with_judge(config, model)
+        det = Detector(r.calibration(), config=config)
+        prep, cand, feats, feet = candidate_stage(det, r.image)
+        score = judge_for(det.config.segments.judge).scores(feats) if len(feats) \
+            else np.zeros(0)
+        reading = det.detect(r.image)
+        st = {"det": det, "mask": segment_mask(det.config.segments.mask, prep),
+              "cand_feet": feet, "score": score, "cand": cand, "reading": reading}
+        res = lost_at(shown, st, found_mm=bva.EXTRA_TOLERANCE_MM["segment"])
+        segs = [q for q in reading.scene.pieces if q.kind == "segment"]
+        truth = [t for t in r.scene.pieces if t.kind == "segment"]
+        phantoms = [q for q in segs if all(math.dist(q.centre_mm, t.centre_mm) > 8.0
+                                           for t in truth)]
+        for (colour, stage), p in zip(res, shown, strict=True):
+            name = stage.split("(")[0]
+            totals[f"{colour}.{name}"] += 1
+            if name != "found":
+                own = "own" if own_colour(table, p.color) else "other"
+                totals[f"cause.{name}.{own}.{light}"] += 1
+                totals[f"cause.{name}.{own}"] += 1
+                totals[f"cause.{name}"] += 1
+        for q in phantoms:
+            own = "own" if own_colour(table, q.color or "") else "other"
+            totals[f"phantom.{own}.{light}"] += 1
+            totals[f"phantom.on.{on_clutter(case.distractors, q.centre_mm)}"] += 1
+            totals["phantom"] += 1
+        totals["segments"] += len(res)
+        if baseline is not None:
+            old = Detector(r.calibration(), config=with_judge(config, baseline)).detect(r.image)
+            old_segs = [q for q in old.scene.pieces if q.kind == "segment"]
+            totals["baseline.found"] += sum(any(
+                math.dist(q.centre_mm, p.centre_mm) <= bva.EXTRA_TOLERANCE_MM["segment"]
+                and q.color == p.color for q in old_segs) for p in shown)
+            totals["baseline.phantom"] += sum(all(
+                math.dist(q.centre_mm, t.centre_mm) > 8.0 for t in truth) for q in old_segs)
+        lost = [f"{c}:{s}" for c, s in res if s != "found"]
+        print(f"# {case.name} {table} {light}: found {sum(s == 'found' for _, s in res)}/"
+              f"{len(res)} phantom {len(phantoms)} {' '.join(lost)}"
+              + "".join(f" phantom:{q.color}@({q.x_mm:.0f},{q.y_mm:.0f})" for q in phantoms),
+              flush=True)
+    return totals
+
+
+def with_judge(config: DetectorConfig, model: Path) -> DetectorConfig:
+    """``config`` with the segment judge's forest read from ``model``."""
+    seg = config.segments
+    return replace(config, segments=replace(seg, judge=replace(seg.judge, model=model)))
+
+
 def main(argv: list[str] | None = None) -> int:
     import bench_trust as bt
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", required=True, help="A:B")
-    ap.add_argument("--tables", required=True, help="comma-separated table kinds")
+    ap.add_argument("--seeds", default=None, help="A:B (the trust bench's start)")
+    ap.add_argument("--game-seeds", default=None,
+                    help="A:B: the accuracy bench's Worm Up! game tables instead")
+    ap.add_argument("--tables", default="", help="comma-separated table kinds")
+    ap.add_argument("--model", type=Path, default=None,
+                    help="with --game-seeds: the segment judge's forest (default: committed)")
+    ap.add_argument("--baseline", type=Path, default=None,
+                    help="with --game-seeds: read each frame with this forest too")
     ap.add_argument("--lights", default="", help="comma-separated light kinds (default: drawn)")
     ap.add_argument("--save", type=Path, default=None, help="a folder for the frames")
     ap.add_argument("--no-domes", action="store_true",
                     help="without the candidates found by their outline (as before them)")
     args = ap.parse_args(argv)
+    tables = [t for t in args.tables.split(",") if t]
+    if args.game_seeds:
+        a, b = (int(v) for v in args.game_seeds.split(":"))
+        totals = game_losses(range(a, b), tables, args.model, args.baseline)
+        for k in sorted(totals):
+            print(f"{k}={totals[k]}")
+        return 0
+    if not args.seeds or not tables:
+        ap.error("--seeds and --tables, or --game-seeds")
     a, b = (int(v) for v in args.seeds.split(":"))
-    tables = args.tables.split(",")
     lights = [x for x in args.lights.split(",") if x] or [None]
     totals: Counter[str] = Counter()
     for seed in range(a, b):

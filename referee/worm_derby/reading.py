@@ -168,6 +168,12 @@ class Reading:
             for p, j in zip(self.base.scene.pieces, self.base.index_map, strict=True)))
 
 
+def _coins_at(pieces: list[Piece | None], player: str) -> list[tuple[int, Point2]]:
+    """Each of ``player``'s coins still in ``pieces`` (None: left out), with its centre."""
+    return [(j, p.centre_mm) for j, p in enumerate(pieces)
+            if p is not None and p.kind == "coin" and p.suit == player]
+
+
 def tile_distance(p: Point2, tile: Piece, side_mm: float) -> float:
     """Distance from ``p`` to a tile's square (negative inside)."""
     a = math.radians(tile.angle_deg or 0.0)
@@ -421,8 +427,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             resolved.append(f"the {p.suit or 'unknown'} coin at {at(where)} stayed as it was")
     # -- a worm known in part lies still when this reading, in part too, fits that
     for player, n in rules.partial.items():
-        mine_at = [(j, p.centre_mm) for j, p in enumerate(pieces)
-                   if p is not None and p.kind == "coin" and p.suit == player]
+        mine_at = _coins_at(pieces, player)
         theirs = [p for _, p in old_coins if p.suit == player]
         if not fits_lying_still([p.centre_mm for p in theirs], [c for _, c in mine_at], n,
                                 rules.coin_mm, rules.touch_factor, rules.stayed_mm):
@@ -439,8 +444,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     for player, n in rules.lengths.items():
         mine = [j for j, p in enumerate(pieces)
                 if p is not None and p.kind == "coin" and p.suit == player]
-        mine_at = [(j, p.centre_mm) for j, p in enumerate(pieces)
-                   if p is not None and p.kind == "coin" and p.suit == player]
+        mine_at = _coins_at(pieces, player)
         seen = len(mine)
         theirs = [(k, p) for k, p in old_coins if p.suit == player]
         if seen == n - 1 and player in rules.may_lose_one:
@@ -510,8 +514,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     misread: list[tuple[int, Piece]] = []
     if rules.overlap_mm is not None:
         for player in rules.lengths:
-            mine_at = [(j, p.centre_mm) for j, p in enumerate(pieces)
-                       if p is not None and p.kind == "coin" and p.suit == player]
+            mine_at = _coins_at(pieces, player)
             for i, (x, y) in misplaced_coins([c for _, c in mine_at], rules.coin_mm,
                                              rules.overlap_mm, rules.centre_noise_mm,
                                              rules.same_place_mm):

@@ -30,7 +30,7 @@ import math
 from collections.abc import Collection, Mapping
 from dataclasses import replace
 
-from referee.worm_derby.reading import ReadingRules, one_coin_gaps
+from referee.worm_derby.reading import STAYED_SHARE, ReadingRules, one_coin_gaps
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.worms import extract_worm
 from tabletop.scene import Scene
@@ -38,10 +38,6 @@ from tabletop.scene import Scene
 MOVED_COINS = 2
 """Coins of a worm read in new places that show it moved: one such coin may be a misread
 (a coin of another worm read with its suit, a coin read far off); two are a move."""
-
-STAYED_SHARE = 0.45
-"""A coin read nearer its old place than this share of a coin's width did not move."""
-
 
 def moved_out_of_turn(table: Scene, reading: Scene, allowed: str | None,
                       lengths: Mapping[str, int], coin_mm: float,

@@ -40,9 +40,10 @@ from referee.worm_derby.move_rules import (
     judge_move,
     most_steps,
 )
-from referee.worm_derby.partial import fits_lying_still
+from referee.worm_derby.partial import fits_lying_still, new_places
 from referee.worm_derby.reading import (
     ACE_REACH_TILES,
+    STAYED_SHARE,
     Candidate,
     Reading,
     ReadingRules,
@@ -308,7 +309,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         it keeps its face; a tile farther off not seen is a misread); otherwise as it was."""
         if read is None:
             return table
-        near = 0.45 * self.d
+        near = STAYED_SHARE * self.d
 
         def unmatched(a: Scene, b: Scene) -> list[Piece]:
             return [p for p in a.pieces if p.kind == "tile" and not any(
@@ -386,9 +387,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                     worms.append(w)
                     continue
                 # read in part again, other coins of it: what is known of it grows
-                stayed = self.reading_rules(state).stayed_mm
-                last = [*last, *(p for p in now if not any(
-                    math.dist(p.centre_mm, q.centre_mm) <= stayed for q in last))]
+                last = [*last, *(now[i] for i in new_places(
+                    [p.centre_mm for p in last], [p.centre_mm for p in now],
+                    STAYED_SHARE * self.d))]
                 keep += last
                 shape = extract_worm(Scene(tuple(last)), w.player, self.d, self.settings)
                 if shape.ok and len(shape.coins) == w.length:
@@ -421,7 +422,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         an end coin, never that one)."""
         if not state.guessed or state.table is None:
             return state
-        stayed = self.reading_rules(state).stayed_mm
+        stayed = STAYED_SHARE * self.d
         table, worms, left = list(state.table.pieces), list(state.worms), []
         for player, place in state.guessed:
             others = [p.centre_mm for p in table if p.kind == "coin" and p.suit == player
@@ -471,7 +472,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         part again (``now``) may be one worm that did not move (:mod:`.partial`)."""
         return fits_lying_still([p.centre_mm for p in last], [p.centre_mm for p in now],
                                 worm.length, self.d, self.settings.touch_factor,
-                                0.45 * self.d)
+                                STAYED_SHARE * self.d)
 
     def _still_on_last_seen(self, table: Scene, scene: Scene, player: str) -> bool:
         """Whether every coin of ``player``'s worm on ``table`` (where it was last seen) is
@@ -780,7 +781,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         if len(places) != 1:
             return None
         old = state.worm(player).coins_mm
-        stayed = 0.45 * self.d
+        stayed = STAYED_SHARE * self.d
         laid = [p for p in (*mine, places[0]) if all(math.dist(p.centre_mm, o) > stayed
                                                       for o in old)]
         if len(laid) <= int(state.roll):

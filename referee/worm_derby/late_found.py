@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from referee.worm_derby.reading import STAYED_SHARE
 from tabletop.scene import Piece, Scene
 
 MOVED_REACH_TILES = 1.5
@@ -40,9 +41,10 @@ def late_tiles(table: Scene, scene: Scene, tile_mm: float, coin_mm: float) -> li
         table: The accepted table.
         scene: The new reading.
         tile_mm: A tile's side.
-        coin_mm: A coin's width (a tile read less than 0.45 of it off is the same tile).
+        coin_mm: A coin's width (a tile read less than
+            :data:`~referee.worm_derby.reading.STAYED_SHARE` of it off is the same tile).
     """
-    stayed = 0.45 * coin_mm
+    stayed = STAYED_SHARE * coin_mm
     old = [p for p in table.pieces if p.kind == "tile"]
     new = [p for p in scene.pieces if p.kind == "tile"]
     unread = [p for p in old if not any(math.dist(p.centre_mm, q.centre_mm) <= stayed

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 from referee.base import Judgement
 from referee.worm_derby.inference import InferredMove, infer_move
 from referee.worm_derby.judging import judged
+from referee.worm_derby.reading import STAYED_SHARE
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.state import DerbyState, WormTrack
 from referee.worm_derby.steps import StepWorld
@@ -185,7 +186,7 @@ class MoveCheck:
         one coin short), it is read whole now and a coin it was seen on is gone: it moved
         since. Empty otherwise (a
         worm whose move was never seen may lie anywhere)."""
-        near = 0.45 * self.game.d  # a coin read nearer its place than this did not move
+        near = STAYED_SHARE * self.game.d  # a coin read nearer its place than this did not move
         seen = [p.centre_mm for p in self.table.pieces if p.kind == "coin" and p.suit == player]
         if len(seen) >= length or len(mine) != length:
             return ()  # not seen short after its move, or not read whole now

@@ -26,12 +26,19 @@ from itertools import combinations
 from tabletop.scene import Point2
 
 
+def new_places(last_mm: Sequence[Point2], now_mm: Sequence[Point2], same_mm: float
+               ) -> list[int]:
+    """The indices of ``now_mm`` that lie farther than ``same_mm`` from all of ``last_mm``
+    (the places the second reading adds)."""
+    return [i for i, c in enumerate(now_mm)
+            if not any(math.dist(c, q) <= same_mm for q in last_mm)]
+
+
 def together(last_mm: Sequence[Point2], now_mm: Sequence[Point2], same_mm: float
              ) -> list[Point2]:
     """The places two readings of a worm show: ``last_mm``'s, then each of ``now_mm`` that
     lies farther than ``same_mm`` from all of them."""
-    return [*last_mm, *(c for c in now_mm
-                        if not any(math.dist(c, q) <= same_mm for q in last_mm))]
+    return [*last_mm, *(now_mm[i] for i in new_places(last_mm, now_mm, same_mm))]
 
 
 def fits_lying_still(last_mm: Sequence[Point2], now_mm: Sequence[Point2], length: int,

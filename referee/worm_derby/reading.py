@@ -59,6 +59,10 @@ FIXED_KINDS = ("tile", "post")
 """Kinds of piece that no roll of the die moves (an ace moves one obstacle tile)."""
 
 
+STAYED_SHARE = 0.45
+"""A piece read nearer its old place than this share of a coin's width did not move."""
+
+
 @dataclass(frozen=True)
 class ReadingRules:
     """What the game says about the pieces, for one reading.
@@ -102,7 +106,7 @@ class ReadingRules:
     @property
     def stayed_mm(self) -> float:
         """A piece read less than this from its old place did not move (a misread)."""
-        return 0.45 * self.coin_mm
+        return STAYED_SHARE * self.coin_mm
 
 
 @dataclass(frozen=True)

@@ -87,6 +87,11 @@ def encode_jpeg(image: np.ndarray, width: int | None = None, quality: int = 80) 
     return buf.tobytes()
 
 
+def snapshot_jpeg(image: np.ndarray, width: int = SNAPSHOT_WIDTH) -> bytes:
+    """The small JPEG kept with a verdict: ``image`` at most ``width`` pixels across."""
+    return encode_jpeg(image, width, 75)
+
+
 class FrameHub:
     """The latest annotated picture, for the live view (MJPEG and single JPEG)."""
 
@@ -112,7 +117,7 @@ class FrameHub:
     def snapshot(self, width: int = SNAPSHOT_WIDTH) -> bytes | None:
         """A small JPEG of the latest raw frame (kept with each verdict), or None."""
         raw = self.raw
-        return None if raw is None else encode_jpeg(raw, width, 75)
+        return None if raw is None else snapshot_jpeg(raw, width)
 
 
 class _Slot:
@@ -440,7 +445,7 @@ class Pipeline:
             # drawing and its JPEG (about 9 ms of CPU at 1280x720); its own picture is this
             # frame's, as the hub's snapshot would give once the frame is put
             if stable is not None:
-                self._judge(stable, image, lambda: encode_jpeg(image, SNAPSHOT_WIDTH, 75))
+                self._judge(stable, image, lambda: snapshot_jpeg(image))
         finally:
             drawn = image
             if self.vision.annotate is not None:

@@ -36,10 +36,6 @@ leaves it unchecked (a coin may be laid partly on another). The other way round,
 reading where the accepted table had none of its kind is checked at its own pose too, and left
 out when the table shows plainly there (a phantom in the wood grain). Other kinds (segments,
 tokens) are left as read (``unclear``).
-
->>> from tabletop.scene import Piece
->>> _nearest_pairs([Piece("coin", 0, 0)], [Piece("tile", 0, 0), Piece("coin", 3, 4)], 5.0)
-[(0, 1)]
 """
 
 from __future__ import annotations
@@ -53,6 +49,7 @@ import numpy as np
 from calibration.model import Calibration
 from tabletop.pieceset import PieceSet, hex_to_rgb
 from tabletop.scene import Piece, Scene
+from vision.piece_pairs import nearest_pairs
 from vision.sampling import REMAP_MAX, remap_layout
 from vision.segment_confirm import (
     SegmentConfirmConfig,
@@ -522,7 +519,7 @@ class Confirmer:
         colours = FrameColours(frame_bgr, self.calibration)
         read = list(reading.pieces)
         kn = [p for p in known.pieces if p.kind in self.kinds]
-        pairs = _nearest_pairs(kn, read, cfg.same_mm)
+        pairs = nearest_pairs(kn, read, cfg.same_mm).pairs
         matched_known = {i for i, _ in pairs}
         matched_read = {j for _, j in pairs}
         missing = [p for i, p in enumerate(kn) if i not in matched_known]
@@ -600,30 +597,3 @@ class Confirmer:
             if c.open and c.edges >= self.config.seen_share * c.open:
                 vals.append(c.contrast)
         return float(np.median(vals)) if vals else None
-
-
-def _nearest_pairs(a: list[Piece], b: list[Piece], within_mm: float) -> list[tuple[int, int]]:
-    """Nearest-first pairs of pieces of the same kind within ``within_mm`` (ties by index).
-    Pairs that may be near enough are found all at once, a millimetre's slack; each is then
-    measured as ever (``math.dist``)."""
-    if not a or not b:
-        return []
-    xa = np.array([p.centre_mm for p in a], float).reshape(-1, 2)
-    xb = np.array([q.centre_mm for q in b], float).reshape(-1, 2)
-    ka = np.array([p.kind for p in a], dtype=object)
-    kb = np.array([q.kind for q in b], dtype=object)
-    maybe = (ka[:, None] == kb[None, :]) & (np.hypot(
-        xa[:, None, 0] - xb[None, :, 0], xa[:, None, 1] - xb[None, :, 1]) <= within_mm + 1.0)
-    cands = sorted((d, i, j) for i, j in zip(*(v.tolist() for v in np.nonzero(maybe)),
-                                              strict=True)
-                   if (d := math.dist(a[i].centre_mm, b[j].centre_mm)) <= within_mm)
-    used_a: set[int] = set()
-    used_b: set[int] = set()
-    out = []
-    for _, i, j in cands:
-        if i not in used_a and j not in used_b:
-            used_a.add(i)
-            used_b.add(j)
-            out.append((i, j))
-    return out
-

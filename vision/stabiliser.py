@@ -16,6 +16,11 @@ from dataclasses import replace
 import numpy as np
 
 from tabletop.scene import Piece, Scene
+from vision.piece_pairs import nearest_pairs
+
+TILE_FACTOR = 2.0
+"""A tile may move twice the tolerance between frames and still be the same (its centre is read
+less surely than a coin's)."""
 
 
 def _pairs(a: Scene, b: Scene, tolerance_mm: float) -> list[int] | None:
@@ -58,9 +63,8 @@ def same_table(a: Scene, b: Scene, tolerance_mm: float = 1.5) -> bool:
 
 def _match(a: Scene | list[Piece], b: Scene | list[Piece], tolerance_mm: float
            ) -> tuple[list[tuple[int, int]], list[int], list[int]]:
-    """Nearest-first matching of two piece lists (same kind, within the tolerance; tiles twice
-    it): ``(pairs, unmatched of a, unmatched of b)``; of equally near pairs the one of the
-    lower index in ``a``, then in ``b``, first.
+    """The stabiliser's pairing of two frames' pieces (:func:`vision.piece_pairs.nearest_pairs`,
+    tiles twice the tolerance): ``(pairs, unmatched of a, unmatched of b)``.
 
     >>> a = [Piece("coin", 0.0, 0.0), Piece("tile", 10.0, 0.0), Piece("coin", 50.0, 0.0)]
     >>> _match(a, [Piece("tile", 12.5, 0.0), Piece("coin", 1.0, 0.0)], 1.5)
@@ -68,27 +72,8 @@ def _match(a: Scene | list[Piece], b: Scene | list[Piece], tolerance_mm: float
     """
     pa = list(a.pieces) if isinstance(a, Scene) else list(a)
     pb = list(b.pieces) if isinstance(b, Scene) else list(b)
-    if not pa or not pb:
-        return [], list(range(len(pa))), list(range(len(pb)))
-    xa = np.array([(p.x_mm, p.y_mm) for p in pa], float)
-    xb = np.array([(q.x_mm, q.y_mm) for q in pb], float)
-    d = np.hypot(xa[:, None, 0] - xb[None, :, 0], xa[:, None, 1] - xb[None, :, 1])
-    ka = np.array([p.kind for p in pa], dtype=object)
-    kb = np.array([q.kind for q in pb], dtype=object)
-    tol = np.where(ka == "tile", 2.0 * tolerance_mm, tolerance_mm)
-    ii, jj = np.nonzero((ka[:, None] == kb[None, :]) & (d <= tol[:, None]))
-    dd = d[ii, jj]
-    order = np.lexsort((jj, ii, dd))  # by distance, then a's index, then b's
-    used_a: set[int] = set()
-    used_b: set[int] = set()
-    pairs = []
-    for i, j in zip(ii[order].tolist(), jj[order].tolist(), strict=True):
-        if i not in used_a and j not in used_b:
-            used_a.add(i)
-            used_b.add(j)
-            pairs.append((i, j))
-    return (pairs, [i for i in range(len(pa)) if i not in used_a],
-            [j for j in range(len(pb)) if j not in used_b])
+    got = nearest_pairs(pa, pb, tolerance_mm, TILE_FACTOR)
+    return got.pairs, got.unpaired_a, got.unpaired_b
 
 
 class Stabiliser:

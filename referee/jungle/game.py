@@ -29,6 +29,7 @@ from typing import Any
 
 from referee.base import Game, GameState, Judgement, Step
 from referee.jungle import geometry as g
+from referee.jungle.catch_up import catch_up
 from referee.jungle.errors import UnknownVariantError
 from referee.jungle.position import (
     Outcome,
@@ -77,6 +78,9 @@ class JungleState(GameState):
         turn_started: ``t`` when the current turn began (None when events carry no time).
         setup_seen: Before the first table is accepted: the tokens some reading saw on their
             squares (a token one reading lacks is carried from another that saw it).
+        unseen_sides: The sides (0, 1) with a token not seen in a reading doubted since the
+            last move judged: such a side may have moved on a table never read whole, so a
+            foul that rests on whose turn it was is a doubt (:func:`after_doubt`).
     """
 
     table: Scene | None
@@ -87,6 +91,7 @@ class JungleState(GameState):
     missed: tuple[int, int] = (0, 0)
     turn_started: float | None = None
     setup_seen: frozenset[int] = frozenset()
+    unseen_sides: frozenset[int] = frozenset()
 
 
 SETUP_UNSEEN_MAX = 1
@@ -193,7 +198,8 @@ class Jungle(Game[JungleState]):
             step = self._judge_move(state, event.player, event.from_square, event.to_square,
                                     seq, event.t, None)
         else:
-            step = self._judge_scene(state, event.scene, seq, event.t)
+            step = after_doubt(self._judge_scene(state, event.scene, seq, event.t), state,
+                               event.scene, self.position(state), self.players, seq)
         return Step(step.state, outputs + step.outputs)
 
     def _run_clock(self, state: JungleState, t: float | None,
@@ -319,6 +325,16 @@ class Jungle(Game[JungleState]):
                 twice = self._moved_twice(state, seen, moved, on_board, seq)
                 if twice is not None:
                     return twice
+        if len(moved) >= 3:
+            caught = self._caught_up(state, scene, seen, moved, vanished, on_board, seq, t)
+            if caught is not None:
+                return caught
+        if len(moved) >= 2 and vanished:
+            v = vanished[0]  # a reading with a token missing calls no "tokens moved" foul
+            return doubt(f"{len(moved)} tokens moved since the last table judged and "
+                         f"{self._animal(v)} is not seen on {g.SQUARE_NAMES[on_board[v]]}: "
+                         "is it hidden, or were moves made that were not seen?",
+                         tuple(seen.index[c] for c in moved), g.square_centre_mm(on_board[v]))
         if len(moved) >= 2:
             said = " and ".join(f"the {piece_name(c)} {g.SQUARE_NAMES[on_board[c]]}-"
                                 f"{g.SQUARE_NAMES[seen.squares[c]]}" for c in moved[:3])
@@ -416,6 +432,53 @@ class Jungle(Game[JungleState]):
                            f"in turn", "warning")
         return Step(two.state, (said, *one.outputs, *two.outputs))
 
+    def _caught_up(self, state: JungleState, scene: Scene, seen: TokenReading,
+                   moved: list[int], vanished: list[int], on_board: Mapping[int, int],
+                   seq: int, t: float | None) -> Step[JungleState] | None:
+        """Three or more tokens moved since the last table judged (tables in doubt or never
+        still between): the turns in between, each side in turn (:func:`catch_up`), judged in
+        turn; a foul only as the last of them, after the moves before it stand (the table as
+        it stood before that move is the accepted one). None when no such turns explain it,
+        or they end in a foul while a token is not seen (a foul needs a complete reading)."""
+        found = catch_up(self.position(state), {c: (on_board[c], seen.squares[c])
+                                                for c in moved}, vanished)
+        if found is None:
+            return None
+        captured = set(vanished) & {self.position(state).board[seen.squares[c]] for c in moved}
+        if not found.legal and set(vanished) - captured:
+            return None
+        # the moves that stand; a side's moving twice leaves both its last moves in question
+        stand = found.order if found.legal else found.order[:-2 if found.twice else -1]
+        back = [c for c in found.order if c not in stand]
+        table = scene
+        for c in back:  # the table before the foul: those tokens on the squares they left
+            k = seen.index[c]
+            x, y = g.square_centre_mm(on_board[c])
+            table = replace(table, pieces=(*table.pieces[:k], replace(table.pieces[k], x_mm=x,
+                                                                      y_mm=y),
+                                           *table.pieces[k + 1:]))
+        outputs: list[Event] = [Notice(seq, f"{len(moved)} moves were made while the table was "
+                                            "not judged: they are judged in turn", "warning")]
+        cur = state
+        for k, c in enumerate(stand):
+            step = self._judge_move(cur, self.players[side_of(c)], g.SQUARE_NAMES[on_board[c]],
+                                    g.SQUARE_NAMES[seen.squares[c]], seq, t,
+                                    table if k == len(stand) - 1 else None, (seen.index[c],))
+            outputs.extend(step.outputs)
+            cur = step.state
+        if found.twice:
+            twice = self._moved_twice(cur, seen, back, on_board, seq)
+            if twice is None:
+                return None
+            outputs.extend(twice.outputs)
+        elif back:
+            c = back[0]
+            step = self._judge_move(cur, self.players[side_of(c)], g.SQUARE_NAMES[on_board[c]],
+                                    g.SQUARE_NAMES[seen.squares[c]], seq, t, None,
+                                    (seen.index[c],))
+            outputs.extend(step.outputs)
+        return Step(cur, tuple(outputs))
+
     def _moved_twice(self, state: JungleState, seen: TokenReading, moved: list[int],
                      on_board: Mapping[int, int], seq: int) -> Step[JungleState] | None:
         """Two tokens of one side moved since the last table judged (the first's table never
@@ -505,7 +568,7 @@ class Jungle(Game[JungleState]):
                                         "Cannot accept this table: an animal stands in the water "
                                         "or in its own den."),))
         new = replace(state, table=scene, position=text, history=(*state.history, new_pos.key()),
-                      outcome=None)
+                      outcome=None, unseen_sides=frozenset())
         outputs: list[Event] = [Verdict(seq, None, True, "ok",
                                         f"The table is accepted as it stands; "
                                         f"{self.players[new_pos.side]} to move.")]
@@ -542,6 +605,35 @@ class Jungle(Game[JungleState]):
             out["turn_started"] = state.turn_started
             out["missed_turns"] = {self.players[i]: state.missed[i] for i in (0, 1)}
         return out
+
+
+def after_doubt(step: Step[JungleState], before: JungleState, scene: Scene, pos: Position,
+                players: tuple[str, ...], seq: int) -> Step[JungleState]:
+    """A scene's step with what the doubts since the last move judged leave unsure.
+
+    A reading doubted with a token of a side not seen marks that side in
+    :attr:`JungleState.unseen_sides` (it may have moved there unseen); a move judged legal
+    clears them. While a side is marked, a foul that it would undo by a move made unseen
+    is a doubt, not a foul (the state as it was): ``turn`` when it was that side's turn (a
+    chain of "not your turn" after one misread is no referee's), and ``moves`` (more tokens
+    moved than turns judged) whenever some side is marked.
+    """
+    verdicts = [o for o in step.outputs if isinstance(o, Verdict)]
+    if any(isinstance(o, Doubt) for o in step.outputs):
+        seen = read_tokens(scene).squares
+        sides = {side_of(code) for _, code in pos.pieces() if code not in seen}
+        return Step(replace(step.state, unseen_sides=before.unseen_sides | sides), step.outputs)
+    bad = next((v for v in verdicts if not v.legal and (
+        (v.rule == "turn" and pos.side in before.unseen_sides)
+        or (v.rule == "moves" and before.unseen_sides))), None)
+    if bad is not None:
+        return Step(before, (Doubt(seq, bad.player or players[pos.side], bad.pieces, bad.where,
+                                   bad.reason[:-1] + f", but a table before was in doubt and "
+                                   f"{players[pos.side]} may have moved there unseen: fix the "
+                                   "reading or accept the table."),))
+    if verdicts and all(v.legal for v in verdicts):
+        return Step(replace(step.state, unseen_sides=frozenset()), step.outputs)
+    return step
 
 
 def _sentence(s: str) -> str:

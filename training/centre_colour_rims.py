@@ -106,6 +106,7 @@ def windows_of_seed(seed: int, light: str | None, table: str | None) -> dict:
 
 VARIANTS: dict[str, ColourRimConfig] = {
     "committed": ColourRimConfig(),
+    **{f"over_texture{k}": ColourRimConfig(over_texture=k) for k in (2.0, 2.25)},
 }
 """The configurations ``--evaluate`` compares."""
 

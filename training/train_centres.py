@@ -172,6 +172,20 @@ def camera_blur(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return cv2.filter2D(img, -1, k / k.sum(), borderType=cv2.BORDER_REFLECT)
 
 
+def dim_room(img: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, float]:
+    """``img`` (h, w, 3) float32 as a dim, warm room shows it (the renderer's ``dim-warm``:
+    an exposure of 0.35-0.6, a lamp of 2700-3200 K, a camera's noise of 6-14 levels): darkened
+    by 0.35-0.7, blue and green cut as a warm lamp cuts them, and sensor noise of 2-6 levels
+    (the frame's 6-14, averaged by the halved frame and the 2 mm view). Returns the image and
+    the mean gain over the channels, by which the frame's level falls too (the level is
+    measured on the dim frame, all channels)."""
+    gain = rng.uniform(0.35, 0.7) * np.array(
+        [rng.uniform(0.55, 0.8), rng.uniform(0.8, 0.95), 1.0], np.float32)
+    out = img * gain.astype(np.float32)
+    out += rng.standard_normal(img.shape, dtype=np.float32) * float(rng.uniform(2.0, 6.0))
+    return out, float(gain.mean())
+
+
 def raw_crop(v: View, x0: int, y0: int, size: int) -> tuple[np.ndarray, np.ndarray]:
     """The stored top view over [x0, x0 + size) x [y0, y0 + size), unseen (valid 0) beyond."""
     top, valid = v.top()
@@ -202,6 +216,7 @@ class Augment:
     blind: float = BLIND_SHARE
     glare: float = 0.0
     blur: float = 0.0
+    dim: float = 0.0
 
 
 def sample(views: list[View], rng: np.random.Generator, n: int, post_crops: float = 0.0,
@@ -213,7 +228,7 @@ def sample(views: list[View], rng: np.random.Generator, n: int, post_crops: floa
     the views that show one): in the usual mix a post is one piece in eight, and its foot, a
     thin dark wall in this 2 mm view, is what the net learns last. ``post_loss`` weighs the
     post map's loss against the others'. ``augment``: the shares of crops under a blind's
-    bands, a glare's lobe over one of its pieces and a camera's blur."""
+    bands, a glare's lobe over one of its pieces, a camera's blur and a dim warm room."""
     xb = np.zeros((n, CHANNELS, CROP, CROP), np.float32)
     tb = np.zeros((n, len(KINDS), CROP // STRIDE, CROP // STRIDE), np.float32)
     wb = np.zeros_like(tb)
@@ -256,11 +271,15 @@ def sample(views: list[View], rng: np.random.Generator, n: int, post_crops: floa
             np.minimum(img, 255.0, out=img)
         if augment.blur and rng.random() < augment.blur:
             img = camera_blur(img, rng)
+        level = v.level
+        if augment.dim and rng.random() < augment.dim:
+            img, gain = dim_room(img, rng)
+            level *= gain
         noise = rng.standard_normal(img.shape, dtype=np.float32)
         noise *= rng.uniform(0, 3.0)
         img += noise
         top = np.clip(img + 0.5, 0, 255).astype(np.uint8)
-        x = input_of_top(top, np.ascontiguousarray(valid), v.level)
+        x = input_of_top(top, np.ascontiguousarray(valid), level)
         x = x[:, MARGIN:MARGIN + CROP, MARGIN:MARGIN + CROP].copy()
         x[:3] *= rng.uniform(0.8, 1.2)
         x[:6] = np.clip(x[:6], -4.0, 2.0) * x[6]
@@ -434,6 +453,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="share of crops with a glare's lobe over one of their pieces")
     ap.add_argument("--blur-crops", type=float, default=0.0,
                     help="share of crops blurred as a far or shaken camera blurs them")
+    ap.add_argument("--dim-crops", type=float, default=0.0,
+                    help="share of crops darkened and made noisy as a dim warm room shows them")
+    ap.add_argument("--keep-thresholds", action="store_true",
+                    help="with --init: keep its JSON's peak thresholds (else the best F2 on "
+                         "--val)")
     ap.add_argument("--init", default=None,
                     help="start from these exported weights (their batch norms stay frozen)")
     args = ap.parse_args(argv)
@@ -468,10 +492,15 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"--post-crops: a share 0-1, not {args.post_crops}")
     if args.post_loss <= 0.0:
         raise SystemExit(f"--post-loss: a positive weight, not {args.post_loss}")
-    for name in ("blind_crops", "glare_crops", "blur_crops"):
+    for name in ("blind_crops", "glare_crops", "blur_crops", "dim_crops"):
         if not 0.0 <= getattr(args, name) <= 1.0:
             raise SystemExit(f"--{name.replace('_', '-')}: a share 0-1, not {getattr(args, name)}")
-    augment = Augment(args.blind_crops, args.glare_crops, args.blur_crops)
+    augment = Augment(args.blind_crops, args.glare_crops, args.blur_crops, args.dim_crops)
+    fixed = None
+    if args.keep_thresholds:
+        if not args.init:
+            raise SystemExit("--keep-thresholds: needs --init (whose JSON holds them)")
+        fixed = json.loads(Path(args.init).with_suffix(".json").read_text())["thresholds"]
     views = load(args.train, args.exclude_family)
     if not views:
         raise SystemExit("no training views")
@@ -514,7 +543,7 @@ def main(argv: list[str] | None = None) -> int:
             return model(torch.from_numpy(x)[None])[0].numpy()
 
     heats = heats_of(torch_run, val)
-    chosen, vfig, table = measure(heats, val, hard, heats_of(torch_run, hard), None)
+    chosen, vfig, table = measure(heats, val, hard, heats_of(torch_run, hard), fixed)
 
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -537,7 +566,7 @@ def main(argv: list[str] | None = None) -> int:
         "init": Path(args.init).name if args.init else None, "lr": args.lr,
         "post_crops": args.post_crops, "post_loss": args.post_loss,
         "blind_crops": args.blind_crops, "glare_crops": args.glare_crops,
-        "blur_crops": args.blur_crops,
+        "blur_crops": args.blur_crops, "dim_crops": args.dim_crops,
         "parameters": int(sum(p.numel() for p in model.parameters())),
     }
     out.with_suffix(".json").write_text(json.dumps(meta, indent=1) + "\n")

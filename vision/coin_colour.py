@@ -160,9 +160,38 @@ def colour_rim_centres(top_bgr: np.ndarray, starts: np.ndarray, away: np.ndarray
         r: The coin's radius in view pixels.
     """
     cfg = cfg or ColourRimConfig()
+    fit = colour_rim_fit(top_bgr, starts, away, r, cfg)
+    good = fit.held & (fit.lift >= cfg.over_texture * np.maximum(fit.texture, 1e-3))
+    out = np.full_like(fit.centre, np.nan)
+    out[good] = fit.centre[good]
+    return out
+
+
+@dataclass(frozen=True)
+class ColourRimFit:
+    """The colour rim fit round each of N starts, before its last check.
+
+    Attributes:
+        centre: (N, 2) the fitted centres (view pixels; NaN where the window leaves the view).
+        held: (N,) the fit holds (enough rays, its RMS, near the start).
+        lift: (N,) the rim's rise (median over the kept rays), in units of the table's noise.
+        texture: (N,) the table's median change over the same step round the coin, in the same
+            units.
+    """
+
+    centre: np.ndarray
+    held: np.ndarray
+    lift: np.ndarray
+    texture: np.ndarray
+
+
+def colour_rim_fit(top_bgr: np.ndarray, starts: np.ndarray, away: np.ndarray, r: float,
+                   cfg: ColourRimConfig) -> ColourRimFit:
+    """:func:`colour_rim_centres`'s fit, with what its last check weighs (see there)."""
     starts = np.asarray(starts, float).reshape(-1, 2)
     away = np.asarray(away, float).reshape(-1, 2)
-    out = np.full((len(starts), 2), np.nan)
+    n = len(starts)
+    out = ColourRimFit(np.full((n, 2), np.nan), np.zeros(n, bool), np.zeros(n), np.zeros(n))
     h, w = top_bgr.shape[:2]
     reach = int(np.ceil(cfg.table[1] * r)) + 4
     corner = np.floor(starts).astype(int) - reach
@@ -199,8 +228,10 @@ def colour_rim_centres(top_bgr: np.ndarray, starts: np.ndarray, away: np.ndarray
                                        axis=-1).reshape(len(c), -1), axis=1)
     lift = np.array([np.median(x[m]) if m.any() else 0.0 for x, m in zip(rise, kept,
                                                                           strict=True)])
-    good &= lift >= cfg.over_texture * np.maximum(texture, 1e-3)
-    out[inside[good]] = c[good] + corner[inside[good]]
+    out.centre[inside] = c + corner[inside]
+    out.held[inside] = good
+    out.lift[inside] = lift
+    out.texture[inside] = texture
     return out
 
 

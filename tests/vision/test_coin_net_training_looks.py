@@ -104,3 +104,34 @@ def test_only_pins_each_seed_to_one_of_the_values_given() -> None:
     assert only_choices(132501, only) == only_choices(132501, only)
     with pytest.raises(ValueError, match="hand=yes"):
         parse_only(["hand=yes"])
+
+
+def test_dim_room_darkens_warms_and_adds_noise() -> None:
+    from train_centres import dim_room
+
+    img = np.full((60, 60, 3), 120.0, np.float32)
+    for s in range(6):
+        out, gain = dim_room(img, np.random.default_rng(s))
+        b, g, r = (float(out[..., c].mean()) for c in range(3))
+        assert b < g < r <= 120.0 * 0.7 + 1.0 and r >= 120.0 * 0.35 - 1.0  # warm and dark
+        assert abs(gain - (b + g + r) / 3 / 120.0) < 0.02
+        assert 1.5 < float(out[..., 2].std()) < 7.0  # the camera's noise
+
+
+def test_crops_in_a_dim_room_keep_their_targets_on_the_coin() -> None:
+    from train_centres import STRIDE, Augment, sample
+
+    v = _coin_view()
+    rng = np.random.default_rng(11)
+    seen = 0
+    for _ in range(6):
+        xb, tb, _ = sample([v], rng, 4, augment=Augment(blind=0.0, dim=1.0))
+        assert np.isfinite(xb).all()
+        for x, t in zip(xb, tb, strict=True):
+            if t[0].max() < 0.5:
+                continue
+            y, x_ = np.unravel_index(np.argmax(t[0]), t[0].shape)
+            py, px = y * STRIDE, x_ * STRIDE
+            assert x[0, py, px] > x[0, py, px - 12 if px >= 12 else px + 12] + 0.2
+            seen += 1
+    assert seen >= 6

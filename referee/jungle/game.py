@@ -415,11 +415,7 @@ class Jungle(Game[JungleState]):
         if len(first) != 1 or len(second) != 1:
             return None
         c = second[0]
-        x, y = g.square_centre_mm(on_board[c])
-        k = seen.index[c]
-        before = replace(scene, pieces=(*scene.pieces[:k], replace(scene.pieces[k], x_mm=x,
-                                                                      y_mm=y),
-                                        *scene.pieces[k + 1:]))
+        before = _token_back(scene, seen.index[c], on_board[c])
         one = self._judge_scene(state, before, seq, t)
         if not one.verdicts or not all(v.legal for v in one.verdicts) or \
                 any(isinstance(o, Doubt | Winner) for o in one.outputs):
@@ -440,11 +436,11 @@ class Jungle(Game[JungleState]):
         turn; a foul only as the last of them, after the moves before it stand (the table as
         it stood before that move is the accepted one). None when no such turns explain it,
         or they end in a foul while a token is not seen (a foul needs a complete reading)."""
-        found = catch_up(self.position(state), {c: (on_board[c], seen.squares[c])
-                                                for c in moved}, vanished)
+        pos = self.position(state)
+        found = catch_up(pos, {c: (on_board[c], seen.squares[c]) for c in moved}, vanished)
         if found is None:
             return None
-        captured = set(vanished) & {self.position(state).board[seen.squares[c]] for c in moved}
+        captured = set(vanished) & {pos.board[seen.squares[c]] for c in moved}
         if not found.legal and set(vanished) - captured:
             return None
         # the moves that stand; a side's moving twice leaves both its last moves in question
@@ -452,18 +448,15 @@ class Jungle(Game[JungleState]):
         back = [c for c in found.order if c not in stand]
         table = scene
         for c in back:  # the table before the foul: those tokens on the squares they left
-            k = seen.index[c]
-            x, y = g.square_centre_mm(on_board[c])
-            table = replace(table, pieces=(*table.pieces[:k], replace(table.pieces[k], x_mm=x,
-                                                                      y_mm=y),
-                                           *table.pieces[k + 1:]))
+            table = _token_back(table, seen.index[c], on_board[c])
         outputs: list[Event] = [Notice(seq, f"{len(moved)} moves were made while the table was "
                                             "not judged: they are judged in turn", "warning")]
         cur = state
-        for k, c in enumerate(stand):
+        # the moves that stand, then a foul's move (judged against the table they left)
+        for c in stand if found.twice else found.order:
             step = self._judge_move(cur, self.players[side_of(c)], g.SQUARE_NAMES[on_board[c]],
                                     g.SQUARE_NAMES[seen.squares[c]], seq, t,
-                                    table if k == len(stand) - 1 else None, (seen.index[c],))
+                                    table if c == stand[-1] else None, (seen.index[c],))
             outputs.extend(step.outputs)
             cur = step.state
         if found.twice:
@@ -471,12 +464,6 @@ class Jungle(Game[JungleState]):
             if twice is None:
                 return None
             outputs.extend(twice.outputs)
-        elif back:
-            c = back[0]
-            step = self._judge_move(cur, self.players[side_of(c)], g.SQUARE_NAMES[on_board[c]],
-                                    g.SQUARE_NAMES[seen.squares[c]], seq, t, None,
-                                    (seen.index[c],))
-            outputs.extend(step.outputs)
         return Step(cur, tuple(outputs))
 
     def _moved_twice(self, state: JungleState, seen: TokenReading, moved: list[int],
@@ -634,6 +621,15 @@ def after_doubt(step: Step[JungleState], before: JungleState, scene: Scene, pos:
     if verdicts and all(v.legal for v in verdicts):
         return Step(replace(step.state, unseen_sides=frozenset()), step.outputs)
     return step
+
+
+def _token_back(scene: Scene, index: int, square: int) -> Scene:
+    """``scene`` with its piece at ``index`` put back on the centre of ``square`` (the table
+    before that token's move)."""
+    x, y = g.square_centre_mm(square)
+    return replace(scene, pieces=(*scene.pieces[:index],
+                                  replace(scene.pieces[index], x_mm=x, y_mm=y),
+                                  *scene.pieces[index + 1:]))
 
 
 def _sentence(s: str) -> str:

@@ -52,6 +52,12 @@ def started(game: WormDerby, first: Scene, table: Scene | None = None) -> DerbyS
     return state
 
 
+def said(out: Iterable[Event]) -> list[tuple[str, str | None, str | None]]:
+    """What the referee said, as ``(type, player, rule)`` of each output."""
+    return [(type(e).__name__, getattr(e, "player", None), getattr(e, "rule", None))
+            for e in out]
+
+
 def is_one_plain_sentence(text: str) -> bool:
     """A capitalised first word, one full stop at the very end, no "suns's"."""
     return (bool(text) and text[0].isupper() and text.endswith(".") and "s's" not in text

@@ -5,7 +5,17 @@ from __future__ import annotations
 
 from tabletop.events import Verdict
 from tests.factories import tile
-from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen, started
+from tests.referee.worm_derby.helpers import (
+    D,
+    course,
+    line,
+    new_game,
+    play,
+    roll,
+    said,
+    seen,
+    started,
+)
 
 OBSTACLE = tile(0, 500)
 SUNS0 = line(-40, 0, 6, "suns")
@@ -13,11 +23,6 @@ MOONS0 = line(40, 0, 6, "moons")
 FIRST = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0).scene
 MOONS2 = line(40, 2 * D, 6, "moons")  # moons' worm two steps on
 SUNS2 = line(-40, 2 * D, 6, "suns")
-
-
-def said(out):
-    return [(type(e).__name__, getattr(e, "player", None), getattr(e, "rule", None))
-            for e in out]
 
 
 def test_turn_a_worm_moved_on_anothers_roll_is_called_though_a_coin_of_the_mover_is_not_seen():

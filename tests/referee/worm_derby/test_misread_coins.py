@@ -13,18 +13,23 @@ from tabletop.events import Doubt, Verdict, parse_event
 from tabletop.jsonin import loads
 from tabletop.scene import Scene
 from tests.factories import coin, tile
-from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen, started
+from tests.referee.worm_derby.helpers import (
+    D,
+    course,
+    line,
+    new_game,
+    play,
+    roll,
+    said,
+    seen,
+    started,
+)
 
 OBSTACLE = tile(0, 500)
 SUNS0 = line(-40, 0, 6, "suns")
 MOONS0 = line(40, 0, 6, "moons")
 FIRST = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0).scene
 OVERLAP_MM = D - 2 * 0.5 - 2.5  # the step rule's (WormSettings.overlap_mm)
-
-
-def said(out):
-    return [(type(e).__name__, getattr(e, "player", None), getattr(e, "rule", None))
-            for e in out]
 
 
 def suns_moved_two(sixth_y: float, head_y: float = 7 * D) -> list:

@@ -57,23 +57,36 @@ def test_camera_blur_keeps_the_level_and_the_piece_in_place() -> None:
         assert abs(cy - 40.0) < 0.6 and abs(cx - 40.0) < 0.6  # no shift of the centre
 
 
-def test_crops_under_blur_keep_their_targets_on_the_coin() -> None:
-    from train_centres import STRIDE, Augment, sample
+def _coin_target_contrasts(augment: object, seed: int, channel: int
+                           ) -> tuple[list[float], list[np.ndarray]]:
+    """Six batches of four crops of the coin view drawn with ``augment``: for each crop whose
+    coin target peaks, the input ``channel`` at the peak less 12 px to its side; and the
+    batches' inputs."""
+    from train_centres import STRIDE, sample
 
     v = _coin_view()
-    rng = np.random.default_rng(7)
-    seen = 0
+    rng = np.random.default_rng(seed)
+    contrasts, batches = [], []
     for _ in range(6):
-        xb, tb, _ = sample([v], rng, 4, augment=Augment(blind=0.0, glare=0.0, blur=1.0))
+        xb, tb, _ = sample([v], rng, 4, augment=augment)
+        batches.append(xb)
         for x, t in zip(xb, tb, strict=True):
             if t[0].max() < 0.5:
                 continue
             y, x_ = np.unravel_index(np.argmax(t[0]), t[0].shape)
             py, px = y * STRIDE, x_ * STRIDE
-            # blurred, turned, mirrored and exposed, the coin is still brighter there
-            assert x[1, py, px] > x[1, py, px - 12 if px >= 12 else px + 12] + 0.2
-            seen += 1
-    assert seen >= 6
+            contrasts.append(float(x[channel, py, px] - x[channel, py,
+                                                           px - 12 if px >= 12 else px + 12]))
+    return contrasts, batches
+
+
+def test_crops_under_blur_keep_their_targets_on_the_coin() -> None:
+    from train_centres import Augment
+
+    contrasts, _ = _coin_target_contrasts(Augment(blind=0.0, glare=0.0, blur=1.0), 7, 1)
+    # blurred, turned, mirrored and exposed, the coin is still brighter there
+    assert all(c > 0.2 for c in contrasts)
+    assert len(contrasts) >= 6
 
 
 def test_crops_under_glare_stay_finite_and_in_range() -> None:
@@ -119,19 +132,9 @@ def test_dim_room_darkens_warms_and_adds_noise() -> None:
 
 
 def test_crops_in_a_dim_room_keep_their_targets_on_the_coin() -> None:
-    from train_centres import STRIDE, Augment, sample
+    from train_centres import Augment
 
-    v = _coin_view()
-    rng = np.random.default_rng(11)
-    seen = 0
-    for _ in range(6):
-        xb, tb, _ = sample([v], rng, 4, augment=Augment(blind=0.0, dim=1.0))
-        assert np.isfinite(xb).all()
-        for x, t in zip(xb, tb, strict=True):
-            if t[0].max() < 0.5:
-                continue
-            y, x_ = np.unravel_index(np.argmax(t[0]), t[0].shape)
-            py, px = y * STRIDE, x_ * STRIDE
-            assert x[0, py, px] > x[0, py, px - 12 if px >= 12 else px + 12] + 0.2
-            seen += 1
-    assert seen >= 6
+    contrasts, batches = _coin_target_contrasts(Augment(blind=0.0, dim=1.0), 11, 0)
+    assert all(np.isfinite(xb).all() for xb in batches)
+    assert all(c > 0.2 for c in contrasts)
+    assert len(contrasts) >= 6

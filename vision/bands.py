@@ -39,8 +39,8 @@ SEARCH_STEPS = 6
 """...0.5 degree up to 6 steps each way (12 on where the last is best: grain, a marble's veins
 or the pieces turn the gradients' direction 1-5 degrees from the bands'); then in steps of..."""
 TURN_STEP_DEG = 0.1
-"""...this, up to 4 steps each way (a band's edge 1 m away moves 1.7 mm a tenth of a
-degree), and the profile made from about..."""
+"""...this, up to 4 steps each way, and then of a quarter of it (a band's edge 1 m away
+moves 1.7 mm a tenth of a degree), and the profile made from about..."""
 SAMPLES = 100_000
 """...this many of the cells, on an even lattice."""
 
@@ -62,34 +62,32 @@ class Bands:
     bin_px: float
     gain: np.ndarray
 
-    def _affine(self, x0: float, y0: float, step: float, w: int, h: int) -> np.ndarray:
-        """The gain at view points ``(x0 + step * i, y0 + step * j)``, float32 (h, w)."""
+    def _at(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
+        """The gain at view points ``(xs[i], ys[j])``, float32 (len(ys), len(xs)): the same
+        value at the same point however the points are gathered (a part of the view, whole
+        rows, all of it)."""
         nx, ny = self.normal_xy
         b = self.bin_px
-        m = np.array([[nx * step / b, ny * step / b,
-                       (nx * x0 + ny * y0 - self.start_px) / b - 0.5], [0.0, 0.0, 0.0]])
-        return cv2.warpAffine(self.gain[None, :], m, (w, h),
-                              flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
-                              borderMode=cv2.BORDER_REPLICATE)
+        across = (nx / b) * np.asarray(xs, np.float64)
+        down = (ny / b) * np.asarray(ys, np.float64) - (self.start_px / b + 0.5)
+        mx = (down[:, None] + across[None, :]).astype(np.float32)
+        return cv2.remap(self.gain[None, :], mx, np.zeros_like(mx), cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
 
     def at_rect(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
         """The gain at every view pixel of ``[x0, x1) x [y0, y1)``, float32 (h, w)."""
-        return self._affine(x0, y0, 1.0, x1 - x0, y1 - y0)
+        return self._at(np.arange(x0, x1), np.arange(y0, y1))
 
     def at_cells(self, factor: int, shape_hw: tuple[int, int]) -> np.ndarray:
         """The gain at the centres of the view's ``factor``-pixel cells, float32
         ``shape_hw``."""
         c = (factor - 1) / 2.0
-        return self._affine(c, c, float(factor), shape_hw[1], shape_hw[0])
+        h, w = shape_hw
+        return self._at(np.arange(w) * factor + c, np.arange(h) * factor + c)
 
     def at_rows(self, rows: np.ndarray, width: int) -> np.ndarray:
         """The gain along whole view rows, float32 (len(rows), width)."""
-        nx, ny = self.normal_xy
-        u = nx * np.arange(width, dtype=np.float32)[None, :] + ny * np.asarray(
-            rows, np.float32)[:, None]
-        mx = ((u - self.start_px) / self.bin_px - 0.5).astype(np.float32)
-        return cv2.remap(self.gain[None, :], mx, np.zeros_like(mx), cv2.INTER_LINEAR,
-                         borderMode=cv2.BORDER_REPLICATE)
+        return self._at(np.arange(width), rows)
 
 
 def times_gain(bgr: np.ndarray, gain: np.ndarray) -> np.ndarray:
@@ -166,15 +164,23 @@ def _fit(xs: np.ndarray, ys: np.ndarray, v: np.ndarray, angle: float, bin_px: fl
 
 def _lattice(cells_bgr: np.ndarray, table_bgr: np.ndarray, valid_cells: np.ndarray,
              factor: int, most: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """About ``most`` cells of the play area on an even lattice: their centres ``(xs, ys)``
-    (view pixels) and the log of each one's brightness over the smooth table's there (a
-    piece's, 4.5 times as bright or dark, left out)."""
-    stride = max(1, math.ceil(math.sqrt(np.count_nonzero(valid_cells) / most)))
-    lr = log_ratio(cells_bgr[::stride, ::stride], table_bgr[::stride, ::stride])
-    jj, ii = np.nonzero(valid_cells[::stride, ::stride] & (np.abs(lr) < 1.5))
-    xs = (ii * stride + 0.5) * factor - 0.5
-    ys = (jj * stride + 0.5) * factor - 0.5
-    return xs, ys, lr[jj, ii].astype(np.float64)
+    """About ``most`` cells of the play area, one in each square of an even lattice at a
+    place in it drawn once (a fixed seed: bands along the lattice's rows or columns still
+    meet every bin across them): their centres ``(xs, ys)`` (view pixels) and the log of each
+    one's brightness over the smooth table's there (a piece's, 4.5 times as bright or dark,
+    left out)."""
+    h, w = valid_cells.shape
+    k = max(1, math.ceil(math.sqrt(np.count_nonzero(valid_cells) / most)))
+    jj, ii = np.mgrid[0:h // k, 0:w // k]
+    rng = np.random.default_rng(0)
+    jj = (jj * k + rng.integers(0, k, jj.shape)).ravel()
+    ii = (ii * k + rng.integers(0, k, ii.shape)).ravel()
+    keep = valid_cells[jj, ii]
+    jj, ii = jj[keep], ii[keep]
+    lr = log_ratio(cells_bgr[jj, ii][None], table_bgr[jj, ii][None])[0]
+    ok = np.abs(lr) < 1.5
+    return ((ii[ok] + 0.5) * factor - 0.5, (jj[ok] + 0.5) * factor - 0.5,
+            lr[ok].astype(np.float64))
 
 
 def _pyramid(cells_bgr: np.ndarray, table_bgr: np.ndarray, valid_cells: np.ndarray,
@@ -247,7 +253,8 @@ def fit_bands(cells_bgr: np.ndarray, table_bgr: np.ndarray, valid_cells: np.ndar
         if spread <= share * sigma:
             return None
         xs, ys, v = _lattice(cells_bgr, table_bgr, valid_cells, factor, SAMPLES)
-        angle = _search(xs, ys, v, angle, bin_px, 3.0 * sigma, TURN_STEP_DEG, 4)
+        for step_deg in (TURN_STEP_DEG, TURN_STEP_DEG / 4.0):
+            angle = _search(xs, ys, v, angle, bin_px, 3.0 * sigma, step_deg, 4)
     else:
         xs, ys, v = _lattice(cells_bgr, table_bgr, valid_cells, factor, SAMPLES)
     return _fit(xs, ys, v, angle, bin_px)[0]

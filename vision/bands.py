@@ -139,14 +139,14 @@ def _spread(prof: np.ndarray, cnt: np.ndarray, sigma: float) -> float:
 
 
 def _bins(xs: np.ndarray, ys: np.ndarray, angle: float, bin_px: float
-          ) -> tuple[np.ndarray, int, float, np.ndarray]:
-    """Each sample's bin across ``angle``, the bins' number, the first's start and the
-    samples' places along the bands."""
-    nx, ny = math.cos(angle), math.sin(angle)
-    u = nx * xs + ny * ys
+          ) -> tuple[np.ndarray, int, float]:
+    """Each sample's bin across ``angle``, the bins' number and the first's start."""
+    u = math.cos(angle) * xs + math.sin(angle) * ys
     start = float(u.min())
-    bins = ((u - start) / bin_px).astype(np.intp)
-    return bins, int(bins.max()) + 1, start, nx * ys - ny * xs
+    u -= start
+    u /= bin_px
+    bins = u.astype(np.intp)
+    return bins, int(bins.max()) + 1, start
 
 
 def _fit(xs: np.ndarray, ys: np.ndarray, v: np.ndarray, angle: float, bin_px: float,
@@ -154,7 +154,7 @@ def _fit(xs: np.ndarray, ys: np.ndarray, v: np.ndarray, angle: float, bin_px: fl
     """The bands across ``angle`` fitted to samples ``v`` at view points ``(xs, ys)``; their
     spread, the samples' robust sigma about them and their root mean square about them with
     each capped at 3 sigmas (what the direction's refinement makes least)."""
-    bins, n, start, _ = _bins(xs, ys, angle, bin_px)
+    bins, n, start = _bins(xs, ys, angle, bin_px)
     prof, cnt, sigma = _profile(bins, v, n, iters)
     gain = np.exp(prof).astype(np.float32)
     bands = Bands((math.cos(angle), math.sin(angle)), start, bin_px, gain)
@@ -264,7 +264,7 @@ def _loss(xs: np.ndarray, ys: np.ndarray, v: np.ndarray, angle: float, bin_px: f
           cap: float) -> float:
     """The root mean square of the samples about their plain mean profile across ``angle``,
     each capped at ``cap`` (a piece weighs no more than a band's edge one sigma off)."""
-    bins, n, _, _ = _bins(xs, ys, angle, bin_px)
+    bins, n, _ = _bins(xs, ys, angle, bin_px)
     cnt = np.bincount(bins, minlength=n)
     prof = np.bincount(bins, weights=v, minlength=n) / np.maximum(cnt, 1)
     res = np.minimum(np.abs(v - prof[bins]), cap)

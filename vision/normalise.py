@@ -8,7 +8,7 @@ a lamp switched on changes nothing the stages see.
 A blind's stripes are no smooth light: bands of shade 10-80 mm wide, as narrow as a piece, which
 a median wide enough to pass over the pieces leaves in the view (the table's noise measured 35-58
 levels under them, so the masks' thresholds passed nothing). But they are straight: the light
-along them does not change, so a profile across them (:class:`Bands`), a gain per millimetre of
+along them does not change, so a profile across them (:class:`vision.bands.Bands`), a gain per millimetre of
 the view's direction across the bands, the mean of every table cell along each line (pieces
 cover a small share of a line across the whole table, and are trimmed), follows them to their
 soft edges and no piece bends it. The direction is the one the table's own gradients take; the

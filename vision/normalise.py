@@ -11,9 +11,9 @@ levels under them, so the masks' thresholds passed nothing). But they are straig
 along them does not change, so a profile across them (:class:`vision.bands.Bands`), a gain per
 millimetre of the view's direction across the bands, the mean of every table cell along each
 line (pieces cover a small share of a line across the whole table, and are trimmed), follows
-them to their soft edges and no piece bends it. The direction is the one the table's own gradients take; the
-profile is kept only where it holds more of the table's variance than all else does (a plain
-table, gingham's two directions, checks: none).
+them to their soft edges and no piece bends it. The direction is the one the table's own
+gradients take; the profile is kept only where it holds more of the table's variance than all
+else does (a plain table, gingham's two directions, checks: none).
 """
 
 from __future__ import annotations

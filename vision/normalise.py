@@ -4,6 +4,16 @@ The table's own colour is estimated per frame from a coarse median (pieces are s
 the window, so they do not move the median), and every pixel is divided by it: the table comes
 out neutral grey at :data:`TABLE_LEVEL` whatever the light's colour and strength, so a cloud or
 a lamp switched on changes nothing the stages see.
+
+A blind's stripes are no smooth light: bands of shade 10-80 mm wide, as narrow as a piece, which
+a median wide enough to pass over the pieces leaves in the view (the table's noise measured 35-58
+levels under them, so the masks' thresholds passed nothing). But they are straight: the light
+along them does not change, so a profile across them (:class:`vision.bands.Bands`), a gain per
+millimetre of the view's direction across the bands, the mean of every table cell along each
+line (pieces cover a small share of a line across the whole table, and are trimmed), follows
+them to their soft edges and no piece bends it. The direction is the one the table's own
+gradients take; the profile is kept only where it holds more of the table's variance than all
+else does (a plain table, gingham's two directions, checks: none).
 """
 
 from __future__ import annotations
@@ -14,6 +24,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.bands import Bands, fit_bands, times_gain
+
 TABLE_LEVEL = 100
 """The value the table takes in a normalised view (uint8; up to 2.55x brighter fits)."""
 
@@ -23,10 +35,17 @@ class NormaliseConfig:
     """Attributes:
     cell_mm: Size of one cell of the coarse background grid.
     window_mm: Width of the median window (must exceed the largest cluster of pieces).
+    band_mm: Width of a bin of the bands' profile (:class:`vision.bands.Bands`); 0: the light
+        is smooth.
+    band_share: The bands are part of the table's colour where their profile's spread is over
+        this share of the spread of the table's cells about it (the bands then hold more of
+        the table's variance than its grain, pattern and noise together).
     """
 
     cell_mm: float = 8.0
     window_mm: float = 200.0
+    band_mm: float = 1.0
+    band_share: float = 1.0
 
 
 @dataclass(frozen=True, eq=False)
@@ -37,16 +56,24 @@ class TableColour:
         grid: uint8 (rows, cols, 3) BGR: the table's colour at each cell's centre.
         cell_px: Side of a cell in view pixels (a whole number).
         size_wh: The view's ``(width, height)``.
+        bands: The light's bands on top of the grid's smooth colour, or None.
     """
 
     grid: np.ndarray
     cell_px: int
     size_wh: tuple[int, int]
+    bands: Bands | None = None
 
     def at_rect(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
         """The colour at every view pixel of ``[x0, x1) x [y0, y1)``, uint8 (h, w, 3):
         bilinear between the cells' centres, the edge cells' colour beyond them (the same
-        values, pixel for pixel, as :meth:`full`'s)."""
+        values, pixel for pixel, as :meth:`full`'s), times the bands' gain."""
+        smooth = self._smooth_rect(x0, y0, x1, y1)
+        if self.bands is None:
+            return smooth
+        return times_gain(smooth, self.bands.at_rect(x0, y0, x1, y1))
+
+    def _smooth_rect(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
         c = self.cell_px
         gh, gw = self.grid.shape[:2]
         i0 = min(gw - 1, max(0, math.floor((x0 + 0.5) / c - 0.5)))
@@ -66,6 +93,12 @@ class TableColour:
     def at_rows(self, rows: np.ndarray) -> np.ndarray:
         """The colour along whole view rows, uint8 (len(rows), W, 3) (as :meth:`full`'s, but
         for rounding)."""
+        smooth = self._smooth_rows(rows)
+        if self.bands is None:
+            return smooth
+        return times_gain(smooth, self.bands.at_rows(rows, self.size_wh[0]))
+
+    def _smooth_rows(self, rows: np.ndarray) -> np.ndarray:
         c = self.cell_px
         w = self.size_wh[0]
         gh, gw = self.grid.shape[:2]
@@ -87,6 +120,12 @@ class TableColour:
     def at_cells(self, factor: int) -> np.ndarray:
         """The colour at the centres of the view's ``factor``-pixel cells, uint8
         (H // factor, W // factor, 3); ``factor`` divides :attr:`cell_px`."""
+        smooth = self._smooth_cells(factor)
+        if self.bands is None:
+            return smooth
+        return times_gain(smooth, self.bands.at_cells(factor, smooth.shape[:2]))
+
+    def _smooth_cells(self, factor: int) -> np.ndarray:
         k = self.cell_px // factor
         w, h = self.size_wh
         gh, gw = self.grid.shape[:2]
@@ -112,7 +151,9 @@ def cell_px(cfg: NormaliseConfig, px_per_mm: float, factor: int = 1) -> int:
 
 def table_colour(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.ndarray,
                  factor: int, size_wh: tuple[int, int], px_per_mm: float) -> TableColour:
-    """The table's colour (pieces and hands left out), from a median over a wide window.
+    """The table's colour (pieces and hands left out): a median over a wide window, and on
+    top of it the light's straight bands where there are any (:mod:`vision.bands`; the median
+    is then taken again of the cells with the bands divided out).
 
     Args:
         cells_bgr: The view's mean colour in cells of ``factor`` pixels, uint8 (h, w, 3).
@@ -121,6 +162,27 @@ def table_colour(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.nd
         size_wh: The view's size.
     """
     cell = cell_px(cfg, px_per_mm, factor)
+    table = TableColour(_smooth_grid(cfg, cells_bgr, valid_cells, factor, cell, px_per_mm),
+                        cell, size_wh)
+    if cfg.band_mm <= 0:
+        return table
+    bands = fit_bands(cells_bgr, table.at_cells(factor), valid_cells, factor, px_per_mm,
+                      cfg.band_mm, cfg.band_share)
+    if bands is None:
+        return table
+    flat = times_gain(cells_bgr, 1.0 / bands.at_cells(factor, cells_bgr.shape[:2]))
+    table = TableColour(_smooth_grid(cfg, flat, valid_cells, factor, cell, px_per_mm),
+                        cell, size_wh)
+    again = fit_bands(cells_bgr, table.at_cells(factor), valid_cells, factor, px_per_mm,
+                      cfg.band_mm, cfg.band_share,
+                      angle=math.atan2(bands.normal_xy[1], bands.normal_xy[0]))
+    return TableColour(table.grid, cell, size_wh, again)
+
+
+def _smooth_grid(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.ndarray,
+                 factor: int, cell: int, px_per_mm: float) -> np.ndarray:
+    """The median colour over ``cfg.window_mm`` on the grid of ``cell``-pixel cells, from
+    the view's cells of ``factor`` pixels, uint8 (rows, cols, 3)."""
     k = cell // factor
     h, w = cells_bgr.shape[:2]
     sw, sh = max(1, w // k), max(1, h // k)
@@ -143,8 +205,7 @@ def table_colour(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.nd
         small[~vsmall] = np.clip(local[~vsmall], 0, 255).astype(np.uint8)
     win = int(cfg.window_mm * px_per_mm / cell) | 1
     win = max(3, min(win, (min(sw, sh) - 1) | 1 if min(sw, sh) > 3 else 3))
-    grid = cv2.blur(cv2.medianBlur(small, win), (3, 3))
-    return TableColour(grid, cell, size_wh)
+    return cv2.blur(cv2.medianBlur(small, win), (3, 3))
 
 
 def divide_by_table(top_bgr: np.ndarray, table_bgr: np.ndarray) -> np.ndarray:

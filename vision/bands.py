@@ -20,7 +20,7 @@ none, and cost only the first look (about a millisecond).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -43,6 +43,9 @@ TURN_STEP_DEG = 0.1
 moves 1.7 mm a tenth of a degree), and the profile made from about..."""
 SAMPLES = 100_000
 """...this many of the cells, on an even lattice."""
+CHECK_SAMPLES = 6_000
+"""How far the cells stand from the table's colour (:func:`residual`) is measured on about
+this many of them."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -61,6 +64,8 @@ class Bands:
     start_px: float
     bin_px: float
     gain: np.ndarray
+    _made: dict[tuple[int, int, int], np.ndarray] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
 
     def _at(self, xs: np.ndarray, ys: np.ndarray) -> np.ndarray:
         """The gain at view points ``(xs[i], ys[j])``, float32 (len(ys), len(xs)): the same
@@ -78,22 +83,30 @@ class Bands:
         """The gain at every view pixel of ``[x0, x1) x [y0, y1)``, float32 (h, w)."""
         return self._at(np.arange(x0, x1), np.arange(y0, y1))
 
+    def at_view(self, size_wh: tuple[int, int]) -> np.ndarray:
+        """The gain at every pixel of a view of ``size_wh``, float32 (h, w): :meth:`at_rect`
+        of all of it, made once (the bands kept frame after frame on a still table's light
+        ask for it again; not to be written to)."""
+        key = (1, size_wh[1], size_wh[0])
+        if key not in self._made:
+            self._made[key] = self.at_rect(0, 0, *size_wh)
+        return self._made[key]
+
     def at_cells(self, factor: int, shape_hw: tuple[int, int]) -> np.ndarray:
         """The gain at the centres of the view's ``factor``-pixel cells, float32
-        ``shape_hw``."""
-        c = (factor - 1) / 2.0
-        h, w = shape_hw
-        return self._at(np.arange(w) * factor + c, np.arange(h) * factor + c)
-
-    def at_rows(self, rows: np.ndarray, width: int) -> np.ndarray:
-        """The gain along whole view rows, float32 (len(rows), width)."""
-        return self._at(np.arange(width), rows)
+        ``shape_hw`` (made once, as :meth:`at_view`; ``factor`` over 1)."""
+        key = (factor, *shape_hw)
+        if key not in self._made:
+            c = (factor - 1) / 2.0
+            h, w = shape_hw
+            self._made[key] = self._at(np.arange(w) * factor + c, np.arange(h) * factor + c)
+        return self._made[key]
 
 
 def times_gain(bgr: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """A uint8 colour image times a gain per pixel (float32 (h, w)), uint8 (rounded,
-    saturated)."""
-    return cv2.convertScaleAbs(bgr.astype(np.float32) * gain[..., None])
+    saturated; in float32, as ``bgr.astype(np.float32) * gain[..., None]`` rounded)."""
+    return cv2.multiply(bgr, cv2.merge((gain, gain, gain)), dtype=cv2.CV_8U)
 
 
 def log_ratio(cells_bgr: np.ndarray, table_bgr: np.ndarray) -> np.ndarray:
@@ -101,6 +114,38 @@ def log_ratio(cells_bgr: np.ndarray, table_bgr: np.ndarray) -> np.ndarray:
     g = cv2.cvtColor(cells_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     t = cv2.cvtColor(table_bgr, cv2.COLOR_BGR2GRAY).astype(np.float32) + 1.0
     return cv2.log(g / t)
+
+
+@dataclass(frozen=True)
+class Residual:
+    """How far a view's cells stand from the table's colour: the log of their grey brightness
+    over the colour's, about 0 on the table.
+
+    Attributes:
+        sigma: Its robust sigma (1.4826 times the median absolute value).
+        rms: Its root mean square, each cell's capped at ``cap`` (a piece or a hand weighs no
+            more than a band's edge a few sigmas off).
+        cap: That cap.
+    """
+
+    sigma: float
+    rms: float
+    cap: float
+
+
+def residual(cells_bgr: np.ndarray, table_bgr: np.ndarray, valid_cells: np.ndarray,
+             factor: int, cap: float | None = None) -> Residual:
+    """How far about :data:`CHECK_SAMPLES` of the play area's cells (an even lattice; a
+    piece's, 4.5 times as bright or dark, left out) stand from the table's colour at them,
+    each capped at ``cap`` (None: at 3 of their robust sigmas)."""
+    _, _, v = _lattice(cells_bgr, table_bgr, valid_cells, factor, CHECK_SAMPLES)
+    if not len(v):
+        return Residual(0.0, 0.0, 0.0)
+    a = np.abs(v)
+    sigma = 1.4826 * percentile(a, 50)
+    cap = 3.0 * sigma if cap is None else cap
+    a = np.minimum(a, cap)
+    return Residual(sigma, math.sqrt(float((a * a).mean())), cap)
 
 
 def _profile(bins: np.ndarray, v: np.ndarray, n: int, iters: int = 3

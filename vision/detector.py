@@ -24,6 +24,7 @@ from vision.detections import Detections
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
 from vision.io import as_bgr
 from vision.namer import Namer, NamerConfig, name_detections
+from vision.normalise import TableColour
 from vision.post_reading import read_posts
 from vision.post_shadows import PostShadowConfig, drop_post_shadows
 from vision.posts import PostConfig
@@ -204,6 +205,7 @@ class Detector:
         self._last_explained: np.ndarray | None = None
         self._hand_cells: np.ndarray | None = None  # the last frame's hand, when it had one
         self._followed = 0  # frames in a row whose hand only the memory saw
+        self._table: TableColour | None = None  # the last frame's table colour (its bands)
         self._cue: tuple[bool, np.ndarray] | None = None  # the last frame alone's hand cue
         self._reuse: tuple[bool, np.ndarray] | None = None  # a cue _watch takes instead
         self.namer = Namer(self.config.namer) if self.config.namer else None
@@ -289,7 +291,9 @@ class Detector:
             self.memo.see(cells)
         prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid,
                      everywhere="segment" in cfg.kinds,  # segments are read from all the view
-                     half_bgr=half)
+                     half_bgr=half, last=self._table)
+        if self.memory is not None:  # one camera's frames: its light's bands are kept
+            self._table = prep.table
         parts: list[Detections] = []
         h, w = prep.bright.shape
         explained = np.zeros((h, w), np.uint8)

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.bands import Bands, fit_bands, times_gain
+from vision.bands import Bands, Residual, fit_bands, residual, times_gain
 
 TABLE_LEVEL = 100
 """The value the table takes in a normalised view (uint8; up to 2.55x brighter fits)."""
@@ -40,12 +40,19 @@ class NormaliseConfig:
     band_share: The bands are part of the table's colour where their profile's spread is over
         this share of the spread of the table's cells about it (the bands then hold more of
         the table's variance than its grain, pattern and noise together).
+    keep_rms: Frame after frame (a table's colour of the last frame passed in), its bands
+        (or that there were none) are kept, and only the median taken again, where the cells
+        stand from the colour so made by at most this many times their root mean square on
+        the frame the bands were fitted on (each capped alike at 3 of that frame's sigmas):
+        a light that moved or came (a blind's stripes shifted, a blind let down) leaves
+        more there, pieces moved or a hand's fingers at the edge of the view little.
     """
 
     cell_mm: float = 8.0
     window_mm: float = 200.0
     band_mm: float = 1.0
     band_share: float = 1.0
+    keep_rms: float = 1.25
 
 
 @dataclass(frozen=True, eq=False)
@@ -57,12 +64,20 @@ class TableColour:
         cell_px: Side of a cell in view pixels (a whole number).
         size_wh: The view's ``(width, height)``.
         bands: The light's bands on top of the grid's smooth colour, or None.
+        fitted: How far the view's cells stood from this colour (bands and all) on the frame
+            its bands were fitted on (or found to be none), or None: not measured.
     """
 
     grid: np.ndarray
     cell_px: int
     size_wh: tuple[int, int]
     bands: Bands | None = None
+    fitted: Residual | None = None
+
+    def _band_gain(self) -> np.ndarray:
+        """The bands' gain at every view pixel, float32 (H, W) (made once for the bands)."""
+        assert self.bands is not None
+        return self.bands.at_view(self.size_wh)
 
     def at_rect(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
         """The colour at every view pixel of ``[x0, x1) x [y0, y1)``, uint8 (h, w, 3):
@@ -71,7 +86,7 @@ class TableColour:
         smooth = self._smooth_rect(x0, y0, x1, y1)
         if self.bands is None:
             return smooth
-        return times_gain(smooth, self.bands.at_rect(x0, y0, x1, y1))
+        return times_gain(smooth, self._band_gain()[y0:y1, x0:x1])
 
     def _smooth_rect(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
         c = self.cell_px
@@ -96,7 +111,7 @@ class TableColour:
         smooth = self._smooth_rows(rows)
         if self.bands is None:
             return smooth
-        return times_gain(smooth, self.bands.at_rows(rows, self.size_wh[0]))
+        return times_gain(smooth, self._band_gain()[np.asarray(rows)])
 
     def _smooth_rows(self, rows: np.ndarray) -> np.ndarray:
         c = self.cell_px
@@ -150,7 +165,8 @@ def cell_px(cfg: NormaliseConfig, px_per_mm: float, factor: int = 1) -> int:
 
 
 def table_colour(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.ndarray,
-                 factor: int, size_wh: tuple[int, int], px_per_mm: float) -> TableColour:
+                 factor: int, size_wh: tuple[int, int], px_per_mm: float,
+                 last: TableColour | None = None) -> TableColour:
     """The table's colour (pieces and hands left out): a median over a wide window, and on
     top of it the light's straight bands where there are any (:mod:`vision.bands`; the median
     is then taken again of the cells with the bands divided out).
@@ -158,25 +174,51 @@ def table_colour(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.nd
     Args:
         cells_bgr: The view's mean colour in cells of ``factor`` pixels, uint8 (h, w, 3).
         valid_cells: bool (h, w): cells wholly in the play area.
-        factor: Their side in view pixels.
+        factor: A cell's side in view pixels.
         size_wh: The view's size.
+        px_per_mm: The view's scale.
+        last: The table's colour on the camera's last frame: its bands (or that it had none)
+            are kept while they fit this frame as well as the frame they were fitted on
+            (``cfg.keep_rms``); only the median is taken again (fitting them costs tens of
+            ms, the median a few).
     """
     cell = cell_px(cfg, px_per_mm, factor)
+    if cfg.band_mm <= 0:
+        return TableColour(_smooth_grid(cfg, cells_bgr, valid_cells, factor, cell, px_per_mm),
+                           cell, size_wh)
+    if (last is not None and last.fitted is not None and last.cell_px == cell
+            and last.size_wh == size_wh):
+        kept = _kept(cfg, last, cells_bgr, valid_cells, factor, px_per_mm)
+        if kept is not None:
+            return kept
     table = TableColour(_smooth_grid(cfg, cells_bgr, valid_cells, factor, cell, px_per_mm),
                         cell, size_wh)
-    if cfg.band_mm <= 0:
-        return table
     bands = fit_bands(cells_bgr, table.at_cells(factor), valid_cells, factor, px_per_mm,
                       cfg.band_mm, cfg.band_share)
-    if bands is None:
-        return table
-    flat = times_gain(cells_bgr, 1.0 / bands.at_cells(factor, cells_bgr.shape[:2]))
-    table = TableColour(_smooth_grid(cfg, flat, valid_cells, factor, cell, px_per_mm),
-                        cell, size_wh)
-    again = fit_bands(cells_bgr, table.at_cells(factor), valid_cells, factor, px_per_mm,
-                      cfg.band_mm, cfg.band_share,
-                      angle=math.atan2(bands.normal_xy[1], bands.normal_xy[0]))
-    return TableColour(table.grid, cell, size_wh, again)
+    if bands is not None:
+        flat = times_gain(cells_bgr, 1.0 / bands.at_cells(factor, cells_bgr.shape[:2]))
+        table = TableColour(_smooth_grid(cfg, flat, valid_cells, factor, cell, px_per_mm),
+                            cell, size_wh)
+        bands = fit_bands(cells_bgr, table.at_cells(factor), valid_cells, factor, px_per_mm,
+                          cfg.band_mm, cfg.band_share,
+                          angle=math.atan2(bands.normal_xy[1], bands.normal_xy[0]))
+        table = TableColour(table.grid, cell, size_wh, bands)
+    fitted = residual(cells_bgr, table.at_cells(factor), valid_cells, factor)
+    return TableColour(table.grid, cell, size_wh, table.bands, fitted)
+
+
+def _kept(cfg: NormaliseConfig, last: TableColour, cells_bgr: np.ndarray,
+          valid_cells: np.ndarray, factor: int, px_per_mm: float) -> TableColour | None:
+    """The median taken again of the cells with ``last``'s bands divided out, with those
+    bands; None where the cells stand farther from it than ``cfg.keep_rms`` allows."""
+    assert last.fitted is not None
+    bands = last.bands
+    flat = cells_bgr if bands is None else times_gain(
+        cells_bgr, 1.0 / bands.at_cells(factor, cells_bgr.shape[:2]))
+    table = TableColour(_smooth_grid(cfg, flat, valid_cells, factor, last.cell_px, px_per_mm),
+                        last.cell_px, last.size_wh, bands, last.fitted)
+    now = residual(cells_bgr, table.at_cells(factor), valid_cells, factor, last.fitted.cap)
+    return table if now.rms <= cfg.keep_rms * last.fitted.rms else None
 
 
 def _smooth_grid(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.ndarray,

@@ -81,6 +81,8 @@ class Prepared:
             ``shade`` were made in full (elsewhere: black, black, the table's level, 1).
         pale: The table is so pale that pieces may be too faint for the masks (then the view
             is made in full everywhere).
+        table: The table's colour the view was divided by (the next frame's :func:`prepare`
+            may keep its bands).
     """
 
     view: TopView
@@ -94,6 +96,7 @@ class Prepared:
     valid: np.ndarray
     rois_px: tuple[tuple[int, int, int, int], ...] = ()
     pale: bool = False
+    table: TableColour | None = None
 
     def unmade_window(self, centre_px: np.ndarray, half_px: float
                       ) -> tuple[int, int, int, int] | None:
@@ -214,7 +217,7 @@ def _rois(cand: np.ndarray, factor: int, margin_px: int, shape: tuple[int, int]
 
 def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
             valid: np.ndarray | None = None, everywhere: bool = False,
-            half_bgr: np.ndarray | None = None) -> Prepared:
+            half_bgr: np.ndarray | None = None, last: TableColour | None = None) -> Prepared:
     """Warps and normalises a frame and finds its bright and dark masks.
 
     Coarse to fine: the view is first seen in cells of ``candidate_cell_px`` pixels, from
@@ -230,6 +233,8 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
         valid: uint8 (H, W) play area in the view; None: all the view sees.
         everywhere: Warp and normalise the whole view (a stage needs all of ``top``).
         half_bgr: The frame halved (:func:`vision.topview.halve`), when already made.
+        last: The table's colour of the same camera's last frame (:attr:`Prepared.table`):
+            its bands of light are kept while they fit (:func:`vision.normalise.table_colour`).
     """
     valid = view.valid if valid is None else valid
     h, w = valid.shape
@@ -238,7 +243,7 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
     coarse = view.warp_coarse(frame_bgr, f, half_bgr)
     valid_cells = cv2.resize(valid[:hc * f, :wc * f], (wc, hc),
                              interpolation=cv2.INTER_AREA) > 250
-    table = table_colour(cfg.normalise, coarse, valid_cells, f, (w, h), view.px_per_mm)
+    table = table_colour(cfg.normalise, coarse, valid_cells, f, (w, h), view.px_per_mm, last)
     noise = _noise(view, frame_bgr, table, valid)
     above = max(cfg.min_bright, cfg.bright_sigmas * noise)
     below = max(cfg.min_dark, cfg.dark_sigmas * noise)
@@ -289,4 +294,4 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
     dark = cv2.bitwise_and(
         cv2.threshold(level, math.ceil(lo) - 1, 255, cv2.THRESH_BINARY_INV)[1], valid)
     return Prepared(view, top, norm, level, bright, dark, noise, shade, valid, tuple(rois),
-                    pale)
+                    pale, table)

@@ -121,3 +121,55 @@ def test_no_bands_are_made_where_there_are_none(blind_and_not) -> None:
     b = prepare(smooth, det.view, plain.image, det._valid, everywhere=True)
     assert np.array_equal(a.level, b.level) and a.noise == b.noise
     assert NormaliseConfig().band_mm > 0
+
+
+
+@pytest.fixture(scope="module")
+def blind_later():
+    """The blind's scene later: a post moved (other sensor noise), and the same with the
+    blind's stripes moved by a third of their period."""
+    render = pytest.importorskip("tabletop.render")
+    pieces = [Piece("coin", 19.06 * i - 60, -40.0, suit=s)
+              for i, s in enumerate(("suns", "moons", "crowns", "arms"))]
+    pieces += [Piece.tile(-150.0, 80.0, 20.0, "down"), Piece("post", 0.0, 120.0)]
+    pose = render.CameraPose.looking_at((0, 0), height_mm=850, tilt_deg=15,
+                                        image_size=(960, 540), hfov_deg=60)
+    blind = Blind(period_mm=70, duty=0.45, angle_deg=28, strength=0.5, softness_mm=5,
+                  phase_mm=20)
+    return [render.render_scene(Scene(tuple(pieces)), pose, render.RenderSettings(
+        seed=13, table="felt-grey", supersample=1, blind=b))
+        for b in (blind, replace(blind, phase_mm=43))]
+
+
+def test_a_cameras_bands_are_kept_while_its_light_is_the_same_and_fitted_again_when_it_moved(
+        blind_and_not, blind_later) -> None:
+    plain, striped = blind_and_not
+    again, moved = blind_later
+    det = Detector(plain.calibration())
+    cfg = det.config.prepare
+    first = prepare(cfg, det.view, striped.image, det._valid)
+    assert first.table is not None and first.table.bands is not None
+    # another frame of the same light (a piece moved): the same bands
+    kept = prepare(cfg, det.view, again.image, det._valid, last=first.table)
+    assert kept.table is not None and kept.table.bands is first.table.bands
+    cold = prepare(cfg, det.view, again.image, det._valid)
+    assert kept.noise < 1.1 * cold.noise
+    # the blind's stripes moved, or the blind went up: fitted again
+    refit = prepare(cfg, det.view, moved.image, det._valid, last=first.table)
+    assert refit.table is not None and refit.table.bands is not None
+    assert refit.table.bands is not first.table.bands
+    own = prepare(cfg, det.view, plain.image, det._valid).noise
+    assert refit.noise < 1.6 * own
+    gone = prepare(cfg, det.view, plain.image, det._valid, last=first.table)
+    assert gone.table is not None and gone.table.bands is None
+
+
+def test_a_detector_keeps_its_cameras_bands_from_frame_to_frame(blind_and_not,
+                                                               blind_later) -> None:
+    _, striped = blind_and_not
+    det = Detector(striped.calibration())
+    det.detect(striped.image)
+    table = det._table
+    assert table is not None and table.bands is not None
+    det.detect(blind_later[0].image)  # a piece moved, the same light
+    assert det._table is not table and det._table.bands is table.bands

@@ -19,6 +19,7 @@ none, and cost only the first look (about a millisecond).
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass, field
 
@@ -216,16 +217,27 @@ def _lattice(cells_bgr: np.ndarray, table_bgr: np.ndarray, valid_cells: np.ndarr
     left out)."""
     h, w = valid_cells.shape
     k = max(1, math.ceil(math.sqrt(np.count_nonzero(valid_cells) / most)))
-    jj, ii = np.mgrid[0:h // k, 0:w // k]
-    rng = np.random.default_rng(0)
-    jj = (jj * k + rng.integers(0, k, jj.shape)).ravel()
-    ii = (ii * k + rng.integers(0, k, ii.shape)).ravel()
+    jj, ii = _jittered(h, w, k)
     keep = valid_cells[jj, ii]
     jj, ii = jj[keep], ii[keep]
     lr = log_ratio(cells_bgr[jj, ii][None], table_bgr[jj, ii][None])[0]
     ok = np.abs(lr) < 1.5
     return ((ii[ok] + 0.5) * factor - 0.5, (jj[ok] + 0.5) * factor - 0.5,
             lr[ok].astype(np.float64))
+
+
+@functools.lru_cache(maxsize=8)
+def _jittered(h: int, w: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The rows and columns of one cell in each ``k`` by ``k`` square of an ``h`` by ``w``
+    grid, at a place in it drawn once (seed 0), flat (made once a view: not to be written
+    to)."""
+    jj, ii = np.mgrid[0:h // k, 0:w // k]
+    rng = np.random.default_rng(0)
+    jj = (jj * k + rng.integers(0, k, jj.shape)).ravel()
+    ii = (ii * k + rng.integers(0, k, ii.shape)).ravel()
+    jj.flags.writeable = False
+    ii.flags.writeable = False
+    return jj, ii
 
 
 def _pyramid(cells_bgr: np.ndarray, table_bgr: np.ndarray, valid_cells: np.ndarray,

@@ -196,16 +196,14 @@ def _bins(xs: np.ndarray, ys: np.ndarray, angle: float, bin_px: float
 
 
 def _fit(xs: np.ndarray, ys: np.ndarray, v: np.ndarray, angle: float, bin_px: float,
-         iters: int = 3) -> tuple[Bands, float, float, float]:
+         iters: int = 3) -> tuple[Bands, float, float]:
     """The bands across ``angle`` fitted to samples ``v`` at view points ``(xs, ys)``; their
-    spread, the samples' robust sigma about them and their root mean square about them with
-    each capped at 3 sigmas (what the direction's refinement makes least)."""
+    spread and the samples' robust sigma about them."""
     bins, n, start = _bins(xs, ys, angle, bin_px)
     prof, cnt, sigma = _profile(bins, v, n, iters)
     gain = np.exp(prof).astype(np.float32)
     bands = Bands((math.cos(angle), math.sin(angle)), start, bin_px, gain)
-    res = np.minimum(np.abs(v - prof[bins]), 3.0 * sigma)
-    return bands, _spread(prof, cnt, sigma), sigma, math.sqrt(float((res * res).mean()))
+    return bands, _spread(prof, cnt, sigma), sigma
 
 
 def _lattice(cells_bgr: np.ndarray, table_bgr: np.ndarray, valid_cells: np.ndarray,
@@ -303,10 +301,10 @@ def fit_bands(cells_bgr: np.ndarray, table_bgr: np.ndarray, valid_cells: np.ndar
         s = max(1, len(v) // TEST_SAMPLES)
         xy, v = xy[::s], v[::s]
         test_px = max(bin_px, TEST_BIN_MM * px_per_mm)
-        _, _, sigma, _ = _fit(xy[:, 0], xy[:, 1], v, angle, test_px, iters=2)
+        _, _, sigma = _fit(xy[:, 0], xy[:, 1], v, angle, test_px, iters=2)
         angle = _search(xy[:, 0], xy[:, 1], v, angle, test_px, 3.0 * sigma, SEARCH_STEP_DEG,
                         SEARCH_STEPS)
-        _, spread, sigma, _ = _fit(xy[:, 0], xy[:, 1], v, angle, test_px)
+        _, spread, sigma = _fit(xy[:, 0], xy[:, 1], v, angle, test_px)
         if spread <= share * sigma:
             return None
         xs, ys, v = _lattice(cells_bgr, table_bgr, valid_cells, factor, SAMPLES)

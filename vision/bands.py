@@ -84,13 +84,15 @@ class Bands:
         """The gain at every view pixel of ``[x0, x1) x [y0, y1)``, float32 (h, w)."""
         return self._at(np.arange(x0, x1), np.arange(y0, y1))
 
-    def at_view(self, size_wh: tuple[int, int]) -> np.ndarray:
-        """The gain at every pixel of a view of ``size_wh``, float32 (h, w): :meth:`at_rect`
-        of all of it, made once (the bands kept frame after frame on a still table's light
-        ask for it again; not to be written to)."""
-        key = (1, size_wh[1], size_wh[0])
+    def at_view(self, size_wh: tuple[int, int], channels: int = 1) -> np.ndarray:
+        """The gain at every pixel of a view of ``size_wh``, float32 (h, w), or (h, w,
+        ``channels``) the same in each: :meth:`at_rect` of all of it, made once (the bands
+        kept frame after frame on a still table's light ask for it again; not to be written
+        to)."""
+        key = (-channels, size_wh[1], size_wh[0])
         if key not in self._made:
-            self._made[key] = self.at_rect(0, 0, *size_wh)
+            gain = self.at_rect(0, 0, *size_wh)
+            self._made[key] = gain if channels == 1 else cv2.merge([gain] * channels)
         return self._made[key]
 
     def at_cells(self, factor: int, shape_hw: tuple[int, int]) -> np.ndarray:
@@ -105,9 +107,12 @@ class Bands:
 
 
 def times_gain(bgr: np.ndarray, gain: np.ndarray) -> np.ndarray:
-    """A uint8 colour image times a gain per pixel (float32 (h, w)), uint8 (rounded,
-    saturated; in float32, as ``bgr.astype(np.float32) * gain[..., None]`` rounded)."""
-    return cv2.multiply(bgr, cv2.merge((gain, gain, gain)), dtype=cv2.CV_8U)
+    """A uint8 colour image times a gain per pixel (float32 (h, w), or (h, w, 3) the same in
+    each channel), uint8 (rounded, saturated; in float32, as ``bgr.astype(np.float32) *
+    gain[..., None]`` rounded)."""
+    if gain.ndim == 2:
+        gain = cv2.merge((gain, gain, gain))
+    return cv2.multiply(bgr, gain, dtype=cv2.CV_8U)
 
 
 def log_ratio(cells_bgr: np.ndarray, table_bgr: np.ndarray) -> np.ndarray:

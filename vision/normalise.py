@@ -22,7 +22,7 @@ the frame they were fitted on, and only the median is taken again.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
@@ -76,11 +76,14 @@ class TableColour:
     size_wh: tuple[int, int]
     bands: Bands | None = None
     fitted: Residual | None = None
+    _cells: dict[int, np.ndarray] = field(default_factory=dict, init=False, repr=False,
+                                          compare=False)
 
     def _band_gain(self) -> np.ndarray:
-        """The bands' gain at every view pixel, float32 (H, W) (made once for the bands)."""
+        """The bands' gain at every view pixel, float32 (H, W, 3), the same in each channel
+        (made once for the bands)."""
         assert self.bands is not None
-        return self.bands.at_view(self.size_wh)
+        return self.bands.at_view(self.size_wh, channels=3)
 
     def at_rect(self, x0: int, y0: int, x1: int, y1: int) -> np.ndarray:
         """The colour at every view pixel of ``[x0, x1) x [y0, y1)``, uint8 (h, w, 3):
@@ -137,11 +140,13 @@ class TableColour:
 
     def at_cells(self, factor: int) -> np.ndarray:
         """The colour at the centres of the view's ``factor``-pixel cells, uint8
-        (H // factor, W // factor, 3); ``factor`` divides :attr:`cell_px`."""
-        smooth = self._smooth_cells(factor)
-        if self.bands is None:
-            return smooth
-        return times_gain(smooth, self.bands.at_cells(factor, smooth.shape[:2]))
+        (H // factor, W // factor, 3); ``factor`` divides :attr:`cell_px` (made once: not to
+        be written to)."""
+        if factor not in self._cells:
+            smooth = self._smooth_cells(factor)
+            self._cells[factor] = smooth if self.bands is None else times_gain(
+                smooth, self.bands.at_cells(factor, smooth.shape[:2]))
+        return self._cells[factor]
 
     def _smooth_cells(self, factor: int) -> np.ndarray:
         k = self.cell_px // factor
@@ -206,8 +211,10 @@ def table_colour(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.nd
                           cfg.band_mm, cfg.band_share,
                           angle=math.atan2(bands.normal_xy[1], bands.normal_xy[0]))
         table = TableColour(table.grid, cell, size_wh, bands)
-    fitted = residual(cells_bgr, table.at_cells(factor), valid_cells, factor)
-    return TableColour(table.grid, cell, size_wh, table.bands, fitted)
+    out = TableColour(table.grid, cell, size_wh, table.bands,
+                      residual(cells_bgr, table.at_cells(factor), valid_cells, factor))
+    out._cells.update(table._cells)  # the same colour
+    return out
 
 
 def _kept(cfg: NormaliseConfig, last: TableColour, cells_bgr: np.ndarray,

@@ -292,8 +292,6 @@ class Detector:
         prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid,
                      everywhere="segment" in cfg.kinds,  # segments are read from all the view
                      half_bgr=half, last=self._table)
-        if self.memory is not None:  # one camera's frames: its light's bands are kept
-            self._table = prep.table
         parts: list[Detections] = []
         h, w = prep.bright.shape
         explained = np.zeros((h, w), np.uint8)
@@ -340,6 +338,8 @@ class Detector:
         self._reuse = alone  # (the pieces found since only take cells from the cue's table)
         hand, hcells, seen = self._watch(frame, lay, cells, tm)
         self._hand_cells, self._followed = (hcells if hand else None), 0
+        if self.memory is not None and not hand:  # one camera's frames: the bands of its
+            self._table = prep.table  # light are kept (fitted with no hand in the way)
         if self.memory is not None:
             self.memory.learn(hand, seen)
         if self.namer is not None:

@@ -11,7 +11,7 @@ import pytest
 
 from tabletop.render.lights import Blind
 from tabletop.scene import Piece, Scene
-from vision import Detector
+from vision import Detector, DetectorConfig
 from vision.bands import Bands, fit_bands
 from vision.normalise import NormaliseConfig, TableColour
 from vision.prepare import prepare
@@ -173,3 +173,25 @@ def test_a_detector_keeps_its_cameras_bands_from_frame_to_frame(blind_and_not,
     assert table is not None and table.bands is not None
     det.detect(blind_later[0].image)  # a piece moved, the same light
     assert det._table is not table and det._table.bands is table.bands
+
+
+def test_a_frame_with_a_hand_leaves_the_cameras_bands_as_they_were(blind_and_not) -> None:
+    render = pytest.importorskip("tabletop.render")
+    _, striped = blind_and_not
+    pieces = [Piece("coin", 19.06 * i - 60, -40.0, suit=s)
+              for i, s in enumerate(("suns", "moons", "crowns", "arms"))]
+    pieces += [Piece.tile(-150.0, 80.0, 20.0, "down"), Piece("post", 60.0, 90.0)]
+    pose = render.CameraPose.looking_at((0, 0), height_mm=850, tilt_deg=15,
+                                        image_size=(960, 540), hfov_deg=60)
+    blind = Blind(period_mm=70, duty=0.45, angle_deg=28, strength=0.5, softness_mm=5,
+                  phase_mm=20)
+    hand = render.render_scene(Scene(tuple(pieces)), pose, render.RenderSettings(
+        seed=14, table="felt-grey", supersample=1, blind=blind, hand=True,
+        hand_target_mm=(0.0, 40.0), hand_from_deg=90.0, hand_height_mm=60.0))
+    # (a frame read in full before its hand is judged: the watch first would skip it)
+    det = Detector(striped.calibration(), config=DetectorConfig(watch_first=False))
+    det.detect(striped.image)
+    table = det._table
+    seen = det.detect(hand.image)
+    assert seen.hand and "prepare" in seen.timings_ms  # read in full, the hand seen
+    assert det._table is table

@@ -261,9 +261,6 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     if not starts:
         return Detections.empty()
     h, w = prep.valid.shape
-    taken = np.zeros((h, w), np.uint8)
-    for k in known:
-        _draw_outline(taken, posts, view, view.to_px(k[None])[0])
     level = local_level(prep, frame_bgr, np.array(starts), cfg.window_mm * s, unlike)
     plain = local_level(plain_prep, frame_bgr, np.array(starts), cfg.window_mm * s) \
         if unlike else None
@@ -281,6 +278,11 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
             j = int(np.argmax(judged[k]))
             if judged[k, j] >= posts.judge.min_score:  # the forest is sure of it
                 options.append((feet[j], float(judged[k, j]), True))
+                # two posts touching: the template's foot may be one and the outline fitted
+                # from the peak the other; where the forest is sure of both, both are read
+                # (one within ``apart_mm`` of the other is the same post, and is dropped below)
+                if judged[k, 1 - j] >= posts.judge.min_score:
+                    options.append((feet[1 - j], float(judged[k, 1 - j]), True))
                 continue
         if cool[k]:
             continue  # a cool peak: only where the forest is sure
@@ -298,14 +300,20 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     feet_mm: list[np.ndarray] = []
     scores: list[float] = []
     sure: list[bool] = []
+    nadir = view.to_px(view.camera.nadir_mm[None])[0]
+    outlines = [(float(np.hypot(*(view.to_px(k[None])[0] - nadir))),
+                 _draw_outline(np.zeros((h, w), np.uint8), posts, view, view.to_px(k[None])[0]))
+                for k in known]
     for foot_px, score, is_sure in options:
         foot_mm = view.to_mm(foot_px[None])[0]
         if any(np.hypot(*(foot_mm - k)) < cfg.apart_mm for k in known):
             continue
         mine = _draw_outline(np.zeros((h, w), np.uint8), posts, view, foot_px)
-        if np.count_nonzero(mine & taken) > posts.max_overlap * np.count_nonzero(mine):
+        out = float(np.hypot(*(foot_px - nadir)))
+        if np.count_nonzero(mine & _hiding(outlines, mine.shape, out, posts.radius_mm * s,
+                                           is_sure)) > posts.max_overlap * np.count_nonzero(mine):
             continue
-        taken |= mine
+        outlines.append((out, mine))
         known.append(foot_mm)
         feet_mm.append(foot_mm)
         scores.append(score)
@@ -340,6 +348,29 @@ def contrast_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.
             if len(out) >= cfg.contrast.max_each:
                 break
     return out
+
+
+def _hiding(outlines: list[tuple[float, np.ndarray]], shape: tuple[int, ...], out_px: float,
+            radius_px: float, sure: bool) -> np.ndarray:
+    """The union of the outlines (each with its foot's distance from the nadir, view pixels)
+    that may hide a post whose foot is ``out_px`` from the nadir or show it to be a part of one
+    (its shadow, its top): all of them, or where the judge is ``sure`` of the post, those whose
+    foot is not a radius or more farther out (a post standing behind another, farther from the
+    camera, cannot hide it: the front one of two posts touching along the camera's ray lies
+    over the back one's foot, and is a post).
+
+    >>> a, b = np.zeros((4, 4), np.uint8), np.zeros((4, 4), np.uint8)
+    >>> a[0], b[1] = 255, 255
+    >>> int(_hiding([(10.0, a), (30.0, b)], a.shape, 20.0, 5.0, False).sum()) // 255
+    8
+    >>> int(_hiding([(10.0, a), (30.0, b)], a.shape, 20.0, 5.0, True).sum()) // 255
+    4
+    """
+    union = np.zeros(shape, np.uint8)
+    for d, m in outlines:
+        if not sure or d < out_px + radius_px:
+            union |= m
+    return union
 
 
 def _draw_outline(mask: np.ndarray, posts: PostConfig, view: TopView, foot_px: np.ndarray

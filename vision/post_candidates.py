@@ -75,6 +75,11 @@ class PostCandidateConfig:
         (:mod:`vision.post_contrast`) are looked at too (after the net's peaks, at most its
         ``max_each``, none within ``apart_mm`` of a peak looked at), and a post read there
         stands only where the judge is sure of it, as at a cool peak. None: never.
+    touching: Two posts touching are two posts: where the judge is sure of both feet a peak
+        reads (the template's and the outline fitted from the peak: of two touching posts,
+        one each), both are read, and a reading the judge is sure of is not taken for a post
+        hidden behind one found that stands farther from the camera (:func:`_hiding`).
+        False: the foot it rates higher only, and every post found hides (as before).
     """
 
     least: float = 0.2
@@ -89,6 +94,7 @@ class PostCandidateConfig:
     max_gain: float = 3.0
     faint_share: float = 0.05
     contrast: PostContrastConfig | None = field(default_factory=PostContrastConfig)
+    touching: bool = True
 
 
 _POST = CLASSES.index("post")
@@ -281,7 +287,7 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
                 # two posts touching: the template's foot may be one and the outline fitted
                 # from the peak the other; where the forest is sure of both, both are read
                 # (one within ``apart_mm`` of the other is the same post, and is dropped below)
-                if judged[k, 1 - j] >= posts.judge.min_score:
+                if cfg.touching and judged[k, 1 - j] >= posts.judge.min_score:
                     options.append((feet[1 - j], float(judged[k, 1 - j]), True))
                 continue
         if cool[k]:
@@ -310,8 +316,9 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
             continue
         mine = _draw_outline(np.zeros((h, w), np.uint8), posts, view, foot_px)
         out = float(np.hypot(*(foot_px - nadir)))
-        if np.count_nonzero(mine & _hiding(outlines, mine.shape, out, posts.radius_mm * s,
-                                           is_sure)) > posts.max_overlap * np.count_nonzero(mine):
+        hiding = _hiding(outlines, mine.shape, out, posts.radius_mm * s,
+                         is_sure and cfg.touching)
+        if np.count_nonzero(mine & hiding) > posts.max_overlap * np.count_nonzero(mine):
             continue
         outlines.append((out, mine))
         known.append(foot_mm)

@@ -309,16 +309,18 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     nadir = view.to_px(view.camera.nadir_mm[None])[0]
     outlines = [(float(np.hypot(*(view.to_px(k[None])[0] - nadir))),
                  _draw_outline(np.zeros((h, w), np.uint8), posts, view, view.to_px(k[None])[0]))
-                for k in known]
+                for k in known] if options else []
     for foot_px, score, is_sure in options:
         foot_mm = view.to_mm(foot_px[None])[0]
         if any(np.hypot(*(foot_mm - k)) < cfg.apart_mm for k in known):
             continue
         mine = _draw_outline(np.zeros((h, w), np.uint8), posts, view, foot_px)
         out = float(np.hypot(*(foot_px - nadir)))
-        hiding = _hiding(outlines, mine.shape, out, posts.radius_mm * s,
-                         is_sure and cfg.touching)
-        if np.count_nonzero(mine & hiding) > posts.max_overlap * np.count_nonzero(mine):
+        rect = cv2.boundingRect(mine)
+        x0, y0, bw, bh = rect
+        hiding = _hiding(outlines, rect, out, posts.radius_mm * s, is_sure and cfg.touching)
+        if np.count_nonzero(mine[y0:y0 + bh, x0:x0 + bw] & hiding) > posts.max_overlap * \
+                np.count_nonzero(mine):
             continue
         outlines.append((out, mine))
         known.append(foot_mm)
@@ -357,26 +359,28 @@ def contrast_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.
     return out
 
 
-def _hiding(outlines: list[tuple[float, np.ndarray]], shape: tuple[int, ...], out_px: float,
-            radius_px: float, sure: bool) -> np.ndarray:
-    """The union of the outlines (each with its foot's distance from the nadir, view pixels)
-    that may hide a post whose foot is ``out_px`` from the nadir or show it to be a part of one
-    (its shadow, its top): all of them, or where the judge is ``sure`` of the post, those whose
-    foot is not a radius or more farther out (a post standing behind another, farther from the
-    camera, cannot hide it: the front one of two posts touching along the camera's ray lies
-    over the back one's foot, and is a post).
+def _hiding(outlines: list[tuple[float, np.ndarray]], rect: tuple[int, int, int, int],
+            out_px: float, radius_px: float, sure: bool) -> np.ndarray:
+    """The union, over ``rect`` (x, y, width, height of the view), of the outlines (each with
+    its foot's distance from the nadir, view pixels) that may hide a post whose foot is
+    ``out_px`` from the nadir or show it to be a part of one (its shadow, its top): all of
+    them, or where the judge is ``sure`` of the post, those whose foot is not a radius or more
+    farther out (a post standing behind another, farther from the camera, cannot hide it: the
+    front one of two posts touching along the camera's ray lies over the back one's foot,
+    and is a post).
 
     >>> a, b = np.zeros((4, 4), np.uint8), np.zeros((4, 4), np.uint8)
     >>> a[0], b[1] = 255, 255
-    >>> int(_hiding([(10.0, a), (30.0, b)], a.shape, 20.0, 5.0, False).sum()) // 255
+    >>> int(_hiding([(10.0, a), (30.0, b)], (0, 0, 4, 4), 20.0, 5.0, False).sum()) // 255
     8
-    >>> int(_hiding([(10.0, a), (30.0, b)], a.shape, 20.0, 5.0, True).sum()) // 255
+    >>> int(_hiding([(10.0, a), (30.0, b)], (0, 0, 4, 4), 20.0, 5.0, True).sum()) // 255
     4
     """
-    union = np.zeros(shape, np.uint8)
+    x0, y0, w, h = rect
+    union = np.zeros((h, w), np.uint8)
     for d, m in outlines:
         if not sure or d < out_px + radius_px:
-            union |= m
+            union |= m[y0:y0 + h, x0:x0 + w]
     return union
 
 

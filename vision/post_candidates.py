@@ -75,6 +75,11 @@ class PostCandidateConfig:
         (:mod:`vision.post_contrast`) are looked at too (after the net's peaks, at most its
         ``max_each``, none within ``apart_mm`` of a peak looked at), and a post read there
         stands only where the judge is sure of it, as at a cool peak. None: never.
+    touching: Two posts touching are two posts: where the judge is sure of both feet a peak
+        reads (the template's and the outline fitted from the peak: of two touching posts,
+        one each), both are read, and a reading the judge is sure of is not taken for a post
+        hidden behind one found that stands farther from the camera (:func:`_hiding`).
+        False: the foot it rates higher only, and every post found hides (as before).
     """
 
     least: float = 0.2
@@ -89,6 +94,7 @@ class PostCandidateConfig:
     max_gain: float = 3.0
     faint_share: float = 0.05
     contrast: PostContrastConfig | None = field(default_factory=PostContrastConfig)
+    touching: bool = True
 
 
 _POST = CLASSES.index("post")
@@ -261,9 +267,6 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     if not starts:
         return Detections.empty()
     h, w = prep.valid.shape
-    taken = np.zeros((h, w), np.uint8)
-    for k in known:
-        _draw_outline(taken, posts, view, view.to_px(k[None])[0])
     level = local_level(prep, frame_bgr, np.array(starts), cfg.window_mm * s, unlike)
     plain = local_level(plain_prep, frame_bgr, np.array(starts), cfg.window_mm * s) \
         if unlike else None
@@ -281,6 +284,11 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
             j = int(np.argmax(judged[k]))
             if judged[k, j] >= posts.judge.min_score:  # the forest is sure of it
                 options.append((feet[j], float(judged[k, j]), True))
+                # two posts touching: the template's foot may be one and the outline fitted
+                # from the peak the other; where the forest is sure of both, both are read
+                # (one within ``apart_mm`` of the other is the same post, and is dropped below)
+                if cfg.touching and judged[k, 1 - j] >= posts.judge.min_score:
+                    options.append((feet[1 - j], float(judged[k, 1 - j]), True))
                 continue
         if cool[k]:
             continue  # a cool peak: only where the forest is sure
@@ -298,14 +306,23 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     feet_mm: list[np.ndarray] = []
     scores: list[float] = []
     sure: list[bool] = []
+    nadir = view.to_px(view.camera.nadir_mm[None])[0]
+    outlines = [(float(np.hypot(*(view.to_px(k[None])[0] - nadir))),
+                 _draw_outline(np.zeros((h, w), np.uint8), posts, view, view.to_px(k[None])[0]))
+                for k in known] if options else []
     for foot_px, score, is_sure in options:
         foot_mm = view.to_mm(foot_px[None])[0]
         if any(np.hypot(*(foot_mm - k)) < cfg.apart_mm for k in known):
             continue
         mine = _draw_outline(np.zeros((h, w), np.uint8), posts, view, foot_px)
-        if np.count_nonzero(mine & taken) > posts.max_overlap * np.count_nonzero(mine):
+        out = float(np.hypot(*(foot_px - nadir)))
+        rect = cv2.boundingRect(mine)
+        x0, y0, bw, bh = rect
+        hiding = _hiding(outlines, rect, out, posts.radius_mm * s, is_sure and cfg.touching)
+        if np.count_nonzero(mine[y0:y0 + bh, x0:x0 + bw] & hiding) > posts.max_overlap * \
+                np.count_nonzero(mine):
             continue
-        taken |= mine
+        outlines.append((out, mine))
         known.append(foot_mm)
         feet_mm.append(foot_mm)
         scores.append(score)
@@ -340,6 +357,31 @@ def contrast_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.
             if len(out) >= cfg.contrast.max_each:
                 break
     return out
+
+
+def _hiding(outlines: list[tuple[float, np.ndarray]], rect: tuple[int, int, int, int],
+            out_px: float, radius_px: float, sure: bool) -> np.ndarray:
+    """The union, over ``rect`` (x, y, width, height of the view), of the outlines (each with
+    its foot's distance from the nadir, view pixels) that may hide a post whose foot is
+    ``out_px`` from the nadir or show it to be a part of one (its shadow, its top): all of
+    them, or where the judge is ``sure`` of the post, those whose foot is not a radius or more
+    farther out (a post standing behind another, farther from the camera, cannot hide it: the
+    front one of two posts touching along the camera's ray lies over the back one's foot,
+    and is a post).
+
+    >>> a, b = np.zeros((4, 4), np.uint8), np.zeros((4, 4), np.uint8)
+    >>> a[0], b[1] = 255, 255
+    >>> int(_hiding([(10.0, a), (30.0, b)], (0, 0, 4, 4), 20.0, 5.0, False).sum()) // 255
+    8
+    >>> int(_hiding([(10.0, a), (30.0, b)], (0, 0, 4, 4), 20.0, 5.0, True).sum()) // 255
+    4
+    """
+    x0, y0, w, h = rect
+    union = np.zeros((h, w), np.uint8)
+    for d, m in outlines:
+        if not sure or d < out_px + radius_px:
+            union |= m[y0:y0 + h, x0:x0 + w]
+    return union
 
 
 def _draw_outline(mask: np.ndarray, posts: PostConfig, view: TopView, foot_px: np.ndarray

@@ -60,7 +60,9 @@ def candidate_stage(det: Detector, image: np.ndarray):
                    half_bgr=halve(image))
     _, tmask = detect_tiles(cfg.tiles, prep)
     cand = segment_candidates(cfg.segments, prep, tmask)
-    feats = disc_features(candidate_images(prep, cand.mask), cand.centres_px, cand.r_px)
+    feats = disc_features(candidate_images(prep, cand.mask, cand.table,
+                                           cfg.segments.mask.table_window_mm),
+                          cand.centres_px, cand.r_px)
     seen = det.view.to_mm(cand.centres_px) if len(cand.centres_px) else np.zeros((0, 2))
     return prep, cand, feats, det.view.camera.foot_of(seen, 0.0)
 

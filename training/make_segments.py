@@ -60,7 +60,7 @@ def candidate_stage(det: Detector, image: np.ndarray):
                    half_bgr=halve(image))
     _, tmask = detect_tiles(cfg.tiles, prep)
     cand = segment_candidates(cfg.segments, prep, tmask)
-    feats = disc_features(candidate_images(prep, cand.mask, cand.table,
+    feats = disc_features(candidate_images(prep, cand.mask, cand.off_table,
                                            cfg.segments.mask.table_window_mm),
                           cand.centres_px, cand.r_px)
     seen = det.view.to_mm(cand.centres_px) if len(cand.centres_px) else np.zeros((0, 2))

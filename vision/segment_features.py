@@ -47,20 +47,22 @@ N_FEATURES = len(RINGS) * len(CHANNELS) * 2
 """Length of one candidate's feature vector."""
 
 
-def candidate_images(prep: Prepared, mask: np.ndarray, table: np.ndarray | None = None,
+def candidate_images(prep: Prepared, mask: np.ndarray, off_table: np.ndarray | None = None,
                      window_mm: float = 120.0) -> tuple[np.ndarray, ...]:
     """The float32 (H, W) images the features read (:data:`CHANNELS`, ``shade`` and ``relief``
-    still in grey levels: they are taken against each candidate's median); ``table``: the
-    table's colour (:func:`vision.segment_mask.table_colour` over ``window_mm`` when None)."""
-    if table is None:
-        table = table_colour(prep.top, prep.view.px_per_mm, window_mm)
+    still in grey levels: they are taken against each candidate's median); ``off_table``: the
+    frame's colour against the table's (:func:`vision.segment_mask.chroma_off_table`, the
+    table's colour over ``window_mm``, made when None)."""
+    if off_table is None:
+        off_table = chroma_off_table(prep.top, table_colour(prep.top, prep.view.px_per_mm,
+                                                            window_mm))
     hsv = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)
     value = hsv[..., 2].astype(np.float32)
     norm = prep.norm
     nhi = cv2.max(cv2.max(norm[..., 0], norm[..., 1]), norm[..., 2])
     nlo = cv2.min(cv2.min(norm[..., 0], norm[..., 1]), norm[..., 2])
     chroma = cv2.subtract(nhi, nlo).astype(np.float32) / (2.55 * TABLE_LEVEL)
-    off = chroma_off_table(prep.top, table).astype(np.float32) / 255.0
+    off = off_table.astype(np.float32) / 255.0
     return (value, hsv[..., 1].astype(np.float32) / 255.0, chroma,
             (mask > 0).astype(np.float32), prep.level.astype(np.float32) / TABLE_LEVEL, off,
             value)

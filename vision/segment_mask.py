@@ -94,12 +94,13 @@ def chroma_off_table(top: np.ndarray, table: np.ndarray) -> np.ndarray:
     return cv2.subtract(cv2.max(cv2.max(d[0], d[1]), d[2]), cv2.min(cv2.min(d[0], d[1]), d[2]))
 
 
-def frame_coloured(cfg: SegmentMaskConfig, prep: Prepared, table: np.ndarray | None = None
+def frame_coloured(cfg: SegmentMaskConfig, prep: Prepared, off_table: np.ndarray | None = None
                    ) -> np.ndarray:
     """bool (H, W): pixels strongly coloured in the frame itself (inside ``prep.valid``),
     whatever the table's colour: a segment on a table of its own colour is among them; or
-    (``min_table_chroma``) differing from the table's colour (``table``, :func:`table_colour`
-    when None) by a segment's colour: a segment washed pale by glare."""
+    (``min_table_chroma``) differing from the table's colour by a segment's colour
+    (``off_table``: :func:`chroma_off_table` of the frame, made when None): a segment washed
+    pale by glare."""
     top = prep.top
     hi = cv2.max(cv2.max(top[..., 0], top[..., 1]), top[..., 2])
     lo = cv2.min(cv2.min(top[..., 0], top[..., 1]), top[..., 2])
@@ -107,9 +108,10 @@ def frame_coloured(cfg: SegmentMaskConfig, prep: Prepared, table: np.ndarray | N
     sat = cv2.divide(chroma, cv2.max(hi, 1), scale=255)
     strong = sat >= cfg.min_saturation
     if cfg.min_table_chroma > 0:
-        if table is None:
-            table = table_colour(top, prep.view.px_per_mm, cfg.table_window_mm)
-        strong |= chroma_off_table(top, table) >= cfg.min_table_chroma
+        if off_table is None:
+            off_table = chroma_off_table(top, table_colour(top, prep.view.px_per_mm,
+                                                           cfg.table_window_mm))
+        strong |= off_table >= cfg.min_table_chroma
     return strong & (chroma >= cfg.min_chroma) & (prep.valid > 0)
 
 
@@ -121,7 +123,8 @@ def segment_mask(cfg: SegmentMaskConfig, prep: Prepared, coloured: np.ndarray | 
     top = prep.top
     if table is None:
         table = table_colour(top, prep.view.px_per_mm, cfg.table_window_mm)
-    ok = (frame_coloured(cfg, prep, table) if coloured is None else coloured).copy()
+    ok = (frame_coloured(cfg, prep, chroma_off_table(top, table)) if coloured is None
+          else coloured).copy()
     ys, xs = np.nonzero(ok)
     if len(ys):  # the table's colour is asked only where the frame's own colour may be one
         ok[ys, xs] = table_saturation(top[ys, xs], table[ys, xs]) >= cfg.min_table_saturation

@@ -23,7 +23,13 @@ from vision.prepare import Prepared, fill_holes
 from vision.segment_domes import DomeConfig, dome_centres
 from vision.segment_features import candidate_images, disc_features
 from vision.segment_judge import SegmentJudgeConfig, judge_for
-from vision.segment_mask import SegmentMaskConfig, frame_coloured, segment_mask, table_colour
+from vision.segment_mask import (
+    SegmentMaskConfig,
+    chroma_off_table,
+    frame_coloured,
+    segment_mask,
+    table_colour,
+)
 
 
 @dataclass(frozen=True)
@@ -336,15 +342,15 @@ class Candidates:
         r_px: A segment's radius in view pixels.
         coloured: uint8 (H, W) the pixels coloured in the frame itself, whatever the table's
             colour (None: not made).
-        table: uint8 (H, W, 3) the table's colour at each pixel
-            (:func:`vision.segment_mask.table_colour`; None: not made).
+        off_table: int16 (H, W) the frame's colour against the table's
+            (:func:`vision.segment_mask.chroma_off_table`; None: not made).
     """
 
     centres_px: np.ndarray
     mask: np.ndarray
     r_px: float
     coloured: np.ndarray | None = None
-    table: np.ndarray | None = None
+    off_table: np.ndarray | None = None
 
 
 def pieces_not_segments(exclude: np.ndarray, mask: np.ndarray, max_share: float) -> np.ndarray:
@@ -372,7 +378,8 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
     centred on its outline where nothing touches it (:func:`discs_in_blob`)."""
     s = prep.view.px_per_mm
     table = table_colour(prep.top, s, cfg.mask.table_window_mm)
-    own = frame_coloured(cfg.mask, prep, table)
+    off_table = chroma_off_table(prep.top, table)
+    own = frame_coloured(cfg.mask, prep, off_table)
     mask = segment_mask(cfg.mask, prep, own, table)
     coloured = np.where(own, 255, 0).astype(np.uint8)
     if exclude is not None and np.any(exclude):
@@ -403,7 +410,7 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
     if cfg.domes is not None:
         found = np.concatenate([found, outline_candidates(cfg.domes, prep.top, coloured, r,
                                                           found)])
-    return Candidates(found, mask, r, coloured, table)
+    return Candidates(found, mask, r, coloured, off_table)
 
 
 def outline_candidates(cfg: DomeConfig, bgr: np.ndarray, coloured: np.ndarray, r: float,
@@ -623,7 +630,7 @@ def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | No
     hsv = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)
     r = cand.r_px
     if cfg.judge is not None:
-        feats = disc_features(candidate_images(prep, cand.mask, cand.table,
+        feats = disc_features(candidate_images(prep, cand.mask, cand.off_table,
                                                cfg.mask.table_window_mm), cand.centres_px, r)
         score = judge_for(cfg.judge).scores(feats)
         keep = score >= cfg.judge.min_score

@@ -50,7 +50,7 @@ class SegmentMaskConfig:
     """
 
     min_saturation: int = 90
-    min_table_chroma: int = 30
+    min_table_chroma: int = 20
     min_chroma: int = 14
     min_table_saturation: float = 0.15
     table_window_mm: float = 120.0

@@ -60,7 +60,9 @@ def candidate_stage(det: Detector, image: np.ndarray):
                    half_bgr=halve(image))
     _, tmask = detect_tiles(cfg.tiles, prep)
     cand = segment_candidates(cfg.segments, prep, tmask)
-    feats = disc_features(candidate_images(prep, cand.mask), cand.centres_px, cand.r_px)
+    feats = disc_features(candidate_images(prep, cand.mask, cand.off_table,
+                                           cfg.segments.mask.table_window_mm),
+                          cand.centres_px, cand.r_px)
     seen = det.view.to_mm(cand.centres_px) if len(cand.centres_px) else np.zeros((0, 2))
     return prep, cand, feats, det.view.camera.foot_of(seen, 0.0)
 
@@ -97,6 +99,16 @@ def setup_scene(scene: Scene, region, rng: np.random.Generator, colours: list[st
     return Scene((*keep, *segs))
 
 
+def aim_glare(settings, pose, at_mm: tuple[float, float]):
+    """``settings`` with the lamp moved so that its mirror image in the table (the glare's
+    spot) lies on the table point ``at_mm``: the lamp on the reflection of the camera's ray
+    to that point (the worms under the brightest of the glare, where they wash out most)."""
+    v = np.asarray(pose.centre_mm, float) - np.array([at_mm[0], at_mm[1], 0.0])
+    v /= np.linalg.norm(v)
+    return replace(settings, light_dir_deg=math.degrees(math.atan2(-v[1], -v[0])) % 360.0,
+                   light_elevation_deg=math.degrees(math.asin(float(v[2]))))
+
+
 def labels(feet_mm: np.ndarray, shown: list[tuple[float, float]],
            half_hidden: list[tuple[float, float]], hit_mm: float, miss_mm: float
            ) -> np.ndarray:
@@ -126,6 +138,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lights", default="",
                     help="comma-separated light kinds pinned in turn (default: drawn), e.g. "
                          "the hard lamps whose shadows stand out from a coloured cloth")
+    ap.add_argument("--spot", type=float, default=0.0,
+                    help="share of the seeds whose lamp is moved so that its glare's spot "
+                         "lies on a segment (aim_glare; with --lights glare)")
     ap.add_argument("--clutter", default="",
                     help="comma-separated clutter kinds pinned in turn, one per seed (default: "
                          "drawn), e.g. the dice, pencils and mugs of a segment's colour")
@@ -149,6 +164,10 @@ def main(argv: list[str] | None = None) -> int:
                                 case.pieces.segment_diameter_mm)
             if start is not None:
                 case = replace(case, scene=start)
+        segs = [p for p in case.scene.pieces if p.kind == "segment"]
+        if segs and rng.uniform() < args.spot:
+            at = segs[int(rng.integers(len(segs)))].centre_mm
+            case = replace(case, settings=aim_glare(case.settings, case.pose, at))
         r = case.render()
         shown, half = [], []
         for p, tr in zip(r.scene.pieces, r.truth, strict=True):

@@ -13,6 +13,15 @@ pixel (the stripes of a blind, a dim lamp, a dark rim of the dome) tell it from 
 
 A third guard keeps out the noise of a dark corner (a saturation computed from a few grey
 levels): the colour must span some grey levels in the frame itself.
+
+A lamp mirrored in a glossy table (glare) adds the same white to the table and to a segment
+on it, and a webcam's automatic exposure on a dark or white table pushes both towards its
+brightest levels: the segment's own saturation falls far below a segment's (a pale pastel
+dome), though its colour still differs from the table's by as much as before. So a pixel is
+of a segment's colour in the frame when it is saturated, or when it differs from the table's
+colour there by a colour (the spread of the channels of the frame minus the table, in grey
+levels: a white added to both leaves it whole) of a segment's strength; the test against the
+table's colour then keeps out the shadows and grain of a coloured table as before.
 """
 
 from __future__ import annotations
@@ -29,6 +38,10 @@ from vision.prepare import Prepared
 class SegmentMaskConfig:
     """Attributes:
     min_saturation: Least HSV saturation (0-255) of a segment's pixel in the frame.
+    min_table_chroma: Or least spread of the channels of the frame minus the table's colour
+        there (grey levels; unchanged by a white added to both, a lamp's glare): a segment
+        washed pale by glare or exposure differs from the table by its colour still; 0: the
+        saturation alone.
     min_chroma: Least spread of its channels (largest minus smallest, grey levels).
     min_table_saturation: Least saturation (0-1) of its colour divided by the table's there
         (the table itself: near 0 in light and shade, whatever its own colour).
@@ -37,6 +50,7 @@ class SegmentMaskConfig:
     """
 
     min_saturation: int = 90
+    min_table_chroma: int = 20
     min_chroma: int = 14
     min_table_saturation: float = 0.15
     table_window_mm: float = 120.0
@@ -67,25 +81,51 @@ def table_saturation(top: np.ndarray, table: np.ndarray) -> np.ndarray:
     return (hi - n.min(axis=1)) / np.maximum(hi, 1e-3)
 
 
-def frame_coloured(cfg: SegmentMaskConfig, prep: Prepared) -> np.ndarray:
+def chroma_off_table(top: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """int16 (H, W): the spread of the channels (largest minus smallest) of ``top`` minus
+    ``table`` (uint8 (H, W, 3) each): a colour's difference from the table's, unchanged by a
+    white (or grey) added to both.
+
+    >>> t = np.full((1, 2, 3), 200, np.uint8)
+    >>> chroma_off_table(np.array([[[150, 190, 240], [120, 120, 120]]], np.uint8), t).tolist()
+    [[90, 0]]
+    """
+    d = [cv2.subtract(top[..., k], table[..., k], dtype=cv2.CV_16S) for k in range(3)]
+    return cv2.subtract(cv2.max(cv2.max(d[0], d[1]), d[2]), cv2.min(cv2.min(d[0], d[1]), d[2]))
+
+
+def frame_coloured(cfg: SegmentMaskConfig, prep: Prepared, off_table: np.ndarray | None = None
+                   ) -> np.ndarray:
     """bool (H, W): pixels strongly coloured in the frame itself (inside ``prep.valid``),
-    whatever the table's colour: a segment on a table of its own colour is among them."""
+    whatever the table's colour: a segment on a table of its own colour is among them; or
+    (``min_table_chroma``) differing from the table's colour by a segment's colour
+    (``off_table``: :func:`chroma_off_table` of the frame, made when None): a segment washed
+    pale by glare."""
     top = prep.top
     hi = cv2.max(cv2.max(top[..., 0], top[..., 1]), top[..., 2])
     lo = cv2.min(cv2.min(top[..., 0], top[..., 1]), top[..., 2])
     chroma = cv2.subtract(hi, lo)
     sat = cv2.divide(chroma, cv2.max(hi, 1), scale=255)
-    return (sat >= cfg.min_saturation) & (chroma >= cfg.min_chroma) & (prep.valid > 0)
+    strong = sat >= cfg.min_saturation
+    if cfg.min_table_chroma > 0:
+        if off_table is None:
+            off_table = chroma_off_table(top, table_colour(top, prep.view.px_per_mm,
+                                                           cfg.table_window_mm))
+        strong |= off_table >= cfg.min_table_chroma
+    return strong & (chroma >= cfg.min_chroma) & (prep.valid > 0)
 
 
-def segment_mask(cfg: SegmentMaskConfig, prep: Prepared,
-                 coloured: np.ndarray | None = None) -> np.ndarray:
+def segment_mask(cfg: SegmentMaskConfig, prep: Prepared, coloured: np.ndarray | None = None,
+                 table: np.ndarray | None = None) -> np.ndarray:
     """uint8 (H, W) 255 where a segment's colour may be (inside ``prep.valid``): of it
-    in the frame (``coloured``, :func:`frame_coloured` when None) and against the table."""
+    in the frame (``coloured``, :func:`frame_coloured` when None) and against the table
+    (``table``: its colour, :func:`table_colour` when None)."""
     top = prep.top
-    ok = (frame_coloured(cfg, prep) if coloured is None else coloured).copy()
+    if table is None:
+        table = table_colour(top, prep.view.px_per_mm, cfg.table_window_mm)
+    ok = (frame_coloured(cfg, prep, chroma_off_table(top, table)) if coloured is None
+          else coloured).copy()
     ys, xs = np.nonzero(ok)
     if len(ys):  # the table's colour is asked only where the frame's own colour may be one
-        table = table_colour(top, prep.view.px_per_mm, cfg.table_window_mm)
         ok[ys, xs] = table_saturation(top[ys, xs], table[ys, xs]) >= cfg.min_table_saturation
     return np.where(ok, 255, 0).astype(np.uint8)

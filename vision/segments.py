@@ -23,7 +23,13 @@ from vision.prepare import Prepared, fill_holes
 from vision.segment_domes import DomeConfig, dome_centres
 from vision.segment_features import candidate_images, disc_features
 from vision.segment_judge import SegmentJudgeConfig, judge_for
-from vision.segment_mask import SegmentMaskConfig, frame_coloured, segment_mask
+from vision.segment_mask import (
+    SegmentMaskConfig,
+    chroma_off_table,
+    frame_coloured,
+    segment_mask,
+    table_colour,
+)
 
 
 @dataclass(frozen=True)
@@ -336,12 +342,15 @@ class Candidates:
         r_px: A segment's radius in view pixels.
         coloured: uint8 (H, W) the pixels coloured in the frame itself, whatever the table's
             colour (None: not made).
+        off_table: int16 (H, W) the frame's colour against the table's
+            (:func:`vision.segment_mask.chroma_off_table`; None: not made).
     """
 
     centres_px: np.ndarray
     mask: np.ndarray
     r_px: float
     coloured: np.ndarray | None = None
+    off_table: np.ndarray | None = None
 
 
 def pieces_not_segments(exclude: np.ndarray, mask: np.ndarray, max_share: float) -> np.ndarray:
@@ -368,8 +377,10 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
     """The discs of segment colour and size in a prepared frame (outside ``exclude``), each
     centred on its outline where nothing touches it (:func:`discs_in_blob`)."""
     s = prep.view.px_per_mm
-    own = frame_coloured(cfg.mask, prep)
-    mask = segment_mask(cfg.mask, prep, own)
+    table = table_colour(prep.top, s, cfg.mask.table_window_mm)
+    off_table = chroma_off_table(prep.top, table)
+    own = frame_coloured(cfg.mask, prep, off_table)
+    mask = segment_mask(cfg.mask, prep, own, table)
     coloured = np.where(own, 255, 0).astype(np.uint8)
     if exclude is not None and np.any(exclude):
         pieces = cv2.bitwise_not(pieces_not_segments(exclude, mask, cfg.max_coloured_share))
@@ -399,7 +410,7 @@ def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray |
     if cfg.domes is not None:
         found = np.concatenate([found, outline_candidates(cfg.domes, prep.top, coloured, r,
                                                           found)])
-    return Candidates(found, mask, r, coloured)
+    return Candidates(found, mask, r, coloured, off_table)
 
 
 def outline_candidates(cfg: DomeConfig, bgr: np.ndarray, coloured: np.ndarray, r: float,
@@ -619,7 +630,8 @@ def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | No
     hsv = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)
     r = cand.r_px
     if cfg.judge is not None:
-        feats = disc_features(candidate_images(prep, cand.mask), cand.centres_px, r)
+        feats = disc_features(candidate_images(prep, cand.mask, cand.off_table,
+                                               cfg.mask.table_window_mm), cand.centres_px, r)
         score = judge_for(cfg.judge).scores(feats)
         keep = score >= cfg.judge.min_score
     else:

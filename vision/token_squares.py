@@ -125,15 +125,30 @@ def _side_edge(img: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray
     return np.array(edge).reshape(-1, 2)
 
 
-def _square_on(points_mm: list[np.ndarray], angle: float, side_mm: float
+def _normal(angle: float, k: int, turn: int) -> np.ndarray:
+    """The outward normal of side ``k``: ``angle`` and ``k`` quarter turns the way ``turn``
+    (+1 counterclockwise on the table, -1 clockwise)."""
+    a = angle + turn * k * np.pi / 2
+    return np.array([np.cos(a), np.sin(a)])
+
+
+def _turn(quad_mm: np.ndarray) -> int:
+    """+1 where the corners (4, 2) on the table go counterclockwise, -1 clockwise (a table
+    frame mirrored against the frame's: the Jungle board's, x to file g, y to rank 9)."""
+    a, b = quad_mm[1] - quad_mm[0], quad_mm[3] - quad_mm[0]
+    return 1 if a[0] * b[1] - a[1] * b[0] >= 0 else -1
+
+
+def _square_on(points_mm: list[np.ndarray], angle: float, side_mm: float, turn: int = 1
                ) -> tuple[np.ndarray, float, float]:
-    """The square whose side ``k`` has the outward normal at ``angle`` + ``k`` quarter turns,
-    its centre (2,) and side fitted to each side's edge points by least squares (an edge
-    found inside or outside the print by a blur on all four sides moves no centre); its side
-    and RMS. ``side_mm`` is unused here (the printed side places the corners)."""
+    """The square whose side ``k`` has the outward normal at ``angle`` + ``k`` quarter turns
+    (the way ``turn`` says, :func:`_normal`), its centre (2,) and side fitted to each side's
+    edge points by least squares (an edge found inside or outside the print by a blur on all
+    four sides moves no centre); its side and RMS. ``side_mm`` is unused here (the printed
+    side places the corners)."""
     rows, rhs = [], []
     for k, pts in enumerate(points_mm):
-        nk = np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
+        nk = _normal(angle, k, turn)
         for p in pts:
             rows.append([nk[0], nk[1], 0.5])  # n . c + s / 2 = n . p
             rhs.append(float(nk @ p))
@@ -143,25 +158,26 @@ def _square_on(points_mm: list[np.ndarray], angle: float, side_mm: float
     return sol[:2], float(sol[2]), rms
 
 
-def _fitted_on_table(points_mm: list[np.ndarray], angle0: float, side_mm: float
-                     ) -> tuple[np.ndarray, float, float, float]:
+def _fitted_on_table(points_mm: list[np.ndarray], angle0: float, side_mm: float,
+                     turn: int = 1) -> tuple[np.ndarray, float, float, float]:
     """:func:`_square_on` with its angle searched within 8 degrees of ``angle0`` (golden
     section): centre, side, angle, RMS."""
     lo, hi = angle0 - np.radians(8), angle0 + np.radians(8)
     g = (np.sqrt(5) - 1) / 2
     x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
-    f1, f2 = _square_on(points_mm, x1, side_mm)[2], _square_on(points_mm, x2, side_mm)[2]
+    f1 = _square_on(points_mm, x1, side_mm, turn)[2]
+    f2 = _square_on(points_mm, x2, side_mm, turn)[2]
     for _ in range(24):
         if f1 < f2:
             hi, x2, f2 = x2, x1, f1
             x1 = hi - g * (hi - lo)
-            f1 = _square_on(points_mm, x1, side_mm)[2]
+            f1 = _square_on(points_mm, x1, side_mm, turn)[2]
         else:
             lo, x1, f1 = x1, x2, f2
             x2 = lo + g * (hi - lo)
-            f2 = _square_on(points_mm, x2, side_mm)[2]
+            f2 = _square_on(points_mm, x2, side_mm, turn)[2]
     a = (lo + hi) / 2
-    c, side, rms = _square_on(points_mm, a, side_mm)
+    c, side, rms = _square_on(points_mm, a, side_mm, turn)
     return c, side, a, rms
 
 
@@ -188,25 +204,24 @@ def fitted_square(img: np.ndarray, quad_px: np.ndarray, cell_px: float,
             return None
         pts = [calibration.to_table(e) for e in edges]
         qm = calibration.to_table(q)
+        turn = _turn(qm)
         mid = (qm[0] + qm[1]) / 2 - qm.mean(axis=0)  # side 0's outward normal
         centre, side, angle, rms = _fitted_on_table(pts, float(np.arctan2(mid[1], mid[0])),
-                                                 side_mm)
+                                                 side_mm, turn)
         keep = []
         for k, p in enumerate(pts):
-            nk = np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
-            r = np.abs((p - centre) @ nk - side / 2)
+            r = np.abs((p - centre) @ _normal(angle, k, turn) - side / 2)
             keep.append(p[r <= max(2 * rms, 0.05)])
         if min(len(p) for p in keep) < 3:
             return None
-        centre, side, angle, rms = _fitted_on_table(keep, angle, side_mm)
+        centre, side, angle, rms = _fitted_on_table(keep, angle, side_mm, turn)
         if rms > max_rms_mm or abs(side - side_mm) > 0.15 * side_mm:
             return None
         side = side_mm  # the edges' halfway may lie inside or outside the print (a blur)
         # corner k between side k-1 and side k
-        corners = np.array([centre + side / 2 * (
-            np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
-            + np.array([np.cos(angle + (k - 1) * np.pi / 2),
-                        np.sin(angle + (k - 1) * np.pi / 2)])) for k in range(4)])
+        corners = np.array([centre + side / 2 * (_normal(angle, k, turn)
+                                                 + _normal(angle, k - 1, turn))
+                            for k in range(4)])
         moved = _ordered(calibration.to_image(corners).reshape(4, 2))
         shift = min(float(np.abs(np.roll(moved, k, axis=0) - q).max()) for k in range(4))
         if shift > 1.5 * cell_px:

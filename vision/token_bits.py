@@ -33,7 +33,7 @@ class SoftReadConfig:
     max_flips: int = 1
     flip_level: float = 0.35
     border_level: float = -0.4
-    min_span: float = 0.25
+    min_span: float = 0.1
 
 
 @lru_cache(maxsize=1)

@@ -25,6 +25,15 @@ MARKER_CELLS = 6
 DARK_LEVEL = 120.0
 """Print darker than this in the flattened frame (its local white is 200) is ink."""
 
+MIN_RISE = 0.08
+"""A profile across a side rising less than this share of its light level shows no edge: a
+glare's veil over a dark table lifts the black print to within a fifth of the white
+(black 170 of 255), so the rise is measured against the square's own (:data:`EDGE_SHARE`)."""
+
+EDGE_SHARE = 0.5
+"""A side's edge point stands where its profile rises at least this share of the median rise
+of the square's four sides (a cell's edge inside the print, a grain's, is weaker)."""
+
 
 def _ordered(quad_px: np.ndarray) -> np.ndarray:
     """The four corners clockwise on the image (y down), as ArUco orders them."""
@@ -87,14 +96,16 @@ def _bilinear(img: np.ndarray, xy: np.ndarray) -> np.ndarray:
 
 
 def _side_edge(img: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray,
-               cell_px: float) -> np.ndarray:
-    """The marker's outer edge near the side ``a``-``b`` (k, 2): where profiles across the
-    side (from 1.3 cells inside to 0.6 outside) rise halfway from dark to light about their
-    steepest rise, at sub-pixel places; profiles with no clear rise give none."""
+               cell_px: float, min_rise: float = MIN_RISE
+               ) -> tuple[np.ndarray, np.ndarray]:
+    """The marker's outer edge near the side ``a``-``b`` (k, 2) and each point's rise (k,):
+    where profiles across the side (from 1.3 cells inside to 0.6 outside) rise halfway from
+    dark to light about their steepest rise, at sub-pixel places; profiles rising less than
+    ``min_rise`` of their light level give none."""
     d = b - a
     length = float(np.hypot(*d))
     if length < 4:
-        return np.zeros((0, 2))
+        return np.zeros((0, 2)), np.zeros(0)
     u = d / length
     n = np.array([-u[1], u[0]])
     if np.dot(n, (a + b) / 2 - centre) < 0:
@@ -106,13 +117,15 @@ def _side_edge(img: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray
     prof = _bilinear(img, pts)
     grad = np.gradient(prof, axis=1)
     edge: list[np.ndarray] = []
+    rises: list[float] = []
     for i in range(len(ts)):
         j = int(np.argmax(grad[i]))
         if grad[i, j] <= 0 or j == 0 or j == len(offs) - 1:
             continue
         lo_at = int(np.argmin(prof[i, :j + 1]))
         hi_at = j + int(np.argmax(prof[i, j:]))
-        if prof[i, hi_at] - prof[i, lo_at] < 0.25 * max(float(prof[i, hi_at]), 1.0):
+        rise = float(prof[i, hi_at] - prof[i, lo_at])
+        if rise < min_rise * max(float(prof[i, hi_at]), 1.0):
             continue
         mid = (prof[i, lo_at] + prof[i, hi_at]) / 2
         run = prof[i, lo_at:hi_at + 1]
@@ -122,46 +135,91 @@ def _side_edge(img: np.ndarray, a: np.ndarray, b: np.ndarray, centre: np.ndarray
         y0, y1 = prof[i, k - 1], prof[i, k]
         at = offs[k - 1] + step * float((mid - y0) / max(y1 - y0, 1e-6))
         edge.append(a + ts[i] * d + at * n)
-    return np.array(edge).reshape(-1, 2)
+        rises.append(rise)
+    return np.array(edge).reshape(-1, 2), np.array(rises)
 
 
-def _square_on(points_mm: list[np.ndarray], angle: float, side_mm: float
-               ) -> tuple[np.ndarray, float, float]:
-    """The square whose side ``k`` has the outward normal at ``angle`` + ``k`` quarter turns,
-    its centre (2,) and side fitted to each side's edge points by least squares (an edge
-    found inside or outside the print by a blur on all four sides moves no centre); its side
-    and RMS. ``side_mm`` is unused here (the printed side places the corners)."""
-    rows, rhs = [], []
-    for k, pts in enumerate(points_mm):
-        nk = np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
-        for p in pts:
-            rows.append([nk[0], nk[1], 0.5])  # n . c + s / 2 = n . p
-            rhs.append(float(nk @ p))
-    A, y = np.array(rows), np.array(rhs)
-    sol, *_ = np.linalg.lstsq(A, y, rcond=None)
-    rms = float(np.sqrt(np.mean((A @ sol - y) ** 2)))
-    return sol[:2], float(sol[2]), rms
+def _normal(angle: float, k: int, turn: int) -> np.ndarray:
+    """The outward normal of side ``k``: ``angle`` and ``k`` quarter turns the way ``turn``
+    (+1 counterclockwise on the table, -1 clockwise)."""
+    a = angle + turn * k * np.pi / 2
+    return np.array([np.cos(a), np.sin(a)])
 
 
-def _fitted_on_table(points_mm: list[np.ndarray], angle0: float, side_mm: float
+def _turn(quad_mm: np.ndarray) -> int:
+    """+1 where the corners (4, 2) on the table go counterclockwise, -1 clockwise (a table
+    frame mirrored against the frame's: the Jungle board's, x to file g, y to rank 9)."""
+    a, b = quad_mm[1] - quad_mm[0], quad_mm[3] - quad_mm[0]
+    return 1 if a[0] * b[1] - a[1] * b[0] >= 0 else -1
+
+
+def _moments(points_mm: list[np.ndarray]) -> tuple[np.ndarray, list[tuple[float, ...]]]:
+    """What a square's least-squares fit needs of each side's edge points, whatever the
+    angle: the points' mean (2,) over all sides, and for each side, about that mean, its
+    count, sums of x and y, and sums of x x, x y and y y."""
+    pts = [np.asarray(p, np.float64).reshape(-1, 2) for p in points_mm]
+    origin = np.concatenate(pts).mean(axis=0)
+    sides = []
+    for p in pts:
+        r = p - origin
+        sides.append((float(len(r)), *(float(v) for v in r.sum(axis=0)),
+                      float(r[:, 0] @ r[:, 0]), float(r[:, 0] @ r[:, 1]),
+                      float(r[:, 1] @ r[:, 1])))
+    return origin, sides
+
+
+def _square_on(moments: tuple[np.ndarray, list[tuple[float, ...]]], angle: float,
+               turn: int = 1) -> tuple[np.ndarray, float, float]:
+    """The square whose side ``k`` has the outward normal at ``angle`` + ``k`` quarter turns
+    (the way ``turn`` says, :func:`_normal`), its centre (2,) and side fitted to each side's
+    edge points (their :func:`_moments`) by least squares, ``n . c + h = n . p`` for every
+    point ``p`` of a side of normal ``n``, the side ``2 h`` (an edge found inside or outside
+    the print by a blur on all four sides moves no centre); its side and RMS (the printed
+    side, not the fitted one, places the corners)."""
+    origin, sides = moments
+    # normal equations of (cx, cy, h): a 3 x 3 system, summed side by side
+    a = np.zeros((3, 3))
+    b = np.zeros(3)
+    quad = 0.0
+    nk = []
+    for k, (m, sx, sy, sxx, sxy, syy) in enumerate(sides):
+        t = angle + turn * k * np.pi / 2
+        nx, ny = float(np.cos(t)), float(np.sin(t))
+        along = nx * sx + ny * sy  # the sum of n . p
+        a += m * np.array([[nx * nx, nx * ny, nx], [nx * ny, ny * ny, ny], [nx, ny, 1.0]])
+        b += along * np.array([nx, ny, 1.0])
+        quad += nx * nx * sxx + 2 * nx * ny * sxy + ny * ny * syy
+        nk.append((nx, ny, m, along))
+    cx, cy, h = np.linalg.solve(a, b)
+    sse, count = quad, 0.0
+    for nx, ny, m, along in nk:
+        fit = nx * cx + ny * cy + h
+        sse += m * fit * fit - 2 * fit * along
+        count += m
+    return np.array([cx, cy]) + origin, float(2 * h), float(np.sqrt(max(sse, 0.0) / count))
+
+
+def _fitted_on_table(points_mm: list[np.ndarray], angle0: float, turn: int = 1
                      ) -> tuple[np.ndarray, float, float, float]:
     """:func:`_square_on` with its angle searched within 8 degrees of ``angle0`` (golden
     section): centre, side, angle, RMS."""
+    moments = _moments(points_mm)
     lo, hi = angle0 - np.radians(8), angle0 + np.radians(8)
     g = (np.sqrt(5) - 1) / 2
     x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
-    f1, f2 = _square_on(points_mm, x1, side_mm)[2], _square_on(points_mm, x2, side_mm)[2]
+    f1 = _square_on(moments, x1, turn)[2]
+    f2 = _square_on(moments, x2, turn)[2]
     for _ in range(24):
         if f1 < f2:
             hi, x2, f2 = x2, x1, f1
             x1 = hi - g * (hi - lo)
-            f1 = _square_on(points_mm, x1, side_mm)[2]
+            f1 = _square_on(moments, x1, turn)[2]
         else:
             lo, x1, f1 = x1, x2, f2
             x2 = lo + g * (hi - lo)
-            f2 = _square_on(points_mm, x2, side_mm)[2]
+            f2 = _square_on(moments, x2, turn)[2]
     a = (lo + hi) / 2
-    c, side, rms = _square_on(points_mm, a, side_mm)
+    c, side, rms = _square_on(moments, a, turn)
     return c, side, a, rms
 
 
@@ -183,30 +241,34 @@ def fitted_square(img: np.ndarray, quad_px: np.ndarray, cell_px: float,
         return None  # no marker's size: nothing to fit
     for _ in range(rounds):
         c = q.mean(axis=0)
-        edges = [_side_edge(img, q[i], q[(i + 1) % 4], c, cell_px) for i in range(4)]
+        found = [_side_edge(img, q[i], q[(i + 1) % 4], c, cell_px) for i in range(4)]
+        rises = np.concatenate([r for _, r in found])
+        if len(rises) == 0:
+            return None
+        floor = EDGE_SHARE * float(np.median(rises))
+        edges = [e[r >= floor] for e, r in found]
         if min(len(e) for e in edges) < 3:
             return None
         pts = [calibration.to_table(e) for e in edges]
         qm = calibration.to_table(q)
+        turn = _turn(qm)
         mid = (qm[0] + qm[1]) / 2 - qm.mean(axis=0)  # side 0's outward normal
         centre, side, angle, rms = _fitted_on_table(pts, float(np.arctan2(mid[1], mid[0])),
-                                                 side_mm)
+                                                 turn)
         keep = []
         for k, p in enumerate(pts):
-            nk = np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
-            r = np.abs((p - centre) @ nk - side / 2)
+            r = np.abs((p - centre) @ _normal(angle, k, turn) - side / 2)
             keep.append(p[r <= max(2 * rms, 0.05)])
         if min(len(p) for p in keep) < 3:
             return None
-        centre, side, angle, rms = _fitted_on_table(keep, angle, side_mm)
+        centre, side, angle, rms = _fitted_on_table(keep, angle, turn)
         if rms > max_rms_mm or abs(side - side_mm) > 0.15 * side_mm:
             return None
         side = side_mm  # the edges' halfway may lie inside or outside the print (a blur)
         # corner k between side k-1 and side k
-        corners = np.array([centre + side / 2 * (
-            np.array([np.cos(angle + k * np.pi / 2), np.sin(angle + k * np.pi / 2)])
-            + np.array([np.cos(angle + (k - 1) * np.pi / 2),
-                        np.sin(angle + (k - 1) * np.pi / 2)])) for k in range(4)])
+        corners = np.array([centre + side / 2 * (_normal(angle, k, turn)
+                                                 + _normal(angle, k - 1, turn))
+                            for k in range(4)])
         moved = _ordered(calibration.to_image(corners).reshape(4, 2))
         shift = min(float(np.abs(np.roll(moved, k, axis=0) - q).max()) for k in range(4))
         if shift > 1.5 * cell_px:

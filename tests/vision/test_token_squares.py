@@ -18,9 +18,12 @@ SIZE = (320, 240)
 CAMERA = CameraGeometry(np.zeros(2), 1e6, 1000.0, "lens")  # far above: seen where it lies
 
 
-def _calibration(px_per_mm: float) -> Calibration:
+def _calibration(px_per_mm: float, mirrored: bool = False) -> Calibration:
+    """Table mm from frame pixels, the frame's centre at 0; ``mirrored``: the table's y up
+    the frame (its x right), as on the Jungle board (x to file g, y to rank 9)."""
     s = 1.0 / px_per_mm
-    return Calibration(SIZE, np.array([[s, 0, -SIZE[0] / 2 * s], [0, s, -SIZE[1] / 2 * s],
+    t = -s if mirrored else s
+    return Calibration(SIZE, np.array([[s, 0, -SIZE[0] / 2 * s], [0, t, -SIZE[1] / 2 * t],
                                        [0, 0, 1]]))
 
 
@@ -55,10 +58,11 @@ def _marker_bits(marker_id: int) -> np.ndarray:
     return cv2.aruco.generateImageMarker(d, marker_id, 6, borderBits=1)
 
 
-def _read(img: np.ndarray, px_per_mm: float) -> tuple[list[int], np.ndarray]:
+def _read(img: np.ndarray, px_per_mm: float, mirrored: bool = False
+          ) -> tuple[list[int], np.ndarray]:
     cfg = TokenConfig()
     frame = cv2.cvtColor(img, cv2.COLOR_GRAY2BGR)
-    det = detect_tokens(cfg, frame, _calibration(px_per_mm), CAMERA)
+    det = detect_tokens(cfg, frame, _calibration(px_per_mm, mirrored), CAMERA)
     return [int(k) for k in det.marker_id], det.seen_mm
 
 
@@ -70,6 +74,23 @@ def test_corners_are_fitted_to_the_marker_edge_from_a_guess_a_pixel_off() -> Non
     # matched corner to corner, whichever comes first
     err = min(float(np.abs(np.roll(fitted, k, axis=0) - q).max()) for k in range(4))
     assert err < 0.35, (fitted, q)
+
+
+def test_corners_are_fitted_on_a_table_frame_mirrored_against_the_image() -> None:
+    # the Jungle board's frame: each side's normal turns the other way round the square
+    img, q = _token(_marker_bits(60), 0.75, (-4.0, 5.0), 17.0, 0.9)
+    guess = q + np.array([[0.8, -1.0], [-1.0, 0.7], [0.9, 0.8], [-0.7, -0.9]])
+    fitted = fitted_square(img.astype(np.float32), guess, 3.0, _calibration(0.75, True), 24.0)
+    assert fitted is not None
+    err = min(float(np.abs(np.roll(fitted, k, axis=0) - q).max()) for k in range(4))
+    assert err < 0.35, (fitted, q)
+
+
+def test_a_marker_of_three_pixels_a_cell_is_named_on_a_mirrored_table_frame() -> None:
+    img, _ = _token(_marker_bits(63), 0.75, (6.0, -4.0), 12.0, 1.1)
+    ids, seen = _read(img, 0.75, mirrored=True)
+    assert ids == [63]
+    assert np.hypot(*(seen[0] - (6.0, 4.0))) < 0.5, seen
 
 
 def test_a_marker_square_is_found_without_arucos_contours() -> None:

@@ -65,3 +65,21 @@ def test_setup_the_accepted_table_has_the_token_never_seen_at_its_square():
     ids = {p.id: (p.x_mm, p.y_mm) for p in step.state.table.pieces}
     assert len(ids) == 16
     assert ids[51] == g.square_centre_mm(g.parse_square("b2"))  # ann's cat
+
+
+def test_water_a_token_never_seen_at_the_setup_first_seen_in_the_water_is_called():
+    # two tokens never seen: no first table; the leopard's first sighting is its move into the
+    # water from its start square, a foul, not the table as set up
+    out = fold([_setup(), _seen(start_tokens(removed=("e3", "c3"))),
+                _seen(start_tokens({"e3": "e4"}, removed=("c3",)))])
+    assert isinstance(out[0], Doubt)
+    assert _verdicts(out) == [(2, False, "water")] and out[-1].player == "ann"
+
+
+def test_steps_a_token_never_seen_at_the_setup_first_seen_two_squares_on_is_called():
+    # one token never seen stands on its start square: its first sighting two squares on is
+    # its move from there, a foul
+    out = fold([_setup(), _seen(start_tokens(removed=("e3",))),
+                _seen(start_tokens({"e3": "e5"}))])
+    assert _verdicts(out) == [(1, True, "ok"), (2, False, "steps")]
+    assert out[-1].player == "ann"

@@ -118,3 +118,11 @@ def lap(x_left: float, x_right: float, pylon_y: float, y0: float = 0.0,
                pylon_y + radius * math.sin(math.pi * (1 - k / n))) for k in range(n + 1)]
     dense += [(x_right, pylon_y - k * step_mm) for k in range(int((pylon_y - y0) / step_mm) + 1)]
     return resample(dense)
+
+
+OBSTACLE = tile(0, 500)
+"""The reading tests' face-down obstacle, far ahead of both worms."""
+SUNS0 = line(-40, 0, 6, "suns")
+MOONS0 = line(40, 0, 6, "moons")
+FIRST = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0).scene
+"""The reading tests' first table: suns' and moons' worms of six side by side at the start."""

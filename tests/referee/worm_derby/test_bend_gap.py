@@ -8,13 +8,21 @@ from __future__ import annotations
 import math
 
 from tabletop.events import Doubt, Verdict
-from tests.factories import coin, tile
-from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen, started
+from tests.factories import coin
+from tests.referee.worm_derby.helpers import (
+    FIRST,
+    MOONS0,
+    OBSTACLE,
+    D,
+    course,
+    line,
+    new_game,
+    play,
+    roll,
+    seen,
+    started,
+)
 
-OBSTACLE = tile(0, 500)
-SUNS0 = line(-40, 0, 6, "suns")
-MOONS0 = line(40, 0, 6, "moons")
-FIRST = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0).scene
 TURN = math.radians(40)  # a gentle bend: the coins either side of the bend 1.88 widths apart
 
 

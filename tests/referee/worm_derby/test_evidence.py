@@ -6,6 +6,10 @@ from __future__ import annotations
 from tabletop.events import Verdict
 from tests.factories import tile
 from tests.referee.worm_derby.helpers import (
+    FIRST,
+    MOONS0,
+    OBSTACLE,
+    SUNS0,
     D,
     course,
     line,
@@ -17,10 +21,6 @@ from tests.referee.worm_derby.helpers import (
     started,
 )
 
-OBSTACLE = tile(0, 500)
-SUNS0 = line(-40, 0, 6, "suns")
-MOONS0 = line(40, 0, 6, "moons")
-FIRST = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0).scene
 MOONS2 = line(40, 2 * D, 6, "moons")  # moons' worm two steps on
 SUNS2 = line(-40, 2 * D, 6, "suns")
 

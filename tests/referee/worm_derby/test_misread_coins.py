@@ -12,8 +12,12 @@ from referee.worm_derby.reading import ReadingRules, reconcile
 from tabletop.events import Doubt, Verdict, parse_event
 from tabletop.jsonin import loads
 from tabletop.scene import Scene
-from tests.factories import coin, tile
+from tests.factories import coin
 from tests.referee.worm_derby.helpers import (
+    FIRST,
+    MOONS0,
+    OBSTACLE,
+    SUNS0,
     D,
     course,
     line,
@@ -25,10 +29,6 @@ from tests.referee.worm_derby.helpers import (
     started,
 )
 
-OBSTACLE = tile(0, 500)
-SUNS0 = line(-40, 0, 6, "suns")
-MOONS0 = line(40, 0, 6, "moons")
-FIRST = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0).scene
 OVERLAP_MM = D - 2 * 0.5 - 2.5  # the step rule's (WormSettings.overlap_mm)
 
 

@@ -9,6 +9,10 @@ from tabletop.events import Accept, Doubt, Notice, SceneSeen, Verdict
 from tabletop.scene import Scene
 from tests.factories import coin, setup, tile
 from tests.referee.worm_derby.helpers import (
+    FIRST,
+    MOONS0,
+    OBSTACLE,
+    SUNS0,
     D,
     T,
     course,
@@ -20,10 +24,6 @@ from tests.referee.worm_derby.helpers import (
     started,
 )
 
-OBSTACLE = tile(0, 500)
-SUNS0 = line(-40, 0, 6, "suns")
-MOONS0 = line(40, 0, 6, "moons")
-FIRST = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0).scene
 SUNS2 = line(-40, 2 * D, 6, "suns")  # suns' worm after two steps
 
 

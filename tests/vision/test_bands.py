@@ -40,6 +40,23 @@ def _fit(cells: np.ndarray) -> Bands | None:
     return fit_bands(cells, table, valid, FACTOR, 1.0, 1.0, 1.0)
 
 
+BLIND = Blind(period_mm=70, duty=0.45, angle_deg=28, strength=0.5, softness_mm=5, phase_mm=20)
+"""The rendered tests' blind."""
+
+
+def _rendered(seed: int, post_mm: tuple[float, float] = (60.0, 90.0), **settings):
+    """The rendered tests' table: four coins, a face-down tile and a post on grey felt, seen
+    from 850 mm at 960x540, rendered with ``settings`` (``tabletop.render.RenderSettings``)."""
+    render = pytest.importorskip("tabletop.render")
+    pieces = [Piece("coin", 19.06 * i - 60, -40.0, suit=s)
+              for i, s in enumerate(("suns", "moons", "crowns", "arms"))]
+    pieces += [Piece.tile(-150.0, 80.0, 20.0, "down"), Piece("post", *post_mm)]
+    pose = render.CameraPose.looking_at((0, 0), height_mm=850, tilt_deg=15,
+                                        image_size=(960, 540), hfov_deg=60)
+    return render.render_scene(Scene(tuple(pieces)), pose, render.RenderSettings(
+        seed=seed, table="felt-grey", supersample=1, **settings))
+
+
 @pytest.mark.parametrize("angle_deg", [3.0, 37.0, 88.0, 121.5, 166.0])
 def test_a_blinds_bands_are_found_across_their_direction_and_divide_out(angle_deg) -> None:
     blind = Blind(period_mm=50, duty=0.4, angle_deg=angle_deg, strength=0.5, softness_mm=4,
@@ -84,16 +101,7 @@ def test_a_table_colour_with_bands_is_the_same_in_parts_rows_and_cells() -> None
 
 @pytest.fixture(scope="module")
 def blind_and_not():
-    render = pytest.importorskip("tabletop.render")
-    pieces = [Piece("coin", 19.06 * i - 60, -40.0, suit=s)
-              for i, s in enumerate(("suns", "moons", "crowns", "arms"))]
-    pieces += [Piece.tile(-150.0, 80.0, 20.0, "down"), Piece("post", 60.0, 90.0)]
-    pose = render.CameraPose.looking_at((0, 0), height_mm=850, tilt_deg=15,
-                                        image_size=(960, 540), hfov_deg=60)
-    plain = render.RenderSettings(seed=12, table="felt-grey", supersample=1)
-    striped = replace(plain, blind=Blind(period_mm=70, duty=0.45, angle_deg=28, strength=0.5,
-                                         softness_mm=5, phase_mm=20))
-    return [render.render_scene(Scene(tuple(pieces)), pose, s) for s in (plain, striped)]
+    return [_rendered(12), _rendered(12, blind=BLIND)]
 
 
 def test_under_a_blind_the_tables_noise_is_near_its_own(blind_and_not) -> None:
@@ -128,17 +136,7 @@ def test_no_bands_are_made_where_there_are_none(blind_and_not) -> None:
 def blind_later():
     """The blind's scene later: a post moved (other sensor noise), and the same with the
     blind's stripes moved by a third of their period."""
-    render = pytest.importorskip("tabletop.render")
-    pieces = [Piece("coin", 19.06 * i - 60, -40.0, suit=s)
-              for i, s in enumerate(("suns", "moons", "crowns", "arms"))]
-    pieces += [Piece.tile(-150.0, 80.0, 20.0, "down"), Piece("post", 0.0, 120.0)]
-    pose = render.CameraPose.looking_at((0, 0), height_mm=850, tilt_deg=15,
-                                        image_size=(960, 540), hfov_deg=60)
-    blind = Blind(period_mm=70, duty=0.45, angle_deg=28, strength=0.5, softness_mm=5,
-                  phase_mm=20)
-    return [render.render_scene(Scene(tuple(pieces)), pose, render.RenderSettings(
-        seed=13, table="felt-grey", supersample=1, blind=b))
-        for b in (blind, replace(blind, phase_mm=43))]
+    return [_rendered(13, (0.0, 120.0), blind=b) for b in (BLIND, replace(BLIND, phase_mm=43))]
 
 
 def test_a_cameras_bands_are_kept_while_its_light_is_the_same_and_fitted_again_when_it_moved(
@@ -176,18 +174,9 @@ def test_a_detector_keeps_its_cameras_bands_from_frame_to_frame(blind_and_not,
 
 
 def test_a_frame_with_a_hand_leaves_the_cameras_bands_as_they_were(blind_and_not) -> None:
-    render = pytest.importorskip("tabletop.render")
     _, striped = blind_and_not
-    pieces = [Piece("coin", 19.06 * i - 60, -40.0, suit=s)
-              for i, s in enumerate(("suns", "moons", "crowns", "arms"))]
-    pieces += [Piece.tile(-150.0, 80.0, 20.0, "down"), Piece("post", 60.0, 90.0)]
-    pose = render.CameraPose.looking_at((0, 0), height_mm=850, tilt_deg=15,
-                                        image_size=(960, 540), hfov_deg=60)
-    blind = Blind(period_mm=70, duty=0.45, angle_deg=28, strength=0.5, softness_mm=5,
-                  phase_mm=20)
-    hand = render.render_scene(Scene(tuple(pieces)), pose, render.RenderSettings(
-        seed=14, table="felt-grey", supersample=1, blind=blind, hand=True,
-        hand_target_mm=(0.0, 40.0), hand_from_deg=90.0, hand_height_mm=60.0))
+    hand = _rendered(14, blind=BLIND, hand=True, hand_target_mm=(0.0, 40.0),
+                     hand_from_deg=90.0, hand_height_mm=60.0)
     # (a frame read in full before its hand is judged: the watch first would skip it)
     det = Detector(striped.calibration(), config=DetectorConfig(watch_first=False))
     det.detect(striped.image)

@@ -183,8 +183,7 @@ def _square_on(moments: tuple[np.ndarray, list[tuple[float, ...]]], angle: float
     quad = 0.0
     nk = []
     for k, (m, sx, sy, sxx, sxy, syy) in enumerate(sides):
-        t = angle + turn * k * np.pi / 2
-        nx, ny = float(np.cos(t)), float(np.sin(t))
+        nx, ny = (float(v) for v in _normal(angle, k, turn))
         along = nx * sx + ny * sy  # the sum of n . p
         a += m * np.array([[nx * nx, nx * ny, nx], [nx * ny, ny * ny, ny], [nx, ny, 1.0]])
         b += along * np.array([nx, ny, 1.0])

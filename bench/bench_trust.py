@@ -1379,6 +1379,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.rescore and args.dump is None:
         ap.error("--rescore needs --dump (the folder of kept events)")
+    if args.dump is not None and not args.rescore:
+        try:
+            Path(args.dump).mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            ap.error(f"--dump {args.dump}: cannot make the folder ({e.strerror})")
     games = [name for g in args.games.split(",") if g
              for name in ([n for n in GAMES if n.startswith(g + ".")] or [g])]
     t0, c0 = time.perf_counter(), time.process_time()

@@ -140,3 +140,18 @@ def test_every_foul_jungle_plants_the_rules_a_position_allows_and_calls_them_exa
         score = exact(play)
         assert score.counts["exact_right"] == score.counts["exact_total"], score.notes
     assert {"steps", "water", "turn", "jump"} <= planted <= set(FOULS_JUNGLE)
+
+
+def test_dump_a_missing_folder_is_made_and_a_file_in_its_place_is_named(tmp_path, capsys):
+    from bench.bench_trust import main
+
+    folder = tmp_path / "kept" / "events"
+    assert main(["--misread", "0", "--plays", "1", "--short", "--games", "jungle",
+                 "--dump", str(folder)]) == 0
+    assert folder.is_dir()
+    blocker = tmp_path / "a-file"
+    blocker.write_text("x")
+    with pytest.raises(SystemExit):
+        main(["--misread", "0", "--plays", "1", "--short", "--games", "jungle",
+              "--dump", str(blocker / "events")])
+    assert f"--dump {blocker / 'events'}" in capsys.readouterr().err

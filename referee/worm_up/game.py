@@ -560,10 +560,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             raise
         if state.unsure:
             state = self._reseat(state, read)
-        if state.finish_posts_mm is None:  # never seen yet: the first two read surely ahead
-            state = replace(state, finish_posts_mm=finish_ahead(
-                self, state.worms, [c for i, c in read.posts
-                                    if not read.unsure(i, self.settings.misread_confidence)]))
+        if state.finish_posts_mm is None:  # never seen yet: two read surely ahead, twice
+            state = self._finish_seen(state, read)
         still, changed, moved_post = changes(self, state, read)
         if not changed and moved_post is None:
             return Step(state)
@@ -594,6 +592,20 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             return Step(replace(new, phase=Phase.OVER, winner=winner),
                         (verdict, Finish(winner, 1, seq), Winner(winner, seq)))
         return Step(maybe_end_round(new), (verdict,))
+
+    def _finish_seen(self, state: WormUpState, read: TableRead) -> WormUpState:
+        """``state`` with the finish line it never had taken from ``read``: the two posts
+        read surely a worm's length ahead of the heads, either side of the worms
+        (:func:`finish_ahead`), where the reading before showed them too (a shadow read
+        surely on one table, 135734: a false finish line, then a false winner)."""
+        s = self.settings
+        seen = finish_ahead(self, state.worms, [c for i, c in read.posts
+                                                if not read.unsure(i, s.misread_confidence)])
+        once = state.finish_once
+        if seen is not None and once is not None and \
+                len(geo.match_still(once, seen, s.post_still_mm)) == 2:
+            return replace(state, finish_posts_mm=seen, finish_once=None)
+        return replace(state, finish_once=seen)
 
     def _taken_back(self, state: WormUpState, scene: Scene, read: TableRead,
                     changed: list[str], moved_post: Point2 | None, seq: int

@@ -65,7 +65,8 @@ def first_table(game: WormUp, scene: Scene, strict: bool, read_twice: bool = Fal
     layout, misread = layout_of(game, read, chains, strict, read_twice)
     worms = tuple(Worm(p, layout.heads_first(chains[p])) for p in game.players)
     return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=worms,
-                       start_posts_mm=layout.start, finish_posts_mm=layout.finish), layout, \
+                       start_posts_mm=layout.start, finish_posts_mm=layout.finish,
+                       finish_once=finish_guessed(layout)), layout, \
         misread
 
 
@@ -143,12 +144,16 @@ def start_problem(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[P
     the finish, its head well behind it, and that start post lies by the heads.
     """
     worms = [Worm(p, layout.heads_first(chains[p])) for p in game.players]
+    found = layout_among_phantoms(game, read, layout)
+    if found is not None:
+        return found
     if layout.missing and finish_ahead(game, worms, layout.finish_seen) is None and \
             len(layout.finish_seen) == 2:
         return Judgement(Rule.SETUP, "The finish posts of a table not read whole must stand a "
                                      "worm's length ahead of the heads.")
     if layout.missing and len(layout.finish_seen) == 1 and \
-            finish_ahead(game, worms, (*layout.finish_seen, *layout.finish_seen)) is None:
+            finish_ahead(game, worms, (*layout.finish_seen, *layout.finish_seen),
+                         across=False) is None:
         return Judgement(Rule.SETUP, "The finish post of a table not read whole must stand a "
                                      "worm's length ahead of the heads.")
     if layout.start is not None:
@@ -173,6 +178,33 @@ def start_problem(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[P
             return Judgement(Rule.SETUP, f"{w.player}'s worm does not lie just behind a start "
                                          f"line in front of the finish.", w.player,
                              tuple(read.indices(w.player)))
+    return None
+
+
+def finish_guessed(layout: Layout) -> tuple[Point2, Point2] | None:
+    """The finish line of a first table that showed the start line and one finish post: that
+    post and where the other most likely stands (:func:`missing_post`), as if read once (a
+    later table showing both there takes it at once)."""
+    where = missing_post(layout)
+    return None if where is None else (layout.finish_seen[0], where)
+
+
+def layout_among_phantoms(game: WormUp, read: TableRead, layout: Layout) -> Judgement | None:
+    """Why ``layout``, chosen among more posts than the table has (the rest taken for
+    phantoms), cannot be taken (None: it can). Out of many readings some fit the start rules
+    by chance (a black gingham under a blind: 8 posts read, none of the 4 there, two phantoms
+    just ahead of the heads taken as a start line and a finish 87 mm unlike it, which a worm
+    then "crossed"); so a layout chosen among phantoms takes only posts read surely (at least
+    ``misread_confidence``) and, with both lines seen, a finish line that is the start line
+    moved ahead (within ``post_distance_tolerance_mm``)."""
+    if len(read.posts) <= ALL_POSTS:  # (one of 4 left out is a post misread, not a phantom)
+        return None
+    s = game.settings
+    if any(read.unsure(i, s.misread_confidence) for i in layout.used):
+        return Judgement(Rule.SETUP, "Posts read unsurely among more posts than the table has "
+                                     "are taken for shadows.")
+    if layout.misfit_mm > s.post_distance_tolerance_mm:
+        return Judgement(Rule.SETUP, "The finish line must be the start line moved ahead.")
     return None
 
 
@@ -284,20 +316,36 @@ def race_mm(game: WormUp) -> float:
     return game.settings.segments * game.diameter_mm
 
 
-def finish_ahead(game: WormUp, worms: Sequence[Worm],
-                 posts: Sequence[Point2]) -> tuple[Point2, Point2] | None:
+def finish_ahead(game: WormUp, worms: Sequence[Worm], posts: Sequence[Point2],
+                 across: bool = True) -> tuple[Point2, Point2] | None:
     """The finish posts among ``posts``: the two lying well ahead of every worm's head (more
     than a worm's length beyond the farthest head, :func:`race_mm`, along the worms' mean
-    heading); None unless exactly two do."""
+    heading) and, ``across``, either side of every worm's way (:func:`spans_worms`); None
+    unless exactly two do."""
     way = mean_heading(worms)
     if way is None:
         return None
     ux, uy = way
     reach = max(w.head_mm[0] * ux + w.head_mm[1] * uy for w in worms) + race_mm(game)
     ahead = [p for p in posts if p[0] * ux + p[1] * uy > reach]
-    if len(ahead) != 2:
+    if len(ahead) != 2 or (across and not spans_worms(game, worms, ahead[0], ahead[1])):
         return None
     return (pt(ahead[0]), pt(ahead[1]))
+
+
+def spans_worms(game: WormUp, worms: Sequence[Worm], a: Point2, b: Point2) -> bool:
+    """Whether the line from post ``a`` to post ``b`` could be the finish: every worm's head
+    lies between the two posts sideways to the worms' mean heading (the worms start
+    between the start posts and the finish strip is the start line moved ahead), give or take
+    ``start_gap_mm`` and a segment for worms that wander as they go."""
+    way = mean_heading(worms)
+    if way is None:
+        return False
+    vx, vy = -way[1], way[0]
+    side = sorted((a[0] * vx + a[1] * vy, b[0] * vx + b[1] * vy))
+    heads = [w.head_mm[0] * vx + w.head_mm[1] * vy for w in worms]
+    slack = game.settings.start_gap_mm + game.diameter_mm
+    return side[0] - slack <= min(heads) and max(heads) <= side[1] + slack
 
 
 def start_and_finish(posts: Sequence[Point2],

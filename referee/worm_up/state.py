@@ -90,6 +90,8 @@ class WormUpState(GameState):
             backwards), not a second move out of turn.
         pending: An illegal verdict not yet put right (None: none; :mod:`referee.pending`).
         pending_told: Whether the table was told that, once, when another player went on.
+        finish_once: A finish line never seen at the setup, read once on a later table: taken
+            when the next reading shows it again (one reading's shadows are no finish line).
     """
 
     table: Scene | None
@@ -115,6 +117,7 @@ class WormUpState(GameState):
     before_move: WormUpState | None = None
     pending: Pending | None = None
     pending_told: bool = False
+    finish_once: tuple[Point2, Point2] | None = None
 
     def worm(self, player: str) -> Worm:
         """The worm of ``player``."""

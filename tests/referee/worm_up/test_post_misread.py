@@ -155,4 +155,6 @@ def test_setup_without_posts_read_surely_takes_the_finish_line_only_from_posts_r
     worms = dict(g.worms)
     worms["yellow"] = advance(g.worms["yellow"], 5)
     assert verdict(_seen(g, [*FINISH], 0.9, worms)).legal
+    assert g.referee.describe()["finish_line_mm"] is None  # read surely once: maybe shadows
+    assert _seen(g, [*FINISH], 0.9, worms) == ()  # and again: the finish line
     assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]

@@ -118,8 +118,10 @@ def test_a_first_table_in_doubt_stands_as_read_once_the_players_bid():
     v = verdict(g.move("green", 7))
     assert not v.legal and (v.player, v.rule) == ("green", "order")
     assert g.referee.describe()["finish_line_mm"] is None
-    g.posts = [*START, *FINISH]  # the finish posts come into view: the finish line is known
+    g.posts = [*START, *FINISH]  # the finish posts come into view
     assert verdict(g.move("yellow", 5)).legal
+    assert g.referee.describe()["finish_line_mm"] is None  # seen once: maybe two shadows
+    assert g.scene() == ()  # seen again: the finish line is known
     assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
 
 

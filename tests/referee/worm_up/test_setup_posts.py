@@ -3,8 +3,9 @@ finish layout are taken (referee/worm_up/post_layout.py); a post not seen is a d
 
 from __future__ import annotations
 
-from tabletop.events import Bid, Doubt, Verdict
-from tests.referee.worm_up.tables import FINISH, START, Game, start_table, verdict
+from tabletop.events import Bid, Doubt, SceneSeen, Verdict
+from tabletop.scene import Piece
+from tests.referee.worm_up.tables import FINISH, START, Game, advance, start_table, table, verdict
 
 
 def _judged(posts):
@@ -23,7 +24,8 @@ def test_a_finish_post_not_seen_does_not_stop_the_setup_and_is_doubted_once():
     assert described["start_line_mm"] == [list(p) for p in START]
     assert described["finish_line_mm"] is None
     assert described["worms"]["red"]["head_mm"] == list(g.worms["red"][-1])
-    # the next table shows both finish posts ahead: the finish line is known from then on
+    # the next table shows both finish posts ahead, one where the setup saw it and one where
+    # the start line said: the finish line is known from then on
     g.bids(red="4", yellow="5", green="6")
     assert verdict(g.move("red", 4)).legal
     assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
@@ -107,3 +109,47 @@ def test_a_phantom_post_behind_the_worms_does_not_turn_their_heads():
     v = verdict(g.move("red", 4))  # the first move tells which end is the head
     assert v.legal and v.player == "red"
     assert verdict(g.move("yellow", 5)).legal
+
+
+def _unsure(*posts, confidence=0.55):
+    return [Piece("post", x, y, confidence=confidence) for x, y in posts]
+
+
+def test_a_layout_of_posts_read_unsurely_among_phantoms_is_not_taken():
+    # none of the 4 posts seen; 6 shadows read unsurely, two of them a start line just ahead
+    # of the heads and two a finish line turned and longer (a black gingham under a blind):
+    # no start line and no finish line is taken from them, the setup is a doubt
+    g = Game()
+    shadows = _unsure((-20.0, 13.0), (360.0, 13.0), (400.0, 260.0), (30.0, 195.0),
+                      (-150.0, 260.0), (250.0, -180.0))
+    v, d = g.push(SceneSeen(table(g.worms, (), shadows)))
+    assert v.legal and isinstance(d, Doubt) and "read unsurely" in d.reason
+    described = g.referee.describe()
+    assert described["start_line_mm"] is None and described["finish_line_mm"] is None
+
+
+def test_a_finish_line_chosen_among_phantoms_must_be_the_start_line_moved_ahead():
+    # the 4 posts and 2 shadows, all read surely: the layout taken is the real one, not a
+    # start line with a turned finish line of shadows
+    g = Game()
+    v, *rest = g.scene(posts=[*START, *FINISH, (30.0, 300.0), (420.0, 380.0)])
+    assert v.legal, rest
+    assert g.referee.describe()["finish_line_mm"] == [list(p) for p in FINISH]
+
+
+def test_a_finish_line_seen_on_one_table_only_is_not_the_finish():
+    # no post at the setup; one later table reads two shadows surely ahead, across the worms;
+    # yellow's move then reaches the line they made, but they were never seen again: no winner
+    g = Game()
+    v, d = g.scene(posts=[])
+    assert v.legal and isinstance(d, Doubt)
+    g.bids(red="5", yellow="7", green="6")
+    shadows = [(0.0, 135.0), (300.0, 135.0)]
+    g.worms["red"] = advance(g.worms["red"], 5)
+    assert verdict(g.scene(posts=shadows)).legal
+    assert g.referee.describe()["finish_line_mm"] is None
+    g.worms["green"] = advance(g.worms["green"], 6)
+    assert verdict(g.scene(posts=[])).legal
+    g.worms["yellow"] = advance(g.worms["yellow"], 7)
+    assert verdict(g.scene(posts=[])).legal
+    assert g.referee.describe()["winner"] is None

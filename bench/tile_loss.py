@@ -231,8 +231,9 @@ def main() -> int:
         false = sorted(set(range(len(d))) - {i for i, _, _ in pairs})
         why = []
         if miss and "args" in _CAPTURED:
-            why = trace(_CAPTURED["args"], [tru[j] for j in miss],
-                        _CAPTURED["args"][8].seen)
+            why = [f"{w}@({tru[j]['x']:.0f},{tru[j]['y']:.0f})" for w, j in zip(
+                trace(_CAPTURED["args"], [tru[j] for j in miss], _CAPTURED["args"][8].seen),
+                miss, strict=True)]
         steps.update(w.split("(")[0].split("@")[0] for w in why)
         tb = by_table[case.conditions["table"]]
         tb[0] += int(vis.sum())

@@ -269,8 +269,8 @@ def _fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nd
     The angles are tried in turn; a square measured along every place of its four sides
     stands at once. One measured on fewer (a check's or a gingham's lines at another angle
     can make a square of the tile's size on parts of its sides) stands only where no other
-    angle tried after it fits a square with more edge points (or as many, closer to their
-    sides): on a gingham the tile's own sides give every point at its true angle."""
+    angle tried after it fits a square with more edge points, closer to their sides: on a
+    gingham the tile's own sides give every point at its true angle, and fit them closer."""
     c0 = np.asarray(centre_px, float)
     win, (x0, y0) = normalised_channels(top, c0, 0.95 * side)
     if win.shape[0] < side or win.shape[1] < side:
@@ -298,8 +298,8 @@ def _fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nd
             if fit is not None:
                 moved = fit.centre_px + np.array([wx - x0, wy - y0])
                 fit = dataclasses.replace(fit, centre_px=moved)
-        if fit is not None and (best is None or (sum(fit.counts), -fit.rms_px) > (
-                sum(best.counts), -best.rms_px)):
+        if fit is not None and (best is None or (sum(fit.counts) > sum(best.counts)
+                                                 and fit.rms_px < best.rms_px)):
             best = fit
         if best is not None and sum(best.counts) >= 4 * cfg.places:
             break  # measured whole

@@ -5,22 +5,28 @@
 does), detects each, and for every true tile (wholly in view) that the detector's scene
 misses says at which step of the centre net's tile proposals it was lost:
 
-- ``no-peak``: no centre-net tile peak within 10 mm of its top face;
+- ``no-peak``: no centre-net tile peak (down to the faint candidates' heat) within 10 mm of
+  its top face; a step prefixed ``faint-`` lost a peak under the net's own threshold, fitted
+  under the stricter rules (``sides``: measured on too few of its sides);
 - ``explained``: its peak lies on a piece already found (which kind, how far);
 - ``invalid``: its peak lies outside the play area; ``budget``: past ``max_each``;
 - ``fit``: neither the stages' edge fit nor the colour square fit placed it (with the
   colour fit's own reason, :func:`vision.tile_fit.fit_square` relaxed one check at a time);
 - ``overlap``: the fit lies on pieces already found; ``runs``: its sides run past its corners;
 - ``judged-off``: the tile judge (:mod:`vision.tile_judge`) gave it fewer votes than its veto;
-- ``namer-seen``: the namer gave it less than ``seen`` at its foot; ``far``: fitted more than
-  20 mm off; ``?``: none of these (lost after the proposals, or beaten by a hotter fit).
+- ``namer-seen``: the namer's share and the judge's votes together did not keep it
+  (:func:`vision.tile_judge.seen_as_tiles`); ``far``: fitted more than 20 mm off;
+  ``sheet-or-back``: no step above refuses the fit, yet :func:`vision.tile_candidates.
+  fit_tiles` places none (a sheet's corner, or the back's cross placed it elsewhere);
+  ``?``: none of these (lost after the proposals, or beaten by a hotter fit).
 
 Per scene a line (``read as a hand``: the frame was called one, and the centre net's pieces
 under the hand's cells were left out), then the counts by step and by table. The false
 tiles of the scene (not paired with any truth, occluded or not) are listed too, each with
 where it came from (``stage`` or ``centres``) and what truly lies there (``coin``, a hidden
 tile, ``none``), and so are the paired tiles whose angle is more than a degree off
-(``turned``, with where each came from).
+(``turned``, with where each came from), and so are the paired tiles whose face or suit is
+misread (``face``: true face/suit -> read).
 """
 
 from __future__ import annotations
@@ -45,15 +51,21 @@ from bench.bench_vision_accuracy import (  # noqa: E402
     nearest_pairs,
     render_cases,
 )
-from vision.centre_proposals import _free, local_views, propose_centres  # noqa: E402
+from vision.centre_proposals import (  # noqa: E402
+    _free_tiles,
+    faint_tiles,
+    local_views,
+    propose_centres,
+)
 from vision.centres import view_px_to_heat  # noqa: E402
 from vision.detector import Detector, DetectorConfig  # noqa: E402
 from vision.namer import kind_probabilities  # noqa: E402
 from vision.proposals import _tile_angle_px, explained_mask  # noqa: E402
-from vision.tile_candidates import overlap  # noqa: E402
+from vision.square_polish import face_side_px  # noqa: E402
+from vision.tile_candidates import fit_tiles, overlap  # noqa: E402
 from vision.tile_features import tile_features  # noqa: E402
 from vision.tile_fit import fit_square, runs_past  # noqa: E402
-from vision.tile_judge import NET, judge_for  # noqa: E402
+from vision.tile_judge import FAINT, NET, judge_for, seen_as_tiles  # noqa: E402
 from vision.tiles import _Block, refine_block  # noqa: E402
 
 _CAPTURED: dict = {}
@@ -80,16 +92,20 @@ def _why_fit(top: np.ndarray, p: np.ndarray, side: float, away: np.ndarray,
 
 
 def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
-    """For each true tile (dicts with x, y) the step of the tile proposals that loses it."""
+    """For each true tile (dicts with x, y) the step of the tile proposals that loses it
+    (``faint-``: its peak is under the net's own threshold, fitted under stricter rules)."""
     (finder, namer, frame, cal, prep, dets, coins, tiles, cfg, _kinds, half_bgr) = args
-    peaks = finder.find(frame, half_bgr)["tile"]
+    sure = finder.least["tile"]
+    peaks = faint_tiles(finder, frame, half_bgr, cfg.faint_tile)["tile"]
     heat = finder.heat(frame, half_bgr)[1]
     view = prep.view
     s = view.px_per_mm
     side = tiles.side_mm * s
-    explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm)
-    free = _free(prep, explained, peaks, cfg.max_each)
+    explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm,
+                               dict(cfg.reach_mm))
+    free, weak = _free_tiles(prep, explained, peaks, sure, cfg)
     ppx = view.to_px(peaks.centre_mm) if len(peaks.score) else np.zeros((0, 2))
+    face_px = face_side_px(view.camera, side, tiles.thickness_mm)
     out = []
     for q in truth:
         t_mm = np.array([[q["x"], q["y"]]], float)
@@ -116,10 +132,32 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
             else:
                 out.append("explained")
             continue
-        if not np.any(np.all(np.isclose(free, p), axis=1)):
-            out.append("budget")
+        at = np.flatnonzero(np.all(np.isclose(free, p), axis=1))
+        if not len(at):
+            out.append("budget" + ("-faint" if peaks.score[j] < sure else ""))
             continue
+        unsure = bool(weak[at[0]])
+        pre = "faint-" if unsure else ""
         shade, top = local_views(prep, frame, p[None], np.array([cfg.tile_window * side]))
+        placed = fit_tiles(view, shade, top, prep.bright, explained, p[None], side,
+                           tiles.gap_mm * s, cfg.fit, np.array([unsure]), face_px=face_px)
+        if placed:
+            c = np.array(placed[0].centre_px)
+            vote = placed[0].vote
+            foot = view.camera.foot_of(view.to_mm(c[None]), tiles.thickness_mm)
+            err = float(np.hypot(*(foot[0] - t_mm[0])))
+            pt = float(kind_probabilities(namer.probabilities(frame, cal, foot))["tile"][0])
+            if not seen_as_tiles(tiles.judge, np.array([pt]), np.array([vote]),
+                                 namer_seen)[0]:
+                out.append(f"{pre}namer-seen({pt:.2f},v{vote:.2f},err{err:.1f})")
+                continue
+            if err > TOLERANCE_MM["tile"]:
+                out.append(f"{pre}far({err:.1f})")
+                continue
+            out.append(f"{pre}?(err{err:.1f},p{pt:.2f},v{vote:.2f})")
+            continue
+        # why fit_tiles placed none: its steps one at a time
+        fcfg = dataclasses.replace(cfg.fit, rows=0, partial_share=None) if unsure else cfg.fit
         ang = _tile_angle_px(shade, p, side)
         away = view.outward_px(p[None])[0]
         fine, how = None, "stage"
@@ -129,36 +167,30 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
                                 tiles.gap_mm * s)
         if fine is None:
             how = "colour"
-            sq = fit_square(top, p, side, away, [] if ang is None else [ang], cfg.fit)
+            sq = fit_square(top, p, side, away, [] if ang is None else [ang], fcfg)
             if sq is None:
-                out.append(_why_fit(top, p, side, away, ang, cfg.fit))
+                out.append(pre + _why_fit(top, p, side, away, ang, fcfg))
+                continue
+            if unsure and sum(n >= fcfg.places / 2 for n in sq.counts) < fcfg.faint_sides:
+                out.append(f"{pre}sides{sq.counts}")
                 continue
             fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px, 1, 1,
                           side)
         c = np.array(fine.centre_px)
         if overlap(explained, c, fine.angle_px, side) > cfg.fit.max_overlap:
-            out.append(f"overlap-{how}")
+            out.append(f"{pre}overlap-{how}")
             continue
         runs = runs_past(top, c, fine.angle_px, side, cfg.fit)
-        if runs >= cfg.fit.max_runs:
-            out.append(f"runs-{how}({runs})")
+        if runs >= cfg.fit.max_runs or (unsure and runs > cfg.fit.faint_runs):
+            out.append(f"{pre}runs-{how}({runs})")
             continue
         if cfg.fit.judge is not None:
             vote = float(judge_for(cfg.fit.judge).scores(tile_features(
-                shade, top, c, fine.angle_px, side, NET)[None])[0])
+                shade, top, c, fine.angle_px, side, FAINT if unsure else NET)[None])[0])
             if vote < cfg.fit.judge.veto:
-                out.append(f"judged-off({vote:.2f},{how})")
+                out.append(f"{pre}judged-off({vote:.2f},{how})")
                 continue
-        foot = view.camera.foot_of(view.to_mm(c[None]), tiles.thickness_mm)
-        err = float(np.hypot(*(foot[0] - t_mm[0])))
-        pt = float(kind_probabilities(namer.probabilities(frame, cal, foot))["tile"][0])
-        if pt < namer_seen:
-            out.append(f"namer-seen({pt:.2f},{how},err{err:.1f})")
-            continue
-        if err > TOLERANCE_MM["tile"]:
-            out.append(f"far-{how}({err:.1f})")
-            continue
-        out.append(f"?-{how}(err{err:.1f},p{pt:.2f})")
+        out.append(f"{pre}sheet-or-back-{how}")
     return out
 
 
@@ -175,12 +207,15 @@ def main() -> int:
     steps: Counter = Counter()
     false_kinds: Counter = Counter()
     turned: Counter = Counter()
+    faces: Counter = Counter()
     paired_n = 0
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     if a.dev is not None:
         cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
     else:
-        cases, pieces = render_cases(a.n, a.seed, hand=a.hands, family=a.family), None
+        cases = (c for k in range(a.n)  # one at a time: each line as soon as it is read
+                 for c in render_cases(1, a.seed + k, hand=a.hands, family=a.family))
+        pieces = None
     for case in cases:
         _CAPTURED.clear()
         det = Detector(case.calibration, pieces, config=DetectorConfig(kinds=case.kinds))
@@ -196,8 +231,9 @@ def main() -> int:
         false = sorted(set(range(len(d))) - {i for i, _, _ in pairs})
         why = []
         if miss and "args" in _CAPTURED:
-            why = trace(_CAPTURED["args"], [tru[j] for j in miss],
-                        _CAPTURED["args"][8].seen)
+            why = [f"{w}@({tru[j]['x']:.0f},{tru[j]['y']:.0f})" for w, j in zip(
+                trace(_CAPTURED["args"], [tru[j] for j in miss], _CAPTURED["args"][8].seen),
+                miss, strict=True)]
         steps.update(w.split("(")[0].split("@")[0] for w in why)
         tb = by_table[case.conditions["table"]]
         tb[0] += int(vis.sum())
@@ -222,6 +258,18 @@ def main() -> int:
             false_kinds[f"{c}:{what.split('@')[0]}"] += 1
             src.append(f"({d[i][0]:.0f},{d[i][1]:.0f}){c}:{what}")
         ang = [p.angle_deg or 0.0 for p in res.scene.pieces if p.kind == "tile"]
+        dets_t = [p for p in res.scene.pieces if p.kind == "tile"]
+        misread = []
+        for i, j, _ in pairs:
+            if vis[j] and (dets_t[i].face, dets_t[i].suit) != (tru[j].get("face"),
+                                                                 tru[j].get("suit")):
+                c = "stage"
+                if cent is not None and len(cent) and np.hypot(
+                        *(cent.centre_mm - d[i]).T).min() < 0.01:
+                    c = "centres"
+                faces[c] += 1
+                misread.append(f"({d[i][0]:.0f},{d[i][1]:.0f}){c}:{tru[j].get('face')}"
+                               f"/{tru[j].get('suit')}->{dets_t[i].face}/{dets_t[i].suit}")
         off = []
         for i, j, _ in pairs:
             if not vis[j]:
@@ -239,10 +287,12 @@ def main() -> int:
               f"{case.conditions['clutter']}{' (read as a hand)' if res.scene.hand else ''}: "
               f"tiles {int(vis.sum())} miss {len(miss)} "
               f"{' '.join(why)} | false {len(false)} {' '.join(src)}"
-              + (f" | turned {' '.join(off)}" if off else ""), flush=True)
+              + (f" | turned {' '.join(off)}" if off else "")
+              + (f" | face {' '.join(misread)}" if misread else ""), flush=True)
     print("steps:", dict(steps.most_common()))
     print("false:", dict(false_kinds.most_common()))
     print(f"turned past 1 degree: {dict(turned.most_common())} of {paired_n} paired")
+    print(f"face or suit misread: {dict(faces.most_common())} of {paired_n} paired")
     print("tables (truth/miss/false):",
           {k: f"{v[0]}/{v[1]}/{v[2]}" for k, v in sorted(by_table.items())})
     return 0

@@ -65,6 +65,11 @@ PART_RIDGE = 0.04
 along the rest, a patch a little off the tile): a line this deep on two arms, and no symbol."""
 INK_LEVEL = 0.6
 """A symbol's ink: under this share of its paper in its darkest channel."""
+UNSURE_MOON = 0.3
+"""The confidence of a moon read where neither its centre shows a symbol's ink against the
+tile's own paper nor its arms a back's lines (a back's faint lines on black felt under a
+blind): below the namer's ``unsure`` (:class:`vision.namer.NamerConfig`), so the namer, which
+sees the whole tile, names its face."""
 NO_SYMBOL = 0.12
 """A patch with less of its centre disc in ink has no symbol (a face's: 0.2 and up; a back's
 lines and shades: 0.09 at most on the tuning renders)."""
@@ -193,9 +198,13 @@ def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
 
     The first reading (:func:`_quadrant_reading`, ``back_contrast`` its least contrast of a
     back's lines over its quadrants) stands, but for a black symbol (a moon) read where a
-    blind's stripe or a shadow darkens part of a back: a tile read so whose four arms all show
-    a back's line at least :data:`BACK_RIDGE` deep, or two of them :data:`PART_RIDGE` and its
-    centre no symbol's ink against its own paper (:func:`symbol_inks`), is a back.
+    blind's stripe or a shadow darkens part of a back: a tile read so whose centre shows no
+    symbol's ink against its own paper (:func:`symbol_inks`) and whose four arms all show a
+    back's line at least :data:`BACK_RIDGE` deep, or two of them :data:`PART_RIDGE`, is a
+    back; with no ink and no such lines it stays a moon, unsure (:data:`UNSURE_MOON`). A moon's
+    ink keeps it a face whatever its arms show (a dim lamp's noise makes dips of 0.02-0.05
+    on a face's blank arms), and its suit is that ink's read against the tile's own paper
+    (a blue symbol in a blind's shade, read against the lit quarter beside it, looks black).
 
     Args:
         patches: (N, PATCH_PX, PATCH_PX, 3) uint8 BGR.
@@ -210,10 +219,18 @@ def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
     if not maybe:
         return out
     arms = np.sort(arm_ridges(np.asarray(patches)[maybe]), axis=1)
-    share, _ = symbol_inks(np.asarray(patches)[maybe])
-    back = (arms[:, 0] >= BACK_RIDGE) | ((arms[:, 2] >= PART_RIDGE) & (share < NO_SYMBOL))
+    share, rel = symbol_inks(np.asarray(patches)[maybe])
+    blank = share < NO_SYMBOL
+    back = blank & ((arms[:, 0] >= BACK_RIDGE) | (arms[:, 2] >= PART_RIDGE))
     for k in np.flatnonzero(back):
         out[maybe[k]] = ("down", None, float(np.clip(0.5 + 4 * arms[k, 2], 0.5, 1.0)))
+    for k in np.flatnonzero(blank & ~back):
+        f, sv, conf = out[maybe[k]]
+        out[maybe[k]] = (f, sv, min(conf, UNSURE_MOON))
+    for k in np.flatnonzero(~blank):  # its ink against its own paper: a coloured symbol?
+        suit, conf = classify_ink(rel[k], inks)
+        if suit is not None and suit not in neutral:
+            out[maybe[k]] = ("up", suit, conf)
     return out
 
 

@@ -264,7 +264,13 @@ def fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nda
 def _fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.ndarray,
                 angles_deg: list[float] | None, cfg: TileFitConfig, gap_px: float
                 ) -> SquareFit | None:
-    """:func:`fit_square` with one share of each pair's profiles to be measured."""
+    """:func:`fit_square` with one share of each pair's profiles to be measured.
+
+    The angles are tried in turn; a square measured along every place of its four sides
+    stands at once. One measured on fewer (a check's or a gingham's lines at another angle
+    can make a square of the tile's size on parts of its sides) stands only where no other
+    angle tried after it fits a square with more edge points, closer to their sides: on a
+    gingham the tile's own sides give every point at its true angle, and fit them closer."""
     c0 = np.asarray(centre_px, float)
     win, (x0, y0) = normalised_channels(top, c0, 0.95 * side)
     if win.shape[0] < side or win.shape[1] < side:
@@ -273,10 +279,13 @@ def _fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nd
     gx, gy = colour_gradient(win)
     tried: list[float] = []
     wide: tuple[np.ndarray, tuple[int, int]] | None = None
+    best: SquareFit | None = None
     for a in [*(angles_deg or []), *vote_angle(gx, gy, local, side, cfg.modes)]:
-        if any(min(abs(a - u) % 90, 90 - abs(a - u) % 90) < 1.0 for u in tried):
+        if any(_turn(a, u) < 1.0 for u in tried):
             continue
         tried.append(a)
+        if best is not None and _turn(a, best.angle_px) < 1.0:
+            continue  # the square already fitted there
         fit, unpaired = _fit_at(win, local, math.radians(a), side, np.asarray(away, float),
                                 cfg)
         if fit is None and unpaired and cfg.rows:  # a side against another tile
@@ -289,10 +298,21 @@ def _fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nd
             if fit is not None:
                 moved = fit.centre_px + np.array([wx - x0, wy - y0])
                 fit = dataclasses.replace(fit, centre_px=moved)
-        if fit is not None:
-            return SquareFit(fit.centre_px + np.array([x0, y0]), fit.angle_px, fit.rms_px,
-                             fit.strength, fit.sides, fit.counts)
-    return None
+        if fit is not None and (best is None or (sum(fit.counts) > sum(best.counts)
+                                                 and fit.rms_px < best.rms_px)):
+            best = fit
+        if best is not None and sum(best.counts) >= 4 * cfg.places:
+            break  # measured whole
+    if best is None:
+        return None
+    return SquareFit(best.centre_px + np.array([x0, y0]), best.angle_px, best.rms_px,
+                     best.strength, best.sides, best.counts)
+
+
+def _turn(a: float, b: float) -> float:
+    """How far apart two directions of a square's sides are (degrees, 0-45)."""
+    d = abs(a - b) % 90
+    return min(d, 90 - d)
 
 
 def _pair_lines(strength: np.ndarray, mid: np.ndarray, k: int, side: float, pitch: float,

@@ -1,6 +1,7 @@
 """Tiles on checked cloths, rendered at fixed seeds of the renderer's variety (seeds
-53000-53999, where these rules were tuned): each tile's angle within a degree where the check
-beside its edges changes along them, and tiles with a side partly hidden found."""
+53000-53999 and 269000-271999, where these rules were tuned): each tile's angle within a
+degree where the check beside its edges changes along them, and tiles with a side partly
+hidden found."""
 
 from __future__ import annotations
 
@@ -47,3 +48,15 @@ def test_tiles_with_a_side_partly_hidden_on_a_gingham_are_found() -> None:
         d, f = _nearest(found, t)
         assert d < 4.0, (x, y)
         assert tile_angle_diff_deg(f.angle_deg, t.angle_deg % 90.0) < 1.0
+
+
+def test_a_tile_on_a_gingham_is_fitted_at_its_own_angle_not_a_checks() -> None:
+    # a black gingham under glare (seed 269075): the colour square fit's first angle that
+    # fits, a mode of the checks' own gradients, made a square of the tile's size on parts of
+    # its sides 28 degrees off (edge points on 24 of 44 places); at the tile's own angle its
+    # sides give all 44, and that square stands
+    found, truth = _read(269075)
+    t = min(truth, key=lambda p: np.hypot(p.x_mm + 11.4, p.y_mm - 117.3))
+    d, f = _nearest(found, t)
+    assert d < 4.0
+    assert tile_angle_diff_deg(f.angle_deg, t.angle_deg % 90.0) < 1.0

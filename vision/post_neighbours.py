@@ -17,7 +17,6 @@ a gate, tells a post's own shadow (as wide as a post, leaving its foot) from a p
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -26,7 +25,7 @@ from vision.detections import Detections
 from vision.post_candidates import _draw_outline, local_level
 from vision.post_level import for_posts
 from vision.post_reading import judge_scores
-from vision.posts import PostConfig, _darkness, fit_post, post_outline
+from vision.posts import PostConfig, _darkness, fit_post
 from vision.prepare import Prepared
 from vision.topview import TopView
 
@@ -56,18 +55,31 @@ class PostNeighbourConfig:
     max_posts: int = 12
 
 
-def neighbour_starts(cfg: PostNeighbourConfig, posts: PostConfig,
-                     soft_at: Callable[[np.ndarray], np.ndarray], view: TopView,
-                     foot_px: np.ndarray) -> np.ndarray:
+_ALONG = np.array([0.0, 0.2, 0.5, 0.8])  # shares of the way from a foot to its top's centre
+
+
+def neighbour_starts(cfg: PostNeighbourConfig, posts: PostConfig, level: np.ndarray,
+                     taken: np.ndarray, view: TopView, foot_px: np.ndarray) -> np.ndarray:
     """The places (view pixels, (M, 2)) one diameter round a post standing at ``foot_px``
-    where a touching post's wall would be dark (``soft_at``: darkness at view points)."""
-    s = view.px_per_mm
+    where a touching post would be dark: the points along its axis, from its foot to its top,
+    outside the posts found (``taken``, uint8 over the view: their darkness is theirs; a post
+    behind one found shows only its top), as dark in ``level`` (the view's, table = 100; as
+    the post stage's template reads darkness) as ``cfg.min_dark`` on average."""
+    cam, s = view.camera, view.px_per_mm
+    k = cam.height_mm / max(cam.height_mm - posts.height_mm, 1.0)
+    nadir = view.to_px(cam.nadir_mm[None])[0]
     step = (2 * posts.radius_mm + cfg.gap_mm) * s
     a = np.arange(cfg.directions) * (2 * math.pi / cfg.directions)
     starts = np.asarray(foot_px, float) + step * np.c_[np.cos(a), np.sin(a)]
-    outs = [post_outline(posts, view, p, step_px=8.0) for p in starts]
-    mids = np.array([(o.foot + o.top) / 2 for o in outs])
-    return starts[soft_at(mids) >= cfg.min_dark]
+    pts = starts[:, None] + (k - 1.0) * _ALONG[None, :, None] * (starts - nadir)[:, None]
+    h, w = level.shape
+    xi = np.clip(np.rint(pts[..., 0]).astype(int), 0, w - 1)
+    yi = np.clip(np.rint(pts[..., 1]).astype(int), 0, h - 1)
+    free = taken[yi, xi] == 0
+    soft = _darkness(posts.black_level, posts.contrast)[level[yi, xi]]
+    n = free.sum(axis=1)
+    dark = np.where(free, soft, 0.0).sum(axis=1)
+    return starts[(n >= 1) & (dark >= cfg.min_dark * np.maximum(n, 1))]
 
 
 def neighbour_readings(cfg: PostNeighbourConfig, posts: PostConfig, prep: Prepared,
@@ -88,23 +100,22 @@ def neighbour_readings(cfg: PostNeighbourConfig, posts: PostConfig, prep: Prepar
     known = list(view.to_px(dets.centre_mm[is_post]).reshape(-1, 2))
     around = view.to_px(dets.centre_mm[order]).reshape(-1, 2)
     level = local_level(seen, frame_bgr, around, cfg.window_mm * s, unlike)
-    lut = _darkness(posts.black_level, posts.contrast)
-
-    def soft_at(pts: np.ndarray) -> np.ndarray:
-        return lut[level][np.clip(np.rint(pts[:, 1]).astype(int), 0, level.shape[0] - 1),
-                          np.clip(np.rint(pts[:, 0]).astype(int), 0, level.shape[1] - 1)]
-
-    starts = [p for f in around for p in neighbour_starts(cfg, posts, soft_at, view, f)]
+    walls = np.zeros_like(against)
+    for k in known:
+        _draw_outline(walls, posts, view, k)
+    starts = [p for f in around for p in neighbour_starts(cfg, posts, level, walls, view, f)]
     if not starts:
         return none
     h, w = prep.valid.shape
-    walls = against.copy()
-    for k in known:
-        _draw_outline(walls, posts, view, k)
+    walls |= against
     feet: list[np.ndarray] = []
+    fitted: list[np.ndarray] = []
     for p in starts:
+        if any(float(np.hypot(*(p - q))) < r for q in fitted):
+            continue  # a start beside one fitted already: the fit lands where that one did
         got = fit_post(posts, level, view, p, walls)
         f = got.foot
+        fitted.append(f)
         if got.support <= 0 or float(np.hypot(*(f - p))) > cfg.max_shift_mm * s:
             continue
         xi, yi = (int(v) for v in np.rint(f))

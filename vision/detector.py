@@ -25,11 +25,12 @@ from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect
 from vision.io import as_bgr
 from vision.namer import Namer, NamerConfig, name_detections
 from vision.normalise import TableColour
+from vision.post_neighbours import PostNeighbourConfig, neighbour_posts
 from vision.post_reading import read_posts
 from vision.post_shadows import PostShadowConfig, drop_post_shadows
 from vision.posts import PostConfig
-from vision.prepare import PrepareConfig, prepare
-from vision.proposals import ProposalConfig, propose
+from vision.prepare import PrepareConfig, Prepared, prepare
+from vision.proposals import ProposalConfig, explained_mask, propose
 from vision.reading_memo import MemoConfig, ReadingMemo
 from vision.segments import SegmentConfig, detect_segments
 from vision.sheets import SheetConfig, find_sheets, sheet_mask, sheets_from_calibration
@@ -78,6 +79,9 @@ class DetectorConfig:
         centres: With the namer: pieces where the learned centre net (a heat map of piece
             centres over the whole view) sees them and nothing was found, fitted as the
             stages fit theirs and judged by the namer (still frames only).
+        post_neighbours: Round every post found, a post touching it (at any angle) is looked
+            for one diameter away and stands where the post judge is sure of it
+            (:mod:`vision.post_neighbours`); None: never.
         post_shadows: A post read where another post's shadow lies (joined to a darker post
             by a band dark all the way, and lighter than it) is dropped
             (:mod:`vision.post_shadows`); None: never.
@@ -110,6 +114,7 @@ class DetectorConfig:
     still_share: float = 0.04
     namer: NamerConfig | None = field(default_factory=NamerConfig)
     proposals: ProposalConfig | None = None
+    post_neighbours: PostNeighbourConfig | None = field(default_factory=PostNeighbourConfig)
     post_shadows: PostShadowConfig | None = field(default_factory=PostShadowConfig)
     centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
     reading_memo: MemoConfig | None = field(default_factory=MemoConfig)
@@ -358,6 +363,10 @@ class Detector:
                     more = more[~self.hand_grid.covers(
                         hcells, self.calibration.to_image(more.seen_mm).reshape(-1, 2))]
                 dets = Detections.merge([dets, more])
+        if "post" in cfg.kinds and cfg.post_neighbours is not None and (
+                dets.kind == "post").any():
+            more = timed(tm, "post_neighbours", self._post_neighbours, prep, frame, dets)
+            dets = Detections.merge([dets, more])
         if "post" in cfg.kinds and cfg.post_shadows is not None:
             dets = timed(tm, "post_shadows", drop_post_shadows, cfg.posts, cfg.post_shadows,
                          prep, frame, dets)
@@ -489,6 +498,18 @@ class Detector:
         diff = cv2.absdiff(cells, last)
         limit = np.maximum(cfg.still_change, cfg.still_share * last.astype(np.float32))
         return not bool(np.any(diff > limit))
+
+    def _post_neighbours(self, prep: Prepared, frame: np.ndarray, dets: Detections
+                         ) -> Detections:
+        """Posts touching the posts of ``dets`` (:mod:`vision.post_neighbours`); the other
+        pieces found are what their edges are not looked for against."""
+        cfg = self.config
+        assert cfg.post_neighbours is not None
+        margin = CentreProposalConfig().margin_mm if cfg.centres is None else \
+            cfg.centres.margin_mm
+        against = explained_mask(prep, dets[dets.kind != "post"], cfg.coins.radius_mm,
+                                 cfg.tiles.side_mm, margin)
+        return neighbour_posts(cfg.post_neighbours, cfg.posts, prep, frame, dets, against)
 
     def _draw_posts(self, mask: np.ndarray, posts: Detections) -> None:
         cam, s = self.view.camera, self.view.px_per_mm

@@ -111,3 +111,18 @@ def test_the_plane_is_fitted_past_outlying_cells() -> None:
     values = 0.02 * xs - 0.01 * ys + rng.normal(0.0, 0.002, len(xs))
     values[rng.uniform(size=len(xs)) < 0.1] -= 0.5
     assert plane_residual(cells, values) < 0.004
+
+
+def test_an_arm_clipped_in_two_channels_is_not_a_sheet() -> None:
+    """A pale arm under a hard lamp: red and green at the top of the range (even), blue still
+    shaded to the limb's sides."""
+    def clipped_arm(small: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        small = _arm(small, mask)
+        on = mask > 0
+        dist = cv2.distanceTransform(mask, cv2.DIST_L2, 3)
+        small[..., 0][on] = (190.0 * np.clip(dist / 6.0, 0.6, 1.0))[on]
+        small[..., 1][on] = 255.0
+        small[..., 2][on] = 255.0
+        return small
+
+    assert not is_sheet(SheetTestConfig(), *_maps(clipped_arm))

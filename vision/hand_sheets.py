@@ -12,11 +12,11 @@ and measures what is left: the median absolute deviation from the plane, the lar
 three channels' (an arm lit near the top of the range is even in the channels that clip and
 still shaded in the one that does not; a white page under glare clips in all three). In log
 levels it is the same under a dim lamp and a bright one, on a dark table and a pale one (a share
-of the level). On 240 frames of the tuning renders (seeds 263000-263069 as the bench draws
+of the level). On 250 frames of the tuning renders (seeds 263000-263069 as the bench draws
 them, 263500-263554 under glare with sheets beside the hand; ``training/README.md``, "Session
-17") the 120 hands' blobs left 0.025 and more (two under 0.03), and the 8 of the 18 blobs the
-hand judge wrongly passed that were sheets (notebooks, grid pages, a page, cards and a page in
-a heap) 0.012 and less.
+17") the 125 hands' blobs left 0.023 and more (two under 0.03), and the 8 of the 18 blobs the
+hand judge wrongly passed that were sheets (notebooks, grid pages, a page, a page in a heap)
+0.012 and less.
 """
 
 from __future__ import annotations

@@ -118,10 +118,6 @@ def main(argv: list[str] | None = None) -> int:
                     help="the judge's rules_min_score (negative: no hand-set rules)")
     ap.add_argument("--open-cells", type=int, default=None,
                     help="ForeignConfig.open_cells (default: the detector's)")
-    ap.add_argument("--no-sheet-test", action="store_true",
-                    help="without the sheet test (HandConfig.sheet, vision/hand_sheets.py)")
-    ap.add_argument("--max-face-residual", type=float, default=None,
-                    help="the sheet test's SheetTestConfig.max_face_residual")
     ap.add_argument("-q", "--quiet", action="store_true", help="no line per wrong frame")
     args = ap.parse_args(argv)
     cfg = HandConfig()
@@ -137,10 +133,6 @@ def main(argv: list[str] | None = None) -> int:
     cfg = replace(cfg, judge=judge)
     if args.open_cells is not None:
         cfg = replace(cfg, foreign=replace(cfg.foreign, open_cells=args.open_cells))
-    if args.no_sheet_test:
-        cfg = replace(cfg, sheet=None)
-    elif args.max_face_residual is not None and cfg.sheet is not None:
-        cfg = replace(cfg, sheet=replace(cfg.sheet, max_face_residual=args.max_face_residual))
     cv2.setNumThreads(1)
     if args.data:
         parts = [dict(np.load(p)) for p in args.data]

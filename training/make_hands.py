@@ -103,16 +103,12 @@ def varied_case(seed: int, hand: bool, arms: str = "wide"):  # type: ignore[no-u
     return replace(case, settings=settings)
 
 
-def record(seed: int, hand: bool, vary: str | None = None, pair: bool = False,
-           light: str | None = None, clutter: str | None = None) -> list[dict[str, object]]:
+def record(seed: int, hand: bool, vary: str | None = None,
+           pair: bool = False) -> list[dict[str, object]]:
     """The maps of one rendered case and its truth (``vary``: :func:`varied_case`'s arms); with
     ``pair``, and a hand drawn, also the same case drawn without the hand (the same table, light,
-    clutter and camera: what the hand alone changes), read by the same detector. ``light``,
-    ``clutter``: pinned (as ``draw_case`` pins them; the rest drawn as the bench draws it)."""
-    if vary and (light is not None or clutter is not None):
-        raise SystemExit("make_hands: --light and --clutter pin draw_case's, not --vary's")
-    case = varied_case(seed, hand, vary) if vary else draw_case(seed, hand=hand, light=light,
-                                                                 clutter=clutter)
+    clutter and camera: what the hand alone changes), read by the same detector."""
+    case = varied_case(seed, hand, vary) if vary else draw_case(seed, hand=hand)
     cases = [case]
     if pair and case.settings.hand:
         cases.append(replace(case, settings=replace(case.settings, hand=False)))
@@ -176,12 +172,6 @@ def main(argv: list[str] | None = None) -> int:
                     help="each table drawn with a hand is also kept without it (the same "
                          "table, light, clutter and camera; about 1.6 times a seed's time for "
                          "two frames)")
-    ap.add_argument("--light", default=None,
-                    help="pin the light (e.g. glare: the lamp mirrored in the table), the rest "
-                         "drawn as draw_case draws it (not with --vary)")
-    ap.add_argument("--clutter", default=None,
-                    help="pin the clutter: one kind, or several by commas (each seed takes the "
-                         "kind at its place in the list, seed modulo its length; not with --vary)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="worker processes (each of one core); the file is the same")
     args = ap.parse_args(argv)
@@ -189,9 +179,8 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit(f"make_hands: --hand-every must be 1 or more, not {args.hand_every}")
     a, b = (int(v) for v in args.seeds.split(":"))
     cv2.setNumThreads(1)
-    kinds = args.clutter.split(",") if args.clutter else [None]
     jobs = [(seed, args.all_hands or seed % args.hand_every == args.hand_every - 1, args.vary,
-             args.pairs, args.light, kinds[seed % len(kinds)]) for seed in range(a, b)]
+             args.pairs) for seed in range(a, b)]
     rows: list[dict[str, object]] = []
     with _pool(args.jobs) as pool:
         for k, made in enumerate(pool.imap(_record, jobs)):
@@ -204,8 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _record(job: tuple[int, bool, str | None, bool, str | None, str | None]
-            ) -> list[dict[str, object]]:
+def _record(job: tuple[int, bool, str | None, bool]) -> list[dict[str, object]]:
     cv2.setNumThreads(1)
     return record(*job)
 

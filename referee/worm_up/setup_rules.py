@@ -143,10 +143,10 @@ def start_problem(game: WormUp, read: TableRead, chains: Mapping[str, Sequence[P
     seen stands for the finish line). With only one start post seen: each worm points at
     the finish, its head well behind it, and that start post lies by the heads.
     """
-    worms = [Worm(p, layout.heads_first(chains[p])) for p in game.players]
     found = layout_among_phantoms(game, read, layout)
     if found is not None:
         return found
+    worms = [Worm(p, layout.heads_first(chains[p])) for p in game.players]
     if layout.missing and finish_ahead(game, worms, layout.finish_seen) is None and \
             len(layout.finish_seen) == 2:
         return Judgement(Rule.SETUP, "The finish posts of a table not read whole must stand a "
@@ -328,19 +328,17 @@ def finish_ahead(game: WormUp, worms: Sequence[Worm], posts: Sequence[Point2],
     ux, uy = way
     reach = max(w.head_mm[0] * ux + w.head_mm[1] * uy for w in worms) + race_mm(game)
     ahead = [p for p in posts if p[0] * ux + p[1] * uy > reach]
-    if len(ahead) != 2 or (across and not spans_worms(game, worms, ahead[0], ahead[1])):
+    if len(ahead) != 2 or (across and not spans_worms(game, worms, way, ahead[0], ahead[1])):
         return None
     return (pt(ahead[0]), pt(ahead[1]))
 
 
-def spans_worms(game: WormUp, worms: Sequence[Worm], a: Point2, b: Point2) -> bool:
+def spans_worms(game: WormUp, worms: Sequence[Worm], way: tuple[float, float],
+                a: Point2, b: Point2) -> bool:
     """Whether the line from post ``a`` to post ``b`` could be the finish: every worm's head
-    lies between the two posts sideways to the worms' mean heading (the worms start
+    lies between the two posts sideways to the worms' mean heading ``way`` (the worms start
     between the start posts and the finish strip is the start line moved ahead), give or take
     ``start_gap_mm`` and a segment for worms that wander as they go."""
-    way = mean_heading(worms)
-    if way is None:
-        return False
     vx, vy = -way[1], way[0]
     side = sorted((a[0] * vx + a[1] * vy, b[0] * vx + b[1] * vy))
     heads = [w.head_mm[0] * vx + w.head_mm[1] * vy for w in worms]

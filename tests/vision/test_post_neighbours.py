@@ -24,12 +24,18 @@ def _across(view, foot_px: np.ndarray) -> np.ndarray:
     return np.array([-out[1], out[0]])
 
 
-def test_a_touching_posts_place_is_found_beside_a_post_and_none_beside_a_lone_one() -> None:
+def _lone_post():
+    """A post 5 mm in radius, 40 mm high at (150, 20) mm, drawn at level 25 on a white view:
+    its config, the view, its foot (view pixels) and the drawn levels."""
     cfg = PostConfig(radius_mm=5.0, height_mm=40.0)
     foot_mm = np.array([150.0, 20.0])
     view = _view(foot_mm)
     foot = view.to_px(foot_mm[None])[0]
-    lone = _drawn_post(view, cfg, foot, 25)
+    return cfg, view, foot, _drawn_post(view, cfg, foot, 25)
+
+
+def test_a_touching_posts_place_is_found_beside_a_post_and_none_beside_a_lone_one() -> None:
+    cfg, view, foot, lone = _lone_post()
     taken = _draw_outline(np.zeros(lone.shape, np.uint8), cfg, view, foot)
     assert len(neighbour_starts(PostNeighbourConfig(), cfg, lone, taken, view, foot)) == 0
     side = foot + 10.1 * view.px_per_mm * _across(view, foot)
@@ -42,11 +48,7 @@ def test_a_touching_posts_place_is_found_beside_a_post_and_none_beside_a_lone_on
 def test_a_posts_own_shadow_beside_it_is_no_place_for_a_touching_post() -> None:
     # a shade (level 80: lighter than the post stage's black) as wide as the post, leaving its
     # foot sideways for 40 mm
-    cfg = PostConfig(radius_mm=5.0, height_mm=40.0)
-    foot_mm = np.array([150.0, 20.0])
-    view = _view(foot_mm)
-    foot = view.to_px(foot_mm[None])[0]
-    level = _drawn_post(view, cfg, foot, 25)
+    cfg, view, foot, level = _lone_post()
     end = foot + 40.0 * view.px_per_mm * _across(view, foot)
     shade = np.full(level.shape, 255, np.uint8)
     cv2.line(shade, tuple(int(v) for v in np.rint(foot)), tuple(int(v) for v in np.rint(end)),

@@ -118,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="the judge's rules_min_score (negative: no hand-set rules)")
     ap.add_argument("--open-cells", type=int, default=None,
                     help="ForeignConfig.open_cells (default: the detector's)")
+    ap.add_argument("--no-sheet-test", action="store_true",
+                    help="without the sheet test (HandConfig.sheet, vision/hand_sheets.py)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no line per wrong frame")
     args = ap.parse_args(argv)
     cfg = HandConfig()
@@ -133,6 +135,8 @@ def main(argv: list[str] | None = None) -> int:
     cfg = replace(cfg, judge=judge)
     if args.open_cells is not None:
         cfg = replace(cfg, foreign=replace(cfg.foreign, open_cells=args.open_cells))
+    if args.no_sheet_test:
+        cfg = replace(cfg, sheet=None)
     cv2.setNumThreads(1)
     if args.data:
         parts = [dict(np.load(p)) for p in args.data]

@@ -27,6 +27,7 @@ from vision.hand_features import (
 from vision.hand_grid import HandGrid
 from vision.hand_judge import HandJudgeConfig, judge_for
 from vision.hand_maps import HandMaps, hand_maps
+from vision.hand_sheets import SheetTestConfig, is_sheet
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,9 @@ class HandConfig:
     foreign: How cells unlike the table are scored and gathered into candidate blobs.
     judge: The learned judge of the candidate blobs (:mod:`vision.hand_judge`); None: the
         hand-set rules below (a blob large enough, from the border or very large inside).
+    sheet: Each blob the judge (or the rules) passes is a hand only if its face is not as even
+        as a sheet's (:mod:`vision.hand_sheets`: a page, a notebook, a card, most of all a
+        white one under a lamp's glare); None: no such test.
     min_area_mm2: Rules: least area of a foreign blob entering from the frame's border; live:
         the changed area that confirms a hand whatever its share.
     min_area_inside_mm2: Rules: least area of a foreign blob that does not reach the border.
@@ -85,6 +89,7 @@ class HandConfig:
     cells_across: int = 160
     foreign: ForeignConfig = field(default_factory=ForeignConfig)
     judge: HandJudgeConfig | None = field(default_factory=HandJudgeConfig)
+    sheet: SheetTestConfig | None = field(default_factory=SheetTestConfig)
     min_area_mm2: float = 6000.0
     min_area_inside_mm2: float = 40000.0
     min_depth: float = 0.035
@@ -157,6 +162,8 @@ def hands_of_maps(cfg: HandConfig, maps: HandMaps, moving: np.ndarray | None = N
         may = overrulable(cfg, feats)
         hands = [i for i, v, m in zip(ids, s, may, strict=True) if v >= cfg.judge.min_score or (
             loose is not None and m and v >= loose and by_rules(cfg, maps, labels == i))]
+    if cfg.sheet is not None:
+        hands = [i for i in hands if not is_sheet(cfg.sheet, maps, labels == i)]
     if not hands:
         return False, none
     return True, hug(cfg, fg, np.isin(labels, hands), maps).astype(np.uint8)

@@ -120,6 +120,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="ForeignConfig.open_cells (default: the detector's)")
     ap.add_argument("--no-sheet-test", action="store_true",
                     help="without the sheet test (HandConfig.sheet, vision/hand_sheets.py)")
+    ap.add_argument("--no-edge-test", action="store_true",
+                    help="without the edge test (HandConfig.edge, vision/hand_edges.py)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no line per wrong frame")
     args = ap.parse_args(argv)
     cfg = HandConfig()
@@ -137,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, foreign=replace(cfg.foreign, open_cells=args.open_cells))
     if args.no_sheet_test:
         cfg = replace(cfg, sheet=None)
+    if args.no_edge_test:
+        cfg = replace(cfg, edge=None)
     cv2.setNumThreads(1)
     if args.data:
         parts = [dict(np.load(p)) for p in args.data]

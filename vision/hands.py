@@ -16,6 +16,7 @@ import cv2
 import numpy as np
 
 from vision.hand_cells import HandCellsConfig, cells_for
+from vision.hand_edges import EdgeTestConfig, beyond_edge
 from vision.hand_features import (
     FEATURES,
     Foreign,
@@ -40,6 +41,10 @@ class HandConfig:
     sheet: Each blob the judge (or the rules) passes is a hand only if its face is not as even
         as a sheet's (:mod:`vision.hand_sheets`: a page, a notebook, a card, most of all a
         white one under a lamp's glare); None: no such test.
+    edge: On a frame read alone (no table memory), each blob passed is a hand only if it does
+        not lie beyond a straight step across the whole view (:mod:`vision.hand_edges`: the
+        floor beyond the table's edge); live the memory keeps what never moved out of the
+        blobs already (``moving_only``), so the test is not made there; None: never.
     min_area_mm2: Rules: least area of a foreign blob entering from the frame's border; live:
         the changed area that confirms a hand whatever its share.
     min_area_inside_mm2: Rules: least area of a foreign blob that does not reach the border.
@@ -90,6 +95,7 @@ class HandConfig:
     foreign: ForeignConfig = field(default_factory=ForeignConfig)
     judge: HandJudgeConfig | None = field(default_factory=HandJudgeConfig)
     sheet: SheetTestConfig | None = field(default_factory=SheetTestConfig)
+    edge: EdgeTestConfig | None = field(default_factory=EdgeTestConfig)
     min_area_mm2: float = 6000.0
     min_area_inside_mm2: float = 40000.0
     min_depth: float = 0.035
@@ -164,6 +170,8 @@ def hands_of_maps(cfg: HandConfig, maps: HandMaps, moving: np.ndarray | None = N
             loose is not None and m and v >= loose and by_rules(cfg, maps, labels == i))]
     if cfg.sheet is not None:
         hands = [i for i in hands if not is_sheet(cfg.sheet, maps, labels == i)]
+    if cfg.edge is not None and moving is None:
+        hands = [i for i in hands if not beyond_edge(cfg.edge, maps, labels == i)]
     if not hands:
         return False, none
     return True, hug(cfg, fg, np.isin(labels, hands), maps).astype(np.uint8)

@@ -35,6 +35,8 @@ class EdgeTestConfig:
         than ``side_cells`` from it: a blind's stripes or the table's own shade tied to the
         floor's band reach over it; a plank's seam through an arm has half the arm there).
     side_cells: How far (cells) from the line the two sides are sampled.
+    band_cells: Each side's level is the median of this many cells across the line, from
+        ``side_cells`` out.
     min_points: Least number of the line's points measured.
     lines: How many of the Hough transform's strongest lines are tried.
     min_votes: Least outline cells on a line the Hough transform reports.
@@ -43,6 +45,7 @@ class EdgeTestConfig:
     min_step_share: float = 0.97
     max_near_side: float = 0.2
     side_cells: float = 2.5
+    band_cells: int = 3
     min_points: int = 30
     lines: int = 6
     min_votes: int = 10
@@ -75,19 +78,24 @@ def _is_edge(cfg: EdgeTestConfig, blob: np.ndarray, use: np.ndarray, level: np.n
         return False  # the blob reaches across the line: no edge it lies beyond
     normal = np.array([c, s]) * side
     along = np.array([-s, c])
-    # the line's points in the grid, a cell apart, from border to border
+    # the line's points in the grid, a cell apart, from border to border; each side's level
+    # the median of a short run of cells across the line (a cell of noise, a tooth of the blob
+    # or a line a cell off the edge does not decide a point)
     t = np.arange(-(sw + sh), sw + sh, 1.0)
     pts = rho * np.array([c, s])[None] + t[:, None] * along[None]
-    a = np.rint(pts + cfg.side_cells * normal).astype(np.int32)  # the blob's side
-    b = np.rint(pts - cfg.side_cells * normal).astype(np.int32)  # the table's side
-    inside = ((a[:, 0] >= 0) & (a[:, 0] < sw) & (a[:, 1] >= 0) & (a[:, 1] < sh)
-              & (b[:, 0] >= 0) & (b[:, 0] < sw) & (b[:, 1] >= 0) & (b[:, 1] < sh))
+    offs = np.arange(cfg.side_cells, cfg.side_cells + cfg.band_cells)
+    a = np.rint(pts[:, None] + offs[None, :, None] * normal).astype(np.int32)  # blob's side
+    b = np.rint(pts[:, None] - offs[None, :, None] * normal).astype(np.int32)  # table's side
+    inside = ((a[..., 0] >= 0) & (a[..., 0] < sw) & (a[..., 1] >= 0) & (a[..., 1] < sh)
+              & (b[..., 0] >= 0) & (b[..., 0] < sw) & (b[..., 1] >= 0) & (b[..., 1] < sh)
+              ).all(axis=1)
     a, b = a[inside], b[inside]
-    on_a = blob[a[:, 1], a[:, 0]]
-    ok = (use[a[:, 1], a[:, 0]] | on_a) & use[b[:, 1], b[:, 0]]
+    on_a = blob[a[:, 0, 1], a[:, 0, 0]]
+    ok = (use[a[:, 0, 1], a[:, 0, 0]] | on_a) & use[b[:, 0, 1], b[:, 0, 0]]
     if np.count_nonzero(ok) < cfg.min_points or np.count_nonzero(ok & on_a) < 4:
         return False
-    diff = level[a[:, 1], a[:, 0]] - level[b[:, 1], b[:, 0]]
+    diff = (np.median(level[a[..., 1], a[..., 0]], axis=1)
+            - np.median(level[b[..., 1], b[..., 0]], axis=1))
     ref = np.median(diff[ok & on_a], axis=0)
     size = float(np.linalg.norm(ref))
     if size < 1e-3:

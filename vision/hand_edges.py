@@ -38,6 +38,9 @@ class EdgeTestConfig:
     band_cells: Each side's level is the median of this many cells across the line, from
         ``side_cells`` out.
     min_points: Least number of the line's points measured.
+    min_along: Least share of them where the blob lies on its side of the line: the floor is
+        foreign all along the table's edge (or its band along it is), while an arm lies beside
+        a blind's stripe, also a straight step across the whole view, for a fifth of it.
     lines: How many of the Hough transform's strongest lines are tried.
     min_votes: Least outline cells on a line the Hough transform reports.
     """
@@ -47,6 +50,7 @@ class EdgeTestConfig:
     side_cells: float = 2.5
     band_cells: int = 3
     min_points: int = 30
+    min_along: float = 0.5
     lines: int = 6
     min_votes: int = 10
 
@@ -92,8 +96,9 @@ def _is_edge(cfg: EdgeTestConfig, blob: np.ndarray, use: np.ndarray, level: np.n
     a, b = a[inside], b[inside]
     on_a = blob[a[:, 0, 1], a[:, 0, 0]]
     ok = (use[a[:, 0, 1], a[:, 0, 0]] | on_a) & use[b[:, 0, 1], b[:, 0, 0]]
-    if np.count_nonzero(ok) < cfg.min_points or np.count_nonzero(ok & on_a) < 4:
-        return False
+    if np.count_nonzero(ok) < cfg.min_points or np.count_nonzero(ok & on_a) < max(
+            4.0, cfg.min_along * np.count_nonzero(ok)):
+        return False  # the blob runs along too little of the line: no floor along an edge
     diff = (np.median(level[a[..., 1], a[..., 0]], axis=1)
             - np.median(level[b[..., 1], b[..., 0]], axis=1))
     ref = np.median(diff[ok & on_a], axis=0)

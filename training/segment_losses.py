@@ -72,10 +72,14 @@ def start_scene(rng: np.random.Generator):
     return bt._up_scene(worms)
 
 
-def stages(image: np.ndarray, calibration, domes: bool = True) -> dict[str, object]:
+def stages(image: np.ndarray, calibration, domes: bool = True, model: Path | None = None
+           ) -> dict[str, object]:
     """What each stage gave on one frame: mask, candidates (feet, mm), scores, reading
-    (``domes`` False: without the candidates found by their outline)."""
+    (``domes`` False: without the candidates found by their outline; ``model``: the segment
+    judge's forest, default the committed one)."""
     config = DetectorConfig.for_game("worm-up", memory=None)
+    if model is not None:
+        config = with_judge(config, model)
     if not domes:
         config = replace(config, segments=replace(config.segments, domes=None))
     det = Detector(calibration, config=config)
@@ -254,14 +258,14 @@ def _rendered(scene, pose, settings, cache: Path | None, name: str):
 
 
 def play_losses(seeds: range, light: str | None, table: str | None,
-                cache: Path | None) -> Counter[str]:
+                cache: Path | None, model: Path | None = None) -> Counter[str]:
     """Each still of the trust bench's Worm Up! playthroughs of ``seeds`` read without the
     last accepted table: each segment in view put at the stage that lost it (one line a
     still), totals by stage, colour and the light's change (``mid.<light>.<stage>``)."""
     totals: Counter[str] = Counter()
     for seed in seeds:
         for step, label, now, r in play_stills(seed, light, table, cache):
-            st = stages(r.image, r.calibration())
+            st = stages(r.image, r.calibration(), model=model)
             shown = [p for p, tr in zip(r.scene.pieces, r.truth, strict=True)
                      if p.kind == "segment" and not tr.occluded
                      and tr.visible_fraction >= 0.95]
@@ -303,7 +307,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="with --plays: a folder where the renders are kept and read again")
     ap.add_argument("--tables", default="", help="comma-separated table kinds")
     ap.add_argument("--model", type=Path, default=None,
-                    help="with --game-seeds: the segment judge's forest (default: committed)")
+                    help="with --game-seeds or --plays: the segment judge's forest "
+                         "(default: committed)")
     ap.add_argument("--baseline", type=Path, default=None,
                     help="with --game-seeds: read each frame with this forest too")
     ap.add_argument("--lights", default="", help="comma-separated light kinds (default: drawn)")
@@ -314,7 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     tables = [t for t in args.tables.split(",") if t]
     if args.plays:
         a, b = (int(v) for v in args.plays.split(":"))
-        totals = play_losses(range(a, b), args.lights or None, args.tables or None, args.cache)
+        totals = play_losses(range(a, b), args.lights or None, args.tables or None, args.cache,
+                             args.model)
         for k in sorted(totals):
             print(f"{k}={totals[k]}")
         return 0

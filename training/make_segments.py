@@ -109,6 +109,24 @@ def aim_glare(settings, pose, at_mm: tuple[float, float]):
                    light_elevation_deg=math.degrees(math.asin(float(v[2]))))
 
 
+RELIGHTS = {
+    "dim": {"exposure": 0.62, "shadow_strength": 0.3, "ambient": 0.55},
+    "off": {"exposure": 0.55, "shadow_strength": 0.18, "ambient": 0.8,
+            "light_elevation_deg": 22.0, "colour_temp_k": 6500.0, "light_falloff": 0.0},
+}
+"""The trust bench's changes of light between a game's rounds (``bench_trust.LIGHTS``: a lamp
+dimmed, or switched off leaving the window's light), laid over a case's own light by
+:func:`relit` (exposure and shadow strength as factors, the rest as values)."""
+
+
+def relit(settings, change: dict[str, float]):
+    """``settings`` with a change of :data:`RELIGHTS` laid over them, as the trust bench lays
+    it over a playthrough's light (a blind's stripes stay, dimmer or softer)."""
+    return replace(settings, **{k: (getattr(settings, k) * v if k in ("exposure",
+                                                                       "shadow_strength")
+                                    else v) for k, v in change.items()})
+
+
 def labels(feet_mm: np.ndarray, shown: list[tuple[float, float]],
            half_hidden: list[tuple[float, float]], hit_mm: float, miss_mm: float
            ) -> np.ndarray:
@@ -144,6 +162,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clutter", default="",
                     help="comma-separated clutter kinds pinned in turn, one per seed (default: "
                          "drawn), e.g. the dice, pencils and mugs of a segment's colour")
+    ap.add_argument("--relight", type=float, default=0.0,
+                    help="share of the seeds whose light is changed as the trust bench "
+                         "changes it between rounds (RELIGHTS: dim or off, in turn)")
     args = ap.parse_args(argv)
     tables = [t for t in args.tables.split(",") if t]
     lights = [t for t in args.lights.split(",") if t]
@@ -168,6 +189,9 @@ def main(argv: list[str] | None = None) -> int:
         if segs and rng.uniform() < args.spot:
             at = segs[int(rng.integers(len(segs)))].centre_mm
             case = replace(case, settings=aim_glare(case.settings, case.pose, at))
+        if args.relight and rng.uniform() < args.relight:
+            change = sorted(RELIGHTS)[seed % len(RELIGHTS)]
+            case = replace(case, settings=relit(case.settings, RELIGHTS[change]))
         r = case.render()
         shown, half = [], []
         for p, tr in zip(r.scene.pieces, r.truth, strict=True):

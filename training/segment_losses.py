@@ -72,10 +72,14 @@ def start_scene(rng: np.random.Generator):
     return bt._up_scene(worms)
 
 
-def stages(image: np.ndarray, calibration, domes: bool = True) -> dict[str, object]:
+def stages(image: np.ndarray, calibration, domes: bool = True, model: Path | None = None
+           ) -> dict[str, object]:
     """What each stage gave on one frame: mask, candidates (feet, mm), scores, reading
-    (``domes`` False: without the candidates found by their outline)."""
+    (``domes`` False: without the candidates found by their outline; ``model``: the segment
+    judge's forest, default the committed one)."""
     config = DetectorConfig.for_game("worm-up", memory=None)
+    if model is not None:
+        config = with_judge(config, model)
     if not domes:
         config = replace(config, segments=replace(config.segments, domes=None))
     det = Detector(calibration, config=config)
@@ -207,6 +211,83 @@ def game_losses(seeds: range, tables: list[str], model: Path | None = None,
     return totals
 
 
+def play_stills(seed: int, light: str | None = None, table: str | None = None,
+                cache: Path | None = None):
+    """The stills of the trust bench's Worm Up! playthrough of ``seed`` as that bench renders
+    them (:func:`bench_trust.render`: its table and light, the light changed between rounds,
+    the same noise seed), one frame each: yields ``(step, label, light change, render)``.
+    ``cache``: a folder where each render is kept (``.npz``: image and truth) and read
+    again instead of rendering."""
+    import bench_trust as bt
+
+    play = bt.worm_up(seed)
+    base = bt._looks(seed, table, light)
+    change: dict[str, float] = {}
+    now = "-"
+    n = 0
+    for i, s in enumerate(play.steps):
+        if i in play.light_at:
+            change, now = dict(bt.LIGHTS[play.light_at[i]]), play.light_at[i]
+        if isinstance(s, bt.Say):
+            continue
+        first = n + 1
+        n += s.frames if isinstance(s, bt.Still) else 2
+        if not isinstance(s, bt.Still):
+            continue
+        looks = {k: (getattr(base, k) * v if k in ("exposure", "shadow_strength") else v)
+                 for k, v in change.items()}
+        settings = replace(base, seed=seed * 1000 + first, table_seed=base.texture_seed,
+                           hand=False, hand_target_mm=None, hand_height_mm=25.0, **looks)
+        yield i, s.label, now, _rendered(s.scene, play.pose, settings, cache,
+                                         f"{seed}-{light}-{table}-{i}")
+
+
+def _rendered(scene, pose, settings, cache: Path | None, name: str):
+    """``render_scene`` of the trust bench's pieces, kept in (and read from) ``cache``."""
+    import pickle
+
+    import bench_trust as bt
+
+    if cache is not None and (cache / f"{name}.pkl").exists():
+        return pickle.loads((cache / f"{name}.pkl").read_bytes())
+    r = render_scene(scene, pose, settings, bt.PIECES)
+    if cache is not None:
+        cache.mkdir(parents=True, exist_ok=True)
+        (cache / f"{name}.pkl").write_bytes(pickle.dumps(r))
+    return r
+
+
+def play_losses(seeds: range, light: str | None, table: str | None,
+                cache: Path | None, model: Path | None = None) -> Counter[str]:
+    """Each still of the trust bench's Worm Up! playthroughs of ``seeds`` read without the
+    last accepted table: each segment in view put at the stage that lost it (one line a
+    still), totals by stage, colour and the light's change (``mid.<light>.<stage>``)."""
+    totals: Counter[str] = Counter()
+    for seed in seeds:
+        for step, label, now, r in play_stills(seed, light, table, cache):
+            st = stages(r.image, r.calibration(), model=model)
+            shown = [p for p, tr in zip(r.scene.pieces, r.truth, strict=True)
+                     if p.kind == "segment" and not tr.occluded
+                     and tr.visible_fraction >= 0.95]
+            res = lost_at(shown, st)
+            segs = [q for q in st["reading"].scene.pieces if q.kind == "segment"]
+            phantoms = [q for q in segs if all(math.dist(q.centre_mm, t.centre_mm) > 8.0
+                                               for t in r.scene.pieces if t.kind == "segment")]
+            by = Counter(f"{c}.{s.split('(')[0]}" for c, s in res)
+            totals.update(by)
+            for _, s in res:
+                totals[f"light.{now}.{s.split('(')[0]}"] += 1
+            totals["phantom"] += len(phantoms)
+            lost = [f"{c}:{s}@({p.x_mm:.0f},{p.y_mm:.0f})"
+                    for (c, s), p in zip(res, shown, strict=True) if s != "found"]
+            print(f"# {seed} step {step:2d} {label!r} light {now}: found "
+                  f"{by_total(by, 'found')}/{len(res)} phantom {len(phantoms)} "
+                  f"{' '.join(lost)}"
+                  + "".join(f" phantom:{q.color}@({q.x_mm:.0f},{q.y_mm:.0f})"
+                            for q in phantoms), flush=True)
+    return totals
+
+
 def with_judge(config: DetectorConfig, model: Path) -> DetectorConfig:
     """``config`` with the segment judge's forest read from ``model``."""
     seg = config.segments
@@ -220,9 +301,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seeds", default=None, help="A:B (the trust bench's start)")
     ap.add_argument("--game-seeds", default=None,
                     help="A:B: the accuracy bench's Worm Up! game tables instead")
+    ap.add_argument("--plays", default=None,
+                    help="A:B: every still of the trust bench's Worm Up! playthroughs instead")
+    ap.add_argument("--cache", type=Path, default=None,
+                    help="with --plays: a folder where the renders are kept and read again")
     ap.add_argument("--tables", default="", help="comma-separated table kinds")
     ap.add_argument("--model", type=Path, default=None,
-                    help="with --game-seeds: the segment judge's forest (default: committed)")
+                    help="with --game-seeds or --plays: the segment judge's forest "
+                         "(default: committed)")
     ap.add_argument("--baseline", type=Path, default=None,
                     help="with --game-seeds: read each frame with this forest too")
     ap.add_argument("--lights", default="", help="comma-separated light kinds (default: drawn)")
@@ -231,6 +317,13 @@ def main(argv: list[str] | None = None) -> int:
                     help="without the candidates found by their outline (as before them)")
     args = ap.parse_args(argv)
     tables = [t for t in args.tables.split(",") if t]
+    if args.plays:
+        a, b = (int(v) for v in args.plays.split(":"))
+        totals = play_losses(range(a, b), args.lights or None, args.tables or None, args.cache,
+                             args.model)
+        for k in sorted(totals):
+            print(f"{k}={totals[k]}")
+        return 0
     if args.game_seeds:
         a, b = (int(v) for v in args.game_seeds.split(":"))
         totals = game_losses(range(a, b), tables, args.model, args.baseline)

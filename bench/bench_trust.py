@@ -959,6 +959,14 @@ LIGHTS = {
 }
 
 
+def relit(settings: RenderSettings, change: dict[str, float]) -> RenderSettings:
+    """``settings`` with a change of :data:`LIGHTS` laid over them (exposure and shadow
+    strength as factors, the rest as values): a playthrough's light after a round."""
+    return replace(settings, **{k: (getattr(settings, k) * v
+                                    if k in ("exposure", "shadow_strength") else v)
+                                for k, v in change.items()})
+
+
 def _looks(seed: int, table: str | None = None, light: str | None = None) -> RenderSettings:
     """The table and the light of a playthrough: a table kind and a kind of light drawn by
     :func:`tabletop.render.variety.draw_case` from the seed (or the ones named)."""
@@ -1000,8 +1008,6 @@ def render(play: Playthrough, seed: int, repeat: int, table: str | None = None,
         if isinstance(s, Say):
             items.append((i, s.event))
             continue
-        looks = {k: (getattr(base, k) * v if k in ("exposure", "shadow_strength") else v)
-                 for k, v in light.items()}
         if isinstance(s, Still):
             shots = [(s.scene, None)] * s.frames
         else:  # a hand moving: drawn at two places in turn, so no two frames in a row agree
@@ -1011,9 +1017,9 @@ def render(play: Playthrough, seed: int, repeat: int, table: str | None = None,
         drawn = []
         for scene, target in shots:
             n += 1
-            settings = replace(base, seed=seed * 1000 + n, table_seed=base.texture_seed,
-                               hand=target is not None, hand_target_mm=target,
-                               hand_height_mm=25.0, **looks)
+            settings = replace(relit(base, light), seed=seed * 1000 + n,
+                               table_seed=base.texture_seed, hand=target is not None,
+                               hand_target_mm=target, hand_height_mm=25.0)
             world = play.to_world(scene) if play.to_world is not None else scene
             r = render_scene(world, play.pose, settings, PIECES, play.decals)
             if cal is None:

@@ -28,6 +28,9 @@ from pathlib import Path
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+
+from bench_trust import LIGHTS, relit
 
 from tabletop.render.variety import draw_game_case, view_region
 from tabletop.scene import Piece, Scene
@@ -109,22 +112,10 @@ def aim_glare(settings, pose, at_mm: tuple[float, float]):
                    light_elevation_deg=math.degrees(math.asin(float(v[2]))))
 
 
-RELIGHTS = {
-    "dim": {"exposure": 0.62, "shadow_strength": 0.3, "ambient": 0.55},
-    "off": {"exposure": 0.55, "shadow_strength": 0.18, "ambient": 0.8,
-            "light_elevation_deg": 22.0, "colour_temp_k": 6500.0, "light_falloff": 0.0},
-}
+RELIGHTS = ("dim", "off")
 """The trust bench's changes of light between a game's rounds (``bench_trust.LIGHTS``: a lamp
 dimmed, or switched off leaving the window's light), laid over a case's own light by
-:func:`relit` (exposure and shadow strength as factors, the rest as values)."""
-
-
-def relit(settings, change: dict[str, float]):
-    """``settings`` with a change of :data:`RELIGHTS` laid over them, as the trust bench lays
-    it over a playthrough's light (a blind's stripes stay, dimmer or softer)."""
-    return replace(settings, **{k: (getattr(settings, k) * v if k in ("exposure",
-                                                                       "shadow_strength")
-                                    else v) for k, v in change.items()})
+``bench_trust.relit`` (a blind's stripes stay, dimmer or softer)."""
 
 
 def labels(feet_mm: np.ndarray, shown: list[tuple[float, float]],
@@ -190,8 +181,8 @@ def main(argv: list[str] | None = None) -> int:
             at = segs[int(rng.integers(len(segs)))].centre_mm
             case = replace(case, settings=aim_glare(case.settings, case.pose, at))
         if args.relight and rng.uniform() < args.relight:
-            change = sorted(RELIGHTS)[seed % len(RELIGHTS)]
-            case = replace(case, settings=relit(case.settings, RELIGHTS[change]))
+            change = RELIGHTS[seed % len(RELIGHTS)]
+            case = replace(case, settings=relit(case.settings, LIGHTS[change]))
         r = case.render()
         shown, half = [], []
         for p, tr in zip(r.scene.pieces, r.truth, strict=True):

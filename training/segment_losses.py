@@ -234,10 +234,9 @@ def play_stills(seed: int, light: str | None = None, table: str | None = None,
         n += s.frames if isinstance(s, bt.Still) else 2
         if not isinstance(s, bt.Still):
             continue
-        looks = {k: (getattr(base, k) * v if k in ("exposure", "shadow_strength") else v)
-                 for k, v in change.items()}
-        settings = replace(base, seed=seed * 1000 + first, table_seed=base.texture_seed,
-                           hand=False, hand_target_mm=None, hand_height_mm=25.0, **looks)
+        settings = replace(bt.relit(base, change), seed=seed * 1000 + first,
+                           table_seed=base.texture_seed, hand=False, hand_target_mm=None,
+                           hand_height_mm=25.0)
         yield i, s.label, now, _rendered(s.scene, play.pose, settings, cache,
                                          f"{seed}-{light}-{table}-{i}")
 

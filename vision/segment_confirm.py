@@ -5,7 +5,9 @@ the table as on the last accepted one. A still reading short of a colour's count
 the poses of the accepted table's segments of that colour that it lacks (a segment that did not
 move is still there): one is *seen* when most of the samples over its dome, where the camera sees
 it, are of its colour (a strong colour, nearest in hue to its own of the set's colours). Seen
-ones are added, the best first, until the count is made up, never beyond it. A reading over a
+ones are added, the best first, until the count is made up, never beyond it, each read unsurely
+(put back, not read: ``put_back_confidence``; on a table of a segment's own colour an empty place
+can look like one, and a segment that moved would reappear where it lay). A reading over a
 colour's count leaves out its least confident segments that lie where the accepted table had
 none of that colour (a red check of a cloth read as a segment), until the count is right.
 
@@ -40,6 +42,10 @@ class SegmentConfirmConfig:
     table_ring: The table round a segment is read this many radii from its middle...
     min_from_table: ...and a sample of its colour differs at least this much (CIE Lab) from it
         (a table of nearly a segment's colour, an oak's yellow, is no segment).
+    put_back_confidence: A segment put back at its known pose was not read there: its
+        confidence is its share of samples, at most this (the reading is unsure of it: on a
+        table of its own colour the samples of an empty place can be of its colour, and a
+        segment that moved then reappears where it lay).
     """
 
     disc_share: float = 0.55
@@ -49,6 +55,7 @@ class SegmentConfirmConfig:
     same_mm: float = 6.0
     table_ring: float = 2.6
     min_from_table: float = 20.0
+    put_back_confidence: float = 0.7
 
 
 _RINGS = ((0.0, 1), (0.5, 8), (1.0, 12))
@@ -138,8 +145,8 @@ def conserve_segments(reading: Scene, known: Scene, share_of: Callable[[Piece], 
     >>> k = Scene((Piece("segment", 0, 0, color="red"), Piece("segment", 20, 0, color="red")))
     >>> r = Scene((Piece("segment", 0.5, 0, color="red"),))
     >>> s, added, dropped = conserve_segments(r, k, lambda p: 0.9, SegmentConfirmConfig())
-    >>> [p.centre_mm for p in s.pieces], added, dropped
-    ([(0.5, 0), (20, 0)], (1,), ())
+    >>> [p.centre_mm for p in s.pieces], added, dropped, s.pieces[1].confidence
+    ([(0.5, 0), (20, 0)], (1,), (), 0.7)
     """
     want = Counter(p.color for p in known.pieces if p.kind == "segment")
     have = Counter(p.color for p in reading.pieces if p.kind == "segment")
@@ -155,7 +162,8 @@ def conserve_segments(reading: Scene, known: Scene, share_of: Callable[[Piece], 
             scored = sorted(((share_of(p), k) for k, p in enumerate(lacking)), reverse=True)
             for share, k in scored[:n - have[colour]]:
                 if share >= config.seen_share:
-                    added.append(replace(lacking[k], confidence=round(share, 3)))
+                    added.append(replace(lacking[k], confidence=round(
+                        min(share, config.put_back_confidence), 3)))
         elif have[colour] > n:
             new = [(j, p) for j, p in mine if not any(
                 math.dist(p.centre_mm, q.centre_mm) <= config.same_mm for q in theirs)]

@@ -173,9 +173,12 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
                 raise foul(Rule.SHAPE, f"A segment of {player}'s worm at {pt(apart)} lies "
                                        f"apart from the rest.", player, moved_idx, pt(apart),
                            doubt=MISREAD)
+            # illegal only on a confident reading: a segment read unsurely (or put back from
+            # the last table, not read) may be where the chain's missing link lies
+            unsure = any(read.unsure(i, game.settings.misread_confidence) for i in idx)
             raise foul(Rule.SHAPE, f"{player}'s worm is split: its segments no longer form "
                                    f"one chain of touching segments.", player, moved_idx,
-                       where)
+                       where, doubt=MISREAD if unsure else "")
         raise foul(Rule.TAIL, f"{player} must take segments from the tail and lay them one "
                               f"after the other in front of the head.", player, moved_idx,
                    where)

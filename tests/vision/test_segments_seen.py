@@ -70,6 +70,18 @@ def test_segments_in_a_blinds_shadow_are_found() -> None:
     _each_found(truth, _detect(Scene(tuple(truth)), 65903, table="glossy-white", blind=blind))
 
 
+def test_segments_in_a_blinds_shadow_with_the_lamp_off_are_found() -> None:
+    # the trust bench's lamp switched off between rounds (window light only, low and soft):
+    # a dome in a stripe's shade has no highlight and hardly any shading, flat as a print
+    truth = _bent_worms()
+    render = pytest.importorskip("tabletop.render")
+    blind = render.Blind(period_mm=45.0, duty=0.55, angle_deg=120.0, strength=0.6)
+    _each_found(truth, _detect(Scene(tuple(truth)), 65931, table="varnished-oak", blind=blind,
+                               exposure=0.55, shadow_strength=0.18, ambient=0.8,
+                               light_elevation_deg=22.0, colour_temp_k=6500.0,
+                               light_falloff=0.0))
+
+
 def test_segments_in_a_dim_warm_noisy_room_are_found() -> None:
     truth = _bent_worms()
     _each_found(truth, _detect(Scene(tuple(truth)), 65907, table="walnut", exposure=0.45,

@@ -123,6 +123,10 @@ MOST_WAYS = 12
 """Worms read short with more ways (counts, one per worm, multiplied) than this are not judged
 through them (a doubt)."""
 
+MOST_UNSURE = 3
+"""A worm read short with more segments read unsurely than this gives no foul through its
+counts (too many ways some of them are phantoms)."""
+
 
 class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     """Worm Up! (Alex Randolph): 3 to 5 worms race to the finish line by secret bids."""
@@ -213,22 +217,21 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         count gives the same verdicts (player, legality, rule) and no doubt, else None (the
         doubt stands).
 
-        Why a verdict so given holds wherever the segments not seen lie: segments do not
-        vanish, so exactly ``n - seen`` of each worm short are not seen, and every worm but
-        those short is read whole (a worm read 0 of 7, or more than two short, is never
-        judged so). Every segment seen of a worm short was read surely
-        (``misread_confidence``: one read unsurely may be a shadow, and then no count is
-        proved) and lies where it lay or clear of it (``still_mm`` to a diameter less
-        ``touch_gap_mm``: read off, not moved). Then the counts a move laid tail to head can
-        have are those of :func:`~referee.worm_up.short_counts.counts_possible`, whatever
-        the segments not seen are; one not so laid is a foul of its own. So a foul given by
-        every count is a foul. A legal verdict further needs every count legal (a count
-        no chain can hold is a split worm, taken as not the table's lie: the benefit of the
-        doubt); each new segment not seen that lies beyond the chain's end clear by a touch
-        of every other worm and of the finish line, wherever it lies within a step (else it
-        may touch them: no verdict); and the worm is then taken as moved, placed where a
-        later table reads it whole (``unsure``), when where it lies is not known to a
-        segment's place (a new segment not seen, or counts that differ)."""
+        Why a verdict so given holds wherever the segments not seen lie. Premises (any
+        failing: None): segments do not vanish, so exactly ``n - seen`` of each worm short
+        are not seen, at most :data:`MOST_MISSING`; every other worm is read whole (a worm
+        read 0 of 7 is never taken as still); the worm short is where the state says (not
+        taken as moved unseen, ``unsure``, nor completed by a guess at the start,
+        ``guessed``); no segment of it is read off where it lay (``still_mm`` to a diameter
+        less ``touch_gap_mm``). Then the counts a move laid tail to head can have are those
+        of :func:`~referee.worm_up.short_counts.counts_possible`, whatever the segments not
+        seen are, and a move not so laid is a foul of its own; so a foul given under every
+        count is a foul. A segment read unsurely may be a shadow: a foul further needs that
+        leaving any of them out adds no count (:meth:`_phantoms_add_no_count`). A legal
+        verdict needs every segment seen read surely, every count legal (a count no chain
+        can hold is a split worm, not taken as the table's lie: the benefit of the doubt),
+        and each new segment not seen clear, wherever it can lie, of every other worm and of
+        the finish line (:meth:`_short_legal`)."""
         if not state.worms or state.phase is not Phase.MOVING or state.reveal is None:
             return None
         n, s, d = self.settings.segments, self.settings, self.diameter_mm
@@ -241,16 +244,14 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         per: list[list[tuple[str, int, tuple[Point2, ...]]]] = []
         for p in short:
             old, seen = state.worm(p).centres_mm, read.centres(p)
-            if not 1 <= n - len(seen) <= MOST_MISSING or p in state.unsure or any(
-                    read.unsure(i, s.misread_confidence) for i in read.indices(p)) or any(
+            if not 1 <= n - len(seen) <= MOST_MISSING or p in state.unsure or \
+                    p in dict(state.guessed) or any(
                     near[0] < min(geo.dist(c, o) for o in old) < near[1] for c in seen):
                 return None
             others = [c for q in self.players if q != p for c in read.centres(q)] + \
                 [c for _, c in read.posts]
             ways = []
-            for j in counts_possible(old, seen, s.still_mm):
-                if not chain_can_hold(old, seen, j, s.still_mm, d, s.chain_gap_mm):
-                    continue
+            for j in self._counts(old, seen):
                 added = completion(old, seen, j, s.still_mm, d, s.chain_gap_mm, others)
                 if added is None:
                     return None  # a count no way was found for: not proved
@@ -276,13 +277,40 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             return None
         first = trials[0]
         whose = " and ".join(f"{p}'s" for p in short)
+        unsure = {p: [k for k, i in enumerate(read.indices(p))
+                      if read.unsure(i, s.misread_confidence)] for p in short}
         if any(not legal for _, legal, _ in next(iter(said))):
+            if not all(self._phantoms_add_no_count(state.worm(p).centres_mm, read.centres(p),
+                                                   unsure[p]) for p in short):
+                return None
             note = (f" Segments of {whose} worm are not seen; wherever they lie, the move "
                     f"breaks this rule.")
             return Step(first.state, tuple(replace(o, reason=o.reason + note)
                                            if isinstance(o, Verdict) and not o.legal else o
                                            for o in first.outputs))
+        if any(unsure.values()):
+            return None  # a legal verdict needs every segment seen of them read surely
         return self._short_legal(state, read, combos, trials)
+
+    def _counts(self, old: tuple[Point2, ...], seen: list[Point2]) -> list[int]:
+        """The counts a worm that lay at ``old``, read as ``seen``, may have moved tail to
+        head that a chain can hold (:mod:`referee.worm_up.short_counts`)."""
+        s, d = self.settings, self.diameter_mm
+        return [j for j in counts_possible(old, seen, s.still_mm)
+                if chain_can_hold(old, seen, j, s.still_mm, d, s.chain_gap_mm)]
+
+    def _phantoms_add_no_count(self, old: tuple[Point2, ...], seen: list[Point2],
+                               unsure: list[int]) -> bool:
+        """Whether the segments of a worm read unsurely (``unsure``: indices into ``seen``),
+        any of them a phantom (a shadow read as a segment), leave no count beyond those of
+        ``seen`` as read (a foul judged under every count read so holds then too). False with
+        more than :data:`MOST_UNSURE` of them."""
+        if len(unsure) > MOST_UNSURE:
+            return False
+        counts = set(self._counts(old, seen))
+        return all(set(self._counts(old, [c for k, c in enumerate(seen) if k not in drop]))
+                   <= counts for r in range(1, len(unsure) + 1)
+                   for drop in itertools.combinations(unsure, r))
 
     def _short_legal(self, state: WormUpState, read: TableRead,
                      combos: list[tuple[tuple[str, int, tuple[Point2, ...]], ...]],

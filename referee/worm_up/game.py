@@ -40,6 +40,7 @@ Decisions where the rule sheets are silent:
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import fields, replace
 from typing import Any
@@ -78,13 +79,17 @@ from referee.worm_up.setup_rules import (
     set_up_in_line,
     setup_as_read,
 )
-from referee.worm_up.short_ends import end_places, with_segment
+from referee.worm_up.short_counts import (
+    MOST_MISSING,
+    chain_can_hold,
+    completion,
+    counts_possible,
+)
 from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.still_worms import fill_still_worms
 from referee.worm_up.table import (
     Status,
     TableRead,
-    chain_gap,
     chain_of,
     check_counts,
     read_table,
@@ -112,7 +117,15 @@ from tabletop.events import (
     Verdict,
     Winner,
 )
-from tabletop.scene import Point2, Scene
+from tabletop.scene import Piece, Point2, Scene
+
+MOST_WAYS = 12
+"""Worms read short with more ways (counts, one per worm, multiplied) than this are not judged
+through them (a doubt)."""
+
+MOST_UNSURE = 3
+"""A worm read short with more segments read unsurely than this gives no foul through its
+counts (too many ways some of them are phantoms)."""
 
 
 class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
@@ -191,51 +204,69 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             if guessed is not None:
                 return guessed
         elif not event.scene.hand:
-            agreed = self._short_end_agreed(state, event, seq)
+            agreed = self._short_proved(state, event, seq)
             if agreed is not None:
                 return Step(replace(agreed.state, doubted_reading=None), agreed.outputs)
         return Step(replace(step.state, doubted_reading=event.scene), step.outputs)
 
-    def _short_end_agreed(self, state: WormUpState, event: SceneSeen, seq: int
-                          ) -> Step[WormUpState] | None:
-        """A later table where the worm whose move is next is read one segment short, the
-        rest of it one chain (:mod:`referee.worm_up.short_ends`) or one chain but for a hole
-        of one segment (:mod:`referee.worm_up.one_short`): judged once with the segment not
-        seen at each place it can lie; when every place gives the same verdicts (player,
-        legality, rule), no doubt, that is the verdict (a foul says one segment was not
-        seen); None otherwise (the doubt stands), and when a segment of it is read neither
-        where it lay nor clear of it (``still_mm`` to a diameter less ``touch_gap_mm``: read
-        off, not moved)."""
-        if not state.worms:
+    def _short_proved(self, state: WormUpState, event: SceneSeen, seq: int
+                      ) -> Step[WormUpState] | None:
+        """A later table with one or two worms read one or two segments short, judged under
+        every count each may have moved (:mod:`referee.worm_up.short_counts`): a count not
+        ruled out is judged with one way its segments not seen lie; the verdict when every
+        count gives the same verdicts (player, legality, rule) and no doubt, else None (the
+        doubt stands).
+
+        Why a verdict so given holds wherever the segments not seen lie. Premises (any
+        failing: None): segments do not vanish, so exactly ``n - seen`` of each worm short
+        are not seen, at most :data:`MOST_MISSING`; every other worm is read whole (a worm
+        read 0 of 7 is never taken as still); the worm short is where the state says (not
+        taken as moved unseen, ``unsure``, nor completed by a guess at the start,
+        ``guessed``); no segment of it is read off where it lay (``still_mm`` to a diameter
+        less ``touch_gap_mm``). Then the counts a move laid tail to head can have are those
+        of :func:`~referee.worm_up.short_counts.counts_possible`, whatever the segments not
+        seen are, and a move not so laid is a foul of its own; so a foul given under every
+        count is a foul. A segment read unsurely may be a shadow: a foul further needs that
+        leaving any of them out adds no count (:meth:`_phantoms_add_no_count`). A legal
+        verdict needs every segment seen read surely, every count legal (a count no chain
+        can hold is a split worm, not taken as the table's lie: the benefit of the doubt),
+        and each new segment not seen clear, wherever it can lie, of every other worm and of
+        the finish line (:meth:`_short_legal`)."""
+        if not state.worms or state.phase is not Phase.MOVING or state.reveal is None:
             return None
-        n = self.settings.segments
-        read = read_table(self, fill_still_worms(state.worms, event.scene, self.diameter_mm))
+        n, s, d = self.settings.segments, self.settings, self.diameter_mm
+        scene = fill_still_worms(state.worms, event.scene, d)
+        read = read_table(self, scene)
         short = [p for p in self.players if len(read.segments[p]) != n]
-        if len(short) != 1 or len(read.segments[short[0]]) != n - 1:
+        if not short or len(short) > 2:
             return None
-        player = short[0]
-        old = state.worm(player).centres_mm
-        near = (self.settings.still_mm, self.diameter_mm - self.settings.touch_gap_mm)
-        movers = state.reveal.next_players(state.moved) \
-            if state.phase is Phase.MOVING and state.reveal is not None else ()
-        if player not in movers or any(near[0] < min(geo.dist(c, o) for o in old) < near[1]
-                                       for c in read.centres(player)):
-            return None  # not its move, or a segment read off where it lay: a misread first
-        order = geo.best_chain(read.centres(player), self.diameter_mm,
-                               chain_gap(self, read, player))
-        if order is None:  # a hole of one segment: the segment not seen lies in it
-            holed = fill_holes(event.scene, {player: n}, self.diameter_mm,
-                               self.settings.chain_gap_mm)
-            scenes = [] if holed is None else [holed]
-        else:
-            chain = [read.centres(player)[k] for k in order]
-            scenes = [with_segment(event.scene, player, place) for place in end_places(
-                state.worm(player), chain, self.diameter_mm, self.settings.chain_gap_mm)]
-            if len(scenes) != 2:
+        near = (s.still_mm, d - s.touch_gap_mm)
+        per: list[list[tuple[str, int, tuple[Point2, ...]]]] = []
+        for p in short:
+            old, seen = state.worm(p).centres_mm, read.centres(p)
+            if not 1 <= n - len(seen) <= MOST_MISSING or p in state.unsure or \
+                    p in dict(state.guessed) or any(
+                    near[0] < min(geo.dist(c, o) for o in old) < near[1] for c in seen):
                 return None
+            others = [c for q in self.players if q != p for c in read.centres(q)] + \
+                [c for _, c in read.posts]
+            ways = []
+            for j in self._counts(old, seen):
+                added = completion(old, seen, j, s.still_mm, d, s.chain_gap_mm, others)
+                if added is None:
+                    return None  # a count no way was found for: not proved
+                ways.append((p, j, added))
+            if not ways:
+                return None
+            per.append(ways)
+        combos = list(itertools.product(*per))
+        if len(combos) > MOST_WAYS:
+            return None
         trials: list[Step[WormUpState]] = []
-        for scene in scenes:
-            trial = self._judge(state, replace(event, scene=scene), seq)
+        for combo in combos:
+            filled = replace(scene, pieces=(*scene.pieces, *(
+                Piece("segment", x, y, color=p) for p, _, added in combo for x, y in added)))
+            trial = self._judge(state, replace(event, scene=filled), seq)
             if any(isinstance(o, Doubt) for o in trial.outputs) or \
                     not any(isinstance(o, Verdict) for o in trial.outputs):
                 return None
@@ -245,11 +276,80 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         if len(said) != 1:
             return None
         first = trials[0]
-        note = (f" One of {player}'s segments is not seen; wherever it lies, the move breaks "
-                f"this rule.")
-        return Step(first.state, tuple(replace(o, reason=o.reason + note)
-                                       if isinstance(o, Verdict) and not o.legal else o
-                                       for o in first.outputs))
+        whose = " and ".join(f"{p}'s" for p in short)
+        unsure = {p: [k for k, i in enumerate(read.indices(p))
+                      if read.unsure(i, s.misread_confidence)] for p in short}
+        if any(not legal for _, legal, _ in next(iter(said))):
+            if not all(self._phantoms_add_no_count(state.worm(p).centres_mm, read.centres(p),
+                                                   unsure[p]) for p in short):
+                return None
+            note = (f" Segments of {whose} worm are not seen; wherever they lie, the move "
+                    f"breaks this rule.")
+            return Step(first.state, tuple(replace(o, reason=o.reason + note)
+                                           if isinstance(o, Verdict) and not o.legal else o
+                                           for o in first.outputs))
+        if any(unsure.values()):
+            return None  # a legal verdict needs every segment seen of them read surely
+        return self._short_legal(state, read, combos, trials)
+
+    def _counts(self, old: tuple[Point2, ...], seen: list[Point2]) -> list[int]:
+        """The counts a worm that lay at ``old``, read as ``seen``, may have moved tail to
+        head that a chain can hold (:mod:`referee.worm_up.short_counts`)."""
+        s, d = self.settings, self.diameter_mm
+        return [j for j in counts_possible(old, seen, s.still_mm)
+                if chain_can_hold(old, seen, j, s.still_mm, d, s.chain_gap_mm)]
+
+    def _phantoms_add_no_count(self, old: tuple[Point2, ...], seen: list[Point2],
+                               unsure: list[int]) -> bool:
+        """Whether the segments of a worm read unsurely (``unsure``: indices into ``seen``),
+        any of them a phantom (a shadow read as a segment), leave no count beyond those of
+        ``seen`` as read (a foul judged under every count read so holds then too). False with
+        more than :data:`MOST_UNSURE` of them."""
+        if len(unsure) > MOST_UNSURE:
+            return False
+        counts = set(self._counts(old, seen))
+        return all(set(self._counts(old, [c for k, c in enumerate(seen) if k not in drop]))
+                   <= counts for r in range(1, len(unsure) + 1)
+                   for drop in itertools.combinations(unsure, r))
+
+    def _short_legal(self, state: WormUpState, read: TableRead,
+                     combos: list[tuple[tuple[str, int, tuple[Point2, ...]], ...]],
+                     trials: list[Step[WormUpState]]) -> Step[WormUpState] | None:
+        """Every count of the worms short judged legal (:meth:`_short_proved`): the verdict
+        when no new segment not seen may touch another worm or the finish line, each worm
+        whose place is not known to a segment's taken as moved (``unsure``); else None."""
+        s, d = self.settings, self.diameter_mm
+        first = trials[0]
+        if any(t.state.reveal != first.state.reveal or t.state.winner != first.state.winner
+               for t in trials):
+            return None
+        new = first.state
+        for k, p in enumerate(p for p, _, _ in combos[0]):
+            counts = {combo[k][1] for combo in combos}
+            ends = [c for combo in combos for c in combo[k][2]
+                    if min(geo.dist(c, o) for o in state.worm(p).centres_mm) > s.still_mm]
+            others = [c for q in self.players if q != p for c in read.centres(q)]
+            known = [*read.centres(p), *(c for combo in combos for c in combo[k][2]
+                                         if c not in ends)]
+            zone = None if new.finish_posts_mm is None else geo.finish_zone(
+                *new.finish_posts_mm, s.strip_width_mm, self.pieces.post_diameter_mm)
+            for c in ends:  # it lies within a step or two of a segment whose place is known
+                nb = min(known, key=lambda q: geo.dist(q, c))
+                reach = max(1, round(geo.dist(nb, c) / d)) * (d + s.chain_gap_mm)
+                if any(geo.dist(nb, q) <= reach + d + s.touch_gap_mm for q in others):
+                    return None  # it may touch another worm
+                if zone is not None and geo.touches_zone(zone, nb, self.radius_mm + reach):
+                    return None  # it may touch the finish line
+            if not ends and len(counts) == 1:
+                continue
+            steps = next(iter(counts)) if len(counts) == 1 else None
+            new = replace(new, worms=tuple(state.worm(p) if w.player == p else w
+                                           for w in new.worms),
+                          unsure=(*(q for q in new.unsure if q != p), p),
+                          unsure_steps=(*(x for x in new.unsure_steps if x[0] != p),
+                                        *(() if steps is None else ((p, steps),))),
+                          before_move=None)
+        return Step(new, first.outputs)
 
     def _ends_guessed(self, state: WormUpState, event: SceneSeen, seq: int, doubts: int,
                       bases: list[Scene]) -> Step[WormUpState] | None:

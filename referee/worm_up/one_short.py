@@ -7,9 +7,9 @@ two segments less twice the chain gap: the segments beside it may be read a few 
 with nothing in it; a segment there makes the worm one chain again. When exactly one such
 place exists, the segment not seen is put there. The reading completed this way is not a
 complete reading of its own: the referee lets it give a legal verdict, and a foul only of the
-worm whose move is next, read nowhere off where it lay (the one place its segment can lie:
-:mod:`referee.worm_up.short_ends`, :meth:`referee.worm_up.game.WormUp.step`). A segment
-missing at either end of a worm leaves no hole (see :mod:`referee.worm_up.short_ends`).
+worm judged under every count it may have moved (:mod:`referee.worm_up.short_counts`,
+:meth:`referee.worm_up.game.WormUp.step`). A segment missing at either end of a worm leaves
+no hole (see :mod:`referee.worm_up.short_counts`).
 
 >>> from tabletop.scene import Piece, Scene
 >>> seen = Scene.of([Piece("segment", 0, 0, color="red"), Piece("segment", 41, 0, color="red"),

@@ -1,6 +1,6 @@
 """A worm read one segment short with a hole of one segment: the segment not seen lies in the
 hole (referee/worm_up/one_short.py); a foul from a reading completed so only of the worm whose
-move it is (referee/worm_up/short_ends.py: the one place it can lie)."""
+move it is (referee/worm_up/short_counts.py: every count it may have moved)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """The worm whose move is next read one segment short at an end of its chain in every reading
-(a camera missing one place, a segment on a cloth of its colour): judged once per place the
-segment not seen can lie (where it lay, one step behind the tail, one step ahead of the head);
-a verdict only when every place gives the same one (referee/worm_up/short_ends.py)."""
+(a camera missing one place, a segment on a cloth of its colour): judged under every count it
+may have moved (its tail where it lay or moved, its head laid or not); a verdict only when
+every count gives the same one (referee/worm_up/short_counts.py)."""
 
 from __future__ import annotations
 

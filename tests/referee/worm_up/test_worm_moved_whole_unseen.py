@@ -13,7 +13,8 @@ THREE = ("red", "yellow", "green")
 
 
 def _green_moved_7_unseen() -> tuple[Game, list]:
-    """Round 1 played, green's move of 7 read one short (a doubt), then round 2 bid."""
+    """Round 1 played, green's move of 7 read one short (a doubt: its head not seen, so 6
+    laid with its old head where it lay not seen fits the reading too), then round 2 bid."""
     g = Game(THREE)
     assert g.start().legal
     g.bids(red="4", yellow="5", green="7")
@@ -21,7 +22,7 @@ def _green_moved_7_unseen() -> tuple[Game, list]:
     assert verdict(g.move("yellow", 5)).legal
     moved = advance(g.worms["green"], 7)
     shown = dict(g.worms)
-    shown["green"] = moved[1:]  # its new tail not seen
+    shown["green"] = moved[:-1]  # its new head not seen
     assert [type(e) for e in g.scene(shown)] == [Doubt]
     out = g.bids(red="5", yellow="4", green="6")  # the players went on: green taken as moved
     assert any(isinstance(e, Notice) and "green is taken as moved" in e.message for e in out)

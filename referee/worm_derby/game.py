@@ -1291,10 +1291,19 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         turn = (self.players.index(roller) + 1) % len(self.players)
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
                       roll=None, early_roller=None, early_roll=None, as_it_stands=True)
-        return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(
+        out: list[Event] = [Verdict(seq, None, True, Rule.OK.value, sentence(
             f"the course is set up as the table stands now (its first reading was in doubt and "
             f"the race has begun, so {problem[0].lower() + problem[1:]} is let pass); it is "
-            f"{possessive(self.players[turn])} turn to roll")),))
+            f"{possessive(self.players[turn])} turn to roll"))]
+        if state.early_roll == "null":
+            # the last roll was null, yet that worm no longer lies as it starts: a move on a
+            # null, or one made on an earlier roll; the moves before the course stood were not
+            # judged, so this is asked, never ruled (issue 13: no foul on what was not seen)
+            out.append(Doubt(seq, roller, shapes[roller], None, sentence(
+                f"{possessive(roller)} last roll was null, yet {possessive(roller)} worm no "
+                f"longer lies at the start: did it move on the null? The moves before the course "
+                f"was set up were not judged: put it back, fix the reading or accept the table")))
+        return Step(new, tuple(out))
 
     def _at_start(self, scene: Scene, player: str) -> bool:
         """Whether ``player``'s worm lies on ``scene`` as a worm starts (the worm start rules of

@@ -96,3 +96,21 @@ def test_as_it_stands_the_last_rollers_worm_put_back_at_the_start_still_has_its_
     assert game.describe(state)["turn"] == "moons" and state.roll == "2"
     _, out = play(game, state, seen(course(), SUNS2, MOONS2))
     assert _verdicts(out) == [("moons", True, "ok")]
+
+
+def test_turn_a_worm_moved_after_its_null_roll_while_the_setup_was_in_doubt_is_a_doubt():
+    """Held-out trust 154000 (Cannibal): the first table in doubt, suns rolled 3 and moved, moons
+    rolled null and moved anyway; the course then stood as the table stood with no word of it."""
+    from tabletop.events import Doubt
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    _, out = play(game, game.initial_state(), FIRST_BOTH_SHORT,
+                  roll("suns", "2"), roll("moons", "null"), seen(course(), SUNS2, MOONS2))
+    assert _verdicts(out) == [(None, True, "ok")]
+    (d,) = [e for e in out if isinstance(e, Doubt) and "null" in e.reason]
+    assert d.player == "moons" and "did it move" in d.reason
+    # a last roll of steps: the worm moved on it, nothing to ask
+    _, out = play(game, game.initial_state(), FIRST_BOTH_SHORT,
+                  roll("suns", "2"), roll("moons", "2"), seen(course(), SUNS2, MOONS2))
+    assert _verdicts(out) == [(None, True, "ok")]
+    assert not [e for e in out if isinstance(e, Doubt) and "null" in e.reason]

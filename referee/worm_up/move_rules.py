@@ -11,7 +11,14 @@ from referee.words import and_list, or_list
 from referee.worm_up import geometry as geo
 from referee.worm_up.rules import MISREAD, Rule, foul
 from referee.worm_up.state import Phase, Worm, WormUpState
-from referee.worm_up.table import TableRead, centroid, chain_gap, check_no_touch, pt
+from referee.worm_up.table import (
+    TableRead,
+    centroid,
+    chain_gap,
+    check_no_touch,
+    pt,
+    read_unsurely,
+)
 from tabletop.scene import Piece, Point2, Scene
 
 if TYPE_CHECKING:
@@ -175,10 +182,9 @@ def judge_move(game: WormUp, state: WormUpState, read: TableRead, player: str,
                            doubt=MISREAD)
             # illegal only on a confident reading: a segment read unsurely (or put back from
             # the last table, not read) may be where the chain's missing link lies
-            unsure = any(read.unsure(i, game.settings.misread_confidence) for i in idx)
             raise foul(Rule.SHAPE, f"{player}'s worm is split: its segments no longer form "
                                    f"one chain of touching segments.", player, moved_idx,
-                       where, doubt=MISREAD if unsure else "")
+                       where, doubt=MISREAD if read_unsurely(game, read, player) else "")
         raise foul(Rule.TAIL, f"{player} must take segments from the tail and lay them one "
                               f"after the other in front of the head.", player, moved_idx,
                    where)

@@ -51,12 +51,17 @@ class TableRead:
         return sure is not None and sure < below
 
 
+def read_unsurely(game: WormUp, read: TableRead, player: str) -> bool:
+    """Whether vision was unsure (under ``misread_confidence``) of one of ``player``'s
+    segments."""
+    return any(read.unsure(i, game.settings.misread_confidence) for i in read.indices(player))
+
+
 def chain_gap(game: WormUp, read: TableRead, player: str) -> float:
     """The chain gap for ``player``'s worm as read: ``chain_gap_mm``, plus ``misread_mm`` when
     vision was unsure of one of its segments (it may lie that far from where it was read)."""
     s = game.settings
-    unsure = any(read.unsure(i, s.misread_confidence) for i in read.indices(player))
-    return s.chain_gap_mm + (s.misread_mm if unsure else 0.0)
+    return s.chain_gap_mm + (s.misread_mm if read_unsurely(game, read, player) else 0.0)
 
 
 def centroid(points: Sequence[Point2]) -> Point2 | None:

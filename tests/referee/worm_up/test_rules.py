@@ -820,9 +820,15 @@ def test_a_first_table_with_no_post_seen_learns_the_heads_from_the_first_move():
         assert not v.legal and (v.player, v.rule) == ("green", "steps")
 
 
-def test_a_worm_split_only_by_one_unsure_segment_apart_is_a_doubt_not_a_shape_foul():
-    from dataclasses import replace as with_
+def _read_with(scene, confidence: dict[int, float], sure: float = 0.95):
+    """``scene`` as vision read it: each piece at ``sure`` but those ``confidence`` names."""
+    from dataclasses import replace
 
+    return replace(scene, pieces=tuple(replace(p, confidence=confidence.get(k, sure))
+                                       for k, p in enumerate(scene.pieces)))
+
+
+def test_a_worm_split_only_by_one_unsure_segment_apart_is_a_doubt_not_a_shape_foul():
     g = started()
     g.bids(red="4", yellow="5", green="6")
     worms = dict(g.worms)
@@ -830,11 +836,9 @@ def test_a_worm_split_only_by_one_unsure_segment_apart_is_a_doubt_not_a_shape_fo
     worms["red"] = [*moved[:6], (moved[6][0] + 30.0, moved[6][1] + 20.0)]  # head read apart
     sc = table(worms, g.posts)
     head = next(k for k, p in enumerate(sc.pieces) if p.centre_mm == worms["red"][6])
-    unsure = with_(sc, pieces=tuple(with_(p, confidence=0.55 if k == head else 0.95)
-                                    for k, p in enumerate(sc.pieces)))
-    (d,) = g.push(SceneSeen(unsure))
+    (d,) = g.push(SceneSeen(_read_with(sc, {head: 0.55})))
     assert isinstance(d, Doubt) and d.player == "red" and "lies apart" in d.reason
-    sure = with_(sc, pieces=tuple(with_(p, confidence=0.95) for p in sc.pieces))
+    sure = _read_with(sc, {})
     v = verdict(g.push(SceneSeen(sure)))  # read surely so: the foul
     assert not v.legal and v.rule == "shape"
 
@@ -913,8 +917,6 @@ def test_shape_a_split_worm_with_a_segment_read_unsurely_is_a_doubt_not_a_foul()
     """Issue 13, held-out trust 138834 (blue on a blue felt): the moving worm read with one new
     segment missed and one put back where it lay before (vision's count keeps it, unsure): split
     by two places, so no one segment apart explains it, but the reading is not confident."""
-    from dataclasses import replace as with_
-
     g = started()
     g.bids(red="4", yellow="5", green="6")
     worms = dict(g.worms)
@@ -923,10 +925,8 @@ def test_shape_a_split_worm_with_a_segment_read_unsurely_is_a_doubt_not_a_foul()
     worms["red"] = [before[1], *moved[:3], *moved[4:]]  # the 4th new one missed, an old one back
     sc = table(worms, g.posts)
     back = next(k for k, p in enumerate(sc.pieces) if p.centre_mm == before[1])
-    unsure = with_(sc, pieces=tuple(with_(p, confidence=0.7 if k == back else 0.95)
-                                    for k, p in enumerate(sc.pieces)))
-    (d,) = g.push(SceneSeen(unsure))
+    (d,) = g.push(SceneSeen(_read_with(sc, {back: 0.7})))
     assert isinstance(d, Doubt) and d.player == "red" and "split" in d.reason
-    sure = with_(sc, pieces=tuple(with_(p, confidence=0.95) for p in sc.pieces))
+    sure = _read_with(sc, {})
     v = verdict(g.push(SceneSeen(sure)))  # read surely so: the foul
     assert not v.legal and (v.player, v.rule) == ("red", "shape")

@@ -81,6 +81,23 @@ def table_saturation(top: np.ndarray, table: np.ndarray) -> np.ndarray:
     return (hi - n.min(axis=1)) / np.maximum(hi, 1e-3)
 
 
+def table_saturation_view(top: np.ndarray, table: np.ndarray) -> np.ndarray:
+    """float32 (H, W): :func:`table_saturation` of every pixel of a view ``top`` (uint8
+    (H, W, 3)) over the table's colour ``table`` (the same values, bit for bit, channel plane
+    by plane: tens of times faster than on the pixels gathered).
+
+    >>> top = np.array([[[50, 100, 150], [40, 160, 60]]], np.uint8)
+    >>> table_saturation_view(top, np.array([[[100, 200, 250], [80, 80, 80]]], np.uint8)
+    ...                       ).round(2).tolist()
+    [[0.17, 0.75]]
+    """
+    n = [cv2.divide(top[..., k].astype(np.float32),
+                    cv2.max(table[..., k].astype(np.float32), 1.0)) for k in range(3)]
+    hi = cv2.max(cv2.max(n[0], n[1]), n[2])
+    lo = cv2.min(cv2.min(n[0], n[1]), n[2])
+    return cv2.divide(cv2.subtract(hi, lo), cv2.max(hi, 1e-3))
+
+
 def chroma_off_table(top: np.ndarray, table: np.ndarray) -> np.ndarray:
     """int16 (H, W): the spread of the channels (largest minus smallest) of ``top`` minus
     ``table`` (uint8 (H, W, 3) each): a colour's difference from the table's, unchanged by a
@@ -125,7 +142,8 @@ def segment_mask(cfg: SegmentMaskConfig, prep: Prepared, coloured: np.ndarray | 
         table = table_colour(top, prep.view.px_per_mm, cfg.table_window_mm)
     ok = (frame_coloured(cfg, prep, chroma_off_table(top, table)) if coloured is None
           else coloured).copy()
-    ys, xs = np.nonzero(ok)
-    if len(ys):  # the table's colour is asked only where the frame's own colour may be one
-        ok[ys, xs] = table_saturation(top[ys, xs], table[ys, xs]) >= cfg.min_table_saturation
+    x, y, w, h = cv2.boundingRect(ok.view(np.uint8))
+    if w and h:  # the table's colour is asked only where the frame's own colour may be one
+        box = (slice(y, y + h), slice(x, x + w))
+        ok[box] &= table_saturation_view(top[box], table[box]) >= cfg.min_table_saturation
     return np.where(ok, 255, 0).astype(np.uint8)

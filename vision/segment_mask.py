@@ -88,7 +88,7 @@ def table_saturation_view(top: np.ndarray, table: np.ndarray) -> np.ndarray:
 
     >>> top = np.array([[[50, 100, 150], [40, 160, 60]]], np.uint8)
     >>> table_saturation_view(top, np.array([[[100, 200, 250], [80, 80, 80]]], np.uint8)
-    ...                       ).round(2).tolist()
+    ...                       ).astype(float).round(2).tolist()
     [[0.17, 0.75]]
     """
     n = [cv2.divide(top[..., k].astype(np.float32),

@@ -56,22 +56,81 @@ def candidate_images(prep: Prepared, mask: np.ndarray, off_table: np.ndarray | N
     if off_table is None:
         off_table = chroma_off_table(prep.top, table_colour(prep.top, prep.view.px_per_mm,
                                                             window_mm))
-    hsv = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)
+    return _images(prep.top, prep.norm, prep.level, mask, off_table)
+
+
+def _images(top: np.ndarray, norm: np.ndarray, level: np.ndarray, mask: np.ndarray,
+            off_table: np.ndarray) -> tuple[np.ndarray, ...]:
+    """:func:`candidate_images` of (a window of) the view: each pixel's from its own alone."""
+    hsv = cv2.cvtColor(top, cv2.COLOR_BGR2HSV_FULL)
     value = hsv[..., 2].astype(np.float32)
-    norm = prep.norm
     nhi = cv2.max(cv2.max(norm[..., 0], norm[..., 1]), norm[..., 2])
     nlo = cv2.min(cv2.min(norm[..., 0], norm[..., 1]), norm[..., 2])
     chroma = cv2.subtract(nhi, nlo).astype(np.float32) / (2.55 * TABLE_LEVEL)
     off = off_table.astype(np.float32) / 255.0
     return (value, hsv[..., 1].astype(np.float32) / 255.0, chroma,
-            (mask > 0).astype(np.float32), prep.level.astype(np.float32) / TABLE_LEVEL, off,
+            (mask > 0).astype(np.float32), level.astype(np.float32) / TABLE_LEVEL, off,
             value)
 
 
-def disc_features(images: tuple[np.ndarray, ...], centres_px: np.ndarray, r: float
-                  ) -> np.ndarray:
+def candidate_features(prep: Prepared, mask: np.ndarray, off_table: np.ndarray,
+                       centres_px: np.ndarray, r: float) -> np.ndarray:
+    """``disc_features(candidate_images(prep, mask, off_table), centres_px, r)``, the same
+    values bit for bit, with the images made only in windows round the candidates (groups of
+    discs whose reach overlaps share one): a view's float images cost far more than the few
+    thousand samples read from them."""
+    c = np.asarray(centres_px, float).reshape(-1, 2)
+    if not len(c):
+        return np.zeros((0, N_FEATURES), np.float32)
+    h, w = mask.shape[:2]
+    reach = max(RINGS) * r
+    # each disc's samples, and the pixels they interpolate between, lie in its box
+    x0 = np.clip(np.floor(c[:, 0] - reach) - 2, 0, w).astype(int)
+    y0 = np.clip(np.floor(c[:, 1] - reach) - 2, 0, h).astype(int)
+    x1 = np.clip(np.ceil(c[:, 0] + reach) + 3, 0, w).astype(int)
+    y1 = np.clip(np.ceil(c[:, 1] + reach) + 3, 0, h).astype(int)
+    off = (x1 <= x0) | (y1 <= y0)  # (a disc wholly off the view: the whole view's images)
+    x0[off], y0[off], x1[off], y1[off] = 0, 0, w, h
+    group = _overlapping(np.c_[x0, y0, x1, y1])
+    out = np.zeros((len(c), N_FEATURES), np.float32)
+    for g in np.unique(group):
+        own = np.flatnonzero(group == g)
+        xa, ya, xb, yb = x0[own].min(), y0[own].min(), x1[own].max(), y1[own].max()
+        win = (slice(ya, yb), slice(xa, xb))
+        images = _images(prep.top[win], prep.norm[win], prep.level[win], mask[win],
+                         off_table[win])
+        out[own] = disc_features(images, c[own], r, origin=(xa, ya))
+    return out
+
+
+def _overlapping(boxes: np.ndarray) -> np.ndarray:
+    """A group number per box (N, 4: x0, y0, x1, y1): boxes that overlap, directly or through
+    others, share one."""
+    n = len(boxes)
+    parent = list(range(n))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    order = np.argsort(boxes[:, 0], kind="stable")
+    active: list[int] = []  # boxes whose x range may still reach the next one's
+    for i in order:
+        active = [j for j in active if boxes[j, 2] > boxes[i, 0]]
+        for j in active:
+            if boxes[j, 1] < boxes[i, 3] and boxes[i, 1] < boxes[j, 3]:
+                parent[root(j)] = root(i)
+        active.append(int(i))
+    return np.array([root(i) for i in range(n)])
+
+
+def disc_features(images: tuple[np.ndarray, ...], centres_px: np.ndarray, r: float,
+                  origin: tuple[int, int] = (0, 0)) -> np.ndarray:
     """(N, :data:`N_FEATURES`) float32 features of the discs of radius ``r`` round
-    ``centres_px`` (N, 2) view pixels.
+    ``centres_px`` (N, 2) view pixels (``origin``: the view pixel of the images' top-left
+    one, when they are a window of the view holding all the samples).
 
     >>> img = np.zeros((40, 40), np.float32); _ = cv2.circle(img, (20, 20), 8, 1.0, -1)
     >>> f = disc_features((img + 1, img, img, img, img, img, 64 * img),
@@ -89,6 +148,8 @@ def disc_features(images: tuple[np.ndarray, ...], centres_px: np.ndarray, r: flo
     rho = np.asarray(RINGS) * r
     offs = rho[:, None, None] * np.stack([np.cos(a), np.sin(a)], axis=1)[None]  # (R, A, 2)
     pts = c[:, None, None] + offs[None]  # (N, R, A, 2)
+    if origin != (0, 0):  # (in float32, as sampled: less a whole pixel, exactly)
+        pts = pts.astype(np.float32) - np.array(origin, np.float32)
     out = []
     inside = np.asarray(RINGS) <= 0.84
     for k, img in enumerate(images):

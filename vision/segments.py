@@ -21,7 +21,7 @@ from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
 from vision.segment_domes import DomeConfig, dome_centres
-from vision.segment_features import candidate_images, disc_features
+from vision.segment_features import candidate_features, candidate_images, disc_features
 from vision.segment_judge import SegmentJudgeConfig, judge_for
 from vision.segment_mask import (
     SegmentMaskConfig,
@@ -627,30 +627,38 @@ def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | No
     cand = segment_candidates(cfg, prep, exclude)
     if not len(cand.centres_px):
         return Detections.empty()
-    hsv = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)
     r = cand.r_px
     if cfg.judge is not None:
-        feats = disc_features(candidate_images(prep, cand.mask, cand.off_table,
-                                               cfg.mask.table_window_mm), cand.centres_px, r)
+        off = cand.off_table
+        feats = (disc_features(candidate_images(prep, cand.mask, None, cfg.mask.table_window_mm),
+                               cand.centres_px, r) if off is None else
+                 candidate_features(prep, cand.mask, off, cand.centres_px, r))
         score = judge_for(cfg.judge).scores(feats)
         keep = score >= cfg.judge.min_score
     else:
         score = np.ones(len(cand.centres_px))
-        keep = np.array([_relief_ok(cfg, hsv[..., 2], c, r) for c in cand.centres_px], bool)
+        value = cv2.cvtColor(prep.top, cv2.COLOR_BGR2HSV_FULL)[..., 2]
+        keep = np.array([_relief_ok(cfg, value, c, r) for c in cand.centres_px], bool)
     keep &= ~crowded(cand.centres_px, score, cfg.min_apart * r)
     hues = [(name, _hue(rgb)) for name, rgb in cfg.colours]
     centres, names, confs = [], [], []
-    h_img = hsv[..., 0]
+    hh, ww = cand.mask.shape
+    rad = max(1, round(0.8 * r))
     for c, ok, sc in zip(cand.centres_px, keep, score, strict=True):
         if not ok:
             continue
-        disc = np.zeros(cand.mask.shape, np.uint8)
-        cv2.circle(disc, (round(c[0]), round(c[1])), max(1, round(0.8 * r)), 255, -1)
-        own = cv2.bitwise_and(disc, cand.mask)
+        # the disc in a window of the view that holds it (the same pixels, in the same order)
+        cx, cy = round(c[0]), round(c[1])
+        xa, ya = min(ww, max(0, cx - rad - 1)), min(hh, max(0, cy - rad - 1))
+        xb, yb = max(xa, min(ww, cx + rad + 2)), max(ya, min(hh, cy + rad + 2))
+        win = (slice(ya, yb), slice(xa, xb))
+        disc = np.zeros((yb - ya, xb - xa), np.uint8)
+        cv2.circle(disc, (cx - xa, cy - ya), rad, 255, -1)
+        own = cv2.bitwise_and(disc, cand.mask[win])
         if cand.coloured is not None and np.count_nonzero(own) < cfg.min_own_colour * \
                 np.count_nonzero(disc):
-            own = cv2.bitwise_and(disc, cand.coloured)
-        h = h_img[own > 0].astype(float)
+            own = cv2.bitwise_and(disc, cand.coloured[win])
+        h = cv2.cvtColor(prep.top[win], cv2.COLOR_BGR2HSV_FULL)[..., 0][own > 0].astype(float)
         if not h.size:
             continue
         ang = np.angle(np.mean(np.exp(1j * h / 256.0 * 2 * np.pi))) / (2 * np.pi) * 256.0

@@ -620,6 +620,31 @@ def crowded(centres_px: np.ndarray, score: np.ndarray, min_apart_px: float) -> n
     return out
 
 
+def disc_hues(top: np.ndarray, mask: np.ndarray, coloured: np.ndarray | None,
+              centre_px: np.ndarray, r: float, min_own_colour: float) -> np.ndarray:
+    """The hues (HSV_FULL, float (N,)) of the view ``top``'s pixels of a candidate's disc (0.8
+    of its radius ``r`` round ``centre_px``) that are in ``mask``, or, where fewer than
+    ``min_own_colour`` of the disc are, in ``coloured`` (None: never), in the view's order;
+    made in a window round the disc (the same pixels as a disc drawn on the whole view)."""
+    hh, ww = mask.shape
+    rad = max(1, round(0.8 * r))
+    cx, cy = round(centre_px[0]), round(centre_px[1])
+    xa, ya = min(ww, max(0, cx - rad - 1)), min(hh, max(0, cy - rad - 1))
+    xb, yb = max(xa, min(ww, cx + rad + 2)), max(ya, min(hh, cy + rad + 2))
+    if xb <= xa or yb <= ya:  # (wholly off the view)
+        return np.zeros(0)
+    win = (slice(ya, yb), slice(xa, xb))
+    disc = np.zeros((yb - ya, xb - xa), np.uint8)
+    cv2.circle(disc, (cx - xa, cy - ya), rad, 255, -1)
+    own = cv2.bitwise_and(disc, mask[win])
+    if coloured is not None and np.count_nonzero(own) < min_own_colour * \
+            np.count_nonzero(disc):
+        own = cv2.bitwise_and(disc, coloured[win])
+    if not own.any():
+        return np.zeros(0)
+    return cv2.cvtColor(top[win], cv2.COLOR_BGR2HSV_FULL)[..., 0][own > 0].astype(float)
+
+
 def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None = None
                     ) -> Detections:
     """Finds the Worm Up segments in a prepared frame: the candidates
@@ -642,23 +667,10 @@ def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | No
     keep &= ~crowded(cand.centres_px, score, cfg.min_apart * r)
     hues = [(name, _hue(rgb)) for name, rgb in cfg.colours]
     centres, names, confs = [], [], []
-    hh, ww = cand.mask.shape
-    rad = max(1, round(0.8 * r))
     for c, ok, sc in zip(cand.centres_px, keep, score, strict=True):
         if not ok:
             continue
-        # the disc in a window of the view that holds it (the same pixels, in the same order)
-        cx, cy = round(c[0]), round(c[1])
-        xa, ya = min(ww, max(0, cx - rad - 1)), min(hh, max(0, cy - rad - 1))
-        xb, yb = max(xa, min(ww, cx + rad + 2)), max(ya, min(hh, cy + rad + 2))
-        win = (slice(ya, yb), slice(xa, xb))
-        disc = np.zeros((yb - ya, xb - xa), np.uint8)
-        cv2.circle(disc, (cx - xa, cy - ya), rad, 255, -1)
-        own = cv2.bitwise_and(disc, cand.mask[win])
-        if cand.coloured is not None and np.count_nonzero(own) < cfg.min_own_colour * \
-                np.count_nonzero(disc):
-            own = cv2.bitwise_and(disc, cand.coloured[win])
-        h = cv2.cvtColor(prep.top[win], cv2.COLOR_BGR2HSV_FULL)[..., 0][own > 0].astype(float)
+        h = disc_hues(prep.top, cand.mask, cand.coloured, c, r, cfg.min_own_colour)
         if not h.size:
             continue
         ang = np.angle(np.mean(np.exp(1j * h / 256.0 * 2 * np.pi))) / (2 * np.pi) * 256.0

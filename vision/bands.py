@@ -105,6 +105,18 @@ class Bands:
             self._made[key] = self._at(np.arange(w) * factor + c, np.arange(h) * factor + c)
         return self._made[key]
 
+    def at_cells3(self, factor: int, shape_hw: tuple[int, int], inverse: bool = False
+                  ) -> np.ndarray:
+        """:meth:`at_cells` (or its inverse, ``1.0 /`` it) the same in three channels, float32
+        (h, w, 3), made once (what :func:`times_gain` would make of it on every call)."""
+        key = (factor, *shape_hw, 3 * (-1 if inverse else 1))
+        if key not in self._made:
+            gain = self.at_cells(factor, shape_hw)
+            if inverse:
+                gain = 1.0 / gain
+            self._made[key] = cv2.merge((gain, gain, gain))
+        return self._made[key]
+
 
 def times_gain(bgr: np.ndarray, gain: np.ndarray) -> np.ndarray:
     """A uint8 colour image times a gain per pixel (float32 (h, w), or (h, w, 3) the same in

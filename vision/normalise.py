@@ -145,7 +145,7 @@ class TableColour:
         if factor not in self._cells:
             smooth = self._smooth_cells(factor)
             self._cells[factor] = smooth if self.bands is None else times_gain(
-                smooth, self.bands.at_cells(factor, smooth.shape[:2]))
+                smooth, self.bands.at_cells3(factor, smooth.shape[:2]))
         return self._cells[factor]
 
     def _smooth_cells(self, factor: int) -> np.ndarray:
@@ -204,7 +204,7 @@ def table_colour(cfg: NormaliseConfig, cells_bgr: np.ndarray, valid_cells: np.nd
     bands = fit_bands(cells_bgr, table.at_cells(factor), valid_cells, factor, px_per_mm,
                       cfg.band_mm, cfg.band_share)
     if bands is not None:
-        flat = times_gain(cells_bgr, 1.0 / bands.at_cells(factor, cells_bgr.shape[:2]))
+        flat = times_gain(cells_bgr, bands.at_cells3(factor, cells_bgr.shape[:2], inverse=True))
         table = TableColour(_smooth_grid(cfg, flat, valid_cells, factor, cell, px_per_mm),
                             cell, size_wh)
         bands = fit_bands(cells_bgr, table.at_cells(factor), valid_cells, factor, px_per_mm,
@@ -224,7 +224,7 @@ def _kept(cfg: NormaliseConfig, last: TableColour, cells_bgr: np.ndarray,
     assert last.fitted is not None
     bands = last.bands
     flat = cells_bgr if bands is None else times_gain(
-        cells_bgr, 1.0 / bands.at_cells(factor, cells_bgr.shape[:2]))
+        cells_bgr, bands.at_cells3(factor, cells_bgr.shape[:2], inverse=True))
     table = TableColour(_smooth_grid(cfg, flat, valid_cells, factor, last.cell_px, px_per_mm),
                         last.cell_px, last.size_wh, bands, last.fitted)
     now = residual(cells_bgr, table.at_cells(factor), valid_cells, factor, last.fitted.cap)

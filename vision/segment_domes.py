@@ -100,11 +100,18 @@ def channel_gradients(bgr: np.ndarray, ys: np.ndarray, xs: np.ndarray
     xm = np.where(xs > 0, xs - 1, min(1, w - 1))
     xp = np.where(xs < w - 1, xs + 1, max(w - 2, 0))
 
-    def at(y: np.ndarray, x: np.ndarray) -> np.ndarray:
-        return bgr[y, x].astype(np.float32)  # (N, 3)
+    flat = bgr.reshape(h * w, -1)
 
-    gxs = (at(ym, xp) - at(ym, xm)) + 2 * (at(ys, xp) - at(ys, xm)) + (at(yp, xp) - at(yp, xm))
-    gys = (at(yp, xm) - at(ym, xm)) + 2 * (at(yp, xs) - at(ym, xs)) + (at(yp, xp) - at(ym, xp))
+    def at(y: np.ndarray, x: np.ndarray) -> np.ndarray:  # (N, 3), whole numbers
+        return np.take(flat, y * w + x, axis=0).astype(np.int16)
+
+    # the eight neighbours gathered once each; the sums are whole numbers (the same values in
+    # 16-bit integers as in float32)
+    mm, mc, mp = at(ym, xm), at(ym, xs), at(ym, xp)
+    cm, cp = at(ys, xm), at(ys, xp)
+    pm, pc, pp = at(yp, xm), at(yp, xs), at(yp, xp)
+    gxs = ((mp - mm) + 2 * (cp - cm) + (pp - pm)).astype(np.float32)
+    gys = ((pm - mm) + 2 * (pc - mc) + (pp - mp)).astype(np.float32)
     best = np.argmax(np.abs(gxs) + np.abs(gys), axis=1)
     i = np.arange(len(ys))
     return gxs[i, best], gys[i, best]

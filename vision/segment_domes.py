@@ -43,10 +43,12 @@ class DomeConfig:
     blur_px: float = 1.0
 
 
-def circle_votes(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray, r: float) -> np.ndarray:
+def circle_votes(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray, r: float,
+                 edge_px: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """float32 (H, W): for each pixel, the number of edge pixels (``edges`` > 0) one radius
     ``r`` away along their gradient (``gx``, ``gy``: images (H, W), or (N,) at the edge pixels
-    in ``np.nonzero`` order), either way, over a 3x3 neighbourhood.
+    in ``np.nonzero`` order), either way, over a 3x3 neighbourhood (``edge_px``: the edge
+    pixels' ``np.nonzero(edges)``, when already made).
 
     >>> img = np.zeros((60, 60), np.uint8); _ = cv2.circle(img, (30, 30), 12, 255, -1)
     >>> e = cv2.Canny(img, 50, 100)
@@ -57,7 +59,7 @@ def circle_votes(edges: np.ndarray, gx: np.ndarray, gy: np.ndarray, r: float) ->
     ((30, 30), True)
     """
     h, w = edges.shape
-    ys, xs = np.nonzero(edges)
+    ys, xs = np.nonzero(edges) if edge_px is None else edge_px
     acc = np.zeros((h, w), np.float32)
     if not len(ys):
         return acc
@@ -181,20 +183,24 @@ def dome_centres(cfg: DomeConfig, bgr: np.ndarray, coloured: np.ndarray, r: floa
         cs, pts = dome_centres(cfg, bgr[y0:y1, x0:x1], coloured[y0:y1, x0:x1], r)
         shift = np.array([x0, y0], float)
         return cs + shift, pts + shift
-    col = (coloured > 0).astype(np.float32)
-    near = cv2.blur(col, (2 * round(1.3 * r) + 1,) * 2) > 0
+    own = (coloured > 0).astype(np.uint8)
+    col = own.astype(np.float32)
+    # within the box's reach of a coloured pixel (a box filter's mean over 0 / 1 is over 0
+    # exactly there, its reflected border bringing no pixel the box does not hold: a dilation)
+    k = 2 * round(1.3 * r) + 1
+    near = cv2.dilate(own, np.ones((k, k), np.uint8))
     if cfg.blur_px > 0:
         bgr = cv2.GaussianBlur(bgr, (0, 0), cfg.blur_px)
     edges = cv2.Canny(bgr, cfg.canny_low, cfg.canny_high)
-    edges[~near] = 0
+    edges *= near
     ey, ex = np.nonzero(edges)
     gx, gy = channel_gradients(bgr, ey, ex)
-    votes = circle_votes(edges, gx, gy, r)
+    votes = circle_votes(edges, gx, gy, r, (ey, ex))
     share = cv2.blur(col, (max(3, round(1.4 * r) | 1),) * 2)
     ok = (votes >= cfg.min_votes * 2 * math.pi * r) & (share >= cfg.min_coloured)
     chosen = apart_peaks(votes, ok, 1.2 * r)
     if not len(chosen):
         return chosen, np.zeros((0, 2))
     rims = near_rims(edges.shape, chosen, r, 0.35 * r)  # edge points near a centre's rim only
-    py, px = np.nonzero((edges > 0) & rims)
-    return chosen, np.c_[px, py].astype(float)
+    on = rims[ey, ex]  # (the edge pixels in np.nonzero's order, as a nonzero of both)
+    return chosen, np.c_[ex[on], ey[on]].astype(float)

@@ -364,12 +364,17 @@ def pieces_not_segments(exclude: np.ndarray, mask: np.ndarray, max_share: float)
     >>> int(out[0, 0]), int(out[0, 15])
     (255, 0)
     """
-    n, lab = cv2.connectedComponents(exclude)
-    area = np.bincount(lab.ravel(), minlength=n)
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(exclude)
+    area = stats[:, cv2.CC_STAT_AREA]
     coloured = np.bincount(lab[mask > 0], minlength=n)
     keep = coloured <= max_share * np.maximum(area, 1)
-    keep[0] = False
-    return np.where(keep[lab], 255, 0).astype(np.uint8)
+    # the pieces' pixels, less the few blobs given back (each cleared in its own box)
+    out = np.where(exclude != 0, 255, 0).astype(np.uint8)
+    for i in np.flatnonzero(~keep[1:]) + 1:
+        x, y, w, h = (int(v) for v in stats[i, :4])
+        box = out[y:y + h, x:x + w]
+        box[lab[y:y + h, x:x + w] == i] = 0
+    return out
 
 
 def segment_candidates(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None = None

@@ -3,9 +3,11 @@ saturation of the frame's coloured pixels made plane by plane over their box
 (vision/segment_mask.table_saturation_view) is the gathered pixels' (table_saturation); the
 judge's features made in windows round the candidates (vision/segment_features
 .candidate_features) are those of the whole view's images; a kept segment's hues read in a
-window round its disc (vision/segments.disc_hues) are those of a disc drawn on the whole view.
-The plain forms are kept here; the frames are rendered Worm Up! tables where segments are hard
-to see (a cloth of a segment's own colour, a wood)."""
+window round its disc (vision/segments.disc_hues) are those of a disc drawn on the whole view;
+the pieces' blobs given back to the segments are cleared each in its own box
+(vision/segments.pieces_not_segments) as a look-up of every label would. The plain forms are
+kept here; the frames are rendered Worm Up! tables where segments are hard to see (a cloth of
+a segment's own colour, a wood)."""
 
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from vision import Detector, DetectorConfig
 from vision.prepare import prepare
 from vision.segment_features import candidate_features, candidate_images, disc_features
 from vision.segment_mask import table_colour, table_saturation, table_saturation_view
-from vision.segments import disc_hues, segment_candidates
+from vision.segments import disc_hues, pieces_not_segments, segment_candidates
 
 
 def _prepared(table: str, seed: int):
@@ -71,3 +73,28 @@ def test_random_colours_saturation_is_the_gathered_pixels() -> None:
     table_bgr[:9] = 0  # (a black table: each channel's divisor is at least 1)
     gathered = table_saturation(top.reshape(-1, 3), table_bgr.reshape(-1, 3)).reshape(90, 130)
     assert np.array_equal(table_saturation_view(top, table_bgr), gathered)
+
+
+def _plain_pieces_not_segments(exclude, mask, max_share):
+    n, lab = cv2.connectedComponents(exclude)
+    area = np.bincount(lab.ravel(), minlength=n)
+    coloured = np.bincount(lab[mask > 0], minlength=n)
+    keep = coloured <= max_share * np.maximum(area, 1)
+    keep[0] = False
+    return np.where(keep[lab], 255, 0).astype(np.uint8)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_pieces_given_back_to_the_segments_are_the_plain_forms(seed: int) -> None:
+    rng = np.random.default_rng(seed)
+    exclude = np.zeros((120, 160), np.uint8)
+    mask = np.zeros_like(exclude)
+    for _ in range(12):  # pieces' blobs (some touching), some mostly of a segment's colour
+        x, y = int(rng.integers(0, 150)), int(rng.integers(0, 110))
+        cv2.rectangle(exclude, (x, y), (x + int(rng.integers(3, 30)), y + int(rng.integers(3, 30))),
+                      255, -1)
+        cv2.circle(mask, (int(rng.integers(0, 160)), int(rng.integers(0, 120))),
+                   int(rng.integers(2, 25)), 255, -1)
+    for share in (0.0, 0.3, 0.5, 1.0):
+        assert np.array_equal(pieces_not_segments(exclude, mask, share),
+                              _plain_pieces_not_segments(exclude, mask, share))

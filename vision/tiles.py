@@ -140,8 +140,8 @@ def _backs_in_parts(cfg: TileConfig, prep: Prepared, closed: np.ndarray,
     wide_disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kw, kw))
     least = 0.4 * side * side  # a back's quadrants, inside its printed border
 
-    def close(m: np.ndarray) -> np.ndarray:
-        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, wide_disc)
+    def close(m: np.ndarray) -> np.ndarray:  # (an empty rectangle stays empty)
+        return cv2.morphologyEx(m, cv2.MORPH_CLOSE, wide_disc) if cv2.countNonZero(m) else m
 
     wide = fill_holes(prep.in_rois(close, closed))
     covered = np.zeros_like(wide)

@@ -437,7 +437,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     def _judge(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
         """A bid or a scene judged on its own."""
         if isinstance(event, Bid):
-            return judge_bid(self, state, event, seq)
+            return self._bid(state, event, seq)
         if isinstance(event, SceneSeen):
             if state.phase is Phase.OVER:
                 return Step(state)
@@ -454,7 +454,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                     # segments and posts do not appear or vanish during play: a misread first
                     doubted = replace(state, setup_doubted=True,
                                       doubted_setup=event.scene) \
-                        if state.phase is Phase.SETUP else replace(state, doubted=True)
+                        if state.phase is Phase.SETUP else \
+                        replace(self._place_seen(state, event.scene), doubted=True)
                     return Step(doubted, (Doubt(seq, foul.player, foul.pieces, foul.where,
                                                 foul.reason.removesuffix(".") + ": "
                                                 + foul.doubt),))
@@ -463,6 +464,25 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         return Step(state, (Verdict(seq, player, False, Rule.EVENT.value,
                                     f"Worm Up! has no {event.type} events; players bid and "
                                     f"move their worms."),))
+
+    def _bid(self, state: WormUpState, bid: Bid, seq: int) -> Step[WormUpState]:
+        """A bid judged (:func:`judge_bid`). Worms it takes as moved (the last table was in
+        doubt and the players went on) are placed where that last reading in doubt shows them
+        whole and moved (:meth:`_place_seen`; one read where it lay had not moved yet: its
+        move came after that table), and what it showed of the others is kept
+        (``unsure_seen``: read whole later with those segments where they were, they have not
+        moved since)."""
+        step = judge_bid(self, state, bid, seq)
+        new, last = step.state, state.doubted_reading
+        taken = [p for p in new.unsure if p not in state.unsure or (
+            state.phase is Phase.MOVING and p not in state.moved)]
+        if last is None or not taken:
+            return step
+        read = read_table(self, last)
+        new = replace(new, unsure_seen=(
+            *(x for x in new.unsure_seen if x[0] not in taken),
+            *((p, tuple(read.centres(p))) for p in taken if read.centres(p))))
+        return Step(self._place_seen(new, last, moved_only=True), step.outputs)
 
     def accept(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """The table as it is becomes the accepted table (see the module's notes); an illegal
@@ -658,6 +678,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         except RuleBroken:
             out_of_turn(self, state, read)  # a worm seen moving out of its turn is told so
             raise
+        told: tuple[Event, ...] = ()
+        if state.doubted:
+            state, told = self._went_on(state, read, seq)
         if state.unsure:
             state = self._reseat(state, read)
         if state.finish_posts_mm is None:  # never seen yet: two read surely ahead, twice
@@ -676,6 +699,16 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             in_turn = self._next_in_order(state, changed)
             if in_turn:  # the tables between were not seen still: each move in its turn
                 return self._moves_in_order(state, read, scene, seq, still, in_turn)
+        if told:
+            step = self._one_move(state, scene, read, seq, still, changed, moved_post)
+            return Step(step.state, (*told, *step.outputs))
+        return self._one_move(state, scene, read, seq, still, changed, moved_post)
+
+    def _one_move(self, state: WormUpState, scene: Scene, read: TableRead, seq: int,
+                  still: dict[str, dict[int, int]], changed: list[str],
+                  moved_post: Point2 | None) -> Step[WormUpState]:
+        """A later table where worms changed: the one that moved judged (its turn, then the
+        move), with a finish post moved beside it."""
         player = the_mover(TurnCheck(state, read, tuple(changed), moved_post))
         new, verdict, worm, number = self._move(state, read, player, still[player], seq)
         new = replace(new, table=posts_kept(self, state, scene, read, moved_post),
@@ -816,46 +849,131 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         new = replace(new, table=posts_kept(self, state, scene, read, None))
         return Step(maybe_end_round(new), tuple(outputs))
 
+    def _went_on(self, state: WormUpState, read: TableRead, seq: int
+                 ) -> tuple[WormUpState, tuple[Event, ...]]:
+        """After a table in doubt: the worm whose move is next, read whole where the last
+        reading in doubt showed it (every segment it showed within ``still_mm``) and not where
+        it lay, while another worm has moved since that reading: the players went on, so its
+        move is taken as made where it lies (a warning notice; no verdict: it was in doubt),
+        and the next move is judged from there (153000: a doubt about one move, then every
+        later move of the game lost). ``state`` unchanged otherwise."""
+        last = state.doubted_reading
+        if last is None or state.phase is not Phase.MOVING or state.reveal is None:
+            return state, ()
+        s, n = self.settings, self.settings.segments
+        before = read_table(self, last)
+        since = [w.player for w in state.worms if len(geo.match_still(
+            before.centres(w.player), read.centres(w.player), s.still_mm)) != n]
+        for p in state.reveal.next_players(state.moved):
+            then, now = before.centres(p), read.centres(p)
+            if len(now) != n or not then or p in since or not [q for q in since if q != p] or \
+                    len(geo.match_still(then, now, s.still_mm)) != len(then) or \
+                    len(geo.match_still(state.worm(p).centres_mm, now, s.still_mm)) == n:
+                continue
+            try:
+                order = chain_of(self, read, p, Rule.PIECES)
+            except RuleBroken:
+                continue
+            pts = [now[k] for k in order]
+            worms = tuple(Worm(p, self._orient(state, w, pts)) if w.player == p else w
+                          for w in state.worms)
+            state = replace(state, worms=worms, moved=(*state.moved, p),
+                            unsure=tuple(q for q in state.unsure if q != p),
+                            unsure_steps=tuple(x for x in state.unsure_steps if x[0] != p),
+                            unsure_seen=tuple(x for x in state.unsure_seen if x[0] != p),
+                            guessed=tuple(g for g in state.guessed if g[0] != p),
+                            before_move=None)
+            return state, (Notice(seq, f"{p}'s move was in doubt and the players went on: it "
+                                       f"is taken as made, {p}'s worm where it lies now.",
+                                  "warning"),)
+        return state, ()
+
     def _reseat(self, state: WormUpState, read: TableRead) -> WormUpState:
         """Worms taken as moved without being seen (``unsure``) are placed where this table
-        reads them whole. One that may move now is placed only where it lies as before:
-        otherwise the table may already show its move, which cannot be judged from where it
-        was never seen (a doubt)."""
+        reads them whole (:meth:`_placed`).
+
+        Raises:
+            RuleBroken: a doubt about one of them (the others are placed first when a doubt
+                is told: :meth:`_place_seen`).
+        """
+        new, problem = self._placed(state, read)
+        if problem is not None:
+            raise problem
+        return new
+
+    def _placed(self, state: WormUpState, read: TableRead, moved_only: bool = False
+                ) -> tuple[WormUpState, RuleBroken | None]:
+        """``state`` with each worm taken as moved without being seen (``unsure``) that
+        ``read`` shows whole placed there, each on its own; the first doubt about one that
+        cannot be placed (None: every one read whole was placed). One that may move now is
+        placed only where it lies as before, or where the reading in doubt when it was taken
+        as moved showed it (``unsure_seen``: it has not moved since): otherwise the table may
+        already show its move, which cannot be judged from where it was never seen.
+        ``moved_only``: a worm read where it lay (every segment) is not placed (a reading from
+        before its move)."""
         movers = state.reveal.next_players(state.moved) \
             if state.phase is Phase.MOVING and state.reveal is not None else ()
-        worms = []
+        n, s = self.settings.segments, self.settings
+        worms, placed, problem = [], set(), None
         for w in state.worms:
-            if w.player not in state.unsure:
+            if w.player not in state.unsure or len(read.segments[w.player]) != n:
                 worms.append(w)
                 continue
             try:
-                order = chain_of(self, read, w.player, Rule.PIECES)
-            except RuleBroken as broken:  # never seen since: nothing to judge a split against
-                j = broken.judgement
-                raise foul(Rule.PIECES, f"{w.player}'s worm, taken as moved without being "
-                                        f"seen, is not read as one chain.", w.player,
-                           j.pieces, j.where, doubt=j.doubt or "is a segment misread? Accept "
-                           "the table or fix it") from None
-            pts = [read.centres(w.player)[k] for k in order]
-            steps = dict(state.unsure_steps).get(w.player)
-            if w.player not in movers and steps is not None and \
-                    not self._left_by(w, pts, steps):
-                # a move of ``steps`` keeps the rest where it lay: it moved again since
-                raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
-                                        f"taken as moved {steps}, and lies further on.",
-                           w.player, read.indices(w.player), None,
-                           doubt="has it moved again out of its turn? Put it back, fix the "
-                                 "reading or accept the table")
-            if w.player in movers and len(geo.match_still(
-                    w.centres_mm, pts, self.settings.still_mm)) != len(w.centres_mm):
-                raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
-                                        f"taken as moved, so this move cannot be judged.",
-                           w.player, read.indices(w.player), None,
-                           doubt="is it where it lies now? Accept the table or fix it")
+                try:
+                    order = chain_of(self, read, w.player, Rule.PIECES)
+                except RuleBroken as broken:  # never seen since: nothing to judge a split by
+                    j = broken.judgement
+                    raise foul(Rule.PIECES, f"{w.player}'s worm, taken as moved without being "
+                                            f"seen, is not read as one chain.", w.player,
+                               j.pieces, j.where, doubt=j.doubt or "is a segment misread? "
+                               "Accept the table or fix it") from None
+                pts = [read.centres(w.player)[k] for k in order]
+                if moved_only and len(geo.match_still(w.centres_mm, pts, s.still_mm)) == n:
+                    worms.append(w)
+                    continue
+                steps = dict(state.unsure_steps).get(w.player)
+                seen = dict(state.unsure_seen).get(w.player, ())
+                as_seen = bool(seen) and len(geo.match_still(seen, pts, s.still_mm)) == len(seen)
+                if w.player not in movers and steps is not None and \
+                        not self._left_by(w, pts, steps):
+                    # a move of ``steps`` keeps the rest where it lay: it moved again since
+                    raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it "
+                                            f"was taken as moved {steps}, and lies further on.",
+                               w.player, read.indices(w.player), None,
+                               doubt="has it moved again out of its turn? Put it back, fix "
+                                     "the reading or accept the table")
+                if w.player in movers and not as_seen and len(geo.match_still(
+                        w.centres_mm, pts, s.still_mm)) != len(w.centres_mm):
+                    raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it "
+                                            f"was taken as moved, so this move cannot be "
+                                            f"judged.", w.player, read.indices(w.player), None,
+                               doubt="is it where it lies now? Accept the table or fix it")
+            except RuleBroken as broken:
+                problem = problem or broken
+                worms.append(w)
+                continue
             worms.append(Worm(w.player, self._orient(state, w, pts)))
-        placed = set(state.unsure)
-        return replace(state, worms=tuple(worms), unsure=(), unsure_steps=(),
-                       guessed=tuple(g for g in state.guessed if g[0] not in placed))
+            placed.add(w.player)
+        return replace(state, worms=tuple(worms),
+                       unsure=tuple(p for p in state.unsure if p not in placed),
+                       unsure_steps=tuple(x for x in state.unsure_steps if x[0] not in placed),
+                       unsure_seen=tuple(x for x in state.unsure_seen if x[0] not in placed),
+                       guessed=tuple(g for g in state.guessed if g[0] not in placed)), problem
+
+    def _place_seen(self, state: WormUpState, scene: Scene, moved_only: bool = False
+                    ) -> WormUpState:
+        """``state`` with the worms taken as moved that ``scene`` reads whole placed there
+        (:meth:`_placed`; a worm one short with a hole of one segment has it in the hole),
+        whatever else is in doubt: a doubt about one worm does not keep the others
+        unplaced (one misread cost every later turn of a game: 153000). ``moved_only``: as
+        :meth:`_placed`."""
+        if not state.unsure or state.phase in (Phase.SETUP, Phase.OVER):
+            return state
+        counts = {p: self.settings.segments for p in state.unsure}
+        scene = fill_holes(scene, counts, self.diameter_mm, self.settings.chain_gap_mm) or scene
+        read = read_table(self, fill_still_worms(state.worms, scene, self.diameter_mm))
+        return self._placed(state, read, moved_only)[0]
 
     def _left_by(self, old: Worm, pts: list[Point2], steps: int) -> bool:
         """Whether ``pts`` (one chain) may be where a move of ``steps`` left worm ``old``: the

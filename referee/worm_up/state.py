@@ -76,6 +76,9 @@ class WormUpState(GameState):
             that reads it whole places it (before anything is judged about it).
         unsure_steps: For worms in ``unsure``, how many segments each was taken to have
             moved (when its number was known): read later beyond that, it moved again.
+        unsure_seen: For worms in ``unsure``, the segments of it the last reading in doubt
+            showed when it was taken as moved: read whole later with all of those where they
+            were, it has not moved since (placed even when its move is next).
         doubted_reading: The last reading in doubt (a reading of the same table after it
             is completed from it: :mod:`referee.worm_up.two_readings`).
         heads_unknown: The first table stood as read with no post seen: which end of the
@@ -112,6 +115,7 @@ class WormUpState(GameState):
     unsure: tuple[str, ...] = ()
     heads_unknown: bool = False
     unsure_steps: tuple[tuple[str, int], ...] = ()
+    unsure_seen: tuple[tuple[str, tuple[Point2, ...]], ...] = ()
     doubted_reading: Scene | None = None
     guessed: tuple[tuple[str, tuple[tuple[Point2, ...], ...]], ...] = ()
     before_move: WormUpState | None = None

@@ -14,7 +14,7 @@ from referee.worm_up.bidding import BidError, reveal
 from referee.worm_up.move_rules import changes
 from referee.worm_up.rules import Rule
 from referee.worm_up.setup_rules import setup_as_read
-from referee.worm_up.state import Phase, WormUpState
+from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.table import TableRead
 from tabletop.events import Bid, Event, Notice, Verdict
 from tabletop.scene import Point2
@@ -143,13 +143,39 @@ def setup_stands(game: WormUp, state: WormUpState, seq: int
     except RuleBroken:
         return None
     seen = sum(1 for p in scene.pieces if p.kind == "post")
-    started = replace(started, table=scene, phase=Phase.BIDDING)
+    started = replace(one_way(started), table=scene, phase=Phase.BIDDING)
     started, shown = bids_carried(game, state, started, seq)
     finish = "" if started.finish_posts_mm is not None else \
         "; the finish line is taken where the finish posts are first seen"
     return started, (Notice(seq, f"The first table was in doubt and was not fixed; the "
                                  f"players went on, so it stands as read ({seen} of the 4 "
                                  f"posts seen{finish}).", "warning"), *shown)
+
+
+def one_way(state: WormUpState) -> WormUpState:
+    """``state`` with its worms pointing one way when they do not (153234: a first table read
+    after the bids, with posts misread, gave two worms' heads at their tails): worms race one
+    way, so each is turned to point as the first does, and which way that is is told by the
+    first move (``heads_unknown``).
+
+    >>> from referee.worm_up.bidding import Rack
+    >>> a, b = Worm("red", ((0.0, 0.0), (0.0, 20.0))), Worm("blue", ((50.0, 20.0), (50.0, 0.0)))
+    >>> new = one_way(WormUpState(table=None, rack=Rack.fresh(("red", "blue")), worms=(a, b)))
+    >>> new.worm("blue").centres_mm, new.heads_unknown
+    (((50.0, 0.0), (50.0, 20.0)), True)
+    """
+    if not state.worms:
+        return state
+
+    def way(w: Worm) -> tuple[float, float]:
+        return w.head_mm[0] - w.tail_mm[0], w.head_mm[1] - w.tail_mm[1]
+
+    ux, uy = way(state.worms[0])
+    if all(ux * way(w)[0] + uy * way(w)[1] >= 0 for w in state.worms):
+        return state
+    return replace(state, heads_unknown=True, worms=tuple(
+        w if ux * way(w)[0] + uy * way(w)[1] >= 0 else Worm(w.player, w.centres_mm[::-1])
+        for w in state.worms))
 
 
 def maybe_end_round(state: WormUpState) -> WormUpState:

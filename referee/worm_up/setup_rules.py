@@ -215,18 +215,26 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
     start rules not asked again); otherwise no start line, each worm's head the end nearer
     the posts seen (none seen: the worms all one way, ``heads_unknown`` until the first
     move), and the finish posts the two seen well ahead of the heads (or, when they are not,
-    the first two a later table shows there: :func:`finish_ahead`).
+    the first two a later table shows there: :func:`finish_ahead`). With the 4 posts taken
+    as a start and a finish line that cross (:func:`lines_cross`: the worms read mid-race,
+    not at the start), as with posts not all seen, the finish line taken from later tables.
 
     Raises:
         RuleBroken: a worm not read whole.
     """
     read = read_table(game, scene)
+    crossed = False
     if len(read.posts) >= ALL_POSTS - 1:
         try:
-            return read_setup(game, scene, strict=False)
+            stood = read_setup(game, scene, strict=False)
         except RuleBroken:
             if len(read.posts) == ALL_POSTS:
                 raise
+        else:
+            if stood.start_posts_mm is None or stood.finish_posts_mm is None or \
+                    not lines_cross(*stood.start_posts_mm, *stood.finish_posts_mm):
+                return stood
+            crossed = True  # 153234: worms read mid-race, the lines taken corner to corner
     check_counts(game, read, Rule.SETUP)
     chains = {p: chain_of(game, read, p, Rule.SETUP) for p in game.players}
     posts = [c for _, c in read.posts]
@@ -244,7 +252,23 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
         worms.append(Worm(p, tuple(pts)))
     # which end is the head is checked again on the first move (a phantom post may mislead)
     return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
-                       finish_posts_mm=finish_ahead(game, worms, posts), heads_unknown=True)
+                       finish_posts_mm=None if crossed else finish_ahead(game, worms, posts),
+                       heads_unknown=True)
+
+
+def lines_cross(a: Point2, b: Point2, c: Point2, d: Point2) -> bool:
+    """Whether the line from ``a`` to ``b`` crosses the one from ``c`` to ``d`` (a start
+    and a finish line never do).
+
+    >>> lines_cross((0, 0), (300, 420), (300, 0), (0, 420))
+    True
+    >>> lines_cross((0, 0), (300, 0), (0, 420), (300, 420))
+    False
+    """
+    def side(p: Point2, q: Point2, r: Point2) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
 
 
 def set_up_in_line(game: WormUp, state: WormUpState) -> bool:

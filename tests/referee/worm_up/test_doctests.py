@@ -13,6 +13,7 @@ from referee.worm_up import (
     one_short,
     post_layout,
     post_misread,
+    setup_rules,
     short_counts,
     still_worms,
     turns,
@@ -21,7 +22,7 @@ from referee.worm_up import (
 
 
 @pytest.mark.parametrize("module", [bidding, geometry, game, one_short, post_layout,
-                                    post_misread, short_counts, still_worms, turns,
+                                    post_misread, setup_rules, short_counts, still_worms, turns,
                                     two_readings],
                          ids=lambda m: m.__name__)
 def test_doctests(module):

@@ -196,6 +196,11 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             # (a check of a cloth of the worm's colour) from a segment the other missed
             fouls = (k > 0 or state.phase is Phase.SETUP) and any(
                 isinstance(o, Verdict) and not o.legal for o in trial.outputs)
+            if k == 2 and state.phase is Phase.MOVING and self._still_unproved(
+                    state, event.scene) and not any(isinstance(o, Verdict)
+                                                    for o in trial.outputs):
+                continue  # nothing judged: no proof a worm put back whole did not move
+                # (151651: yellow moved before red, read 0 of 7: the foul was lost)
             if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not fouls:
                 return Step(replace(trial.state, doubted_reading=None), trial.outputs)
         if state.phase is Phase.SETUP and not event.scene.hand:
@@ -433,6 +438,17 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             return None
         filled = fill_still_worms(state.worms, scene, self.diameter_mm, self.settings.segments)
         return None if filled is scene else filled
+
+    def _still_unproved(self, state: WormUpState, scene: Scene) -> bool:
+        """Whether a worm of ``scene`` put back whole by :meth:`_unmoved_filled` may have moved:
+        read more than one short and not at its tail where it lay (a move takes the tail
+        first, so with the tail read there :func:`~referee.worm_up.short_counts.counts_possible`
+        is 0 alone; a worm read 0 of 7, or short at its tail, may have moved with all it laid
+        not seen)."""
+        n, still = self.settings.segments, self.settings.still_mm
+        seen = read_table(self, scene)
+        return any(len(seen.centres(w.player)) < n - 1 and counts_possible(
+            w.centres_mm, seen.centres(w.player), still) != (0,) for w in state.worms)
 
     def _judge(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
         """A bid or a scene judged on its own."""

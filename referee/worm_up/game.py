@@ -804,11 +804,22 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                     pass
             state = replace(state, heads_unknown=False)
         state, still = self._guess_for_move(state, read, player, still)
-        worm, new_idx, number = judge_move(self, state, read, player, still)
+        try:
+            worm, new_idx, number = judge_move(self, state, read, player, still)
+        except RuleBroken as broken:
+            found = broken.judgement
+            if found.doubt or player not in state.placed_late:
+                raise
+            # placed from a reading after the reveal: part of this move may lie before it
+            raise RuleBroken(replace(found, doubt=(
+                f"{player}'s worm was placed where a table read it after the bids, so part "
+                f"of this move may have been made unseen before. Fix the reading or accept "
+                f"the table"))) from None
         m = rv.mover(player)
         new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
         worms = tuple(worm if w.player == player else w for w in state.worms)
-        new = replace(state, worms=worms, reveal=new_rv, moved=(*state.moved, player))
+        new = replace(state, worms=worms, reveal=new_rv, moved=(*state.moved, player),
+                      placed_late=tuple(p for p in state.placed_late if p != player))
         how = f" (X as {number})" if rv.bid_of(player) == "X" else ""
         return new, Verdict(seq, player, True, Rule.OK.value,
                             f"{player} moved {number} segments from tail to head{how}.",
@@ -901,6 +912,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             worms = tuple(Worm(p, self._orient(state, w, pts)) if w.player == p else w
                           for w in state.worms)
             state = replace(state, worms=worms, moved=(*state.moved, p),
+                            placed_late=(*(q for q in state.placed_late if q != p), p),
                             unsure=tuple(q for q in state.unsure if q != p),
                             unsure_steps=tuple(x for x in state.unsure_steps if x[0] != p),
                             unsure_seen=tuple(x for x in state.unsure_seen if x[0] != p),
@@ -919,25 +931,33 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             RuleBroken: a doubt about one of them (the others are placed first when a doubt
                 is told: :meth:`_place_seen`).
         """
-        new, problem = self._placed(state, read)
+        new, problem = self._placed(state, read, late=state.phase is Phase.MOVING)
         if problem is not None:
             raise problem
         return new
 
-    def _placed(self, state: WormUpState, read: TableRead, moved_only: bool = False
-                ) -> tuple[WormUpState, RuleBroken | None]:
+    def _placed(self, state: WormUpState, read: TableRead, moved_only: bool = False,
+                late: bool = False) -> tuple[WormUpState, RuleBroken | None]:
         """``state`` with each worm taken as moved without being seen (``unsure``) that
         ``read`` shows whole placed there, each on its own; the first doubt about one that
         cannot be placed (None: every one read whole was placed). One that may move now is
         placed only where it lies as before, or where the reading in doubt when it was taken
-        as moved showed it (``unsure_seen``: it has not moved since): otherwise the table may
-        already show its move, which cannot be judged from where it was never seen.
+        as moved showed it (``unsure_seen``, its head among them: it has not moved since):
+        otherwise the table may already show its move, which cannot be judged from where it
+        was never seen. Segments seen then that all lie where they were, but not the head,
+        prove nothing: a move of ``j`` keeps the old ``old[j:]`` where they lay (138617: blue
+        seen 2 of 7 at the bids, its tail end; the next table showed its move of 4, which was
+        taken as where it lay, and yellow's move gave an ``order`` false alarm). A move lays
+        its segments ahead of the head, where none lay (worms are not curled back on
+        themselves), so a segment seen at the head now proves no move since.
         ``moved_only``: a worm read where it lay (every segment) is not placed (a reading from
-        before its move)."""
+        before its move). ``late``: ``read`` was made after this round's reveal, so a worm
+        placed from it not proved still (where it lay, or as seen with its head) may already
+        show its move of this round (``placed_late``)."""
         movers = state.reveal.next_players(state.moved) \
             if state.phase is Phase.MOVING and state.reveal is not None else ()
         n, s = self.settings.segments, self.settings
-        worms, placed, problem = [], set(), None
+        worms, placed, problem, unproved = [], set(), None, []
         for w in state.worms:
             if w.player not in state.unsure or len(read.segments[w.player]) != n:
                 worms.append(w)
@@ -957,7 +977,12 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                     continue
                 steps = dict(state.unsure_steps).get(w.player)
                 seen = dict(state.unsure_seen).get(w.player, ())
-                as_seen = bool(seen) and len(geo.match_still(seen, pts, s.still_mm)) == len(seen)
+                head = self._orient(state, w, pts)[-1]
+                as_seen = bool(seen) and len(geo.match_still(
+                    seen, pts, s.still_mm)) == len(seen) and any(
+                    geo.dist(c, head) <= s.still_mm for c in seen)
+                where_it_lay = len(geo.match_still(
+                    w.centres_mm, pts, s.still_mm)) == len(w.centres_mm)
                 if w.player not in movers and steps is not None and \
                         not self._left_by(w, pts, steps):
                     # a move of ``steps`` keeps the rest where it lay: it moved again since
@@ -966,8 +991,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                                w.player, read.indices(w.player), None,
                                doubt="has it moved again out of its turn? Put it back, fix "
                                      "the reading or accept the table")
-                if w.player in movers and not as_seen and len(geo.match_still(
-                        w.centres_mm, pts, s.still_mm)) != len(w.centres_mm):
+                if w.player in movers and not as_seen and not where_it_lay:
                     raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it "
                                             f"was taken as moved, so this move cannot be "
                                             f"judged.", w.player, read.indices(w.player), None,
@@ -978,7 +1002,11 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 continue
             worms.append(Worm(w.player, self._orient(state, w, pts)))
             placed.add(w.player)
+            if late and not as_seen and not where_it_lay:
+                unproved.append(w.player)
         return replace(state, worms=tuple(worms),
+                       placed_late=(*state.placed_late,
+                                    *(p for p in unproved if p not in state.placed_late)),
                        unsure=tuple(p for p in state.unsure if p not in placed),
                        unsure_steps=tuple(x for x in state.unsure_steps if x[0] not in placed),
                        unsure_seen=tuple(x for x in state.unsure_seen if x[0] not in placed),
@@ -996,7 +1024,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         counts = {p: self.settings.segments for p in state.unsure}
         scene = fill_holes(scene, counts, self.diameter_mm, self.settings.chain_gap_mm) or scene
         read = read_table(self, fill_still_worms(state.worms, scene, self.diameter_mm))
-        return self._placed(state, read, moved_only)[0]
+        return self._placed(state, read, moved_only,
+                            late=not moved_only and state.phase is Phase.MOVING)[0]
 
     def _left_by(self, old: Worm, pts: list[Point2], steps: int) -> bool:
         """Whether ``pts`` (one chain) may be where a move of ``steps`` left worm ``old``: the

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from referee.base import Judgement, RuleBroken
@@ -233,7 +233,7 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
         else:
             if stood.start_posts_mm is None or stood.finish_posts_mm is None or \
                     not lines_cross(*stood.start_posts_mm, *stood.finish_posts_mm):
-                return stood
+                return toward_finish(stood)
             crossed = True  # 153234: worms read mid-race, the lines taken corner to corner
     check_counts(game, read, Rule.SETUP)
     chains = {p: chain_of(game, read, p, Rule.SETUP) for p in game.players}
@@ -254,6 +254,35 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
     return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
                        finish_posts_mm=None if crossed else finish_ahead(game, worms, posts),
                        heads_unknown=True)
+
+
+def toward_finish(state: WormUpState) -> WormUpState:
+    """``state`` with each worm's head the end nearer the finish line, when it is known. A
+    worm set up by the rules lies behind the start line pointing at the finish, so its head
+    is the end nearer both lines; a first table that stands as read may have been read
+    mid-race, its worms between the lines, where the end nearer the start line is the tail
+    (138617: the table after round 1 stood with every head taken at the start line; a worm
+    placed later was then turned back to front).
+
+    >>> from referee.worm_up.bidding import Rack
+    >>> w = Worm("red", ((0.0, 20.0), (0.0, 100.0)))
+    >>> s = WormUpState(table=None, rack=Rack.fresh(("red",)), worms=(w,),
+    ...                 finish_posts_mm=((-50.0, 400.0), (50.0, 400.0)))
+    >>> toward_finish(s).worm("red").head_mm
+    (0.0, 100.0)
+    >>> toward_finish(replace(s, worms=(Worm("red", w.centres_mm[::-1]),))).worm("red").head_mm
+    (0.0, 100.0)
+    """
+    if state.finish_posts_mm is None:
+        return state
+    (ax, ay), (bx, by) = state.finish_posts_mm
+
+    def off(p: Point2) -> float:  # distance from the finish line (times its length)
+        return abs((bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax))
+
+    return replace(state, worms=tuple(
+        w if off(w.head_mm) <= off(w.tail_mm) else Worm(w.player, w.centres_mm[::-1])
+        for w in state.worms))
 
 
 def lines_cross(a: Point2, b: Point2, c: Point2, d: Point2) -> bool:

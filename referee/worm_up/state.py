@@ -79,6 +79,11 @@ class WormUpState(GameState):
         unsure_seen: For worms in ``unsure``, the segments of it the last reading in doubt
             showed when it was taken as moved: read whole later with all of those where they
             were, it has not moved since (placed even when its move is next).
+        placed_late: Worms placed this round from a reading made after the round's reveal
+            (taken as moved and placed where a later table read them, or a move in doubt
+            taken as made where it lay), not proved still there: where they lie may already
+            show their move of this round, so no ``order`` or ``turn`` foul and no foul of
+            their own move is proved against them (a doubt) until the next reveal.
         doubted_reading: The last reading in doubt (a reading of the same table after it
             is completed from it: :mod:`referee.worm_up.two_readings`).
         heads_unknown: The first table stood as read with no post seen: which end of the
@@ -116,6 +121,7 @@ class WormUpState(GameState):
     heads_unknown: bool = False
     unsure_steps: tuple[tuple[str, int], ...] = ()
     unsure_seen: tuple[tuple[str, tuple[Point2, ...]], ...] = ()
+    placed_late: tuple[str, ...] = ()
     doubted_reading: Scene | None = None
     guessed: tuple[tuple[str, tuple[tuple[Point2, ...], ...]], ...] = ()
     before_move: WormUpState | None = None

@@ -114,7 +114,7 @@ def revealed(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event, ..
     notice = Notice(seq, shown.summary(state.round), "info",
                     {"round": state.round, **shown.to_json()})
     state = replace(state, reveal=shown, rack=shown.rack_next, bids=(), moved=(),
-                    post_moved=False)
+                    post_moved=False, placed_late=())
     return maybe_end_round(state), (notice,)
 
 
@@ -259,14 +259,33 @@ def rule_one_worm_at_a_time(check: TurnCheck) -> Judgement | None:
 
 def rule_in_its_turn(check: TurnCheck) -> Judgement | None:
     """``order`` (a worm moving before its place in the move order) or ``turn`` (a worm that
-    does not move this round, or has moved)."""
+    does not move this round, or has moved).
+
+    The foul must be provable from what was read. An ``order`` foul says a worm due before
+    the mover has not moved: that holds when each such worm (``next_players``) is where a
+    judged move or a table read before this round's reveal put it, unchanged since. A worm
+    placed from a reading made after the reveal (``placed_late``: taken as moved and placed
+    where a later table read it) may lie where its move of this round already took it, the
+    move unseen (138617: blue, taken as moved in round 2, placed from the first table of
+    round 3, which showed its move of 4; yellow's move was then an ``order`` false alarm).
+    So is a ``turn`` foul for moving again when the worm's move was taken as made where a
+    reading in doubt showed it (it may have been a move half made). Either way it is a doubt
+    (nobody faulted), never a foul."""
     if check.movers:
         return None
     state, player = check.state, check.changed[0]
     assert state.reveal is not None
     pending = state.reveal.mover(player) is not None and player not in state.moved
-    return Judgement(Rule.ORDER if pending else Rule.TURN, not_your_turn(state, player), player,
-                     check.indices(player))
+    found = Judgement(Rule.ORDER if pending else Rule.TURN, not_your_turn(state, player),
+                      player, check.indices(player))
+    due = state.reveal.next_players(state.moved)
+    unproved = [p for p in due if p in state.placed_late] if pending else \
+        [player] if player in state.moved and player in state.placed_late else []
+    if unproved:
+        return replace(found, doubt=f"{and_list(unproved)}'s worm was placed where a table "
+                                    f"read it after the bids, so its move may have been made "
+                                    f"unseen. Fix the reading or accept the table")
+    return found
 
 
 def rule_post_only_for_x(check: TurnCheck) -> Judgement | None:

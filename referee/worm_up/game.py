@@ -951,7 +951,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         its segments ahead of the head, where none lay (worms are not curled back on
         themselves), so a segment seen at the head now proves no move since; so does its tail
         where the move it was taken to make left its tail (``unsure_steps``: a move takes the
-        tail first, and the move taken as made is the one the reading in doubt showed).
+        tail first, and the move taken as made is the one the reading in doubt showed). With
+        the heads not known yet (``heads_unknown``), only segments seen at both ends prove it.
         ``moved_only``: a worm read where it lay (every segment) is not placed (a reading from
         before its move). ``late``: ``read`` was made after this round's reveal, so a worm
         placed from it not proved still (where it lay, or as seen with its head) may already
@@ -980,10 +981,12 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 steps = dict(state.unsure_steps).get(w.player)
                 seen = dict(state.unsure_seen).get(w.player, ())
                 way = self._orient(state, w, pts)
-                tail_left = w.centres_mm[steps] if steps is not None and steps < n else None
+                heads = (way[0], way[-1]) if state.heads_unknown else (way[-1],)
+                tail_left = w.centres_mm[steps] if steps is not None and steps < n and \
+                    not state.heads_unknown else None
                 as_seen = bool(seen) and len(geo.match_still(
-                    seen, pts, s.still_mm)) == len(seen) and (any(
-                        geo.dist(c, way[-1]) <= s.still_mm for c in seen) or (
+                    seen, pts, s.still_mm)) == len(seen) and (all(any(
+                        geo.dist(c, h) <= s.still_mm for c in seen) for h in heads) or (
                         tail_left is not None and geo.dist(way[0], tail_left) <= s.still_mm))
                 where_it_lay = len(geo.match_still(
                     w.centres_mm, pts, s.still_mm)) == len(w.centres_mm)

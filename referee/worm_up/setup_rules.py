@@ -262,16 +262,19 @@ def toward_finish(state: WormUpState) -> WormUpState:
     is the end nearer both lines; a first table that stands as read may have been read
     mid-race, its worms between the lines, where the end nearer the start line is the tail
     (138617: the table after round 1 stood with every head taken at the start line; a worm
-    placed later was then turned back to front).
+    placed later was then turned back to front). Worms between the lines tell neither which
+    pair of posts is the start (the one nearer them was taken) nor which way they race: a
+    worm turned makes ``heads_unknown`` (the first move tells).
 
     >>> from referee.worm_up.bidding import Rack
     >>> w = Worm("red", ((0.0, 20.0), (0.0, 100.0)))
     >>> s = WormUpState(table=None, rack=Rack.fresh(("red",)), worms=(w,),
     ...                 finish_posts_mm=((-50.0, 400.0), (50.0, 400.0)))
-    >>> toward_finish(s).worm("red").head_mm
-    (0.0, 100.0)
-    >>> toward_finish(replace(s, worms=(Worm("red", w.centres_mm[::-1]),))).worm("red").head_mm
-    (0.0, 100.0)
+    >>> toward_finish(s).worm("red").head_mm, toward_finish(s).heads_unknown
+    ((0.0, 100.0), False)
+    >>> turned = toward_finish(replace(s, worms=(Worm("red", w.centres_mm[::-1]),)))
+    >>> turned.worm("red").head_mm, turned.heads_unknown
+    ((0.0, 100.0), True)
     """
     if state.finish_posts_mm is None:
         return state
@@ -280,7 +283,9 @@ def toward_finish(state: WormUpState) -> WormUpState:
     def off(p: Point2) -> float:  # distance from the finish line (times its length)
         return abs((bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax))
 
-    return replace(state, worms=tuple(
+    if all(off(w.head_mm) <= off(w.tail_mm) for w in state.worms):
+        return state
+    return replace(state, heads_unknown=True, worms=tuple(
         w if off(w.head_mm) <= off(w.tail_mm) else Worm(w.player, w.centres_mm[::-1])
         for w in state.worms))
 

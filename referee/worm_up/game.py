@@ -890,7 +890,11 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         it lay, while another worm has moved since that reading: the players went on, so its
         move is taken as made where it lies (a warning notice; no verdict: it was in doubt),
         and the next move is judged from there (153000: a doubt about one move, then every
-        later move of the game lost). ``state`` unchanged otherwise."""
+        later move of the game lost). Not a worm taken as moved and not placed since
+        (``unsure``): where it lay is from before that move, so a worm read elsewhere may
+        show that move alone, and its move of this round is still to come (misread sim 159306:
+        yellow's move of 4 taken as made before it was made, then a ``turn`` false alarm).
+        ``state`` unchanged otherwise."""
         last = state.doubted_reading
         if last is None or state.phase is not Phase.MOVING or state.reveal is None:
             return state, ()
@@ -900,7 +904,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             before.centres(w.player), read.centres(w.player), s.still_mm)) != n]
         for p in state.reveal.next_players(state.moved):
             then, now = before.centres(p), read.centres(p)
-            if len(now) != n or not then or p in since or not [q for q in since if q != p] or \
+            if len(now) != n or not then or p in since or p in state.unsure or \
+                    not [q for q in since if q != p] or \
                     len(geo.match_still(then, now, s.still_mm)) != len(then) or \
                     len(geo.match_still(state.worm(p).centres_mm, now, s.still_mm)) == n:
                 continue

@@ -890,11 +890,12 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         it lay, while another worm has moved since that reading: the players went on, so its
         move is taken as made where it lies (a warning notice; no verdict: it was in doubt),
         and the next move is judged from there (153000: a doubt about one move, then every
-        later move of the game lost). Not a worm taken as moved and not placed since
-        (``unsure``): where it lay is from before that move, so a worm read elsewhere may
-        show that move alone, and its move of this round is still to come (misread sim 159306:
-        yellow's move of 4 taken as made before it was made, then a ``turn`` false alarm).
-        ``state`` unchanged otherwise."""
+        later move of the game lost). The move taken as made is not proved (a worm taken as
+        moved at the bids and never placed may show only that move, its move of this round
+        still to come: misread sim 159306), so the worm is ``placed_late``: no foul is proved
+        from where it lies this round, and a bid while a later table is in doubt takes it as
+        moved again (:func:`~referee.worm_up.turns.moves_stand`). ``state`` unchanged
+        otherwise."""
         last = state.doubted_reading
         if last is None or state.phase is not Phase.MOVING or state.reveal is None:
             return state, ()
@@ -904,8 +905,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             before.centres(w.player), read.centres(w.player), s.still_mm)) != n]
         for p in state.reveal.next_players(state.moved):
             then, now = before.centres(p), read.centres(p)
-            if len(now) != n or not then or p in since or p in state.unsure or \
-                    not [q for q in since if q != p] or \
+            if len(now) != n or not then or p in since or not [q for q in since if q != p] or \
                     len(geo.match_still(then, now, s.still_mm)) != len(then) or \
                     len(geo.match_still(state.worm(p).centres_mm, now, s.still_mm)) == n:
                 continue

@@ -90,13 +90,17 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
 def moves_stand(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event, ...]]:
     """A bid while the last table is in doubt and worms still have to move: the players went
     on, so those worms are taken as moved (each placed where the next table reads it whole)
-    and the next round's bidding opens (a warning notice says so)."""
+    and the next round's bidding opens (a warning notice says so). So is a worm whose place
+    this round was never proved (``placed_late``: its move taken as made where a reading
+    showed it, or placed from a table after the reveal): a table in doubt since may show it
+    moved, unjudged (misread sim 159306: yellow's move taken as made before it was made, its
+    real move then doubted; the next round judged it from where it no longer lay)."""
     assert state.reveal is not None
     left = [m.player for m in state.reveal.order if m.player not in state.moved]
     steps = {m.player: m.number for m in state.reveal.order
              if m.player in left and m.number is not None and m.player not in state.unsure}
     new = replace(state, moved=(*state.moved, *left), doubted=False,
-                  unsure=tuple(dict.fromkeys((*state.unsure, *left))),
+                  unsure=tuple(dict.fromkeys((*state.unsure, *left, *state.placed_late))),
                   unsure_steps=(*((p, k) for p, k in state.unsure_steps if p not in left),
                                 *steps.items()))
     new = maybe_end_round(new)
@@ -252,8 +256,18 @@ def rule_one_worm_at_a_time(check: TurnCheck) -> Judgement | None:
         movers = check.movers
         out_of_turn = [p for p in changed if p not in movers[:1]]
         who = out_of_turn[0]
-        return Judgement(Rule.TURN, f"Only one worm may move at a time, but "
-                                    f"{and_list(changed)} moved.", who, check.indices(*changed))
+        found = Judgement(Rule.TURN, f"Only one worm may move at a time, but "
+                                     f"{and_list(changed)} moved.", who,
+                          check.indices(*changed))
+        late = [p for p in changed if p in check.state.placed_late]
+        if check.state.doubted and late:
+            # after a table in doubt, a worm placed from a reading this round may have moved
+            # in that table, on its own (misread sim 159306): not proved at once
+            return replace(found, doubt=f"{and_list(late)}'s worm was placed where a table "
+                                        f"read it after the bids, and the last table was in "
+                                        f"doubt: did they move one at a time? Fix the reading "
+                                        f"or accept the table")
+        return found
     return None
 
 

@@ -91,3 +91,15 @@ def test_an_order_foul_before_a_worm_proved_still_is_a_foul_all_the_same():
     out = g.move("yellow", 7)  # before red, which lies where its judged move put it
     v = verdict(out)
     assert not v.legal and (v.player, v.rule) == ("yellow", "order"), v
+
+
+def test_a_move_taken_as_made_proves_no_foul_and_is_taken_as_moved_again_after_a_doubt():
+    # misread sim 159306 (exact records misread, 0.5, the same piece missed in both readings):
+    # yellow's move of 7 read 6 of 7 (a doubt), taken as moved at the bids; blue moves before
+    # yellow and is put back; yellow, read where that table showed it, had its move of 4 taken
+    # as made before it was made; its real move was then a doubt, and yellow got "Only one worm
+    # may move at a time" and, next round judged from where it no longer lay, "moved 4 of 7"
+    _, out = _replay("a_move_taken_as_made_before_it_was_made")
+    fouls = [e for step in out for e in step if isinstance(e, Verdict) and not e.legal]
+    assert [(v.player, v.rule) for v in fouls] == [("red", "steps")], fouls  # the real one
+    assert verdict(out[30]).legal and verdict(out[30]).player == "yellow"  # round 3: 7

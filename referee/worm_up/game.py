@@ -196,6 +196,11 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             # (a check of a cloth of the worm's colour) from a segment the other missed
             fouls = (k > 0 or state.phase is Phase.SETUP) and any(
                 isinstance(o, Verdict) and not o.legal for o in trial.outputs)
+            if k == 2 and state.phase is Phase.MOVING and self._still_unproved(
+                    state, event.scene) and not any(isinstance(o, Verdict)
+                                                    for o in trial.outputs):
+                continue  # nothing judged: no proof a worm put back whole did not move
+                # (151651: yellow moved before red, read 0 of 7: the foul was lost)
             if sum(isinstance(o, Doubt) for o in trial.outputs) < doubts and not fouls:
                 return Step(replace(trial.state, doubted_reading=None), trial.outputs)
         if state.phase is Phase.SETUP and not event.scene.hand:
@@ -366,8 +371,15 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                                      self.settings.straight_mm):
                 trial = self._judge(state, replace(event, scene=guess.scene), seq)
                 verdicts = [o for o in trial.outputs if isinstance(o, Verdict)]
-                if not verdicts or not all(v.legal for v in verdicts) or \
-                        sum(isinstance(o, Doubt) for o in trial.outputs) >= doubts:
+                # a post not seen beside the verdict, with a line of posts standing, is told,
+                # not in the way (156617: red's tail and a start post not seen, the first table
+                # stood in doubt all game); with neither line (151617: 1 post of 4 seen) the
+                # worms are not known well enough to guess where a worm's segment lies
+                told = trial.state.start_posts_mm is not None or \
+                    trial.state.finish_posts_mm is not None
+                if not verdicts or not all(v.legal for v in verdicts) or sum(
+                        isinstance(o, Doubt) and (o.player is not None or not told)
+                        for o in trial.outputs) >= doubts:
                     continue
                 set_up.append(trial.state)
                 worms = {w.player: w for w in trial.state.worms}
@@ -434,10 +446,21 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         filled = fill_still_worms(state.worms, scene, self.diameter_mm, self.settings.segments)
         return None if filled is scene else filled
 
+    def _still_unproved(self, state: WormUpState, scene: Scene) -> bool:
+        """Whether a worm of ``scene`` put back whole by :meth:`_unmoved_filled` may have moved:
+        read more than one short and not at its tail where it lay (a move takes the tail
+        first, so with the tail read there :func:`~referee.worm_up.short_counts.counts_possible`
+        is 0 alone; a worm read 0 of 7, or short at its tail, may have moved with all it laid
+        not seen)."""
+        n, still = self.settings.segments, self.settings.still_mm
+        seen = read_table(self, scene)
+        return any(len(seen.centres(w.player)) < n - 1 and counts_possible(
+            w.centres_mm, seen.centres(w.player), still) != (0,) for w in state.worms)
+
     def _judge(self, state: WormUpState, event: Event, seq: int) -> Step[WormUpState]:
         """A bid or a scene judged on its own."""
         if isinstance(event, Bid):
-            return judge_bid(self, state, event, seq)
+            return self._bid(state, event, seq)
         if isinstance(event, SceneSeen):
             if state.phase is Phase.OVER:
                 return Step(state)
@@ -454,7 +477,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                     # segments and posts do not appear or vanish during play: a misread first
                     doubted = replace(state, setup_doubted=True,
                                       doubted_setup=event.scene) \
-                        if state.phase is Phase.SETUP else replace(state, doubted=True)
+                        if state.phase is Phase.SETUP else \
+                        replace(self._place_seen(state, event.scene), doubted=True)
                     return Step(doubted, (Doubt(seq, foul.player, foul.pieces, foul.where,
                                                 foul.reason.removesuffix(".") + ": "
                                                 + foul.doubt),))
@@ -463,6 +487,25 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         return Step(state, (Verdict(seq, player, False, Rule.EVENT.value,
                                     f"Worm Up! has no {event.type} events; players bid and "
                                     f"move their worms."),))
+
+    def _bid(self, state: WormUpState, bid: Bid, seq: int) -> Step[WormUpState]:
+        """A bid judged (:func:`judge_bid`). Worms it takes as moved (the last table was in
+        doubt and the players went on) are placed where that last reading in doubt shows them
+        whole and moved (:meth:`_place_seen`; one read where it lay had not moved yet: its
+        move came after that table), and what it showed of the others is kept
+        (``unsure_seen``: read whole later with those segments where they were, they have not
+        moved since)."""
+        step = judge_bid(self, state, bid, seq)
+        new, last = step.state, state.doubted_reading
+        taken = [p for p in new.unsure if p not in state.unsure or (
+            state.phase is Phase.MOVING and p not in state.moved)]
+        if last is None or not taken:
+            return step
+        read = read_table(self, last)
+        new = replace(new, unsure_seen=(
+            *(x for x in new.unsure_seen if x[0] not in taken),
+            *((p, tuple(read.centres(p))) for p in taken if read.centres(p))))
+        return Step(self._place_seen(new, last, moved_only=True), step.outputs)
 
     def accept(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """The table as it is becomes the accepted table (see the module's notes); an illegal
@@ -658,6 +701,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         except RuleBroken:
             out_of_turn(self, state, read)  # a worm seen moving out of its turn is told so
             raise
+        told: tuple[Event, ...] = ()
+        if state.doubted:
+            state, told = self._went_on(state, read, seq)
         if state.unsure:
             state = self._reseat(state, read)
         if state.finish_posts_mm is None:  # never seen yet: two read surely ahead, twice
@@ -676,6 +722,16 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             in_turn = self._next_in_order(state, changed)
             if in_turn:  # the tables between were not seen still: each move in its turn
                 return self._moves_in_order(state, read, scene, seq, still, in_turn)
+        if told:
+            step = self._one_move(state, scene, read, seq, still, changed, moved_post)
+            return Step(step.state, (*told, *step.outputs))
+        return self._one_move(state, scene, read, seq, still, changed, moved_post)
+
+    def _one_move(self, state: WormUpState, scene: Scene, read: TableRead, seq: int,
+                  still: dict[str, dict[int, int]], changed: list[str],
+                  moved_post: Point2 | None) -> Step[WormUpState]:
+        """A later table where worms changed: the one that moved judged (its turn, then the
+        move), with a finish post moved beside it."""
         player = the_mover(TurnCheck(state, read, tuple(changed), moved_post))
         new, verdict, worm, number = self._move(state, read, player, still[player], seq)
         new = replace(new, table=posts_kept(self, state, scene, read, moved_post),
@@ -748,11 +804,22 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                     pass
             state = replace(state, heads_unknown=False)
         state, still = self._guess_for_move(state, read, player, still)
-        worm, new_idx, number = judge_move(self, state, read, player, still)
+        try:
+            worm, new_idx, number = judge_move(self, state, read, player, still)
+        except RuleBroken as broken:
+            found = broken.judgement
+            if found.doubt or player not in state.placed_late:
+                raise
+            # placed from a reading after the reveal: part of this move may lie before it
+            raise RuleBroken(replace(found, doubt=(
+                f"{player}'s worm was placed where a table read it after the bids, so part "
+                f"of this move may have been made unseen before. Fix the reading or accept "
+                f"the table"))) from None
         m = rv.mover(player)
         new_rv = rv.with_number(player, number) if m is not None and m.number is None else rv
         worms = tuple(worm if w.player == player else w for w in state.worms)
-        new = replace(state, worms=worms, reveal=new_rv, moved=(*state.moved, player))
+        new = replace(state, worms=worms, reveal=new_rv, moved=(*state.moved, player),
+                      placed_late=tuple(p for p in state.placed_late if p != player))
         how = f" (X as {number})" if rv.bid_of(player) == "X" else ""
         return new, Verdict(seq, player, True, Rule.OK.value,
                             f"{player} moved {number} segments from tail to head{how}.",
@@ -816,46 +883,161 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         new = replace(new, table=posts_kept(self, state, scene, read, None))
         return Step(maybe_end_round(new), tuple(outputs))
 
+    def _went_on(self, state: WormUpState, read: TableRead, seq: int
+                 ) -> tuple[WormUpState, tuple[Event, ...]]:
+        """After a table in doubt: the worm whose move is next, read whole where the last
+        reading in doubt showed it (every segment it showed within ``still_mm``) and not where
+        it lay, while another worm has moved since that reading: the players went on, so its
+        move is taken as made where it lies (a warning notice; no verdict: it was in doubt),
+        and the next move is judged from there (153000: a doubt about one move, then every
+        later move of the game lost). The move taken as made is not proved (a worm taken as
+        moved at the bids and never placed may show only that move, its move of this round
+        still to come: misread sim 159306), so the worm is ``placed_late``: no foul is proved
+        from where it lies this round, and a bid while a later table is in doubt takes it as
+        moved again (:func:`~referee.worm_up.turns.moves_stand`). ``state`` unchanged
+        otherwise."""
+        last = state.doubted_reading
+        if last is None or state.phase is not Phase.MOVING or state.reveal is None:
+            return state, ()
+        s, n = self.settings, self.settings.segments
+        before = read_table(self, last)
+        since = [w.player for w in state.worms if len(geo.match_still(
+            before.centres(w.player), read.centres(w.player), s.still_mm)) != n]
+        for p in state.reveal.next_players(state.moved):
+            then, now = before.centres(p), read.centres(p)
+            if len(now) != n or not then or p in since or not [q for q in since if q != p] or \
+                    len(geo.match_still(then, now, s.still_mm)) != len(then) or \
+                    len(geo.match_still(state.worm(p).centres_mm, now, s.still_mm)) == n:
+                continue
+            try:
+                order = chain_of(self, read, p, Rule.PIECES)
+            except RuleBroken:
+                continue
+            pts = [now[k] for k in order]
+            worms = tuple(Worm(p, self._orient(state, w, pts)) if w.player == p else w
+                          for w in state.worms)
+            state = replace(state, worms=worms, moved=(*state.moved, p),
+                            placed_late=(*(q for q in state.placed_late if q != p), p),
+                            unsure=tuple(q for q in state.unsure if q != p),
+                            unsure_steps=tuple(x for x in state.unsure_steps if x[0] != p),
+                            unsure_seen=tuple(x for x in state.unsure_seen if x[0] != p),
+                            guessed=tuple(g for g in state.guessed if g[0] != p),
+                            before_move=None)
+            return state, (Notice(seq, f"{p}'s move was in doubt and the players went on: it "
+                                       f"is taken as made, {p}'s worm where it lies now.",
+                                  "warning"),)
+        return state, ()
+
     def _reseat(self, state: WormUpState, read: TableRead) -> WormUpState:
         """Worms taken as moved without being seen (``unsure``) are placed where this table
-        reads them whole. One that may move now is placed only where it lies as before:
+        reads them whole (:meth:`_placed`).
+
+        Raises:
+            RuleBroken: a doubt about one of them (the others are placed first when a doubt
+                is told: :meth:`_place_seen`).
+        """
+        new, problem = self._placed(state, read, late=state.phase is Phase.MOVING)
+        if problem is not None:
+            raise problem
+        return new
+
+    def _placed(self, state: WormUpState, read: TableRead, moved_only: bool = False,
+                late: bool = False) -> tuple[WormUpState, RuleBroken | None]:
+        """``state`` with each worm taken as moved without being seen (``unsure``) that
+        ``read`` shows whole placed there, each on its own; the first doubt about one that
+        cannot be placed (None: every one read whole was placed). One that may move now is
+        placed only where it lies as before, or where the reading in doubt when it was taken
+        as moved showed it (``unsure_seen``, its head among them: it has not moved since):
         otherwise the table may already show its move, which cannot be judged from where it
-        was never seen (a doubt)."""
+        was never seen. Segments seen then that all lie where they were, but not the head,
+        prove nothing: a move of ``j`` keeps the old ``old[j:]`` where they lay (138617: blue
+        seen 2 of 7 at the bids, its tail end; the next table showed its move of 4, which was
+        taken as where it lay, and yellow's move gave an ``order`` false alarm). A move lays
+        its segments ahead of the head, where none lay (worms are not curled back on
+        themselves), so a segment seen at the head now proves no move since; so does its tail
+        where the move it was taken to make left its tail (``unsure_steps``: a move takes the
+        tail first, and the move taken as made is the one the reading in doubt showed). With
+        the heads not known yet (``heads_unknown``), only segments seen at both ends prove it.
+        ``moved_only``: a worm read where it lay (every segment) is not placed (a reading from
+        before its move). ``late``: ``read`` was made after this round's reveal, so a worm
+        placed from it not proved still (where it lay, or as seen with its head) may already
+        show its move of this round (``placed_late``)."""
         movers = state.reveal.next_players(state.moved) \
             if state.phase is Phase.MOVING and state.reveal is not None else ()
-        worms = []
+        n, s = self.settings.segments, self.settings
+        worms, placed, problem, unproved = [], set(), None, []
         for w in state.worms:
-            if w.player not in state.unsure:
+            if w.player not in state.unsure or len(read.segments[w.player]) != n:
                 worms.append(w)
                 continue
             try:
-                order = chain_of(self, read, w.player, Rule.PIECES)
-            except RuleBroken as broken:  # never seen since: nothing to judge a split against
-                j = broken.judgement
-                raise foul(Rule.PIECES, f"{w.player}'s worm, taken as moved without being "
-                                        f"seen, is not read as one chain.", w.player,
-                           j.pieces, j.where, doubt=j.doubt or "is a segment misread? Accept "
-                           "the table or fix it") from None
-            pts = [read.centres(w.player)[k] for k in order]
-            steps = dict(state.unsure_steps).get(w.player)
-            if w.player not in movers and steps is not None and \
-                    not self._left_by(w, pts, steps):
-                # a move of ``steps`` keeps the rest where it lay: it moved again since
-                raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
-                                        f"taken as moved {steps}, and lies further on.",
-                           w.player, read.indices(w.player), None,
-                           doubt="has it moved again out of its turn? Put it back, fix the "
-                                 "reading or accept the table")
-            if w.player in movers and len(geo.match_still(
-                    w.centres_mm, pts, self.settings.still_mm)) != len(w.centres_mm):
-                raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it was "
-                                        f"taken as moved, so this move cannot be judged.",
-                           w.player, read.indices(w.player), None,
-                           doubt="is it where it lies now? Accept the table or fix it")
+                try:
+                    order = chain_of(self, read, w.player, Rule.PIECES)
+                except RuleBroken as broken:  # never seen since: nothing to judge a split by
+                    j = broken.judgement
+                    raise foul(Rule.PIECES, f"{w.player}'s worm, taken as moved without being "
+                                            f"seen, is not read as one chain.", w.player,
+                               j.pieces, j.where, doubt=j.doubt or "is a segment misread? "
+                               "Accept the table or fix it") from None
+                pts = [read.centres(w.player)[k] for k in order]
+                if moved_only and len(geo.match_still(w.centres_mm, pts, s.still_mm)) == n:
+                    worms.append(w)
+                    continue
+                steps = dict(state.unsure_steps).get(w.player)
+                seen = dict(state.unsure_seen).get(w.player, ())
+                way = self._orient(state, w, pts)
+                heads = (way[0], way[-1]) if state.heads_unknown else (way[-1],)
+                tail_left = w.centres_mm[steps] if steps is not None and steps < n and \
+                    not state.heads_unknown else None
+                as_seen = bool(seen) and len(geo.match_still(
+                    seen, pts, s.still_mm)) == len(seen) and (all(any(
+                        geo.dist(c, h) <= s.still_mm for c in seen) for h in heads) or (
+                        tail_left is not None and geo.dist(way[0], tail_left) <= s.still_mm))
+                where_it_lay = len(geo.match_still(
+                    w.centres_mm, pts, s.still_mm)) == len(w.centres_mm)
+                if w.player not in movers and steps is not None and \
+                        not self._left_by(w, pts, steps):
+                    # a move of ``steps`` keeps the rest where it lay: it moved again since
+                    raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it "
+                                            f"was taken as moved {steps}, and lies further on.",
+                               w.player, read.indices(w.player), None,
+                               doubt="has it moved again out of its turn? Put it back, fix "
+                                     "the reading or accept the table")
+                if w.player in movers and not as_seen and not where_it_lay:
+                    raise foul(Rule.PIECES, f"{w.player}'s worm has not been seen since it "
+                                            f"was taken as moved, so this move cannot be "
+                                            f"judged.", w.player, read.indices(w.player), None,
+                               doubt="is it where it lies now? Accept the table or fix it")
+            except RuleBroken as broken:
+                problem = problem or broken
+                worms.append(w)
+                continue
             worms.append(Worm(w.player, self._orient(state, w, pts)))
-        placed = set(state.unsure)
-        return replace(state, worms=tuple(worms), unsure=(), unsure_steps=(),
-                       guessed=tuple(g for g in state.guessed if g[0] not in placed))
+            placed.add(w.player)
+            if late and not as_seen and not where_it_lay:
+                unproved.append(w.player)
+        return replace(state, worms=tuple(worms),
+                       placed_late=(*state.placed_late,
+                                    *(p for p in unproved if p not in state.placed_late)),
+                       unsure=tuple(p for p in state.unsure if p not in placed),
+                       unsure_steps=tuple(x for x in state.unsure_steps if x[0] not in placed),
+                       unsure_seen=tuple(x for x in state.unsure_seen if x[0] not in placed),
+                       guessed=tuple(g for g in state.guessed if g[0] not in placed)), problem
+
+    def _place_seen(self, state: WormUpState, scene: Scene, moved_only: bool = False
+                    ) -> WormUpState:
+        """``state`` with the worms taken as moved that ``scene`` reads whole placed there
+        (:meth:`_placed`; a worm one short with a hole of one segment has it in the hole),
+        whatever else is in doubt: a doubt about one worm does not keep the others
+        unplaced (one misread cost every later turn of a game: 153000). ``moved_only``: as
+        :meth:`_placed`."""
+        if not state.unsure or state.phase in (Phase.SETUP, Phase.OVER):
+            return state
+        counts = {p: self.settings.segments for p in state.unsure}
+        scene = fill_holes(scene, counts, self.diameter_mm, self.settings.chain_gap_mm) or scene
+        read = read_table(self, fill_still_worms(state.worms, scene, self.diameter_mm))
+        return self._placed(state, read, moved_only,
+                            late=not moved_only and state.phase is Phase.MOVING)[0]
 
     def _left_by(self, old: Worm, pts: list[Point2], steps: int) -> bool:
         """Whether ``pts`` (one chain) may be where a move of ``steps`` left worm ``old``: the

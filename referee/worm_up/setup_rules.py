@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from referee.base import Judgement, RuleBroken
@@ -215,18 +215,26 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
     start rules not asked again); otherwise no start line, each worm's head the end nearer
     the posts seen (none seen: the worms all one way, ``heads_unknown`` until the first
     move), and the finish posts the two seen well ahead of the heads (or, when they are not,
-    the first two a later table shows there: :func:`finish_ahead`).
+    the first two a later table shows there: :func:`finish_ahead`). With the 4 posts taken
+    as a start and a finish line that cross (:func:`lines_cross`: the worms read mid-race,
+    not at the start), as with posts not all seen, the finish line taken from later tables.
 
     Raises:
         RuleBroken: a worm not read whole.
     """
     read = read_table(game, scene)
+    crossed = False
     if len(read.posts) >= ALL_POSTS - 1:
         try:
-            return read_setup(game, scene, strict=False)
+            stood = read_setup(game, scene, strict=False)
         except RuleBroken:
             if len(read.posts) == ALL_POSTS:
                 raise
+        else:
+            if stood.start_posts_mm is None or stood.finish_posts_mm is None or \
+                    not lines_cross(*stood.start_posts_mm, *stood.finish_posts_mm):
+                return toward_finish(stood)
+            crossed = True  # 153234: worms read mid-race, the lines taken corner to corner
     check_counts(game, read, Rule.SETUP)
     chains = {p: chain_of(game, read, p, Rule.SETUP) for p in game.players}
     posts = [c for _, c in read.posts]
@@ -244,7 +252,57 @@ def setup_as_read(game: WormUp, scene: Scene) -> WormUpState:
         worms.append(Worm(p, tuple(pts)))
     # which end is the head is checked again on the first move (a phantom post may mislead)
     return WormUpState(table=scene, rack=Rack.fresh(game.players), worms=tuple(worms),
-                       finish_posts_mm=finish_ahead(game, worms, posts), heads_unknown=True)
+                       finish_posts_mm=None if crossed else finish_ahead(game, worms, posts),
+                       heads_unknown=True)
+
+
+def toward_finish(state: WormUpState) -> WormUpState:
+    """``state`` with each worm's head the end nearer the finish line, when it is known. A
+    worm set up by the rules lies behind the start line pointing at the finish, so its head
+    is the end nearer both lines; a first table that stands as read may have been read
+    mid-race, its worms between the lines, where the end nearer the start line is the tail
+    (138617: the table after round 1 stood with every head taken at the start line; a worm
+    placed later was then turned back to front). Worms between the lines tell neither which
+    pair of posts is the start (the one nearer them was taken) nor which way they race: a
+    worm turned makes ``heads_unknown`` (the first move tells).
+
+    >>> from referee.worm_up.bidding import Rack
+    >>> w = Worm("red", ((0.0, 20.0), (0.0, 100.0)))
+    >>> s = WormUpState(table=None, rack=Rack.fresh(("red",)), worms=(w,),
+    ...                 finish_posts_mm=((-50.0, 400.0), (50.0, 400.0)))
+    >>> toward_finish(s).worm("red").head_mm, toward_finish(s).heads_unknown
+    ((0.0, 100.0), False)
+    >>> turned = toward_finish(replace(s, worms=(Worm("red", w.centres_mm[::-1]),)))
+    >>> turned.worm("red").head_mm, turned.heads_unknown
+    ((0.0, 100.0), True)
+    """
+    if state.finish_posts_mm is None:
+        return state
+    (ax, ay), (bx, by) = state.finish_posts_mm
+
+    def off(p: Point2) -> float:  # distance from the finish line (times its length)
+        return abs((bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax))
+
+    if all(off(w.head_mm) <= off(w.tail_mm) for w in state.worms):
+        return state
+    return replace(state, heads_unknown=True, worms=tuple(
+        w if off(w.head_mm) <= off(w.tail_mm) else Worm(w.player, w.centres_mm[::-1])
+        for w in state.worms))
+
+
+def lines_cross(a: Point2, b: Point2, c: Point2, d: Point2) -> bool:
+    """Whether the line from ``a`` to ``b`` crosses the one from ``c`` to ``d`` (a start
+    and a finish line never do).
+
+    >>> lines_cross((0, 0), (300, 420), (300, 0), (0, 420))
+    True
+    >>> lines_cross((0, 0), (300, 0), (0, 420), (300, 420))
+    False
+    """
+    def side(p: Point2, q: Point2, r: Point2) -> float:
+        return (q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0])
+
+    return side(a, b, c) * side(a, b, d) < 0 and side(c, d, a) * side(c, d, b) < 0
 
 
 def set_up_in_line(game: WormUp, state: WormUpState) -> bool:

@@ -76,6 +76,14 @@ class WormUpState(GameState):
             that reads it whole places it (before anything is judged about it).
         unsure_steps: For worms in ``unsure``, how many segments each was taken to have
             moved (when its number was known): read later beyond that, it moved again.
+        unsure_seen: For worms in ``unsure``, the segments of it the last reading in doubt
+            showed when it was taken as moved: read whole later with all of those where they
+            were, it has not moved since (placed even when its move is next).
+        placed_late: Worms placed this round from a reading made after the round's reveal
+            (taken as moved and placed where a later table read them, or a move in doubt
+            taken as made where it lay), not proved still there: where they lie may already
+            show their move of this round, so no ``order`` or ``turn`` foul and no foul of
+            their own move is proved against them (a doubt) until the next reveal.
         doubted_reading: The last reading in doubt (a reading of the same table after it
             is completed from it: :mod:`referee.worm_up.two_readings`).
         heads_unknown: The first table stood as read with no post seen: which end of the
@@ -112,6 +120,8 @@ class WormUpState(GameState):
     unsure: tuple[str, ...] = ()
     heads_unknown: bool = False
     unsure_steps: tuple[tuple[str, int], ...] = ()
+    unsure_seen: tuple[tuple[str, tuple[Point2, ...]], ...] = ()
+    placed_late: tuple[str, ...] = ()
     doubted_reading: Scene | None = None
     guessed: tuple[tuple[str, tuple[tuple[Point2, ...], ...]], ...] = ()
     before_move: WormUpState | None = None

@@ -14,7 +14,7 @@ from referee.worm_up.bidding import BidError, reveal
 from referee.worm_up.move_rules import changes
 from referee.worm_up.rules import Rule
 from referee.worm_up.setup_rules import setup_as_read
-from referee.worm_up.state import Phase, WormUpState
+from referee.worm_up.state import Phase, Worm, WormUpState
 from referee.worm_up.table import TableRead
 from tabletop.events import Bid, Event, Notice, Verdict
 from tabletop.scene import Point2
@@ -90,13 +90,17 @@ def judge_bid(game: WormUp, state: WormUpState, bid: Bid, seq: int) -> Step[Worm
 def moves_stand(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event, ...]]:
     """A bid while the last table is in doubt and worms still have to move: the players went
     on, so those worms are taken as moved (each placed where the next table reads it whole)
-    and the next round's bidding opens (a warning notice says so)."""
+    and the next round's bidding opens (a warning notice says so). So is a worm whose place
+    this round was never proved (``placed_late``: its move taken as made where a reading
+    showed it, or placed from a table after the reveal): a table in doubt since may show it
+    moved, unjudged (misread sim 159306: yellow's move taken as made before it was made, its
+    real move then doubted; the next round judged it from where it no longer lay)."""
     assert state.reveal is not None
     left = [m.player for m in state.reveal.order if m.player not in state.moved]
     steps = {m.player: m.number for m in state.reveal.order
              if m.player in left and m.number is not None and m.player not in state.unsure}
     new = replace(state, moved=(*state.moved, *left), doubted=False,
-                  unsure=tuple(dict.fromkeys((*state.unsure, *left))),
+                  unsure=tuple(dict.fromkeys((*state.unsure, *left, *state.placed_late))),
                   unsure_steps=(*((p, k) for p, k in state.unsure_steps if p not in left),
                                 *steps.items()))
     new = maybe_end_round(new)
@@ -114,7 +118,7 @@ def revealed(state: WormUpState, seq: int) -> tuple[WormUpState, tuple[Event, ..
     notice = Notice(seq, shown.summary(state.round), "info",
                     {"round": state.round, **shown.to_json()})
     state = replace(state, reveal=shown, rack=shown.rack_next, bids=(), moved=(),
-                    post_moved=False)
+                    post_moved=False, placed_late=())
     return maybe_end_round(state), (notice,)
 
 
@@ -143,13 +147,39 @@ def setup_stands(game: WormUp, state: WormUpState, seq: int
     except RuleBroken:
         return None
     seen = sum(1 for p in scene.pieces if p.kind == "post")
-    started = replace(started, table=scene, phase=Phase.BIDDING)
+    started = replace(one_way(started), table=scene, phase=Phase.BIDDING)
     started, shown = bids_carried(game, state, started, seq)
     finish = "" if started.finish_posts_mm is not None else \
         "; the finish line is taken where the finish posts are first seen"
     return started, (Notice(seq, f"The first table was in doubt and was not fixed; the "
                                  f"players went on, so it stands as read ({seen} of the 4 "
                                  f"posts seen{finish}).", "warning"), *shown)
+
+
+def one_way(state: WormUpState) -> WormUpState:
+    """``state`` with its worms pointing one way when they do not (153234: a first table read
+    after the bids, with posts misread, gave two worms' heads at their tails): worms race one
+    way, so each is turned to point as the first does, and which way that is is told by the
+    first move (``heads_unknown``).
+
+    >>> from referee.worm_up.bidding import Rack
+    >>> a, b = Worm("red", ((0.0, 0.0), (0.0, 20.0))), Worm("blue", ((50.0, 20.0), (50.0, 0.0)))
+    >>> new = one_way(WormUpState(table=None, rack=Rack.fresh(("red", "blue")), worms=(a, b)))
+    >>> new.worm("blue").centres_mm, new.heads_unknown
+    (((50.0, 0.0), (50.0, 20.0)), True)
+    """
+    if not state.worms:
+        return state
+
+    def way(w: Worm) -> tuple[float, float]:
+        return w.head_mm[0] - w.tail_mm[0], w.head_mm[1] - w.tail_mm[1]
+
+    ux, uy = way(state.worms[0])
+    if all(ux * way(w)[0] + uy * way(w)[1] >= 0 for w in state.worms):
+        return state
+    return replace(state, heads_unknown=True, worms=tuple(
+        w if ux * way(w)[0] + uy * way(w)[1] >= 0 else Worm(w.player, w.centres_mm[::-1])
+        for w in state.worms))
 
 
 def maybe_end_round(state: WormUpState) -> WormUpState:
@@ -226,21 +256,50 @@ def rule_one_worm_at_a_time(check: TurnCheck) -> Judgement | None:
         movers = check.movers
         out_of_turn = [p for p in changed if p not in movers[:1]]
         who = out_of_turn[0]
-        return Judgement(Rule.TURN, f"Only one worm may move at a time, but "
-                                    f"{and_list(changed)} moved.", who, check.indices(*changed))
+        found = Judgement(Rule.TURN, f"Only one worm may move at a time, but "
+                                     f"{and_list(changed)} moved.", who,
+                          check.indices(*changed))
+        late = [p for p in changed if p in check.state.placed_late]
+        if check.state.doubted and late:
+            # after a table in doubt, a worm placed from a reading this round may have moved
+            # in that table, on its own (misread sim 159306): not proved at once
+            return replace(found, doubt=f"{and_list(late)}'s worm was placed where a table "
+                                        f"read it after the bids, and the last table was in "
+                                        f"doubt: did they move one at a time? Fix the reading "
+                                        f"or accept the table")
+        return found
     return None
 
 
 def rule_in_its_turn(check: TurnCheck) -> Judgement | None:
     """``order`` (a worm moving before its place in the move order) or ``turn`` (a worm that
-    does not move this round, or has moved)."""
+    does not move this round, or has moved).
+
+    The foul must be provable from what was read. An ``order`` foul says a worm due before
+    the mover has not moved: that holds when each such worm (``next_players``) is where a
+    judged move or a table read before this round's reveal put it, unchanged since. A worm
+    placed from a reading made after the reveal (``placed_late``: taken as moved and placed
+    where a later table read it) may lie where its move of this round already took it, the
+    move unseen (138617: blue, taken as moved in round 2, placed from the first table of
+    round 3, which showed its move of 4; yellow's move was then an ``order`` false alarm).
+    So is a ``turn`` foul for moving again when the worm's move was taken as made where a
+    reading in doubt showed it (it may have been a move half made). Either way it is a doubt
+    (nobody faulted), never a foul."""
     if check.movers:
         return None
     state, player = check.state, check.changed[0]
     assert state.reveal is not None
     pending = state.reveal.mover(player) is not None and player not in state.moved
-    return Judgement(Rule.ORDER if pending else Rule.TURN, not_your_turn(state, player), player,
-                     check.indices(player))
+    found = Judgement(Rule.ORDER if pending else Rule.TURN, not_your_turn(state, player),
+                      player, check.indices(player))
+    due = state.reveal.next_players(state.moved)
+    unproved = [p for p in due if p in state.placed_late] if pending else \
+        [player] if player in state.moved and player in state.placed_late else []
+    if unproved:
+        return replace(found, doubt=f"{and_list(unproved)}'s worm was placed where a table "
+                                    f"read it after the bids, so its move may have been made "
+                                    f"unseen. Fix the reading or accept the table")
+    return found
 
 
 def rule_post_only_for_x(check: TurnCheck) -> Judgement | None:

@@ -13,14 +13,17 @@ from referee.worm_up import (
     one_short,
     post_layout,
     post_misread,
+    setup_rules,
     short_counts,
     still_worms,
+    turns,
     two_readings,
 )
 
 
 @pytest.mark.parametrize("module", [bidding, geometry, game, one_short, post_layout,
-                                    post_misread, short_counts, still_worms, two_readings],
+                                    post_misread, setup_rules, short_counts, still_worms, turns,
+                                    two_readings],
                          ids=lambda m: m.__name__)
 def test_doctests(module):
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)

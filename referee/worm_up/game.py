@@ -790,18 +790,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         assert state.reveal is not None
         rv = state.reveal
         if state.heads_unknown:  # the first move tells which end the heads are
-            try:
-                judge_move(self, state, read, player, still)
-            except RuleBroken:
-                turned = replace(state, worms=tuple(Worm(w.player, w.centres_mm[::-1])
-                                                    for w in state.worms))
-                n = len(state.worm(player).centres_mm)
-                flipped = {n - 1 - i: j for i, j in still.items()}
-                try:
-                    judge_move(self, turned, read, player, flipped)
-                    state, still = turned, flipped
-                except RuleBroken:
-                    pass
+            state, still = self._heads_told(state, read, player, still)
             state = replace(state, heads_unknown=False)
         state, still = self._guess_for_move(state, read, player, still)
         try:
@@ -824,6 +813,30 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         return new, Verdict(seq, player, True, Rule.OK.value,
                             f"{player} moved {number} segments from tail to head{how}.",
                             tuple(new_idx)), worm, number
+
+    def _heads_told(self, state: WormUpState, read: TableRead, player: str,
+                    still: dict[int, int]) -> tuple[WormUpState, dict[int, int]]:
+        """The worms turned the way ``player``'s first move tells, while which end is the
+        head is not known (``heads_unknown``). The way is told by where the segments went,
+        not by whether the count was allowed: a move that lays segments from one end in
+        front of the other is read that way even when it is a foul (a move of 5 on a bid of
+        4 is ``steps``, not ``tail`` because the heads were taken the other way). Order of
+        preference: the way under which the move is legal, then the way under which it
+        goes tail to head (a foul of count, turn or touch), else the worms as they are."""
+        n = len(state.worm(player).centres_mm)
+        turned = (replace(state, worms=tuple(Worm(w.player, w.centres_mm[::-1])
+                                             for w in state.worms)),
+                  {n - 1 - i: j for i, j in still.items()})
+        ways = ((state, still), turned)
+        geometric = (Rule.TAIL.value, Rule.SHAPE.value)
+        rank = []
+        for s, st in ways:
+            try:
+                judge_move(self, s, read, player, st)
+                rank.append(0)
+            except RuleBroken as broken:
+                rank.append(1 if broken.judgement.rule not in geometric else 2)
+        return ways[min(range(len(ways)), key=lambda k: (rank[k], k))]
 
     def _guess_for_move(self, state: WormUpState, read: TableRead, player: str,
                         still: dict[int, int]) -> tuple[WormUpState, dict[int, int]]:

@@ -820,6 +820,25 @@ def test_a_first_table_with_no_post_seen_learns_the_heads_from_the_first_move():
         assert not v.legal and (v.player, v.rule) == ("green", "steps")
 
 
+def test_steps_a_first_move_of_the_wrong_count_with_no_post_seen_is_steps_not_tail():
+    """The first move tells which end is the head even when it is a foul: where the segments
+    went says it (held-out play 158117: 0 of 4 posts seen, blue moved 5 on a bid of 4 toward
+    the finish, ruled ``tail`` because the heads were taken the other way)."""
+    for way, flip in ((90.0, False), (-90.0, True)):
+        h = Game()
+        h.scene(posts=[])
+        h.push(Bid("red", "4"))
+        h.bids(yellow="5", green="6")
+        h.posts = []
+        if flip:
+            h.worms = {p: w[::-1] for p, w in h.worms.items()}
+        before = dict(h.worms)
+        v = verdict(h.move("red", 5, heading_deg=way))
+        assert not v.legal and (v.player, v.rule) == ("red", "steps")
+        h.worms = before  # put right
+        assert verdict(h.move("red", 4, heading_deg=way)).legal
+
+
 def _read_with(scene, confidence: dict[int, float], sure: float = 0.95):
     """``scene`` as vision read it: each piece at ``sure`` but those ``confidence`` names."""
     from dataclasses import replace

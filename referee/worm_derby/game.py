@@ -61,11 +61,12 @@ from referee.worm_derby.setup_rules import (
     judge_setup,
     start_track,
 )
+from referee.worm_derby.start_gaps import start_gap_coins
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.suit_lending import REACH_COINS, lend_suits
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
-from referee.worm_derby.words import at, possessive, sentence
+from referee.worm_derby.words import at, count, possessive, sentence
 from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
@@ -1067,6 +1068,22 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                                        f"fewer than it has, with a gap of one coin's width: the "
                                        f"coin not seen is taken to lie in the gap at "
                                        f"{at(gap.centre_mm)}", "warning"),)
+            else:
+                gaps = self._setup_gap_coins(scene)
+                if gaps:
+                    whole = replace(scene, pieces=(*scene.pieces, *gaps))
+                    judged_whole = judge_setup(self, whole)
+                    if judged_whole.problem is None:
+                        scene, setup = whole, judged_whole
+                        filled = tuple(_notice(seq, f"{possessive(player)} worm shows "
+                                                    f"{count(len(mine), 'coin')} fewer than it "
+                                                    f"has, in gaps as wide as they are: the "
+                                                    f"coins not seen are taken to lie there, at "
+                                                    f"{', '.join(at(c.centre_mm) for c in mine)}",
+                                               "warning")
+                                       for player in self.players
+                                       for mine in [[c for c in gaps if c.suit == player]]
+                                       if mine)
         if setup.problem is not None:
             completed = self._setup_completed(state, scene, seq)
             if completed is not None:
@@ -1119,6 +1136,25 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                              frozenset(self.players))
         places = one_coin_gaps(mine_at, list(scene.pieces), player, rules)
         return places[0] if len(places) == 1 else None
+
+    def _setup_gap_coins(self, scene: Scene) -> tuple[Piece, ...]:
+        """The coins not seen of every worm read short on a first table, each in gaps whole
+        coins wide along its straight line (:mod:`.start_gaps`); empty unless every worm short
+        of coins is filled so, and none has more coins than it should."""
+        out: list[Piece] = []
+        for player in self.players:
+            n = sum(1 for q in scene.pieces if q.kind == "coin" and q.suit == player)
+            if n > self.lengths[player]:
+                return ()
+            if n == self.lengths[player]:
+                continue
+            found = start_gap_coins(scene.pieces, player, self.lengths[player], self.d,
+                                    self.pieces.tile_mm, self.settings.straight_mm,
+                                    self.settings.touch_factor)
+            if found is None:
+                return ()
+            out += found
+        return tuple(out)
 
     def _setup_problem(self, state: DerbyState, scene: Scene, course: Course | None, seq: int,
                        problem: Judgement) -> Step[DerbyState]:

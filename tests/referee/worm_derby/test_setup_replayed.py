@@ -68,3 +68,15 @@ def test_turn_a_worm_of_a_player_who_rolled_is_not_taken_from_a_later_reading():
     _, out = play(game, game.initial_state(), seen(course(), SUNS0[1:], line(40, 0, 2, "moons")),
                   roll("suns", "2"), roll("moons", "null"), seen(course(), SUNS2, MOONS2))
     assert all(legal for _, legal, _ in _verdicts(out))  # where the worms started is not known
+
+
+def test_setup_a_course_the_worms_did_not_start_from_is_not_guessed_from_a_later_reading():
+    """Two face-up tiles (the pylon read face down): one was taken as the pylon and a start
+    tile not seen guessed beside it, a course the worms on the first table did not start from;
+    now the table is asked until a reading shows the course, and the rolls are played again."""
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    state, out = play(game, game.initial_state(), seen(DOWN, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(DOWN, SUNS2, MOONS0))
+    assert state.course is None and not _verdicts(out)
+    _, out = play(game, state, roll("moons", "null"), seen(course(), SUNS2, MOONS2))
+    assert _verdicts(out) == [("moons", False, "turn"), (None, True, "ok")]

@@ -1182,7 +1182,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             # pylon say it lies
             course = self.course_without_a_start_tile(scene)
             if course is not None and not self._starts_the_first_table(state, course):
-                course = None
+                course = None  # not the course; a foul the worms' lie shows needs none
+                lie = self._lie_foul_alone(state, scene, seq)
+                if lie is not None:
+                    return lie
             if course is not None:
                 reason = f"{reason} (a start tile is not seen; it is taken to lie at " \
                          f"{at(course.start_mm[1])})"
@@ -1197,6 +1200,18 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                       where, sentence(f"{reason}: {doubt}")),))
         return Step(state, (judged(Rule.SETUP, reason, pieces, where).verdict(seq, None),))
+
+    def _lie_foul_alone(self, state: DerbyState, scene: Scene, seq: int
+                        ) -> Step[DerbyState] | None:
+        """A foul the worms' lie shows on ``scene`` (:meth:`_lie_foul`, the last roller's
+        asked first), when every worm is read whole there; None otherwise."""
+        shapes: dict[str, tuple[int, ...]] = {}
+        for player in self.players:
+            shape = extract_worm(scene, player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != self.lengths[player]:
+                return None
+            shapes[player] = shape.coins
+        return self._lie_foul(state, scene, shapes, state.early_roller, seq)
 
     def _starts_the_first_table(self, state: DerbyState, course: Course) -> bool:
         """Whether every worm read whole on the first table kept (``early``: read before
@@ -1291,8 +1306,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         for at_seq, event in events:
             if not isinstance(event, SceneSeen):
                 continue
-            rolled = {e.player for k, e in kept if isinstance(e, Roll) and k < at_seq}
-            start = self._start_table(first, event.scene, rolled)
+            before = [e for k, e in kept if isinstance(e, Roll) and k < at_seq]
+            start = self._start_table(first, event.scene, {e.player for e in before},
+                                      any(e.value == "ace" for e in before))
             if start is not None:
                 break
         else:
@@ -1303,6 +1319,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         outputs: tuple[Event, ...] = ()
         moves = 0
         for at_seq, event in events:
+            if isinstance(event, SceneSeen):  # its tiles read as the first table's (no tile
+                # turns over in a race: one read with another face there is that tile)
+                event = SceneSeen(self._faces_of(table, event.scene))
             step = self.step(replay, event, at_seq)
             replay, outputs = step.state, step.outputs
             if at_seq != seq and any(isinstance(o, Doubt) or (isinstance(o, Verdict) and
@@ -1319,7 +1338,20 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             f"legal"))
         return Step(replay, (*outputs, said))  # (a foul first: it is the one pending)
 
-    def _start_table(self, first: Scene, later: Scene, rolled: set[str]
+    def _faces_of(self, table: Scene, scene: Scene) -> Scene:
+        """``scene`` with each tile read within ``same_place_mm`` of a tile of ``table`` with
+        another face or suit given that tile's face and suit."""
+        same = self.settings.same_place_mm
+
+        def known(q: Piece) -> Piece:
+            p = next((p for p in table.pieces if p.kind == "tile" and (p.face, p.suit) != (
+                q.face, q.suit) and math.dist(p.centre_mm, q.centre_mm) <= same), None)
+            return q if p is None else replace(q, face=p.face, suit=p.suit)
+
+        return replace(scene, pieces=tuple(known(q) if q.kind == "tile" else q
+                                           for q in scene.pieces))
+
+    def _start_table(self, first: Scene, later: Scene, rolled: set[str], ace: bool
                      ) -> tuple[Scene, SetupJudged] | None:
         """The first table completed from a later reading, and its setup, when it is a race
         at the start: a tile of ``later`` clear of every tile of ``first`` (it lay there
@@ -1328,12 +1360,14 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         a race: one of the two readings misread it), and each worm read short
         there taken from ``later`` when its player had not rolled before it (``rolled``; the
         worm cannot have moved) and it is read whole there on every coin it was seen on. None
-        when the first table so completed is not a setup (:meth:`_set_up_from`)."""
+        when the first table so completed is not a setup (:meth:`_set_up_from`). ``ace``: an
+        ace was rolled before ``later`` (an obstacle, face down, may have moved: only a
+        face-up tile is taken as found late from it); tiles found late that break the setup
+        are left out."""
         same = self.settings.same_place_mm
         pieces = [next((q for q in later.pieces if q.kind == "tile" and (q.face, q.suit) != (
             p.face, p.suit) and math.dist(p.centre_mm, q.centre_mm) <= same), p)
                   if p.kind == "tile" else p for p in first.pieces]
-        pieces += late_tiles(first, later, self.pieces.tile_mm, self.d)
         for player in self.players:
             had = [p for p in first.pieces if p.kind == "coin" and p.suit == player]
             if len(had) >= self.lengths[player] or player in rolled:
@@ -1343,7 +1377,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                     any(math.dist(p.centre_mm, q.centre_mm) <= same for q in now) for p in had):
                 continue
             pieces = [p for p in pieces if not (p.kind == "coin" and p.suit == player)] + now
-        return self._set_up_from(replace(first, pieces=tuple(pieces)))
+        late = [t for t in late_tiles(first, later, self.pieces.tile_mm, self.d)
+                if not ace or t.face == "up"]
+        return (late and self._set_up_from(replace(first, pieces=(*pieces, *late)))) or \
+            self._set_up_from(replace(first, pieces=tuple(pieces)))
 
     def _set_up_from(self, scene: Scene) -> tuple[Scene, SetupJudged] | None:
         """The table (coins read without a suit lent, coins not seen in gaps filled: as

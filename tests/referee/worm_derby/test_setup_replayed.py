@@ -80,3 +80,23 @@ def test_setup_a_course_the_worms_did_not_start_from_is_not_guessed_from_a_later
     assert state.course is None and not _verdicts(out)
     _, out = play(game, state, roll("moons", "null"), seen(course(), SUNS2, MOONS2))
     assert _verdicts(out) == [("moons", False, "turn"), (None, True, "ok")]
+
+
+def test_obstacle_moved_too_far_on_an_ace_while_the_first_table_was_in_doubt_is_a_foul():
+    """Not a tile found late: after an ace, only a face-up tile (no obstacle) is taken as one
+    the first table missed."""
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    rock, moved = tile(300, 500), tile(386, 500)
+    _, out = play(game, game.initial_state(), seen(DOWN, rock, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(DOWN, rock, SUNS2, MOONS0), roll("moons", "ace"),
+                  seen(course(obstacles=[moved]), SUNS2, MOONS0))
+    assert _verdicts(out) == [("moons", False, "obstacle"), (None, True, "ok")]
+
+
+def test_overlap_shown_by_a_worms_lie_is_called_while_no_course_is_read():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    over = [*line(40, 2 * D, 3, "moons"), *line(40, 4 * D + 13.0, 1, "moons")]
+    _, out = play(game, game.initial_state(), seen(DOWN, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(DOWN, SUNS2, MOONS0), roll("moons", "3"),
+                  seen(DOWN, SUNS2, over))
+    assert _verdicts(out) == [("moons", False, "overlap")]

@@ -1288,7 +1288,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def _replayed_setup(self, state: DerbyState, scene: Scene, seq: int
                         ) -> Step[DerbyState] | None:
         """The first table, read in doubt and rolled on from (``early``), completed by a later
-        reading (:meth:`_start_table`; this one included): the race is set up from it and
+        reading (:meth:`_start_table`; this one included), or else by the one tile read face
+        down there that makes it a course (:meth:`_flipped_start`): the race is set up from it and
         every roll and reading kept since is judged again in turn, ending with this reading,
         whose outputs are said (then the setup's verdict). Only when every reading before this
         one is then judged legal (or unchanged), without a doubt: a foul or a doubt there is
@@ -1312,7 +1313,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             if start is not None:
                 break
         else:
-            return None
+            start = self._flipped_start(first)
+            if start is None:
+                return None
         table, setup = start
         replay = replace(self.initial_state(), table=table, course=setup.course,
                          worms=setup.worms, turn=0, roll=None, fresh=True)
@@ -1337,6 +1340,20 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             f"{count(moves, 'move')} read before this reading {'was' if moves == 1 else 'were'} "
             f"legal"))
         return Step(replay, (*outputs, said))  # (a foul first: it is the one pending)
+
+    def _flipped_start(self, first: Scene) -> tuple[Scene, SetupJudged] | None:
+        """The first table with the one face-down tile that, read face up, makes it a setup
+        (the course's tile misread: the players rolled on from it, and no tile turns over in
+        a race); None unless exactly one such tile does."""
+        found = []
+        for i, p in enumerate(first.pieces):
+            if p.kind == "tile" and p.face == "down":
+                flipped = replace(first, pieces=tuple(replace(q, face="up") if k == i else q
+                                                      for k, q in enumerate(first.pieces)))
+                start = self._set_up_from(flipped)
+                if start is not None:
+                    found.append(start)
+        return found[0] if len(found) == 1 else None
 
     def _faces_of(self, table: Scene, scene: Scene) -> Scene:
         """``scene`` with each tile read within ``same_place_mm`` of a tile of ``table`` with

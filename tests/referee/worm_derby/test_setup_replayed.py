@@ -15,8 +15,8 @@ from tabletop.events import Doubt, Verdict
 from tests.factories import tile
 from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen
 
-DOWN = [*course()[:2], tile(0, 1000)]  # the pylon read face down: no course is found
-HALF = [course()[0], tile(0, 1000)]  # the same, and moons' start tile not seen
+NO_PYLON = course()[:2]  # the pylon not seen: no course is found
+DOWN = [*NO_PYLON, tile(0, 1000)]  # the pylon read face down
 SUNS0 = line(-40, 0, 4, "suns")
 MOONS0 = line(40, 0, 4, "moons")
 SUNS2 = line(-40, 2 * D, 4, "suns")
@@ -30,8 +30,8 @@ def _verdicts(out):
 
 def test_turn_a_worm_moved_on_its_null_roll_while_the_first_table_was_in_doubt_is_a_foul():
     game = new_game(lengths={"suns": 4, "moons": 4})
-    state, out = play(game, game.initial_state(), seen(DOWN, SUNS0, MOONS0),
-                      roll("suns", "2"), seen(HALF, SUNS2, MOONS0), roll("moons", "null"),
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(NO_PYLON, SUNS2, MOONS0), roll("moons", "null"),
                       seen(course(), SUNS2, MOONS2))
     assert _verdicts(out) == [("moons", False, "turn"), (None, True, "ok")]
     assert "suns 2, moons null" in out[-1].reason and "1 move" in out[-1].reason
@@ -44,9 +44,13 @@ def test_turn_a_worm_moved_on_its_null_roll_while_the_first_table_was_in_doubt_i
 
 def test_steps_a_move_read_when_the_first_table_is_completed_is_judged():
     game = new_game(lengths={"suns": 4, "moons": 4})
-    state, out = play(game, game.initial_state(), seen(DOWN, SUNS0, MOONS0),
-                      roll("suns", "2"), seen(course(), SUNS2, MOONS0))
-    assert _verdicts(out) == [("suns", True, "ok"), (None, True, "ok")]
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(NO_PYLON, SUNS2, MOONS0), roll("moons", "2"),
+                      seen(course(), SUNS2, MOONS2))
+    assert _verdicts(out) == [("moons", True, "ok"), (None, True, "ok")]
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(course(), SUNS2, MOONS0))  # (_setup_completed)
+    assert set(_verdicts(out)) == {("suns", True, "ok"), (None, True, "ok")}
     assert game.describe(state)["turn"] == "moons"
     _, out = play(game, state, roll("moons", "2"), seen(course(), SUNS2, line(40, 3 * D, 4,
                                                                               "moons")))
@@ -55,8 +59,8 @@ def test_steps_a_move_read_when_the_first_table_is_completed_is_judged():
 
 def test_steps_a_foul_read_before_the_course_stood_is_not_called_late_but_said_once():
     game = new_game(lengths={"suns": 4, "moons": 4})
-    _, out = play(game, game.initial_state(), seen(DOWN, SUNS0, MOONS0),
-                  roll("suns", "2"), seen(HALF, SUNS3, MOONS0), roll("moons", "2"),
+    _, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(NO_PYLON, SUNS3, MOONS0), roll("moons", "2"),
                   seen(course(), SUNS3, MOONS2))
     assert _verdicts(out) == [(None, True, "ok")]  # no foul: suns' 3 steps were never asked
     (d,) = [e for e in out if isinstance(e, Doubt) and "could not be judged" in e.reason]
@@ -71,12 +75,12 @@ def test_turn_a_worm_of_a_player_who_rolled_is_not_taken_from_a_later_reading():
 
 
 def test_setup_a_course_the_worms_did_not_start_from_is_not_guessed_from_a_later_reading():
-    """Two face-up tiles (the pylon read face down): one was taken as the pylon and a start
-    tile not seen guessed beside it, a course the worms on the first table did not start from;
-    now the table is asked until a reading shows the course, and the rolls are played again."""
+    """Two face-up tiles (the pylon not seen): one was taken as the pylon and a start tile not
+    seen guessed beside it, a course the worms on the first table did not start from; now the
+    table is asked until a reading shows the course, and the rolls are played again."""
     game = new_game(lengths={"suns": 4, "moons": 4})
-    state, out = play(game, game.initial_state(), seen(DOWN, SUNS0, MOONS0),
-                      roll("suns", "2"), seen(DOWN, SUNS2, MOONS0))
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(NO_PYLON, SUNS2, MOONS0))
     assert state.course is None and not _verdicts(out)
     _, out = play(game, state, roll("moons", "null"), seen(course(), SUNS2, MOONS2))
     assert _verdicts(out) == [("moons", False, "turn"), (None, True, "ok")]
@@ -87,8 +91,8 @@ def test_obstacle_moved_too_far_on_an_ace_while_the_first_table_was_in_doubt_is_
     the first table missed."""
     game = new_game(lengths={"suns": 4, "moons": 4})
     rock, moved = tile(300, 500), tile(386, 500)
-    _, out = play(game, game.initial_state(), seen(DOWN, rock, SUNS0, MOONS0),
-                  roll("suns", "2"), seen(DOWN, rock, SUNS2, MOONS0), roll("moons", "ace"),
+    _, out = play(game, game.initial_state(), seen(NO_PYLON, rock, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(NO_PYLON, rock, SUNS2, MOONS0), roll("moons", "ace"),
                   seen(course(obstacles=[moved]), SUNS2, MOONS0))
     assert _verdicts(out) == [("moons", False, "obstacle"), (None, True, "ok")]
 
@@ -96,7 +100,16 @@ def test_obstacle_moved_too_far_on_an_ace_while_the_first_table_was_in_doubt_is_
 def test_overlap_shown_by_a_worms_lie_is_called_while_no_course_is_read():
     game = new_game(lengths={"suns": 4, "moons": 4})
     over = [*line(40, 2 * D, 3, "moons"), *line(40, 4 * D + 13.0, 1, "moons")]
-    _, out = play(game, game.initial_state(), seen(DOWN, SUNS0, MOONS0),
-                  roll("suns", "2"), seen(DOWN, SUNS2, MOONS0), roll("moons", "3"),
-                  seen(DOWN, SUNS2, over))
+    _, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(NO_PYLON, SUNS2, MOONS0), roll("moons", "3"),
+                  seen(NO_PYLON, SUNS2, over))
     assert _verdicts(out) == [("moons", False, "overlap")]
+
+
+def test_turn_the_one_tile_read_face_down_that_makes_a_course_is_the_pylon_once_play_is_on():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    _, out = play(game, game.initial_state(), seen(DOWN, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(DOWN, SUNS2, MOONS0), roll("moons", "null"),
+                  seen(DOWN, SUNS2, MOONS2))
+    assert _verdicts(out) == [("suns", True, "ok"), (None, True, "ok"),
+                              ("moons", False, "turn")]

@@ -1181,11 +1181,6 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             # the race is on, but a start tile is not seen: where the worms' tails and the
             # pylon say it lies
             course = self.course_without_a_start_tile(scene)
-            if course is not None and not self._starts_the_first_table(state, course):
-                course = None  # not the course; a foul the worms' lie shows needs none
-                lie = self._lie_foul_alone(state, scene, seq)
-                if lie is not None:
-                    return lie
             if course is not None:
                 reason = f"{reason} (a start tile is not seen; it is taken to lie at " \
                          f"{at(course.start_mm[1])})"
@@ -1200,36 +1195,6 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return Step(state, (Doubt(seq, None, tuple(i for i in pieces if i >= 0),
                                       where, sentence(f"{reason}: {doubt}")),))
         return Step(state, (judged(Rule.SETUP, reason, pieces, where).verdict(seq, None),))
-
-    def _lie_foul_alone(self, state: DerbyState, scene: Scene, seq: int
-                        ) -> Step[DerbyState] | None:
-        """A foul the worms' lie shows on ``scene`` (:meth:`_lie_foul`, the last roller's
-        asked first), when every worm is read whole there; None otherwise."""
-        shapes: dict[str, tuple[int, ...]] = {}
-        for player in self.players:
-            shape = extract_worm(scene, player, self.d, self.settings)
-            if not shape.ok or len(shape.coins) != self.lengths[player]:
-                return None
-            shapes[player] = shape.coins
-        return self._lie_foul(state, scene, shapes, state.early_roller, seq)
-
-    def _starts_the_first_table(self, state: DerbyState, course: Course) -> bool:
-        """Whether every worm read whole on the first table kept (``early``: read before
-        anyone moved) has an end coin between ``course``'s start tiles: a course guessed from
-        a later reading (:meth:`course_without_a_start_tile`) that the worms did not start
-        from is not the course."""
-        first = next((e.scene for _, e in state.early if isinstance(e, SceneSeen)), None)
-        if first is None:
-            return True
-        for player in self.players:
-            shape = extract_worm(first, player, self.d, self.settings)
-            if not shape.ok or len(shape.coins) != self.lengths[player]:
-                continue
-            ends = (first.pieces[shape.coins[0]].centre_mm,
-                    first.pieces[shape.coins[-1]].centre_mm)
-            if not any(course.between_start_tiles(e) for e in ends):
-                return False
-        return True
 
     def _setup_completed(self, state: DerbyState, scene: Scene, seq: int
                          ) -> Step[DerbyState] | None:

@@ -1249,6 +1249,66 @@ def misread(play: Playthrough, seed: int, p: float, same_miss: bool = False) -> 
     return _score(play, said, seen)
 
 
+def _pylon_down(scene: Scene) -> Scene:
+    """The scene with the face-up tile farthest from the coins (Worm Derby's pylon) read face
+    down, suit unseen."""
+    coins = [p for p in scene.pieces if p.kind == "coin"]
+    up = [k for k, p in enumerate(scene.pieces) if p.kind == "tile" and p.face == "up"]
+    if not up or not coins:
+        return scene
+    cx, cy = sum(c.x_mm for c in coins) / len(coins), sum(c.y_mm for c in coins) / len(coins)
+    k = max(up, key=lambda k: math.dist(scene.pieces[k].centre_mm, (cx, cy)))
+    return replace(scene, pieces=tuple(replace(p, face="down", suit=None) if i == k else p
+                                       for i, p in enumerate(scene.pieces)))
+
+
+def _pylon_gone(scene: Scene) -> Scene:
+    """The scene without its pylon (see :func:`_pylon_down`)."""
+    down = _pylon_down(scene)
+    return replace(scene, pieces=tuple(p for p, q in zip(scene.pieces, down.pieces, strict=True)
+                                       if p == q))
+
+
+def _two_coins_gone(scene: Scene) -> Scene:
+    """The scene without the second and third coins (in x, then y) of the last worm's suit."""
+    suits = sorted({p.suit for p in scene.pieces if p.kind == "coin" and p.suit})
+    mine = sorted((k for k, p in enumerate(scene.pieces) if p.kind == "coin"
+                   and suits and p.suit == suits[-1]),
+                  key=lambda k: scene.pieces[k].centre_mm)
+    drop = set(mine[1:3]) if len(mine) >= 4 else set()
+    return replace(scene, pieces=tuple(p for i, p in enumerate(scene.pieces) if i not in drop))
+
+
+FIRST_MISREADS = {"pylon-down": _pylon_down, "pylon-gone": _pylon_gone,
+                  "two-coins-gone": _two_coins_gone}
+"""How ``--first-misread`` misreads the first still tables (Worm Derby's first table in doubt)."""
+
+
+def first_misread(play: Playthrough, how: str, stills: int) -> Score:
+    """The playthrough as exact records (no rendering, no vision) whose first ``stills`` still
+    tables are read one way wrong (:data:`FIRST_MISREADS`), the rest exact: a first table in
+    doubt and the players rolling on from it (issue 13: rolls kept and judged again)."""
+    from live.bus import Bus
+    from live.log import GameLog
+    from live.table import Table
+
+    table = Table(GameLog(":memory:"), Bus())
+    said: dict[int, list[Event]] = {}
+    seen: dict[int, list[Scene]] = {}
+    n = 0
+    for i, s in enumerate(play.steps):
+        if isinstance(s, Say):
+            said.setdefault(i, []).extend(o for _, o in table.submit(s.event).outputs)
+            continue
+        if not isinstance(s, Still):
+            continue
+        scene = FIRST_MISREADS[how](s.scene) if n < stills else s.scene
+        n += 1
+        said.setdefault(i, []).extend(o for _, o in table.submit(SceneSeen(scene)).outputs)
+        seen.setdefault(i, []).append(scene)
+    return _score(play, said, seen)
+
+
 def _score(play: Playthrough, said: dict[int, list[Event]], seen: dict[int, list[Scene]]
            ) -> Score:
     """Scores what the table said (``said``: step -> outputs) and read (``seen``) at each step
@@ -1382,6 +1442,11 @@ def main(argv: list[str] | None = None) -> int:
                          "(a piece not seen, or read 3 mm off; see misread())")
     ap.add_argument("--same-miss", action="store_true",
                     help="with --misread: a piece a reading lacks, the second lacks too")
+    ap.add_argument("--first-misread", choices=sorted(FIRST_MISREADS),
+                    help="no rendering: the exact records with the first still tables misread "
+                         "this way (see first_misread())")
+    ap.add_argument("--first-stills", type=int, default=2,
+                    help="with --first-misread: how many still tables are misread")
     args = ap.parse_args(argv)
     if args.rescore and args.dump is None:
         ap.error("--rescore needs --dump (the folder of kept events)")
@@ -1400,7 +1465,9 @@ def main(argv: list[str] | None = None) -> int:
         for play in playthroughs(seed, games, args.short, args.every_foul):
             dump = None if args.dump is None else \
                 Path(args.dump) / f"{play.name}-{seed}.jsonl"
-            if args.misread is not None:
+            if args.first_misread is not None:
+                score = first_misread(play, args.first_misread, args.first_stills)
+            elif args.misread is not None:
                 score = misread(play, seed, args.misread, args.same_miss)
             elif args.rescore:
                 assert dump is not None
@@ -1416,7 +1483,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.verbose:
                 for n in score.notes:
                     print(f"# {play.name} seed {seed}: {n}", file=sys.stderr)
-        if not args.rescore and args.misread is None and not args.short and any(
+        if not args.rescore and args.misread is None and args.first_misread is None and \
+                not args.short and any(
                 g.startswith("worm-derby") for g in games):
             read, there = gap_coins(seed, args.table, args.light)
             total.counts["gap_coins_read"] += read

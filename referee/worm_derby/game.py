@@ -58,14 +58,16 @@ from referee.worm_derby.setup_rules import (
     COIN_MISREAD,
     WORM_START_RULES,
     SetupCheck,
+    SetupJudged,
     judge_setup,
     start_track,
 )
+from referee.worm_derby.start_gaps import start_gap_coins
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.suit_lending import REACH_COINS, lend_suits
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff
-from referee.worm_derby.words import at, possessive, sentence
+from referee.worm_derby.words import at, count, possessive, sentence
 from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
@@ -87,6 +89,11 @@ DEFAULT_LENGTH = 6
 WHOLE_RULES = frozenset({Rule.OVERLAP, Rule.TOUCH, Rule.GAP, Rule.SHAPE, Rule.DIRECTION,
                          Rule.STEPS})
 """Fouls of the mover's own coins: called on a reading whose guesses lie clear of the worm."""
+
+
+EARLY_KEPT = 40
+"""Most readings and rolls kept while no course is set up (``early`` in :class:`DerbyState`):
+beyond them the first table is not played again from."""
 
 
 def _notice(seq: int, message: str, level: str = "info") -> Notice:
@@ -267,7 +274,13 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             step = Step(state, (Verdict(seq, getattr(event, "player", None), False,
                                         Rule.EVENT.value,
                                         f"A {event.type} event has no meaning in worm-derby."),))
-        return self.settle(state, step, seq, event, refused=isinstance(event, Roll))
+        step = self.settle(state, step, seq, event, refused=isinstance(event, Roll))
+        if step.state.course is not None:
+            return step if not step.state.early else Step(replace(step.state, early=()),
+                                                          step.outputs)
+        if isinstance(event, Roll | SceneSeen) and len(state.early) < EARLY_KEPT:
+            return Step(replace(step.state, early=(*state.early, (seq, event))), step.outputs)
+        return step
 
     def _doubt_stands(self, state: DerbyState, seq: int) -> tuple[DerbyState, tuple[Event, ...]]:
         """The next player rolls while the last reading is in doubt: the players went on, so
@@ -1067,10 +1080,29 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                                        f"fewer than it has, with a gap of one coin's width: the "
                                        f"coin not seen is taken to lie in the gap at "
                                        f"{at(gap.centre_mm)}", "warning"),)
+            else:
+                gaps = self._setup_gap_coins(scene)
+                if gaps:
+                    whole = replace(scene, pieces=(*scene.pieces, *gaps))
+                    judged_whole = judge_setup(self, whole)
+                    if judged_whole.problem is None:
+                        scene, setup = whole, judged_whole
+                        filled = tuple(_notice(seq, f"{possessive(player)} worm shows "
+                                                    f"{count(len(mine), 'coin')} fewer than it "
+                                                    f"has, in gaps as wide as they are: the "
+                                                    f"coins not seen are taken to lie there, at "
+                                                    f"{', '.join(at(c.centre_mm) for c in mine)}",
+                                               "warning")
+                                       for player in self.players
+                                       for mine in [[c for c in gaps if c.suit == player]]
+                                       if mine)
         if setup.problem is not None:
             completed = self._setup_completed(state, scene, seq)
             if completed is not None:
                 return completed
+            replayed = self._replayed_setup(state, scene, seq)
+            if replayed is not None:
+                return replayed
             if state.early_roller is None and state.setup_seen is None:
                 state = replace(state, setup_seen=scene)
             step = self._setup_problem(state, scene, setup.course, seq, setup.problem)
@@ -1119,6 +1151,25 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                              frozenset(self.players))
         places = one_coin_gaps(mine_at, list(scene.pieces), player, rules)
         return places[0] if len(places) == 1 else None
+
+    def _setup_gap_coins(self, scene: Scene) -> tuple[Piece, ...]:
+        """The coins not seen of every worm read short on a first table, each in gaps whole
+        coins wide along its straight line (:mod:`.start_gaps`); empty unless every worm short
+        of coins is filled so, and none has more coins than it should."""
+        out: list[Piece] = []
+        for player in self.players:
+            n = sum(1 for q in scene.pieces if q.kind == "coin" and q.suit == player)
+            if n > self.lengths[player]:
+                return ()
+            if n == self.lengths[player]:
+                continue
+            found = start_gap_coins(scene.pieces, player, self.lengths[player], self.d,
+                                    self.pieces.tile_mm, self.settings.straight_mm,
+                                    self.settings.touch_factor)
+            if found is None:
+                return ()
+            out += found
+        return tuple(out)
 
     def _setup_problem(self, state: DerbyState, scene: Scene, course: Course | None, seq: int,
                        problem: Judgement) -> Step[DerbyState]:
@@ -1198,6 +1249,135 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         moved = self._scene(rolled.state, scene, seq) if rolled.state.roll is not None \
             else Step(rolled.state)
         return Step(moved.state, (said, *rolled.outputs, *moved.outputs))
+
+    def _replayed_setup(self, state: DerbyState, scene: Scene, seq: int
+                        ) -> Step[DerbyState] | None:
+        """The first table, read in doubt and rolled on from (``early``), completed by a later
+        reading (:meth:`_start_table`; this one included), or else by the one tile read face
+        down there that makes it a course (:meth:`_flipped_start`): the race is set up from it and
+        every roll and reading kept since is judged again in turn, ending with this reading,
+        whose outputs are said (then the setup's verdict). Only when every reading before this
+        one is then judged legal (or unchanged), without a doubt: a foul or a doubt there is
+        not provable so late (the table was never asked). None otherwise."""
+        if state.early_roller is None or len(state.early) >= EARLY_KEPT:
+            return None
+        kept = state.early
+        k0 = next((k for k, (_, e) in enumerate(kept) if isinstance(e, SceneSeen)), None)
+        if k0 is None:
+            return None
+        first_seq, first_event = kept[k0]
+        assert isinstance(first_event, SceneSeen)
+        first = first_event.scene
+        events = (*kept[k0 + 1:], (seq, SceneSeen(scene)))
+        for at_seq, event in events:
+            if not isinstance(event, SceneSeen):
+                continue
+            before = [e for k, e in kept if isinstance(e, Roll) and k < at_seq]
+            start = self._start_table(first, event.scene, {e.player for e in before},
+                                      any(e.value == "ace" for e in before))
+            if start is not None:
+                break
+        else:
+            start = self._flipped_start(first)
+            if start is None:
+                return None
+        table, setup = start
+        replay = replace(self.initial_state(), table=table, course=setup.course,
+                         worms=setup.worms, turn=0, roll=None, fresh=True)
+        outputs: tuple[Event, ...] = ()
+        moves = 0
+        for at_seq, event in events:
+            if isinstance(event, SceneSeen):  # its tiles read as the first table's (no tile
+                # turns over in a race: one read with another face there is that tile)
+                event = SceneSeen(self._faces_of(table, event.scene))
+            step = self.step(replay, event, at_seq)
+            replay, outputs = step.state, step.outputs
+            if at_seq != seq and any(isinstance(o, Doubt) or (isinstance(o, Verdict) and
+                                     not o.legal) for o in outputs):
+                return None
+            moves += sum(1 for o in outputs if isinstance(o, Verdict) and o.player is not None
+                         and at_seq != seq)
+        rolls = [f"{e.player} {e.value}" for _, e in kept if isinstance(e, Roll)]
+        said = Verdict(seq, None, True, Rule.OK.value, sentence(
+            f"{setup.reason.rstrip('.')}, from the first table read at {first_seq} (in doubt "
+            f"then; a later reading shows what it missed, where nothing moved); the rolls made "
+            f"since ({', '.join(rolls)}) are played again from it, and "
+            f"{count(moves, 'move')} read before this reading {'was' if moves == 1 else 'were'} "
+            f"legal"))
+        return Step(replay, (*outputs, said))  # (a foul first: it is the one pending)
+
+    def _flipped_start(self, first: Scene) -> tuple[Scene, SetupJudged] | None:
+        """The first table with the one face-down tile that, read face up, makes it a setup
+        (the course's tile misread: the players rolled on from it, and no tile turns over in
+        a race); None unless exactly one such tile does."""
+        found = []
+        for i, p in enumerate(first.pieces):
+            if p.kind == "tile" and p.face == "down":
+                flipped = replace(first, pieces=tuple(replace(q, face="up") if k == i else q
+                                                      for k, q in enumerate(first.pieces)))
+                start = self._set_up_from(flipped)
+                if start is not None:
+                    found.append(start)
+        return found[0] if len(found) == 1 else None
+
+    def _faces_of(self, table: Scene, scene: Scene) -> Scene:
+        """``scene`` with each tile read within ``same_place_mm`` of a tile of ``table`` with
+        another face or suit given that tile's face and suit."""
+        same = self.settings.same_place_mm
+
+        def known(q: Piece) -> Piece:
+            p = next((p for p in table.pieces if p.kind == "tile" and (p.face, p.suit) != (
+                q.face, q.suit) and math.dist(p.centre_mm, q.centre_mm) <= same), None)
+            return q if p is None else replace(q, face=p.face, suit=p.suit)
+
+        return replace(scene, pieces=tuple(known(q) if q.kind == "tile" else q
+                                           for q in scene.pieces))
+
+    def _start_table(self, first: Scene, later: Scene, rolled: set[str], ace: bool
+                     ) -> tuple[Scene, SetupJudged] | None:
+        """The first table completed from a later reading, and its setup, when it is a race
+        at the start: a tile of ``later`` clear of every tile of ``first`` (it lay there
+        unseen: :func:`referee.worm_derby.late_found.late_tiles`), a tile read in the same
+        place with another face or suit there taken as read there (no tile is turned over in
+        a race: one of the two readings misread it), and each worm read short
+        there taken from ``later`` when its player had not rolled before it (``rolled``; the
+        worm cannot have moved) and it is read whole there on every coin it was seen on. None
+        when the first table so completed is not a setup (:meth:`_set_up_from`). ``ace``: an
+        ace was rolled before ``later`` (an obstacle, face down, may have moved: only a
+        face-up tile is taken as found late from it); tiles found late that break the setup
+        are left out."""
+        same = self.settings.same_place_mm
+        pieces = [next((q for q in later.pieces if q.kind == "tile" and (q.face, q.suit) != (
+            p.face, p.suit) and math.dist(p.centre_mm, q.centre_mm) <= same), p)
+                  if p.kind == "tile" else p for p in first.pieces]
+        for player in self.players:
+            had = [p for p in first.pieces if p.kind == "coin" and p.suit == player]
+            if len(had) >= self.lengths[player] or player in rolled:
+                continue
+            now = [p for p in later.pieces if p.kind == "coin" and p.suit == player]
+            if len(now) != self.lengths[player] or not all(
+                    any(math.dist(p.centre_mm, q.centre_mm) <= same for q in now) for p in had):
+                continue
+            pieces = [p for p in pieces if not (p.kind == "coin" and p.suit == player)] + now
+        late = [t for t in late_tiles(first, later, self.pieces.tile_mm, self.d)
+                if not ace or t.face == "up"]
+        return (late and self._set_up_from(replace(first, pieces=(*pieces, *late)))) or \
+            self._set_up_from(replace(first, pieces=tuple(pieces)))
+
+    def _set_up_from(self, scene: Scene) -> tuple[Scene, SetupJudged] | None:
+        """The table (coins read without a suit lent, coins not seen in gaps filled: as
+        :meth:`_judge_setup` reads a first table) and its setup, when no setup rule is
+        broken; None otherwise."""
+        lent, _ = lend_suits(scene.pieces, self.lengths, self.d)
+        scene = replace(scene, pieces=tuple(p for p in lent if p is not None))
+        setup = judge_setup(self, scene)
+        if setup.problem is not None and setup.problem.doubt == COIN_MISREAD:
+            gap = self._setup_gap_coin(scene)
+            gaps = (gap,) if gap is not None else self._setup_gap_coins(scene)
+            if gaps:
+                scene = replace(scene, pieces=(*scene.pieces, *gaps))
+                setup = judge_setup(self, scene)
+        return None if setup.problem is not None else (scene, setup)
 
     def _unseen_start_coin(self, first: Scene, player: str) -> Piece | None:
         """The coin of ``player``'s worm, read one coin short on the first table and in the
@@ -1303,6 +1483,13 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 f"{possessive(roller)} last roll was null, yet {possessive(roller)} worm no "
                 f"longer lies at the start: did it move on the null? The moves before the course "
                 f"was set up were not judged: put it back, fix the reading or accept the table")))
+        elif any(isinstance(e, Roll) and e.value not in ("null", "ace") for _, e in state.early):
+            # moves were made on rolls kept while the first table was in doubt, and could not
+            # be judged from it (:meth:`_replayed_setup`): said once, never ruled
+            rolls = [f"{e.player} {e.value}" for _, e in state.early if isinstance(e, Roll)]
+            out.append(Doubt(seq, None, (), None, sentence(
+                f"the moves since the first table (rolls of {', '.join(rolls)}) could not be "
+                f"judged, as it was in doubt: is the table as it stands now right?")))
         return Step(new, tuple(out))
 
     def _at_start(self, scene: Scene, player: str) -> bool:

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field, replace
 from referee.base import GameState
 from referee.pending import Pending
 from referee.worm_derby.course import Course
+from tabletop.events import Event
 from tabletop.scene import Piece, Point2, Scene
 
 
@@ -104,6 +105,10 @@ class DerbyState(GameState):
         setup_seen: The first table read before anyone rolled, when it was in doubt (a coin
             or a tile not seen): a later reading that shows the pieces missing there, of worms
             that did not move, completes it (:meth:`WormDerby._setup_completed`).
+        early: ``(seq, event)``: the readings and rolls given while no course was set up,
+            from the first reading on, once a roll was refused (the first table in doubt):
+            kept to be played again from the first table when a later reading completes it
+            (:meth:`WormDerby._replayed_setup`); empty once the course stands.
         guessed: ``(player, place)``: a coin of a worm placed where a legal move was confirmed
             on a guess (a coin not seen in a gap at a bend, which lay on either side): the
             next reading that shows one coin of that worm within a coin's width of it, where
@@ -132,6 +137,7 @@ class DerbyState(GameState):
     late_seen: tuple[Piece, ...] = ()
     guessed: tuple[tuple[str, Point2], ...] = ()
     setup_seen: Scene | None = None
+    early: tuple[tuple[int, Event], ...] = ()
 
     def worm(self, player: str) -> WormTrack:
         """The track of a player's worm."""

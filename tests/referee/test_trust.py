@@ -155,3 +155,19 @@ def test_dump_a_missing_folder_is_made_and_a_file_in_its_place_is_named(tmp_path
         main(["--misread", "0", "--plays", "1", "--short", "--games", "jungle",
               "--dump", str(blocker / "events")])
     assert f"--dump {blocker / 'events'}" in capsys.readouterr().err
+
+
+def test_first_misread_a_worm_two_coins_short_at_the_start_and_a_pylon_read_face_down(capsys):
+    """Issue 13: a first table in doubt that the players roll on from is judged once a reading
+    completes it (Worm Derby): two coins of a worm not seen in a gap two coins wide, or the
+    pylon read face down on the first two tables, cost no verdict and raise no false alarm."""
+    from bench.bench_trust import main
+
+    for how, stills in (("two-coins-gone", "1"), ("pylon-down", "2")):
+        assert main(["--first-misread", how, "--first-stills", stills, "--plays", "1",
+                     "--short", "--games", "worm-derby", "--seed", "160000"]) == 0
+        figures = dict(line.split("=") for line in capsys.readouterr().out.splitlines()
+                       if "=" in line and "." not in line.split("=")[0])
+        assert figures["false_alarms"] == "0" and figures["missed_fouls"] == "0", how
+        if how == "two-coins-gone":
+            assert figures["verdicts_missing"] == "0"

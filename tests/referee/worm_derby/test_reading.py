@@ -258,8 +258,9 @@ def test_setup_in_doubt_then_rolled_on_is_set_up_as_the_table_stands():
     state, out = play(game, game.initial_state(), SceneSeen(Scene.of(moons_short)),
                       roll("suns", "2"), seen(course(obstacles=[OBSTACLE]), SUNS2,
                                               line(40, D, 6, "moons")), roll("moons", "3"))
-    assert kinds(out)[-1] == ("Verdict", "ok")
-    assert "as the table stands" in out[-1].reason and "moons' turn" in out[-1].reason
+    assert kinds(out)[-2:] == [("Verdict", "ok"), ("Doubt", None)]
+    assert "as the table stands" in out[-2].reason and "moons' turn" in out[-2].reason
+    assert "could not be judged" in out[-1].reason  # suns' move on its 2 (said once)
     assert game.describe(state)["turn"] == "moons" and state.roll == "3"
 
 

@@ -97,10 +97,44 @@ def test_setup_a_worm_read_one_coin_short_with_a_one_coin_gap_is_set_up_with_a_w
     assert any(isinstance(e, Notice) and "gap" in e.message for e in out)
 
 
-def test_setup_a_worm_read_two_coins_short_is_still_a_doubt():
+def test_setup_a_worm_read_two_coins_short_in_a_gap_two_coins_wide_is_set_up_with_them_there():
+    from tabletop.events import Notice
     from tests.referee.worm_derby.helpers import D
 
     game = new_game(lengths={"suns": 4, "moons": 4})
     gaps = [c for c in MOONS0 if c.centre_mm not in ((40.0, D), (40.0, 2 * D))]
+    state, out = play(game, game.initial_state(), seen(course(), SUNS0, gaps))
+    assert isinstance(out[0], Verdict) and out[0].legal
+    notes = [e.message for e in out if isinstance(e, Notice) and "gaps" in e.message]
+    assert len(notes) == 1 and "2 coins fewer" in notes[0]
+    assert sorted(state.worm("moons").coins_mm) == sorted(c.centre_mm for c in MOONS0)
+
+
+def test_setup_a_worm_read_two_coins_short_where_its_gaps_hold_one_is_still_a_doubt():
+    from tests.referee.worm_derby.helpers import D
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    gaps = [c for c in MOONS0 if c.centre_mm not in ((40.0, D), (40.0, 3 * D))]  # an end too
     out = _first(game, course(), SUNS0, gaps)
+    assert [type(e) for e in out] == [Doubt]
+
+
+def test_setup_a_worm_read_short_with_a_gap_no_whole_coin_wide_is_still_a_doubt():
+    from tests.factories import coin
+    from tests.referee.worm_derby.helpers import D
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    odd = [coin(40, 0, "moons"), coin(40, D, "moons"), coin(40, 3.5 * D, "moons")]
+    out = _first(game, course(), SUNS0, odd)
+    assert [type(e) for e in out] == [Doubt]
+
+
+def test_setup_coins_not_seen_are_not_taken_to_lie_where_another_coin_lies():
+    from tests.factories import coin
+    from tests.referee.worm_derby.helpers import D
+
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    gaps = [c for c in MOONS0 if c.centre_mm not in ((40.0, D), (40.0, 2 * D))]
+    other = coin(40, 1.5 * D, "arms")  # a coin of no worm where the two would lie
+    out = _first(game, course(), SUNS0, [*gaps, other])
     assert [type(e) for e in out] == [Doubt]

@@ -1,0 +1,95 @@
+"""A first table read in doubt, rolled on from, and completed by a later reading: the race is set
+up from it and the rolls and readings kept since are judged again in turn
+(:meth:`WormDerby._replayed_setup`); only when every reading before the last is then legal (a foul
+or a doubt there is not provable so late: the table was never asked). Otherwise the race is set
+up as the table stands, and the moves not judged are said once (a doubt, never a foul).
+
+Held-out trust 154000 (Cannibal): the first table in doubt, suns rolled 3 and moved, moons rolled
+null and moved anyway; the rolls were refused ("no course is set up yet") and the moves were never
+judged, so moons' move on the null passed without a foul.
+"""
+
+from __future__ import annotations
+
+from tabletop.events import Doubt, Verdict
+from tests.factories import tile
+from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen
+
+NO_PYLON = course()[:2]  # the pylon not seen: no course is found
+DOWN = [*NO_PYLON, tile(0, 1000)]  # the pylon read face down
+ONE_START = NO_PYLON[:1]  # nor moons' start tile (no course can be guessed either)
+SUNS0 = line(-40, 0, 4, "suns")
+MOONS0 = line(40, 0, 4, "moons")
+SUNS2 = line(-40, 2 * D, 4, "suns")
+SUNS3 = line(-40, 3 * D, 4, "suns")
+MOONS2 = line(40, 2 * D, 4, "moons")
+
+
+def _verdicts(out):
+    return [(e.player, e.legal, e.rule) for e in out if isinstance(e, Verdict)]
+
+
+def test_turn_a_worm_moved_on_its_null_roll_while_the_first_table_was_in_doubt_is_a_foul():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(ONE_START, SUNS2, MOONS0), roll("moons", "null"),
+                      seen(course(), SUNS2, MOONS2))
+    assert _verdicts(out) == [("moons", False, "turn"), (None, True, "ok")]
+    assert "suns 2, moons null" in out[-1].reason and "1 move" in out[-1].reason
+    assert state.pending is not None and state.pending.player == "moons"
+    # put back: the foul is put right, and it is suns' turn
+    state, out = play(game, state, seen(course(), SUNS2, MOONS0))
+    assert _verdicts(out) == [] and state.pending is None
+    assert game.describe(state)["turn"] == "suns"
+
+
+def test_steps_a_move_read_when_the_first_table_is_completed_is_judged():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(ONE_START, SUNS2, MOONS0), roll("moons", "2"),
+                      seen(course(), SUNS2, MOONS2))
+    assert _verdicts(out) == [("moons", True, "ok"), (None, True, "ok")]
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(course(), SUNS2, MOONS0))  # (_setup_completed)
+    assert set(_verdicts(out)) == {("suns", True, "ok"), (None, True, "ok")}
+    assert game.describe(state)["turn"] == "moons"
+    _, out = play(game, state, roll("moons", "2"), seen(course(), SUNS2, line(40, 3 * D, 4,
+                                                                              "moons")))
+    assert _verdicts(out) == [("moons", False, "steps")]
+
+
+def test_steps_a_foul_read_before_the_course_stood_is_not_called_late_but_said_once():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    _, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(ONE_START, SUNS3, MOONS0), roll("moons", "2"),
+                  seen(course(), SUNS3, MOONS2))
+    assert _verdicts(out) == [(None, True, "ok")]  # no foul: suns' 3 steps were never asked
+    (d,) = [e for e in out if isinstance(e, Doubt) and "could not be judged" in e.reason]
+    assert "suns 2, moons 2" in d.reason
+
+
+def test_turn_a_worm_of_a_player_who_rolled_is_not_taken_from_a_later_reading():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    _, out = play(game, game.initial_state(), seen(course(), SUNS0[1:], line(40, 0, 2, "moons")),
+                  roll("suns", "2"), roll("moons", "null"), seen(course(), SUNS2, MOONS2))
+    assert all(legal for _, legal, _ in _verdicts(out))  # where the worms started is not known
+
+
+def test_obstacle_moved_too_far_on_an_ace_while_the_first_table_was_in_doubt_is_a_foul():
+    """Not a tile found late: after an ace, only a face-up tile (no obstacle) is taken as one
+    the first table missed."""
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    rock, moved = tile(300, 500), tile(386, 500)
+    _, out = play(game, game.initial_state(), seen(NO_PYLON, rock, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(ONE_START, rock, SUNS2, MOONS0), roll("moons", "ace"),
+                  seen(course(obstacles=[moved]), SUNS2, MOONS0))
+    assert _verdicts(out) == [("moons", False, "obstacle"), (None, True, "ok")]
+
+
+def test_turn_the_one_tile_read_face_down_that_makes_a_course_is_the_pylon_once_play_is_on():
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    _, out = play(game, game.initial_state(), seen(DOWN, SUNS0, MOONS0),
+                  roll("suns", "2"), seen(DOWN, SUNS2, MOONS0), roll("moons", "null"),
+                  seen(DOWN, SUNS2, MOONS2))
+    assert _verdicts(out) == [("suns", True, "ok"), (None, True, "ok"),
+                              ("moons", False, "turn")]

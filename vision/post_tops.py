@@ -103,16 +103,20 @@ def lit_top(cfg: PostTopConfig, plain: np.ndarray, start_px: np.ndarray, top_r_p
     win = cv2.blur(plain[y0:y1, x0:x1], (3, 3)).astype(np.float32)
     med = float(np.median(win))
     sigma = 1.4826 * float(np.median(np.abs(win - med)))
-    lift = max(cfg.min_lift, cfg.sigmas * sigma)
-    lit = (win > max(med, TABLE_LEVEL) + lift).astype(np.uint8)
-    n, labels, stats, cents = cv2.connectedComponentsWithStats(lit, connectivity=8)
-    if n <= 1:
+    yy, xx = np.mgrid[:win.shape[0], :win.shape[1]]
+    reach = np.hypot(xx - (x - x0), yy - (y - y0)) <= reach_px
+    if not reach.any():
         return None
-    here = np.array([x - x0, y - y0], float)
-    near = np.hypot(*(cents[1:] - here).T)
-    i = int(np.argmin(near)) + 1
-    if near[i - 1] > reach_px:
+    j = int(np.argmax(np.where(reach, win, -1.0)))
+    py, px = divmod(j, win.shape[1])
+    peak = float(win[py, px])
+    if peak < max(med, TABLE_LEVEL) + max(cfg.min_lift, cfg.sigmas * sigma):
         return None
+    # the top's extent at half its lift over the table round it (as wide for a faint top
+    # as for one lit to white, whose glow a fixed threshold would take for top)
+    lit = (win > med + 0.5 * (peak - med)).astype(np.uint8)
+    _, labels, stats, cents = cv2.connectedComponentsWithStats(lit, connectivity=8)
+    i = int(labels[py, px])
     disc = math.pi * top_r_px ** 2
     area = float(stats[i, cv2.CC_STAT_AREA])
     if not cfg.min_area * disc <= area <= cfg.max_area * disc:
@@ -128,7 +132,6 @@ def lit_top(cfg: PostTopConfig, plain: np.ndarray, start_px: np.ndarray, top_r_p
     if ev[0] <= 0 or math.sqrt(ev[1] / ev[0]) > cfg.max_elongation:
         return None
     c = cents[i]
-    yy, xx = np.mgrid[:lit.shape[0], :lit.shape[1]]
     d = np.hypot(xx - c[0], yy - c[1])
     ring = (d >= cfg.ring[0] * top_r_px) & (d <= cfg.ring[1] * top_r_px)
     if not ring.any() or float(lit[ring].mean()) > cfg.max_ring_lit:

@@ -86,10 +86,13 @@ class PostCandidateConfig:
         one each), both are read, and a reading the judge is sure of is not taken for a post
         hidden behind one found that stands farther from the camera (:func:`_hiding`).
         False: the foot it rates higher only, and every post found hides (as before).
-    tops: Where no wall is read at a place (neither in the level nor in its stretch), a lit
-        post top is looked for in the plain level round it (:mod:`vision.post_tops`) and the
-        post is read at the foot the top implies, 40 mm below it; it stands only where the
-        judge is sure of it, as at a cool peak. None: never.
+    tops: On a dark table (read in the unlikeness, :mod:`vision.post_level`: a post's wall
+        at the table's own level), where no wall is read at a place (neither in the level
+        nor in its stretch), and at places below a lit top (:func:`vision.post_tops.
+        top_places`), a lit post top is looked for in the plain level round it
+        (:mod:`vision.post_tops`) and the post is read at the foot the top implies, 40 mm
+        below it; it stands where the judge gives it the tops' own bar (``min_score``).
+        None: never.
     """
 
     least: float = 0.2
@@ -276,7 +279,9 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
                   else contrast_peaks(coarse[1], coarse[0], cfg.contrast))
         starts += contrast_starts(cpeaks, prep, dets, against, posts, cfg, starts)
     above: list[np.ndarray] = []  # places below a lit top (read from the top alone)
-    if cfg.tops is not None and posts.judge is not None:
+    # only on a table as dark as a post's wall (read in the unlikeness): elsewhere a post's
+    # wall shows, and a lit disc with no wall below it is a die's face or a lamp's spot
+    if cfg.tops is not None and posts.judge is not None and unlike:
         cview, x = frame_input(frame_bgr, calibration) if coarse is None else coarse
         tpeaks = top_places(cfg.tops, x, cview, posts.radius_mm, posts.height_mm)
         above = contrast_starts(tpeaks, prep, dets, against, posts,
@@ -294,7 +299,7 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     level, got, faint = read_starts(posts, level, view, starts, cfg.reach_mm * s, against, cfg)
     got, faint, starts = got + [None] * len(above), faint + [True] * len(above), starts + above
     topped = [False] * len(got)
-    if cfg.tops is not None and posts.judge is not None:
+    if cfg.tops is not None and posts.judge is not None and unlike:
         got, topped = from_tops(cfg.tops, posts, lit, view, starts, got, cfg.reach_mm * s,
                                 against)
     cool = [i >= hot or f for i, (r, f) in enumerate(zip(got, faint, strict=True))

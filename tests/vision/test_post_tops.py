@@ -8,6 +8,7 @@ from dataclasses import replace
 
 import cv2
 import numpy as np
+import pytest
 
 from tabletop.render.variety import draw_case
 from tests.vision.test_posts import _view
@@ -91,8 +92,23 @@ def _posts_found(render, tops: PostTopConfig | None) -> tuple[int, int]:
     return sum(d <= 12.0 for d in near), sum(d > 12.0 for d in near)
 
 
-def test_a_post_on_black_felt_in_glare_is_read_from_its_lit_top() -> None:
-    # tuning seed 310514: its wall at the felt's level, only its top lit (no other stage reads it)
-    render = draw_case(310514, hand=True).render()
+def test_a_post_on_black_felt_under_a_blind_is_read_from_its_lit_top() -> None:
+    # tuning seed 310003, drawn as the bench draws it: its wall at the felt's level, only its
+    # top lit (no other stage reads it)
+    render = draw_case(310003, hand=False).render()
     assert _posts_found(render, None) == (0, 0)
     assert _posts_found(render, PostTopConfig()) == (1, 0)
+
+
+@pytest.mark.parametrize(("table", "light", "clutter"), [
+    ("cloth-black", "glare", "dice"), ("felt-black", "hard", "mixed"),
+    ("cloth-black", "soft", "mug"), ("felt-black", "dim-warm", "phone"),
+])
+def test_clutter_on_a_dark_table_is_read_as_no_post_top(table: str, light: str,
+                                                        clutter: str) -> None:
+    # no post laid: dice (a lit face), a mug's rim, a phone, pages and cards on black felt and
+    # cloth; the lit tops add no post (whatever the other stages read)
+    render = draw_case(311900, hand=False, table=table, light=light, clutter=clutter,
+                       kinds=("coin", "tile")).render()
+    without = _posts_found(render, None)
+    assert _posts_found(render, PostTopConfig()) == without

@@ -29,7 +29,7 @@ from vision.post_features import N_FEATURES
 from vision.post_judge import MODELS
 
 KEYS = ("x", "y", "seed", "family", "light", "source")
-SOURCES = {0: "mask", 1: "net", 2: "contrast"}
+SOURCES = {0: "mask", 1: "net", 2: "contrast", 3: "top"}
 
 
 def pr(y: np.ndarray, s: np.ndarray, threshold: float) -> str:

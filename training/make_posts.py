@@ -39,13 +39,15 @@ from vision.coins import detect_coins
 from vision.post_candidates import (
     PostCandidateConfig,
     contrast_starts,
+    from_tops,
     local_level,
     peak_starts,
     read_starts,
 )
-from vision.post_contrast import contrast_peaks
+from vision.post_contrast import PostContrastConfig, contrast_peaks
 from vision.post_features import N_FEATURES, post_features
 from vision.post_level import for_posts
+from vision.post_tops import top_places
 from vision.posts import detect_posts
 from vision.prepare import prepare
 from vision.proposals import explained_mask
@@ -128,7 +130,8 @@ def candidates(image: np.ndarray, calibration, least: float,
                ) -> list[tuple[np.ndarray, np.ndarray, int, float]]:
     """``(features, feet_mm, source, heat)`` of the post candidates of one frame, as the
     detector would judge them (source 0: the dark mask, 1: the centre net, 2: the places
-    standing out of their surroundings, :mod:`vision.post_contrast`); ``kinds``: the kinds
+    standing out of their surroundings, :mod:`vision.post_contrast`; 3: a lit top on a dark
+    table, :mod:`vision.post_tops`); ``kinds``: the kinds
     the detector is asked for (None: all; a game's own, ``vision.detector.GAME_KINDS``)."""
     base = DetectorConfig() if kinds is None else DetectorConfig(kinds=kinds)
     det = Detector(calibration, config=replace(base, posts=replace(base.posts, judge=None)))
@@ -172,19 +175,36 @@ def candidates(image: np.ndarray, calibration, least: float,
         starts += contrast_starts(contrast_peaks(det.centres.last_input, det.centres.view,
                                                  pc.contrast), prep, others, against, posts,
                                   pc, list(starts))
-    if not starts:
+    above: list[np.ndarray] = []  # below a lit top, on a dark table (vision/post_tops.py)
+    if pc.tops is not None and unlike:
+        above = contrast_starts(top_places(pc.tops, det.centres.last_input, det.centres.view,
+                                           posts.radius_mm, posts.height_mm),
+                                prep, others, against, posts,
+                                replace(pc, contrast=replace(
+                                    pc.contrast or PostContrastConfig(), min_z=pc.tops.min_z,
+                                    max_each=pc.tops.max_places)), [])
+    if not starts and not above:
         return out
-    level = local_level(prep, image, np.array(starts), pc.window_mm * s, unlike)
-    plain = local_level(tprep, image, np.array(starts), pc.window_mm * s) if unlike else None
+    everywhere = np.array(starts + above)
+    level = local_level(prep, image, everywhere, pc.window_mm * s, unlike)
+    plain = local_level(tprep, image, everywhere, pc.window_mm * s) if unlike else None
     heat_of = {tuple(np.round(det.view.to_px(m[None])[0], 3)): h
                for m, h in zip(peaks.centre_mm, peaks.score, strict=True)}
+    lit = level if plain is None else plain
     level, reads, _ = read_starts(posts, level, det.view, starts, pc.reach_mm * s, against, pc)
+    reads, starts = reads + [None] * len(above), starts + above
+    topped = [False] * len(reads)
+    if pc.tops is not None and unlike:
+        reads, topped = from_tops(pc.tops, posts, lit, det.view, starts, reads,
+                                  pc.reach_mm * s, against)
     for i, (px, got) in enumerate(zip(starts, reads, strict=True)):
         if got is None:
             continue
-        feet_mm = det.view.to_mm(got[0])
-        out.append((post_features(posts, level, det.view, got[0], against, plain), feet_mm,
-                    1 if i < net else 2, float(heat_of.get(tuple(np.round(px, 3)), 0.0))))
+        feet = got[0][:1] if topped[i] else got[0]
+        feet_mm = det.view.to_mm(feet)
+        out.append((post_features(posts, level, det.view, feet, against, plain), feet_mm,
+                    3 if topped[i] else 1 if i < net else 2,
+                    float(heat_of.get(tuple(np.round(px, 3)), 0.0))))
     return out
 
 

@@ -120,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
             at = near <= args.hit_mm
             best = float(score[at].max()) if at.any() else 0.0
             top = int(np.flatnonzero(at)[np.argmax(score[at])]) if at.any() else -1
-            src = "-" if top < 0 else ("mask", "net", "contrast")[int(source[top])]
+            src = "-" if top < 0 else ("mask", "net", "contrast", "top")[int(source[top])]
             hot = 0.0 if top < 0 else float(heat[top])
             dc = float(near.min()) if len(near) else math.inf
             c = cause(dc, best, args.hit_mm, jc)
@@ -137,7 +137,7 @@ def main(argv: list[str] | None = None) -> int:
             dk, kind = min(clutter, default=(math.inf, "-"))
             what = kind if dk <= 40.0 else ("post-shadow" if dt <= 45.0 else "table")
             false_by[what] += 1
-            src = "?" if ic < 0 or dc > 2.0 else ("mask", "net", "contrast")[int(source[ic])]
+            src = "?" if ic < 0 or dc > 2.0 else ("mask", "net", "contrast", "top")[int(source[ic])]
             sc = score[ic] if ic >= 0 else 0.0
             lines.append(f"  false {what}: at {np.round(f, 1).tolist()} from {src} "
                          f"score={sc:.2f} post_d={dt:.1f} clutter={kind}@{dk:.0f}")

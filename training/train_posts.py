@@ -78,7 +78,7 @@ def main(argv: list[str] | None = None) -> int:
         "held_out": held,
         "held_out_by_source": {name: figures(y[test & (source == k)], st[source[test] == k],
                                              args.threshold)
-                               for k, name in ((0, "mask"), (1, "net"), (2, "contrast"))},
+                               for k, name in enumerate(("mask", "net", "contrast", "top"))},
         "held_out_by_family": {str(f): figures(y[test][family[test] == f],
                                                st[family[test] == f], args.threshold)
                                for f in sorted(set(family[test].tolist()))},

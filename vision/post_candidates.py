@@ -28,9 +28,15 @@ from vision.detections import Detections
 from vision.namer import Namer
 from vision.namer_classes import CLASSES
 from vision.normalise import TABLE_LEVEL
-from vision.post_contrast import PostContrastConfig, contrast_peaks, frame_contrast_peaks
+from vision.post_contrast import (
+    PostContrastConfig,
+    contrast_peaks,
+    frame_contrast_peaks,
+    frame_input,
+)
 from vision.post_level import for_posts, window_level
 from vision.post_reading import judge_scores
+from vision.post_tops import PostTopConfig, foot_below, lit_top, top_places, top_radius_px
 from vision.posts import (
     CAP,
     PostConfig,
@@ -80,6 +86,13 @@ class PostCandidateConfig:
         one each), both are read, and a reading the judge is sure of is not taken for a post
         hidden behind one found that stands farther from the camera (:func:`_hiding`).
         False: the foot it rates higher only, and every post found hides (as before).
+    tops: On a dark table (read in the unlikeness, :mod:`vision.post_level`: a post's wall
+        at the table's own level), where no wall is read at a place (neither in the level
+        nor in its stretch), and at places below a lit top (:func:`vision.post_tops.
+        top_places`), a lit post top is looked for in the plain level round it
+        (:mod:`vision.post_tops`) and the post is read at the foot the top implies, 40 mm
+        below it; it stands where the judge gives it the tops' own bar (``min_score``).
+        None: never.
     """
 
     least: float = 0.2
@@ -95,6 +108,7 @@ class PostCandidateConfig:
     faint_share: float = 0.05
     contrast: PostContrastConfig | None = field(default_factory=PostContrastConfig)
     touching: bool = True
+    tops: PostTopConfig | None = field(default_factory=PostTopConfig)
 
 
 _POST = CLASSES.index("post")
@@ -264,15 +278,33 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
         cpeaks = (frame_contrast_peaks(frame_bgr, calibration, cfg.contrast) if coarse is None
                   else contrast_peaks(coarse[1], coarse[0], cfg.contrast))
         starts += contrast_starts(cpeaks, prep, dets, against, posts, cfg, starts)
-    if not starts:
+    above: list[np.ndarray] = []  # places below a lit top (read from the top alone)
+    # only on a table as dark as a post's wall (read in the unlikeness): elsewhere a post's
+    # wall shows, and a lit disc with no wall below it is a die's face or a lamp's spot
+    if cfg.tops is not None and posts.judge is not None and unlike:
+        cview, x = frame_input(frame_bgr, calibration) if coarse is None else coarse
+        tpeaks = top_places(cfg.tops, x, cview, posts.radius_mm, posts.height_mm)
+        above = contrast_starts(tpeaks, prep, dets, against, posts,
+                                replace(cfg, contrast=replace(
+                                    cfg.contrast or PostContrastConfig(),
+                                    min_z=cfg.tops.min_z, max_each=cfg.tops.max_places)), [])
+    if not starts and not above:
         return Detections.empty()
     h, w = prep.valid.shape
-    level = local_level(prep, frame_bgr, np.array(starts), cfg.window_mm * s, unlike)
-    plain = local_level(plain_prep, frame_bgr, np.array(starts), cfg.window_mm * s) \
+    everywhere = np.array(starts + above)
+    level = local_level(prep, frame_bgr, everywhere, cfg.window_mm * s, unlike)
+    plain = local_level(plain_prep, frame_bgr, everywhere, cfg.window_mm * s) \
         if unlike else None
+    lit = level if plain is None else plain  # the plain level (the table at 100)
     level, got, faint = read_starts(posts, level, view, starts, cfg.reach_mm * s, against, cfg)
+    got, faint, starts = got + [None] * len(above), faint + [True] * len(above), starts + above
+    topped = [False] * len(got)
+    if cfg.tops is not None and posts.judge is not None and unlike:
+        got, topped = from_tops(cfg.tops, posts, lit, view, starts, got, cfg.reach_mm * s,
+                                against)
     cool = [i >= hot or f for i, (r, f) in enumerate(zip(got, faint, strict=True))
             if r is not None]
+    tops = [t for r, t in zip(got, topped, strict=True) if r is not None]
     read = [r for r in got if r is not None]
     if not read:
         return Detections.empty()
@@ -280,6 +312,11 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
                            against, plain).reshape(-1, 2) if posts.judge is not None else None)
     options: list[tuple[np.ndarray, float, bool]] = []  # foot, score, sure (no namer asked)
     for k, (feet, score) in enumerate(read):
+        if tops[k]:  # read from its lit top: stands where the judge is not far from sure
+            assert cfg.tops is not None and judged is not None
+            if judged[k, 0] >= cfg.tops.min_score:
+                options.append((feet[0], float(judged[k, 0]), True))
+            continue
         if judged is not None and posts.judge is not None:
             j = int(np.argmax(judged[k]))
             if judged[k, j] >= posts.judge.min_score:  # the forest is sure of it
@@ -337,6 +374,34 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
         return Detections.empty()
     return Detections.of(np.array(feet_mm)[keep], ["post"] * int(keep.sum()),
                          confidence=np.clip(np.array(scores)[keep], 0, 1))
+
+
+def from_tops(cfg: PostTopConfig, posts: PostConfig, plain: np.ndarray, view: TopView,
+              starts: list[np.ndarray], got: list[tuple[np.ndarray, float] | None],
+              reach_px: float, against: np.ndarray
+              ) -> tuple[list[tuple[np.ndarray, float] | None], list[bool]]:
+    """``got`` (:func:`read_starts`) with each start that read nothing read from a lit top
+    (:func:`vision.post_tops.lit_top`) where a post standing at the start would show its top,
+    or round the start itself (a place on the top): both feet the foot the top implies; and
+    which readings were made so."""
+    r_top = top_radius_px(view, posts.radius_mm, posts.height_mm)
+    h, w = against.shape
+    got, topped = list(got), [False] * len(got)
+    for i, px in enumerate(starts):
+        if got[i] is not None:
+            continue
+        above = view.to_px(view.camera.seen_at(view.to_mm(px[None]), posts.height_mm))[0]
+        top = lit_top(cfg, plain, above, r_top, reach_px)
+        if top is None:
+            top = lit_top(cfg, plain, px, r_top, reach_px)
+        if top is None:
+            continue
+        foot = foot_below(view, top, posts.height_mm)
+        x, y = (int(v) for v in np.rint(foot))
+        if not (0 <= x < w and 0 <= y < h) or against[y, x]:
+            continue
+        got[i], topped[i] = (np.array([foot, foot]), 0.0), True
+    return got, topped
 
 
 def contrast_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.ndarray,

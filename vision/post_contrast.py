@@ -116,13 +116,21 @@ def contrast_peaks(x: np.ndarray, view: TopView, cfg: PostContrastConfig) -> Pea
 _VIEWS: dict[int, tuple[Calibration, TopView]] = {}
 
 
-def frame_contrast_peaks(frame_bgr: np.ndarray, calibration: Calibration,
-                         cfg: PostContrastConfig) -> Peaks:
-    """:func:`contrast_peaks` of a frame (its coarse view made once per calibration)."""
+def frame_input(frame_bgr: np.ndarray, calibration: Calibration
+                ) -> tuple[TopView, np.ndarray]:
+    """The centre net's coarse view of a calibration (made once per calibration) and its
+    input for a frame."""
     hit = _VIEWS.get(id(calibration))
     if hit is None or hit[0] is not calibration:
         if len(_VIEWS) > 4:
             _VIEWS.clear()
         hit = _VIEWS[id(calibration)] = (calibration, coarse_view(calibration))
     view = hit[1]
-    return contrast_peaks(centre_input(view, frame_bgr), view, cfg)
+    return view, centre_input(view, frame_bgr)
+
+
+def frame_contrast_peaks(frame_bgr: np.ndarray, calibration: Calibration,
+                         cfg: PostContrastConfig) -> Peaks:
+    """:func:`contrast_peaks` of a frame (its coarse view made once per calibration)."""
+    view, x = frame_input(frame_bgr, calibration)
+    return contrast_peaks(x, view, cfg)

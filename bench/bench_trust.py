@@ -53,10 +53,10 @@ import random
 import sys
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -69,6 +69,9 @@ from tabletop.events import Doubt, Event, Roll, SceneSeen, Setup, Verdict
 from tabletop.pieceset import PieceSet
 from tabletop.render import CameraPose, Decal, RenderSettings, render_scene
 from tabletop.scene import Piece, Point2, Scene
+
+if TYPE_CHECKING:
+    from live.table import Table
 
 PIECES = PieceSet()
 D = PIECES.coin_diameter_mm
@@ -1211,21 +1214,11 @@ def misread(play: Playthrough, seed: int, p: float, same_miss: bool = False) -> 
     The referee's share of trust, quick enough to run on many seeds. ``same_miss``: a piece
     the first reading lacks is lacking in the second too (a camera misses a place, a coin
     beside a tile, in every frame)."""
-    from live.bus import Bus
-    from live.log import GameLog
     from live.read_twice import merge_readings, objected
-    from live.table import Table
 
     rng = random.Random(seed * 7919 + len(play.steps))
-    table = Table(GameLog(":memory:"), Bus())
-    said: dict[int, list[Event]] = {}
-    seen: dict[int, list[Scene]] = {}
-    for i, s in enumerate(play.steps):
-        if isinstance(s, Say):
-            said.setdefault(i, []).extend(o for _, o in table.submit(s.event).outputs)
-            continue
-        if not isinstance(s, Still):
-            continue
+
+    def read(table: Table, s: Still, _n: int) -> list[Scene]:
         readings = []
         missed: int | None = None
         for _ in range(2):
@@ -1242,11 +1235,10 @@ def misread(play: Playthrough, seed: int, p: float, same_miss: bool = False) -> 
                 scene = replace(scene, pieces=(*scene.pieces[:k], q, *scene.pieces[k + 1:]))
             readings.append(scene)
         if objected(table.preview(SceneSeen(readings[0]))):  # held, read again: judged as one
-            readings = [merge_readings(*readings)]
-        for scene in readings:
-            said.setdefault(i, []).extend(o for _, o in table.submit(SceneSeen(scene)).outputs)
-            seen.setdefault(i, []).append(scene)
-    return _score(play, said, seen)
+            return [merge_readings(*readings)]
+        return readings
+
+    return _exact_play(play, read)
 
 
 def _pylon_down(scene: Scene) -> Scene:
@@ -1288,6 +1280,15 @@ def first_misread(play: Playthrough, how: str, stills: int) -> Score:
     """The playthrough as exact records (no rendering, no vision) whose first ``stills`` still
     tables are read one way wrong (:data:`FIRST_MISREADS`), the rest exact: a first table in
     doubt and the players rolling on from it (issue 13: rolls kept and judged again)."""
+    return _exact_play(play, lambda _table, s, n: [
+        FIRST_MISREADS[how](s.scene) if n < stills else s.scene])
+
+
+def _exact_play(play: Playthrough, read: Callable[[Table, Still, int], list[Scene]]) -> Score:
+    """The playthrough's exact records through a live table (no rendering, no vision): each
+    ``Say`` submitted as it is, each still table as the readings ``read(table, still, n)``
+    gives (``n``: how many stills came before; ``table`` as it stands, to preview), judged in
+    turn; scored by :func:`_score`."""
     from live.bus import Bus
     from live.log import GameLog
     from live.table import Table
@@ -1302,10 +1303,10 @@ def first_misread(play: Playthrough, how: str, stills: int) -> Score:
             continue
         if not isinstance(s, Still):
             continue
-        scene = FIRST_MISREADS[how](s.scene) if n < stills else s.scene
+        for scene in read(table, s, n):
+            said.setdefault(i, []).extend(o for _, o in table.submit(SceneSeen(scene)).outputs)
+            seen.setdefault(i, []).append(scene)
         n += 1
-        said.setdefault(i, []).extend(o for _, o in table.submit(SceneSeen(scene)).outputs)
-        seen.setdefault(i, []).append(scene)
     return _score(play, said, seen)
 
 

@@ -1323,15 +1323,20 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def _faces_of(self, table: Scene, scene: Scene) -> Scene:
         """``scene`` with each tile read within ``same_place_mm`` of a tile of ``table`` with
         another face or suit given that tile's face and suit."""
-        same = self.settings.same_place_mm
-
         def known(q: Piece) -> Piece:
-            p = next((p for p in table.pieces if p.kind == "tile" and (p.face, p.suit) != (
-                q.face, q.suit) and math.dist(p.centre_mm, q.centre_mm) <= same), None)
+            p = self._retold_tile(table, q)
             return q if p is None else replace(q, face=p.face, suit=p.suit)
 
         return replace(scene, pieces=tuple(known(q) if q.kind == "tile" else q
                                            for q in scene.pieces))
+
+    def _retold_tile(self, scene: Scene, tile: Piece) -> Piece | None:
+        """The tile of ``scene`` read within ``same_place_mm`` of ``tile`` with another face
+        or suit (the same tile: no tile turns over in a race, one reading misread it); None
+        when there is none."""
+        same = self.settings.same_place_mm
+        return next((p for p in scene.pieces if p.kind == "tile" and (p.face, p.suit) != (
+            tile.face, tile.suit) and math.dist(p.centre_mm, tile.centre_mm) <= same), None)
 
     def _start_table(self, first: Scene, later: Scene, rolled: set[str], ace: bool
                      ) -> tuple[Scene, SetupJudged] | None:
@@ -1347,9 +1352,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         face-up tile is taken as found late from it); tiles found late that break the setup
         are left out."""
         same = self.settings.same_place_mm
-        pieces = [next((q for q in later.pieces if q.kind == "tile" and (q.face, q.suit) != (
-            p.face, p.suit) and math.dist(p.centre_mm, q.centre_mm) <= same), p)
-                  if p.kind == "tile" else p for p in first.pieces]
+        pieces = [(self._retold_tile(later, p) or p) if p.kind == "tile" else p
+                  for p in first.pieces]
         for player in self.players:
             had = [p for p in first.pieces if p.kind == "coin" and p.suit == player]
             if len(had) >= self.lengths[player] or player in rolled:

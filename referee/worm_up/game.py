@@ -929,12 +929,8 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             pts = [now[k] for k in order]
             worms = tuple(Worm(p, self._orient(state, w, pts)) if w.player == p else w
                           for w in state.worms)
-            state = replace(state, worms=worms, moved=(*state.moved, p),
+            state = replace(state.placed((p,)), worms=worms, moved=(*state.moved, p),
                             placed_late=(*(q for q in state.placed_late if q != p), p),
-                            unsure=tuple(q for q in state.unsure if q != p),
-                            unsure_steps=tuple(x for x in state.unsure_steps if x[0] != p),
-                            unsure_seen=tuple(x for x in state.unsure_seen if x[0] != p),
-                            guessed=tuple(g for g in state.guessed if g[0] != p),
                             before_move=None)
             return state, (Notice(seq, f"{p}'s move was in doubt and the players went on: it "
                                        f"is taken as made, {p}'s worm where it lies now.",
@@ -1029,13 +1025,10 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             placed.add(w.player)
             if late and not as_seen and not where_it_lay:
                 unproved.append(w.player)
-        return replace(state, worms=tuple(worms),
-                       placed_late=(*state.placed_late,
-                                    *(p for p in unproved if p not in state.placed_late)),
-                       unsure=tuple(p for p in state.unsure if p not in placed),
-                       unsure_steps=tuple(x for x in state.unsure_steps if x[0] not in placed),
-                       unsure_seen=tuple(x for x in state.unsure_seen if x[0] not in placed),
-                       guessed=tuple(g for g in state.guessed if g[0] not in placed)), problem
+        late_too = tuple(p for p in unproved if p not in state.placed_late)
+        new = replace(state.placed(placed), worms=tuple(worms),
+                      placed_late=(*state.placed_late, *late_too))
+        return new, problem
 
     def _place_seen(self, state: WormUpState, scene: Scene, moved_only: bool = False
                     ) -> WormUpState:

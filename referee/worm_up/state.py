@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
@@ -128,6 +129,14 @@ class WormUpState(GameState):
     pending: Pending | None = None
     pending_told: bool = False
     finish_once: tuple[Point2, Point2] | None = None
+
+    def placed(self, players: Collection[str]) -> WormUpState:
+        """This state with ``players``' worms no longer in doubt (placed where a reading
+        showed them): out of ``unsure``, ``unsure_steps``, ``unsure_seen`` and ``guessed``."""
+        return replace(self, unsure=tuple(p for p in self.unsure if p not in players),
+                       unsure_steps=tuple(x for x in self.unsure_steps if x[0] not in players),
+                       unsure_seen=tuple(x for x in self.unsure_seen if x[0] not in players),
+                       guessed=tuple(g for g in self.guessed if g[0] not in players))
 
     def worm(self, player: str) -> Worm:
         """The worm of ``player``."""

@@ -73,6 +73,7 @@
   let presets = [];
   let preview = null;
   let previewTimer = null;
+  let previewGen = 0;  // a preview answered after a newer one, or after "Use", is not shown
 
   function svgEl(tag, attrs, parent) {
     const e = document.createElementNS(NS, tag);
@@ -135,6 +136,7 @@
   }
 
   async function runPreview() {
+    const gen = ++previewGen;
     const ok = complete();
     $("points-use").disabled = true;
     if (ok.length < 4) {
@@ -145,11 +147,14 @@
       return;
     }
     try {
-      preview = await TT.postJSON("/calibration/points/preview", { points: ok });
+      const answer = await TT.postJSON("/calibration/points/preview", { points: ok });
+      if (gen !== previewGen) return;
+      preview = answer;
       $("click-message").textContent = `The grid is drawn (every 50 mm): mean error at the points ${preview.reprojection_mm.toFixed(2)} mm.`;
       $("click-message").className = "message";
       $("points-use").disabled = false;
     } catch (e) {
+      if (gen !== previewGen) return;
       preview = null;
       $("click-message").textContent = e.message;
       $("click-message").className = "message bad";
@@ -173,6 +178,8 @@
   $("points-clear").addEventListener("click", () => { points = []; preview = null; renderPoints(); runPreview(); });
   $("preset").addEventListener("change", () => { points = []; preview = null; renderPoints(); runPreview(); });
   $("points-use").addEventListener("click", async () => {
+    clearTimeout(previewTimer);
+    previewGen++;  // its message is the last word on these points
     try {
       const out = await TT.postJSON("/calibration/points", { points: complete() });
       $("click-message").textContent = "In use: mean error " + out.reprojection_mm.toFixed(2) + " mm" + (out.saved ? " (saved)" : "") + ".";

@@ -1,7 +1,7 @@
 """Which whole scenes lose coins or tiles, and at which step? A diagnostic, run by hand.
 
 ``.venv/bin/python bench/scene_sweep.py SEED N [--hand] [--family F] [--light L]
-[--all]`` renders the renderer's variety one seed at a time (as
+[--all] [--list S1,S2,...]`` renders the renderer's variety one seed at a time (as
 ``bench/bench_vision_accuracy.py`` does; ``--hand``: a hand over each), detects each, and
 prints one line a scene as soon as it is read (only the scenes with coin or tile recall below
 1, unless ``--all``): its conditions, the coins and tiles missed of those in view, whether the
@@ -67,13 +67,18 @@ def main() -> int:
     ap.add_argument("--family", default=None)
     ap.add_argument("--light", default=None, help="only the seeds under this light")
     ap.add_argument("--all", action="store_true", help="a line for every scene")
+    ap.add_argument("--list", default=None, metavar="S1,S2,...",
+                    help="these seeds' renders (SEED and N ignored; e.g. the stone tables "
+                         "under glare picked from draw_case's conditions)")
     a = ap.parse_args()
     detector_mod.propose_centres = _capture
     from tabletop.render.variety import draw_case
 
     causes: Counter = Counter()
     scenes = bad = 0
-    for s in range(a.seed, a.seed + a.n):
+    seeds = ([int(v) for v in a.list.split(",") if v] if a.list
+             else range(a.seed, a.seed + a.n))
+    for s in seeds:
         cond = draw_case(s, hand=a.hand).conditions
         if (a.family is not None and cond["table_family"] != a.family) or (
                 a.light is not None and cond["light"] != a.light):

@@ -46,7 +46,7 @@ from vision.post_candidates import (
 )
 from vision.post_contrast import PostContrastConfig, contrast_peaks
 from vision.post_features import N_FEATURES, post_features
-from vision.post_level import for_posts
+from vision.post_level import for_posts, post_channels
 from vision.post_tops import top_places
 from vision.posts import detect_posts
 from vision.prepare import prepare
@@ -149,7 +149,8 @@ def candidates(image: np.ndarray, calibration, least: float,
     out = []
     tprep = prep
     prep = for_posts(prep, posts.level)  # on a dark table: how unlike the table
-    unlike = prep is not tprep
+    channels = post_channels(tprep, posts.level)  # None: the unlikeness
+    unlike = channels is None
     mask = detect_posts(posts.proposing(), prep, explained, tmask)
     if len(mask):
         feet_px = det.view.to_px(mask.centre_mm)
@@ -186,7 +187,8 @@ def candidates(image: np.ndarray, calibration, least: float,
     if not starts and not above:
         return out
     everywhere = np.array(starts + above)
-    level = local_level(prep, image, everywhere, pc.window_mm * s, unlike)
+    level = local_level(prep, image, everywhere, pc.window_mm * s, unlike,
+                        channels or (0, 1, 2))
     plain = local_level(tprep, image, everywhere, pc.window_mm * s) if unlike else None
     heat_of = {tuple(np.round(det.view.to_px(m[None])[0], 3)): h
                for m, h in zip(peaks.centre_mm, peaks.score, strict=True)}

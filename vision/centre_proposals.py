@@ -21,6 +21,7 @@ import numpy as np
 from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
 from vision.coin_colour import blurred_rim_centres, colour_rim_centres, smoothed
+from vision.coin_judge import coin_judge_for
 from vision.coin_shape import not_round
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
@@ -31,6 +32,7 @@ from vision.posts import PostConfig
 from vision.prepare import Prepared
 from vision.proposals import explained_mask, read_found
 from vision.rim_fit import rim_centres
+from vision.sampling import bilinear
 from vision.square_polish import face_side_px
 from vision.tile_candidates import fit_tiles
 from vision.tile_fit import TileFitConfig
@@ -58,6 +60,25 @@ class CentreProposalConfig:
     faint_tile: Tile candidates down to this heat of the net (below its own threshold) are
         fitted too, under stricter rules (:func:`faint_tiles`); None: only the net's own.
     max_faint: At most this many of those (the hottest; a cost bound).
+    faint_coin: Coin candidates down to this heat of the net (below its own threshold) are
+        fitted too (a coin under a lamp's glare, blurred by a shaking camera or seen small
+        on a busy cloth gets a peak the net is unsure of: :func:`cool_peaks`), each as
+        ``CoinConfig.round_only`` fits (a far edge surely no circle of a coin's radius, where
+        that can be told, is no coin: a pencil's white end under a blind, 0.77 of a coin's
+        radius, read 0.96 by the namer and 0.85 by the judge), and each stands only where
+        the namer gives a coin at least ``faint_seen``; None: only the net's own.
+    max_faint_coin: At most this many of those (the hottest; a cost bound).
+    faint_seen: The namer's least coin probability for a faint coin candidate.
+    faint_votes: The coin judge's least votes for a faint coin candidate: sure of it, as
+        the tile judge's 0.8 is (its own threshold, 0.275, keeps the stages' coins and the
+        net's sure ones; a card's corner index under glare gets 0.73, the faint coins the
+        namer is sure of 0.99-1.0); None: the judge's own.
+    faint_ring: A faint coin candidate stands only where the median of the grey shade (1:
+        the table's level) on a ring 1.3-2 radii from its centre is under this: a coin is a
+        disc with the table beyond its rim, while a card's corner index or a page's print
+        lies inside a sheet brighter than the table all round it (the cards' indices read as
+        faint coins with the namer at 0.94-0.98 and the judge at 0.73-0.92 have rings of
+        1.4-2.1; the coins 0.91-1.02); None: no such check.
     posts: How posts are proposed at the net's post peaks
         (:func:`vision.post_candidates.propose_posts`); None: never.
     reach_mm: How far from its centre a found piece of another kind explains the net's coin
@@ -76,6 +97,11 @@ class CentreProposalConfig:
     fit: TileFitConfig = field(default_factory=TileFitConfig)
     faint_tile: float | None = 0.2
     max_faint: int = 12
+    faint_coin: float | None = 0.2
+    max_faint_coin: int = 24
+    faint_seen: float = 0.9
+    faint_votes: float | None = 0.8
+    faint_ring: float | None = 1.25
     posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
     reach_mm: tuple[tuple[str, float], ...] = (("segment", 12.0), ("token", 18.0))
 
@@ -122,25 +148,42 @@ def faint_tiles(finder: CentreFinder, frame_bgr: np.ndarray, half_bgr: np.ndarra
     under a blind's stripes on a white or stone table the net gives tiles less heat than it
     needs to be sure, and such candidates are then fitted under stricter rules
     (:func:`vision.tile_candidates.fit_tiles`)."""
+    return cool_peaks(finder, frame_bgr, half_bgr, {"tile": least})
+
+
+def cool_peaks(finder: CentreFinder, frame_bgr: np.ndarray, half_bgr: np.ndarray | None,
+               least: dict[str, float | None]) -> dict[str, Peaks]:
+    """The net's peaks, each kind's down to the heat ``least`` gives it (a kind not there, or
+    None, or above the net's own threshold: the net's own). The cool ones are candidates to
+    be judged under stricter rules than the net's sure peaks: a tile's fit
+    (:func:`vision.tile_candidates.fit_tiles`), a coin's namer (``faint_seen``)."""
     sure = finder.least
-    if least is None or least >= sure["tile"]:
+    lower = {k: float(v) for k, v in least.items() if v is not None and v < sure[k]}
+    if not lower:
         return finder.find(frame_bgr, half_bgr)
-    finder.least = {**sure, "tile": least}
+    finder.least = {**sure, **lower}
     try:
         return finder.find(frame_bgr, half_bgr)
     finally:
         finder.least = sure
 
 
+def _free_faint(prep: Prepared, explained: np.ndarray, peaks: Peaks, sure: float,
+                most: int, most_faint: int) -> tuple[np.ndarray, np.ndarray]:
+    """Candidates (view pixels: the net's sure ones first, each the hottest first) and
+    whether each is faint (less heat than ``sure``; at most ``most_faint`` of them)."""
+    hot = peaks.score >= sure
+    a = _free(prep, explained, Peaks(peaks.centre_mm[hot], peaks.score[hot]), most)
+    b = _free(prep, explained, Peaks(peaks.centre_mm[~hot], peaks.score[~hot]),
+              min(most_faint, max(0, most - len(a))))
+    return np.r_[a, b].reshape(-1, 2), np.r_[np.zeros(len(a), bool), np.ones(len(b), bool)]
+
+
 def _free_tiles(prep: Prepared, explained: np.ndarray, peaks: Peaks, sure: float,
                 cfg: CentreProposalConfig) -> tuple[np.ndarray, np.ndarray]:
     """The tile candidates (view pixels, the net's sure ones first, each the hottest first)
     and whether each is faint (less heat than ``sure``; at most ``cfg.max_faint`` of them)."""
-    hot = peaks.score >= sure
-    a = _free(prep, explained, Peaks(peaks.centre_mm[hot], peaks.score[hot]), cfg.max_each)
-    b = _free(prep, explained, Peaks(peaks.centre_mm[~hot], peaks.score[~hot]),
-              min(cfg.max_faint, max(0, cfg.max_each - len(a))))
-    return np.r_[a, b].reshape(-1, 2), np.r_[np.zeros(len(a), bool), np.ones(len(b), bool)]
+    return _free_faint(prep, explained, peaks, sure, cfg.max_each, cfg.max_faint)
 
 
 def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
@@ -155,7 +198,8 @@ def propose_centres(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     if cool is not None and cool < sure["post"]:  # cool post peaks are judged too
         finder.least = {**sure, "post": cool}
     try:
-        peaks = faint_tiles(finder, frame_bgr, half_bgr, cfg.faint_tile)
+        peaks = cool_peaks(finder, frame_bgr, half_bgr,
+                           {"tile": cfg.faint_tile, "coin": cfg.faint_coin})
     finally:
         finder.least = sure
     found = _coins_and_tiles(finder, namer, frame_bgr, calibration, prep, dets, coins, tiles,
@@ -194,7 +238,9 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     explained = explained_mask(prep, dets, coins.radius_mm, tiles.side_mm, cfg.margin_mm,
                                dict(cfg.reach_mm))
     none = np.zeros((0, 2))
-    coin_px = _free(prep, explained, peaks["coin"], cfg.max_each) if "coin" in kinds else none
+    coin_px, coin_faint = (
+        _free_faint(prep, explained, peaks["coin"], finder.least["coin"], cfg.max_each,
+                    cfg.max_faint_coin) if "coin" in kinds else (none, np.zeros(0, bool)))
     tile_px, faint = (_free_tiles(prep, explained, peaks["tile"], finder.least["tile"], cfg)
                       if "tile" in kinds else (none, np.zeros(0, bool)))
     if not len(coin_px) and not len(tile_px):
@@ -203,10 +249,15 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                  np.full(len(tile_px), cfg.tile_window * side)]
     shade, top = local_views(prep, frame_bgr, np.r_[coin_px, tile_px], half)
     found_c: list[np.ndarray] = []
+    faint_c: list[bool] = []
     if len(coin_px):
         away = view.outward_px(coin_px)
-        fine = coin_fits(shade, top, coin_px, away, r, round_only=coins.round_only)
-        for start, f in zip(coin_px, fine, strict=True):
+        fine = np.full((len(coin_px), 2), np.nan)
+        for which, round_only in ((~coin_faint, coins.round_only), (coin_faint, True)):
+            if which.any():  # a faint coin's far edge must be round where that can be told
+                fine[which] = coin_fits(shade, top, coin_px[which], away[which], r,
+                                        round_only=round_only)
+        for start, f, weak in zip(coin_px, fine, coin_faint, strict=True):
             if not np.all(np.isfinite(f)) or np.hypot(*(f - start)) > cfg.max_shift * r:
                 continue
             fi = np.rint(f).astype(int)
@@ -215,15 +266,59 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                 continue  # moved onto a piece already found
             if all(np.hypot(*(f - g)) >= r for g in found_c):
                 found_c.append(f)
+                faint_c.append(bool(weak))
     found_t = fit_tiles(view, shade, top, prep.bright, explained, tile_px, side,
                         tiles.gap_mm * s, cfg.fit, faint,
                         face_px=face_side_px(view.camera, side, tiles.thickness_mm))
-    found = read_found(namer, frame_bgr, calibration, prep, found_c, found_t, coins, tiles,
+    sure_c = [f for f, weak in zip(found_c, faint_c, strict=True) if not weak]
+    weak_c = [f for f, weak in zip(found_c, faint_c, strict=True) if weak]
+    found = read_found(namer, frame_bgr, calibration, prep, sure_c, found_t, coins, tiles,
                        cfg.seen, top)
+    if weak_c and cfg.faint_ring is not None:  # a disc with the table round it
+        weak_c = [f for f, ring in zip(weak_c, ring_shade(shade, np.array(weak_c), r),
+                                       strict=True) if ring < cfg.faint_ring]
+    if weak_c:  # the net's faint coins: the namer and the coin judge must be surer of them
+        found = Detections.merge([found, faint_coins(namer, frame_bgr, calibration, prep,
+                                                     weak_c, coins, tiles, cfg, top)])
     # faces the ink readers read unsurely are the namer's, as for the stages' pieces
     found = name_detections(namer, frame_bgr, calibration, found, judged=("tile",))
     return found if cfg.sure_face is None else sure_faces(namer, frame_bgr, calibration,
                                                           found, cfg.sure_face)
+
+
+def ring_shade(shade: np.ndarray, centres_px: np.ndarray, r: float,
+               inner: float = 1.3, outer: float = 2.0) -> np.ndarray:
+    """(N,) the median of ``shade`` on a ring ``inner``-``outer`` radii ``r`` round each
+    centre (view pixels): 3 circles of 32 bilinear samples.
+
+    >>> sh = np.ones((80, 80), np.float32)
+    >>> sh[:, 45:] = 2.0  # a sheet to the right
+    >>> ring_shade(sh, np.array([[20.0, 40.0], [60.0, 40.0]]), 8.0).round(2).tolist()
+    [1.0, 2.0]
+    """
+    a = np.linspace(0.0, 2.0 * np.pi, 32, endpoint=False)
+    rad = r * np.linspace(inner, outer, 3)
+    ring = np.stack([np.outer(rad, np.cos(a)).ravel(), np.outer(rad, np.sin(a)).ravel()], 1)
+    pts = np.asarray(centres_px, float).reshape(-1, 1, 2) + ring[None]
+    return np.median(bilinear(np.ascontiguousarray(shade, np.float32), pts), axis=1)
+
+
+def faint_coins(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
+                prep: Prepared, found_c: list[np.ndarray], coins: CoinConfig,
+                tiles: TileConfig, cfg: CentreProposalConfig,
+                top: np.ndarray | None = None) -> Detections:
+    """The coins fitted at the net's faint peaks (top faces, view pixels) that stand: the
+    namer gives a coin at least ``cfg.faint_seen`` at its foot and the coin judge gives it at
+    least ``cfg.faint_votes`` (a glare's lobe, a pencil's white end, a light check are round
+    and pale enough for the namer, and the judge reads their outline)."""
+    found = read_found(namer, frame_bgr, calibration, prep, found_c, [], coins, tiles,
+                       max(cfg.seen, cfg.faint_seen), top)
+    judge_cfg = namer.cfg.coin_judge
+    if not len(found) or cfg.faint_votes is None or judge_cfg is None:
+        return found
+    p = namer.probabilities(frame_bgr, calibration, found.centre_mm)
+    votes = coin_judge_for(judge_cfg).scores(frame_bgr, calibration, found.seen_mm, p)
+    return found[np.asarray(votes) >= cfg.faint_votes]
 
 
 def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.ndarray,

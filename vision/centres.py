@@ -62,6 +62,16 @@ class Peaks:
     score: np.ndarray
 
 
+def local_maxima(z: np.ndarray, size: int, least: float) -> tuple[np.ndarray, np.ndarray]:
+    """The samples of ``z`` largest in their ``size`` x ``size`` neighbourhood and at least
+    ``least``: ((N, 2) int x, y, (N,) their values), the largest first (ties in row order)."""
+    top = cv2.dilate(z, np.ones((size, size), np.uint8))
+    ys, xs = np.nonzero((z >= top) & (z >= least))
+    score = z[ys, xs].astype(float)
+    order = np.argsort(-score, kind="stable")
+    return np.c_[xs, ys][order], score[order]
+
+
 def heat_peaks(heat: np.ndarray, least: float) -> tuple[np.ndarray, np.ndarray]:
     """The local maxima (3x3) of one heat map at least ``least``, each placed to a fraction of
     a sample by a parabola through the logs of its neighbours: ((N, 2) x, y in heat samples,

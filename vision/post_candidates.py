@@ -34,7 +34,7 @@ from vision.post_contrast import (
     frame_contrast_peaks,
     frame_input,
 )
-from vision.post_level import for_posts, window_level
+from vision.post_level import for_posts, post_channels, window_level
 from vision.post_reading import judge_scores
 from vision.post_tops import PostTopConfig, foot_below, lit_top, top_places, top_radius_px
 from vision.posts import (
@@ -115,11 +115,12 @@ _POST = CLASSES.index("post")
 
 
 def local_level(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
-                half_px: float, unlike: bool = False) -> np.ndarray:
+                half_px: float, unlike: bool = False, channels: tuple[int, ...] = (0, 1, 2)
+                ) -> np.ndarray:
     """``prep.level`` with windows (``half_px`` each way) round centres the prepared view did not
     make in full, warped and divided by their own table's colour (the median of each channel
-    over the play area in the window; the table at 100, the largest channel, or on a dark
-    table, ``unlike``, the unlikeness: :func:`vision.post_level.window_level`)."""
+    over the play area in the window; the table at 100, the largest of ``channels``, or on a
+    dark table, ``unlike``, the unlikeness: :func:`vision.post_level.window_level`)."""
     level = prep.level
     copied = False
     for c in centres_px:
@@ -132,7 +133,7 @@ def local_level(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
         table = np.maximum(np.median(win[ok], axis=0), 1.0)
         if not copied:
             level, copied = level.copy(), True
-        level[y0:y1, x0:x1] = window_level(win, table, unlike)
+        level[y0:y1, x0:x1] = window_level(win, table, unlike, channels)
     return level
 
 
@@ -265,7 +266,8 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
     view = prep.view
     s = view.px_per_mm
     seen = for_posts(prep, posts.level)  # on a dark table: how unlike the table
-    unlike, plain_prep, prep = seen is not prep, prep, seen
+    channels = post_channels(prep, posts.level)  # None: the unlikeness
+    unlike, plain_prep, prep = channels is None, prep, seen
     starts, known = peak_starts(peaks, prep, dets, against, posts, cfg)
     hot = len(starts)
     if cfg.cool is not None and cfg.cool < cfg.least and posts.judge is not None:
@@ -292,7 +294,8 @@ def propose_posts(peaks: Peaks, namer: Namer, frame_bgr: np.ndarray, calibration
         return Detections.empty()
     h, w = prep.valid.shape
     everywhere = np.array(starts + above)
-    level = local_level(prep, frame_bgr, everywhere, cfg.window_mm * s, unlike)
+    level = local_level(prep, frame_bgr, everywhere, cfg.window_mm * s, unlike,
+                        channels or (0, 1, 2))
     plain = local_level(plain_prep, frame_bgr, everywhere, cfg.window_mm * s) \
         if unlike else None
     lit = level if plain is None else plain  # the plain level (the table at 100)

@@ -27,7 +27,7 @@ import cv2
 import numpy as np
 
 from calibration.model import Calibration
-from vision.centres import Peaks
+from vision.centres import Peaks, local_maxima
 from vision.centres_input import MM_PER_PX, centre_input, coarse_view
 from vision.topview import TopView
 
@@ -103,14 +103,11 @@ def contrast_peaks(x: np.ndarray, view: TopView, cfg: PostContrastConfig) -> Pea
     valid = cv2.erode(view.valid, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     z = standing_out(x, valid, cfg)
     n = max(3, round(cfg.apart_mm / (MM_PER_PX * STEP)) | 1)
-    top = cv2.dilate(z, np.ones((n, n), np.uint8))
-    ys, xs = np.nonzero((z >= top) & (z >= cfg.min_z))
-    if not len(xs):
+    xy, score = local_maxima(z, n, cfg.min_z)
+    if not len(score):
         return Peaks(np.zeros((0, 2)), np.zeros(0))
-    score = z[ys, xs].astype(float)
-    order = np.argsort(-score, kind="stable")
-    px = (np.c_[xs, ys].astype(float)[order] + 0.5) * STEP - 0.5
-    return Peaks(view.to_mm(px), score[order])
+    px = (xy.astype(float) + 0.5) * STEP - 0.5
+    return Peaks(view.to_mm(px), score)
 
 
 _VIEWS: dict[int, tuple[Calibration, TopView]] = {}

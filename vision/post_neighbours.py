@@ -23,7 +23,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.post_candidates import _draw_outline, local_level
-from vision.post_level import for_posts
+from vision.post_level import for_posts, post_channels
 from vision.post_reading import judge_scores
 from vision.posts import PostConfig, _darkness, fit_post
 from vision.prepare import Prepared
@@ -96,10 +96,12 @@ def neighbour_readings(cfg: PostNeighbourConfig, posts: PostConfig, prep: Prepar
     s = view.px_per_mm
     r = posts.radius_mm * s
     seen = for_posts(prep, posts.level)
-    unlike = seen is not prep
+    channels = post_channels(prep, posts.level)  # None: the unlikeness
+    unlike = channels is None
     known = list(view.to_px(dets.centre_mm[is_post]).reshape(-1, 2))
     around = view.to_px(dets.centre_mm[order]).reshape(-1, 2)
-    level = local_level(seen, frame_bgr, around, cfg.window_mm * s, unlike)
+    level = local_level(seen, frame_bgr, around, cfg.window_mm * s, unlike,
+                        channels or (0, 1, 2))
     walls = np.zeros_like(against)
     for k in known:
         _draw_outline(walls, posts, view, k)

@@ -12,7 +12,7 @@ import numpy as np
 from vision.detections import Detections
 from vision.post_features import N_FEATURES, post_features
 from vision.post_judge import judge_for
-from vision.post_level import for_posts
+from vision.post_level import for_posts, post_channels
 from vision.posts import PostConfig, detect_posts
 from vision.prepare import Prepared
 
@@ -37,7 +37,7 @@ def read_posts(cfg: PostConfig, prep: Prepared, explained: np.ndarray,
     them). On a dark table the posts are read in the unlikeness
     (:func:`vision.post_level.for_posts`)."""
     seen = for_posts(prep, cfg.level)
-    plain = None if seen is prep else prep.level
+    plain = prep.level if post_channels(prep, cfg.level) is None else None
     if cfg.judge is None:
         return detect_posts(cfg, seen, explained, tiles)
 

@@ -21,7 +21,7 @@ import numpy as np
 
 from vision.detections import Detections
 from vision.post_candidates import local_level
-from vision.post_level import for_posts
+from vision.post_level import for_posts, post_channels
 from vision.posts import PostConfig, _side, _wall
 from vision.prepare import Prepared
 from vision.sampling import bilinear
@@ -109,8 +109,10 @@ def drop_post_shadows(cfg: PostConfig, shadows: PostShadowConfig, prep: Prepared
     s = view.px_per_mm
     r = cfg.radius_mm * s
     seen = for_posts(prep, cfg.level)
+    channels = post_channels(prep, cfg.level)  # None: the unlikeness
     feet = view.to_px(dets.centre_mm[is_post]).reshape(-1, 2)
-    level = local_level(seen, frame_bgr, feet, shadows.window_mm * s, seen is not prep)
+    level = local_level(seen, frame_bgr, feet, shadows.window_mm * s, channels is None,
+                        channels or (0, 1, 2))
     walls = wall_levels(cfg, level, prep, feet)
     drop = np.zeros(len(dets), bool)
     for i in np.argsort(walls):  # the darkest first: a shadow's post is darker than it

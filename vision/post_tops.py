@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.centres import Peaks
+from vision.centres import Peaks, local_maxima
 from vision.centres_input import MM_PER_PX
 from vision.normalise import TABLE_LEVEL
 from vision.topview import TopView
@@ -179,18 +179,14 @@ def top_places(cfg: PostTopConfig, x: np.ndarray, view: TopView, radius_mm: floa
     spread = max(1.4826 * float(np.median(np.abs(vals - med))), 1e-3)
     z = (d - med) / spread
     z[~valid] = 0.0
-    peak = cv2.dilate(z, np.ones((ring, ring), np.uint8))
-    ys, xs = np.nonzero((z >= peak) & (z >= cfg.min_z))
-    if not len(xs):
-        return Peaks(np.zeros((0, 2)), np.zeros(0))
-    score = z[ys, xs].astype(float)
-    order = np.argsort(-score, kind="stable")
+    xy, score = local_maxima(z, ring, cfg.min_z)
     r_px = radius_mm * cam_h / max(cam_h - height_mm, 1.0) / MM_PER_PX
-    order = [i for i in order[:_MOST] if disc_like(cfg, lum, xs[i], ys[i], r_px)]
-    if not order:
+    keep = [i for i in range(min(_MOST, len(score)))
+            if disc_like(cfg, lum, xy[i, 0], xy[i, 1], r_px)]
+    if not keep:
         return Peaks(np.zeros((0, 2)), np.zeros(0))
-    tops_mm = view.to_mm(np.c_[xs, ys].astype(float)[order])
-    return Peaks(view.camera.foot_of(tops_mm, height_mm), score[order])
+    tops_mm = view.to_mm(xy.astype(float)[keep])
+    return Peaks(view.camera.foot_of(tops_mm, height_mm), score[keep])
 
 
 def disc_like(cfg: PostTopConfig, lum: np.ndarray, x: int, y: int, r_px: float) -> bool:

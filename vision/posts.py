@@ -37,6 +37,7 @@ from vision.normalise import TABLE_LEVEL
 from vision.post_judge import PostJudgeConfig
 from vision.post_level import PostLevelConfig
 from vision.post_pairs import PostPairConfig, touching_feet
+from vision.post_pattern import PostPatternConfig, lattice_blobs, repeats_table
 from vision.prepare import Prepared
 from vision.sampling import bilinear
 from vision.topview import TopView
@@ -84,6 +85,11 @@ class PostConfig:
         level (:mod:`vision.post_level`).
     pairs: A post touching one read along the camera's ray is looked for where the dark run
         goes on for another post (:mod:`vision.post_pairs`); None: never.
+    pattern: A reading that stands by the hand-set gates (or a touching post by its edges)
+        without the judge sure of it is dropped where it repeats the table's pattern (a
+        checked cloth's square, :mod:`vision.post_pattern`); None: never.
+    max_blobs: Most dark blobs read in one frame (the darkest first, :func:`dark_blobs`): a
+        checked cloth makes hundreds, each read and judged, for seconds; None: all.
     """
 
     radius_mm: float = 5.0
@@ -110,13 +116,16 @@ class PostConfig:
     judge: PostJudgeConfig | None = field(default_factory=PostJudgeConfig)
     level: PostLevelConfig = field(default_factory=PostLevelConfig)
     pairs: PostPairConfig | None = field(default_factory=PostPairConfig)
+    pattern: PostPatternConfig | None = field(default_factory=PostPatternConfig)
+    max_blobs: int | None = 96
 
     def proposing(self) -> PostConfig:
-        """This configuration with the judge's loose gates (every reading a candidate)."""
+        """This configuration with the judge's loose gates (every reading a candidate: none
+        dropped as the table's pattern, every blob read)."""
         j = self.judge or PostJudgeConfig()
         return replace(self, min_wall_dark=j.min_wall_dark, min_outlined=j.min_outlined,
                        min_outlined_first=j.min_outlined_first, alike_levels=j.alike_levels,
-                       max_top_spread=j.max_top_spread)
+                       max_top_spread=j.max_top_spread, pattern=None, max_blobs=None)
 
 
 _INNER: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
@@ -166,32 +175,16 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
     dark = cv2.bitwise_and(prep.dark, _inner(prep.valid, kb))
     if exclude is not None:
         cv2.subtract(dark, exclude, dst=dark)
-    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     lut = _darkness(cfg.black_level, cfg.contrast)
     h, w = dark.shape
+    px_per_mm = s
     cam = view.camera
     lean = cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0)
-    min_area, max_area = 0.5 * math.pi * r * r, 40 * math.pi * r * r
+    min_area = 0.5 * math.pi * r * r
     feet, scores = [], []
-    for c in contours:
-        x0, y0, bw, bh = cv2.boundingRect(c)
-        if bw * bh < min_area or cv2.contourArea(c) > max_area:
-            continue
-        blob = np.zeros((bh, bw), np.uint8)
-        cv2.drawContours(blob, [c], -1, 255, cv2.FILLED, offset=(-x0, -y0))
-        blob = cv2.bitwise_and(blob, dark[y0:y0 + bh, x0:x0 + bw])
-        against = exclude
-        if tiles is not None and exclude is not None and tiles[
-                max(0, y0 - 2):y0 + bh + 2, max(0, x0 - 2):x0 + bw + 2].any():
-            grown = _into_tiles(prep.dark, tiles, blob, x0, y0, round(4 * r))
-            if grown is not None:  # its top over a tile: the tile's edges there are not its
-                blob, x0, y0 = grown
-                bh, bw = blob.shape
-                against = _cleared_near(exclude, blob, x0, y0, 5)
+    for blob, x0, y0, against in dark_blobs(cfg, prep, dark, exclude, tiles):
+        bh, bw = blob.shape
         prior = against  # the other pieces' places, before this blob's posts
-        ys, xs = np.nonzero(blob)
-        if len(xs) < min_area or len(xs) > max_area:
-            continue
         # the template reads darkness in the blob's rectangle and a margin round it
         mid = view.to_mm(np.array([[x0 + bw / 2, y0 + bh / 2]]))[0]
         pad = math.ceil(2 * r + 5.0 * s + lean * s * float(np.hypot(*(mid - cam.nadir_mm)))) + 2
@@ -238,6 +231,8 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
                     continue
             elif core is None:
                 continue
+            if core >= 0 and _repeats_table(cfg, prep.level, px_per_mm, foot, view):
+                continue  # passed by the gates alone, and a square of a checked cloth
             if found and np.count_nonzero(wall & taken) > cfg.max_overlap * np.count_nonzero(
                     wall):
                 continue  # mostly where a post was read: a rest of it, or hidden behind it
@@ -264,6 +259,98 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
 
 
 _GROW = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5))
+
+
+def dark_blobs(cfg: PostConfig, prep: Prepared, dark: np.ndarray, exclude: np.ndarray | None,
+               tiles: np.ndarray | None) -> list[tuple[np.ndarray, int, int, np.ndarray | None]]:
+    """The blobs of the mask ``dark`` (uint8 over the view) a post may be read in, each as
+    ``(patch, x0, y0,
+    against)``: its pixels (a patch whose corner is view pixel ``x0, y0``; one against a tile
+    followed into it, :func:`_into_tiles`) and the other pieces' places it is read against.
+    Only blobs as large as a post and black in their darkest tenth (``max_core_level``) are
+    kept, and not the squares of a checked cloth (blobs alike in size round them on a
+    lattice, :func:`vision.post_pattern.lattice_blobs`); where more are left than
+    ``cfg.max_blobs``, those that fit the post template best
+    (:func:`_template_score`: a post is black along its whole stripe, a cloth's square is
+    grey and short), in the contours' order."""
+    r = cfg.radius_mm * prep.view.px_per_mm
+    min_area, max_area = 0.5 * math.pi * r * r, 40 * math.pi * r * r
+    contours, _ = cv2.findContours(dark, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    every: list[tuple[np.ndarray, int, int, np.ndarray | None, bool]] = []
+    for c in contours:
+        x0, y0, bw, bh = cv2.boundingRect(c)
+        if bw * bh < min_area or cv2.contourArea(c) > max_area:
+            continue
+        blob = np.zeros((bh, bw), np.uint8)
+        cv2.drawContours(blob, [c], -1, 255, cv2.FILLED, offset=(-x0, -y0))
+        blob = cv2.bitwise_and(blob, dark[y0:y0 + bh, x0:x0 + bw])
+        against = exclude
+        if tiles is not None and exclude is not None and tiles[
+                max(0, y0 - 2):y0 + bh + 2, max(0, x0 - 2):x0 + bw + 2].any():
+            grown = _into_tiles(prep.dark, tiles, blob, x0, y0, round(4 * r))
+            if grown is not None:  # its top over a tile: the tile's edges there are not its
+                blob, x0, y0 = grown
+                bh, bw = blob.shape
+                against = _cleared_near(exclude, blob, x0, y0, 5)
+        ys, xs = np.nonzero(blob)
+        if len(xs) < min_area or len(xs) > max_area:
+            continue
+        lv = prep.level[ys + y0, xs + x0]
+        black = np.partition(lv, len(lv) // 10)[len(lv) // 10] <= cfg.max_core_level
+        every.append((blob, x0, y0, against, bool(black)))  # not black: no post in it
+    if cfg.pattern is not None:
+        boxes = np.array([[x0, y0, b.shape[1], b.shape[0]] for b, x0, y0, _a, _k in every],
+                         float).reshape(-1, 4)
+        cloth = lattice_blobs(cfg.pattern, boxes[:, :2] + boxes[:, 2:] / 2, boxes[:, 2:],
+                              prep.view.px_per_mm, cfg.radius_mm)
+    else:
+        cloth = np.zeros(len(every), bool)
+    out = [(b, x0, y0, a) for (b, x0, y0, a, black), sq in zip(every, cloth, strict=True)
+           if black and not sq]
+    if cfg.max_blobs is None or len(out) <= cfg.max_blobs:
+        return out
+    likeness = [_template_score(cfg, prep, blob, x0, y0) for blob, x0, y0, _ in out]
+    first = np.argsort(-np.asarray(likeness), kind="stable")[:cfg.max_blobs]
+    return [out[i] for i in sorted(first.tolist())]
+
+
+def _template_score(cfg: PostConfig, prep: Prepared, blob: np.ndarray, x0: int, y0: int
+                    ) -> float:
+    """How well the best foot in a blob (patch at ``x0, y0``) fits the post template (its
+    stripe dark, the table behind its foot or beyond its top, :func:`_scores`), on the blob's
+    pixels thinned to a tenth of ``cfg.max_points``, its darkness read all the way down to
+    black (a post is blacker than a cloth's squares): the cheap first look of
+    :func:`_best_post`."""
+    view = prep.view
+    s = view.px_per_mm
+    r = cfg.radius_mm * s
+    bh, bw = blob.shape
+    h, w = prep.level.shape
+    lean = cfg.height_mm / max(view.camera.height_mm - cfg.height_mm, 1.0)
+    mid = view.to_mm(np.array([[x0 + bw / 2, y0 + bh / 2]]))[0]
+    pad = math.ceil(2 * r + 5.0 * s + lean * s * float(np.hypot(*(mid - view.camera.nadir_mm))))
+    xa, ya = max(0, x0 - pad - 2), max(0, y0 - pad - 2)
+    xb, yb = min(w, x0 + bw + pad + 2), min(h, y0 + bh + pad + 2)
+    # darkness from the black level (0) down to black (1): the template's own scale stops
+    # at ``contrast`` below it, where a cloth's dark squares are as dark as a post
+    soft = _darkness(cfg.black_level, cfg.black_level)[prep.level[ya:yb, xa:xb]]
+    ys, xs = np.nonzero(blob)
+    pts = np.c_[xs + x0 - xa, ys + y0 - ya].astype(float)
+    n = max(4, cfg.max_points // 10)
+    if len(pts) > n:
+        pts = pts[:: len(pts) // n + 1]
+    stripe, behind, beyond = _scores(cfg, soft, view, pts, np.array([xa, ya], float))
+    return float(max((stripe - behind).max(), (stripe - beyond).max()))
+
+
+def _repeats_table(cfg: PostConfig, level: np.ndarray, px_per_mm: float, foot: np.ndarray,
+                   view: TopView) -> bool:
+    """Whether a reading at ``foot`` (view pixels) repeats the table's pattern
+    (:mod:`vision.post_pattern`); never when ``cfg.pattern`` is None."""
+    if cfg.pattern is None:
+        return False
+    out = post_outline(cfg, view, foot, step_px=2.0)
+    return repeats_table(cfg.pattern, level, px_per_mm, out.points, cfg.radius_mm)
 
 
 def _touching(cfg: PostConfig, full: np.ndarray, view: TopView, level: np.ndarray,
@@ -311,11 +398,14 @@ def _touching(cfg: PostConfig, full: np.ndarray, view: TopView, level: np.ndarra
                 score = judge(fit, prior)
                 if score < cfg.judge.min_score and not outlined:
                     continue
+                sure = score >= cfg.judge.min_score
                 core = -1.0
             elif outlined or judge_post(cfg, full, view, fit, prior) is not None:
-                score, core = 1.0, -1.0
+                score, core, sure = 1.0, -1.0, False
             else:
                 continue
+            if not sure and _repeats_table(cfg, full, view.px_per_mm, fit, view):
+                continue  # stood by its edges alone, and a square of a checked cloth
             known.append(fit)
             more.append((fit, score, core, np.zeros((0, 0), np.uint8)))
     return more

@@ -9,7 +9,14 @@ import pytest
 
 from tabletop.scene import Piece, Scene
 from vision import Detector, DetectorConfig
-from vision.post_level import PostLevelConfig, _unlike, dark_table, for_posts, unlikeness
+from vision.post_level import (
+    PostLevelConfig,
+    _unlike,
+    dark_table,
+    for_posts,
+    post_channels,
+    unlikeness,
+)
 from vision.posts import PostConfig
 from vision.prepare import Prepared, prepare
 
@@ -49,7 +56,8 @@ def test_only_a_table_nearly_as_dark_as_a_post_is_read_in_the_unlikeness(table: 
     cfg = PostLevelConfig()
     assert dark_table(prep, cfg) is dark
     seen = for_posts(prep, cfg)
-    assert (seen is not prep) is dark
+    assert (post_channels(prep, cfg) is None) is dark  # None: the unlikeness
+    assert (seen is not prep) is (dark or table == "oak")  # oak: green and red only
     assert for_posts(prep, cfg) is seen  # made once per frame
 
 
@@ -112,3 +120,34 @@ def test_on_a_grainy_black_table_a_post_is_dark_against_the_noise_at_a_posts_sca
     n, _, stats, _ = cv2.connectedComponentsWithStats(cv2.bitwise_and(scaled, away))
     r_px = PostConfig().radius_mm * 1.5
     assert n == 1 or stats[1:, cv2.CC_STAT_AREA].max() < 0.5 * math.pi * r_px ** 2
+
+
+@pytest.mark.parametrize(("table", "channels"), [("felt-blue", (0, 1)), ("felt-red", (2,)),
+                                                 ("oak", (1, 2)), ("felt-beige", (0, 1, 2))])
+def test_a_posts_level_is_the_largest_of_the_channels_its_table_is_bright_in(
+        table: str, channels: tuple[int, ...]) -> None:
+    r = _render(table, POSTS)
+    det = Detector(r.calibration(), config=DetectorConfig(kinds=("post",)))
+    prep = prepare(det.config.prepare, det.view, r.image, det._valid)
+    cfg = PostLevelConfig()
+    assert post_channels(prep, cfg) == channels
+    seen = for_posts(prep, cfg)
+    assert (seen is prep) is (len(channels) == 3)  # a grey or beige table: the level as it is
+    if seen is not prep:
+        x0, y0, x1, y1 = prep.rois_px[0]  # inside (the blur at a rectangle's edge aside)
+        inner = np.s_[y0 + 2:y1 - 2, x0 + 2:x1 - 2]
+        assert (seen.level[inner] <= prep.level[inner]).all()
+
+
+@pytest.mark.parametrize("table", ["felt-blue", "cloth-blue"])
+def test_posts_on_a_blue_table_are_found_in_the_channels_the_table_is_bright_in(
+        table: str) -> None:
+    # a grey post divided by a blue felt's few levels of red is nearly the table's level in
+    # red, the largest channel: in the level as it is two of the five posts are read nowhere
+    r = _render(table, POSTS)
+    truth = np.array(POSTS)
+    bright = _feet(r, PostLevelConfig())
+    every = _feet(r, PostLevelConfig(min_channel_share=0.0))
+    assert (_near(truth, bright) < 1.5).all(), _near(truth, bright)
+    assert int(np.sum(_near(truth, every) < 1.5)) < len(POSTS)
+    assert not (_near(bright, truth) > 12.0).any()

@@ -23,6 +23,9 @@ from vision.coins import CoinConfig, detect_coins
 from vision.detections import Detections
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
 from vision.io import as_bgr
+from vision.local_read import LocalReadConfig, Plan, Reading
+from vision.local_read import merge as merge_local
+from vision.local_read import plan as plan_local
 from vision.namer import Namer, NamerConfig, name_detections
 from vision.normalise import TableColour
 from vision.post_neighbours import PostNeighbourConfig, neighbour_posts
@@ -96,6 +99,10 @@ class DetectorConfig:
             piece stages are skipped and the last pieces are passed on with the hand flag. The
             watch then keeps up with the camera, and a table that becomes still is read at
             once.
+        local_read: Live (with ``still_change`` and the namer), a frame read after the last
+            hand-free reading is read only round the cells that changed since
+            (:mod:`vision.local_read`; Worm Derby's kinds, tiles and coins, only); None: every
+            frame is read in full.
     """
 
     px_per_mm: float | None = None
@@ -119,6 +126,7 @@ class DetectorConfig:
     centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
     reading_memo: MemoConfig | None = field(default_factory=MemoConfig)
     watch_first: bool = True
+    local_read: LocalReadConfig | None = field(default_factory=LocalReadConfig)
 
     @classmethod
     def for_game(cls, game: str | None, **kw: Any) -> DetectorConfig:
@@ -213,6 +221,13 @@ class Detector:
         self._table: TableColour | None = None  # the last frame's table colour (its bands)
         self._cue: tuple[bool, np.ndarray] | None = None  # the last frame alone's hand cue
         self._reuse: tuple[bool, np.ndarray] | None = None  # a cue _watch takes instead
+        self._base: Reading | None = None  # the last hand-free reading (for a local read)
+        self.local_reads = 0
+        """Frames read locally (:mod:`vision.local_read`) so far."""
+        self.local_refused = 0
+        """Local reads whose guard ring disagreed (the frame then read in full) so far."""
+        self.last_plan: Plan | None = None
+        """Where the last frame read was read, when it was read locally (else None)."""
         self.namer = Namer(self.config.namer) if self.config.namer else None
         cfg = self.config
         self.memo = (ReadingMemo(cfg.reading_memo, calibration, self.hand_grid,
@@ -294,49 +309,19 @@ class Detector:
         timed(tm, "sheets", self._look_for_sheets, frame)
         if self.memo is not None:  # the last frame read in full is what readings are kept of
             self.memo.see(cells)
-        prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid,
-                     everywhere="segment" in cfg.kinds,  # segments are read from all the view
-                     half_bgr=half, last=self._table)
-        parts: list[Detections] = []
-        h, w = prep.bright.shape
-        explained = np.zeros((h, w), np.uint8)
-        s = self.view.px_per_mm
-        if "token" in cfg.kinds:
-            tokens = timed(tm, "tokens", detect_tokens, cfg.tokens, frame, self.calibration,
-                           self.view.camera)
-            parts.append(tokens)
-            half = 0.6 * self.pieces.token_mm * s
-            for c in self.view.to_px(tokens.seen_mm):
-                cv2.rectangle(explained, (int(c[0] - half), int(c[1] - half)),
-                              (int(c[0] + half), int(c[1] + half)), 255, -1)
-        tmask: np.ndarray | None = None
-        if "tile" in cfg.kinds:
-            tiles, tmask = timed(tm, "tiles", detect_tiles, cfg.tiles, prep, self.memo)
-            parts.append(tiles)
-            explained = cv2.bitwise_or(explained, tmask)
-        if "segment" in cfg.kinds:
-            segs = timed(tm, "segments", detect_segments, cfg.segments, prep, explained)
-            parts.append(segs)
-            r = round((cfg.segments.diameter_mm / 2 + 2) * s)
-            for c in self.view.to_px(segs.seen_mm):
-                cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
-        if "coin" in cfg.kinds:
-            coins = timed(tm, "coins", detect_coins, cfg.coins, prep, explained)
-            parts.append(coins)
-            r = round((cfg.coins.radius_mm + 1.5) * s)
-            for c in self.view.to_px(coins.seen_mm):
-                cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
-        if "post" in cfg.kinds:
-            posts = timed(tm, "posts", read_posts, cfg.posts, prep, explained, tmask)
-            parts.append(posts)
-            self._draw_posts(explained, posts)
-        dets = Detections.merge(parts)
-        if self.namer is not None:
-            dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
-                         dets)
-            # what the namer dropped explains nothing (the stages read a bright arm on a dark
-            # cloth as a block of tiles: the memory's change there is the arm)
-            explained = self._of_pieces(explained, dets)
+        where = timed(tm, "local_plan", self._local_plan, cells)
+        staged = None
+        if where is not None:
+            prep, dets, raw = self._stages(frame, half_bgr, tm, where.region)
+            staged = self._local_staged(where, prep, dets, raw)
+            if staged is None:
+                where = None
+        if staged is None:
+            prep, dets, raw = self._stages(frame, half_bgr, tm)
+            explained = raw if self.namer is None else self._of_pieces(raw, dets)
+        else:
+            dets, raw, explained = staged
+        stage_dets, found = dets, Detections.empty()
         # where pieces lie now or lay before: a change there is a piece moved, not a hand
         lay = explained if self._last_explained is None else \
             cv2.bitwise_or(explained, self._last_explained)
@@ -359,12 +344,19 @@ class Detector:
                 # (a hand frame's faint coin peaks are not fitted: its knuckles and nails give
                 # many, and what is found there is left out or never judged)
                 centres = replace(cfg.centres, faint_coin=None) if hand else cfg.centres
+                known = dets
+                if where is not None:  # the kept pieces the net found, beyond the region
+                    known = Detections.merge([dets, self._beyond(where, self._base.found)])
                 more = timed(tm, "centres", propose_centres, self.centres, self.namer, frame,
-                             self.calibration, prep, dets, cfg.coins, cfg.tiles, centres,
+                             self.calibration, prep, known, cfg.coins, cfg.tiles, centres,
                              cfg.kinds, half_bgr, posts=cfg.posts)
                 if hand and len(more):
                     more = more[~self.hand_grid.covers(
                         hcells, self.calibration.to_image(more.seen_mm).reshape(-1, 2))]
+                if where is not None:  # only the region is read; the rest is kept
+                    more = Detections.merge([self._within(where, more),
+                                             self._beyond(where, self._base.found)])
+                found = more
                 dets = Detections.merge([dets, more])
         if "post" in cfg.kinds and cfg.post_neighbours is not None and (
                 dets.kind == "post").any():
@@ -378,6 +370,15 @@ class Detector:
             under = self.hand_grid.covers(hcells, centres_px)
             keep = ~(under & (dets.kind == "post"))
             dets, centres_px = dets[keep], centres_px[keep]
+        if not hand and cfg.local_read is not None:
+            self._base = Reading(cells, dets, stage_dets, raw, prep.pale,
+                                 0 if where is None else self._base.in_row + 1, found)
+            if where is not None and self.memo is not None:
+                guard = cfg.local_read.reach_mm + cfg.local_read.guard_mm
+                self.memo.carry(lambda p: where.distance_mm(self.view, p) > guard)
+        self.last_plan = where
+        if where is not None:
+            self.local_reads += 1
         scene = Scene(dets.to_pieces(), hand=hand)
         outlines = self.hand_grid.outlines_px(hcells) if hand else ()
         tm["total"] = (time.perf_counter() - t_all) * 1000.0
@@ -411,6 +412,95 @@ class Detector:
         ms = (time.perf_counter() - t_all) * 1000.0
         return FrameResult(last.scene, last.centres_px, {"still": ms, "total": ms},
                            last.detections, last.hand_outlines_px)
+
+    def _local_plan(self, cells: np.ndarray) -> Plan | None:
+        """Where this frame is read (:func:`vision.local_read.plan`); None: in full."""
+        cfg = self.config
+        if cfg.local_read is None or cfg.still_change is None or self.namer is None or \
+                not set(cfg.kinds) <= {"tile", "coin"}:
+            return None
+        return plan_local(cfg.local_read, self.hand_grid, self.view, self._valid, cells,
+                          self._base, cfg.still_change, cfg.still_share)
+
+    def _stages(self, frame: np.ndarray, half_bgr: np.ndarray, tm: dict[str, float],
+                region: np.ndarray | None = None
+                ) -> tuple[Prepared, Detections, np.ndarray]:
+        """The frame prepared (only the candidate blobs reaching into ``region`` when given),
+        the pieces its stages find (named, when there is a namer) and the view mask the
+        stages drew for them."""
+        cfg, s = self.config, self.view.px_per_mm
+        prep = timed(tm, "prepare", prepare, cfg.prepare, self.view, frame, self._valid,
+                     everywhere="segment" in cfg.kinds,  # segments are read from all the view
+                     half_bgr=half_bgr, last=self._table, region=region)
+        parts: list[Detections] = []
+        h, w = prep.bright.shape
+        explained = np.zeros((h, w), np.uint8)
+        if "token" in cfg.kinds:
+            tokens = timed(tm, "tokens", detect_tokens, cfg.tokens, frame, self.calibration,
+                           self.view.camera)
+            parts.append(tokens)
+            half = 0.6 * self.pieces.token_mm * s
+            for c in self.view.to_px(tokens.seen_mm):
+                cv2.rectangle(explained, (int(c[0] - half), int(c[1] - half)),
+                              (int(c[0] + half), int(c[1] + half)), 255, -1)
+        if "tile" in cfg.kinds:
+            tiles, tmask = timed(tm, "tiles", detect_tiles, cfg.tiles, prep, self.memo)
+            parts.append(tiles)
+            explained = cv2.bitwise_or(explained, tmask)
+        else:
+            tmask = None
+        if "segment" in cfg.kinds:
+            segs = timed(tm, "segments", detect_segments, cfg.segments, prep, explained)
+            parts.append(segs)
+            r = round((cfg.segments.diameter_mm / 2 + 2) * s)
+            for c in self.view.to_px(segs.seen_mm):
+                cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
+        if "coin" in cfg.kinds:
+            coins = timed(tm, "coins", detect_coins, cfg.coins, prep, explained)
+            parts.append(coins)
+            r = round((cfg.coins.radius_mm + 1.5) * s)
+            for c in self.view.to_px(coins.seen_mm):
+                cv2.circle(explained, (round(c[0]), round(c[1])), r, 255, -1)
+        if "post" in cfg.kinds:
+            posts = timed(tm, "posts", read_posts, cfg.posts, prep, explained, tmask)
+            parts.append(posts)
+            self._draw_posts(explained, posts)
+        dets = Detections.merge(parts)
+        if self.namer is not None:
+            dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
+                         dets)
+        return prep, dets, explained
+
+    def _local_staged(self, where: Plan, prep: Prepared, dets: Detections, raw: np.ndarray
+                      ) -> tuple[Detections, np.ndarray, np.ndarray] | None:
+        """A local read's stage pieces merged with the last reading's
+        (:func:`vision.local_read.merge`), the stages' mask (the region's from this frame,
+        the rest the last reading's) and the watch's mask made of them as a full read makes
+        it; None when the read is refused (a pale table, the guard ring disagrees)."""
+        cfg, base = self.config, self._base
+        assert cfg.local_read is not None and base is not None
+        if prep.pale:
+            return None
+        merged = merge_local(cfg.local_read, self.view, where, self._within(where, dets),
+                             base.staged)
+        if merged is None:
+            self.local_refused += 1
+            return None
+        region = where.region > 0
+        raw = np.where(region, raw, base.stage_mask).astype(np.uint8)
+        return merged, raw, self._of_pieces(raw, merged)
+
+    def _within(self, where: Plan, dets: Detections) -> Detections:
+        """The pieces of ``dets`` within the local read's region (the guard ring's edge)."""
+        cfg = self.config.local_read
+        assert cfg is not None
+        return dets[where.distance_mm(self.view, dets.seen_mm) <= cfg.reach_mm + cfg.guard_mm]
+
+    def _beyond(self, where: Plan, dets: Detections) -> Detections:
+        """The pieces of ``dets`` beyond the local read's region."""
+        cfg = self.config.local_read
+        assert cfg is not None
+        return dets[where.distance_mm(self.view, dets.seen_mm) > cfg.reach_mm + cfg.guard_mm]
 
     def _watch(self, frame: np.ndarray, explained: np.ndarray, cells: np.ndarray,
                tm: dict[str, float]) -> tuple[bool, np.ndarray, bool]:

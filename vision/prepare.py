@@ -215,9 +215,22 @@ def _rois(cand: np.ndarray, factor: int, margin_px: int, shape: tuple[int, int]
     return out
 
 
+def _blobs_into(cand: np.ndarray, region_cells: np.ndarray) -> np.ndarray:
+    """The 8-connected blobs of candidate cells (uint8 0/255) that have a cell in
+    ``region_cells`` (bool, same shape), whole; the others cleared."""
+    n, labels = cv2.connectedComponents(cand, connectivity=8)
+    if n <= 1:
+        return cand
+    hit = np.zeros(n, bool)
+    hit[np.unique(labels[region_cells & (cand > 0)])] = True
+    hit[0] = False
+    return np.where(hit[labels], cand, 0).astype(np.uint8)
+
+
 def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
             valid: np.ndarray | None = None, everywhere: bool = False,
-            half_bgr: np.ndarray | None = None, last: TableColour | None = None) -> Prepared:
+            half_bgr: np.ndarray | None = None, last: TableColour | None = None,
+            region: np.ndarray | None = None) -> Prepared:
     """Warps and normalises a frame and finds its bright and dark masks.
 
     Coarse to fine: the view is first seen in cells of ``candidate_cell_px`` pixels, from
@@ -235,6 +248,9 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
         half_bgr: The frame halved (:func:`vision.topview.halve`), when already made.
         last: The table's colour of the same camera's last frame (:attr:`Prepared.table`):
             its bands of light are kept while they fit (:func:`vision.normalise.table_colour`).
+        region: uint8 (H, W) view mask (:mod:`vision.local_read`): only the candidates' blobs
+            (8-connected candidate cells) that reach into it are made, whole; the table's
+            colour, noise and thresholds are the whole view's as ever. None: every blob.
     """
     valid = view.valid if valid is None else valid
     h, w = valid.shape
@@ -260,6 +276,9 @@ def prepare(cfg: PrepareConfig, view: TopView, frame_bgr: np.ndarray,
             cv2.threshold(clevel, TABLE_LEVEL + share * above, 255, cv2.THRESH_BINARY)[1],
             cv2.threshold(clevel, TABLE_LEVEL - share * below, 255, cv2.THRESH_BINARY_INV)[1])
         cand[~valid_cells] = 0
+        if region is not None:
+            cand = _blobs_into(cand, cv2.resize(region[:hc * f, :wc * f], (wc, hc),
+                                                interpolation=cv2.INTER_AREA) > 0)
         rois = _rois(cand, f, math.ceil(cfg.margin_mm * view.px_per_mm), (h, w))
     if rois == [(0, 0, w, h)]:  # all of it: no copies
         top = view.warp(frame_bgr)

@@ -92,6 +92,20 @@ class ReadingMemo:
         self._now = {}
         self.hits = 0
 
+    def carry(self, kept: Callable[[np.ndarray], np.ndarray]) -> None:
+        """The last frame's readings at points (mm) that ``kept`` (points (N, 2) -> bool (N,))
+        says were kept, not read, on this frame (:mod:`vision.local_read`) stay for the next
+        frame as if this one had taken them again."""
+        if self._cells is None:
+            return
+        for key, k in self._before.items():
+            if not len(k.values):
+                continue
+            use = np.flatnonzero(kept(k.points_mm))
+            if len(use):
+                self._add(key, k.points_mm[use], k.boxes[use], k.source[use],
+                          [k.values[i] for i in use])
+
     def forget(self) -> None:
         """Nothing read so far is taken again (the next frame is read in full)."""
         self._cells = None

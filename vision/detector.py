@@ -222,6 +222,7 @@ class Detector:
         self._cue: tuple[bool, np.ndarray] | None = None  # the last frame alone's hand cue
         self._reuse: tuple[bool, np.ndarray] | None = None  # a cue _watch takes instead
         self._base: Reading | None = None  # the last hand-free reading (for a local read)
+        self._base_valid: np.ndarray | None = None  # the play area it was read in
         self.local_reads = 0
         """Frames read locally (:mod:`vision.local_read`) so far."""
         self.local_refused = 0
@@ -371,6 +372,7 @@ class Detector:
             keep = ~(under & (dets.kind == "post"))
             dets, centres_px = dets[keep], centres_px[keep]
         if not hand and cfg.local_read is not None:
+            self._base_valid = self._valid
             self._base = Reading(cells, dets, stage_dets, raw, prep.pale,
                                  0 if where is None else self._base.in_row + 1, found)
             if where is not None and self.memo is not None:
@@ -417,8 +419,8 @@ class Detector:
         """Where this frame is read (:func:`vision.local_read.plan`); None: in full."""
         cfg = self.config
         if cfg.local_read is None or cfg.still_change is None or self.namer is None or \
-                not set(cfg.kinds) <= {"tile", "coin"}:
-            return None
+                not set(cfg.kinds) <= {"tile", "coin"} or self._base_valid is not self._valid:
+            return None  # (a sheet found since: the play area changed)
         return plan_local(cfg.local_read, self.hand_grid, self.view, self._valid, cells,
                           self._base, cfg.still_change, cfg.still_share)
 

@@ -40,7 +40,9 @@ the same (CPU clock) with the live pipeline's pictures as well: each detected fr
 made the live JPEG (the verdict's own frame after its verdict, as the pipeline does), and the
 small JPEG kept with the verdict: what the player waits for. ``[cpu_]verdict_frame_median_ms``
 and ``[cpu_]confirm_median_ms``: the detection of the first still frame and the confirmation,
-the two costs in the verdict's time (the rest is the frames waited for).
+the two costs in the verdict's time (the rest is the frames waited for);
+``verdict_frames_read_locally_*``: the share of those first still frames read only round what
+changed (:mod:`vision.local_read`).
 """
 
 from __future__ import annotations
@@ -257,9 +259,11 @@ def live_run(frames: list[np.ndarray], first_still: int, cal, clock: str,
         arrived = i * FRAME_MS
         now = max(now, arrived)
         t0 = tick()
+        local = det.local_reads
         result = det.detect(frames[i])
         if i == first_still:
             parts.setdefault("verdict_frame", []).append(1000.0 * (tick() - t0))
+            parts.setdefault("read_locally", []).append(float(det.local_reads > local))
         out = stab.update(result.scene)
         if out is not None and i >= first_still and known is not None:
             t1 = tick()
@@ -347,6 +351,10 @@ def live(frames_n: int, seeds: tuple[int, ...] = (77, 78, 79, 80)) -> None:
                     waited.append(n)
             if not suffix:  # what the verdict's time is made of
                 for k, v in parts.items():
+                    if k == "read_locally":
+                        if clock == "wall":
+                            print(f"verdict_frames_read_locally_{tag}={np.mean(v):.2f}")
+                        continue
                     print(f"{prefix}{k}_median_ms_{tag}={float(np.median(v)):.1f}")
             p95 = float(np.percentile(lat, 95, method="higher"))  # (inf: some never came)
             print(f"{prefix}still_to_verdict_p95_ms_{tag}{suffix}={p95:.1f}")

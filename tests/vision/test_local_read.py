@@ -207,3 +207,15 @@ def test_local_read_of_the_sample_played_live_is_a_full_reads() -> None:
             assert np.array_equal(local._last_explained[region], full._last_explained[region])
             reread += int(near.sum())
     assert local.local_reads >= 5 and local.local_refused == 0 and reread >= 20
+
+
+def test_local_read_reads_in_full_once_the_play_area_changed() -> None:
+    frames, cal, _ = _sample()
+    det = Detector(cal, config=DetectorConfig.for_game("worm-derby",
+                                                       local_read=LocalReadConfig()))
+    for frame in frames[:4]:
+        det.detect(frame)
+    cells = det.hand_grid.cells_of(frames[4])
+    assert det._local_plan(cells) is not None  # the sample's frame 4 is read locally
+    det._valid = det._valid.copy()  # a sheet found since: another play area
+    assert det._local_plan(cells) is None

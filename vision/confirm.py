@@ -22,7 +22,9 @@ outline would be (the top face's edge, or the foot's on the sides that show the 
   ways (a tile: two perpendicular sides; a round piece: rays over 150 degrees of its rim), and
   its face all round stands out from the table all round (by ``seen_contrast`` and by a share
   of what pieces surely there show: those the reading found where the accepted table had
-  them);
+  them), the way theirs does (the face's colour less the table's points as theirs does: a
+  check of a patterned cloth darker than the checks round it, whose edges cross a coin's rim
+  where a coin lay, is no pale coin's face);
 - ``absent`` where such pieces stand out plainly from this table and here the face looks like
   the table, with almost no edge: the table shows plainly there (on a white table, where
   white pieces barely stand out, nothing is ever ``absent``);
@@ -106,6 +108,9 @@ class ConfirmConfig:
         absent_of_reference: ...the contrast at the piece less than this share of theirs...
         absent_seen: ...and at most this share of the open places showing an edge there.
         reference_pieces: How many pieces surely there give the reference contrast.
+        seen_alike: For ``seen``, the face's colour less the table's (CIE Lab) points within
+            this cosine of the way it points for pieces of its kind surely there (their
+            median), where there are such pieces.
         glare_l: A profile whose face or table is this light (CIE L, 0..100) in more than a
             quarter of its samples is washed out (a lamp's glare): it is not read.
     """
@@ -136,6 +141,7 @@ class ConfirmConfig:
     absent_of_reference: float = 0.2
     absent_seen: float = 0.3
     reference_pieces: int = 3
+    seen_alike: float = 0.5
     glare_l: float = 97.0
 
 
@@ -152,6 +158,7 @@ class Check:
         sides: A tile's sides seen (a coin: 0).
         contrast: Colour difference (CIE Lab) between the face all round (inside the
             outline, where open) and the table all round (beyond it).
+        way: That difference (face less table, CIE Lab) as a unit vector.
     """
 
     piece: Piece
@@ -161,6 +168,7 @@ class Check:
     flat: int
     sides: int = 0
     contrast: float = 0.0
+    way: tuple[float, float, float] = (0.0, 0.0, 0.0)
 
     @property
     def share(self) -> float:
@@ -373,7 +381,8 @@ class Confirmer:
         return base, normal, side, top_edge, foot_edge
 
     def check(self, colours: FrameColours, piece: Piece, others: list[Piece],
-              reference: float | None = None) -> Check:
+              reference: float | None = None,
+              reference_way: tuple[float, float, float] | None = None) -> Check:
         """Whether ``piece`` lies at its pose in the frame.
 
         Args:
@@ -383,6 +392,8 @@ class Confirmer:
             reference: The contrast (:attr:`Check.contrast`) of pieces of its kind that are
                 surely there in this frame (None: unknown). The table shows plainly only
                 where pieces stand out from it: without a reference nothing is ``absent``.
+            reference_way: The way their faces differ from the table (:attr:`Check.way`);
+                None: unknown (any way).
         """
         cfg = self.config
         if piece.kind not in self.kinds:
@@ -423,10 +434,13 @@ class Confirmer:
         n_open, n_edge = int(open_.sum()), int((edges & open_).sum())
         n_flat = int((flat & open_).sum())
         contrast = 0.0
+        way = (0.0, 0.0, 0.0)
         if n_open:
             face = np.median(lab[open_][:, face_band].reshape(-1, 3), axis=0)
             table = np.median(lab[open_][:, beyond_band].reshape(-1, 3), axis=0)
             contrast = float(np.linalg.norm(face - table))
+            if contrast > 1e-6:
+                way = tuple(float(v) for v in (face - table) / contrast)
         sides = 0
         if body.angle is None:
             ok = n_open >= cfg.coin_min_open and n_edge >= cfg.seen_share * n_open
@@ -446,14 +460,16 @@ class Confirmer:
             ok = both and n_open > 0 and n_edge >= cfg.seen_share * n_open
         enough = n_open >= (cfg.coin_min_open if body.angle is None else 2 * cfg.min_open)
         ref = reference or 0.0
-        if ok and contrast >= max(cfg.seen_contrast, cfg.seen_of_reference * ref):
+        alike = reference_way is None or float(np.dot(way, reference_way)) >= cfg.seen_alike
+        if ok and alike and contrast >= max(cfg.seen_contrast, cfg.seen_of_reference * ref):
             status = SEEN
         elif enough and ref >= cfg.absent_reference and \
                 contrast < cfg.absent_of_reference * ref and n_edge <= cfg.absent_seen * n_open:
             status = ABSENT
         else:
             status = UNCLEAR
-        return Check(piece, status, n_open, n_edge, n_flat, sides, round(contrast, 2))
+        return Check(piece, status, n_open, n_edge, n_flat, sides, round(contrast, 2),
+                     way)
 
     def _near_bodies(self, others: list[Piece], centre: np.ndarray, reach: float
                      ) -> list[_Body]:
@@ -523,9 +539,9 @@ class Confirmer:
         matched_known = {i for i, _ in pairs}
         matched_read = {j for _, j in pairs}
         missing = [p for i, p in enumerate(kn) if i not in matched_known]
-        refs: dict[str, float | None] = {}
+        refs: dict[str, tuple[float | None, tuple[float, float, float] | None]] = {}
 
-        def ref(kind: str) -> float | None:
+        def ref(kind: str) -> tuple[float | None, tuple[float, float, float] | None]:
             if kind not in refs:
                 refs[kind] = self._reference(colours, kind, sorted(matched_read), read)
             return refs[kind]
@@ -544,7 +560,7 @@ class Confirmer:
                 # a coin may lie partly on another (tiles cannot): not this one's to settle
                 checks.append(Check(p, UNCLEAR, 0, 0, 0))
                 continue
-            c = self.check(colours, p, others, ref(p.kind))
+            c = self.check(colours, p, others, *ref(p.kind))
             checks.append(c)
             if c.status == SEEN:
                 added.append(replace(p, confidence=round(c.share, 3)))
@@ -558,7 +574,7 @@ class Confirmer:
                    for p in kn):
                 continue  # near a known piece: the referee's to weigh
             others = [r for i, r in enumerate(read) if i != j and i not in dropped] + added
-            c = self.check(colours, q, others, ref(q.kind))
+            c = self.check(colours, q, others, ref(q.kind)[0])
             new_checks.append(c)
             if c.status == ABSENT:
                 dropped.add(j)
@@ -585,15 +601,23 @@ class Confirmer:
 
 
     def _reference(self, colours: FrameColours, kind: str, there: list[int],
-                   read: list[Piece]) -> float | None:
+                   read: list[Piece]
+                   ) -> tuple[float | None, tuple[float, float, float] | None]:
         """The median contrast of a few pieces of ``kind`` surely there (``there``: indices
         of the reading's pieces found where the known table had them), from those whose
-        outline showed; None when there are none."""
+        outline showed, and the way their faces differ from the table (the median of their
+        :attr:`Check.way`, made a unit vector); ``(None, None)`` when there are none."""
         n = self.config.reference_pieces
         mine = [j for j in there if read[j].kind == kind]
-        vals = []
+        vals, ways = [], []
         for j in mine[::max(1, len(mine) // n)][:n]:
             c = self.check(colours, read[j], [q for k, q in enumerate(read) if k != j])
             if c.open and c.edges >= self.config.seen_share * c.open:
                 vals.append(c.contrast)
-        return float(np.median(vals)) if vals else None
+                ways.append(c.way)
+        if not vals:
+            return None, None
+        way = np.median(np.array(ways, float), axis=0)
+        norm = float(np.linalg.norm(way))
+        return float(np.median(vals)), (tuple(float(v) for v in way / norm) if norm > 1e-6
+                                        else None)

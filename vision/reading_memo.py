@@ -120,8 +120,8 @@ class ReadingMemo:
         change (and, with ``agrees``, that it accepts for that row: a reading made from other
         inputs too), or made by ``compute`` (the indices to make -> their readings, in
         order)."""
-        pts = np.asarray(points_mm, float).reshape(-1, 2)
-        n = len(pts)
+        pts = np.array(points_mm, float).reshape(-1, 2)  # a copy: a kept point replaces
+        n = len(pts)  # the caller's below, whose array may be read-only (never written)
         if self._cells is None:
             return list(compute(np.arange(n)))
         out: list = [None] * n

@@ -80,6 +80,12 @@ def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int
     :data:`TINTED` of its level), only the part of the colour's tint along the light's counts
     as drift, and a colour whose tint apart from that part reaches ``grey_ratio`` is an ink (a
     blue symbol under a warm lamp, its weak blue no drift of black towards the lamp's orange).
+    Where the body's brightest channel lies in the camera's highlight shoulder (at least
+    :data:`SHOULDER`), that channel is compressed and the ratio of the ink to it inflated, so
+    black drifts far towards the light's tint (a black moon on a cream face in a warm lamp's
+    pool read as an orange sun at half its saturation, though the body's own tint is then
+    faint): there a colour tinted along the light's tint (nothing of it apart from it reaching
+    ``grey_ratio``) is black unless it reaches :data:`SHOULDER_SHARE` of the ink's saturation.
 
     Args:
         rel_rgb: (3,) observed colour divided by the body's colour, RGB order.
@@ -110,6 +116,9 @@ def classify_ink(rel_rgb: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int
     if sat < limit and neutral and sat >= grey_ratio and light_rgb is not None and (
             _apart_from_light(chroma, light_rgb) >= grey_ratio * dark):
         limit = grey_ratio  # tinted, but not towards the light: an ink, not black's drift
+    elif sims and neutral and light_rgb is not None and _in_shoulder(light_rgb) and (
+            _apart_from_light(chroma, light_rgb, SHOULDER_TINTED) < grey_ratio * dark):
+        limit = max(limit, SHOULDER_SHARE * sims[0][2])  # the shoulder's drift of black
     if (sat < limit and neutral) or not coloured:
         if not neutral:
             return None, 0.0
@@ -125,10 +134,39 @@ TINTED = 0.05
 light's tint (below it, the tint's direction is noise)."""
 
 
-def _apart_from_light(chroma: list[float], light_rgb: np.ndarray) -> float:
+SHOULDER = 235.0
+"""A body whose brightest channel is at least this (8-bit) lies in the camera's highlight
+shoulder, where a webcam (and the renderer, above 0.82 of its range) compresses the level."""
+
+SHOULDER_SHARE = 0.45
+"""In the shoulder, black's drift along the light's tint reaches up to this share of the
+nearest ink's saturation (renders: a moon at 0.34-0.42 of the sun ink's; suns themselves at
+0.58 or more, the devscenes' at 0.53 or more)."""
+
+SHOULDER_TINTED = 0.01
+"""In the shoulder the body's tint is compressed with its level: a tint of this share of
+the level still gives the light's direction."""
+
+
+def _in_shoulder(light_rgb: np.ndarray) -> bool:
+    """Whether a body's colour as seen (RGB, 8-bit) has a channel in the highlight shoulder
+    and shows the light's tint (at least :data:`SHOULDER_TINTED` of its level).
+
+    >>> [_in_shoulder(np.array(b)) for b in ([248.0, 245, 239], [209.0, 209, 180], [250.0] * 3)]
+    [True, False, False]
+    """
+    body = np.asarray(light_rgb, float).reshape(3)
+    if not np.all(np.isfinite(body)) or float(body.max()) < SHOULDER:
+        return False
+    return float(np.linalg.norm(body - body.mean())) >= SHOULDER_TINTED * float(body.mean())
+
+
+def _apart_from_light(chroma: list[float], light_rgb: np.ndarray, tinted: float = TINTED
+                      ) -> float:
     """The length of a colour's tint (``chroma``, its deviation from grey) once its part
     along the light's tint (the body's, ``light_rgb``) is taken away; 0 where the light shows
-    no tint (:data:`TINTED`: then no part of it can be told from drift).
+    no tint (less than ``tinted`` of its level, :data:`TINTED`: then no part of it can be told
+    from drift).
 
     >>> round(_apart_from_light([0.1, 0.0, -0.1], np.array([200.0, 150.0, 100.0])), 3)
     0.0
@@ -142,7 +180,7 @@ def _apart_from_light(chroma: list[float], light_rgb: np.ndarray) -> float:
     tint = body - m
     norm = float(np.linalg.norm(tint))
     c = np.asarray(chroma, float)
-    if not np.isfinite(norm) or m <= 0 or norm < TINTED * m:
+    if not np.isfinite(norm) or m <= 0 or norm < tinted * m:
         return 0.0
     along = max(0.0, float(c @ tint) / norm)
     return float(np.linalg.norm(c - along * tint / norm))

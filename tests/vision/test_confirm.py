@@ -158,3 +158,21 @@ def test_a_moved_post_is_not_confirmed_at_its_old_place(seed: int) -> None:
     (check,) = out.known
     assert check.status != SEEN, check
     assert out.scene == now
+
+
+CHECKED_CLOTH = (388001, "checks-large", "hard")
+"""A checked cloth under a hard lamp, where a coin's rim laid at (533, 270) crosses the edges
+of a dark check among pale ones."""
+
+
+def test_a_coin_is_not_confirmed_on_a_dark_check_whose_edges_cross_its_rim() -> None:
+    table = Scene((TILE, *OTHER_TILES, *WORM))
+    r = _render(table, *CHECKED_CLOTH)
+    gone = Piece("coin", 533.0, 270.0, suit="suns")  # where a coin lay before it moved
+    out = _confirmer(r).confirm(r.image, table, table.with_piece(gone))
+    (check,) = out.known
+    assert check.status != SEEN, check  # its edges show, but it is darker than the table
+    assert out.scene == table
+    reading = Scene((TILE, *OTHER_TILES, *WORM[:2], *WORM[3:]))  # a real coin there is seen
+    (check,) = _confirmer(r).confirm(r.image, reading, table).known
+    assert check.status == SEEN, check

@@ -134,3 +134,16 @@ def test_speed_reading_memo_live_reads_what_a_full_reading_reads(table) -> None:
         assert (p.kind, p.suit, p.face) == (q.kind, q.suit, q.face)
         assert abs(p.x_mm - q.x_mm) < 0.25 and abs(p.y_mm - q.y_mm) < 0.25
     assert on.memo.hits >= len(a.pieces)  # most pieces' readings were taken again
+
+
+def test_speed_reading_memo_never_writes_into_the_callers_points(table) -> None:
+    frame, cal = table
+    memo, grid = _memo(cal)
+    _, compute = _counting()
+    memo.see(grid.cells_of(frame))
+    memo.rows("k", np.array([[-100.0, 0.0], [100.0, 0.0]]), 20.0, compute)
+    memo.see(grid.cells_of(frame.copy()))
+    pts = np.array([[-100.1, 0.0], [100.1, 0.0]])
+    pts.flags.writeable = False  # e.g. a frozen Detections' centres (trust seed 170049 raised)
+    assert memo.rows("k", pts, 20.0, compute) == ["read 0", "read 1"] and memo.hits == 2
+    np.testing.assert_array_equal(pts, [[-100.1, 0.0], [100.1, 0.0]])

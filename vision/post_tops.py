@@ -43,6 +43,9 @@ class PostTopConfig:
     min_fill: Least share of its convex hull the blob fills (solid, not a ring or a scrawl).
     min_inside: Least share of the blob within the outline of a post with the top it implies
         (its top disc and, leaning towards the camera, its wall: :func:`seen_post`).
+    min_cover: Where the blob is longer along the ray than a top (a top and a lit wall), the
+        least share of that outline over the blob's own length that is lit (a post lit across
+        its width, not a streak of grain or noise).
     ring: The ring from ``ring[0]`` to ``ring[1]`` top radii round that outline is the
         table's: at most ``max_ring_lit`` of it is lit (a post alone, not part of a larger
         lit thing).
@@ -61,6 +64,7 @@ class PostTopConfig:
     max_area: float = 1.5
     min_fill: float = 0.4
     min_inside: float = 0.85
+    min_cover: float = 0.6
     ring: tuple[float, float] = (0.6, 1.4)
     max_ring_lit: float = 0.15
     min_z: float = 6.0
@@ -185,19 +189,27 @@ def seen_post(cfg: PostTopConfig, lit: np.ndarray, at: tuple[int, int], top_r_px
     ys, xs = np.nonzero(labels == i)
     pts = np.c_[xs, ys].astype(float)
     c = pts.mean(axis=0)
-    top = c
+    top, u = c, np.zeros(2)
     if lean is not None:
         u = c - lean.nadir_px
         norm = float(np.hypot(*u))
-        if norm > 1e-6:
-            u = u / norm
-            top = c + max(float(((pts - c) @ u).max()) + 0.5 - top_r_px, 0.0) * u  # pixels' edge
+        u = u / norm if norm > 1e-6 else np.zeros(2)
+        top = c + max(float(((pts - c) @ u).max()) + 0.5 - top_r_px, 0.0) * u  # pixels' edge
     outline = np.zeros(lit.shape, np.uint8)
     _draw_post(outline, top, top_r_px, lean)
     size = float(np.count_nonzero(outline))
     grown = cv2.dilate(outline, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
     if area > cfg.max_area * size or float(grown[ys, xs].mean()) < cfg.min_inside:
         return None
+    # a blob longer along the ray than a top is a top and a lit wall: the outline over the
+    # blob's own length is lit across its width (a post, not a streak of grain or noise)
+    s_blob = (pts - c) @ u
+    if float(s_blob.max() - s_blob.min()) + 1.0 > 2.0 * top_r_px + 1.0:
+        oy, ox = np.nonzero(outline)
+        s_out = (np.c_[ox, oy] - c) @ u
+        part = (s_out >= s_blob.min() - 0.5) & (s_out <= s_blob.max() + 0.5)
+        if part.any() and float(lit[oy[part], ox[part]].mean()) < cfg.min_cover:
+            return None
     hull = cv2.convexHull(np.c_[xs, ys].astype(np.int32))
     if area < cfg.min_fill * max(cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True),
                                  1.0):

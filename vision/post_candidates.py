@@ -36,14 +36,7 @@ from vision.post_contrast import (
 )
 from vision.post_level import for_posts, post_channels, window_level
 from vision.post_reading import judge_scores
-from vision.post_tops import (
-    PostTopConfig,
-    foot_below,
-    lean_of,
-    lit_top,
-    top_places,
-    top_radius_px,
-)
+from vision.post_tops import PostTopConfig, foot_below, lit_top, top_places, top_radius_px
 from vision.posts import (
     CAP,
     PostConfig,
@@ -395,16 +388,15 @@ def from_tops(cfg: PostTopConfig, posts: PostConfig, plain: np.ndarray, view: To
     or round the start itself (a place on the top): both feet the foot the top implies; and
     which readings were made so."""
     r_top = top_radius_px(view, posts.radius_mm, posts.height_mm)
-    lean = lean_of(view, posts.height_mm)
     h, w = against.shape
     got, topped = list(got), [False] * len(got)
     for i, px in enumerate(starts):
         if got[i] is not None:
             continue
         above = view.to_px(view.camera.seen_at(view.to_mm(px[None]), posts.height_mm))[0]
-        top = lit_top(cfg, plain, above, r_top, reach_px, lean)
+        top = lit_top(cfg, plain, above, r_top, reach_px)
         if top is None:
-            top = lit_top(cfg, plain, px, r_top, reach_px, lean)
+            top = lit_top(cfg, plain, px, r_top, reach_px)
         if top is None:
             continue
         foot = foot_below(view, top, posts.height_mm)

@@ -40,14 +40,10 @@ class PostTopConfig:
     sigmas, min_lift: A top's pixels are lighter than the table (100) by this many sigmas of
         the window's own noise (the robust spread of its level) and by at least ``min_lift``.
     min_area, max_area: The lit blob's area as a share of the top's disc seen on the table.
-    min_fill: Least share of its convex hull the blob fills (solid, not a ring or a scrawl).
-    min_inside: Least share of the blob within the outline of a post with the top it implies
-        (its top disc and, leaning towards the camera, its wall: :func:`seen_post`).
-    min_cover: Where the blob is longer along the ray than a top (a top and a lit wall), the
-        least share of that outline over the blob's own length that is lit (a post lit across
-        its width, not a streak of grain or noise).
-    ring: The ring from ``ring[0]`` to ``ring[1]`` top radii round that outline is the
-        table's: at most ``max_ring_lit`` of it is lit (a post alone, not part of a larger
+    min_fill: Least share of the blob's enclosing circle the blob fills (a round, solid disc).
+    max_elongation: Most ratio of the blob's longer axis to its shorter one.
+    ring: The ring from ``ring[0]`` to ``ring[1]`` top radii round the blob's centre is the
+        table's: at most ``max_ring_lit`` of it is lit (a disc alone, not part of a larger
         lit thing).
     max_ring_lit: See ``ring``.
     min_z, max_places: Places to look at (:func:`top_places`): where a top-wide box of the
@@ -62,11 +58,10 @@ class PostTopConfig:
     min_lift: float = 8.0
     min_area: float = 0.55
     max_area: float = 1.5
-    min_fill: float = 0.4
-    min_inside: float = 0.85
-    min_cover: float = 0.6
-    ring: tuple[float, float] = (0.6, 1.4)
-    max_ring_lit: float = 0.15
+    min_fill: float = 0.65
+    max_elongation: float = 1.5
+    ring: tuple[float, float] = (1.6, 2.4)
+    max_ring_lit: float = 0.1
     min_z: float = 6.0
     max_places: int = 6
     min_score: float = 0.3
@@ -85,10 +80,9 @@ def top_radius_px(view: TopView, radius_mm: float, height_mm: float) -> float:
 
 
 def lit_top(cfg: PostTopConfig, plain: np.ndarray, start_px: np.ndarray, top_r_px: float,
-            reach_px: float, lean: Lean | None = None) -> np.ndarray | None:
+            reach_px: float) -> np.ndarray | None:
     """The centre (view pixels) of a lit post top within ``reach_px`` of ``start_px`` in the
-    plain level ``plain`` (the table at 100), or None. The lit thing may be the top alone or
-    the whole post seen from the camera (``lean``; None: straight below it), top and wall.
+    plain level ``plain`` (the table at 100), or None.
 
     >>> lv = np.full((80, 80), 100, np.uint8)
     >>> lv += np.random.default_rng(0).integers(0, 4, lv.shape).astype(np.uint8)
@@ -101,9 +95,8 @@ def lit_top(cfg: PostTopConfig, plain: np.ndarray, start_px: np.ndarray, top_r_p
     True
     """
     h, w = plain.shape
+    k = math.ceil(reach_px + cfg.ring[1] * top_r_px + 2)
     x, y = (int(v) for v in np.rint(start_px))
-    k = math.ceil(reach_px + cfg.ring[1] * top_r_px + 2
-                  + (0.0 if lean is None else lean.wall_px(np.asarray(start_px, float))))
     x0, y0, x1, y1 = max(0, x - k), max(0, y - k), min(w, x + k + 1), min(h, y + k + 1)
     if x1 - x0 < 5 or y1 - y0 < 5:
         return None
@@ -119,119 +112,31 @@ def lit_top(cfg: PostTopConfig, plain: np.ndarray, start_px: np.ndarray, top_r_p
     peak = float(win[py, px])
     if peak < max(med, TABLE_LEVEL) + max(cfg.min_lift, cfg.sigmas * sigma):
         return None
-    # the lit thing's extent at half its lift over the table round it (as wide for a faint
-    # top as for one lit to white, whose glow a fixed threshold would take for top)
+    # the top's extent at half its lift over the table round it (as wide for a faint top
+    # as for one lit to white, whose glow a fixed threshold would take for top)
     lit = (win > med + 0.5 * (peak - med)).astype(np.uint8)
-    top = seen_post(cfg, lit, (px, py), top_r_px, _shifted(lean, x0, y0))
-    return None if top is None else top + np.array([x0, y0], float)
-
-
-@dataclass(frozen=True)
-class Lean:
-    """How a post leans away from the camera in a view: ``nadir_px``, the point below the
-    camera (view pixels), and ``keep``, the share of its top's distance from there its foot
-    is seen at (``(H - h) / H`` for a camera ``H`` mm up and a post ``h`` mm high).
-
-    >>> round(Lean(np.zeros(2), 0.96).wall_px(np.array([300.0, 400.0])), 1)
-    20.0
-    """
-
-    nadir_px: np.ndarray
-    keep: float
-
-    def wall_px(self, top_px: np.ndarray) -> float:
-        """How long (view pixels) the wall of a post whose top is seen at ``top_px`` is seen."""
-        return (1.0 - self.keep) * float(np.hypot(*(top_px - self.nadir_px)))
-
-
-def lean_of(view: TopView, height_mm: float) -> Lean:
-    """The :class:`Lean` of a post ``height_mm`` high in ``view``."""
-    cam_h = float(view.camera.height_mm)
-    return Lean(view.to_px(np.asarray(view.camera.nadir_mm, float)[None])[0],
-                max(cam_h - height_mm, 1.0) / cam_h)
-
-
-def _shifted(lean: Lean | None, x0: int, y0: int) -> Lean | None:
-    return None if lean is None else Lean(lean.nadir_px - [x0, y0], lean.keep)
-
-
-def seen_post(cfg: PostTopConfig, lit: np.ndarray, at: tuple[int, int], top_r_px: float,
-              lean: Lean | None) -> np.ndarray | None:
-    """The top's centre (pixels of ``lit``) of the lit blob of ``lit`` (uint8 0/1) at ``at``
-    (column, row) where it is a post seen from the camera, or None.
-
-    On a black table the light a post sends back may be its top's alone (a disc) or its
-    wall's too (the post is a little lighter than black felt and glossier): then the lit
-    thing is the post's whole outline as the camera sees it, a top disc and the wall leaning
-    from it towards the camera (``lean``), up to as long as the post is tall. So the top is
-    put at the blob's far end from the camera, less a top's radius, and the blob must lie
-    within the outline of a post with that top (``min_inside`` of it), fill at least
-    ``min_area`` of a top's disc and at most ``max_area`` of the outline, and ``min_fill``
-    of the outline's convex hull of its own, with the ring ``ring`` top radii round that
-    outline unlit (``max_ring_lit``): a coin's face, a die, a pencil, a page's corner or
-    glare are wider or longer than a post, or part of a larger lit thing.
-
-    >>> lit = np.zeros((60, 60), np.uint8)
-    >>> lit[20:25, 30:45] = 1  # a post's outline: a top (radius 2.5) and its wall, leaning
-    >>> seen_post(PostTopConfig(), lit, (40, 22), 2.5, Lean(np.array([-60.0, 22.0]), 0.9)).tolist()
-    [42.0, 22.0]
-    >>> seen_post(PostTopConfig(), lit, (40, 22), 2.5, None) is None  # straight below
-    True
-    """
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(lit, connectivity=8)
-    i = int(labels[at[1], at[0]])
-    if i == 0:
-        return None
+    _, labels, stats, cents = cv2.connectedComponentsWithStats(lit, connectivity=8)
+    i = int(labels[py, px])
     disc = math.pi * top_r_px ** 2
     area = float(stats[i, cv2.CC_STAT_AREA])
-    if area < cfg.min_area * disc:
+    if not cfg.min_area * disc <= area <= cfg.max_area * disc:
         return None
-    ys, xs = np.nonzero(labels == i)
-    pts = np.c_[xs, ys].astype(float)
-    c = pts.mean(axis=0)
-    top, u = c, np.zeros(2)
-    if lean is not None:
-        u = c - lean.nadir_px
-        norm = float(np.hypot(*u))
-        u = u / norm if norm > 1e-6 else np.zeros(2)
-        top = c + max(float(((pts - c) @ u).max()) + 0.5 - top_r_px, 0.0) * u  # pixels' edge
-    outline = np.zeros(lit.shape, np.uint8)
-    _draw_post(outline, top, top_r_px, lean)
-    size = float(np.count_nonzero(outline))
-    grown = cv2.dilate(outline, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3)))
-    if area > cfg.max_area * size or float(grown[ys, xs].mean()) < cfg.min_inside:
+    blob = (labels == i).astype(np.uint8)
+    pts = cv2.findNonZero(blob)
+    _, enclosing = cv2.minEnclosingCircle(pts)
+    if area < cfg.min_fill * math.pi * max(enclosing, 0.5) ** 2:
         return None
-    # a blob longer along the ray than a top is a top and a lit wall: the outline over the
-    # blob's own length is lit across its width (a post, not a streak of grain or noise)
-    s_blob = (pts - c) @ u
-    if float(s_blob.max() - s_blob.min()) + 1.0 > 2.0 * top_r_px + 1.0:
-        oy, ox = np.nonzero(outline)
-        s_out = (np.c_[ox, oy] - c) @ u
-        part = (s_out >= s_blob.min() - 0.5) & (s_out <= s_blob.max() + 0.5)
-        if part.any() and float(lit[oy[part], ox[part]].mean()) < cfg.min_cover:
-            return None
-    hull = cv2.convexHull(np.c_[xs, ys].astype(np.int32))
-    if area < cfg.min_fill * max(cv2.contourArea(hull) + 0.5 * cv2.arcLength(hull, True),
-                                 1.0):
+    m = cv2.moments(blob, binaryImage=True)
+    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / max(m["m00"], 1.0)
+    ev = np.linalg.eigvalsh(cov)
+    if ev[0] <= 0 or math.sqrt(ev[1] / ev[0]) > cfg.max_elongation:
         return None
-    dist = cv2.distanceTransform(1 - outline, cv2.DIST_L2, 3)
-    ring = (dist >= cfg.ring[0] * top_r_px) & (dist <= cfg.ring[1] * top_r_px)
+    c = cents[i]
+    d = np.hypot(xx - c[0], yy - c[1])
+    ring = (d >= cfg.ring[0] * top_r_px) & (d <= cfg.ring[1] * top_r_px)
     if not ring.any() or float(lit[ring].mean()) > cfg.max_ring_lit:
         return None
-    return top
-
-
-def _draw_post(mask: np.ndarray, top_px: np.ndarray, top_r_px: float, lean: Lean | None
-               ) -> None:
-    """Fill (1) the outline of a post whose top is seen at ``top_px``: its top disc, and, as
-    the camera sees it lean (``lean``), its foot's disc and the wall between."""
-    a = np.linspace(0.0, 2.0 * math.pi, 24, endpoint=False)
-    ring = np.c_[np.cos(a), np.sin(a)]
-    pts = top_px + max(top_r_px, 0.5) * ring
-    if lean is not None:
-        foot = lean.nadir_px + (top_px - lean.nadir_px) * lean.keep
-        pts = np.r_[pts, foot + max(top_r_px * lean.keep, 0.5) * ring]
-    cv2.fillConvexPoly(mask, cv2.convexHull(np.rint(pts).astype(np.int32)), 1)
+    return np.array([c[0] + x0, c[1] + y0], float)
 
 
 def foot_below(view: TopView, top_px: np.ndarray, height_mm: float) -> np.ndarray:
@@ -251,9 +156,9 @@ def top_places(cfg: PostTopConfig, x: np.ndarray, view: TopView, radius_mm: floa
     >>> from types import SimpleNamespace
     >>> x = np.random.default_rng(0).normal(0, 0.05, (3, 80, 80)).astype(np.float32)
     >>> x[:, 38:43, 28:33] = 1.0  # a lit disc 10 mm wide (2 mm a sample)
-    >>> cam = SimpleNamespace(height_mm=1000.0, nadir_mm=np.array([60.0, 80.0]))
+    >>> cam = SimpleNamespace(height_mm=1000.0, foot_of=lambda p, z: p)
     >>> v = SimpleNamespace(valid=np.full((80, 80), 255, np.uint8), camera=cam,
-    ...                     to_mm=lambda p: p * 2.0, to_px=lambda p: p / 2.0)
+    ...                     to_mm=lambda p: p * 2.0)
     >>> p = top_places(PostTopConfig(), x, v, 5.0, 40.0)
     >>> len(p.score), (p.centre_mm[0] / 2.0).round().tolist()
     (1, [30.0, 40.0])
@@ -276,47 +181,43 @@ def top_places(cfg: PostTopConfig, x: np.ndarray, view: TopView, radius_mm: floa
     z[~valid] = 0.0
     xy, score = local_maxima(z, ring, cfg.min_z)
     r_px = radius_mm * cam_h / max(cam_h - height_mm, 1.0) / MM_PER_PX
-    lean = lean_of(view, height_mm)
-    keep, tops = [], []
-    for i in range(min(_MOST, len(score))):
-        t = post_like(cfg, lum, int(xy[i, 0]), int(xy[i, 1]), r_px, lean)
-        if t is not None:
-            keep.append(i)
-            tops.append(t)
+    keep = [i for i in range(min(_MOST, len(score)))
+            if disc_like(cfg, lum, xy[i, 0], xy[i, 1], r_px)]
     if not keep:
         return Peaks(np.zeros((0, 2)), np.zeros(0))
-    return Peaks(view.to_mm(lean.nadir_px + (np.array(tops) - lean.nadir_px) * lean.keep),
-                 score[keep])
+    tops_mm = view.to_mm(xy.astype(float)[keep])
+    return Peaks(view.camera.foot_of(tops_mm, height_mm), score[keep])
 
 
-def post_like(cfg: PostTopConfig, lum: np.ndarray, x: int, y: int, r_px: float,
-              lean: Lean | None = None) -> np.ndarray | None:
-    """The top's centre (pixels of ``lum``) where the light patch at ``(x, y)`` of ``lum`` is
-    a lit post alone on the table (:func:`seen_post`: its top disc of radius ``r_px``, or
-    its top and its wall leaning as ``lean`` says), or None: its pixels lighter than half way
-    from the table round it (the window's median) to its lightest pixel near ``(x, y)`` (a
-    size read at half the lift, so it holds for a faint top and a bright one).
+def disc_like(cfg: PostTopConfig, lum: np.ndarray, x: int, y: int, r_px: float) -> bool:
+    """Whether the light patch at ``(x, y)`` of ``lum`` is a disc of radius ``r_px`` alone on
+    the table: its pixels lighter than half way from the ring round it (its median) to its
+    lightest pixel near ``(x, y)`` are one blob there, as large as the disc, with the ring
+    round it unlit (a size read at half the lift, so it holds for a faint top and a bright one).
 
     >>> lum = np.zeros((40, 40), np.float32)
     >>> yy, xx = np.mgrid[:40, :40]
     >>> lum[(xx - 20) ** 2 + (yy - 20) ** 2 <= 6] = 1.0
-    >>> post_like(PostTopConfig(), lum, 20, 20, 2.6).tolist()
-    [20.0, 20.0]
-    >>> post_like(PostTopConfig(), lum, 20, 20, 5.0) is None
-    True
+    >>> disc_like(PostTopConfig(), lum, 20, 20, 2.6), disc_like(PostTopConfig(), lum, 20, 20, 5.0)
+    (True, False)
     """
     h, w = lum.shape
-    k = math.ceil(cfg.ring[1] * r_px + 2 * r_px + 1
-                  + (0.0 if lean is None else lean.wall_px(np.array([x, y], float))))
+    k = math.ceil(cfg.ring[1] * r_px + 1)
     x0, y0, x1, y1 = max(0, x - k), max(0, y - k), min(w, x + k + 1), min(h, y + k + 1)
     patch = lum[y0:y1, x0:x1]
     yy, xx = np.ogrid[y0:y1, x0:x1]
-    core = np.sqrt((xx - x) ** 2 + (yy - y) ** 2) <= max(1.0, 0.5 * r_px)
-    if not core.any():
-        return None
-    base = float(np.median(patch))
-    j = int(np.argmax(np.where(core, patch, -np.inf)))
-    py, px = divmod(j, patch.shape[1])
-    lit = (patch > base + 0.5 * (float(patch[py, px]) - base)).astype(np.uint8)
-    top = seen_post(cfg, lit, (px, py), r_px, _shifted(lean, x0, y0))
-    return None if top is None else top + np.array([x0, y0], float)
+    d = np.sqrt((xx - x) ** 2 + (yy - y) ** 2)
+    ring = (d >= cfg.ring[0] * r_px) & (d <= cfg.ring[1] * r_px)
+    core = d <= max(1.0, 0.5 * r_px)
+    if not ring.any() or not core.any():
+        return False
+    base = float(np.median(patch[ring]))
+    lit = (patch > base + 0.5 * (float(patch[core].max()) - base)).astype(np.uint8)
+    _, labels, stats, _ = cv2.connectedComponentsWithStats(lit, connectivity=8)
+    here = labels[y - y0, x - x0]
+    if here == 0:
+        return False
+    area = float(stats[here, cv2.CC_STAT_AREA])
+    disc = math.pi * r_px ** 2
+    return bool(cfg.min_area * disc <= area <= cfg.max_area * disc
+                and float(lit[ring].mean()) <= cfg.max_ring_lit)

@@ -14,14 +14,7 @@ from tabletop.render.variety import draw_case
 from tests.vision.test_posts import _view
 from training.make_posts import true_posts
 from vision import Detector, DetectorConfig
-from vision.post_tops import (
-    Lean,
-    PostTopConfig,
-    foot_below,
-    lit_top,
-    post_like,
-    top_radius_px,
-)
+from vision.post_tops import PostTopConfig, disc_like, foot_below, lit_top, top_radius_px
 
 _R = 6.0  # a top's radius in the tests' level (pixels)
 
@@ -64,48 +57,16 @@ def test_a_coin_a_pencil_and_a_lit_patch_joined_to_a_page_are_no_top() -> None:
     assert lit_top(cfg, dark, start, _R, 10.0) is None
 
 
-def test_a_disc_alone_is_post_like_at_any_lift_and_a_bar_is_not() -> None:
+def test_a_disc_alone_is_disc_like_at_any_lift_and_a_bar_is_not() -> None:
     cfg = PostTopConfig()
     yy, xx = np.mgrid[:40, :40]
     for lift in (0.2, 1.5):
         lum = np.zeros((40, 40), np.float32)
         lum[(xx - 20) ** 2 + (yy - 20) ** 2 <= 7] = lift
-        assert post_like(cfg, lum, 20, 20, 2.7) is not None
+        assert disc_like(cfg, lum, 20, 20, 2.7)
     bar = np.zeros((40, 40), np.float32)
     bar[19:22, 5:35] = 1.0
-    assert post_like(cfg, bar, 20, 20, 2.7) is None
-
-
-def _lit_post(level: np.ndarray, top: tuple[float, float], lean: Lean, r: float,
-              value: int) -> np.ndarray:
-    """``level`` with a post lit top and wall alike (its whole outline as the camera sees it,
-    leaning from its top towards the point below the camera) drawn at ``value``."""
-    out = level.copy()
-    t = np.array(top, float)
-    foot = lean.nadir_px + (t - lean.nadir_px) * lean.keep
-    a = np.linspace(0.0, 2.0 * np.pi, 48, endpoint=False)
-    ring = np.c_[np.cos(a), np.sin(a)]
-    pts = np.r_[t + r * ring, foot + r * lean.keep * ring]
-    cv2.fillConvexPoly(out, cv2.convexHull(np.rint(pts).astype(np.int32)), value)
-    return out
-
-
-def test_a_post_lit_top_and_wall_alike_is_read_at_its_top() -> None:
-    # on black felt a post may send back more light than the felt from its wall too: the lit
-    # thing is the post's whole outline, its top and the wall leaning towards the camera
-    # (here 24 px long, four top radii), and its top is read at the far end
-    lean = Lean(np.array([-300.0, 58.0]), 0.93)
-    level = _lit_post(_table(), (70.0, 58.0), lean, _R, 150)
-    top = lit_top(PostTopConfig(), level, np.array([70.0, 58.0]), _R, 10.0, lean)
-    assert top is not None
-    assert np.hypot(*(top - [70, 58])) < 1.5, top
-    # the same lit thing leaning across the ray is no post (a pencil, a card's edge)
-    across = Lean(np.array([70.0, -300.0]), 0.93)
-    assert lit_top(PostTopConfig(), level, np.array([70.0, 58.0]), _R, 10.0, across) is None
-    # and a lit thing twice as wide as a post along the ray is no post (a coin, a die)
-    wide = _lit_post(_table(), (70.0, 58.0), lean, 2 * _R, 150)
-    assert lit_top(PostTopConfig(), wide, np.array([70.0, 58.0]), 2 * _R, 10.0, lean) is not None
-    assert lit_top(PostTopConfig(), wide, np.array([70.0, 58.0]), _R, 10.0, lean) is None
+    assert not disc_like(cfg, bar, 20, 20, 2.7)
 
 
 def test_the_foot_below_a_top_is_where_the_post_stands() -> None:

@@ -8,8 +8,12 @@ the judge, which sees only the reading's own neighbourhood, may pass it. Seen wi
 round it, it cannot be one: it is joined to a post by a band dark all the way (the shadow
 leaving that post's foot), and it is lighter than that post (a shadow lets the room's light
 in; a black post standing in another's shadow is as dark as that post, or darker). Such a
-reading is dropped. Two posts touching are not joined by a band (their feet are a diameter
-apart), and two black posts are alike: both stand.
+reading is dropped; but on a table darker than a post (black felt: read in how unlike the
+table each pixel is, :mod:`vision.post_level`) the lit post is the lighter of the two, and its
+shadow's end, as unlike the felt as the post, may stand by the hand-set gates alone: there a
+reading the post judge is sure of is no shadow of one it is not sure of. Two posts touching
+are not joined by a band (their feet are a diameter apart), and two black posts are alike:
+both stand.
 """
 
 from __future__ import annotations
@@ -101,7 +105,10 @@ def band_dark(cfg: PostConfig, level: np.ndarray, a_px: np.ndarray, b_px: np.nda
 def drop_post_shadows(cfg: PostConfig, shadows: PostShadowConfig, prep: Prepared,
                       frame_bgr: np.ndarray, dets: Detections) -> Detections:
     """``dets`` without the posts that are another post's shadow: joined to a darker post by
-    a band dark all the way, and lighter than it by ``shadows.lighter`` levels."""
+    a band dark all the way, and lighter than it by ``shadows.lighter`` levels; but on a
+    table read in the unlikeness (:func:`vision.post_level.post_channels` None) a post whose
+    confidence (the judge's votes) is ``cfg.judge.min_score`` or more (the judge sure of it)
+    is no shadow of one it is not sure of."""
     is_post = np.flatnonzero(dets.kind == "post")
     if len(is_post) < 2:
         return dets
@@ -114,10 +121,15 @@ def drop_post_shadows(cfg: PostConfig, shadows: PostShadowConfig, prep: Prepared
     level = local_level(seen, frame_bgr, feet, shadows.window_mm * s, channels is None,
                         channels or (0, 1, 2))
     walls = wall_levels(cfg, level, prep, feet)
+    # read in the unlikeness (a table darker than a post), lighter is only less unlike: a lit
+    # post may be lighter than its shadow's end, and the judge, not the level, tells them apart
+    sure = (dets.confidence[is_post] >= cfg.judge.min_score
+            if cfg.judge is not None and channels is None else np.zeros(len(feet), bool))
     drop = np.zeros(len(dets), bool)
     for i in np.argsort(walls):  # the darkest first: a shadow's post is darker than it
         for j in range(len(feet)):
-            if j == i or drop[is_post[i]] or walls[j] < walls[i] + shadows.lighter:
+            if j == i or drop[is_post[i]] or walls[j] < walls[i] + shadows.lighter or \
+                    (sure[j] and not sure[i]):
                 continue
             apart = float(np.hypot(*(feet[j] - feet[i])))
             if not shadows.min_apart * r <= apart <= shadows.max_apart_mm * s:

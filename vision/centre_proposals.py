@@ -23,6 +23,7 @@ from vision.centres import CentreFinder, CentresConfig, Peaks
 from vision.coin_colour import blurred_rim_centres, colour_rim_centres, smoothed
 from vision.coin_judge import coin_judge_for
 from vision.coin_shape import not_round
+from vision.coin_weak_rim import weak_rim_centres
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
 from vision.namer import Namer, name_detections
@@ -79,6 +80,13 @@ class CentreProposalConfig:
         lies inside a sheet brighter than the table all round it (the cards' indices read as
         faint coins with the namer at 0.94-0.98 and the judge at 0.73-0.92 have rings of
         1.4-2.1; the coins 0.91-1.02); None: no such check.
+    weak_rim: A coin candidate (the net's sure or faint) that no fit places, whose colour rim
+        fit (:func:`vision.coin_colour.colour_rim_fit`) holds with a rise at least this many
+        times the table's own change over the same step (the fit itself asks
+        ``ColourRimConfig.over_texture``, 2.5), is placed there and stands only as a faint
+        coin does (``faint_seen``, ``faint_votes``, ``faint_ring``): a cream coin on glossy
+        white under glare or a soft lamp, or on marble in a dim warm room, rises 1.4-2.5
+        times the table's noise at its rim (:mod:`vision.coin_weak_rim`); None: never.
     posts: How posts are proposed at the net's post peaks
         (:func:`vision.post_candidates.propose_posts`); None: never.
     reach_mm: How far from its centre a found piece of another kind explains the net's coin
@@ -102,6 +110,7 @@ class CentreProposalConfig:
     faint_seen: float = 0.9
     faint_votes: float | None = 0.8
     faint_ring: float | None = 1.25
+    weak_rim: float | None = 1.3
     posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
     reach_mm: tuple[tuple[str, float], ...] = (("segment", 12.0), ("token", 18.0))
 
@@ -256,8 +265,15 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
         for which, round_only in ((~coin_faint, coins.round_only), (coin_faint, True)):
             if which.any():  # a faint coin's far edge must be round where that can be told
                 fine[which] = coin_fits(shade, top, coin_px[which], away[which], r,
-                                        round_only=round_only)
-        for start, f, weak in zip(coin_px, fine, coin_faint, strict=True):
+                                        round_only=round_only, refused=np.inf)
+        weak_fit = np.zeros(len(coin_px), bool)
+        lost = np.flatnonzero(np.isnan(fine).any(axis=1))  # not the ones surely not round
+        if cfg.weak_rim is not None and len(lost):
+            fine[lost] = weak_rim_centres(top, coin_px[lost], away[lost], r, cfg.weak_rim)
+            weak_fit[lost] = True
+        weak_c_all = coin_faint | weak_fit
+        for k in np.r_[np.flatnonzero(~weak_fit), np.flatnonzero(weak_fit)]:
+            start, f = coin_px[k], fine[k]  # the weak rims' fits last: the others place first
             if not np.all(np.isfinite(f)) or np.hypot(*(f - start)) > cfg.max_shift * r:
                 continue
             fi = np.rint(f).astype(int)
@@ -266,7 +282,7 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                 continue  # moved onto a piece already found
             if all(np.hypot(*(f - g)) >= r for g in found_c):
                 found_c.append(f)
-                faint_c.append(bool(weak))
+                faint_c.append(bool(weak_c_all[k]))
     found_t = fit_tiles(view, shade, top, prep.bright, explained, tile_px, side,
                         tiles.gap_mm * s, cfg.fit, faint,
                         face_px=face_side_px(view.camera, side, tiles.thickness_mm))
@@ -322,7 +338,8 @@ def faint_coins(namer: Namer, frame_bgr: np.ndarray, calibration: Calibration,
 
 
 def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.ndarray,
-              r: float, smooth: float = 0.07, round_only: bool = True) -> np.ndarray:
+              r: float, smooth: float = 0.07, round_only: bool = True,
+              refused: float = np.nan) -> np.ndarray:
     """Coins' top faces (N, 2) near ``starts`` (view pixels), NaN where no fit holds: the far
     rim in the grey ``shade`` (:func:`far_edge_centres`), else the rim in colour in ``top``
     (a coin about as bright as the table: cream on glossy white, a dim warm lamp;
@@ -334,7 +351,8 @@ def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.n
     :func:`vision.coin_colour.blurred_rim_centres`).
     Where ``round_only``, a grey far-rim fit whose far edge is surely no circle of its
     radius (a die's square top: :func:`vision.coin_shape.not_round`, which reads the same
-    halfway edge) is NaN too; the other fits are used where that edge means nothing."""
+    halfway edge) is ``refused`` (NaN, or inf to tell it from a coin no fit placed); the
+    other fits are used where that edge means nothing."""
     fine = far_edge_centres(shade, starts, away, r, 1.0)
     placed = np.flatnonzero(np.all(np.isfinite(fine), axis=1))
     if round_only and len(placed):
@@ -348,7 +366,7 @@ def coin_fits(shade: np.ndarray, top: np.ndarray, starts: np.ndarray, away: np.n
         if not lost.any():
             break
         fine[lost] = fit(lost)
-    fine[np.isinf(fine)] = np.nan  # no coin, however else it could be fitted
+    fine[np.isinf(fine)] = refused  # no coin, however else it could be fitted
     return fine
 
 

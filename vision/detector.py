@@ -342,9 +342,10 @@ class Detector:
                 # a frame with a hand is never judged, but one cue may call a mug, a phone or
                 # glare a hand: the net reads the table anyway, and what it finds under the
                 # hand's cells is left out (knuckles are round, fingers long)
-                # (a hand frame's faint coin peaks are not fitted: its knuckles and nails give
-                # many, and what is found there is left out or never judged)
-                centres = replace(cfg.centres, faint_coin=None) if hand else cfg.centres
+                # (a hand frame's faint coin peaks and weak rims are not fitted: its knuckles
+                # and nails give many, and what is found there is left out or never judged)
+                centres = (replace(cfg.centres, faint_coin=None, weak_rim=None) if hand
+                           else cfg.centres)
                 known = dets
                 if where is not None:  # the kept pieces the net found, beyond the region
                     known = Detections.merge([dets, self._beyond(where, self._base.found)])

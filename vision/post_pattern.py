@@ -27,6 +27,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.centres import local_maxima
+
 
 @dataclass(frozen=True)
 class PostPatternConfig:
@@ -92,9 +94,8 @@ def pattern_copies(cfg: PostPatternConfig, level: np.ndarray, px_per_mm: float,
     if float(patch.std()) < 1.0:
         return np.zeros((0, 2))
     match = cv2.matchTemplate(level[ya:yb, xa:xb], patch, cv2.TM_CCOEFF_NORMED)
-    peaks = (match >= cfg.min_match) & (match >= cv2.dilate(match, np.ones((3, 3), np.uint8)))
-    ys, xs = np.nonzero(peaks)
-    shift = np.c_[xs + xa - x0, ys + ya - y0].astype(float)
+    xy, _score = local_maxima(match, 3, cfg.min_match)
+    shift = (xy + np.array([xa - x0, ya - y0])).astype(float).reshape(-1, 2)
     far = np.hypot(shift[:, 0], shift[:, 1])
     keep = (far >= cfg.min_shift * 2 * r) & (far <= reach)
     return shift[keep]
@@ -122,9 +123,7 @@ def on_lattice(cfg: PostPatternConfig, shifts: np.ndarray, share: float = 0.0) -
     ii, _jj = np.nonzero(np.triu(sums <= tol, 1))
     if len(ii) < 2:
         return False
-    axes = shifts[ii] / norms[ii, None]
-    cross = np.abs(axes[:, None, 0] * axes[None, :, 1] - axes[:, None, 1] * axes[None, :, 0])
-    return bool((cross >= math.sin(math.radians(cfg.min_angle_deg))).any())
+    return apart_ways(shifts[ii] / norms[ii, None], cfg.min_angle_deg)
 
 
 def two_ways(cfg: PostPatternConfig, shifts: np.ndarray) -> bool:
@@ -142,9 +141,22 @@ def two_ways(cfg: PostPatternConfig, shifts: np.ndarray) -> bool:
     """
     if len(shifts) < cfg.min_copies:
         return False
-    u = shifts / np.hypot(shifts[:, 0], shifts[:, 1])[:, None]
+    return apart_ways(shifts / np.hypot(shifts[:, 0], shifts[:, 1])[:, None],
+                      cfg.min_angle_deg)
+
+
+def apart_ways(units: np.ndarray, min_angle_deg: float) -> bool:
+    """Whether two of the unit vectors ``units`` (K, 2) lie on lines at least
+    ``min_angle_deg`` apart (either way along each).
+
+    >>> apart_ways(np.array([[1.0, 0.0], [-1.0, 0.0], [0.0, 1.0]]), 30.0)
+    True
+    >>> apart_ways(np.array([[1.0, 0.0], [-1.0, 0.0]]), 30.0)
+    False
+    """
+    u = units
     cross = np.abs(u[:, None, 0] * u[None, :, 1] - u[:, None, 1] * u[None, :, 0])
-    return bool((cross >= math.sin(math.radians(cfg.min_angle_deg))).any())
+    return bool((cross >= math.sin(math.radians(min_angle_deg))).any())
 
 
 def repeats_table(cfg: PostPatternConfig, level: np.ndarray, px_per_mm: float,

@@ -177,19 +177,13 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
         cv2.subtract(dark, exclude, dst=dark)
     lut = _darkness(cfg.black_level, cfg.contrast)
     h, w = dark.shape
-    px_per_mm = s
-    cam = view.camera
-    lean = cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0)
     min_area = 0.5 * math.pi * r * r
     feet, scores = [], []
     for blob, x0, y0, against in dark_blobs(cfg, prep, dark, exclude, tiles):
         bh, bw = blob.shape
         prior = against  # the other pieces' places, before this blob's posts
         # the template reads darkness in the blob's rectangle and a margin round it
-        mid = view.to_mm(np.array([[x0 + bw / 2, y0 + bh / 2]]))[0]
-        pad = math.ceil(2 * r + 5.0 * s + lean * s * float(np.hypot(*(mid - cam.nadir_mm)))) + 2
-        xa, ya = max(0, x0 - pad), max(0, y0 - pad)
-        xb, yb = min(w, x0 + bw + pad), min(h, y0 + bh + pad)
+        xa, ya, xb, yb = _template_window(cfg, view, x0, y0, bw, bh, dark.shape)
         soft = lut[prep.level[ya:yb, xa:xb]]
         origin = np.array([xa, ya], float)
         # touching posts make one blob: each post found is taken out of it (the outline its
@@ -231,7 +225,7 @@ def detect_posts(cfg: PostConfig, prep: Prepared, exclude: np.ndarray | None = N
                     continue
             elif core is None:
                 continue
-            if core >= 0 and _repeats_table(cfg, prep.level, px_per_mm, foot, view):
+            if core >= 0 and _repeats_table(cfg, prep.level, s, foot, view):
                 continue  # passed by the gates alone, and a square of a checked cloth
             if found and np.count_nonzero(wall & taken) > cfg.max_overlap * np.count_nonzero(
                     wall):
@@ -314,6 +308,21 @@ def dark_blobs(cfg: PostConfig, prep: Prepared, dark: np.ndarray, exclude: np.nd
     return [out[i] for i in sorted(first.tolist())]
 
 
+def _template_window(cfg: PostConfig, view: TopView, x0: int, y0: int, bw: int, bh: int,
+                     shape: tuple[int, ...]) -> tuple[int, int, int, int]:
+    """``(xa, ya, xb, yb)``: the part of a view of ``shape`` the post template reads round a
+    blob's box (``x0, y0, bw, bh``, view pixels): a margin of two radii, 5 mm and the lean of a
+    post's top that far from the camera's nadir."""
+    s = view.px_per_mm
+    cam = view.camera
+    lean = cfg.height_mm / max(cam.height_mm - cfg.height_mm, 1.0)
+    mid = view.to_mm(np.array([[x0 + bw / 2, y0 + bh / 2]]))[0]
+    r = cfg.radius_mm * s
+    pad = math.ceil(2 * r + 5.0 * s + lean * s * float(np.hypot(*(mid - cam.nadir_mm)))) + 2
+    h, w = shape[:2]
+    return max(0, x0 - pad), max(0, y0 - pad), min(w, x0 + bw + pad), min(h, y0 + bh + pad)
+
+
 def _template_score(cfg: PostConfig, prep: Prepared, blob: np.ndarray, x0: int, y0: int
                     ) -> float:
     """How well the best foot in a blob (patch at ``x0, y0``) fits the post template (its
@@ -322,15 +331,8 @@ def _template_score(cfg: PostConfig, prep: Prepared, blob: np.ndarray, x0: int, 
     black (a post is blacker than a cloth's squares): the cheap first look of
     :func:`_best_post`."""
     view = prep.view
-    s = view.px_per_mm
-    r = cfg.radius_mm * s
     bh, bw = blob.shape
-    h, w = prep.level.shape
-    lean = cfg.height_mm / max(view.camera.height_mm - cfg.height_mm, 1.0)
-    mid = view.to_mm(np.array([[x0 + bw / 2, y0 + bh / 2]]))[0]
-    pad = math.ceil(2 * r + 5.0 * s + lean * s * float(np.hypot(*(mid - view.camera.nadir_mm))))
-    xa, ya = max(0, x0 - pad - 2), max(0, y0 - pad - 2)
-    xb, yb = min(w, x0 + bw + pad + 2), min(h, y0 + bh + pad + 2)
+    xa, ya, xb, yb = _template_window(cfg, view, x0, y0, bw, bh, prep.level.shape)
     # darkness from the black level (0) down to black (1): the template's own scale stops
     # at ``contrast`` below it, where a cloth's dark squares are as dark as a post
     soft = _darkness(cfg.black_level, cfg.black_level)[prep.level[ya:yb, xa:xb]]

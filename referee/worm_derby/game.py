@@ -939,6 +939,12 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             stayed = [[*last, q] for q in track.coins_mm
                       if math.dist(q, chain[0]) <= self.settings.touch_factor * self.d
                       and not any(math.dist(q, p) <= same for p in last)]
+            # or, its last move not seen either, one step beyond its tail end: the worm may
+            # have moved on from where it was last seen whole before that coin lay there
+            start, after = chain[0], chain[1]
+            m = math.dist(start, after)
+            stayed.append([*last, (start[0] + (start[0] - after[0]) * self.d / m,
+                                   start[1] + (start[1] - after[1]) * self.d / m)])
         else:
             stayed = []
 

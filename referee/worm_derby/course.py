@@ -16,7 +16,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from tabletop.pieceset import PieceSet
 from tabletop.scene import Piece, Point2, Scene
@@ -26,10 +26,19 @@ GATE_COLOURS = {"suns": "red", "arms": "blue"}
 
 @dataclass(frozen=True)
 class Gate:
-    """A Slalom gate: pass right of red tiles and left of blue ones (relative to travel)."""
+    """A Slalom gate: pass right of red tiles and left of blue ones (relative to travel).
+
+    ``colour`` None: no suit is seen on its tile (hidden in a shadow or a glare); the course
+    stands with that gate in doubt until a later reading shows its suit.
+    """
 
     centre_mm: Point2
-    colour: str
+    colour: str | None
+
+    @property
+    def name(self) -> str:
+        """The gate in words: "red gate", or "gate whose suit is not read"."""
+        return f"{self.colour} gate" if self.colour else "gate whose suit is not read"
 
 
 @dataclass(frozen=True)
@@ -49,6 +58,16 @@ class Course:
     gates: tuple[Gate, ...]
     tile_mm: float
     fixed: tuple[Piece, ...]
+
+    @property
+    def unknown_gates(self) -> tuple[int, ...]:
+        """Indices of the gates whose colour is not read (:class:`Gate`)."""
+        return tuple(k for k, g in enumerate(self.gates) if g.colour is None)
+
+    def with_gate_colour(self, k: int, colour: str) -> Course:
+        """The course with gate ``k`` of that colour."""
+        return replace(self, gates=tuple(replace(g, colour=colour) if i == k else g
+                                         for i, g in enumerate(self.gates)))
 
     @property
     def start_mid_mm(self) -> Point2:
@@ -150,7 +169,8 @@ def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles
 
     Among the pairs of face-up tiles that could be the start tiles (with a pylon on their
     perpendicular bisector), the pair with the most worm end coins between them wins (worms
-    start there), then the pair nearest four tile widths apart, then the farthest pylon.
+    start there), then the pair nearest four tile widths apart, then the farthest pylon. A gate
+    tile with no suit seen is a gate of no known colour; one of another suit is no gate.
     """
     tile = pieces.tile_mm
     up = face_up_tiles(scene)
@@ -194,11 +214,10 @@ def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles
             extra.append(g)
             continue
         colour = GATE_COLOURS.get(p.suit or "")
-        if colour is None:
+        if colour is None and p.suit is not None:
             return CourseReading(None, f"the gate tile at ({p.x_mm:.0f}, {p.y_mm:.0f}) shows "
-                                       f"{p.suit or 'no suit'}; gates show suns (red) or arms "
-                                       f"(blue)", (g,))
-        gates.append(Gate(p.centre_mm, colour))
+                                       f"{p.suit}; gates show suns (red) or arms (blue)", (g,))
+        gates.append(Gate(p.centre_mm, colour))  # no suit seen: the gate stands in doubt
         gate_idx.append(g)
     fixed = tuple(scene.pieces[x] for x in (i, j, k, *gate_idx))
     course = Course((scene.pieces[i].centre_mm, scene.pieces[j].centre_mm),

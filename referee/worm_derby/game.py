@@ -59,6 +59,7 @@ from referee.worm_derby.setup_rules import (
     WORM_START_RULES,
     SetupCheck,
     SetupJudged,
+    gate_doubts,
     judge_setup,
     start_track,
 )
@@ -211,6 +212,19 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         (Slalom: a gate not passed), as the end of a sentence; empty: it has finished."""
         return ""
 
+    def reread_course(self, state: DerbyState, scene: Scene, seq: int
+                      ) -> tuple[DerbyState, tuple[Event, ...]]:
+        """What a new reading tells of a course set up in part doubt (Slalom: a gate whose
+        suit was not read), before the reading is judged; the state and what is told."""
+        return state, ()
+
+    def stood_track(self, state: DerbyState, scene: Scene, seq: int, player: str
+                    ) -> WormTrack | None:
+        """The mover's worm when a doubted move stands as read and the doubt was only about
+        the course (Slalom: a gate whose colour is not read, passed in the move): the worm as
+        the move makes it where one reading of the course makes it legal; None otherwise."""
+        return None
+
     def after_move(self, state: DerbyState, player: str, facts: MoveFacts) -> DerbyState:
         """State changes a variant makes after a legal move (Cannibal: the coin eaten, fleeing,
         truce)."""
@@ -269,7 +283,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                                                   if p != event.player)),
                         (*early, *step.outputs))
         elif isinstance(event, SceneSeen):
+            state, read = self.reread_course(state, event.scene, seq)
             step = self._scene(state, event.scene, seq)
+            step = Step(step.state, (*read, *step.outputs))
         else:
             step = Step(state, (Verdict(seq, getattr(event, "player", None), False,
                                         Rule.EVENT.value,
@@ -296,10 +312,14 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         worms, unsure = [], set(state.unsure)
         course = state.course
         assert course is not None
+        stood = self.stood_track(state, scene, at_seq, player)
         for w in state.worms:
             shape = extract_worm(scene, w.player, self.d, self.settings)
             if w.finished:
                 worms.append(w)
+            elif stood is not None and w.player == player:
+                worms.append(stood)
+                unsure.discard(w.player)
             elif shape.ok and len(shape.coins) == w.length:
                 pts = tuple(scene.pieces[i].centre_mm for i in shape.coins)
                 worms.append(replace(w, coins_mm=pts, angles_rad=self._angles_like(
@@ -1118,8 +1138,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         notices = (*filled, *(_notice(seq, w, "warning") for w in setup.warnings))
         new = replace(state, table=scene, course=setup.course, worms=setup.worms, turn=0,
                       roll=None, fresh=True)
+        assert setup.course is not None
+        asked = tuple(Doubt(seq, None, d.pieces, d.where, sentence(f"{d.reason}: {d.doubt}"))
+                      for d in gate_doubts(setup.course, scene))
         return Step(new, (Verdict(seq, None, True, Rule.OK.value, sentence(setup.reason)),
-                          *notices))
+                          *notices, *asked))
 
     def _set_up_fuller(self, state: DerbyState, scene: Scene, seq: int
                        ) -> Step[DerbyState] | None:

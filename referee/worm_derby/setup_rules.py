@@ -112,8 +112,9 @@ def rule_course_found(setup: SetupCheck) -> Judgement | None:
 
     When a misread explains the course not found, the table is asked (a doubt): fewer than
     three tiles face up; a face-down tile that, face up, would complete the course; start tiles
-    with the worms' ends between them but no pylon seen; a gate tile whose suit is not seen or
-    is read as no gate's (a suit read wrong)."""
+    with the worms' ends between them but no pylon seen; a gate tile read as no gate's suit (a
+    suit read wrong). (A Slalom gate tile with no suit seen does not stop the course: it
+    stands with that gate in doubt, :func:`gate_doubts`.)"""
     reading = setup.reading
     if reading.course is not None:
         return None
@@ -124,12 +125,12 @@ def rule_course_found(setup: SetupCheck) -> Judgement | None:
 def _course_misread(setup: SetupCheck) -> str:
     """The question for the table when a misread explains why no course is found (empty when
     none does)."""
-    scene, reading = setup.scene, setup.reading
+    scene = setup.scene
     up = [i for i, p in enumerate(scene.pieces) if p.kind == "tile" and p.face == "up"]
     if len(up) < 3:
         return "is a tile hidden or misread, or is the course not set up yet?"
-    if len(reading.pieces) == 1:  # a gate tile of no gate's suit: a suit is easily misread
-        gate = scene.pieces[reading.pieces[0]]
+    if len(setup.reading.pieces) == 1:  # a gate tile of no gate's suit: a suit is misread
+        gate = scene.pieces[setup.reading.pieces[0]]
         return f"is the suit of the tile at {at(gate.centre_mm)} misread?"
     for i, p in enumerate(scene.pieces):
         if p.kind != "tile" or p.face != "down":
@@ -295,6 +296,22 @@ class SetupJudged:
     worms: tuple[WormTrack, ...] = ()
     reason: str = ""
     warnings: tuple[str, ...] = ()
+
+
+def gate_doubts(course: Course, scene: Scene) -> tuple[Judgement, ...]:
+    """The gates of a course set up whose tile shows no suit, each a question for the table:
+    the race goes on, and only a move whose verdict depends on that gate's colour is asked
+    about (not faulted) until a reading shows it."""
+    out = []
+    for k in course.unknown_gates:
+        g = course.gates[k]
+        i = min((i for i, p in enumerate(scene.pieces) if p.kind == "tile" and p.face == "up"),
+                key=lambda i: math.dist(scene.pieces[i].centre_mm, g.centre_mm))
+        out.append(Judgement(SETUP, f"the gate tile at {at(g.centre_mm)} shows no suit; gates "
+                                    f"show suns (red) or arms (blue)", None, (i,), g.centre_mm,
+                             doubt="the race goes on, and a move past it is judged once its "
+                                   "suit is read: is its suit hidden or misread?"))
+    return tuple(out)
 
 
 def judge_setup(game: WormDerby, scene: Scene) -> SetupJudged:

@@ -10,21 +10,24 @@
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import replace
 
-from referee.base import Judgement
-from referee.worm_derby.course import Course, CourseReading
+from referee.base import Judgement, Step
+from referee.worm_derby.course import GATE_COLOURS, Course, CourseReading
 from referee.worm_derby.game import WormDerby, variant
 from referee.worm_derby.judging import judged
 from referee.worm_derby.move_rules import MoveCheck, MoveFacts, PlacedCoin, Walk
+from referee.worm_derby.reading import STAYED_SHARE
 from referee.worm_derby.rules import Rule
 from referee.worm_derby.state import DerbyState, WormTrack
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.table import scene_diff
-from referee.worm_derby.words import at, ordinal, possessive
+from referee.worm_derby.words import at, ordinal, possessive, sentence
 from referee.worm_derby.worms import extract_worm
+from tabletop.events import Doubt, Event, Notice
 from tabletop.scene import Point2, Scene
 
 variant(WormDerby)
@@ -46,6 +49,8 @@ class Slalom(WormDerby):
         assert course is not None
         for gate, right in self.gate_passes(course, coin.head_mm, coin.at_mm):
             g = course.gates[gate]
+            if g.colour is None:  # (judged once per colour it may have: _judge_scene)
+                continue
             if not right:
                 side = "right" if g.colour == "red" else "left"
                 return judged(Rule.GATE, f"the {ordinal(coin.n)} coin takes the worm past the "
@@ -61,7 +66,7 @@ class Slalom(WormDerby):
         if not missing:
             return super().not_finished_yet(course, track)
         g = course.gates[missing[0]]
-        return f"has not passed the {g.colour} gate at {at(g.centre_mm)}"
+        return f"has not passed the {g.name} at {at(g.centre_mm)}"
 
     def ace_steps(self, state: DerbyState, player: str) -> int | None:
         """An ace is one step."""
@@ -71,6 +76,85 @@ class Slalom(WormDerby):
                         ) -> tuple[Judgement, DerbyState]:
         """No obstacle ever moves in Slalom."""
         return judged(Rule.OBSTACLE, "in Slalom no obstacle moves"), state
+
+    def _colourings(self, state: DerbyState) -> list[tuple[DerbyState, str]]:
+        """The state with each colour the gates whose suit is not read may have, and the
+        colours in words ("red", "red and blue"...)."""
+        course = state.course
+        assert course is not None
+        out = []
+        for colours in itertools.product(("red", "blue"), repeat=len(course.unknown_gates)):
+            c = course
+            for k, colour in zip(course.unknown_gates, colours, strict=True):
+                c = c.with_gate_colour(k, colour)
+            out.append((replace(state, course=c), " and ".join(colours)))
+        return out
+
+    def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
+        """A move judged on a course with a gate whose suit is not read: a foul found without
+        that gate (it only adds fouls) is called; a move legal without it is judged with each
+        colour the gate may have, and when one of them makes it a foul the verdict depends on
+        the gate's colour: a doubt naming the gate, never a foul."""
+        course = state.course
+        neutral = super()._judge_scene(state, scene, seq)  # (judge_step skips that gate)
+        if course is None or not course.unknown_gates or \
+                not all(v.legal for v in neutral.verdicts):
+            return neutral
+        steps = [(super(Slalom, self)._judge_scene(coloured, scene, seq), words)
+                 for coloured, words in self._colourings(state)]
+        if all(all(v.legal for v in st.verdicts) for st, _ in steps):
+            return neutral  # (the gate was not passed)
+        if state.doubted is not None and state.doubted[1] == scene:
+            return Step(state)  # read again the same: the table was asked already
+        player = self.players[state.turn]
+        legal = [words for st, words in steps if all(v.legal for v in st.verdicts)]
+        gates = [course.gates[k] for k in course.unknown_gates]
+        where = " and ".join(at(g.centre_mm) for g in gates)
+        only = f"; it is legal only if that gate is {legal[0]}" if len(legal) == 1 else ""
+        return Step(replace(state, doubted=(seq, scene), doubted_read=scene), (Doubt(
+            seq, player, (), gates[0].centre_mm, sentence(
+                f"{possessive(player)} move passes the gate at {where}, whose suit is not "
+                f"read{only}: is it red (suns) or blue (arms)?")),))
+
+    def stood_track(self, state: DerbyState, scene: Scene, seq: int, player: str
+                    ) -> WormTrack | None:
+        """A move asked about only for a gate whose suit is not read stands, once the players
+        go on, as the colour that makes it legal would judge it (the gate passed)."""
+        course = state.course
+        if course is None or not course.unknown_gates:
+            return None
+        steps = [super(Slalom, self)._judge_scene(coloured, scene, seq)
+                 for coloured, _ in self._colourings(state)]
+        legal = [st for st in steps if st.verdicts and all(v.legal for v in st.verdicts)]
+        if len(legal) != 1 or len(legal) == len(steps):
+            return None
+        return legal[0].state.worm(player)
+
+    def reread_course(self, state: DerbyState, scene: Scene, seq: int
+                      ) -> tuple[DerbyState, tuple[Event, ...]]:
+        """A gate whose suit was not read takes its colour from a reading that shows its tile
+        (face up, where it lies) with a gate's suit (suns: red, arms: blue)."""
+        course = state.course
+        if course is None or not course.unknown_gates:
+            return state, ()
+        near = STAYED_SHARE * self.d
+        told: list[Event] = []
+        for k in course.unknown_gates:
+            g = course.gates[k]
+            suits = {p.suit for p in scene.pieces if p.kind == "tile" and p.face == "up"
+                     and math.dist(p.centre_mm, g.centre_mm) <= near
+                     and GATE_COLOURS.get(p.suit or "")}
+            if len(suits) != 1:
+                continue
+            suit = suits.pop()
+            assert suit is not None
+            course = course.with_gate_colour(k, GATE_COLOURS[suit])
+            told.append(Notice(seq, sentence(
+                f"the gate tile at {at(g.centre_mm)} reads {suit} now: it is a "
+                f"{GATE_COLOURS[suit]} gate, and moves past it are judged"), "info"))
+        if not told:
+            return state, ()
+        return replace(state, course=course), tuple(told)
 
     def gate_passes(self, course: Course, head: Point2, placed: Point2
                     ) -> list[tuple[int, bool]]:

@@ -1,6 +1,6 @@
 """Rule ``setup`` told apart from a misread: a course that is not found only because a tile may
-be misread (face down, not seen, its suit unseen) is a doubt; a course laid out wrong is still
-a ``setup`` verdict."""
+be misread (face down, not seen, a suit read wrong) is a doubt; a course laid out wrong is
+still a ``setup`` verdict (a gate whose suit is not seen: ``test_gate_in_doubt``)."""
 
 from __future__ import annotations
 
@@ -30,12 +30,6 @@ def test_setup_a_pylon_not_seen_with_worms_between_the_start_tiles_is_a_doubt():
     game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
     out = _first(game, [*START, RED], SUNS0, MOONS0)
     assert [type(e) for e in out] == [Doubt] and "pylon" in out[0].reason
-
-
-def test_setup_a_gate_whose_suit_is_not_seen_is_a_doubt():
-    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
-    out = _first(game, course(gates=[tile(-200, 600, face="up", suit=None)]), SUNS0, MOONS0)
-    assert [type(e) for e in out] == [Doubt] and "suit" in out[0].reason
 
 
 def test_setup_start_tiles_too_far_apart_are_a_setup_verdict():

@@ -149,8 +149,9 @@ def face_up_tiles(scene: Scene) -> list[int]:
 class CourseReading:
     """What the first scene says about the course: the course, or why there is none.
 
-    ``extra_idx``: face-up tiles that are neither start tiles nor the pylon (basic game): they
-    are obstacles lying the wrong way up (or a misread), worth a warning.
+    ``extra_idx``: face-up tiles that are neither start tiles nor the pylon (basic game), or
+    of no gate's suit (Slalom): they are obstacles lying the wrong way up (or a misread), worth
+    a warning.
     """
 
     course: Course | None
@@ -164,13 +165,15 @@ class CourseReading:
 
 def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles: float,
                 start_apart_tiles: tuple[float, float],
-                worm_ends_mm: Sequence[Point2] = ()) -> CourseReading:
+                worm_ends_mm: Sequence[Point2] = (), odd_suits_lie: bool = True
+                ) -> CourseReading:
     """Finds the start tiles, the pylon and the gates among the face-up tiles.
 
     Among the pairs of face-up tiles that could be the start tiles (with a pylon on their
     perpendicular bisector), the pair with the most worm end coins between them wins (worms
     start there), then the pair nearest four tile widths apart, then the farthest pylon. A gate
-    tile with no suit seen is a gate of no known colour; one of another suit is no gate.
+    tile with no suit seen is a gate of no known colour; one of no gate's suit is an obstacle
+    (``odd_suits_lie``; else no course).
     """
     tile = pieces.tile_mm
     up = face_up_tiles(scene)
@@ -215,8 +218,12 @@ def read_course(scene: Scene, pieces: PieceSet, slalom: bool, pylon_offset_tiles
             continue
         colour = GATE_COLOURS.get(p.suit or "")
         if colour is None and p.suit is not None:
-            return CourseReading(None, f"the gate tile at ({p.x_mm:.0f}, {p.y_mm:.0f}) shows "
-                                       f"{p.suit}; gates show suns (red) or arms (blue)", (g,))
+            if not odd_suits_lie:
+                return CourseReading(None, f"the gate tile at ({p.x_mm:.0f}, {p.y_mm:.0f}) "
+                                           f"shows {p.suit}; gates show suns (red) or arms "
+                                           f"(blue)", (g,))
+            extra.append(g)  # no gate's suit: an obstacle read (or laid) the wrong way up
+            continue
         gates.append(Gate(p.centre_mm, colour))  # no suit seen: the gate stands in doubt
         gate_idx.append(g)
     fixed = tuple(scene.pieces[x] for x in (i, j, k, *gate_idx))

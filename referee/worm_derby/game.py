@@ -190,16 +190,18 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         """Players whose worm may get a coin back now (Cannibal: an eaten coin, on an ace)."""
         return frozenset()
 
-    def read_course(self, scene: Scene, worm_ends_mm: Sequence[Point2]) -> CourseReading:
+    def read_course(self, scene: Scene, worm_ends_mm: Sequence[Point2], strict: bool = False
+                    ) -> CourseReading:
         """The course on the first table: two start tiles and the pylon; other face-up tiles
-        are obstacles lying the wrong way up."""
+        are obstacles lying the wrong way up. ``strict``: (Slalom) a face-up tile of no gate's
+        suit is no course, not an obstacle."""
         return self._course(scene, worm_ends_mm, gates=False)
 
-    def _course(self, scene: Scene, worm_ends_mm: Sequence[Point2], gates: bool
-                ) -> CourseReading:
+    def _course(self, scene: Scene, worm_ends_mm: Sequence[Point2], gates: bool,
+                strict: bool = False) -> CourseReading:
         s = self.settings
         return read_course(scene, self.pieces, gates, s.pylon_offset_tiles,
-                           s.start_apart_tiles, worm_ends_mm)
+                           s.start_apart_tiles, worm_ends_mm, odd_suits_lie=not strict)
 
     def judge_ace_scene(self, state: DerbyState, scene: Scene, player: str
                         ) -> tuple[Judgement, DerbyState]:
@@ -1461,7 +1463,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                     other = Piece.tile(a.x_mm + 2 * t * ux, a.y_mm + 2 * t * uy,
                                        a.angle_deg or 0.0, "up")
                     found = self.read_course(replace(scene, pieces=(*scene.pieces, other)),
-                                             ends).course
+                                             ends, strict=True).course
                     if found is not None and other.centre_mm in found.start_mm and \
                             any(found.between_start_tiles(c) for c in ends):
                         if found.start_mm[0] == other.centre_mm:

@@ -112,9 +112,9 @@ def rule_course_found(setup: SetupCheck) -> Judgement | None:
 
     When a misread explains the course not found, the table is asked (a doubt): fewer than
     three tiles face up; a face-down tile that, face up, would complete the course; start tiles
-    with the worms' ends between them but no pylon seen; a gate tile read as no gate's suit (a
-    suit read wrong). (A Slalom gate tile with no suit seen does not stop the course: it
-    stands with that gate in doubt, :func:`gate_doubts`.)"""
+    with the worms' ends between them but no pylon seen. (In Slalom a face-up tile with no suit
+    seen is a gate in doubt, :func:`gate_doubts`, and one of no gate's suit an obstacle read or
+    laid the wrong way up, :func:`setup_warnings`: neither stops the course.)"""
     reading = setup.reading
     if reading.course is not None:
         return None
@@ -129,9 +129,6 @@ def _course_misread(setup: SetupCheck) -> str:
     up = [i for i, p in enumerate(scene.pieces) if p.kind == "tile" and p.face == "up"]
     if len(up) < 3:
         return "is a tile hidden or misread, or is the course not set up yet?"
-    if len(setup.reading.pieces) == 1:  # a gate tile of no gate's suit: a suit is misread
-        gate = scene.pieces[setup.reading.pieces[0]]
-        return f"is the suit of the tile at {at(gate.centre_mm)} misread?"
     for i, p in enumerate(scene.pieces):
         if p.kind != "tile" or p.face != "down":
             continue
@@ -342,6 +339,10 @@ def setup_warnings(setup: SetupCheck) -> tuple[str, ...]:
                    f"or a coin to take off the table?)")
     for i in setup.reading.extra_idx:
         p = scene.pieces[i]
+        if setup.game.variant_name == "slalom":  # (a tile of no gate's suit)
+            out.append(f"the face-up tile at {at(p.centre_mm)} shows {p.suit}, no gate's suit "
+                       f"(gates show suns or arms); it counts as an obstacle")
+            continue
         out.append(f"the face-up tile at {at(p.centre_mm)} is neither a start tile nor the "
                    f"pylon; it counts as an obstacle (obstacles lie face down)")
     apart = math.dist(*course.start_mm) / setup.tile_mm

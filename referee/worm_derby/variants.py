@@ -39,9 +39,11 @@ class Slalom(WormDerby):
 
     variant_name = "slalom"
 
-    def read_course(self, scene: Scene, worm_ends_mm: Sequence[Point2]) -> CourseReading:
-        """The course has gates: every face-up tile besides the start tiles and the pylon."""
-        return self._course(scene, worm_ends_mm, gates=True)
+    def read_course(self, scene: Scene, worm_ends_mm: Sequence[Point2], strict: bool = False
+                    ) -> CourseReading:
+        """The course has gates: every face-up tile besides the start tiles and the pylon
+        (one of no gate's suit is an obstacle, unless ``strict``)."""
+        return self._course(scene, worm_ends_mm, gates=True, strict=strict)
 
     def judge_step(self, move: MoveCheck, coin: PlacedCoin, walk: Walk) -> Judgement | None:
         """``gate``: a step passes each gate on its side (right of red, left of blue)."""

@@ -4,7 +4,7 @@ still a ``setup`` verdict (a gate whose suit is not seen: ``test_gate_in_doubt``
 
 from __future__ import annotations
 
-from tabletop.events import Doubt, Verdict
+from tabletop.events import Doubt, Notice, Verdict
 from tests.factories import tile
 from tests.referee.worm_derby.helpers import START, T, course, line, new_game, play, seen
 
@@ -40,11 +40,14 @@ def test_setup_start_tiles_too_far_apart_are_a_setup_verdict():
     assert [(type(e), getattr(e, "rule", None)) for e in out] == [(Verdict, "setup")]
 
 
-def test_setup_a_gate_read_with_the_wrong_suit_is_asked_about_not_faulted():
+def test_setup_a_face_up_tile_of_no_gates_suit_is_an_obstacle_and_the_race_is_set_up():
+    # a face-down obstacle read face up under a blind's stripes shows "moons": no gate
     game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
-    out = _first(game, course(gates=[tile(-200, 600, face="up", suit="crowns")]), SUNS0, MOONS0)
-    assert [type(e) for e in out] == [Doubt] and "misread" in out[0].reason
-    assert "gates show suns (red) or arms (blue)" in out[0].reason
+    out = _first(game, course(gates=[RED, tile(200, 600, face="up", suit="crowns")]), SUNS0,
+                 MOONS0)
+    assert [(type(e), getattr(e, "rule", None)) for e in out] == [(Verdict, "ok"), (Notice, None)]
+    assert "1 gate" in out[0].reason and "(200, 600) shows crowns" in out[1].message
+    assert "obstacle" in out[1].message
 
 
 def test_setup_a_coin_of_no_worm_does_not_stop_the_race_and_lies_as_an_obstacle():
@@ -132,3 +135,18 @@ def test_setup_coins_not_seen_are_not_taken_to_lie_where_another_coin_lies():
     other = coin(40, 1.5 * D, "arms")  # a coin of no worm where the two would lie
     out = _first(game, course(), SUNS0, [*gaps, other])
     assert [type(e) for e in out] == [Doubt]
+
+
+def test_setup_an_obstacle_read_face_up_as_moons_in_slalom_lets_every_move_be_judged():
+    from tests.referee.worm_derby.helpers import D, roll
+
+    game = new_game(variant="slalom", lengths={"suns": 4, "moons": 4})
+    odd = tile(200, 600, face="up", suit="moons")
+    state, _ = play(game, game.initial_state(), seen(course(gates=[RED, odd]), SUNS0, MOONS0))
+    down = tile(200, 600)  # read as it lies, face down, from then on
+    _, out = play(game, state, roll("suns", "2"),
+                  seen(course(gates=[RED, down]), line(-40, 2 * D, 4, "suns"), MOONS0))
+    assert [(type(e), e.rule) for e in out] == [(Verdict, "ok")]
+    _, out = play(game, state, roll("suns", "2"),
+                  seen(course(gates=[RED, down]), line(-40, 3 * D, 4, "suns"), MOONS0))
+    assert [(type(e), e.rule) for e in out] == [(Verdict, "steps")]

@@ -358,13 +358,6 @@ class Jungle(Game[JungleState]):
         others = [v for v in vanished if v != captured]
         step = self._judge_move(state, self.players[side_of(c)], g.SQUARE_NAMES[fr],
                                 g.SQUARE_NAMES[to], seq, t, scene, (seen.index[c],))
-        mine = [v for v in others if side_of(v) == side_of(c)]
-        if mine and all(v.legal for v in step.verdicts):
-            v = mine[0]  # the mover's own animal not seen may have moved too (two moves of
-            # one side, a foul): its move is not confirmed on such a reading
-            return doubt(f"{self._animal(v)} is not seen on {g.SQUARE_NAMES[on_board[v]]} and "
-                         f"nothing captured it: is it hidden, or did it move too?",
-                         (seen.index[c],), g.square_centre_mm(on_board[v]))
         if others and not all(v.legal for v in step.verdicts) and (
                 len(others) > 1 or not self._foul_without(
                 state, others, step, (self.players[side_of(c)], g.SQUARE_NAMES[fr],
@@ -608,25 +601,18 @@ def after_doubt(step: Step[JungleState], before: JungleState, scene: Scene, pos:
     A reading doubted with a token of a side not seen marks that side in
     :attr:`JungleState.unseen_sides` (it may have moved there unseen); a move judged legal
     clears them. While a side is marked, a foul that it would undo by a move made unseen
-    is a doubt, not a foul (the state as it was): ``turn`` of the other side when it was that
-    side's turn (a chain of "not your turn" after one misread is no referee's; that side
-    moving twice is its own foul), and ``moves`` (more tokens
-    moved than turns judged) whenever some side is marked. A reading that shows every animal
-    of a marked side on its square shows that side made no move unseen: it counts as not
-    marked.
+    is a doubt, not a foul (the state as it was): ``turn`` when it was that side's turn (a
+    chain of "not your turn" after one misread is no referee's), and ``moves`` (more tokens
+    moved than turns judged) whenever some side is marked.
     """
     verdicts = [o for o in step.outputs if isinstance(o, Verdict)]
     if any(isinstance(o, Doubt) for o in step.outputs):
         seen = read_tokens(scene).squares
         sides = {side_of(code) for _, code in pos.pieces() if code not in seen}
         return Step(replace(step.state, unseen_sides=before.unseen_sides | sides), step.outputs)
-    seen = read_tokens(scene).squares
-    # a side whose every animal this reading shows on its square made no move unseen
-    marked = {side for side in before.unseen_sides
-              if any(seen.get(code) != sq for sq, code in pos.pieces() if side_of(code) == side)}
     bad = next((v for v in verdicts if not v.legal and (
-        (v.rule == "turn" and pos.side in marked and v.player != players[pos.side])
-        or (v.rule == "moves" and marked))), None)
+        (v.rule == "turn" and pos.side in before.unseen_sides)
+        or (v.rule == "moves" and before.unseen_sides))), None)
     if bad is not None:
         return Step(before, (Doubt(seq, bad.player or players[pos.side], bad.pieces, bad.where,
                                    bad.reason[:-1] + f", but a table before was in doubt and "

@@ -281,6 +281,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 state, early = self._not_seen(state, seq)
             step = self._roll(state, event, seq)
             step = Step(replace(step.state, before_move=None, as_it_stands=False, fresh=False,
+                                unsure_asked=False,
                                 provisional=tuple(p for p in step.state.provisional
                                                   if p != event.player)),
                         (*early, *step.outputs))
@@ -333,9 +334,15 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         table = self._tile_moved_unseen(scene, state.doubted_read)
         new = replace(state, table=table, worms=tuple(worms), unsure=tuple(sorted(unsure)),
                       pending=None, pending_told=False, doubted_read=None)
+        stands = f"{possessive(player)} move stands as read"
+        if player in unsure:  # said once: what is pending until that worm is read whole
+            seen = sum(1 for p in scene.pieces if p.kind == "coin" and p.suit == player)
+            stands = (f"the table stands as read, but {possessive(player)} worm is not read "
+                      f"whole ({seen} of its {state.worm(player).length} coins are seen): its "
+                      f"move is not judged, and its next move is judged once it is read whole")
         return self._next_turn(new), (_notice(
             seq, f"the table read at {at_seq} was in doubt and was not fixed; the players went "
-                 f"on, so {possessive(player)} move stands as read", "warning"),)
+                 f"on, so {stands}", "warning"),)
 
     def _tile_moved_unseen(self, table: Scene, read: Scene | None) -> Scene:
         """The table that stands as read, with a tile the reading showed where none was put
@@ -1022,13 +1029,19 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         player = self.players[state.turn]
         if state.doubted is not None and state.doubted[1] == scene:
             return Step(state)
+        if state.unsure_asked:  # asked once this roll: the newest reading is the one in doubt
+            return Step(replace(state, doubted=(seq, scene)))
         mine = tuple(i for i, p in enumerate(scene.pieces)
                      if p.kind == "coin" and p.suit == player)
-        return Step(replace(state, doubted=(seq, scene)), (Doubt(
-            seq, player, mine, None, sentence(
-                f"{possessive(player)} worm has not been read whole since it last moved "
-                f"({len(mine)} of its {state.worm(player).length} coins are seen): is a coin "
-                f"hidden or misread?")),))
+        length = state.worm(player).length
+        asked = (f"{possessive(player)} worm has not been read whole since it last moved "
+                 f"({len(mine)} of its {length} coins are seen): is a coin hidden or misread?")
+        if len(mine) == length:
+            asked = (f"{possessive(player)} worm is read whole now, but it was not before this "
+                     f"move, so where the move started is not known: is a coin of it hidden, or "
+                     f"is the move as read right?")
+        return Step(replace(state, doubted=(seq, scene), unsure_asked=True), (Doubt(
+            seq, player, mine, None, sentence(asked)),))
 
     def _taken_back(self, state: DerbyState, scene: Scene, seq: int
                     ) -> Step[DerbyState] | None:

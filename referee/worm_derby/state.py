@@ -88,6 +88,8 @@ class DerbyState(GameState):
             its player rolls.
         unsure: Players whose worm was not read whole when a doubted table stood: each new
             reading places it (and, once whole, it is sure again).
+        unsure_asked: The table was asked, since the last roll, about the move of a worm not
+            read whole since it last moved (asked once a roll, not at every reading).
         early_roller: The last player who rolled before any course was set up (its first
             table was in doubt): the race has begun in the players' eyes.
         early_roll: What the early roller rolled (its worm still at the start when the
@@ -128,6 +130,7 @@ class DerbyState(GameState):
     doubted: tuple[int, Scene] | None = None
     doubted_read: Scene | None = None
     unsure: tuple[str, ...] = ()
+    unsure_asked: bool = False
     provisional: tuple[str, ...] = ()
     early_roller: str | None = None
     early_roll: str | None = None

@@ -5,7 +5,7 @@ guess never makes a foul (issue 13: never a foul from a table the referee did no
 from __future__ import annotations
 
 from referee.record import fold
-from tabletop.events import Doubt, Verdict
+from tabletop.events import Doubt, Notice, Verdict
 from tests.factories import setup
 from tests.referee.worm_derby.helpers import D, course, line, roll, seen, tile
 
@@ -44,3 +44,18 @@ def test_steps_the_worm_read_whole_again_is_judged_from_there_once_the_players_g
                              seen(TABLE, suns6, line(40, 11 * D, 4, "moons")))
     verdicts = [(e.seq, e.player, e.rule) for e in out if isinstance(e, Verdict)]
     assert verdicts[-3:] == [(13, "suns", "ok"), (15, "moons", "ok"), (17, "moons", "turn")]
+
+
+def test_steps_a_worm_not_read_whole_is_asked_about_once_a_roll_and_said_pending_once():
+    # moons' move of 4 read with one coin stands as read (said once: moons' worm is not read
+    # whole); on moons' next roll, readings that show it in part are asked about once
+    m = MOONS4
+    out = fold([setup("worm-derby", ["suns", "moons"], lengths={"suns": 4, "moons": 4}),
+                seen(TABLE, SUNS0, MOONS0), roll("suns", "2"), seen(TABLE, SUNS2, MOONS0),
+                roll("moons", "4"), seen(TABLE, SUNS2, m[3]), roll("suns", "2"),
+                seen(TABLE, SUNS4, m[2]), roll("moons", "2"), seen(TABLE, SUNS4, m[1]),
+                seen(TABLE, SUNS4, m[1], m[3]), seen(TABLE, SUNS4, m[0], m[1], m[3])])
+    stood = [e for e in out if isinstance(e, Notice) and "not fixed" in e.message]
+    assert len(stood) == 1 and "moons' worm is not read whole (1 of its 4 coins" in \
+        stood[0].message
+    assert [e.seq for e in out if isinstance(e, Doubt)] == [5, 9]

@@ -80,9 +80,9 @@ def repeats_cloth(cfg: TilePatternConfig, shade: np.ndarray, px_per_mm: float,
     view pixels) repeats the table's pattern: its place is found again in ``shade`` (grey,
     relative to the table's level: 1 = table; made in full ``cfg.max_shift_mm`` and more
     round it) on both sides of it along two lines (:func:`vision.post_pattern.on_lattice`).
-    A copy centred where a piece was found (``taken``: a mask of the view, nonzero there;
-    ``found_px`` (K, 2): within half a side of these centres) is another piece alike (a
-    tile of the same block), not the cloth.
+    A copy centred where a piece was found (``taken``: a mask of the view, nonzero there)
+    or over a tile found (``found_px`` (K, 2): within a side of these centres) is another
+    piece alike (a tile of the same block, or two of them), not the cloth.
 
     >>> yy, xx = np.mgrid[0:400, 0:400]
     >>> cloth = np.where(((yy // 25) + (xx // 25)) % 2 == 0, 1.4, 0.5).astype(np.float32)
@@ -120,6 +120,6 @@ def repeats_cloth(cfg: TilePatternConfig, shade: np.ndarray, px_per_mm: float,
         free[inside] = taken[yi[inside], xi[inside]] == 0
     if found_px is not None and len(found_px):
         f = np.asarray(found_px, float).reshape(-1, 2)
-        near = np.hypot(*(at[:, None, :] - f[None]).transpose(2, 0, 1)) < side_px / 2
+        near = np.hypot(*(at[:, None, :] - f[None]).transpose(2, 0, 1)) < side_px
         free &= ~near.any(axis=1)
     return on_lattice(lat, shifts[free], cfg.opposite_share)

@@ -68,10 +68,6 @@ class TileFitConfig:
     modes: How many of the angle vote's modes are tried.
     run_share: A side "runs past" a corner where the change along the side's line beyond the
         corner is at least this share of the side's own.
-    run_own: A side whose own change is under this share of the square's strongest side's
-        (the faint line between two tiles laid edge to edge) is not asked whether it runs
-        on: its change beyond a corner is measured against almost nothing (a printed grid's
-        lines are alike in strength).
     max_runs: A fit with this many sides running past a corner is no tile (a printed grid;
         a tile in a row of tiles has two).
     max_overlap: A fit whose inside lies on pieces already found for more than this share
@@ -100,7 +96,6 @@ class TileFitConfig:
     max_turn_deg: float = 3.0
     modes: int = 2
     run_share: float = 0.5
-    run_own: float = 0.2
     max_runs: int = 3
     max_overlap: float = 0.2
     apart: float = 0.9
@@ -462,9 +457,7 @@ def runs_past(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: fl
     strongest change lies on the side's line (within a pixel) and is at least ``run_share`` of
     the change along the side. A lone tile's sides stop at its corners (0); a tile in a row
     of tiles has two sides that run on; a grid printed on a page, or a block of lines, runs on
-    everywhere (4). A side whose own change is faint beside the square's strongest (under
-    ``run_own`` of it: the line between two tiles of a row) is not counted: anything beyond
-    its corners is as strong as it.
+    everywhere (4).
     """
     cfg = cfg or TileFitConfig()
     c0 = np.asarray(centre_px, float)
@@ -478,7 +471,7 @@ def runs_past(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: fl
     beyond = np.linspace(0.6, 0.85, 4) * side
     along = np.r_[inside, beyond, -beyond]
     a0 = math.radians(angle_deg)
-    refs, runs = [], []
+    count = 0
     for k in range(4):
         th = a0 + k * math.pi / 2
         n = np.array([math.cos(th), math.sin(th)])
@@ -493,16 +486,13 @@ def runs_past(top: np.ndarray, centre_px: np.ndarray, angle_deg: float, side: fl
         edge = signed.max(axis=1)  # each profile's edge, (A,)
         on_line = np.abs(rho[1:-1][signed.argmax(axis=1)] - side / 2) <= 1.0
         ref = float(np.median(edge[:len(inside)]))
-        refs.append(ref)
         if ref <= 0:
-            runs.append(False)
             continue
         # beyond a corner, the same edge: as strong, and on the side's line (a check's or a
         # grain's edges crossing there lie anywhere across it)
         run = (edge >= cfg.run_share * ref) & on_line
         n_in, n_out = len(inside), len(beyond)
-        runs.append(any(np.count_nonzero(e) >= n_out - 1
-                        for e in (run[n_in:n_in + n_out], run[n_in + n_out:])))
-    strongest = max(refs)
-    count = sum(r and ref >= cfg.run_own * strongest for r, ref in zip(runs, refs, strict=True))
+        if any(np.count_nonzero(e) >= n_out - 1
+               for e in (run[n_in:n_in + n_out], run[n_in + n_out:])):
+            count += 1
     return count

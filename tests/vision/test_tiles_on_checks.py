@@ -60,35 +60,3 @@ def test_a_tile_on_a_gingham_is_fitted_at_its_own_angle_not_a_checks() -> None:
     d, f = _nearest(found, t)
     assert d < 4.0
     assert tile_angle_diff_deg(f.angle_deg, t.angle_deg % 90.0) < 1.0
-
-
-@functools.lru_cache(maxsize=1)
-def _read_pinned(seed: int, table: str, light: str) -> tuple[list, list]:
-    """(tiles found, true tiles) of the drawn case at ``seed`` with its table and light
-    pinned and tiles laid more often."""
-    from tabletop.render import variety
-    from vision import Detector, DetectorConfig
-
-    r = variety.draw_case(seed, hand=False, table=table, light=light,
-                          weights={"tile": 0.5}).render()
-    scene = Detector(r.calibration(), None, DetectorConfig(kinds=("tile", "coin", "post"))
-                     ).detect(r.image).scene
-    return ([p for p in scene.pieces if p.kind == "tile"],
-            [p for p in r.scene.pieces if p.kind == "tile"])
-
-
-def test_a_row_of_tiles_on_a_large_check_is_read_as_its_tiles_not_as_straddles() -> None:
-    # a large check under a hard lamp (seed 420013): three face-down tiles edge to edge at
-    # (64, -10), (43, 37), (22, 83). The line between two of them is faint (a tenth of the
-    # row's long sides' change), so whatever lay beyond its corners counted as the side
-    # running on: the middle tile had three sides running (a printed grid's) and was
-    # dropped, and two squares straddling two tiles each stood in its place
-    found, truth = _read_pinned(420013, "checks-large", "hard")
-    row = [t for t in truth if np.hypot(t.x_mm - 43.0, t.y_mm - 37.0) < 60.0]
-    assert len(row) == 3
-    middle = min(row, key=lambda t: np.hypot(t.x_mm - 43.0, t.y_mm - 37.0))
-    d, f = _nearest(found, middle)
-    assert d < 4.0
-    for f in found:
-        if np.hypot(f.x_mm - 43.0, f.y_mm - 37.0) < 80.0:
-            assert _nearest(truth, f)[0] < 8.0, (f.x_mm, f.y_mm)  # no straddle

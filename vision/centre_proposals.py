@@ -285,7 +285,9 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                 faint_c.append(bool(weak_c_all[k]))
     found_t = fit_tiles(view, shade, top, prep.bright, explained, tile_px, side,
                         tiles.gap_mm * s, cfg.fit, faint,
-                        face_px=face_side_px(view.camera, side, tiles.thickness_mm))
+                        face_px=face_side_px(view.camera, side, tiles.thickness_mm),
+                        wide=lambda c, half: local_views(prep, frame_bgr, c[None],
+                                                         np.array([half]))[0])
     sure_c = [f for f, weak in zip(found_c, faint_c, strict=True) if not weak]
     weak_c = [f for f, weak in zip(found_c, faint_c, strict=True) if weak]
     found = read_found(namer, frame_bgr, calibration, prep, sure_c, found_t, coins, tiles,

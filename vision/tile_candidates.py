@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from collections.abc import Callable
 
 import numpy as np
 
@@ -33,11 +34,14 @@ from vision.tile_fit import (
     vote_angle,
 )
 from vision.tile_judge import FAINT, NET, tile_votes
+from vision.tile_pattern import TilePatternConfig, repeats_cloth
 from vision.tiles import _Block, refine_block
 from vision.topview import TopView
 
 SHEETS = SheetConfig()
 """How a square that is a corner of a larger sheet (a page, a notebook) is told."""
+PATTERN = TilePatternConfig()
+"""How a square of a checked cloth (its place found again round it on a lattice) is told."""
 BACKS = BackFitConfig()
 """How a face-down tile is placed by its back's cross where no square fits its edges."""
 _INSIDE = np.linspace(-0.35, 0.35, 5)
@@ -85,12 +89,25 @@ def _angles(top: np.ndarray, centre: np.ndarray, side: float, first: float | Non
     return out
 
 
+def _cloth(cfg: TilePatternConfig, px_per_mm: float, shade: np.ndarray,
+           wide: Callable[[np.ndarray, float], np.ndarray] | None, centre_px: np.ndarray,
+           angle_px: float, side: float, explained: np.ndarray, out: list[_Block]) -> bool:
+    """Whether a fitted square repeats the table's pattern (:func:`vision.tile_pattern.
+    repeats_cloth`), the pieces found and the tiles fitted before it left out of its copies."""
+    level = shade if wide is None else wide(
+        centre_px, cfg.max_shift_mm * px_per_mm + side * (0.75 + cfg.margin) + 2)
+    found = np.array([o.centre_px for o in out], float).reshape(-1, 2)
+    return repeats_cloth(cfg, level, px_per_mm, centre_px, angle_px, side, explained, found)
+
+
 def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndarray,
               explained: np.ndarray, peaks_px: np.ndarray, side: float, gap_px: float,
               cfg: TileFitConfig, faint: np.ndarray | None = None,
               backs: BackFitConfig | None = BACKS,
               sheets: SheetConfig | None = SHEETS,
-              face_px: float | None = None) -> list[_Block]:
+              face_px: float | None = None,
+              pattern: TilePatternConfig | None = PATTERN,
+              wide: Callable[[np.ndarray, float], np.ndarray] | None = None) -> list[_Block]:
     """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
 
     Args:
@@ -119,6 +136,12 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             notebook (:func:`vision.tile_context.part_of_sheet`); None: never asked.
         face_px: The top face's side in view pixels, the camera's magnification of it
             (:func:`vision.square_polish.face_side_px`); None: ``side``.
+        pattern: A square whose place is found again round it on a lattice, where no piece
+            was found, is a square of a checked cloth (:func:`vision.tile_pattern.
+            repeats_cloth`: 2 x 2 checks of a large check cross like a tile's back); None:
+            never asked.
+        wide: ``shade`` made in full within a given number of view pixels of a centre
+            (the pattern's copies lie beyond the candidates' windows); None: ``shade``.
     """
     out: list[_Block] = []
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
@@ -166,5 +189,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
                                 side, np.array([FAINT if unsure else NET]))[0])
         if cfg.judge is not None and vote < cfg.judge.veto:
             continue  # a square of a tile's size that is no tile (a page's print, grain)
+        if pattern is not None and _cloth(pattern, view.px_per_mm, shade, wide, c,
+                                          fine.angle_px, side, explained, out):
+            continue  # 2 x 2 checks of a checked cloth, found again all round
         out.append(dataclasses.replace(fine, vote=vote))  # (the namer's seen: read_found)
     return out

@@ -47,6 +47,13 @@ _FACE_OFFSETS = np.c_[_xx[_FACE_REGION] - PATCH_PX // 2, _yy[_FACE_REGION] - PAT
 _PAPER_DISC = cv2.getStructuringElement(cv2.MORPH_RECT, (PATCH_PX // 3 + 1,) * 2)
 """A square wider than a face's symbol (0.6 of the side), at half the patch's resolution."""
 
+_r = np.hypot(_xx - PATCH_PX / 2 + 0.5, _yy - PATCH_PX / 2 + 0.5) / PATCH_PX
+RING_FROM, RING_TO = 0.34, 0.42
+"""Where the ring between a face's symbol (out to 0.3 of the side) and its printed border
+(0.44) lies (shares of the side from the centre): blank paper on every face."""
+_RING_Y, _RING_X = np.nonzero((_r >= RING_FROM) & (_r <= RING_TO))
+_FACE_Y, _FACE_X = PATCH_PX // 2 + _FACE_OFFSETS[:, 1], PATCH_PX // 2 + _FACE_OFFSETS[:, 0]
+
 ARM_FROM, ARM_TO = 0.30, 0.42
 """Where along each arm (shares of the side out from the centre) a back's line is looked for:
 beyond a face's symbol, inside its printed border."""
@@ -70,6 +77,14 @@ UNSURE_MOON = 0.3
 tile's own paper nor its arms a back's lines (a back's faint lines on black felt under a
 blind): below the namer's ``unsure`` (:class:`vision.namer.NamerConfig`), so the namer, which
 sees the whole tile, names its face."""
+SHADE_RING = 0.15
+"""A "moon" with at least this share of its ring (:func:`shaded_centres`) as dark as ink,
+and its centre no darker, is a shade running across the tile, not a symbol: it is read as
+if its centre were blank (a back's lines decide; else a moon left unsure for the namer). A
+face's ring is paper; a band of shade 10 mm wide through the centre crosses 0.17 of it."""
+SHADE_LIKE = 0.8
+"""... where the centre's ink is at least this share of the ring's dark part's level (a
+moon's ink in a band of shade: a fifth to a half of it)."""
 NO_SYMBOL = 0.12
 """A patch with less of its centre disc in ink has no symbol (a face's: 0.2 and up; a back's
 lines and shades: 0.09 at most on the tuning renders)."""
@@ -115,24 +130,10 @@ def arm_ridges(patches: np.ndarray) -> np.ndarray:
     return best
 
 
-def symbol_inks(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Each patch's symbol, read against the tile's own paper round it (per channel, a closing
-    wider than any symbol: a shade's band or a lamp's colour over part of the tile divides
-    out).
-
-    Returns:
-        ``(share, rel_rgb)``: (N,) share of the centre disc in ink (its smallest channel under
-        :data:`INK_LEVEL` of the paper's), and (N, 3) the ink's mean colour over the paper's,
-        RGB (NaN where there is no ink). Every suit's ink is dark in some channel (an orange sun
-        in blue, a blue or green one in red, a moon in all); a back's thin lines, blurred, are
-        not that dark, so a back has next to none.
-    """
+def own_paper(patches: np.ndarray) -> np.ndarray:
+    """(N, PATCH_PX, PATCH_PX, 3) float32: each patch's paper, per channel, a closing wider
+    than any symbol (a shade's band or a lamp's colour over part of the tile divides out)."""
     n = len(patches)
-    share, rel = np.zeros(n), np.full((n, 3), np.nan)
-    c = PATCH_PX // 2
-    ys, xs = c + _FACE_OFFSETS[:, 1], c + _FACE_OFFSETS[:, 0]
-    if not n:
-        return share, rel
     # the paper at half resolution (enough for a shade's soft edge), all patches at once, one
     # above the other, each in a border of its own edge as wide as the closing reaches (a shade
     # over a patch's edge runs on beyond it, not back into light)
@@ -143,15 +144,64 @@ def symbol_inks(patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     h = half + 2 * k
     closed = cv2.morphologyEx(small.reshape(n * h, h, 3), cv2.MORPH_CLOSE, _PAPER_DISC,
                               borderType=cv2.BORDER_REPLICATE).reshape(n, h, h, 3)
-    closed = np.stack([cv2.resize(p[k:k + half, k:k + half], (PATCH_PX, PATCH_PX),
-                                  interpolation=cv2.INTER_LINEAR) for p in closed])
-    paper = closed[:, ys, xs].astype(np.float32)  # (N, P, 3)
-    ratio = np.asarray(patches)[:, ys, xs].astype(np.float32) / np.maximum(paper, 1.0)
-    ink = ratio.min(axis=2) < INK_LEVEL
-    share = ink.mean(axis=1)
-    for i in np.flatnonzero(ink.sum(axis=1) >= 3):
-        rel[i] = ratio[i][ink[i]].mean(axis=0)[::-1]
+    return np.stack([cv2.resize(p[k:k + half, k:k + half], (PATCH_PX, PATCH_PX),
+                                interpolation=cv2.INTER_LINEAR) for p in closed]
+                    ).astype(np.float32)
+
+
+def symbol_inks(patches: np.ndarray, paper: np.ndarray | None = None
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """Each patch's symbol, read against the tile's own paper round it (:func:`own_paper`,
+    or ``paper`` made by it).
+
+    Returns:
+        ``(share, rel_rgb)``: (N,) share of the centre disc in ink (its smallest channel under
+        :data:`INK_LEVEL` of the paper's), and (N, 3) the ink's mean colour over the paper's,
+        RGB (NaN where there is no ink). Every suit's ink is dark in some channel (an orange sun
+        in blue, a blue or green one in red, a moon in all); a back's thin lines, blurred, are
+        not that dark, so a back has next to none.
+    """
+    share, _level, rel = _inks(patches, own_paper(patches) if paper is None else paper,
+                               _FACE_Y, _FACE_X)
     return share, rel
+
+
+def _inks(patches: np.ndarray, paper: np.ndarray, ys: np.ndarray, xs: np.ndarray,
+          q: float = 50.0) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(N,) share of the pixels ``ys``, ``xs`` of each patch in ink against ``paper``, (N,)
+    the ``q``-th percentile of the ink's darkest channel over the paper's (NaN: none), (N, 3)
+    its mean colour over the paper's, RGB (NaN under 3 pixels)."""
+    n = len(patches)
+    share, level, rel = np.zeros(n), np.full(n, np.nan), np.full((n, 3), np.nan)
+    if not n:
+        return share, level, rel
+    ratio = np.asarray(patches)[:, ys, xs].astype(np.float32) / np.maximum(
+        paper[:, ys, xs], 1.0)  # (N, P, 3)
+    darkest = ratio.min(axis=2)
+    ink = darkest < INK_LEVEL
+    share = ink.mean(axis=1)
+    for i in np.flatnonzero(ink.any(axis=1)):
+        level[i] = float(np.percentile(darkest[i][ink[i]], q))
+        if ink[i].sum() >= 3:
+            rel[i] = ratio[i][ink[i]].mean(axis=0)[::-1]
+    return share, level, rel
+
+
+def shaded_centres(patches: np.ndarray, paper: np.ndarray) -> np.ndarray:
+    """(N,) bool: whose centre's ink is a blind's shade across the tile, not a symbol.
+
+    The paper's closing (:func:`own_paper`) fills over a dark band narrower than it reaches
+    (0.6 of the side), so such a band of shade reads as ink. A face's symbol stops short of
+    the ring between it and the printed border (:data:`RING_FROM`-:data:`RING_TO` of the
+    side from the centre: blank paper on every face); a band across the tile runs through
+    it on both sides of the centre. So the centre's ink is shade where at least
+    :data:`SHADE_RING` of the ring is as dark, and the centre's darkest fifth of ink no
+    darker than the ring's dark part's median (:data:`SHADE_LIKE` of it: a moon's black ink
+    in the band is the band's shade and the ink's darkness at once)."""
+    ring, ring_level, _ = _inks(patches, paper, _RING_Y, _RING_X)
+    _share, centre_level, _ = _inks(patches, paper, _FACE_Y, _FACE_X, 20.0)
+    with np.errstate(invalid="ignore"):
+        return (ring >= SHADE_RING) & (centre_level >= SHADE_LIKE * ring_level)
 
 
 def _quadrant_reading(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
@@ -205,6 +255,9 @@ def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
     ink keeps it a face whatever its arms show (a dim lamp's noise makes dips of 0.02-0.05
     on a face's blank arms), and its suit is that ink's read against the tile's own paper
     (a blue symbol in a blind's shade, read against the lit quarter beside it, looks black).
+    Black "ink" that also fills the ring between a face's symbol and its border, as dark
+    there as in the centre (:func:`shaded_centres`), is a blind's band of shade across the
+    whole tile: read as a blank centre (a back where its arms show the lines).
 
     Args:
         patches: (N, PATCH_PX, PATCH_PX, 3) uint8 BGR.
@@ -219,18 +272,21 @@ def read_faces(patches: np.ndarray, inks: Mapping[str, tuple[int, int, int]],
     if not maybe:
         return out
     arms = np.sort(arm_ridges(np.asarray(patches)[maybe]), axis=1)
-    share, rel = symbol_inks(np.asarray(patches)[maybe])
-    blank = share < NO_SYMBOL
+    paper = own_paper(np.asarray(patches)[maybe])
+    share, rel = symbol_inks(np.asarray(patches)[maybe], paper)
+    inked = np.flatnonzero(share >= NO_SYMBOL)
+    coloured = {int(k): r for k in inked
+                if (r := classify_ink(rel[k], inks))[0] is not None and r[0] not in neutral}
+    shaded = shaded_centres(np.asarray(patches)[maybe], paper)
+    blank = (share < NO_SYMBOL) | (shaded & ~np.isin(np.arange(len(maybe)), list(coloured)))
     back = blank & ((arms[:, 0] >= BACK_RIDGE) | (arms[:, 2] >= PART_RIDGE))
     for k in np.flatnonzero(back):
         out[maybe[k]] = ("down", None, float(np.clip(0.5 + 4 * arms[k, 2], 0.5, 1.0)))
     for k in np.flatnonzero(blank & ~back):
         f, sv, conf = out[maybe[k]]
         out[maybe[k]] = (f, sv, min(conf, UNSURE_MOON))
-    for k in np.flatnonzero(~blank):  # its ink against its own paper: a coloured symbol?
-        suit, conf = classify_ink(rel[k], inks)
-        if suit is not None and suit not in neutral:
-            out[maybe[k]] = ("up", suit, conf)
+    for k, (suit, conf) in coloured.items():  # its ink against its own paper: a colour
+        out[maybe[k]] = ("up", suit, conf)
     return out
 
 

@@ -1,0 +1,125 @@
+"""A square that repeats the table's own pattern is no tile.
+
+A checked cloth whose checks are half a tile wide (checks-large: 18-30 mm) shows, at every
+step of its lattice, a square of a tile's size made of 2 x 2 checks: its middle lines cross
+like a face-down tile's back, its outline is the checks' edges, and the centre net, the namer
+and the tile judge can all take it for a tile (session 22: the namer 0.49-0.52, the judge
+0.71-0.74). A tile is one thing lying on the table: the look of its place (the square and a
+margin of the table round it) is found nowhere else near it. A square of the cloth is found
+again at every step of the lattice, on both sides of it along two axes.
+
+So a square whose place is found again (the level's normalised correlation,
+:func:`vision.post_pattern.pattern_copies`) in opposite pairs along two lines at least
+``min_angle_deg`` apart (:func:`vision.post_pattern.on_lattice`), where no piece is found,
+repeats the table and is not a tile. Tiles laid edge to edge in a block are alike too: a copy
+that lands on a piece already found (another tile of the block) is no evidence of the cloth.
+The test is the same for every table: a plain or grained table has no copy of a place in two
+directions (grain and a blind's stripes repeat along one axis at most), and a tile on a
+checked cloth is a pale square over it, unlike the bare cloth beside it.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.post_pattern import PostPatternConfig, on_lattice, pattern_copies
+
+
+@dataclass(frozen=True)
+class TilePatternConfig:
+    """Attributes:
+    max_shift_mm: Copies of a square's place are looked for this far from it each way
+        (checks-large's lattice steps 36-60 mm; gingham's 12-28).
+    min_shift: A copy is at least this many sides from the square (nearer: the square
+        itself, shifted onto its own paper).
+    margin: The place compared is the square grown by this many sides each way (the table
+        round it belongs to the look).
+    min_match: Least normalised correlation (-1 to 1) of a copy with the square's place.
+    min_angle_deg: The two lines of opposite copies are at least this far apart.
+    opposite_share: Two copies are opposite when their shifts sum to at most this share of
+        the shorter one (a hand-woven lattice wobbles).
+    """
+
+    max_shift_mm: float = 80.0
+    min_shift: float = 0.6
+    margin: float = 0.15
+    min_match: float = 0.7
+    min_angle_deg: float = 30.0
+    opposite_share: float = 0.12
+
+    @property
+    def lattice(self) -> PostPatternConfig:
+        """The same test in :mod:`vision.post_pattern`'s terms (a radius of half a side)."""
+        return PostPatternConfig(max_shift_mm=self.max_shift_mm, min_shift=self.min_shift,
+                                 margin=2.0 * self.margin, min_match=self.min_match,
+                                 min_angle_deg=self.min_angle_deg, opposite_px=0.0)
+
+
+def square_corners(centre_px: np.ndarray, angle_px: float, side_px: float) -> np.ndarray:
+    """(4, 2) the corners of a square of side ``side_px`` at ``centre_px``, turned
+    ``angle_px`` degrees.
+
+    >>> square_corners(np.array([10.0, 10.0]), 0.0, 4.0).tolist()
+    [[8.0, 8.0], [12.0, 8.0], [12.0, 12.0], [8.0, 12.0]]
+    """
+    a = math.radians(angle_px)
+    ex = np.array([math.cos(a), math.sin(a)]) * side_px / 2
+    ey = np.array([-math.sin(a), math.cos(a)]) * side_px / 2
+    c = np.asarray(centre_px, float)
+    return np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey])
+
+
+def repeats_cloth(cfg: TilePatternConfig, shade: np.ndarray, px_per_mm: float,
+                  centre_px: np.ndarray, angle_px: float, side_px: float,
+                  taken: np.ndarray | None = None, found_px: np.ndarray | None = None
+                  ) -> bool:
+    """Whether a square of a tile's size (``centre_px``, ``angle_px`` degrees, ``side_px``,
+    view pixels) repeats the table's pattern: its place is found again in ``shade`` (grey,
+    relative to the table's level: 1 = table; made in full ``cfg.max_shift_mm`` and more
+    round it) on both sides of it along two lines (:func:`vision.post_pattern.on_lattice`).
+    A copy centred where a piece was found (``taken``: a mask of the view, nonzero there)
+    or over a tile found (``found_px`` (K, 2): within a side of these centres) is another
+    piece alike (a tile of the same block, or two of them), not the cloth.
+
+    >>> yy, xx = np.mgrid[0:400, 0:400]
+    >>> cloth = np.where(((yy // 25) + (xx // 25)) % 2 == 0, 1.4, 0.5).astype(np.float32)
+    >>> cfg, c = TilePatternConfig(), np.array([200.0, 200.0])
+    >>> repeats_cloth(cfg, cloth, 1.0, c, 0.0, 50.0)
+    True
+    >>> tile = cloth.copy(); tile[175:226, 175:226] = 1.6
+    >>> repeats_cloth(cfg, tile, 1.0, c, 0.0, 50.0)
+    False
+    >>> plain = np.ones((400, 400), np.float32); plain[175:226, 175:226] = 1.6
+    >>> repeats_cloth(cfg, plain, 1.0, c, 0.0, 50.0)
+    False
+    >>> found = np.array([[250.0, 200.0], [150.0, 200.0]])
+    >>> repeats_cloth(cfg, cloth, 1.0, c, 0.0, 50.0, found_px=found)  # a block's row
+    True
+    >>> repeats_cloth(cfg, cloth, 1.0, c, 0.0, 50.0, taken=np.ones((400, 400), np.uint8))
+    False
+    """
+    lat = cfg.lattice
+    c = np.asarray(centre_px, float)
+    h, w = shade.shape[:2]
+    reach = math.ceil(cfg.max_shift_mm * px_per_mm + side_px * (0.75 + cfg.margin)) + 2
+    x0, y0 = max(0, math.floor(c[0]) - reach), max(0, math.floor(c[1]) - reach)
+    x1, y1 = min(w, math.floor(c[0]) + reach + 1), min(h, math.floor(c[1]) + reach + 1)
+    level = np.asarray(shade[y0:y1, x0:x1], np.float32) * 100.0  # levels: the table 100
+    corners = square_corners(c - (x0, y0), angle_px, side_px)
+    shifts = pattern_copies(lat, level, px_per_mm, corners, side_px / 2 / px_per_mm)
+    if not len(shifts):
+        return False
+    at = c[None] + shifts
+    free = np.ones(len(shifts), bool)
+    if taken is not None:
+        xi, yi = np.rint(at[:, 0]).astype(int), np.rint(at[:, 1]).astype(int)
+        inside = (xi >= 0) & (yi >= 0) & (xi < taken.shape[1]) & (yi < taken.shape[0])
+        free[inside] = taken[yi[inside], xi[inside]] == 0
+    if found_px is not None and len(found_px):
+        f = np.asarray(found_px, float).reshape(-1, 2)
+        near = np.hypot(*(at[:, None, :] - f[None]).transpose(2, 0, 1)) < side_px
+        free &= ~near.any(axis=1)
+    return on_lattice(lat, shifts[free], cfg.opposite_share)

@@ -87,3 +87,37 @@ def test_on_a_marble_table_under_a_hard_lamp_the_judge_drops_shadows_the_gates_r
     assert np.all(_nearest(shown, found) < 1.5)
     false, false_alone = (int(np.sum(_nearest(f, every) >= 3.0)) for f in (found, alone))
     assert false_alone >= 4 and false <= false_alone // 2, (false, false_alone)
+
+
+def _constant_forest(path: Path, answer: int) -> Path:
+    """A tiny forest of ``cv2.ml`` that votes ``answer`` for every row (trained on rows whose
+    label follows the unlike feature, all but one of them ``answer``)."""
+    import cv2
+
+    rng = np.random.default_rng(answer)
+    x = rng.uniform(size=(40, N_FEATURES)).astype(np.float32)
+    y = np.full(40, answer, np.int32)
+    y[0] = 1 - answer  # two classes, so votes for class 1 are counted as ever
+    x[0] = 50.0  # the odd row far from every row judged
+    rt = cv2.ml.RTrees_create()
+    rt.setMaxDepth(2)
+    rt.setTermCriteria((cv2.TERM_CRITERIA_MAX_ITER, 5, 0))
+    rt.train(x, cv2.ml.ROW_SAMPLE, y)
+    rt.save(str(path))
+    return path
+
+
+def test_on_a_table_read_in_the_unlikeness_the_dark_forest_judges_its_readings(
+        tmp_path: Path) -> None:
+    from vision.post_features import UNLIKE_COLUMN
+
+    yes, no = _constant_forest(tmp_path / "yes.yml", 1), _constant_forest(tmp_path / "no.yml", 0)
+    rows = np.full((4, N_FEATURES), 0.5, np.float32)
+    rows[:, UNLIKE_COLUMN] = [0.0, 1.0, 0.0, 1.0]
+    judge = PostJudge(PostJudgeConfig(model=no, dark_model=yes), N_FEATURES, UNLIKE_COLUMN)
+    assert judge.scores(rows).tolist() == [0.0, 1.0, 0.0, 1.0]
+    # without the dark forest (or without being told the column) one forest judges all
+    alone = PostJudge(PostJudgeConfig(model=no, dark_model=None), N_FEATURES, UNLIKE_COLUMN)
+    assert alone.scores(rows).tolist() == [0.0] * 4
+    assert PostJudge(PostJudgeConfig(model=no, dark_model=yes), N_FEATURES).scores(
+        rows).tolist() == [0.0] * 4

@@ -46,7 +46,7 @@ class PostJudgeConfig:
     """
 
     model: Path = MODELS / "posts.yml.gz"
-    dark_model: Path | None = None
+    dark_model: Path | None = MODELS / "posts_dark.yml.gz"
     min_score: float = 0.5
     veto: float = 0.3
     window_mm: float = 40.0

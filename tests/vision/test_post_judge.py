@@ -19,8 +19,13 @@ FOOT_MM = np.array([150.0, 20.0])  # 320 mm from the nadir
 
 
 def test_the_committed_post_judge_reads_the_features_this_code_makes() -> None:
-    judge = judge_for(PostJudgeConfig(), N_FEATURES)
-    assert judge.scores(np.zeros((3, N_FEATURES))).shape == (3,)
+    from vision.post_features import UNLIKE_COLUMN
+
+    judge = judge_for(PostJudgeConfig(), N_FEATURES, UNLIKE_COLUMN)
+    assert judge.dark is not None  # the dark forest is committed beside the other
+    rows = np.zeros((3, N_FEATURES))
+    rows[1, UNLIKE_COLUMN] = 1.0
+    assert judge.scores(rows).shape == (3,)
 
 
 def test_a_missing_post_judge_model_is_an_error_naming_its_file(tmp_path: Path) -> None:

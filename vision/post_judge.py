@@ -29,7 +29,9 @@ class PostJudgeConfig:
         (:mod:`vision.post_level`: black felt or cloth, dark wood, walnut), trained on such
         tables' rows alone (``training/train_posts.py --unlike``): there a post is a lit wall
         or top and a shadow the darker thing, the reverse of what ``model`` learnt from the
-        rest. None: ``model`` judges every reading.
+        rest. A reading ``model`` is sure of (``min_score``) stands there too (a black gingham
+        under a hard lamp is read in the unlikeness too, and its rows were not the dark
+        forest's). None: ``model`` judges every reading.
     min_score: Least share of the trees' votes for "post" that makes a candidate one.
     veto: A reading the hand-set gates pass (:mod:`vision.posts`) stands unless the votes
         for "post" are fewer than this: the forest overrules the gates only where it is sure
@@ -82,8 +84,12 @@ class PostJudge:
         out = np.zeros(len(f))
         if np.any(~dark):
             out[~dark] = yes_share(self.forest, f[~dark], self.n_features)
-        if np.any(dark):
-            out[dark] = yes_share(self.dark, f[dark], self.n_features)
+        if np.any(dark):  # the dark forest's word, but what the first forest is sure of
+            # stands (a black gingham under a hard lamp, which the dark forest's rows lack)
+            first = yes_share(self.forest, f[dark], self.n_features)
+            second = yes_share(self.dark, f[dark], self.n_features)
+            out[dark] = np.where(first >= self.config.min_score, np.maximum(first, second),
+                                 second)
         return out
 
 

@@ -121,6 +121,9 @@ def test_on_a_table_read_in_the_unlikeness_the_dark_forest_judges_its_readings(
     rows[:, UNLIKE_COLUMN] = [0.0, 1.0, 0.0, 1.0]
     judge = PostJudge(PostJudgeConfig(model=no, dark_model=yes), N_FEATURES, UNLIKE_COLUMN)
     assert judge.scores(rows).tolist() == [0.0, 1.0, 0.0, 1.0]
+    # what the first forest is sure of stands where the dark forest doubts it
+    sure = PostJudge(PostJudgeConfig(model=yes, dark_model=no), N_FEATURES, UNLIKE_COLUMN)
+    assert sure.scores(rows).tolist() == [1.0] * 4
     # without the dark forest (or without being told the column) one forest judges all
     alone = PostJudge(PostJudgeConfig(model=no, dark_model=None), N_FEATURES, UNLIKE_COLUMN)
     assert alone.scores(rows).tolist() == [0.0] * 4

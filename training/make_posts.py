@@ -101,6 +101,22 @@ def hard_pins(seed: int, share: float, dark: float | None = None) -> dict[str, s
     return out
 
 
+UNLIKE_TABLES: tuple[str, ...] = ("felt-black", "cloth-black", "dark-wood")
+"""Tables whose posts are read in the unlikeness (:func:`vision.post_level.dark_table`: the
+table's own brightness under 48 of 255), for the dark judge's rows (walnut under three lamps
+and a black gingham, whose white checks lift its median, are read in the plain level)."""
+
+
+def pinned_table(seed: int, tables: list[str]) -> str:
+    """The table of ``tables`` a seed is pinned to: in turn by the seed, so a run of
+    consecutive seeds lays each alike often.
+
+    >>> [pinned_table(s, ["a", "b", "c"]) for s in (9, 10, 11)]
+    ['a', 'b', 'c']
+    """
+    return tables[seed % len(tables)]
+
+
 def true_posts(render) -> tuple[np.ndarray, np.ndarray]:
     """The true posts' feet (mm, N x 2) of a render: those wholly in view, and those hidden or
     partly out of view (neither taught nor counted)."""
@@ -265,6 +281,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dark-share", type=float, default=None,
                     help="share of the seeds whose table is pinned to a dark one "
                          "(:data:`DARK_TABLES`; default: half --hard-share)")
+    ap.add_argument("--tables", default=None, metavar="K1,K2,...",
+                    help="pin every seed's table to one of these kinds, in turn by the seed "
+                         "(e.g. the tables read in the unlikeness, for the dark judge: "
+                         ":data:`UNLIKE_TABLES`)")
     ap.add_argument("--mix", choices=("posts", "bench"), default="posts",
                     help="posts: the variety with posts laid --post-weight often and hard cases "
                          "pinned; bench: drawn as the accuracy bench draws (plain tables, hands, "
@@ -277,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
         "x", "y", "seed", "family", "light", "source", "heat", "dist")}
     truth: dict[str, list[np.ndarray]] = {k: [] for k in (
         "truth_seed", "truth_family", "truth_light", "truth_mask", "truth_net",
-        "truth_contrast")}
+        "truth_contrast", "truth_top")}
     t0 = time.perf_counter()
     for seed in args.seeds:
         kinds = None
@@ -287,11 +307,13 @@ def main(argv: list[str] | None = None) -> int:
                 continue
             r, conditions, kinds = drawn
         else:
-            case = draw_case(seed, weights={"post": args.post_weight},
-                             **hard_pins(seed, args.hard_share, args.dark_share))
+            pins = hard_pins(seed, args.hard_share, args.dark_share)
+            if args.tables:
+                pins["table"] = pinned_table(seed, args.tables.split(","))
+            case = draw_case(seed, weights={"post": args.post_weight}, **pins)
             r, conditions = case.render(), dict(case.conditions)
         shown, hidden = true_posts(r)
-        found = {k: np.zeros(len(shown), bool) for k in (0, 1, 2)}
+        found = {k: np.zeros(len(shown), bool) for k in (0, 1, 2, 3)}
         n_pos = n_neg = 0
         for feats, feet, source, heat in candidates(r.image, r.calibration(), args.least, kinds):
             y = labels(feet, shown, hidden, args.hit_mm, args.miss_mm)
@@ -318,9 +340,10 @@ def main(argv: list[str] | None = None) -> int:
         truth["truth_mask"].append(found[0])
         truth["truth_net"].append(found[1])
         truth["truth_contrast"].append(found[2])
+        truth["truth_top"].append(found[3])
         print(f"# {seed} {conditions['table']} {conditions['light']}: "
               f"{len(shown)} posts, found mask {int(found[0].sum())} net {int(found[1].sum())} "
-              f"contrast {int(found[2].sum())}"
+              f"contrast {int(found[2].sum())} top {int(found[3].sum())}"
               f"; candidates {n_pos} posts, {n_neg} others ({time.perf_counter() - t0:.0f} s)",
               flush=True)
         save(args.out, cols, truth)  # after every seed: a run cut short keeps what it made

@@ -37,7 +37,7 @@ from bench.bench_vision_accuracy import nearest_pairs
 from training.make_posts import candidates, seed_range, true_posts
 from training.post_cases import rendered
 from vision import Detector
-from vision.post_features import N_FEATURES
+from vision.post_features import N_FEATURES, UNLIKE_COLUMN
 from vision.post_judge import PostJudgeConfig, judge_for
 
 MATCH_MM = 12.0
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--light", default=None, help="pin this light (e.g. dim-warm)")
     args = ap.parse_args(argv)
     jc = PostJudgeConfig() if args.model is None else PostJudgeConfig(model=args.model)
-    judge = judge_for(jc, N_FEATURES)
+    judge = judge_for(jc, N_FEATURES, UNLIKE_COLUMN)
     causes: Counter[str] = Counter()
     by_cond: Counter[tuple[str, str]] = Counter()
     false_by: Counter[str] = Counter()

@@ -29,9 +29,10 @@ from training.forest_data import (
     leave_one_family_out,
     load_rows,
     split_last,
+    subset,
 )
 from training.forests import scores
-from vision.post_features import N_FEATURES
+from vision.post_features import N_FEATURES, UNLIKE_COLUMN
 
 
 def figures(y: np.ndarray, s: np.ndarray, threshold: float) -> dict[str, float]:
@@ -41,6 +42,16 @@ def figures(y: np.ndarray, s: np.ndarray, threshold: float) -> dict[str, float]:
     return {"precision": round(tp / max(1, int(p.sum())), 4),
             "recall": round(tp / max(1, int((y == 1).sum())), 4),
             "posts": int((y == 1).sum()), "others": int((y == 0).sum())}
+
+
+def unlike_rows(x: np.ndarray) -> np.ndarray:
+    """Which rows were read in a dark table's unlikeness (:data:`UNLIKE_COLUMN`).
+
+    >>> x = np.zeros((3, N_FEATURES)); x[1, UNLIKE_COLUMN] = 1.0
+    >>> unlike_rows(x).tolist()
+    [False, True, False]
+    """
+    return np.asarray(x)[:, UNLIKE_COLUMN] >= 0.5
 
 
 def contrast_truth(paths: list[Path], n: int) -> np.ndarray:
@@ -60,10 +71,16 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     common_arguments(ap, trees=80, depth=14, holdout=0.2)
     ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--unlike", action="store_true",
+                    help="only the rows read in a dark table's unlikeness (the dark judge, "
+                         "vision/models/posts_dark.yml.gz: PostJudgeConfig.dark_model)")
     args = ap.parse_args(argv)
     keys = ("x", "y", "seed", "family", "light", "source")
     every = load_rows(args.data, (*keys, "truth_mask", "truth_net"), "train_posts",
                       n_features=N_FEATURES)
+    if args.unlike:
+        every = {**subset({k: every[k] for k in keys}, unlike_rows(every["x"])),
+                 **{k: v for k, v in every.items() if k not in keys}}
     rows = labelled({k: every[k] for k in keys}, every["family"], args.without, "train_posts")
     x, y, family, light, source = (rows[k] for k in ("x", "y", "family", "light", "source"))
     split = split_last(rows["seed"], args.holdout)

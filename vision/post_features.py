@@ -62,6 +62,10 @@ SUMMARY: tuple[str, ...] = ("wall_level", "wall_dark", "top_level", "top_spread"
 N_FEATURES = len(ALONG) * len(ACROSS) + len(SUMMARY)
 """Length of one candidate's feature vector."""
 
+UNLIKE_COLUMN = len(ALONG) * len(ACROSS) + SUMMARY.index("unlike")
+"""The feature that is 1 where the candidate was read in a dark table's unlikeness
+(:mod:`vision.post_level`), 0 in the plain level: the post judge's dark forest judges those."""
+
 
 def _along(r: float, d: float, big_r: float) -> np.ndarray:
     return np.array([-2.2 * r, -1.2 * r, 0.0, 0.25 * d, 0.5 * d, 0.75 * d, d,

@@ -25,6 +25,13 @@ MODELS = Path(__file__).resolve().parent / "models"
 class PostJudgeConfig:
     """Attributes:
     model: The forest's file (``cv2.ml.RTrees`` saved as YAML).
+    dark_model: The forest that judges the readings of a table read in the unlikeness
+        (:mod:`vision.post_level`: black felt or cloth, dark wood, walnut), trained on such
+        tables' rows alone (``training/train_posts.py --unlike``): there a post is a lit wall
+        or top and a shadow the darker thing, the reverse of what ``model`` learnt from the
+        rest. A reading ``model`` is sure of (``min_score``) stands there too (a black gingham
+        under a hard lamp is read in the unlikeness too, and its rows were not the dark
+        forest's). None: ``model`` judges every reading.
     min_score: Least share of the trees' votes for "post" that makes a candidate one.
     veto: A reading the hand-set gates pass (:mod:`vision.posts`) stands unless the votes
         for "post" are fewer than this: the forest overrules the gates only where it is sure
@@ -41,6 +48,7 @@ class PostJudgeConfig:
     """
 
     model: Path = MODELS / "posts.yml.gz"
+    dark_model: Path | None = MODELS / "posts_dark.yml.gz"
     min_score: float = 0.5
     veto: float = 0.3
     window_mm: float = 40.0
@@ -52,24 +60,47 @@ class PostJudgeConfig:
 
 
 class PostJudge:
-    """Loads the forest once; :meth:`scores` gives each candidate's share of votes."""
+    """Loads the forests once; :meth:`scores` gives each candidate's share of votes.
 
-    def __init__(self, config: PostJudgeConfig, n_features: int) -> None:
+    ``unlike_column``: the feature that says a row was read in a dark table's unlikeness
+    (:data:`vision.post_features.UNLIKE_COLUMN`); such rows are judged by the dark forest
+    (``config.dark_model``). None: the one forest judges every row."""
+
+    def __init__(self, config: PostJudgeConfig, n_features: int,
+                 unlike_column: int | None = None) -> None:
         self.config = config
         self.forest = load_forest(config.model, n_features, "the post judge")
+        self.dark = (load_forest(config.dark_model, n_features, "the dark post judge")
+                     if config.dark_model is not None and unlike_column is not None else None)
         self.n_features = n_features
+        self.unlike_column = unlike_column
 
     def scores(self, features: np.ndarray) -> np.ndarray:
         """(N,) share (0-1) of the trees voting "post" for each row of ``features``."""
-        return yes_share(self.forest, features, self.n_features)
+        f = np.asarray(features, np.float32).reshape(-1, self.n_features)
+        if self.dark is None or self.unlike_column is None:
+            return yes_share(self.forest, f, self.n_features)
+        dark = f[:, self.unlike_column] >= 0.5
+        out = np.zeros(len(f))
+        if np.any(~dark):
+            out[~dark] = yes_share(self.forest, f[~dark], self.n_features)
+        if np.any(dark):  # the dark forest's word, but what the first forest is sure of
+            # stands (a black gingham under a hard lamp, which the dark forest's rows lack)
+            first = yes_share(self.forest, f[dark], self.n_features)
+            second = yes_share(self.dark, f[dark], self.n_features)
+            out[dark] = np.where(first >= self.config.min_score, np.maximum(first, second),
+                                 second)
+        return out
 
 
 _CACHE: dict[Path, PostJudge] = {}
 
 
-def judge_for(config: PostJudgeConfig, n_features: int) -> PostJudge:
+def judge_for(config: PostJudgeConfig, n_features: int,
+              unlike_column: int | None = None) -> PostJudge:
     """The judge of a model file, loaded once per process."""
     j = _CACHE.get(Path(config.model))
-    if j is None or j.config != config or j.n_features != n_features:
-        j = _CACHE[Path(config.model)] = PostJudge(config, n_features)
+    if (j is None or j.config != config or j.n_features != n_features
+            or j.unlike_column != unlike_column):
+        j = _CACHE[Path(config.model)] = PostJudge(config, n_features, unlike_column)
     return j

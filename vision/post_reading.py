@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision.detections import Detections
-from vision.post_features import N_FEATURES, post_features
+from vision.post_features import N_FEATURES, UNLIKE_COLUMN, post_features
 from vision.post_judge import judge_for
 from vision.post_level import for_posts, post_channels
 from vision.posts import PostConfig, detect_posts
@@ -26,7 +26,7 @@ def judge_scores(cfg: PostConfig, level: np.ndarray, prep: Prepared, feet_px: np
     if not len(feet):
         return np.zeros(0)
     f = post_features(cfg, level, prep.view, feet, against, plain)
-    return judge_for(cfg.judge, N_FEATURES).scores(f)
+    return judge_for(cfg.judge, N_FEATURES, UNLIKE_COLUMN).scores(f)
 
 
 def read_posts(cfg: PostConfig, prep: Prepared, explained: np.ndarray,

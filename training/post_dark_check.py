@@ -18,14 +18,11 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from training.make_posts import DARK_TABLES, seed_range, true_posts
-from training.post_cases import rendered
-from training.post_level_check import counts
-from vision import Detector, DetectorConfig
+from training.make_posts import DARK_TABLES, seed_range
+from training.post_level_check import compare
+from vision import DetectorConfig
 from vision.post_judge import PostJudgeConfig
 
 
@@ -41,27 +38,10 @@ def main(argv: list[str] | None = None) -> int:
     on = PostJudgeConfig() if args.dark_model is None else PostJudgeConfig(
         dark_model=args.dark_model)
     judges = {"one": PostJudgeConfig(dark_model=None), "dark": on}
-    total = {k: np.zeros(3, int) for k in judges}
-    for i, seed in enumerate(args.seeds):
-        r = rendered(seed, args.cache, 0.8, 1.0, tables[i % len(tables)])
-        shown, hidden = true_posts(r)
-        line = []
-        for name, judge in judges.items():
-            cfg = replace(base, posts=replace(base.posts, judge=judge))
-            res = Detector(r.calibration(), config=cfg).detect(r.image)
-            found = np.array([p.centre_mm for p in res.scene.pieces if p.kind == "post"]
-                             ).reshape(-1, 2)
-            c = counts(found, shown, hidden)
-            total[name] += c
-            line.append(f"{name} {c[0]}/{c[1]} false {c[2]}")
-        cond = r.conditions
-        print(f"# {seed} {cond['table']} {cond['light']} {cond['clutter']}: " + "; ".join(line),
-              flush=True)
-    for name, (hit, n, false) in total.items():
-        print(f"{name}_post_recall={hit / max(n, 1):.3f} {name}_post_precision="
-              f"{hit / max(hit + false, 1):.3f} {name}_posts={n} {name}_false={false}")
+    compare(args.seeds, args.cache, tables,
+            {name: replace(base, posts=replace(base.posts, judge=judge))
+             for name, judge in judges.items()})
     return 0
-
 
 if __name__ == "__main__":
     sys.exit(main())

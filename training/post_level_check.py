@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
@@ -42,22 +43,17 @@ def counts(found: np.ndarray, shown: np.ndarray, hidden: np.ndarray) -> tuple[in
     return hit, len(shown), len(found) - len(pairs)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=seed_range, required=True, help="A:B")
-    ap.add_argument("--cache", type=Path, default=None)
-    ap.add_argument("--all-tables", action="store_true")
-    args = ap.parse_args(argv)
-    base = DetectorConfig()
-    configs = {"pixel": PostLevelConfig(noise_mm=0.0), "post-scale": PostLevelConfig()}
+def compare(seeds: Sequence[int], cache: Path | None, tables: Sequence[str | None],
+            configs: dict[str, DetectorConfig]) -> None:
+    """Reads each seed's render (drawn as this module's doc says, its table pinned to
+    ``tables`` in turn, None: drawn) with each detector configuration, and prints a line a
+    seed and each configuration's totals (``NAME_post_recall=...`` lines)."""
     total = {k: np.zeros(3, int) for k in configs}
-    for i, seed in enumerate(args.seeds):
-        table = None if args.all_tables else DARK_TABLES[i % len(DARK_TABLES)]
-        r = rendered(seed, args.cache, 0.8, 1.0, table)
+    for i, seed in enumerate(seeds):
+        r = rendered(seed, cache, 0.8, 1.0, tables[i % len(tables)])
         shown, hidden = true_posts(r)
         line = []
-        for name, level in configs.items():
-            cfg = replace(base, posts=replace(base.posts, level=level))
+        for name, cfg in configs.items():
             res = Detector(r.calibration(), config=cfg).detect(r.image)
             found = np.array([p.centre_mm for p in res.scene.pieces if p.kind == "post"]
                              ).reshape(-1, 2)
@@ -70,8 +66,20 @@ def main(argv: list[str] | None = None) -> int:
     for name, (hit, n, false) in total.items():
         print(f"{name}_post_recall={hit / max(n, 1):.3f} {name}_post_precision="
               f"{hit / max(hit + false, 1):.3f} {name}_posts={n} {name}_false={false}")
-    return 0
 
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=seed_range, required=True, help="A:B")
+    ap.add_argument("--cache", type=Path, default=None)
+    ap.add_argument("--all-tables", action="store_true")
+    args = ap.parse_args(argv)
+    base = DetectorConfig()
+    levels = {"pixel": PostLevelConfig(noise_mm=0.0), "post-scale": PostLevelConfig()}
+    compare(args.seeds, args.cache, [None] if args.all_tables else list(DARK_TABLES),
+            {name: replace(base, posts=replace(base.posts, level=level))
+             for name, level in levels.items()})
+    return 0
 
 if __name__ == "__main__":
     sys.exit(main())

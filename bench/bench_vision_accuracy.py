@@ -393,16 +393,17 @@ def random_scene(rng: np.random.Generator, n_pieces: int = 30) -> Scene:
     return Scene(tuple(pieces[:n_pieces]))
 
 
-def render_cases(n: int, seed: int, hand: bool = False, family: str | None = None
-                 ) -> list[Case]:
+def render_cases(n: int, seed: int, hand: bool = False, family: str | None = None,
+                 table: str | None = None) -> list[Case]:
     """``n`` scenes of the renderer's variety (``tabletop.render.variety``: table, light,
     clutter, camera, layout drawn from each seed; ``hand``: a hand reaches over each);
-    ``family``: only those of the seeds whose table is of that family."""
+    ``family``: only those of the seeds whose table is of that family; ``table``: every
+    scene on that table kind (``variety.TABLE_KINDS``), the rest drawn as usual."""
     from tabletop.render.variety import draw_case
 
     out = []
     for k in range(n):
-        case = draw_case(seed + k, hand=hand)
+        case = draw_case(seed + k, hand=hand, table=table)
         if family is not None and case.conditions["table_family"] != family:
             continue
         r = case.render()

@@ -1,8 +1,10 @@
 """Which whole scenes lose coins or tiles, and at which step? A diagnostic, run by hand.
 
 ``.venv/bin/python bench/scene_sweep.py SEED N [--hand] [--family F] [--light L]
-[--all] [--list S1,S2,...]`` renders the renderer's variety one seed at a time (as
-``bench/bench_vision_accuracy.py`` does; ``--hand``: a hand over each), detects each, and
+[--table KIND] [--all] [--list S1,S2,...]`` renders the renderer's variety one seed at a time
+(as ``bench/bench_vision_accuracy.py`` does; ``--hand``: a hand over each; ``--table``: every
+scene on that table kind, e.g. ``cloth-black``, where ``--family`` only keeps the seeds that
+drew one of its family), detects each, and
 prints one line a scene as soon as it is read (only the scenes with coin or tile recall below
 1, unless ``--all``): its conditions, the coins and tiles missed of those in view, whether the
 frame was called a hand, whether the table was read as pale (``Prepared.pale``) and the
@@ -27,6 +29,7 @@ sys.path.insert(0, str(ROOT))
 import vision.detector as detector_mod  # noqa: E402
 from bench import coin_loss, tile_loss  # noqa: E402
 from bench.bench_vision_accuracy import TOLERANCE_MM, nearest_pairs, render_cases  # noqa: E402
+from tabletop.render.variety import TABLE_KINDS  # noqa: E402
 from vision.centre_proposals import propose_centres  # noqa: E402
 from vision.detector import Detector, DetectorConfig  # noqa: E402
 
@@ -66,6 +69,8 @@ def main() -> int:
     ap.add_argument("--hand", action="store_true")
     ap.add_argument("--family", default=None)
     ap.add_argument("--light", default=None, help="only the seeds under this light")
+    ap.add_argument("--table", default=None, choices=TABLE_KINDS, metavar="KIND",
+                    help="every scene on this table kind (tabletop.render.variety.TABLE_KINDS)")
     ap.add_argument("--all", action="store_true", help="a line for every scene")
     ap.add_argument("--list", default=None, metavar="S1,S2,...",
                     help="these seeds' renders (SEED and N ignored; e.g. the stone tables "
@@ -79,11 +84,11 @@ def main() -> int:
     seeds = ([int(v) for v in a.list.split(",") if v] if a.list
              else range(a.seed, a.seed + a.n))
     for s in seeds:
-        cond = draw_case(s, hand=a.hand).conditions
+        cond = draw_case(s, hand=a.hand, table=a.table).conditions
         if (a.family is not None and cond["table_family"] != a.family) or (
                 a.light is not None and cond["light"] != a.light):
             continue
-        case = render_cases(1, s, hand=a.hand)[0]
+        case = render_cases(1, s, hand=a.hand, table=a.table)[0]
         _CAPTURED.clear()
         det = Detector(case.calibration, None, config=DetectorConfig(kinds=case.kinds))
         res = det.detect(case.image)

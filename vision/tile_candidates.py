@@ -94,8 +94,7 @@ def _cloth(cfg: TilePatternConfig, px_per_mm: float, shade: np.ndarray,
            angle_px: float, side: float, explained: np.ndarray, out: list[_Block]) -> bool:
     """Whether a fitted square repeats the table's pattern (:func:`vision.tile_pattern.
     repeats_cloth`), the pieces found and the tiles fitted before it left out of its copies."""
-    level = shade if wide is None else wide(
-        centre_px, cfg.max_shift_mm * px_per_mm + side * (0.75 + cfg.margin) + 2)
+    level = shade if wide is None else wide(centre_px, cfg.reach_px(px_per_mm, side) + 2)
     found = np.array([o.centre_px for o in out], float).reshape(-1, 2)
     return repeats_cloth(cfg, level, px_per_mm, centre_px, angle_px, side, explained, found)
 

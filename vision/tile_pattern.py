@@ -50,6 +50,10 @@ class TilePatternConfig:
     min_angle_deg: float = 30.0
     opposite_share: float = 0.12
 
+    def reach_px(self, px_per_mm: float, side_px: float) -> float:
+        """How far from a square's centre (view pixels) its copies' places reach."""
+        return self.max_shift_mm * px_per_mm + side_px * (0.75 + self.margin)
+
     @property
     def lattice(self) -> PostPatternConfig:
         """The same test in :mod:`vision.post_pattern`'s terms (a radius of half a side)."""
@@ -104,7 +108,7 @@ def repeats_cloth(cfg: TilePatternConfig, shade: np.ndarray, px_per_mm: float,
     lat = cfg.lattice
     c = np.asarray(centre_px, float)
     h, w = shade.shape[:2]
-    reach = math.ceil(cfg.max_shift_mm * px_per_mm + side_px * (0.75 + cfg.margin)) + 2
+    reach = math.ceil(cfg.reach_px(px_per_mm, side_px)) + 2
     x0, y0 = max(0, math.floor(c[0]) - reach), max(0, math.floor(c[1]) - reach)
     x1, y1 = min(w, math.floor(c[0]) + reach + 1), min(h, math.floor(c[1]) + reach + 1)
     level = np.asarray(shade[y0:y1, x0:x1], np.float32) * 100.0  # levels: the table 100

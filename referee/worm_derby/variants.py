@@ -79,9 +79,10 @@ class Slalom(WormDerby):
         """No obstacle ever moves in Slalom."""
         return judged(Rule.OBSTACLE, "in Slalom no obstacle moves"), state
 
-    def _colourings(self, state: DerbyState) -> list[tuple[DerbyState, str]]:
-        """The state with each colour the gates whose suit is not read may have, and the
-        colours in words ("red", "red and blue"...)."""
+    def _each_colouring(self, state: DerbyState, scene: Scene, seq: int
+                        ) -> list[tuple[Step[DerbyState], str]]:
+        """``scene`` judged with each colour the gates whose suit is not read may have, and
+        the colours in words ("red", "red and blue"...)."""
         course = state.course
         assert course is not None
         out = []
@@ -89,7 +90,8 @@ class Slalom(WormDerby):
             c = course
             for k, colour in zip(course.unknown_gates, colours, strict=True):
                 c = c.with_gate_colour(k, colour)
-            out.append((replace(state, course=c), " and ".join(colours)))
+            out.append((super()._judge_scene(replace(state, course=c), scene, seq),
+                        " and ".join(colours)))
         return out
 
     def _judge_scene(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
@@ -102,8 +104,7 @@ class Slalom(WormDerby):
         if course is None or not course.unknown_gates or \
                 not all(v.legal for v in neutral.verdicts):
             return neutral
-        steps = [(super(Slalom, self)._judge_scene(coloured, scene, seq), words)
-                 for coloured, words in self._colourings(state)]
+        steps = self._each_colouring(state, scene, seq)
         if all(all(v.legal for v in st.verdicts) for st, _ in steps):
             return neutral  # (the gate was not passed)
         if state.doubted is not None and state.doubted[1] == scene:
@@ -125,8 +126,7 @@ class Slalom(WormDerby):
         course = state.course
         if course is None or not course.unknown_gates:
             return None
-        steps = [super(Slalom, self)._judge_scene(coloured, scene, seq)
-                 for coloured, _ in self._colourings(state)]
+        steps = [st for st, _ in self._each_colouring(state, scene, seq)]
         legal = [st for st in steps if st.verdicts and all(v.legal for v in st.verdicts)]
         if len(legal) != 1 or len(legal) == len(steps):
             return None

@@ -167,6 +167,7 @@ def hands_of_maps(cfg: HandConfig, maps: HandMaps, moving: np.ndarray | None = N
         ids = [i for i in ids if _moves(cfg, maps, labels == i, moving)]
     if not ids:
         return False, none
+    votes: dict[int, float] = {}  # the judge's share of votes of each blob
     if cfg.judge is None:
         hands = [i for i in ids if by_rules(cfg, maps, labels == i)]
     else:
@@ -176,10 +177,13 @@ def hands_of_maps(cfg: HandConfig, maps: HandMaps, moving: np.ndarray | None = N
         may = overrulable(cfg, feats)
         hands = [i for i, v, m in zip(ids, s, may, strict=True) if v >= cfg.judge.min_score or (
             loose is not None and m and v >= loose and by_rules(cfg, maps, labels == i))]
+        votes = {i: float(v) for i, v in zip(ids, s, strict=True)}
     if cfg.sheet is not None:
         hands = [i for i in hands if not is_sheet(cfg.sheet, maps, labels == i)]
     if cfg.edge is not None and moving is None:
-        hands = [i for i in hands if not beyond_edge(cfg.edge, maps, labels == i)]
+        sure = cfg.edge.judge_sure
+        hands = [i for i in hands if (sure is not None and votes.get(i, 0.0) >= sure)
+                 or not beyond_edge(cfg.edge, maps, labels == i)]
     if not hands:
         return False, none
     return True, hug(cfg, fg, np.isin(labels, hands), maps).astype(np.uint8)

@@ -1,5 +1,6 @@
 """A frame that one cue calls a hand (a mug, a phone, glare, a blind's stripes) still has its
-table read by the centre net: only what lies under the hand's cells is left out. (A hand frame
+table read by the centre net, under the hand's cells too (a hand hides what lies under it: what
+the net finds there whole is a piece). (A hand frame
 is never judged; but the table's pieces must not vanish from a frame alone because of a false
 hand: on hand-free renders about a quarter of frames were flagged, and every piece the net would
 have found there was lost.)"""

@@ -340,10 +340,11 @@ class Detector:
                 dets = Detections.merge([dets, more])
             if self.centres is not None and cfg.centres is not None:
                 # a frame with a hand is never judged, but one cue may call a mug, a phone or
-                # glare a hand: the net reads the table anyway, and what it finds under the
-                # hand's cells is left out (knuckles are round, fingers long)
+                # glare a hand: the net reads the table anyway, under the hand's cells too (a
+                # hand hides what lies under it: what is seen there whole is a piece;
+                # ``HandConfig.keep_pieces``; posts under a hand are left out below)
                 # (a hand frame's faint coin peaks and weak rims are not fitted: its knuckles
-                # and nails give many, and what is found there is left out or never judged)
+                # and nails give many, and what is found there would be never judged)
                 centres = (replace(cfg.centres, faint_coin=None, weak_rim=None) if hand
                            else cfg.centres)
                 known = dets
@@ -352,7 +353,7 @@ class Detector:
                 more = timed(tm, "centres", propose_centres, self.centres, self.namer, frame,
                              self.calibration, prep, known, cfg.coins, cfg.tiles, centres,
                              cfg.kinds, half_bgr, posts=cfg.posts)
-                if hand and len(more):
+                if hand and len(more) and not cfg.hands.keep_pieces:
                     more = more[~self.hand_grid.covers(
                         hcells, self.calibration.to_image(more.seen_mm).reshape(-1, 2))]
                 if where is not None:  # only the region is read; the rest is kept

@@ -43,6 +43,13 @@ class EdgeTestConfig:
         a blind's stripe, also a straight step across the whole view, for a fifth of it.
     lines: How many of the Hough transform's strongest lines are tried.
     min_votes: Least outline cells on a line the Hough transform reports.
+    judge_sure: A blob the hand judge gives at least this share of its votes is not tested
+        (:func:`vision.hands.hands_of_maps`): an arm reaching in at a corner of the view lies
+        wholly beyond the line of its own side, as the floor in a corner does, and where
+        pieces or the view's border hide the line past its fingers the test cannot tell them
+        apart; the judge can (session 18's floors it passed scored 0.40-0.79; an arm at a
+        corner of a small checked cloth, tuning render 462503, 0.97 and lost to the test).
+        None: every blob passed is tested.
     """
 
     min_step_share: float = 0.97
@@ -53,6 +60,7 @@ class EdgeTestConfig:
     min_along: float = 0.5
     lines: int = 6
     min_votes: int = 10
+    judge_sure: float | None = 0.9
 
 
 def beyond_edge(cfg: EdgeTestConfig, maps: HandMaps, blob: np.ndarray) -> bool:

@@ -1,5 +1,6 @@
 """A frame that one cue calls a hand (a mug, a phone, glare, a blind's stripes) still has its
-table read by the centre net: only what lies under the hand's cells is left out. (A hand frame
+table read by the centre net, under the hand's cells too (a hand hides what lies under it: what
+the net finds there whole is a piece). (A hand frame
 is never judged; but the table's pieces must not vanish from a frame alone because of a false
 hand: on hand-free renders about a quarter of frames were flagged, and every piece the net would
 have found there was lost.)"""
@@ -46,5 +47,30 @@ def test_a_false_hand_does_not_hide_the_pieces_outside_it(monkeypatch, seed: int
     assert len(outside) >= 3
     got = flagged.scene.pieces
     for p in outside:
+        assert any(q.kind == p.kind and np.hypot(q.x_mm - p.x_mm, q.y_mm - p.y_mm) < 1.0
+                   for q in got), f"the {p.kind} at ({p.x_mm:.0f}, {p.y_mm:.0f}) was lost"
+
+
+def test_pieces_seen_whole_under_a_false_hand_are_kept(monkeypatch) -> None:
+    """``HandConfig.keep_pieces``: a hand hides what lies under it, so the pieces the centre net
+    finds whole under a frame's "hand" stay (on black cloth under a hard lamp the net finds
+    nearly every piece: a false hand there took them all)."""
+    case = draw_case(460901, hand=False, size=(960, 540), n_pieces=14, kinds=("coin", "tile"),
+                     gap_worm=False, clutter="none", table="cloth-black", light="hard")
+    r = case.render()
+    cfg = DetectorConfig(kinds=("tile", "coin"), memory=None)
+    plain = Detector(r.calibration(), config=cfg).detect(r.image).scene
+    assert not plain.hand
+    det = Detector(r.calibration(), config=cfg)
+    monkeypatch.setattr(detector_mod, "detect_hands", _hand_over_top(0.4))
+    flagged = det.detect(r.image)
+    assert flagged.scene.hand
+    px = r.calibration().to_image(np.array([[p.x_mm, p.y_mm] for p in plain.pieces]))
+    _, under_cells = _hand_over_top(0.4)(None, det.hand_grid, None, None, None)
+    under = det.hand_grid.covers(under_cells, px.reshape(-1, 2))
+    beneath = [p for p, u in zip(plain.pieces, under, strict=True) if u]
+    assert len(beneath) >= 5
+    got = flagged.scene.pieces
+    for p in beneath:
         assert any(q.kind == p.kind and np.hypot(q.x_mm - p.x_mm, q.y_mm - p.y_mm) < 1.0
                    for q in got), f"the {p.kind} at ({p.x_mm:.0f}, {p.y_mm:.0f}) was lost"

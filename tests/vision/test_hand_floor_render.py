@@ -30,3 +30,17 @@ def test_the_floor_beyond_a_marble_tables_edge_is_no_hand_and_an_arm_over_it_is(
     assert _hand_read(case) is False
     with_arm = replace(case, settings=replace(case.settings, hand=True))
     assert _hand_read(with_arm) is True
+
+
+def test_an_arm_at_a_corner_of_a_checked_cloth_the_judge_is_sure_of_is_a_hand() -> None:
+    """``EdgeTestConfig.judge_sure``: the arm reaches in at the top left corner of a small
+    checked cloth, its lower side a straight line from the left border nearly to the top one,
+    the line past its fingers hidden by pieces: it lies beyond that line as the floor in a
+    corner would, but the judge is sure of it (0.97 of its votes; the floors it passed 0.4-0.8).
+    A tuning render of session 24 (462503, as the bench draws it)."""
+    case = variety.draw_case(462503, hand=True)
+    assert case.conditions["table"] == "checks-small"
+    r = case.render()
+    det = Detector(r.calibration(), config=DetectorConfig(kinds=("tile", "coin", "post"),
+                                                          memory=None))
+    assert det.detect(r.image).scene.hand

@@ -654,7 +654,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return self._judge_unsure(state, scene, seq)
         reading = reconcile(state.table, scene, self.reading_rules(state))
         for k, cand in enumerate(reading.candidates):
-            step = self._judge_scene(state, cand.scene, seq)
+            step = self._judge_candidate(state, cand, seq)
             step = Step(step.state, tuple(
                 replace(o, pieces=cand.to_reading(o.pieces)) if isinstance(o, Verdict) else o
                 for o in step.outputs))
@@ -764,7 +764,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         near_out = [p for p in left_out if not self._clear_of(p, worm)]
         if any(p.kind == "coin" for p in (*near_back, *near_out)):
             return None
-        found = self._judge_scene(state, base.scene, seq).verdicts
+        found = self._judge_candidate(state, base, seq).verdicts
         as_read = reading.base_as_read() if reading.misread else None
 
         def as_read_too(rule: str) -> bool:  # the same foul with the coins read off as read
@@ -806,6 +806,30 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _judge_candidate(self, state: DerbyState, cand: Candidate, seq: int
+                         ) -> Step[DerbyState]:
+        """A reading judged against the accepted table, its unmoved tiles put back where that
+        table has them; a move found a foul there is judged again with those tiles where this
+        reading has them (:meth:`Candidate.as_read`: the table as read in the same frame as
+        the coins, on the accepted table too, so nothing moved), and the foul is called only
+        when it is a foul there too. A move legal there is legal: a step's clearance rests on
+        where the coins and tiles lie relative to each other, and a tile's accepted place may
+        come from an early reading a few mm off; the accepted table then learns the tiles'
+        places from this reading."""
+        step = self._judge_scene(state, cand.scene, seq)
+        if state.table is None or state.roll in (None, "again", "ace") or \
+                all(v.legal for v in step.verdicts):
+            return step
+        read = cand.as_read(state.table)
+        if read is None:
+            return step
+        table, scene = read
+        other = self._judge_scene(replace(state, table=table), scene, seq)
+        if other.verdicts and all(v.legal for v in other.verdicts) and \
+                not any(isinstance(o, Doubt) for o in other.outputs):
+            return other
+        return step
 
     def _steps_across_a_gap(self, state: DerbyState, base: Candidate, seq: int, player: str,
                             mine: list[Piece]) -> Step[DerbyState] | None:

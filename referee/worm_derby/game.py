@@ -1329,6 +1329,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         not provable so late (the table was never asked). None otherwise."""
         if state.early_roller is None or len(state.early) >= EARLY_KEPT:
             return None
+        inferred: Point2 | None = None
         kept = state.early
         k0 = next((k for k, (_, e) in enumerate(kept) if isinstance(e, SceneSeen)), None)
         if k0 is None:
@@ -1348,7 +1349,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         else:
             start = self._flipped_start(first)
             if start is None:
-                return None
+                start = self._start_tile_inferred(first)
+                if start is None:
+                    return None
+                inferred = start[1].course.start_mm[1] if start[1].course else None
         table, setup = start
         replay = replace(self.initial_state(), table=table, course=setup.course,
                          worms=setup.worms, turn=0, roll=None, fresh=True)
@@ -1366,13 +1370,34 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             moves += sum(1 for o in outputs if isinstance(o, Verdict) and o.player is not None
                          and at_seq != seq)
         rolls = [f"{e.player} {e.value}" for _, e in kept if isinstance(e, Roll)]
+        why = "a later reading shows what it missed, where nothing moved" if inferred is None \
+            else f"a start tile is not seen; it is taken to lie at {at(inferred)}, where the " \
+                 f"worms' tails and the pylon put it"
         said = Verdict(seq, None, True, Rule.OK.value, sentence(
             f"{setup.reason.rstrip('.')}, from the first table read at {first_seq} (in doubt "
-            f"then; a later reading shows what it missed, where nothing moved); the rolls made "
+            f"then; {why}); the rolls made "
             f"since ({', '.join(rolls)}) are played again from it, and "
             f"{count(moves, 'move')} read before this reading {'was' if moves == 1 else 'were'} "
             f"legal"))
         return Step(replay, (*outputs, said))  # (a foul first: it is the one pending)
+
+    def _start_tile_inferred(self, first: Scene) -> tuple[Scene, SetupJudged] | None:
+        """The first table with a start tile never seen taken to lie where the worms' tails
+        and the pylon put it (:meth:`course_without_a_start_tile`), and its setup, when the
+        first table is then set up by the rules: the table is the first table as read (the
+        tile is in the course, not on the table: the readings after it do not show it
+        either). None otherwise."""
+        course = self.course_without_a_start_tile(first)
+        if course is None:
+            return None
+        seen = next((p for p in first.pieces if p.kind == "tile" and p.face == "up" and
+                     math.dist(p.centre_mm, course.start_mm[0]) < 1e-6), None)
+        other = Piece.tile(*course.start_mm[1], seen.angle_deg or 0.0 if seen else 0.0, "up")
+        start = self._set_up_from(replace(first, pieces=(*first.pieces, other)))
+        if start is None or start[1].course is None:
+            return None
+        table, setup = start
+        return replace(table, pieces=tuple(p for p in table.pieces if p is not other)), setup
 
     def _flipped_start(self, first: Scene) -> tuple[Scene, SetupJudged] | None:
         """The first table with the one face-down tile that, read face up, makes it a setup

@@ -93,3 +93,22 @@ def test_turn_the_one_tile_read_face_down_that_makes_a_course_is_the_pylon_once_
                   seen(DOWN, SUNS2, MOONS2))
     assert _verdicts(out) == [("suns", True, "ok"), (None, True, "ok"),
                               ("moons", False, "turn")]
+
+
+NO_START = [course()[0], course()[2]]  # moons' start tile never seen (suns' and the pylon are)
+
+
+def test_turn_a_start_tile_never_seen_lies_where_the_tails_and_pylon_put_it_from_the_first_table():
+    """Issue 13, a course read with 2 of its 3 face-up tiles: the start tile never seen is
+    taken to lie where the worms' tails and the pylon put it on the first table too, so the
+    moves made since are judged from it (suns' legal move, then moons' on suns' roll), not
+    left unjudged as the race is set up from the table as it stands."""
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    state, out = play(game, game.initial_state(), seen(NO_START, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(NO_START, SUNS2, MOONS0))
+    assert _verdicts(out) == [("suns", True, "ok"), (None, True, "ok")]
+    assert "a start tile is not seen; it is taken to lie at (102, 0)" in out[-1].reason
+    assert not [e for e in out[2:] if isinstance(e, Doubt)]
+    _, out = play(game, state, roll("moons", "2"), seen(NO_START, line(-40, 3 * D, 4, "suns"),
+                                                        MOONS0))
+    assert _verdicts(out) == [("suns", False, "turn")]

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from tests.factories import tile
 from tests.referee.worm_derby.helpers import (
-    D,
     MOONS0,
     SUNS0,
+    D,
     course,
     line,
     new_game,

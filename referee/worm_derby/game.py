@@ -1565,6 +1565,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 f"and the race has begun, so {problem[0].lower() + problem[1:]} is let pass); "
                 f"{possessive(roller)} worm is still at the start, so {possessive(roller)} "
                 f"roll of {state.early_roll} is to play")), *rolled.outputs))
+        stood = self._stood_at_the_roll(state, scene, course, seq, problem)
+        if stood is not None:
+            return stood
         turn = (self.players.index(roller) + 1) % len(self.players)
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
                       roll=None, early_roller=None, early_roll=None, as_it_stands=True)
@@ -1588,6 +1591,63 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 f"the moves since the first table (rolls of {', '.join(rolls)}) could not be "
                 f"judged, as it was in doubt: is the table as it stands now right?")))
         return Step(new, tuple(out))
+
+    def _stood_at_the_roll(self, state: DerbyState, scene: Scene, course: Course, seq: int,
+                           problem: str) -> Step[DerbyState] | None:
+        """The race set up as the table stood when the last roll was made (the last reading
+        kept before it, its worms read whole and its tiles where this reading has them; the
+        course read from this one), that roll played and this reading judged as its move:
+        the players rolled on from that table, so what changed since is the roller's move (or
+        another's foul; after a null the turn passes, and a worm read moved is a foul). None
+        when there is no such reading, after an ace, or when the move read cannot be judged (a
+        doubt: the race then stands as the table stands now, its moves not judged)."""
+        roller, value = state.early_roller, state.early_roll
+        if roller is None or value is None or value == "ace":
+            return None
+        rolls = [k for k, (_, e) in enumerate(state.early)
+                 if isinstance(e, Roll) and e.player == roller and e.value == value]
+        if not rolls:
+            return None
+        before = [e for _, e in state.early[:rolls[-1]] if isinstance(e, SceneSeen)]
+        if not before:
+            return None
+        earlier = before[-1].scene
+        s = self.settings
+
+        def tiles(sc: Scene) -> Scene:
+            return replace(sc, pieces=tuple(p for p in sc.pieces if p.kind == "tile"))
+
+        if scene_diff(tiles(earlier), tiles(scene), s.same_place_mm, s.same_angle_deg) != \
+                ([], []):
+            return None
+        worms: list[WormTrack] = []
+        for player in self.players:
+            shape = extract_worm(earlier, player, self.d, s)
+            if not shape.ok or len(shape.coins) != self.lengths[player]:
+                return None
+            worms.append(start_track(course, player, tuple(
+                earlier.pieces[i].centre_mm for i in shape.coins)))
+        new = replace(state, table=earlier, course=course, worms=tuple(worms),
+                      turn=self.players.index(roller), roll=None, early_roller=None,
+                      early_roll=None)
+        rolled = self._roll(new, Roll(roller, value), seq)
+        if rolled.verdicts or (rolled.state.roll is None and value != "null"):
+            return None  # (a null passes the turn: a move read now is a foul)
+        moved = self._scene(rolled.state, scene, seq)
+        if not moved.verdicts or any(isinstance(o, Doubt) for o in moved.outputs):
+            return None
+        out: list[Event] = [*moved.outputs, Verdict(seq, None, True, Rule.OK.value, sentence(
+            f"the course is set up as the table stood when {roller} rolled {value} (its first "
+            f"reading was in doubt and the race has begun, so {problem[0].lower()}"
+            f"{problem[1:]} is let pass), and this reading is judged as that roll's move"))]
+        earlier_rolls = [f"{e.player} {e.value}" for _, e in state.early[:rolls[-1]]
+                         if isinstance(e, Roll) and e.value not in ("null", "ace")]
+        if earlier_rolls:
+            out.append(Doubt(seq, None, (), None, sentence(
+                f"the moves before that (rolls of {', '.join(earlier_rolls)}) could not be "
+                f"judged, as the first table was in doubt: is the table as it stood then "
+                f"right?")))
+        return Step(moved.state, tuple(out))
 
     def _at_start(self, scene: Scene, player: str) -> bool:
         """Whether ``player``'s worm lies on ``scene`` as a worm starts (the worm start rules of

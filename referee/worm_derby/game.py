@@ -654,7 +654,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return self._judge_unsure(state, scene, seq)
         reading = reconcile(state.table, scene, self.reading_rules(state))
         for k, cand in enumerate(reading.candidates):
-            step = self._judge_scene(state, cand.scene, seq)
+            step = self._judge_candidate(state, cand, seq)
             step = Step(step.state, tuple(
                 replace(o, pieces=cand.to_reading(o.pieces)) if isinstance(o, Verdict) else o
                 for o in step.outputs))
@@ -764,7 +764,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         near_out = [p for p in left_out if not self._clear_of(p, worm)]
         if any(p.kind == "coin" for p in (*near_back, *near_out)):
             return None
-        found = self._judge_scene(state, base.scene, seq).verdicts
+        found = self._judge_candidate(state, base, seq).verdicts
         as_read = reading.base_as_read() if reading.misread else None
 
         def as_read_too(rule: str) -> bool:  # the same foul with the coins read off as read
@@ -806,6 +806,30 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _judge_candidate(self, state: DerbyState, cand: Candidate, seq: int
+                         ) -> Step[DerbyState]:
+        """A reading judged against the accepted table, its unmoved tiles put back where that
+        table has them; a move found a foul there is judged again with those tiles where this
+        reading has them (:meth:`Candidate.as_read`: the table as read in the same frame as
+        the coins, on the accepted table too, so nothing moved), and the foul is called only
+        when it is a foul there too. A move legal there is legal: a step's clearance rests on
+        where the coins and tiles lie relative to each other, and a tile's accepted place may
+        come from an early reading a few mm off; the accepted table then learns the tiles'
+        places from this reading."""
+        step = self._judge_scene(state, cand.scene, seq)
+        if state.table is None or state.roll in (None, "again", "ace") or \
+                all(v.legal for v in step.verdicts):
+            return step
+        read = cand.as_read(state.table)
+        if read is None:
+            return step
+        table, scene = read
+        other = self._judge_scene(replace(state, table=table), scene, seq)
+        if other.verdicts and all(v.legal for v in other.verdicts) and \
+                not any(isinstance(o, Doubt) for o in other.outputs):
+            return other
+        return step
 
     def _steps_across_a_gap(self, state: DerbyState, base: Candidate, seq: int, player: str,
                             mine: list[Piece]) -> Step[DerbyState] | None:
@@ -1305,6 +1329,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         not provable so late (the table was never asked). None otherwise."""
         if state.early_roller is None or len(state.early) >= EARLY_KEPT:
             return None
+        inferred: Point2 | None = None
         kept = state.early
         k0 = next((k for k, (_, e) in enumerate(kept) if isinstance(e, SceneSeen)), None)
         if k0 is None:
@@ -1324,7 +1349,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         else:
             start = self._flipped_start(first)
             if start is None:
-                return None
+                start = self._start_tile_inferred(first)
+                if start is None:
+                    return None
+                inferred = start[1].course.start_mm[1] if start[1].course else None
         table, setup = start
         replay = replace(self.initial_state(), table=table, course=setup.course,
                          worms=setup.worms, turn=0, roll=None, fresh=True)
@@ -1342,13 +1370,34 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             moves += sum(1 for o in outputs if isinstance(o, Verdict) and o.player is not None
                          and at_seq != seq)
         rolls = [f"{e.player} {e.value}" for _, e in kept if isinstance(e, Roll)]
+        why = "a later reading shows what it missed, where nothing moved" if inferred is None \
+            else f"a start tile is not seen; it is taken to lie at {at(inferred)}, where the " \
+                 f"worms' tails and the pylon put it"
         said = Verdict(seq, None, True, Rule.OK.value, sentence(
             f"{setup.reason.rstrip('.')}, from the first table read at {first_seq} (in doubt "
-            f"then; a later reading shows what it missed, where nothing moved); the rolls made "
+            f"then; {why}); the rolls made "
             f"since ({', '.join(rolls)}) are played again from it, and "
             f"{count(moves, 'move')} read before this reading {'was' if moves == 1 else 'were'} "
             f"legal"))
         return Step(replay, (*outputs, said))  # (a foul first: it is the one pending)
+
+    def _start_tile_inferred(self, first: Scene) -> tuple[Scene, SetupJudged] | None:
+        """The first table with a start tile never seen taken to lie where the worms' tails
+        and the pylon put it (:meth:`course_without_a_start_tile`), and its setup, when the
+        first table is then set up by the rules: the table is the first table as read (the
+        tile is in the course, not on the table: the readings after it do not show it
+        either). None otherwise."""
+        course = self.course_without_a_start_tile(first)
+        if course is None:
+            return None
+        seen = next((p for p in first.pieces if p.kind == "tile" and p.face == "up" and
+                     math.dist(p.centre_mm, course.start_mm[0]) < 1e-6), None)
+        other = Piece.tile(*course.start_mm[1], seen.angle_deg or 0.0 if seen else 0.0, "up")
+        start = self._set_up_from(replace(first, pieces=(*first.pieces, other)))
+        if start is None or start[1].course is None:
+            return None
+        table, setup = start
+        return replace(table, pieces=tuple(p for p in table.pieces if p is not other)), setup
 
     def _flipped_start(self, first: Scene) -> tuple[Scene, SetupJudged] | None:
         """The first table with the one face-down tile that, read face up, makes it a setup
@@ -1516,6 +1565,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 f"and the race has begun, so {problem[0].lower() + problem[1:]} is let pass); "
                 f"{possessive(roller)} worm is still at the start, so {possessive(roller)} "
                 f"roll of {state.early_roll} is to play")), *rolled.outputs))
+        stood = self._stood_at_the_roll(state, scene, course, seq, problem)
+        if stood is not None:
+            return stood
         turn = (self.players.index(roller) + 1) % len(self.players)
         new = replace(state, table=scene, course=course, worms=tuple(worms), turn=turn,
                       roll=None, early_roller=None, early_roll=None, as_it_stands=True)
@@ -1539,6 +1591,63 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 f"the moves since the first table (rolls of {', '.join(rolls)}) could not be "
                 f"judged, as it was in doubt: is the table as it stands now right?")))
         return Step(new, tuple(out))
+
+    def _stood_at_the_roll(self, state: DerbyState, scene: Scene, course: Course, seq: int,
+                           problem: str) -> Step[DerbyState] | None:
+        """The race set up as the table stood when the last roll was made (the last reading
+        kept before it, its worms read whole and its tiles where this reading has them; the
+        course read from this one), that roll played and this reading judged as its move:
+        the players rolled on from that table, so what changed since is the roller's move (or
+        another's foul; after a null the turn passes, and a worm read moved is a foul). None
+        when there is no such reading, after an ace, or when the move read cannot be judged (a
+        doubt: the race then stands as the table stands now, its moves not judged)."""
+        roller, value = state.early_roller, state.early_roll
+        if roller is None or value is None or value == "ace":
+            return None
+        rolls = [k for k, (_, e) in enumerate(state.early)
+                 if isinstance(e, Roll) and e.player == roller and e.value == value]
+        if not rolls:
+            return None
+        before = [e for _, e in state.early[:rolls[-1]] if isinstance(e, SceneSeen)]
+        if not before:
+            return None
+        earlier = before[-1].scene
+        s = self.settings
+
+        def tiles(sc: Scene) -> Scene:
+            return replace(sc, pieces=tuple(p for p in sc.pieces if p.kind == "tile"))
+
+        if scene_diff(tiles(earlier), tiles(scene), s.same_place_mm, s.same_angle_deg) != \
+                ([], []):
+            return None
+        worms: list[WormTrack] = []
+        for player in self.players:
+            shape = extract_worm(earlier, player, self.d, s)
+            if not shape.ok or len(shape.coins) != self.lengths[player]:
+                return None
+            worms.append(start_track(course, player, tuple(
+                earlier.pieces[i].centre_mm for i in shape.coins)))
+        new = replace(state, table=earlier, course=course, worms=tuple(worms),
+                      turn=self.players.index(roller), roll=None, early_roller=None,
+                      early_roll=None)
+        rolled = self._roll(new, Roll(roller, value), seq)
+        if rolled.verdicts or (rolled.state.roll is None and value != "null"):
+            return None  # (a null passes the turn: a move read now is a foul)
+        moved = self._scene(rolled.state, scene, seq)
+        if not moved.verdicts or any(isinstance(o, Doubt) for o in moved.outputs):
+            return None
+        out: list[Event] = [*moved.outputs, Verdict(seq, None, True, Rule.OK.value, sentence(
+            f"the course is set up as the table stood when {roller} rolled {value} (its first "
+            f"reading was in doubt and the race has begun, so {problem[0].lower()}"
+            f"{problem[1:]} is let pass), and this reading is judged as that roll's move"))]
+        earlier_rolls = [f"{e.player} {e.value}" for _, e in state.early[:rolls[-1]]
+                         if isinstance(e, Roll) and e.value not in ("null", "ace")]
+        if earlier_rolls:
+            out.append(Doubt(seq, None, (), None, sentence(
+                f"the moves before that (rolls of {', '.join(earlier_rolls)}) could not be "
+                f"judged, as the first table was in doubt: is the table as it stood then "
+                f"right?")))
+        return Step(moved.state, tuple(out))
 
     def _at_start(self, scene: Scene, player: str) -> bool:
         """Whether ``player``'s worm lies on ``scene`` as a worm starts (the worm start rules of

@@ -129,6 +129,25 @@ class Candidate:
     """The same reading with the guessed coin on the other side of a bend
     (:func:`one_coin_places`): a legal move is confirmed on this candidate only when it is
     legal on its twin too."""
+    read_poses: tuple[tuple[int, int, Piece], ...] = ()
+    """Fixed pieces that stayed and were put back at their accepted place though read a
+    little off it: ``(index in the accepted table, index in the reading, the piece where
+    this reading has it)`` (:meth:`as_read`)."""
+
+    def as_read(self, table: Scene) -> tuple[Scene, Scene] | None:
+        """The accepted ``table`` and this candidate's scene with the fixed pieces of
+        :attr:`read_poses` where this reading has them (on both: they still did not move):
+        the table as read in the same frame as the coins, for a step's geometry. None when
+        every fixed piece was read at its accepted place."""
+        if not self.read_poses:
+            return None
+        at_table = {k: q for k, _, q in self.read_poses}
+        at_reading = {j: q for _, j, q in self.read_poses}
+        return (replace(table, pieces=tuple(at_table.get(k, p)
+                                            for k, p in enumerate(table.pieces))),
+                replace(self.scene, pieces=tuple(
+                    at_reading.get(j, p) if j >= 0 else p
+                    for p, j in zip(self.scene.pieces, self.index_map, strict=True))))
 
     def to_reading(self, indices: tuple[int, ...]) -> tuple[int, ...]:
         """Indices into the judged scene as indices into the reading (restored ones left out)."""
@@ -309,8 +328,10 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     resolved: list[str] = []
     doubts: list[ReadingDoubt] = []
     complete = True
-    old_p = [p for p in old.pieces if p.kind not in IGNORED_KINDS]
+    old_k = [k for k, p in enumerate(old.pieces) if p.kind not in IGNORED_KINDS]
+    old_p = [old.pieces[k] for k in old_k]
     restored: list[Piece] = []
+    read_poses: list[tuple[int, int, Piece]] = []
 
     # -- fixed pieces: tiles keep their face where they lie; a few mm off is the same tile
     olds = [(k, p) for k, p in enumerate(old_p) if p.kind in FIXED_KINDS]
@@ -329,6 +350,8 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             resolved.append(f"the {p.kind} at {at(p.centre_mm)} stayed as it was")
         pieces[j] = replace(q, x_mm=p.x_mm, y_mm=p.y_mm, angle_deg=p.angle_deg, face=p.face,
                             suit=p.suit)
+        if (q.x_mm, q.y_mm, q.angle_deg) != (p.x_mm, p.y_mm, p.angle_deg):
+            read_poses.append((old_k[k], j, replace(q, face=p.face, suit=p.suit)))
     gone = [k for k, _ in olds if k not in used_old]
     came = [j for j, _ in news if j not in used_new]
     slid = _slid_on_an_ace(old_p, new.pieces, gone, came, rules)
@@ -549,5 +572,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                                     scenes[1] if len(scenes) > 1 else None))
     if mover_missing or gap_coins:
         candidates = candidates[1:] + candidates[:1]
-    return Reading(tuple(candidates), complete, tuple(doubts), tuple(resolved), base,
+    poses = tuple(read_poses)
+    return Reading(tuple(replace(c, read_poses=poses) for c in candidates), complete,
+                   tuple(doubts), tuple(resolved), replace(base, read_poses=poses),
                    tuple(misread))

@@ -11,7 +11,11 @@ judged, so moons' move on the null passed without a foul.
 
 from __future__ import annotations
 
-from tabletop.events import Doubt, Verdict
+from pathlib import Path
+
+from referee.record import fold
+from tabletop.events import Doubt, Verdict, parse_event
+from tabletop.jsonin import loads
 from tests.factories import tile
 from tests.referee.worm_derby.helpers import D, course, line, new_game, play, roll, seen
 
@@ -93,3 +97,57 @@ def test_turn_the_one_tile_read_face_down_that_makes_a_course_is_the_pylon_once_
                   seen(DOWN, SUNS2, MOONS2))
     assert _verdicts(out) == [("suns", True, "ok"), (None, True, "ok"),
                               ("moons", False, "turn")]
+
+
+NO_START = [course()[0], course()[2]]  # moons' start tile never seen (suns' and the pylon are)
+
+
+def test_turn_a_start_tile_never_seen_lies_where_the_tails_and_pylon_put_it_from_the_first_table():
+    """Issue 13, a course read with 2 of its 3 face-up tiles: the start tile never seen is
+    taken to lie where the worms' tails and the pylon put it on the first table too, so the
+    moves made since are judged from it (suns' legal move, then moons' on suns' roll), not
+    left unjudged as the race is set up from the table as it stands."""
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    state, out = play(game, game.initial_state(), seen(NO_START, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(NO_START, SUNS2, MOONS0))
+    assert _verdicts(out) == [("suns", True, "ok"), (None, True, "ok")]
+    assert "a start tile is not seen; it is taken to lie at (102, 0)" in out[-1].reason
+    assert not [e for e in out[2:] if isinstance(e, Doubt)]
+    _, out = play(game, state, roll("moons", "2"), seen(NO_START, line(-40, 3 * D, 4, "suns"),
+                                                        MOONS0))
+    assert _verdicts(out) == [("suns", False, "turn")]
+
+
+def test_turn_a_race_that_stands_with_no_pylon_seen_judges_the_last_roll_from_its_table():
+    """Issue 13 (trust 188017 misread on purpose, the pylon not seen on the first three
+    stills): the race stood as the table stood after a worm had moved, so that move was never
+    judged (and a foul then put right was called a move before a roll). It is set up as the
+    table stood when the last roll was made (the last reading before that roll), and the
+    reading is judged as that roll's move; the next foul (suns moving on moons' roll) is
+    called, and its putting right is no foul."""
+    game = new_game(lengths={"suns": 4, "moons": 4})
+    state, out = play(game, game.initial_state(), seen(NO_PYLON, SUNS0, MOONS0),
+                      roll("suns", "2"), seen(NO_PYLON, SUNS2, MOONS0))
+    assert _verdicts(out) == [("suns", True, "ok"), (None, True, "ok")]
+    assert "as the table stood when suns rolled 2" in out[-1].reason
+    assert not [e for e in out[1:] if isinstance(e, Doubt)]
+    state, out = play(game, state, roll("moons", "2"),
+                      seen(NO_PYLON, line(-40, 4 * D, 4, "suns"), MOONS0))
+    assert _verdicts(out) == [("suns", False, "turn")]
+    state, out = play(game, state, seen(NO_PYLON, SUNS2, MOONS0))  # put back: no foul
+    assert _verdicts(out) == [] and state.pending is None
+    _, out = play(game, state, seen(NO_PYLON, SUNS2, MOONS2))
+    assert _verdicts(out) == [("moons", True, "ok")]
+
+
+def test_turn_a_worm_moved_on_a_null_while_the_race_stands_with_no_pylon_seen_is_a_foul():
+    """``data/readings/basic_no_pylon_move_on_a_null.jsonl``: trust 188204 as exact records
+    with the pylon not seen on the first three stills (``bench_trust.py --first-misread
+    pylon-gone``): suns moved 2, moons rolled null and moved anyway. The race stood as the
+    table stood after moons' move (a doubt), and moons' worm put back was then called moons'
+    foul; now the reading after the null is judged from the table as it stood at the null."""
+    record = Path(__file__).parent / "data" / "readings" / "basic_no_pylon_move_on_a_null.jsonl"
+    events = [parse_event(loads(text, record.name)) for text in record.read_text().splitlines()]
+    out = fold(events)
+    assert [(e.seq, e.player, e.rule) for e in out if isinstance(e, Verdict)] == [
+        (5, "moons", "turn"), (5, None, "ok")]

@@ -28,6 +28,7 @@ from vision.local_read import merge as merge_local
 from vision.local_read import plan as plan_local
 from vision.namer import Namer, NamerConfig, name_detections
 from vision.normalise import TableColour
+from vision.post_feet import PostFootConfig, feet_below_tops
 from vision.post_neighbours import PostNeighbourConfig, neighbour_posts
 from vision.post_reading import read_posts
 from vision.post_shadows import PostShadowConfig, drop_post_shadows
@@ -85,6 +86,9 @@ class DetectorConfig:
         post_neighbours: Round every post found, a post touching it (at any angle) is looked
             for one diameter away and stands where the post judge is sure of it
             (:mod:`vision.post_neighbours`); None: never.
+        post_feet: On a table whose posts are read in the unlikeness, each post's foot is
+            placed below its lit top where that is found (:mod:`vision.post_feet`); None:
+            never.
         post_shadows: A post read where another post's shadow lies (joined to a darker post
             by a band dark all the way, and lighter than it) is dropped
             (:mod:`vision.post_shadows`); None: never.
@@ -122,6 +126,7 @@ class DetectorConfig:
     namer: NamerConfig | None = field(default_factory=NamerConfig)
     proposals: ProposalConfig | None = None
     post_neighbours: PostNeighbourConfig | None = field(default_factory=PostNeighbourConfig)
+    post_feet: PostFootConfig | None = field(default_factory=PostFootConfig)
     post_shadows: PostShadowConfig | None = field(default_factory=PostShadowConfig)
     centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
     reading_memo: MemoConfig | None = field(default_factory=MemoConfig)
@@ -365,6 +370,9 @@ class Detector:
                 dets.kind == "post").any():
             more = timed(tm, "post_neighbours", self._post_neighbours, prep, frame, dets)
             dets = Detections.merge([dets, more])
+        if "post" in cfg.kinds and cfg.post_feet is not None:
+            dets = timed(tm, "post_feet", feet_below_tops, cfg.post_feet, cfg.posts, prep,
+                         frame, dets)
         if "post" in cfg.kinds and cfg.post_shadows is not None:
             dets = timed(tm, "post_shadows", drop_post_shadows, cfg.posts, cfg.post_shadows,
                          prep, frame, dets)

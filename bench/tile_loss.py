@@ -1,9 +1,10 @@
 """Where is each missed tile lost, and where does each false tile come from? A diagnostic.
 
-``.venv/bin/python bench/tile_loss.py SEED N [--family F] [--dev DIR] [--hands]`` renders
-``N`` scenes of the renderer's variety from ``SEED`` (as ``bench/bench_vision_accuracy.py``
-does), detects each, and for every true tile (wholly in view) that the detector's scene
-misses says at which step of the centre net's tile proposals it was lost:
+``.venv/bin/python bench/tile_loss.py SEED N [--family F] [--dev DIR] [--hands] [--table T]
+[--light L] [--clutter C]`` renders ``N`` scenes of the renderer's variety from ``SEED`` (as
+``bench/bench_vision_accuracy.py`` does; ``--table``, ``--light``, ``--clutter`` pin those
+choices of every scene), detects each, and for every true tile (wholly in view) that the
+detector's scene misses says at which step of the centre net's tile proposals it was lost:
 
 - ``no-peak``: no centre-net tile peak (down to the faint candidates' heat) within 10 mm of
   its top face; a step prefixed ``faint-`` lost a peak under the net's own threshold, fitted
@@ -46,6 +47,7 @@ import vision.detector as detector_mod  # noqa: E402
 from bench.bench_vision_accuracy import (  # noqa: E402
     DEVSCENE_PIECES,
     TOLERANCE_MM,
+    Case,
     angle_diff,
     devscene_cases,
     nearest_pairs,
@@ -194,12 +196,28 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
     return out
 
 
+def pinned_case(seed: int, **pin) -> Case:
+    """The render of ``seed`` with the table, light or clutter pinned (``draw_case``'s
+    keywords; None: drawn as usual), as :func:`render_cases` makes its cases."""
+    from tabletop.render.variety import draw_case
+
+    drawn = draw_case(seed, **pin)
+    r = drawn.render()
+    truth = [{**p.to_json(), "occluded": bool(tr.occluded or tr.visible_fraction < 1)}
+             for p, tr in zip(r.scene.pieces, r.truth, strict=True)]
+    return Case(drawn.name, r.image, r.calibration(), truth, bool(r.hand_mask.any()),
+                dict(drawn.conditions))
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("seed", type=int)
     ap.add_argument("n", type=int)
     ap.add_argument("--family", default=None)
     ap.add_argument("--hands", action="store_true", help="scenes with a hand over the table")
+    ap.add_argument("--table", default=None, help="pin the table kind (variety.TABLE_KINDS)")
+    ap.add_argument("--light", default=None, help="pin the light (variety.LIGHT_KINDS)")
+    ap.add_argument("--clutter", default=None, help="pin the clutter (variety.CLUTTER_KINDS)")
     ap.add_argument("--dev", type=Path, default=None,
                     help="the devscenes' folder instead of renders (SEED N: the N from SEED)")
     a = ap.parse_args()
@@ -212,6 +230,10 @@ def main() -> int:
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     if a.dev is not None:
         cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
+    elif a.table or a.light or a.clutter:
+        cases = (pinned_case(a.seed + k, hand=a.hands, table=a.table, light=a.light,
+                             clutter=a.clutter) for k in range(a.n))
+        pieces = None
     else:
         cases = (c for k in range(a.n)  # one at a time: each line as soon as it is read
                  for c in render_cases(1, a.seed + k, hand=a.hands, family=a.family))

@@ -14,6 +14,7 @@ detector's scene misses says at which step of the centre net's tile proposals it
 - ``fit``: neither the stages' edge fit nor the colour square fit placed it (with the
   colour fit's own reason, :func:`vision.tile_fit.fit_square` relaxed one check at a time);
 - ``overlap``: the fit lies on pieces already found; ``runs``: its sides run past its corners;
+- ``cloth``: its place is found again round it on a lattice (:mod:`vision.tile_pattern`);
 - ``judged-off``: the tile judge (:mod:`vision.tile_judge`) gave it fewer votes than its veto;
 - ``namer-seen``: the namer's share and the judge's votes together did not keep it
   (:func:`vision.tile_judge.seen_as_tiles`); ``far``: fitted more than 20 mm off;
@@ -64,7 +65,8 @@ from vision.detector import Detector, DetectorConfig  # noqa: E402
 from vision.namer import kind_probabilities  # noqa: E402
 from vision.proposals import _tile_angle_px, explained_mask  # noqa: E402
 from vision.square_polish import face_side_px  # noqa: E402
-from vision.tile_candidates import fit_tiles, overlap  # noqa: E402
+from vision.tile_backs import back_square  # noqa: E402
+from vision.tile_candidates import BACKS, PATTERN, _angles, _cloth, fit_tiles, overlap  # noqa: E402
 from vision.tile_features import tile_features  # noqa: E402
 from vision.tile_fit import fit_square, runs_past  # noqa: E402
 from vision.tile_judge import FAINT, NET, judge_for, seen_as_tiles  # noqa: E402
@@ -141,8 +143,12 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
         unsure = bool(weak[at[0]])
         pre = "faint-" if unsure else ""
         shade, top = local_views(prep, frame, p[None], np.array([cfg.tile_window * side]))
+        def wide(c, half):
+            return local_views(prep, frame, c[None], np.array([half]))[0]
+
         placed = fit_tiles(view, shade, top, prep.bright, explained, p[None], side,
-                           tiles.gap_mm * s, cfg.fit, np.array([unsure]), face_px=face_px)
+                           tiles.gap_mm * s, cfg.fit, np.array([unsure]), face_px=face_px,
+                           wide=wide)
         if placed:
             c = np.array(placed[0].centre_px)
             vote = placed[0].vote
@@ -167,6 +173,12 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
             fine = refine_block(shade, prep.bright, _Block((float(p[0]), float(p[1])), ang, 1,
                                                            1, side), side, away,
                                 tiles.gap_mm * s)
+        if fine is None and not unsure:
+            bk = back_square(top, p, side, _angles(top, p, side, ang, fcfg.modes), BACKS)
+            if bk is not None:
+                how = "back"
+                fine = _Block((float(bk.centre_px[0]), float(bk.centre_px[1])), bk.angle_px,
+                              1, 1, side)
         if fine is None:
             how = "colour"
             sq = fit_square(top, p, side, away, [] if ang is None else [ang], fcfg)
@@ -192,6 +204,9 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
             if vote < cfg.fit.judge.veto:
                 out.append(f"{pre}judged-off({vote:.2f},{how})")
                 continue
+        if _cloth(PATTERN, s, shade, wide, c, fine.angle_px, side, explained, []):
+            out.append(f"{pre}cloth-{how}")
+            continue
         out.append(f"{pre}sheet-or-back-{how}")
     return out
 

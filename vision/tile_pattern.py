@@ -14,8 +14,11 @@ So a square whose place is found again (the level's normalised correlation,
 repeats the table and is not a tile. Tiles laid edge to edge in a block are alike too: a copy
 that lands on a piece already found (another tile of the block) is no evidence of the cloth.
 The test is the same for every table: a plain or grained table has no copy of a place in two
-directions (grain and a blind's stripes repeat along one axis at most), and a tile on a
-checked cloth is a pale square over it, unlike the bare cloth beside it.
+directions, and a tile on a checked cloth is a pale square over it, unlike the bare cloth
+beside it. A stripe (a blind's bands, a grain) is found again all along itself and at every
+band, two directions of copies; but those copies lie on ridges of the correlation, where a
+lattice's are peaks that fall off every way (:func:`on_ridge`): a pale tile on glossy white
+under a blind, whose place's look is mostly the bands, was dropped as cloth before.
 """
 
 from __future__ import annotations
@@ -178,15 +181,19 @@ def repeats_cloth(cfg: TilePatternConfig, shade: np.ndarray, px_per_mm: float,
     if not len(shifts):
         return False
     at = c[None] + shifts
-    box = _place_box(cfg, corners, side_px)
-    free = ~np.array([on_ridge(level, box, d, cfg.ridge_mm * px_per_mm, cfg.ridge_share)
-                      for d in shifts.astype(int)], bool)
+    free = np.ones(len(shifts), bool)
     if taken is not None:
         xi, yi = np.rint(at[:, 0]).astype(int), np.rint(at[:, 1]).astype(int)
         inside = (xi >= 0) & (yi >= 0) & (xi < taken.shape[1]) & (yi < taken.shape[0])
-        free[inside] &= taken[yi[inside], xi[inside]] == 0
+        free[inside] = taken[yi[inside], xi[inside]] == 0
     if found_px is not None and len(found_px):
         f = np.asarray(found_px, float).reshape(-1, 2)
         near = np.hypot(*(at[:, None, :] - f[None]).transpose(2, 0, 1)) < side_px
         free &= ~near.any(axis=1)
+    if not on_lattice(lat, shifts[free], cfg.opposite_share):
+        return False
+    box = _place_box(cfg, corners, side_px)  # (the ridges asked only of a lattice's copies)
+    for k in np.flatnonzero(free):
+        free[k] = not on_ridge(level, box, shifts[k].astype(int), cfg.ridge_mm * px_per_mm,
+                               cfg.ridge_share)
     return on_lattice(lat, shifts[free], cfg.opposite_share)

@@ -23,6 +23,7 @@ from vision.centres import CentreFinder, CentresConfig, Peaks
 from vision.coin_colour import blurred_rim_centres, colour_rim_centres, smoothed
 from vision.coin_judge import coin_judge_for
 from vision.coin_shape import not_round
+from vision.coin_unround import unround_unsure
 from vision.coin_weak_rim import weak_rim_centres
 from vision.coins import CoinConfig, far_edge_centres
 from vision.detections import Detections
@@ -300,6 +301,8 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
                                                      weak_c, coins, tiles, cfg, top)])
     # faces the ink readers read unsurely are the namer's, as for the stages' pieces
     found = name_detections(namer, frame_bgr, calibration, found, judged=("tile",))
+    found = unround_unsure(namer, frame_bgr, calibration, view, shade, found, coins.radius_mm,
+                           coins.unround_votes)
     return found if cfg.sure_face is None else sure_faces(namer, frame_bgr, calibration,
                                                           found, cfg.sure_face)
 

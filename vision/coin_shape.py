@@ -125,19 +125,56 @@ def outline_circle(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: 
     th = np.radians(np.linspace(-90.0, 90.0, rays))  # as ray_fan lays them
     off = np.full(len(d), np.nan)
     rad = np.full(len(d), np.nan)
-    for i, di in enumerate(d):
-        m = np.isfinite(di)
-        if m.sum() < rays // 2:
-            continue
-        x, y = di[m] * np.cos(th[m]), di[m] * np.sin(th[m])
-        cx, cy, rr = 0.0, 0.0, r  # the coin's own circle where it was placed
-        for _ in range(3):  # each time from the three quarters nearest the last circle
-            res = np.abs(np.hypot(x - cx, y - cy) - rr)
-            keep = res <= np.percentile(res, 75)
-            cx, cy, rr = _circle(x[keep], y[keep])
-        res = np.hypot(x[keep] - cx, y[keep] - cy) - rr
-        off[i], rad[i] = float(np.sqrt(np.mean(res * res))) / r, rr / r
+    m = np.isfinite(d)
+    rows = np.flatnonzero(m.sum(axis=1) >= rays // 2)
+    if not len(rows):
+        return off, rad, busy, contrast
+    m = m[rows]
+    dd = np.where(m, d[rows], 0.0)
+    x, y = dd * np.cos(th), dd * np.sin(th)
+    n = len(rows)
+    cx, cy, rr = np.zeros(n), np.zeros(n), np.full(n, float(r))  # each coin's own circle
+    for _ in range(3):  # each time from the three quarters nearest the last circle
+        res = np.abs(np.hypot(x - cx[:, None], y - cy[:, None]) - rr[:, None])
+        cut = _row_quantile(np.where(m, res, np.nan), 0.75)
+        keep = m & (res <= cut[:, None])
+        cx, cy, rr = _circles(x, y, keep)
+    res = np.hypot(x - cx[:, None], y - cy[:, None]) - rr[:, None]
+    k = keep.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        off[rows] = np.sqrt(np.where(keep, res * res, 0.0).sum(axis=1) / k) / r
+    rad[rows] = rr / r
     return off, rad, busy, contrast
+
+
+def _row_quantile(v: np.ndarray, q: float) -> np.ndarray:
+    """Each row's ``q`` quantile of its values that are not NaN (as ``np.percentile``'s
+    linear interpolation; every row has one at least)."""
+    srt = np.sort(v, axis=1)  # NaN last
+    pos = q * (np.isfinite(v).sum(axis=1) - 1)
+    lo = np.floor(pos).astype(int)
+    hi = np.minimum(lo + 1, v.shape[1] - 1)
+    a = np.take_along_axis(srt, lo[:, None], axis=1)[:, 0]
+    b = np.take_along_axis(srt, hi[:, None], axis=1)[:, 0]
+    frac = pos - lo
+    return np.where(frac > 0, a + (b - a) * frac, a)
+
+
+def _circles(x: np.ndarray, y: np.ndarray, keep: np.ndarray
+             ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`_circle` of each row's points (``x``, ``y`` (N, K)) where ``keep``, all rows
+    at once (NaN where a row's points fix no circle)."""
+    w = keep.astype(float)
+    a = np.stack([2.0 * x, 2.0 * y, np.ones_like(x)], axis=2) * w[..., None]
+    ata = np.einsum("nki,nkj->nij", a, a)
+    atb = np.einsum("nki,nk->ni", a, (x * x + y * y) * w)
+    ok = np.abs(np.linalg.det(ata)) > 1e-12 * np.maximum(
+        np.abs(ata).max(axis=(1, 2)) ** 3, 1e-300)
+    sol = np.full((len(x), 3), np.nan)
+    if ok.any():
+        sol[ok] = np.linalg.solve(ata[ok], atb[ok][..., None])[..., 0]
+    cx, cy, c = sol.T
+    return cx, cy, np.sqrt(np.maximum(c + cx * cx + cy * cy, 0.0))
 
 
 def not_round(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: float,

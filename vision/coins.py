@@ -66,6 +66,10 @@ class CoinConfig:
         net's). Off: on unseen renders (seeds 56,000+) it dropped true coins too (coins R
         0.992 -> 0.972: slate under window light, worms through gaps; one devscene coin)
         for precision 0.972 -> 0.983, none of which renders 55,000-55,214 showed.
+    unround_votes: A coin whose far edge is surely no circle (as ``round_only`` tells it)
+        stands only where the coin judge gives it at least this share of its votes
+        (:mod:`vision.coin_unround`: a white die on a dark table, which the judge alone keeps
+        at 0.51-0.66); None: as the judge's own threshold says.
     """
 
     radius_mm: float = 9.525
@@ -83,6 +87,7 @@ class CoinConfig:
     regrow_sigmas: float = 2.0
     suit_inks: tuple[tuple[str, tuple[int, int, int]], ...] = DEFAULT_SUIT_INKS
     round_only: bool = False
+    unround_votes: float | None = 0.8
 
 
 def _disc_offsets(radius_px: float) -> np.ndarray:

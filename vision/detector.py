@@ -19,6 +19,7 @@ from tabletop.pieceset import PieceSet
 from tabletop.scene import Scene
 from vision.centre_proposals import CentreProposalConfig, propose_centres
 from vision.centres import CentreFinder
+from vision.coin_unround import unround_unsure
 from vision.coins import CoinConfig, detect_coins
 from vision.detections import Detections
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
@@ -481,6 +482,8 @@ class Detector:
         if self.namer is not None:
             dets = timed(tm, "namer", name_detections, self.namer, frame, self.calibration,
                          dets)
+            dets = unround_unsure(self.namer, frame, self.calibration, self.view, prep.shade,
+                                  dets, cfg.coins.radius_mm, cfg.coins.unround_votes)
         return prep, dets, explained
 
     def _local_staged(self, where: Plan, prep: Prepared, dets: Detections, raw: np.ndarray

@@ -78,3 +78,49 @@ def test_dice_among_coins_are_no_coins() -> None:
     near = np.hypot(*(got[:, None] - true[None]).transpose(2, 0, 1)).min(axis=1) < 3.0
     assert near.all(), f"coins found where none is: {got[~near].round(0).tolist()}"
     assert near.sum() == len(coins)
+
+
+def _outline_one_by_one(level: np.ndarray, centres: np.ndarray, away: np.ndarray,
+                        r: float) -> tuple[np.ndarray, np.ndarray]:
+    """outline_circle's circle fits made disc by disc (as it made them before they were made
+    all at once): the reference its figures must match."""
+    from vision.coin_shape import RAYS, _circle, edge_distances
+
+    d, _, _ = edge_distances(level, centres, away, r)
+    th = np.radians(np.linspace(-90.0, 90.0, RAYS))
+    off, rad = np.full(len(d), np.nan), np.full(len(d), np.nan)
+    for i, di in enumerate(d):
+        m = np.isfinite(di)
+        if m.sum() < RAYS // 2:
+            continue
+        x, y = di[m] * np.cos(th[m]), di[m] * np.sin(th[m])
+        cx, cy, rr = 0.0, 0.0, r
+        for _ in range(3):
+            res = np.abs(np.hypot(x - cx, y - cy) - rr)
+            keep = res <= np.percentile(res, 75)
+            cx, cy, rr = _circle(x[keep], y[keep])
+        res = np.hypot(x[keep] - cx, y[keep] - cy) - rr
+        off[i], rad[i] = float(np.sqrt(np.mean(res * res))) / r, rr / r
+    return off, rad
+
+
+def test_the_outlines_fitted_all_at_once_are_those_fitted_one_by_one() -> None:
+    rng = np.random.default_rng(5)
+    level = np.clip(rng.normal(1.0, 0.05, (500, 700)), 0, 3).astype(np.float32)
+    centres = np.array([[x, y] for y in range(50, 460, 60) for x in range(50, 660, 60)], float)
+    for i, (x, y) in enumerate(centres.astype(int)):
+        if i % 3 == 0:
+            cv2.circle(level, (x, y), 15, float(rng.uniform(1.3, 3.0)), -1)
+        elif i % 3 == 1:
+            cv2.rectangle(level, (x - 12, y - 12), (x + 12, y + 12), 2.0, -1)
+        else:
+            cv2.ellipse(level, (x, y), (15, 11), 30, 0, 360, 1.8, -1)
+    starts = centres + rng.normal(0.0, 1.5, centres.shape)
+    away = rng.normal(size=centres.shape)
+    away /= np.hypot(*away.T)[:, None]
+    off, rad, _, _ = outline_circle(level, starts, away, 15.0)
+    off1, rad1 = _outline_one_by_one(level, starts, away, 15.0)
+    assert np.isfinite(off).sum() > 0.8 * len(off)
+    np.testing.assert_array_equal(np.isnan(off), np.isnan(off1))
+    np.testing.assert_allclose(off, off1, rtol=0, atol=1e-12)
+    np.testing.assert_allclose(rad, rad1, rtol=0, atol=1e-12)

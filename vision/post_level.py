@@ -38,10 +38,7 @@ class PostLevelConfig:
     """Attributes:
     dark_table: A table whose own brightness (the median of the largest channel of the
         warped frame, 0-255, where the level is the table's) is below this is dark: its posts
-        are read in the unlikeness. 0: never. 64 (48 before session 24): a hard lamp or
-        glare lifts dark wood and black felt to 50-60, where in the level the judge doubted
-        every post (tuning renders 470000-470047, the table pinned dark: posts R 0.626 ->
-        0.748, P 0.950 -> 0.954; 24 renders of the bench's mix, 472000+, unchanged).
+        are read in the unlikeness. 0: never.
     table_band: Pixels within this many levels of the table's (100) are the table's, when its
         brightness is measured.
     dark_sigmas, min_dark: A pixel is dark in the unlikeness where it is below the table's by
@@ -58,7 +55,7 @@ class PostLevelConfig:
         channel's (:func:`table_channels`); 0: every channel (the prepared level as it is).
     """
 
-    dark_table: float = 64.0
+    dark_table: float = 48.0
     table_band: float = 8.0
     dark_sigmas: float = 5.0
     min_dark: float = 25.0

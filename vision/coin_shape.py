@@ -98,16 +98,6 @@ def edge_distances(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: 
             contrast / max(table_level, 1e-6))
 
 
-def _circle(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
-    """Centre and radius of the circle through points, least squares (algebraic)."""
-    a = np.c_[2.0 * x, 2.0 * y, np.ones(len(x))]
-    try:
-        cx, cy, c = np.linalg.solve(a.T @ a, a.T @ (x * x + y * y))
-    except np.linalg.LinAlgError:
-        return 0.0, 0.0, float("nan")
-    return float(cx), float(cy), float(np.sqrt(max(c + cx * cx + cy * cy, 0.0)))
-
-
 def outline_circle(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: float,
                    table_level: float = 1.0, rays: int = RAYS
                    ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -162,8 +152,9 @@ def _row_quantile(v: np.ndarray, q: float) -> np.ndarray:
 
 def _circles(x: np.ndarray, y: np.ndarray, keep: np.ndarray
              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`_circle` of each row's points (``x``, ``y`` (N, K)) where ``keep``, all rows
-    at once (NaN where a row's points fix no circle)."""
+    """Centre and radius of the circle through each row's points (``x``, ``y`` (N, K)) where
+    ``keep``, least squares (algebraic), all rows at once (NaN where a row's points fix no
+    circle)."""
     w = keep.astype(float)
     a = np.stack([2.0 * x, 2.0 * y, np.ones_like(x)], axis=2) * w[..., None]
     ata = np.einsum("nki,nkj->nij", a, a)

@@ -17,7 +17,7 @@ table is named: the light's direction is not needed, the post's own top says whe
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -78,6 +78,4 @@ def feet_below_tops(cfg: PostFootConfig, posts: PostConfig, prep: Prepared,
         moved = True
     if not moved:
         return dets
-    return Detections(centre_mm=centre, seen_mm=seen, kind=dets.kind,
-                      confidence=dets.confidence, suit=dets.suit, angle_deg=dets.angle_deg,
-                      face=dets.face, color=dets.color, marker_id=dets.marker_id)
+    return replace(dets, centre_mm=centre, seen_mm=seen)

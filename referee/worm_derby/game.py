@@ -67,7 +67,7 @@ from referee.worm_derby.start_gaps import start_gap_coins
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.suit_lending import REACH_COINS, lend_suits
-from referee.worm_derby.table import IGNORED_KINDS, scene_diff
+from referee.worm_derby.table import IGNORED_KINDS, scene_diff, tiles_as_they_were
 from referee.worm_derby.words import at, count, possessive, sentence
 from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
 from tabletop.errors import RecordFormatError
@@ -1613,12 +1613,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return None
         earlier = before[-1].scene
         s = self.settings
-
-        def tiles(sc: Scene) -> Scene:
-            return replace(sc, pieces=tuple(p for p in sc.pieces if p.kind == "tile"))
-
-        if scene_diff(tiles(earlier), tiles(scene), s.same_place_mm, s.same_angle_deg) != \
-                ([], []):
+        if not tiles_as_they_were(earlier, scene, s.same_place_mm, s.same_angle_deg):
             return None
         worms: list[WormTrack] = []
         for player in self.players:
@@ -1667,13 +1662,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         when the reading does not show that (it is judged as any other)."""
         assert state.course is not None and state.table is not None
         s = self.settings
-
-        def tiles(sc: Scene) -> Scene:
-            return replace(sc, pieces=tuple(p for p in sc.pieces if p.kind == "tile"))
-
-        gone, came = scene_diff(tiles(state.table), tiles(scene), s.same_place_mm,
-                                s.same_angle_deg)
-        if gone or came:
+        if not tiles_as_they_were(state.table, scene, s.same_place_mm, s.same_angle_deg):
             return None
         shapes: dict[str, tuple[int, ...]] = {}
         for w in state.worms:

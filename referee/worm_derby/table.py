@@ -75,3 +75,13 @@ def scene_diff(old: Scene, new: Scene, same_place_mm: float, same_angle_deg: flo
         gone.extend(olds[k] for k in range(len(olds)) if k not in used_a)
         came.extend(news[k] for k in range(len(news)) if k not in used_b)
     return sorted(gone), sorted(came)
+
+
+def tiles_as_they_were(old: Scene, new: Scene, same_place_mm: float,
+                       same_angle_deg: float) -> bool:
+    """Whether ``new`` shows every tile of ``old`` where it was, and no other tile
+    (:func:`scene_diff` of the two scenes' tiles alone finds nothing gone and nothing come)."""
+    def tiles(sc: Scene) -> Scene:
+        return Scene(tuple(p for p in sc.pieces if p.kind == "tile"))
+
+    return scene_diff(tiles(old), tiles(new), same_place_mm, same_angle_deg) == ([], [])

@@ -80,11 +80,22 @@ def test_dice_among_coins_are_no_coins() -> None:
     assert near.sum() == len(coins)
 
 
+def _circle(x: np.ndarray, y: np.ndarray) -> tuple[float, float, float]:
+    """Centre and radius of the circle through points, least squares (algebraic): the fit
+    outline_circle made disc by disc before it fitted them all at once."""
+    a = np.c_[2.0 * x, 2.0 * y, np.ones(len(x))]
+    try:
+        cx, cy, c = np.linalg.solve(a.T @ a, a.T @ (x * x + y * y))
+    except np.linalg.LinAlgError:
+        return 0.0, 0.0, float("nan")
+    return float(cx), float(cy), float(np.sqrt(max(c + cx * cx + cy * cy, 0.0)))
+
+
 def _outline_one_by_one(level: np.ndarray, centres: np.ndarray, away: np.ndarray,
                         r: float) -> tuple[np.ndarray, np.ndarray]:
     """outline_circle's circle fits made disc by disc (as it made them before they were made
     all at once): the reference its figures must match."""
-    from vision.coin_shape import RAYS, _circle, edge_distances
+    from vision.coin_shape import RAYS, edge_distances
 
     d, _, _ = edge_distances(level, centres, away, r)
     th = np.radians(np.linspace(-90.0, 90.0, RAYS))

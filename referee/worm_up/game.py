@@ -741,18 +741,24 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         """One worm read with too few or too many segments while another moved
         (:mod:`referee.worm_up.worm_in_doubt`): the table judged with the worm in doubt where
         it lay; the verdicts on the other worm stand when they cannot depend on it (it is
-        proved still, or the mover is clear of it and it is not due before the mover). The
+        proved still, or the mover is clear of it and it is not due before the mover). A worm
+        in doubt taken as moved and not seen whole since (``unsure``) stays so; the mover
+        must then be clear of it by a segment more (where it lies is less known). The
         worm in doubt is asked about once (a doubt beside the first such verdict), and stays
         where it lay. None otherwise (the table is in doubt, as before)."""
         n, s = self.settings.segments, self.settings
         off = [p for p in self.players if len(read.segments[p]) != n]
         if len(off) != 1 or state.phase is not Phase.MOVING or state.reveal is None or \
-                state.unsure or state.guessed or scene.hand:
+                not set(state.unsure) <= set(off) or state.guessed or scene.hand:
             return None
         doubtful = off[0]
         worm, seen = state.worm(doubtful), read.centres(doubtful)
+        unplaced = doubtful in state.unsure  # taken as moved, never seen since: where it
+        # lies is not known (judged where it lay before, then clear of it by a segment more)
+        trial = replace(state, unsure=(), unsure_steps=(), unsure_seen=()) if unplaced \
+            else state
         try:
-            step = self._scene(state, put_back(scene, worm), seq)
+            step = self._scene(trial, put_back(scene, worm), seq)
         except RuleBroken as b:
             if b.judgement.doubt:
                 return None
@@ -761,8 +767,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         if not verdicts or any(isinstance(o, Doubt) for o in step.outputs) or \
                 any(v.player in (None, doubtful) for v in verdicts):
             return None
-        if not proved_still(worm, seen, s.still_mm):
-            reach = self.diameter_mm + s.touch_gap_mm + s.misread_mm
+        if unplaced or not proved_still(worm, seen, s.still_mm):
+            reach = self.diameter_mm + s.touch_gap_mm + s.misread_mm + \
+                (self.diameter_mm + s.chain_gap_mm if unplaced else 0.0)
             for v in verdicts:
                 assert v.player is not None
                 laid = [c for c in read.centres(v.player) if all(
@@ -772,6 +779,10 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         count = len(scene.pieces)  # the worm put back is no piece of the reading
         outputs = tuple(replace(o, pieces=tuple(i for i in o.pieces if i < count))
                         if isinstance(o, Verdict) else o for o in step.outputs)
+        if unplaced:  # still taken as moved, to be placed where a table reads it whole
+            step = Step(replace(step.state, unsure=state.unsure,
+                                unsure_steps=state.unsure_steps,
+                                unsure_seen=state.unsure_seen), step.outputs)
         if doubtful in state.count_doubted:
             return Step(replace(step.state, count_doubted=state.count_doubted), outputs)
         j = broken.judgement

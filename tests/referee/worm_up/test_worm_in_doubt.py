@@ -7,7 +7,7 @@ else the mover clear of it and the worm in doubt not due before the mover)."""
 from __future__ import annotations
 
 from tabletop.events import Doubt, Verdict
-from tests.referee.worm_up.tables import Game, advance
+from tests.referee.worm_up.tables import Game, advance, verdict
 
 
 def _said(out):
@@ -77,3 +77,19 @@ def test_doubt_a_foul_of_a_move_that_may_touch_the_worm_read_short_is_asked_abou
     far = advance(g.worms["yellow"], 5)  # straight on: clear of green by far
     out = _scene_with(g, {"yellow": far, "green": g.worms["green"][3:]})
     assert _said(out)[0] == ("Verdict", "yellow", "steps")
+
+
+def test_order_a_move_before_its_turn_is_a_foul_while_a_worm_taken_as_moved_is_read_short():
+    g = Game()
+    assert g.start().legal
+    g.bids(red="4", yellow="5", green="6")
+    assert verdict(g.move("red", 4)).legal
+    assert verdict(g.move("yellow", 5)).legal
+    g.worms["green"] = advance(g.worms["green"], 6)
+    short = g.worms["green"][:6]  # its head not seen, in every reading from now on
+    assert [type(e) for e in _scene_with(g, {"green": short})] == [Doubt]
+    g.bids(red="5", yellow="4", green="7")  # green taken as moved; yellow moves first
+    assert g.state.unsure == ("green",)
+    out = _scene_with(g, {"red": advance(g.worms["red"], 5), "green": short})
+    assert ("Verdict", "red", "order") in _said(out)
+    assert g.state.unsure == ("green",)  # still to be placed where it is read whole

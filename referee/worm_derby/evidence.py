@@ -9,7 +9,10 @@ some fouls rest on pieces that are seen, whatever the pieces not seen are. Rule 
   own coins, read with its suit, lying where none of its coins lay (and where no coin lay at
   all), at least :data:`MOVED_COINS` of them, and the coins of that worm read as one chain,
   all of it or all but one coin (one chain, or two with the one gap a single coin fills
-  between them: the coin not seen lies there). A tile or a coin of another worm not seen
+  between them: the coin not seen lies there); or, read all but one coin, one coin in a new
+  place and at least :data:`MOVED_COINS` places where its coins lay with no coin read there
+  (the one coin not seen leaves one place empty at most: its head laid and not seen after a
+  move of two). A tile or a coin of another worm not seen
   changes nothing: that worm moved, and it was not its player's move. A piece not seen is
   never the evidence.
 - the mover's own coins' fouls (``steps``, ``shape``, ``overlap``...): the mover's worm read
@@ -78,6 +81,11 @@ def moved_out_of_turn(table: Scene, reading: Scene, allowed: str | None,
             math.dist(reading.pieces[i].centre_mm, q.centre_mm) > stayed for q in old_coins))
         if len(came) >= MOVED_COINS:
             return player, came
+        left = [p for p in old_coins if p.suit == player and all(
+            math.dist(p.centre_mm, q.centre_mm) > stayed
+            for q in reading.pieces if q.kind == "coin")]
+        if came and len(mine) == n - 1 and len(left) >= MOVED_COINS:
+            return player, came  # one coin not seen cannot have left two places empty
     return None
 
 

@@ -68,6 +68,7 @@ from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.suit_lending import REACH_COINS, lend_suits
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff, tiles_as_they_were
+from referee.worm_derby.unseen_coin import unseen_coin_places
 from referee.worm_derby.words import at, count, possessive, sentence
 from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
 from tabletop.errors import RecordFormatError
@@ -775,24 +776,42 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             across = self._steps_across_a_gap(state, base, seq, player, mine)
             if across is not None and as_read_too(Rule.STEPS):
                 return across
+            ends = self._direction_whatever_the_coin(state, base, reading, seq, player, mine,
+                                                     left_out, near_back)
+            if ends is not None:
+                return ends
         if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
                 found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
             return None
         if short and (found[0].rule != Rule.SHAPE or not split_whatever_one_coin(
                 np.array([p.centre_mm for p in mine]), self.d, self.settings.touch_factor)):
             return None
-        foul = [(False, found[0].rule)]
         if not as_read_too(found[0].rule):
             return None  # the foul rests on where a coin read off was put (a guess)
+        if not self._foul_without_guesses(state, base.scene, left_out, near_back,
+                                          found[0].rule, seq):
+            return None
+        v = found[0]
+        return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _foul_without_guesses(self, state: DerbyState, read: Scene,
+                              left_out: Sequence[Piece], near_back: Sequence[Piece], rule: str,
+                              seq: int) -> bool:
+        """Whether the foul ``rule`` found on the reading ``read`` (a guess put right) is the
+        same with the tiles left out of it lying there too, and without the tiles put back near
+        the worm (:meth:`_foul_read_whole`): it rests on the worm's own coins."""
+        assert state.table is not None
+        foul = [(False, rule)]
+        pieces = read.pieces
         tiles = tuple(p for p in left_out if p.kind == "tile")
         if tiles:
             with_them = self._judge_scene(
                 replace(state, table=replace(state.table, pieces=(*state.table.pieces, *tiles))),
-                replace(base.scene, pieces=(*pieces, *tiles)), seq).verdicts
+                replace(read, pieces=(*pieces, *tiles)), seq).verdicts
             if [(v.legal, v.rule) for v in with_them] != foul:
-                return None
+                return False
         if near_back and tiles:
-            return None  # a tile not seen near the worm and one seen where none was: it may
+            return False  # a tile not seen near the worm and one seen where none was: it may
             # have moved (a foul of its own, judged first)
         if near_back:  # a tile not seen near the worm: the foul is the same without it (as if
             # it had never lain there), so it rests on the worm's own coins, not on that tile
@@ -800,12 +819,49 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             without = self._judge_scene(
                 replace(state, table=replace(state.table, pieces=tuple(
                     p for p in state.table.pieces if id(p) not in gone))),
-                replace(base.scene, pieces=tuple(p for p in pieces if id(p) not in gone)),
+                replace(read, pieces=tuple(p for p in pieces if id(p) not in gone)),
                 seq).verdicts
             if [(v.legal, v.rule) for v in without] != foul:
+                return False
+        return True
+
+    def _direction_whatever_the_coin(self, state: DerbyState, base: Candidate,
+                                     reading: Reading, seq: int, player: str,
+                                     mine: Sequence[Piece], left_out: Sequence[Piece],
+                                     near_back: Sequence[Piece]) -> Step[DerbyState] | None:
+        """The mover's worm read one coin short: the ``direction`` foul (coins taken from both
+        ends) when every place its coin not seen may lie
+        (:func:`referee.worm_derby.unseen_coin.unseen_coin_places`) that keeps the worm one
+        chain gives it, each the same without the guessed tiles, and every other place is a
+        foul too (a split). None otherwise (the table is asked)."""
+        assert state.table is not None
+        if reading.misread:
+            return None  # a coin seen was moved by a guess: the foul may rest on it
+        track = state.worm(player)
+        places = unseen_coin_places(track.coins_mm, [p.centre_mm for p in mine], self.d,
+                                    self.settings.same_place_mm, self.settings.touch_factor)
+        first: tuple[Verdict, Scene] | None = None
+        for x, y in places:
+            filled = (*base.scene.pieces, Piece("coin", x, y, suit=player))
+            scene = replace(base.scene, pieces=filled)
+            found = self._judge_scene(state, scene, seq).verdicts
+            if not found or any(v.legal for v in found):
+                return None  # a legal move with the coin there: not proved
+            shape = extract_worm(scene, player, self.d, self.settings)
+            if not shape.ok or len(shape.coins) != track.length:
+                continue  # the worm split there: a foul whatever, of its shape
+            if len(found) != 1 or found[0].rule != Rule.DIRECTION or \
+                    found[0].player not in (None, player) or \
+                    not self._foul_without_guesses(state, scene, left_out, near_back,
+                                                   Rule.DIRECTION, seq):
                 return None
-        v = found[0]
-        return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+            if first is None:
+                first = (found[0], scene)
+        if first is None:
+            return None
+        v, scene = first
+        cand = Candidate(scene, (*base.index_map, -1))
+        return Step(state, (replace(v, pieces=cand.to_reading(v.pieces)),))
 
     def _judge_candidate(self, state: DerbyState, cand: Candidate, seq: int
                          ) -> Step[DerbyState]:

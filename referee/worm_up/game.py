@@ -105,6 +105,7 @@ from referee.worm_up.turns import (
     the_mover,
 )
 from referee.worm_up.two_readings import agree, completed
+from referee.worm_up.worm_in_doubt import depends_on, due_before, proved_still, put_back
 from tabletop.errors import RecordFormatError
 from tabletop.events import (
     Bid,
@@ -163,6 +164,11 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         step = self._judge(state, event, seq)
         if isinstance(event, SceneSeen):
             step = self._read_again(state, event, seq, step)
+            judged = {o.player for o in step.outputs if isinstance(o, Verdict)}
+            if judged & set(step.state.count_doubted):  # its own move read whole: asked
+                # about again if misread later
+                step = Step(replace(step.state, count_doubted=tuple(
+                    p for p in step.state.count_doubted if p not in judged)), step.outputs)
         return self.settle(state, step, seq, event, refused=isinstance(event, Bid))
 
     def _read_again(self, state: WormUpState, event: SceneSeen, seq: int,
@@ -698,8 +704,11 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         read = read_table(self, scene)
         try:
             check_counts(self, read, Rule.PIECES)
-        except RuleBroken:
+        except RuleBroken as broken:
             out_of_turn(self, state, read)  # a worm seen moving out of its turn is told so
+            beside = self._beside_a_worm_in_doubt(state, scene, read, seq, broken)
+            if beside is not None:
+                return beside
             raise
         told: tuple[Event, ...] = ()
         if state.doubted:
@@ -726,6 +735,63 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             step = self._one_move(state, scene, read, seq, still, changed, moved_post)
             return Step(step.state, (*told, *step.outputs))
         return self._one_move(state, scene, read, seq, still, changed, moved_post)
+
+    def _beside_a_worm_in_doubt(self, state: WormUpState, scene: Scene, read: TableRead,
+                                seq: int, broken: RuleBroken) -> Step[WormUpState] | None:
+        """One worm read with too few or too many segments while another moved
+        (:mod:`referee.worm_up.worm_in_doubt`): the table judged with the worm in doubt where
+        it lay; the verdicts on the other worm stand when they cannot depend on it (it is
+        proved still, or the mover is clear of it and it is not due before the mover). A worm
+        in doubt taken as moved and not seen whole since (``unsure``) stays so; the mover
+        must then be clear of it by a segment more (where it lies is less known). The
+        worm in doubt is asked about once (a doubt beside the first such verdict), and stays
+        where it lay. None otherwise (the table is in doubt, as before)."""
+        n, s = self.settings.segments, self.settings
+        off = [p for p in self.players if len(read.segments[p]) != n]
+        if len(off) != 1 or state.phase is not Phase.MOVING or state.reveal is None or \
+                not set(state.unsure) <= set(off) or state.guessed or scene.hand:
+            return None
+        doubtful = off[0]
+        worm, seen = state.worm(doubtful), read.centres(doubtful)
+        unplaced = doubtful in state.unsure  # taken as moved, never seen since: where it
+        # lies is not known (judged where it lay before, then clear of it by a segment more)
+        trial = replace(state, unsure=(), unsure_steps=(), unsure_seen=()) if unplaced \
+            else state
+        try:
+            step = self._scene(trial, put_back(scene, worm), seq)
+        except RuleBroken as b:
+            if b.judgement.doubt:
+                return None
+            step = Step(state, (b.judgement.verdict(seq),))
+        verdicts = [o for o in step.outputs if isinstance(o, Verdict)]
+        if not verdicts or any(isinstance(o, Doubt) for o in step.outputs) or \
+                any(v.player in (None, doubtful) for v in verdicts):
+            return None
+        if unplaced or not proved_still(worm, seen, s.still_mm):
+            reach = self.diameter_mm + s.touch_gap_mm + s.misread_mm + \
+                (self.diameter_mm + s.chain_gap_mm if unplaced else 0.0)
+            for v in verdicts:
+                assert v.player is not None
+                laid = [c for c in read.centres(v.player) if all(
+                    geo.dist(c, o) > s.still_mm for o in state.worm(v.player).centres_mm)]
+                if due_before(state, doubtful, v.player) or depends_on(worm, seen, laid, reach):
+                    return None
+        count = len(scene.pieces)  # the worm put back is no piece of the reading
+        outputs = tuple(replace(o, pieces=tuple(i for i in o.pieces if i < count))
+                        if isinstance(o, Verdict) else o for o in step.outputs)
+        if unplaced:  # still taken as moved, to be placed where a table reads it whole
+            step = Step(replace(step.state, unsure=state.unsure,
+                                unsure_steps=state.unsure_steps,
+                                unsure_seen=state.unsure_seen), step.outputs)
+        if doubtful in state.count_doubted:
+            return Step(replace(step.state, count_doubted=state.count_doubted), outputs)
+        j = broken.judgement
+        asked = Doubt(seq, doubtful, j.pieces, j.where,
+                      f"{j.reason.removesuffix('.')}: is a piece hidden or misread? Until it "
+                      f"is read whole, {doubtful}'s worm is taken to lie where it lay, and the "
+                      f"other worms' moves are judged.")
+        return Step(replace(step.state, count_doubted=(*state.count_doubted, doubtful)),
+                    (*outputs, asked))
 
     def _one_move(self, state: WormUpState, scene: Scene, read: TableRead, seq: int,
                   still: dict[str, dict[int, int]], changed: list[str],

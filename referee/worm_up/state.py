@@ -101,6 +101,9 @@ class WormUpState(GameState):
         pending_told: Whether the table was told that, once, when another player went on.
         finish_once: A finish line never seen at the setup, read once on a later table: taken
             when the next reading shows it again (one reading's shadows are no finish line).
+        count_doubted: Worms read with too few or too many segments while another worm moved
+            (:mod:`referee.worm_up.worm_in_doubt`), asked about once: until a move of their
+            own is judged, later tables judge the other worms without asking again.
     """
 
     table: Scene | None
@@ -129,6 +132,7 @@ class WormUpState(GameState):
     pending: Pending | None = None
     pending_told: bool = False
     finish_once: tuple[Point2, Point2] | None = None
+    count_doubted: tuple[str, ...] = ()
 
     def placed(self, players: Collection[str]) -> WormUpState:
         """This state with ``players``' worms no longer in doubt (placed where a reading

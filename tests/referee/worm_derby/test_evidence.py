@@ -159,3 +159,14 @@ def test_turn_is_never_called_on_a_worm_split_by_a_gap_no_single_coin_fills():
     moons = [*MOONS2[:3], *line(40, 7 * D, 2, "moons")]  # a gap of two coins' width
     _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS0, moons))
     assert ("Verdict", "moons", "turn") not in said(out)
+
+
+def test_turn_a_worm_moved_after_a_null_is_called_though_its_new_head_is_not_seen():
+    # two steps after a null, the new head not seen: one coin in a new place, but the two
+    # places its tail coins left lie empty (one coin not seen leaves one place empty at most)
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "null"))  # moons' turn to roll
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), SUNS2[:-1], MOONS0))
+    assert said(out) == [("Verdict", "suns", "turn")]
+

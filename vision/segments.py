@@ -23,6 +23,7 @@ from vision.prepare import Prepared, fill_holes
 from vision.segment_domes import DomeConfig, dome_centres
 from vision.segment_features import candidate_features, candidate_images, disc_features
 from vision.segment_judge import SegmentJudgeConfig, judge_for
+from vision.segment_light import without_bands
 from vision.segment_mask import (
     SegmentMaskConfig,
     chroma_off_table,
@@ -653,7 +654,9 @@ def disc_hues(top: np.ndarray, mask: np.ndarray, coloured: np.ndarray | None,
 def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None = None
                     ) -> Detections:
     """Finds the Worm Up segments in a prepared frame: the candidates
-    (:func:`segment_candidates`) the judge takes for segments, named by their hue."""
+    (:func:`segment_candidates`) the judge takes for segments, named by their hue; under a
+    blind, in the view with its bands of light divided out (:mod:`vision.segment_light`)."""
+    prep = without_bands(prep)
     cand = segment_candidates(cfg, prep, exclude)
     if not len(cand.centres_px):
         return Detections.empty()

@@ -122,6 +122,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="without the sheet test (HandConfig.sheet, vision/hand_sheets.py)")
     ap.add_argument("--no-edge-test", action="store_true",
                     help="without the edge test (HandConfig.edge, vision/hand_edges.py)")
+    ap.add_argument("--no-root-test", action="store_true",
+                    help="without the root test (HandConfig.root, vision/hand_roots.py)")
     ap.add_argument("-q", "--quiet", action="store_true", help="no line per wrong frame")
     args = ap.parse_args(argv)
     cfg = HandConfig()
@@ -141,6 +143,8 @@ def main(argv: list[str] | None = None) -> int:
         cfg = replace(cfg, sheet=None)
     if args.no_edge_test:
         cfg = replace(cfg, edge=None)
+    if args.no_root_test:
+        cfg = replace(cfg, root=None)
     cv2.setNumThreads(1)
     if args.data:
         parts = [dict(np.load(p)) for p in args.data]

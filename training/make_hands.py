@@ -32,7 +32,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from dataclasses import replace
 
-from tabletop.render.variety import CLUTTER_KINDS, FAMILIES, TABLE_FAMILY, TABLE_KINDS, draw_case
+from tabletop.render.variety import (
+    CLUTTER_KINDS,
+    FAMILIES,
+    LIGHT_KINDS,
+    TABLE_FAMILY,
+    TABLE_KINDS,
+    draw_case,
+)
 from vision.detector import Detector, DetectorConfig
 from vision.hand_maps import HandMaps, hand_maps
 
@@ -103,12 +110,25 @@ def varied_case(seed: int, hand: bool, arms: str = "wide"):  # type: ignore[no-u
     return replace(case, settings=settings)
 
 
-def record(seed: int, hand: bool, vary: str | None = None,
-           pair: bool = False) -> list[dict[str, object]]:
+def pinned(seed: int, pins: dict[str, tuple[str, ...]]) -> dict[str, str]:
+    """``draw_case``'s pinned choices for one seed: of each list in ``pins`` (``table``,
+    ``light``, ``clutter``) the one the seed's place in it picks (``seed % len``), so a run of
+    seeds goes through every choice in turn and the same seed always draws the same.
+
+    >>> pinned(7, {"clutter": ("mug", "notebook"), "light": ()})
+    {'clutter': 'notebook'}
+    """
+    return {k: v[seed % len(v)] for k, v in pins.items() if v}
+
+
+def record(seed: int, hand: bool, vary: str | None = None, pair: bool = False,
+           pins: dict[str, tuple[str, ...]] | None = None) -> list[dict[str, object]]:
     """The maps of one rendered case and its truth (``vary``: :func:`varied_case`'s arms); with
     ``pair``, and a hand drawn, also the same case drawn without the hand (the same table, light,
-    clutter and camera: what the hand alone changes), read by the same detector."""
-    case = varied_case(seed, hand, vary) if vary else draw_case(seed, hand=hand)
+    clutter and camera: what the hand alone changes), read by the same detector; ``pins``: the
+    table, light or clutter pinned (:func:`pinned`; not with ``vary``)."""
+    case = (varied_case(seed, hand, vary) if vary
+            else draw_case(seed, hand=hand, **pinned(seed, pins or {})))
     cases = [case]
     if pair and case.settings.hand:
         cases.append(replace(case, settings=replace(case.settings, hand=False)))
@@ -172,15 +192,28 @@ def main(argv: list[str] | None = None) -> int:
                     help="each table drawn with a hand is also kept without it (the same "
                          "table, light, clutter and camera; about 1.6 times a seed's time for "
                          "two frames)")
+    for name, kinds in (("table", TABLE_KINDS), ("light", LIGHT_KINDS),
+                        ("clutter", CLUTTER_KINDS)):
+        ap.add_argument(f"--{name}", default="",
+                        help=f"pin the {name}: one or more of {', '.join(kinds)}, comma-separated "
+                             "(seed by seed in turn; not with --vary)")
     ap.add_argument("--jobs", type=int, default=1,
                     help="worker processes (each of one core); the file is the same")
     args = ap.parse_args(argv)
     if args.hand_every < 1:
         raise SystemExit(f"make_hands: --hand-every must be 1 or more, not {args.hand_every}")
+    pins = {k: tuple(v for v in getattr(args, k).split(",") if v)
+            for k in ("table", "light", "clutter")}
+    known = {"table": TABLE_KINDS, "light": LIGHT_KINDS, "clutter": CLUTTER_KINDS}
+    bad = [v for k, vs in pins.items() for v in vs if v not in known[k]]
+    if bad:
+        raise SystemExit(f"make_hands: unknown choices {bad}")
+    if args.vary and any(pins.values()):
+        raise SystemExit("make_hands: --table, --light, --clutter are not taken with --vary")
     a, b = (int(v) for v in args.seeds.split(":"))
     cv2.setNumThreads(1)
     jobs = [(seed, args.all_hands or seed % args.hand_every == args.hand_every - 1, args.vary,
-             args.pairs) for seed in range(a, b)]
+             args.pairs, pins) for seed in range(a, b)]
     rows: list[dict[str, object]] = []
     with _pool(args.jobs) as pool:
         for k, made in enumerate(pool.imap(_record, jobs)):
@@ -193,7 +226,8 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _record(job: tuple[int, bool, str | None, bool]) -> list[dict[str, object]]:
+def _record(job: tuple[int, bool, str | None, bool, dict[str, tuple[str, ...]]]
+            ) -> list[dict[str, object]]:
     cv2.setNumThreads(1)
     return record(*job)
 

@@ -28,6 +28,7 @@ from vision.hand_features import (
 from vision.hand_grid import HandGrid
 from vision.hand_judge import HandJudgeConfig, judge_for
 from vision.hand_maps import HandMaps, hand_maps
+from vision.hand_roots import RootTestConfig, narrow_root
 from vision.hand_sheets import SheetTestConfig, is_sheet
 
 
@@ -45,6 +46,10 @@ class HandConfig:
         not lie beyond a straight step across the whole view (:mod:`vision.hand_edges`: the
         floor beyond the table's edge); live the memory keeps what never moved out of the
         blobs already (``moving_only``), so the test is not made there; None: never.
+    root: Each blob passed (by the judge or the rules) that meets the frame's border is a hand
+        only if it meets it over a wrist's width at least (:mod:`vision.hand_roots`: an arm
+        comes in from beyond the view; a mug's shadow or a stripe tying a thing inside the
+        view to the border is a lace); None: no such test.
     min_area_mm2: Rules: least area of a foreign blob entering from the frame's border; live:
         the changed area that confirms a hand whatever its share.
     min_area_inside_mm2: Rules: least area of a foreign blob that does not reach the border.
@@ -103,6 +108,7 @@ class HandConfig:
     judge: HandJudgeConfig | None = field(default_factory=HandJudgeConfig)
     sheet: SheetTestConfig | None = field(default_factory=SheetTestConfig)
     edge: EdgeTestConfig | None = field(default_factory=EdgeTestConfig)
+    root: RootTestConfig | None = field(default_factory=RootTestConfig)
     min_area_mm2: float = 6000.0
     min_area_inside_mm2: float = 40000.0
     min_depth: float = 0.035
@@ -168,16 +174,23 @@ def hands_of_maps(cfg: HandConfig, maps: HandMaps, moving: np.ndarray | None = N
     if not ids:
         return False, none
     votes: dict[int, float] = {}  # the judge's share of votes of each blob
+    feats = (np.array([blob_features(maps, fg, labels == i) for i in ids])
+             if cfg.judge is not None or cfg.root is not None else None)
     if cfg.judge is None:
         hands = [i for i in ids if by_rules(cfg, maps, labels == i)]
     else:
-        feats = np.array([blob_features(maps, fg, labels == i) for i in ids])
+        assert feats is not None
         s = judge_for(cfg.judge).scores(feats)
         loose = cfg.judge.rules_min_score
         may = overrulable(cfg, feats)
         hands = [i for i, v, m in zip(ids, s, may, strict=True) if v >= cfg.judge.min_score or (
             loose is not None and m and v >= loose and by_rules(cfg, maps, labels == i))]
         votes = {i: float(v) for i, v in zip(ids, s, strict=True)}
+    if cfg.root is not None and hands:
+        assert feats is not None
+        at = [ids.index(i) for i in hands]
+        narrow = narrow_root(cfg.root, feats[at], np.array([votes.get(i, 0.0) for i in hands]))
+        hands = [i for i, n in zip(hands, narrow, strict=True) if not n]
     if cfg.sheet is not None:
         hands = [i for i in hands if not is_sheet(cfg.sheet, maps, labels == i)]
     if cfg.edge is not None and moving is None:

@@ -97,3 +97,16 @@ def test_a_faint_tile_under_a_blinds_stripes_is_a_tile(period_mm: float, turn_de
     cv2.fillConvexPoly(mask, np.rint(tile * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
     shade = shade * (1.0 + 0.04 * mask)  # paper a few levels above the table's
     assert not repeats_cloth(TilePatternConfig(), shade, PPM, CENTRE, 12.0, SIDE)
+
+
+@pytest.mark.parametrize("check_mm, turn_deg, period_mm, blind_deg",
+                         [(25.4, 0.0, 60.0, 90.0), (30.0, 10.0, 75.0, 0.0)])
+def test_two_by_two_checks_under_a_blinds_stripes_are_no_tile(
+        check_mm: float, turn_deg: float, period_mm: float, blind_deg: float) -> None:
+    """A blind's bands over a large check run on along themselves, so the checks' copies
+    are found as well a few mm along the bands; but a lattice's peak still falls off within
+    half a check, and a stripe's ridge runs on (trust seed 186067: 2 x 2 checks under a
+    blind read as tiles beside the course's obstacles)."""
+    cloth = _gingham(check_mm, turn_deg) * _blind(period_mm, blind_deg)
+    cloth = cloth / float(cloth.mean())
+    assert repeats_cloth(TilePatternConfig(), cloth, PPM, CENTRE, -turn_deg, SIDE)

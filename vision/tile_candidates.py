@@ -26,7 +26,6 @@ from vision.square_polish import polish_tile
 from vision.tile_backs import BackFitConfig, back_square
 from vision.tile_context import SheetConfig, part_of_sheet
 from vision.tile_fit import (
-    SquareFit,
     TileFitConfig,
     colour_gradient,
     fit_square,
@@ -34,7 +33,6 @@ from vision.tile_fit import (
     runs_past,
     vote_angle,
 )
-from vision.tile_from_peak import square_at_peak
 from vision.tile_judge import FAINT, NET, tile_votes
 from vision.tile_pattern import TilePatternConfig, repeats_cloth
 from vision.tile_straddle import StraddleConfig, two_over_one
@@ -112,7 +110,6 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
               face_px: float | None = None,
               pattern: TilePatternConfig | None = PATTERN,
               wide: Callable[[np.ndarray, float], np.ndarray] | None = None,
-              peak_polish: bool = True,
               straddles: StraddleConfig | None = STRADDLES) -> list[_Block]:
     """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
 
@@ -148,9 +145,6 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             never asked.
         wide: ``shade`` made in full within a given number of view pixels of a centre
             (the pattern's copies lie beyond the candidates' windows); None: ``shade``.
-        peak_polish: A sure candidate no fit places is measured from the peak itself by
-            its sides' steepest edges (:func:`vision.tile_from_peak.square_at_peak`: a pale
-            tile on a pale table); False: never.
         straddles: A sure candidate whose fit lies on a tile fitted before is judged too, and
             where two such fits, tiles edge to edge, lie either side of a fit that stood, they
             stand in its place (:func:`vision.tile_straddle.two_over_one`: the square
@@ -181,12 +175,6 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             else:
                 sq = fit_square(top, p, side, away, [] if ang is None else [ang],
                                 faint_cfg if unsure else cfg, gap_px)
-                at = None
-                if sq is None and not unsure and peak_polish:  # its sides from the peak
-                    at = square_at_peak(top, p, _angles(top, p, side, ang, cfg.modes),
-                                        face_px or side, away)
-                if at is not None:
-                    sq = SquareFit(at[0], at[1], 0.0, 0.0, 4)
                 if sq is None or (unsure and sum(n >= cfg.places / 2 for n in sq.counts)
                                   < cfg.faint_sides):
                     continue

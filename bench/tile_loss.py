@@ -1,9 +1,10 @@
 """Where is each missed tile lost, and where does each false tile come from? A diagnostic.
 
-``.venv/bin/python bench/tile_loss.py SEED N [--family F] [--dev DIR] [--hands]`` renders
-``N`` scenes of the renderer's variety from ``SEED`` (as ``bench/bench_vision_accuracy.py``
-does), detects each, and for every true tile (wholly in view) that the detector's scene
-misses says at which step of the centre net's tile proposals it was lost:
+``.venv/bin/python bench/tile_loss.py SEED N [--family F] [--dev DIR] [--hands] [--table T]
+[--light L] [--clutter C]`` renders ``N`` scenes of the renderer's variety from ``SEED`` (as
+``bench/bench_vision_accuracy.py`` does; ``--table``, ``--light``, ``--clutter`` pin those
+choices of every scene), detects each, and for every true tile (wholly in view) that the
+detector's scene misses says at which step of the centre net's tile proposals it was lost:
 
 - ``no-peak``: no centre-net tile peak (down to the faint candidates' heat) within 10 mm of
   its top face; a step prefixed ``faint-`` lost a peak under the net's own threshold, fitted
@@ -13,6 +14,7 @@ misses says at which step of the centre net's tile proposals it was lost:
 - ``fit``: neither the stages' edge fit nor the colour square fit placed it (with the
   colour fit's own reason, :func:`vision.tile_fit.fit_square` relaxed one check at a time);
 - ``overlap``: the fit lies on pieces already found; ``runs``: its sides run past its corners;
+- ``cloth``: its place is found again round it on a lattice (:mod:`vision.tile_pattern`);
 - ``judged-off``: the tile judge (:mod:`vision.tile_judge`) gave it fewer votes than its veto;
 - ``namer-seen``: the namer's share and the judge's votes together did not keep it
   (:func:`vision.tile_judge.seen_as_tiles`); ``far``: fitted more than 20 mm off;
@@ -46,6 +48,7 @@ import vision.detector as detector_mod  # noqa: E402
 from bench.bench_vision_accuracy import (  # noqa: E402
     DEVSCENE_PIECES,
     TOLERANCE_MM,
+    Case,
     angle_diff,
     devscene_cases,
     nearest_pairs,
@@ -62,7 +65,8 @@ from vision.detector import Detector, DetectorConfig  # noqa: E402
 from vision.namer import kind_probabilities  # noqa: E402
 from vision.proposals import _tile_angle_px, explained_mask  # noqa: E402
 from vision.square_polish import face_side_px  # noqa: E402
-from vision.tile_candidates import fit_tiles, overlap  # noqa: E402
+from vision.tile_backs import back_square  # noqa: E402
+from vision.tile_candidates import BACKS, PATTERN, _angles, _cloth, fit_tiles, overlap  # noqa: E402
 from vision.tile_features import tile_features  # noqa: E402
 from vision.tile_fit import fit_square, runs_past  # noqa: E402
 from vision.tile_judge import FAINT, NET, judge_for, seen_as_tiles  # noqa: E402
@@ -139,8 +143,12 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
         unsure = bool(weak[at[0]])
         pre = "faint-" if unsure else ""
         shade, top = local_views(prep, frame, p[None], np.array([cfg.tile_window * side]))
+        def wide(c, half):
+            return local_views(prep, frame, c[None], np.array([half]))[0]
+
         placed = fit_tiles(view, shade, top, prep.bright, explained, p[None], side,
-                           tiles.gap_mm * s, cfg.fit, np.array([unsure]), face_px=face_px)
+                           tiles.gap_mm * s, cfg.fit, np.array([unsure]), face_px=face_px,
+                           wide=wide)
         if placed:
             c = np.array(placed[0].centre_px)
             vote = placed[0].vote
@@ -165,6 +173,12 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
             fine = refine_block(shade, prep.bright, _Block((float(p[0]), float(p[1])), ang, 1,
                                                            1, side), side, away,
                                 tiles.gap_mm * s)
+        if fine is None and not unsure:
+            bk = back_square(top, p, side, _angles(top, p, side, ang, fcfg.modes), BACKS)
+            if bk is not None:
+                how = "back"
+                fine = _Block((float(bk.centre_px[0]), float(bk.centre_px[1])), bk.angle_px,
+                              1, 1, side)
         if fine is None:
             how = "colour"
             sq = fit_square(top, p, side, away, [] if ang is None else [ang], fcfg)
@@ -190,8 +204,24 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
             if vote < cfg.fit.judge.veto:
                 out.append(f"{pre}judged-off({vote:.2f},{how})")
                 continue
+        if _cloth(PATTERN, s, shade, wide, c, fine.angle_px, side, explained, []):
+            out.append(f"{pre}cloth-{how}")
+            continue
         out.append(f"{pre}sheet-or-back-{how}")
     return out
+
+
+def pinned_case(seed: int, **pin) -> Case:
+    """The render of ``seed`` with the table, light or clutter pinned (``draw_case``'s
+    keywords; None: drawn as usual), as :func:`render_cases` makes its cases."""
+    from tabletop.render.variety import draw_case
+
+    drawn = draw_case(seed, **pin)
+    r = drawn.render()
+    truth = [{**p.to_json(), "occluded": bool(tr.occluded or tr.visible_fraction < 1)}
+             for p, tr in zip(r.scene.pieces, r.truth, strict=True)]
+    return Case(drawn.name, r.image, r.calibration(), truth, bool(r.hand_mask.any()),
+                dict(drawn.conditions))
 
 
 def main() -> int:
@@ -200,6 +230,9 @@ def main() -> int:
     ap.add_argument("n", type=int)
     ap.add_argument("--family", default=None)
     ap.add_argument("--hands", action="store_true", help="scenes with a hand over the table")
+    ap.add_argument("--table", default=None, help="pin the table kind (variety.TABLE_KINDS)")
+    ap.add_argument("--light", default=None, help="pin the light (variety.LIGHT_KINDS)")
+    ap.add_argument("--clutter", default=None, help="pin the clutter (variety.CLUTTER_KINDS)")
     ap.add_argument("--dev", type=Path, default=None,
                     help="the devscenes' folder instead of renders (SEED N: the N from SEED)")
     a = ap.parse_args()
@@ -212,6 +245,10 @@ def main() -> int:
     by_table: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
     if a.dev is not None:
         cases, pieces = devscene_cases(a.dev)[a.seed:a.seed + a.n], DEVSCENE_PIECES
+    elif a.table or a.light or a.clutter:
+        cases = (pinned_case(a.seed + k, hand=a.hands, table=a.table, light=a.light,
+                             clutter=a.clutter) for k in range(a.n))
+        pieces = None
     else:
         cases = (c for k in range(a.n)  # one at a time: each line as soon as it is read
                  for c in render_cases(1, a.seed + k, hand=a.hands, family=a.family))

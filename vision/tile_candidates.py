@@ -35,6 +35,7 @@ from vision.tile_fit import (
 )
 from vision.tile_judge import FAINT, NET, tile_votes
 from vision.tile_pattern import TilePatternConfig, repeats_cloth
+from vision.tile_straddle import StraddleConfig, two_over_one
 from vision.tiles import _Block, refine_block
 from vision.topview import TopView
 
@@ -42,6 +43,8 @@ SHEETS = SheetConfig()
 """How a square that is a corner of a larger sheet (a page, a notebook) is told."""
 PATTERN = TilePatternConfig()
 """How a square of a checked cloth (its place found again round it on a lattice) is told."""
+STRADDLES = StraddleConfig()
+"""How a square straddling two tiles laid edge to edge is told from the two."""
 BACKS = BackFitConfig()
 """How a face-down tile is placed by its back's cross where no square fits its edges."""
 _INSIDE = np.linspace(-0.35, 0.35, 5)
@@ -106,7 +109,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
               sheets: SheetConfig | None = SHEETS,
               face_px: float | None = None,
               pattern: TilePatternConfig | None = PATTERN,
-              wide: Callable[[np.ndarray, float], np.ndarray] | None = None) -> list[_Block]:
+              wide: Callable[[np.ndarray, float], np.ndarray] | None = None,
+              straddles: StraddleConfig | None = STRADDLES) -> list[_Block]:
     """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
 
     Args:
@@ -141,8 +145,13 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             never asked.
         wide: ``shade`` made in full within a given number of view pixels of a centre
             (the pattern's copies lie beyond the candidates' windows); None: ``shade``.
+        straddles: A sure candidate whose fit lies on a tile fitted before is judged too, and
+            where two such fits, tiles edge to edge, lie either side of a fit that stood, they
+            stand in its place (:func:`vision.tile_straddle.two_over_one`: the square
+            straddling two backs); None: the fit first placed stands.
     """
     out: list[_Block] = []
+    held: list[_Block] = []
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
     weak = np.zeros(len(pts), bool) if faint is None else np.asarray(faint, bool)
     # its own sides alone (no row's), measured whole
@@ -176,7 +185,8 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         c = np.array(fine.centre_px)
         if overlap(explained, c, fine.angle_px, side) > cfg.max_overlap:
             continue  # on a piece already found
-        if any(np.hypot(*(c - np.array(o.centre_px))) < cfg.apart * side for o in out):
+        clash = any(np.hypot(*(c - np.array(o.centre_px))) < cfg.apart * side for o in out)
+        if clash and (unsure or straddles is None):
             continue  # on a tile fitted before
         runs = runs_past(top, c, fine.angle_px, side, cfg)
         if runs >= cfg.max_runs or (unsure and runs > cfg.faint_runs):
@@ -191,5 +201,10 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         if pattern is not None and _cloth(pattern, view.px_per_mm, shade, wide, c,
                                           fine.angle_px, side, explained, out):
             continue  # 2 x 2 checks of a checked cloth, found again all round
-        out.append(dataclasses.replace(fine, vote=vote))  # (the namer's seen: read_found)
-    return out
+        # (one on a tile fitted before is held: that one may straddle it and another)
+        (held if clash else out).append(dataclasses.replace(fine, vote=vote))
+    if held and straddles is not None:  # two tiles edge to edge, not their straddle
+        drop, add = two_over_one([np.array(o.centre_px) for o in out],
+                                 [np.array(h.centre_px) for h in held], side, straddles)
+        out = [o for i, o in enumerate(out) if i not in drop] + [held[j] for j in add]
+    return out  # (the namer's seen: read_found)

@@ -14,8 +14,11 @@ So a square whose place is found again (the level's normalised correlation,
 repeats the table and is not a tile. Tiles laid edge to edge in a block are alike too: a copy
 that lands on a piece already found (another tile of the block) is no evidence of the cloth.
 The test is the same for every table: a plain or grained table has no copy of a place in two
-directions (grain and a blind's stripes repeat along one axis at most), and a tile on a
-checked cloth is a pale square over it, unlike the bare cloth beside it.
+directions, and a tile on a checked cloth is a pale square over it, unlike the bare cloth
+beside it. A stripe (a blind's bands, a grain) is found again all along itself and at every
+band, two directions of copies; but those copies lie on ridges of the correlation, where a
+lattice's are peaks that fall off every way (:func:`on_ridge`): a pale tile on glossy white
+under a blind, whose place's look is mostly the bands, was dropped as cloth before.
 """
 
 from __future__ import annotations
@@ -41,6 +44,15 @@ class TilePatternConfig:
     min_angle_deg: The two lines of opposite copies are at least this far apart.
     opposite_share: Two copies are opposite when their shifts sum to at most this share of
         the shorter one (a hand-woven lattice wobbles).
+    ridge_mm: A copy is one of a lattice only where the place is not found as well all the
+        way to this far from it, both ways along one line (:func:`on_ridge`): a stripe's
+        copies lie all along it; a lattice's copy is a peak that falls off within half a
+        check (checks-large 18-30 mm; under a blind's bands, whose shade runs on along them,
+        the checks' peak is still as wide: 5 mm from a copy the place was found at 0.87-0.98
+        of it, a ridge by that test, and 2 x 2 checks stood as tiles on a trust run).
+    ridge_share: ... as well: at least this share of the copy's own correlation.
+    ridge_steps: ... at this many places evenly along the reach, the nearest first (a finer
+        lattice's next copy lies on the line: a ridge must not be broken).
     """
 
     max_shift_mm: float = 80.0
@@ -49,6 +61,9 @@ class TilePatternConfig:
     min_match: float = 0.7
     min_angle_deg: float = 30.0
     opposite_share: float = 0.12
+    ridge_mm: float = 15.0
+    ridge_share: float = 0.8
+    ridge_steps: int = 3
 
     def reach_px(self, px_per_mm: float, side_px: float) -> float:
         """How far from a square's centre (view pixels) its copies' places reach."""
@@ -74,6 +89,74 @@ def square_corners(centre_px: np.ndarray, angle_px: float, side_px: float) -> np
     ey = np.array([-math.sin(a), math.cos(a)]) * side_px / 2
     c = np.asarray(centre_px, float)
     return np.array([c - ex - ey, c + ex - ey, c + ex + ey, c - ex + ey])
+
+
+def _place_box(cfg: TilePatternConfig, corners: np.ndarray, side_px: float
+               ) -> tuple[int, int, int, int]:
+    """The box (x0, y0, x1, y1) of a square's place (its corners' box grown by
+    ``cfg.margin`` sides), as :func:`vision.post_pattern.pattern_copies` takes it."""
+    grow = cfg.margin * side_px
+    x0, y0 = (math.floor(v - grow) for v in corners.min(axis=0))
+    x1, y1 = (math.ceil(v + grow) + 1 for v in corners.max(axis=0))
+    return x0, y0, x1, y1
+
+
+def _match(level: np.ndarray, box: tuple[int, int, int, int], shift: np.ndarray) -> float:
+    """The normalised correlation of the place ``box`` of ``level`` with the place shifted
+    by ``shift`` (integer pixels); -1 where that lies beyond ``level``."""
+    x0, y0, x1, y1 = box
+    dx, dy = int(shift[0]), int(shift[1])
+    h, w = level.shape[:2]
+    if min(x0, y0, x0 + dx, y0 + dy) < 0 or max(x1, x1 + dx) > w or max(y1, y1 + dy) > h:
+        return -1.0
+    a = level[y0:y1, x0:x1].astype(np.float64)
+    b = level[y0 + dy:y1 + dy, x0 + dx:x1 + dx].astype(np.float64)
+    a, b = a - a.mean(), b - b.mean()
+    den = math.sqrt(float((a * a).sum()) * float((b * b).sum()))
+    return float((a * b).sum() / den) if den > 0 else -1.0
+
+
+def on_ridge(level: np.ndarray, box: tuple[int, int, int, int], shift: np.ndarray,
+             reach_px: float, share: float, steps: int = 3) -> bool:
+    """Whether a copy of the place ``box`` of ``level`` at ``shift`` (integer pixels) lies on
+    a ridge of the correlation: the place is found as well (``share`` of the copy's own
+    correlation or more) all the way to ``reach_px`` from the copy (at ``steps`` places
+    evenly along it), both ways along one of four lines. A lattice's copy is a peak that
+    falls off every way within half a check (a check's shift by a check turns light into
+    dark); a stripe's copies (a blind's bands, a grain) run all along it, and where a pale
+    tile barely stands out of the table they are the place's whole look.
+
+    >>> yy, xx = np.mgrid[0:160, 0:160]
+    >>> stripes = np.sin(xx / 4.0).astype(np.float32)
+    >>> box = (60, 60, 100, 100)
+    >>> on_ridge(stripes, box, np.array([0, 25]), 15.0, 0.8)
+    True
+    >>> checks = np.sin(xx / 4.0) * np.sin(yy / 4.0)
+    >>> on_ridge(checks, box, np.array([0, 25]), 15.0, 0.8)
+    False
+    >>> fine = np.sin(xx * np.pi / 7.5) * np.sin(yy * np.pi / 7.5)  # a copy every 15 px
+    >>> on_ridge(fine, box, np.array([0, 30]), 15.0, 0.8, steps=1)  # the next copy
+    True
+    >>> on_ridge(fine, box, np.array([0, 30]), 15.0, 0.8)  # the line between is no ridge
+    False
+    """
+    own = _match(level, box, shift)
+    if own <= 0:
+        return False
+    d = np.asarray(shift, float)
+    for ang in (0.0, 45.0, 90.0, 135.0):
+        u = reach_px * np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
+        if all(_match(level, box, np.rint(d + k * t * u).astype(int)) >= share * own
+               for t in np.arange(1, steps + 1) / steps for k in (-1.0, 1.0)):
+            return True
+    return False
+    d = np.asarray(shift, float)
+    for ang in (0.0, 45.0, 90.0, 135.0):
+        u = reach_px * np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
+        if all(_match(level, box, np.rint(d + k * u).astype(int)) >= share * own
+               for k in (-1.0, 1.0)):
+            return True
+    return False
 
 
 def repeats_cloth(cfg: TilePatternConfig, shade: np.ndarray, px_per_mm: float,
@@ -126,4 +209,10 @@ def repeats_cloth(cfg: TilePatternConfig, shade: np.ndarray, px_per_mm: float,
         f = np.asarray(found_px, float).reshape(-1, 2)
         near = np.hypot(*(at[:, None, :] - f[None]).transpose(2, 0, 1)) < side_px
         free &= ~near.any(axis=1)
+    if not on_lattice(lat, shifts[free], cfg.opposite_share):
+        return False
+    box = _place_box(cfg, corners, side_px)  # (the ridges asked only of a lattice's copies)
+    for k in np.flatnonzero(free):
+        free[k] = not on_ridge(level, box, shifts[k].astype(int), cfg.ridge_mm * px_per_mm,
+                               cfg.ridge_share, cfg.ridge_steps)
     return on_lattice(lat, shifts[free], cfg.opposite_share)

@@ -73,3 +73,40 @@ def test_a_tile_on_a_grain_along_one_axis_is_a_tile() -> None:
     grain = (1.0 + 0.15 * np.sin(xx / 3.0 + 2.0 * np.sin(yy / 40.0))).astype(np.float32)
     shade = _lay(grain, CENTRE, 3.0)
     assert not repeats_cloth(TilePatternConfig(), shade, PPM, CENTRE, 3.0, SIDE)
+
+
+def _blind(period_mm: float, turn_deg: float, seed: int = 0) -> np.ndarray:
+    """A white table under a blind: soft bands of shade and light, turned, noisy; shade
+    relative to its mean."""
+    yy, xx = np.mgrid[0:SIZE, 0:SIZE].astype(np.float32) / PPM
+    a = np.radians(turn_deg)
+    across = xx * np.cos(a) + yy * np.sin(a)
+    light = 1.0 + 0.35 * np.tanh(3.0 * np.sin(2 * np.pi * across / period_mm))
+    light += np.random.default_rng(seed).normal(0, 0.01, light.shape)
+    return (light / light.mean()).astype(np.float32)
+
+
+@pytest.mark.parametrize("period_mm, turn_deg", [(75.0, 0.0), (60.0, 80.0), (90.0, 25.0)])
+def test_a_faint_tile_under_a_blinds_stripes_is_a_tile(period_mm: float, turn_deg: float
+                                                       ) -> None:
+    """A pale tile on a glossy white table barely stands out of it: its place's look is the
+    blind's bands, found again all along each band and at every band: a ridge, no lattice."""
+    shade = _blind(period_mm, turn_deg)
+    tile = square_corners(CENTRE, 12.0, SIDE)
+    mask = np.zeros_like(shade)
+    cv2.fillConvexPoly(mask, np.rint(tile * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    shade = shade * (1.0 + 0.04 * mask)  # paper a few levels above the table's
+    assert not repeats_cloth(TilePatternConfig(), shade, PPM, CENTRE, 12.0, SIDE)
+
+
+@pytest.mark.parametrize("check_mm, turn_deg, period_mm, blind_deg",
+                         [(25.4, 0.0, 60.0, 90.0), (30.0, 10.0, 75.0, 0.0)])
+def test_two_by_two_checks_under_a_blinds_stripes_are_no_tile(
+        check_mm: float, turn_deg: float, period_mm: float, blind_deg: float) -> None:
+    """A blind's bands over a large check run on along themselves, so the checks' copies
+    are found as well a few mm along the bands; but a lattice's peak still falls off within
+    half a check, and a stripe's ridge runs on (trust seed 186067: 2 x 2 checks under a
+    blind read as tiles beside the course's obstacles)."""
+    cloth = _gingham(check_mm, turn_deg) * _blind(period_mm, blind_deg)
+    cloth = cloth / float(cloth.mean())
+    assert repeats_cloth(TilePatternConfig(), cloth, PPM, CENTRE, -turn_deg, SIDE)

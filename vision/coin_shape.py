@@ -45,8 +45,8 @@ renders 55,000-55,022 coins measure 0.001-0.010 where judged, dice 0.034-0.10)..
 SIZE_SHARE = 0.1
 """...of its own radius or more, less at most this share (coins there 0.97-1.04; a pencil's end
 0.8). A larger circle is no sign of another thing: on dark tables' renders 510000-514999 the
-coins of frames blurred by a shake of 2.0-8.7 px fitted circles of 0.96-1.25 radii (their
-circles within 0.020 of :data:`ROUND_OFF`'s), sharp frames' 0.95-1.07; the dice's tops beside
+coins of frames blurred by a shake of 2.0-8.7 px fitted circles of 0.96-1.25 radii (off their
+circles by 0.001-0.020), sharp frames' 0.95-1.07; the dice's tops beside
 them 0.90-1.08, all of them off their circles by 0.043-0.054."""
 
 PLAIN = 0.3

@@ -49,6 +49,11 @@ coins of frames blurred by a shake of 2.0-8.7 px fitted circles of 0.96-1.25 rad
 circles by 0.001-0.020), sharp frames' 0.95-1.07; the dice's tops beside
 them 0.90-1.08, all of them off their circles by 0.043-0.054."""
 
+LARGEST = 2.0
+"""...and at most this many times its radius: an edge fitting a larger circle is nearly straight
+over the coin's far half (a card's or a page's side), no disc smeared by a shake (the blurred
+coins of renders 510000-514999 at most 1.51)."""
+
 PLAIN = 0.3
 """Only on a table this plain round the disc (:func:`edge_distances`' ``busy``)..."""
 
@@ -179,10 +184,11 @@ def not_round(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: float
               table_level: float = 1.0) -> np.ndarray:
     """Whether each disc is surely no coin, bool (N,): on a plain table (``busy`` at most
     :data:`PLAIN`) with its face standing out (``contrast`` at least :data:`CONTRAST`), its
-    far edge is no circle (off it by more than :data:`ROUND_OFF`) or a circle smaller than
-    the coin's (:data:`SIZE_SHARE`; a larger one is its rim smeared by a shaken camera).
+    far edge is no circle (off it by more than :data:`ROUND_OFF`), a circle smaller than the
+    coin's (:data:`SIZE_SHARE`; a larger one is its rim smeared by a shaken camera) or a
+    nearly straight edge (:data:`LARGEST`).
     Where the edge cannot be measured (too few rays meet it, a patterned table, a faint
     face) it is not judged."""
     off, rad, busy, contrast = outline_circle(level, centres, away, r, table_level)
     judged = (busy <= PLAIN) & (contrast >= CONTRAST) & np.isfinite(off)
-    return judged & ((off > ROUND_OFF) | (rad < 1.0 - SIZE_SHARE))
+    return judged & ((off > ROUND_OFF) | (rad < 1.0 - SIZE_SHARE) | (rad > LARGEST))

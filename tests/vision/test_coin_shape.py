@@ -164,3 +164,17 @@ def test_a_coin_smeared_by_a_shaken_camera_reads_larger_and_is_still_a_coin() ->
     assert not_round(_shaken_face(r, 0.8 * r), c, away, r).tolist() == [True]  # a die
     small = _blurred(np.where(np.hypot(*(np.mgrid[0:160, 0:160] - 80.0)) <= 0.8 * r, 2.6, 1.0))
     assert not_round(small, c, away, r).tolist() == [True]  # a pencil's end
+
+
+def test_a_nearly_straight_edge_across_the_far_side_is_no_coin() -> None:
+    """A large pale thing's edge (a saucer's, a card's side) across a coin's far half fits a
+    circle far larger than any smeared coin's: no coin."""
+    yy, xx = np.mgrid[0:400, 0:400].astype(np.float32)
+    r = 20.0
+    c, away = np.array([[200.0, 200.0]]), np.array([[0.0, 1.0]])
+    for big in (3.0, 6.0):  # its edge a coin's radius beyond the candidate
+        img = _blurred(np.where(np.hypot(xx - 200, yy - (200 + r - big * r)) <= big * r,
+                                2.6, 1.0))
+        off, rad, busy, _ = outline_circle(img, c, away, r)
+        assert off[0] < 0.02 and busy[0] < 0.3 and rad[0] > 2.5  # round, plain, large
+        assert not_round(img, c, away, r).tolist() == [True]

@@ -10,7 +10,10 @@ the quarter of the edge's points farthest from the circle fitted to them all (a 
 junction, a notch of shadow) too. The figure is how far the rest lie from their own circle.
 It is judged only where it means something: on a plain table round the disc (a check or a
 cloth's pattern moves the halfway crossing) round a face that stands out from it. A coin's
-circle has its radius too: a pencil's round end is smaller.
+circle has its radius too: a pencil's round end is smaller. Only smaller: a camera shaken while
+it took the frame smears the rim along the shake, and the halfway crossing (halfway from the
+face's median, which its ink darkens, to the table) then lies out beyond the rim where the
+smear runs along the ray, so a coin's edge reads as a larger circle, never a smaller one.
 
 >>> yy, xx = np.mgrid[0:80, 0:80].astype(np.float32)
 >>> disc = np.where(np.hypot(xx - 40, yy - 40) <= 15, 2.0, 1.0).astype(np.float32)
@@ -40,7 +43,16 @@ ROUND_OFF = 0.02
 renders 55,000-55,022 coins measure 0.001-0.010 where judged, dice 0.034-0.10)..."""
 
 SIZE_SHARE = 0.1
-"""...of its own radius give or take this share (coins there 0.97-1.04; a pencil's end 0.8)."""
+"""...of its own radius or more, less at most this share (coins there 0.97-1.04; a pencil's end
+0.8). A larger circle is no sign of another thing: on dark tables' renders 510000-514999 the
+coins of frames blurred by a shake of 2.0-8.7 px fitted circles of 0.96-1.25 radii (off their
+circles by 0.001-0.020), sharp frames' 0.95-1.07; the dice's tops beside
+them 0.90-1.08, all of them off their circles by 0.043-0.054."""
+
+LARGEST = 2.0
+"""...and at most this many times its radius: an edge fitting a larger circle is nearly straight
+over the coin's far half (a card's or a page's side), no disc smeared by a shake (the blurred
+coins of renders 510000-514999 at most 1.51)."""
 
 PLAIN = 0.3
 """Only on a table this plain round the disc (:func:`edge_distances`' ``busy``)..."""
@@ -172,9 +184,11 @@ def not_round(level: np.ndarray, centres: np.ndarray, away: np.ndarray, r: float
               table_level: float = 1.0) -> np.ndarray:
     """Whether each disc is surely no coin, bool (N,): on a plain table (``busy`` at most
     :data:`PLAIN`) with its face standing out (``contrast`` at least :data:`CONTRAST`), its
-    far edge is no circle (off it by more than :data:`ROUND_OFF`) or a circle of another
-    size (:data:`SIZE_SHARE`). Where the edge cannot be measured (too few rays meet it, a
-    patterned table, a faint face) it is not judged."""
+    far edge is no circle (off it by more than :data:`ROUND_OFF`), a circle smaller than the
+    coin's (:data:`SIZE_SHARE`; a larger one is its rim smeared by a shaken camera) or a
+    nearly straight edge (:data:`LARGEST`).
+    Where the edge cannot be measured (too few rays meet it, a patterned table, a faint
+    face) it is not judged."""
     off, rad, busy, contrast = outline_circle(level, centres, away, r, table_level)
     judged = (busy <= PLAIN) & (contrast >= CONTRAST) & np.isfinite(off)
-    return judged & ((off > ROUND_OFF) | (np.abs(rad - 1.0) > SIZE_SHARE))
+    return judged & ((off > ROUND_OFF) | (rad < 1.0 - SIZE_SHARE) | (rad > LARGEST))

@@ -135,3 +135,46 @@ def test_the_outlines_fitted_all_at_once_are_those_fitted_one_by_one() -> None:
     np.testing.assert_array_equal(np.isnan(off), np.isnan(off1))
     np.testing.assert_allclose(off, off1, rtol=0, atol=1e-12)
     np.testing.assert_allclose(rad, rad1, rtol=0, atol=1e-12)
+
+
+def _shaken_face(r: float, half_side: float | None = None) -> np.ndarray:
+    """A coin's face (or a die's square top, ``half_side``) with a dark symbol in its middle,
+    blurred along x as the renderer shakes a camera (12 px, across the far side's ends)."""
+    from tabletop.render.degrade import line_kernel
+
+    yy, xx = np.mgrid[0:160, 0:160].astype(np.float32)
+    rr = np.hypot(xx - 80, yy - 80)
+    if half_side is None:
+        img = np.where(rr <= r, 2.6, 1.0)
+        img[(rr > 0.3 * r) & (rr < 0.8 * r)] = 1.4  # the symbol darkens the face's median
+    else:
+        img = np.where((np.abs(xx - 80) <= half_side) & (np.abs(yy - 80) <= half_side), 2.6,
+                       1.0)
+    return cv2.filter2D(_blurred(img), -1, line_kernel(12.0, 0.0))
+
+
+def test_a_coin_smeared_by_a_shaken_camera_reads_larger_and_is_still_a_coin() -> None:
+    """A shake smears the rim along itself: the halfway edge lies out beyond it there, a
+    larger circle (a coin's own, not a die's square nor a pencil's smaller end)."""
+    r = 20.0
+    c, away = np.array([[80.0, 80.0]]), np.array([[0.0, 1.0]])
+    off, rad, _, _ = outline_circle(_shaken_face(r), c, away, r)
+    assert off[0] < 0.02 and rad[0] > 1.2  # round, but larger than the coin
+    assert not_round(_shaken_face(r), c, away, r).tolist() == [False]
+    assert not_round(_shaken_face(r, 0.8 * r), c, away, r).tolist() == [True]  # a die
+    small = _blurred(np.where(np.hypot(*(np.mgrid[0:160, 0:160] - 80.0)) <= 0.8 * r, 2.6, 1.0))
+    assert not_round(small, c, away, r).tolist() == [True]  # a pencil's end
+
+
+def test_a_nearly_straight_edge_across_the_far_side_is_no_coin() -> None:
+    """A large pale thing's edge (a saucer's, a card's side) across a coin's far half fits a
+    circle far larger than any smeared coin's: no coin."""
+    yy, xx = np.mgrid[0:400, 0:400].astype(np.float32)
+    r = 20.0
+    c, away = np.array([[200.0, 200.0]]), np.array([[0.0, 1.0]])
+    for big in (3.0, 6.0):  # its edge a coin's radius beyond the candidate
+        img = _blurred(np.where(np.hypot(xx - 200, yy - (200 + r - big * r)) <= big * r,
+                                2.6, 1.0))
+        off, rad, busy, _ = outline_circle(img, c, away, r)
+        assert off[0] < 0.02 and busy[0] < 0.3 and rad[0] > 2.5  # round, plain, large
+        assert not_round(img, c, away, r).tolist() == [True]

@@ -150,13 +150,6 @@ def on_ridge(level: np.ndarray, box: tuple[int, int, int, int], shift: np.ndarra
                for t in np.arange(1, steps + 1) / steps for k in (-1.0, 1.0)):
             return True
     return False
-    d = np.asarray(shift, float)
-    for ang in (0.0, 45.0, 90.0, 135.0):
-        u = reach_px * np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
-        if all(_match(level, box, np.rint(d + k * u).astype(int)) >= share * own
-               for k in (-1.0, 1.0)):
-            return True
-    return False
 
 
 def repeats_cloth(cfg: TilePatternConfig, shade: np.ndarray, px_per_mm: float,

@@ -763,9 +763,13 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         worm = [*state.worm(player).coins_mm, *(p.centre_mm for p in mine)]
         near_back = [pieces[i] for i in restored if not self._clear_of(pieces[i], worm)]
         near_out = [p for p in left_out if not self._clear_of(p, worm)]
-        if any(p.kind == "coin" for p in (*near_back, *near_out)):
+        near_coins = [p for p in near_back if p.kind == "coin"]
+        if any(p.kind == "coin" for p in near_out) or (near_coins and short) or any(
+                p.suit not in self.may_lose_one(state, player) for p in near_coins):
             return None
         found = self._judge_candidate(state, base, seq).verdicts
+        if near_coins and not self._same_without(state, base, near_coins, found, seq):
+            return None
         as_read = reading.base_as_read() if reading.misread else None
 
         def as_read_too(rule: str) -> bool:  # the same foul with the coins read off as read
@@ -793,6 +797,22 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _same_without(self, state: DerbyState, base: Candidate, coins: Sequence[Piece],
+                      found: Sequence[Verdict], seq: int) -> bool:
+        """Whether the one foul ``found`` on ``base`` is the same foul with the guessed
+        ``coins`` not there: coins of worms that may lose one (a Cannibal's, not eaten: none
+        of the mover's coins lies where it lay) put back where they lay near the mover's worm;
+        lying there unseen or gone, the verdict is the same."""
+        if len(found) != 1 or found[0].legal:
+            return False
+        gone = {id(p) for p in coins}
+        without = self._judge_candidate(state, Candidate(
+            replace(base.scene, pieces=tuple(p for p in base.scene.pieces if id(p) not in gone)),
+            tuple(j for p, j in zip(base.scene.pieces, base.index_map, strict=True)
+                  if id(p) not in gone)), seq).verdicts
+        return [(v.legal, v.rule, v.player) for v in without] == \
+            [(False, found[0].rule, found[0].player)]
 
     def _foul_without_guesses(self, state: DerbyState, read: Scene,
                               left_out: Sequence[Piece], near_back: Sequence[Piece], rule: str,

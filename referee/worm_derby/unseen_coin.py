@@ -49,7 +49,8 @@ def _chain(points: Sequence[Point2], reach_mm: float) -> list[Point2] | None:
 
 
 def unseen_coin_places(before: Sequence[Point2], seen: Sequence[Point2], coin_mm: float,
-                       same_place_mm: float, touch_factor: float) -> list[Point2]:
+                       same_place_mm: float, touch_factor: float,
+                       fill_mm: float | None = None) -> list[Point2]:
     """The places the worm's coin not seen may lie that can change a move's verdict (see the
     module's docstring).
 
@@ -59,15 +60,18 @@ def unseen_coin_places(before: Sequence[Point2], seen: Sequence[Point2], coin_mm
         coin_mm: A coin's diameter.
         same_place_mm: A coin this close to a place lies there.
         touch_factor: Touching coins' centres are at most this many diameters apart.
+        fill_mm: The widest gap between two coins seen that one coin fills (default: two
+            touching distances).
     """
     reach = touch_factor * coin_mm
+    fill = 2 * reach if fill_mm is None else fill_mm
     out: list[Point2] = [p for p in before
                          if all(math.dist(p, q) > same_place_mm for q in seen)]
     for a in range(len(seen)):
         for b in range(a + 1, len(seen)):
             pa, pb = seen[a], seen[b]
             gap = math.dist(pa, pb)
-            if not reach < gap <= 2 * reach:
+            if not reach < gap <= fill:
                 continue
             mid = ((pa[0] + pb[0]) / 2, (pa[1] + pb[1]) / 2)
             if any(math.dist(c, mid) < coin_mm for k, c in enumerate(seen) if k not in (a, b)):
@@ -88,3 +92,64 @@ def unseen_coin_places(before: Sequence[Point2], seen: Sequence[Point2], coin_mm
         if all(math.dist(p, q) > same_place_mm for q in places):
             places.append(p)
     return places
+
+
+WAY_ANGLES = 36
+"""Directions tried round an end coin for the coin not seen laid beyond it (every 10 degrees):
+the step's verdict may rest on which way it went."""
+
+
+def _circles_meet(a: Point2, ra: float, b: Point2, rb: float) -> list[Point2]:
+    """The points at ``ra`` from ``a`` and ``rb`` from ``b`` (none, or two)."""
+    g = math.dist(a, b)
+    if g < 1e-9 or g > ra + rb or g < abs(ra - rb):
+        return []
+    along = (ra * ra - rb * rb + g * g) / (2 * g)
+    off = math.sqrt(max(0.0, ra * ra - along * along))
+    ux, uy = (b[0] - a[0]) / g, (b[1] - a[1]) / g
+    mx, my = a[0] + along * ux, a[1] + along * uy
+    return [(mx - off * uy, my + off * ux), (mx + off * uy, my - off * ux)]
+
+
+def unseen_coin_ways(seen: Sequence[Point2], coin_mm: float, touch_factor: float,
+                     overlap_mm: float, fill_mm: float
+                     ) -> list[tuple[tuple[Point2, ...], Point2]]:
+    """The other ways the worm's coin not seen may lie and keep the worm one chain of touching
+    coins, beyond :func:`unseen_coin_places` (which are exact: where a coin lay, a gap's
+    middle, straight on), each with the coins seen it touches there.
+
+    A legal move leaves the coins it did not lift exactly where they lay and lays the others
+    one after the other from the head, each touching the last (centres from ``overlap_mm`` to
+    ``touch_factor`` widths apart), so besides those places the coin not seen lies:
+
+    - between two coins seen that are too far apart to touch and at most ``fill_mm`` apart
+      (a gap one coin fills: wider, a coin touching both would have to lie at the very limit
+      of touching on both sides, which a hand does not lay), touching both: each place at a
+      few distances from either (both sides of the line between them);
+    - beyond an end of the coins seen (the last coin laid, or the tail), touching that end:
+      :data:`WAY_ANGLES` directions at a few distances.
+
+    Places that would not keep the coins one chain are among them (the caller checks the
+    worm's shape); anywhere else the coin splits or branches the worm (a foul of its shape).
+
+    >>> seen = [(0.0, 19.0), (0.0, 38.0)]
+    >>> ways = unseen_coin_ways(seen, 19.0, 1.2, 15.5, 39.5)
+    >>> len(ways), all(math.dist(p, q) <= 1.2 * 19.0 for by, p in ways for q in by)
+    (288, True)
+    """
+    reach = touch_factor * coin_mm
+    radii = (overlap_mm + 0.5, coin_mm, (coin_mm + reach) / 2, reach - 0.1)
+    out: list[tuple[tuple[Point2, ...], Point2]] = []
+    for a in range(len(seen)):
+        for b in range(a + 1, len(seen)):
+            pa, pb = seen[a], seen[b]
+            if reach < math.dist(pa, pb) <= fill_mm:
+                out += [((pa, pb), p) for ra in radii for rb in radii
+                        for p in _circles_meet(pa, ra, pb, rb)]
+    chain = _chain(seen, reach)
+    ends = [] if chain is None else [chain[0], chain[-1]] if len(chain) >= 2 else chain
+    for end in ends:
+        out += [((end,), (end[0] + r * math.cos(2 * math.pi * k / WAY_ANGLES),
+                          end[1] + r * math.sin(2 * math.pi * k / WAY_ANGLES)))
+                for k in range(WAY_ANGLES) for r in radii]
+    return out

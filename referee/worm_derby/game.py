@@ -876,11 +876,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             shape = extract_worm(scene, player, self.d, s)
             return scene if shape.ok and len(shape.coins) == track.length else None
 
-        exact = unseen_coin_places(track.coins_mm, seen, self.d, s.same_place_mm,
-                                   s.touch_factor, (2 + GAP_SLACK) * self.d)
+        exact = unseen_coin_places(track.coins_mm, seen, self.d, s, (2 + GAP_SLACK) * self.d)
         lay = [o for o in track.coins_mm if o in exact and keeps_chain(*o) is not None]
-        ways = [((), p) for p in exact] + unseen_coin_ways(
-            seen, self.d, s.touch_factor, s.overlap_mm(self.d), (2 + GAP_SLACK) * self.d)
+        ways = [((), p) for p in exact] + unseen_coin_ways(seen, self.d,
+                                                           (2 + GAP_SLACK) * self.d, s)
         first: tuple[Verdict, Scene] | None = None
         for by, (x, y) in ways:
             scene = keeps_chain(x, y)

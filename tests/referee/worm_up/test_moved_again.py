@@ -32,3 +32,4 @@ def test_turn_none_for_a_worm_read_whole_where_its_move_in_doubt_left_it():
     g, moved = _moved_in_doubt()
     out = g.scene({**g.worms, "red": moved})  # read whole where it stopped: its move of 4
     assert _said(out) == [("Verdict", "red", "ok")]
+

@@ -741,9 +741,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         is one of its own coins' (:data:`WHOLE_RULES`), names no guessed piece, every guessed
         piece (one put back, one left out) lies more than a coin's width clear of the worm
         before and after the move, and the foul is the same with the pieces left out lying
-        there too. A piece not involved in the turn then cannot change the verdict. A worm
-        read one coin short is faulted only for a split no single coin could join. None
-        otherwise (the table is asked)."""
+        there too. A piece not involved in the turn then cannot change the verdict (a
+        Cannibal's coin not eaten put back near the worm: when the foul is the same without
+        it, :meth:`_same_without`). A worm read one coin short is faulted for a split no
+        single coin could join, or for a foul whatever its coin not seen does
+        (:meth:`_foul_whatever_the_coin`). None otherwise (the table is asked)."""
         base = reading.base
         if base is not None and state.roll == "ace" and state.table is not None:
             return self._ace_foul_read_whole(state, scene, base, seq)

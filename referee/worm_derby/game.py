@@ -43,6 +43,7 @@ from referee.worm_derby.move_rules import (
 from referee.worm_derby.partial import fits_lying_still, new_places
 from referee.worm_derby.reading import (
     ACE_REACH_TILES,
+    GAP_SLACK,
     STAYED_SHARE,
     Candidate,
     Reading,
@@ -68,7 +69,7 @@ from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.suit_lending import REACH_COINS, lend_suits
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff, tiles_as_they_were
-from referee.worm_derby.unseen_coin import unseen_coin_places
+from referee.worm_derby.unseen_coin import unseen_coin_places, unseen_coin_ways
 from referee.worm_derby.words import at, count, possessive, sentence
 from referee.worm_derby.worms import extract_worm, split_whatever_one_coin
 from tabletop.errors import RecordFormatError
@@ -740,9 +741,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         is one of its own coins' (:data:`WHOLE_RULES`), names no guessed piece, every guessed
         piece (one put back, one left out) lies more than a coin's width clear of the worm
         before and after the move, and the foul is the same with the pieces left out lying
-        there too. A piece not involved in the turn then cannot change the verdict. A worm
-        read one coin short is faulted only for a split no single coin could join. None
-        otherwise (the table is asked)."""
+        there too. A piece not involved in the turn then cannot change the verdict (a
+        Cannibal's coin not eaten put back near the worm: when the foul is the same without
+        it, :meth:`_same_without`). A worm read one coin short is faulted for a split no
+        single coin could join, or for a foul whatever its coin not seen does
+        (:meth:`_foul_whatever_the_coin`). None otherwise (the table is asked)."""
         base = reading.base
         if base is not None and state.roll == "ace" and state.table is not None:
             return self._ace_foul_read_whole(state, scene, base, seq)
@@ -763,9 +766,13 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         worm = [*state.worm(player).coins_mm, *(p.centre_mm for p in mine)]
         near_back = [pieces[i] for i in restored if not self._clear_of(pieces[i], worm)]
         near_out = [p for p in left_out if not self._clear_of(p, worm)]
-        if any(p.kind == "coin" for p in (*near_back, *near_out)):
+        near_coins = [p for p in near_back if p.kind == "coin"]
+        if any(p.kind == "coin" for p in near_out) or (near_coins and short) or any(
+                p.suit not in self.may_lose_one(state, player) for p in near_coins):
             return None
         found = self._judge_candidate(state, base, seq).verdicts
+        if near_coins and not self._same_without(state, base, near_coins, found, seq):
+            return None
         as_read = reading.base_as_read() if reading.misread else None
 
         def as_read_too(rule: str) -> bool:  # the same foul with the coins read off as read
@@ -776,10 +783,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             across = self._steps_across_a_gap(state, base, seq, player, mine)
             if across is not None and as_read_too(Rule.STEPS):
                 return across
-            ends = self._direction_whatever_the_coin(state, base, reading, seq, player, mine,
-                                                     left_out, near_back)
-            if ends is not None:
-                return ends
+            whatever = self._foul_whatever_the_coin(state, base, reading, seq, player, mine,
+                                                    left_out, near_back)
+            if whatever is not None:
+                return whatever
         if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
                 found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
             return None
@@ -793,6 +800,22 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    def _same_without(self, state: DerbyState, base: Candidate, coins: Sequence[Piece],
+                      found: Sequence[Verdict], seq: int) -> bool:
+        """Whether the one foul ``found`` on ``base`` is the same foul with the guessed
+        ``coins`` not there: coins of worms that may lose one (a Cannibal's, not eaten: none
+        of the mover's coins lies where it lay) put back where they lay near the mover's worm;
+        lying there unseen or gone, the verdict is the same."""
+        if len(found) != 1 or found[0].legal:
+            return False
+        gone = {id(p) for p in coins}
+        without = self._judge_candidate(state, Candidate(
+            replace(base.scene, pieces=tuple(p for p in base.scene.pieces if id(p) not in gone)),
+            tuple(j for p, j in zip(base.scene.pieces, base.index_map, strict=True)
+                  if id(p) not in gone)), seq).verdicts
+        return [(v.legal, v.rule, v.player) for v in without] == \
+            [(False, found[0].rule, found[0].player)]
 
     def _foul_without_guesses(self, state: DerbyState, read: Scene,
                               left_out: Sequence[Piece], near_back: Sequence[Piece], rule: str,
@@ -825,36 +848,56 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                 return False
         return True
 
-    def _direction_whatever_the_coin(self, state: DerbyState, base: Candidate,
-                                     reading: Reading, seq: int, player: str,
-                                     mine: Sequence[Piece], left_out: Sequence[Piece],
-                                     near_back: Sequence[Piece]) -> Step[DerbyState] | None:
-        """The mover's worm read one coin short: the ``direction`` foul (coins taken from both
-        ends) when every place its coin not seen may lie
-        (:func:`referee.worm_derby.unseen_coin.unseen_coin_places`) that keeps the worm one
-        chain gives it, each the same without the guessed tiles, and every other place is a
-        foul too (a split). None otherwise (the table is asked)."""
+    def _foul_whatever_the_coin(self, state: DerbyState, base: Candidate, reading: Reading,
+                                seq: int, player: str, mine: Sequence[Piece],
+                                left_out: Sequence[Piece], near_back: Sequence[Piece]
+                                ) -> Step[DerbyState] | None:
+        """The mover's worm read one coin short: a foul of its own coins (:data:`WHOLE_RULES`)
+        when the move is that foul for every way its coin not seen may lie and keep the worm
+        one chain (anywhere else it splits or branches the worm, a foul of its shape
+        whatever), each the same without the guessed tiles (issue 13: "a worm that moved 5
+        whole steps on a roll of 3 is a steps foul whatever one unseen tail coin does"): the
+        places of :func:`referee.worm_derby.unseen_coin.unseen_coin_places` (still where a
+        coin lay, a gap's middle, straight on beyond either end) and the other ways of
+        :func:`referee.worm_derby.unseen_coin.unseen_coin_ways` (anywhere touching in a gap or
+        beyond an end). Where a place its coin lay keeps the worm one chain touching the same
+        coins, the coin lies there (the move did not lift it): the other ways there are a coin
+        nudged off its place, which must be no legal move but may be a foul of another rule.
+        None otherwise (the table is asked)."""
         assert state.table is not None
         if reading.misread:
             return None  # a coin seen was moved by a guess: the foul may rest on it
         track = state.worm(player)
-        places = unseen_coin_places(track.coins_mm, [p.centre_mm for p in mine], self.d,
-                                    self.settings.same_place_mm, self.settings.touch_factor)
+        s = self.settings
+        reach = s.touch_factor * self.d
+        seen = [p.centre_mm for p in mine]
+
+        def keeps_chain(x: float, y: float) -> Scene | None:
+            scene = replace(base.scene, pieces=(*base.scene.pieces,
+                                                Piece("coin", x, y, suit=player)))
+            shape = extract_worm(scene, player, self.d, s)
+            return scene if shape.ok and len(shape.coins) == track.length else None
+
+        exact = unseen_coin_places(track.coins_mm, seen, self.d, s, (2 + GAP_SLACK) * self.d)
+        lay = [o for o in track.coins_mm if o in exact and keeps_chain(*o) is not None]
+        ways = [((), p) for p in exact] + unseen_coin_ways(seen, self.d,
+                                                           (2 + GAP_SLACK) * self.d, s)
         first: tuple[Verdict, Scene] | None = None
-        for x, y in places:
-            filled = (*base.scene.pieces, Piece("coin", x, y, suit=player))
-            scene = replace(base.scene, pieces=filled)
+        for by, (x, y) in ways:
+            scene = keeps_chain(x, y)
+            if scene is None:
+                continue  # the worm split or branched there: a foul whatever, of its shape
             found = self._judge_scene(state, scene, seq).verdicts
             if not found or any(v.legal for v in found):
                 return None  # a legal move with the coin there: not proved
-            shape = extract_worm(scene, player, self.d, self.settings)
-            if not shape.ok or len(shape.coins) != track.length:
-                continue  # the worm split there: a foul whatever, of its shape
-            if len(found) != 1 or found[0].rule != Rule.DIRECTION or \
+            if by and any(all(math.dist(o, q) <= reach for q in by) for o in lay):
+                continue  # a coin nudged off the place it lay, not lifted: a foul
+            if len(found) != 1 or found[0].rule not in WHOLE_RULES or \
                     found[0].player not in (None, player) or \
+                    (first is not None and found[0].rule != first[0].rule) or \
                     not self._foul_without_guesses(state, scene, left_out, near_back,
-                                                   Rule.DIRECTION, seq):
-                return None
+                                                   found[0].rule, seq):
+                return None  # not the mover's own foul, or which one rests on the coin
             if first is None:
                 first = (found[0], scene)
         if first is None:

@@ -555,14 +555,16 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                     f"the {player} coin at {at(read_at)} reads overlapping one of its worm's "
                     f"coins with a gap on its other side: is it misread?", read_at, (j,)))
     kept = [(j, p) for j, p in enumerate(pieces) if p is not None]
-    base = Candidate(replace(new, pieces=(*(p for _, p in kept), *restored)),
-                     (*(j for j, _ in kept), *([-1] * len(restored))))
+    base = put_right = Candidate(replace(new, pieces=(*(p for _, p in kept), *restored)),
+                                 (*(j for j, _ in kept), *([-1] * len(restored))))
     candidates = [base]
     if len(maybe_eaten) == 1:  # no coin of the mover lies where it lay: not eaten, so it is
-        # tried first as still there (a legal move is not confirmed on a worm losing a coin)
-        candidates.insert(0, Candidate(replace(base.scene, pieces=(*base.scene.pieces,
-                                                                   *maybe_eaten)),
-                                       (*base.index_map, -1)))
+        # tried first as still there (a legal move is not confirmed on a worm losing a coin),
+        # and it is the reading with the pieces not in the turn put right (a guess, as a
+        # coin of a worm not on the move put back is)
+        put_right = Candidate(replace(base.scene, pieces=(*base.scene.pieces, *maybe_eaten)),
+                              (*base.index_map, -1))
+        candidates.insert(0, put_right)
     for p in mover_missing:
         candidates.append(Candidate(replace(base.scene, pieces=(*base.scene.pieces, p)),
                                     (*base.index_map, -1)))
@@ -574,5 +576,5 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
         candidates = candidates[1:] + candidates[:1]
     poses = tuple(read_poses)
     return Reading(tuple(replace(c, read_poses=poses) for c in candidates), complete,
-                   tuple(doubts), tuple(resolved), replace(base, read_poses=poses),
+                   tuple(doubts), tuple(resolved), replace(put_right, read_poses=poses),
                    tuple(misread))

@@ -123,11 +123,30 @@ def extract_worm(scene: Scene, suit: str, coin_diameter_mm: float,
     """Reads the coins of one suit (suit up) as a worm."""
     idx = [i for i, p in enumerate(scene.pieces)
            if p.kind == "coin" and p.suit == suit and p.face != "down"]
+    return chain_shape(np.array([scene.pieces[i].centre_mm for i in idx]).reshape(-1, 2),
+                       coin_diameter_mm, settings, suit, idx)
+
+
+def chain_shape(centres_mm: np.ndarray, coin_diameter_mm: float,
+                settings: WormSettings = DEFAULT_SETTINGS, suit: str = "",
+                idx: list[int] | None = None) -> WormShape:
+    """Coins at ``centres_mm`` (N, 2) read as one worm (:func:`extract_worm` of a scene's
+    coins of one suit; the worm's chain wherever its coins come from): ``coins`` and
+    ``pieces`` are indices into ``idx`` (default: into ``centres_mm``).
+
+    >>> d = 19.05
+    >>> chain_shape(np.array([[2 * d, 0], [0, 0], [d, 0]]), d).coins
+    (0, 2, 1)
+    >>> chain_shape(np.array([[0, 0], [d, 0], [3 * d, 0]]), d).status
+    'split'
+    """
+    if idx is None:
+        idx = list(range(len(centres_mm)))
     if not idx:
         return WormShape(suit, "missing", (), (), f"no {suit} coins are on the table")
     if len(idx) == 1:
         return WormShape(suit, "ok", tuple(idx))
-    centres = np.array([scene.pieces[i].centre_mm for i in idx])
+    centres = np.asarray(centres_mm, dtype=float)
     t = touch_matrix(centres, coin_diameter_mm, settings.touch_factor, nearest=2)
     t = _unbranch_within_noise(t, centres, settings.touch_factor * coin_diameter_mm
                                - settings.centre_noise_mm)

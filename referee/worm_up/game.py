@@ -129,6 +129,11 @@ MOST_UNSURE = 3
 counts (too many ways some of them are phantoms)."""
 
 
+MOVED_AGAIN = 2
+"""Segments of a worm read where none of it lay after its move in doubt that show it moved
+again (one may be a segment read off)."""
+
+
 class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     """Worm Up! (Alex Randolph): 3 to 5 worms race to the finish line by secret bids."""
 
@@ -184,6 +189,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         (:meth:`_short_end_agreed`); a reading still in doubt is kept for the next."""
         doubts = sum(isinstance(o, Doubt) for o in step.outputs)
         if not doubts:
+            again = self._moved_again(state, event, seq, step)
+            if again is not None:
+                return again
             return step if step.state.doubted_reading is None else \
                 Step(replace(step.state, doubted_reading=None), step.outputs)
         counts = {p: self.settings.segments for p in self.players}
@@ -219,6 +227,57 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             if agreed is not None:
                 return Step(replace(agreed.state, doubted_reading=None), agreed.outputs)
         return Step(replace(step.state, doubted_reading=event.scene), step.outputs)
+
+    def _moved_again(self, state: WormUpState, event: SceneSeen, seq: int,
+                     step: Step[WormUpState]) -> Step[WormUpState] | None:
+        """A worm whose own move was read in doubt (read short: the last reading in doubt),
+        read whole now further on and judged a foul of one move from where it lay: the
+        reading in doubt shows it stopped between, so this is a second move, out of its turn
+        (issue 13: a worm in doubt since its own move that later moves out of turn is that
+        mover's ``turn`` foul). Called when, for every count the reading in doubt allows
+        (:meth:`_counts`, its segments not seen laid as :func:`completion` lays them), this
+        reading shows the worm moved on from there (:data:`MOVED_AGAIN` segments where none
+        of it lay then), and from the count that was legal (its move taken as made) this
+        reading is judged ``turn``. None otherwise."""
+        earlier = state.doubted_reading
+        fouls = [o for o in step.outputs if isinstance(o, Verdict) and not o.legal]
+        if earlier is None or event.scene.hand or len(fouls) != 1 or \
+                state.phase is not Phase.MOVING or state.reveal is None:
+            return None
+        mover = fouls[0].player
+        n, s, d = self.settings.segments, self.settings, self.diameter_mm
+        scene = fill_still_worms(state.worms, earlier, d)
+        read = read_table(self, scene)
+        if mover is None or [p for p in self.players if len(read.segments[p]) != n] != [mover] \
+                or mover in state.unsure or mover in dict(state.guessed):
+            return None
+        old, seen = state.worm(mover).centres_mm, read.centres(mover)
+        others = [c for q in self.players if q != mover for c in read.centres(q)] + \
+            [c for _, c in read.posts]
+        now = read_table(self, event.scene).centres(mover)
+        made: Step[WormUpState] | None = None
+        for j in self._counts(old, seen):
+            added = completion(old, seen, j, s.still_mm, d, s.chain_gap_mm, others)
+            if added is None:
+                return None
+            there = (*seen, *added)
+            if sum(all(geo.dist(c, o) > s.still_mm for o in there) for c in now) < MOVED_AGAIN:
+                return None  # it may lie where this count left it: no second move shown
+            trial = self._judge(state, replace(event, scene=replace(scene, pieces=(
+                *scene.pieces, *(Piece("segment", x, y, color=mover) for x, y in added)))),
+                seq)
+            if made is None and trial.outputs and all(
+                    isinstance(o, Verdict) and o.legal and o.player == mover
+                    for o in trial.outputs):
+                made = trial
+        if made is None:
+            return None
+        again = self._judge(made.state, event, seq)
+        said = [o for o in again.outputs if isinstance(o, Verdict | Doubt)]
+        if len(said) != 1 or not isinstance(said[0], Verdict) or said[0].legal or \
+                said[0].rule != Rule.TURN or said[0].player != mover:
+            return None
+        return Step(replace(again.state, doubted_reading=None), again.outputs)
 
     def _short_proved(self, state: WormUpState, event: SceneSeen, seq: int
                       ) -> Step[WormUpState] | None:

@@ -307,8 +307,13 @@ def test_doubt_a_foul_that_rests_on_a_coin_not_seen_stays_a_doubt():
     game = new_game()
     state = started(game, FIRST)
     state, _ = play(game, state, roll("suns", "2"))
-    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR[1:], MOONS0))
+    # the head not seen: with it still where the tail lay, the move is two steps (legal)
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR[:-1], MOONS0))
     assert kinds(out) == [("Doubt", None)]
+    # the tail not seen: three coins seen where none lay are three steps whatever it does
+    # (session 26; test_foul_one_coin_unseen.py)
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), TOO_FAR[1:], MOONS0))
+    assert kinds(out) == [("Verdict", "steps")]
 
 
 def test_turn_a_worm_not_read_whole_since_it_moved_is_never_faulted_for_moving():

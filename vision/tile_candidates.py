@@ -102,27 +102,6 @@ def _cloth(cfg: TilePatternConfig, px_per_mm: float, shade: np.ndarray,
     return repeats_cloth(cfg, level, px_per_mm, centre_px, angle_px, side, explained, found)
 
 
-def _colour_square(looks: tuple[np.ndarray, ...], p: np.ndarray, side: float,
-                   away: np.ndarray, ang: float | None, cfg: TileFitConfig,
-                   fit_cfg: TileFitConfig, gap_px: float, backs: BackFitConfig | None,
-                   unsure: bool) -> _Block | None:
-    """A tile at ``p`` by its back's cross (``backs``), else by its strongest straight edges
-    in colour, in each of ``looks`` in turn (the view, then the view with a blind's bands
-    divided out) until one places it; None where none does."""
-    for look in looks:
-        if backs is not None:
-            bk = back_square(look, p, side, _angles(look, p, side, ang, cfg.modes), backs)
-            if bk is not None:
-                return _Block((float(bk.centre_px[0]), float(bk.centre_px[1])), bk.angle_px,
-                              1, 1, side)
-        sq = fit_square(look, p, side, away, [] if ang is None else [ang], fit_cfg, gap_px)
-        if sq is not None and not (unsure and sum(n >= cfg.places / 2 for n in sq.counts)
-                                   < cfg.faint_sides):
-            return _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px, 1,
-                          1, side)
-    return None
-
-
 def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndarray,
               explained: np.ndarray, peaks_px: np.ndarray, side: float, gap_px: float,
               cfg: TileFitConfig, faint: np.ndarray | None = None,
@@ -171,13 +150,12 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             where two such fits, tiles edge to edge, lie either side of a fit that stood, they
             stand in its place (:func:`vision.tile_straddle.two_over_one`: the square
             straddling two backs); None: the fit first placed stands.
-        fit_top: A second view (BGR) the back's cross and the colour square fit look for a
-            square in where ``top`` gives none: ``top`` with a blind's bands of light
-            divided out (:func:`vision.segment_light.lift`: a band's edge across a pale
-            tile's side is a colour edge as strong as the side's, and the pairs of sides no
-            longer meet one side apart); None: ``top`` alone. What judges a square (its
-            runs, its sheet, the judge's features, the polish) reads ``top``, as it was
-            trained.
+        fit_top: The view (BGR) the back's cross and the colour square fit look for a
+            square in: ``top`` with a blind's bands of light divided out
+            (:func:`vision.segment_light.lift`: a band's edge across a pale tile's side is a
+            colour edge as strong as the side's, and the pairs of sides no longer meet one
+            side apart); None: ``top``. What judges a square (its runs, its sheet, the
+            judge's features, the polish) reads ``top``, as it was trained.
     """
     out: list[_Block] = []
     held: list[_Block] = []
@@ -185,7 +163,7 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
     weak = np.zeros(len(pts), bool) if faint is None else np.asarray(faint, bool)
     # its own sides alone (no row's), measured whole
     faint_cfg = dataclasses.replace(cfg, rows=0, partial_share=None)
-    looks = (top,) if fit_top is None else (top, fit_top)
+    look = top if fit_top is None else fit_top
     for p, unsure in zip(pts, weak, strict=True):
         ang = _tile_angle_px(shade, p, side)
         away = view.outward_px(p[None])[0]
@@ -196,10 +174,21 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         if fine is not None:
             fine = steepest(shade, fine, side, away)
         if fine is None:  # a table whose level varies (stripes of shade, a check, white)
-            fine = _colour_square(looks, p, side, away, ang, cfg, faint_cfg if unsure else cfg,
-                                  gap_px, None if unsure else backs, unsure)
-            if fine is None:
-                continue
+            bk = None
+            if backs is not None and not unsure:
+                bk = back_square(look, p, side, _angles(look, p, side, ang, cfg.modes),
+                                 backs)
+            if bk is not None:
+                fine = _Block((float(bk.centre_px[0]), float(bk.centre_px[1])), bk.angle_px,
+                              1, 1, side)
+            else:
+                sq = fit_square(look, p, side, away, [] if ang is None else [ang],
+                                faint_cfg if unsure else cfg, gap_px)
+                if sq is None or (unsure and sum(n >= cfg.places / 2 for n in sq.counts)
+                                  < cfg.faint_sides):
+                    continue
+                fine = _Block((float(sq.centre_px[0]), float(sq.centre_px[1])), sq.angle_px,
+                              1, 1, side)
         c_px, a_px = polish_tile(top, fine.centre_px, fine.angle_px, face_px or side, away)
         fine = dataclasses.replace(fine, centre_px=c_px, angle_px=a_px)
         c = np.array(fine.centre_px)

@@ -35,7 +35,6 @@ from vision.prepare import Prepared
 from vision.proposals import explained_mask, read_found
 from vision.rim_fit import rim_centres
 from vision.sampling import bilinear
-from vision.segment_light import lift
 from vision.square_polish import face_side_px
 from vision.tile_candidates import fit_tiles
 from vision.tile_fit import TileFitConfig
@@ -94,9 +93,6 @@ class CentreProposalConfig:
     reach_mm: How far from its centre a found piece of another kind explains the net's coin
         and tile peaks (a Jungle token's square, a Worm Up! segment's dome: a coin peak on
         their edge is no coin), as the detector's own mask has it; other kinds 6 mm (a post).
-    unbanded: Under a blind (step 2 found bands of light on the table) a tile candidate's
-        square is looked for in the view with the bands divided out
-        (:func:`vision.tile_candidates.fit_tiles`' ``fit_top``); False: in the view as it is.
     """
 
     finder: CentresConfig = field(default_factory=CentresConfig)
@@ -118,7 +114,6 @@ class CentreProposalConfig:
     weak_rim: float | None = 1.3
     posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
     reach_mm: tuple[tuple[str, float], ...] = (("segment", 12.0), ("token", 18.0))
-    unbanded: bool = True
 
 
 def local_views(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
@@ -289,14 +284,11 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
             if all(np.hypot(*(f - g)) >= r for g in found_c):
                 found_c.append(f)
                 faint_c.append(bool(weak_c_all[k]))
-    bands = prep.table.bands if prep.table is not None else None
     found_t = fit_tiles(view, shade, top, prep.bright, explained, tile_px, side,
                         tiles.gap_mm * s, cfg.fit, faint,
                         face_px=face_side_px(view.camera, side, tiles.thickness_mm),
                         wide=lambda c, half: local_views(prep, frame_bgr, c[None],
-                                                         np.array([half]))[0],
-                        fit_top=None if bands is None or not len(tile_px) or not cfg.unbanded
-                        else lift(top, bands))
+                                                         np.array([half]))[0])
     sure_c = [f for f, weak in zip(found_c, faint_c, strict=True) if not weak]
     weak_c = [f for f, weak in zip(found_c, faint_c, strict=True) if weak]
     found = read_found(namer, frame_bgr, calibration, prep, sure_c, found_t, coins, tiles,

@@ -110,8 +110,7 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
               face_px: float | None = None,
               pattern: TilePatternConfig | None = PATTERN,
               wide: Callable[[np.ndarray, float], np.ndarray] | None = None,
-              straddles: StraddleConfig | None = STRADDLES,
-              fit_top: np.ndarray | None = None) -> list[_Block]:
+              straddles: StraddleConfig | None = STRADDLES) -> list[_Block]:
     """The tiles (view pixels) at candidate centres ``peaks_px`` (N, 2).
 
     Args:
@@ -150,12 +149,6 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             where two such fits, tiles edge to edge, lie either side of a fit that stood, they
             stand in its place (:func:`vision.tile_straddle.two_over_one`: the square
             straddling two backs); None: the fit first placed stands.
-        fit_top: The view (BGR) the back's cross and the colour square fit look for a
-            square in: ``top`` with a blind's bands of light divided out
-            (:func:`vision.segment_light.lift`: a band's edge across a pale tile's side is a
-            colour edge as strong as the side's, and the pairs of sides no longer meet one
-            side apart); None: ``top``. What judges a square (its runs, its sheet, the
-            judge's features, the polish) reads ``top``, as it was trained.
     """
     out: list[_Block] = []
     held: list[_Block] = []
@@ -163,7 +156,6 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
     weak = np.zeros(len(pts), bool) if faint is None else np.asarray(faint, bool)
     # its own sides alone (no row's), measured whole
     faint_cfg = dataclasses.replace(cfg, rows=0, partial_share=None)
-    look = top if fit_top is None else fit_top
     for p, unsure in zip(pts, weak, strict=True):
         ang = _tile_angle_px(shade, p, side)
         away = view.outward_px(p[None])[0]
@@ -176,13 +168,12 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         if fine is None:  # a table whose level varies (stripes of shade, a check, white)
             bk = None
             if backs is not None and not unsure:
-                bk = back_square(look, p, side, _angles(look, p, side, ang, cfg.modes),
-                                 backs)
+                bk = back_square(top, p, side, _angles(top, p, side, ang, cfg.modes), backs)
             if bk is not None:
                 fine = _Block((float(bk.centre_px[0]), float(bk.centre_px[1])), bk.angle_px,
                               1, 1, side)
             else:
-                sq = fit_square(look, p, side, away, [] if ang is None else [ang],
+                sq = fit_square(top, p, side, away, [] if ang is None else [ang],
                                 faint_cfg if unsure else cfg, gap_px)
                 if sq is None or (unsure and sum(n >= cfg.places / 2 for n in sq.counts)
                                   < cfg.faint_sides):

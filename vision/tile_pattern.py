@@ -26,6 +26,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 
 from vision.post_pattern import PostPatternConfig, on_lattice, pattern_copies
@@ -116,12 +117,34 @@ def _match(level: np.ndarray, box: tuple[int, int, int, int], shift: np.ndarray)
     return float((a * b).sum() / den) if den > 0 else -1.0
 
 
+def grain_deg(level: np.ndarray) -> float:
+    """The direction (view degrees, 0-180) the level's pattern runs along: across its
+    strongest gradients (the structure tensor of Scharr's gradients over the whole window).
+    A blind's bands or a grain run along it; on checks, whose gradients take two directions
+    alike, it is one of no consequence.
+
+    >>> yy, xx = np.mgrid[0:120, 0:120].astype(np.float32)
+    >>> a = np.radians(30.0)
+    >>> bands = np.sin((-xx * np.sin(a) + yy * np.cos(a)) / 3.0).astype(np.float32)
+    >>> round(grain_deg(bands))
+    30
+    """
+    lv = np.asarray(level, np.float32)
+    gx = cv2.Scharr(lv, cv2.CV_32F, 1, 0)
+    gy = cv2.Scharr(lv, cv2.CV_32F, 0, 1)
+    jxx, jyy, jxy = float((gx * gx).sum()), float((gy * gy).sum()), float((gx * gy).sum())
+    across = 0.5 * math.degrees(math.atan2(2.0 * jxy, jxx - jyy))
+    return (across + 90.0) % 180.0
+
+
 def on_ridge(level: np.ndarray, box: tuple[int, int, int, int], shift: np.ndarray,
-             reach_px: float, share: float, steps: int = 3) -> bool:
+             reach_px: float, share: float, steps: int = 3,
+             along_deg: tuple[float, ...] = ()) -> bool:
     """Whether a copy of the place ``box`` of ``level`` at ``shift`` (integer pixels) lies on
     a ridge of the correlation: the place is found as well (``share`` of the copy's own
     correlation or more) all the way to ``reach_px`` from the copy (at ``steps`` places
-    evenly along it), both ways along one of four lines. A lattice's copy is a peak that
+    evenly along it), both ways along one of four lines, or of the lines ``along_deg``
+    (view degrees: the pattern's own grain, :func:`grain_deg`). A lattice's copy is a peak that
     falls off every way within half a check (a check's shift by a check turns light into
     dark); a stripe's copies (a blind's bands, a grain) run all along it, and where a pale
     tile barely stands out of the table they are the place's whole look.
@@ -139,12 +162,18 @@ def on_ridge(level: np.ndarray, box: tuple[int, int, int, int], shift: np.ndarra
     True
     >>> on_ridge(fine, box, np.array([0, 30]), 15.0, 0.8)  # the line between is no ridge
     False
+    >>> a = np.radians(22.0)  # narrow bands between two of the four lines
+    >>> narrow = np.sin((-xx * np.sin(a) + yy * np.cos(a)) / 2.0).astype(np.float32)
+    >>> shift = np.rint(np.array([-np.sin(a), np.cos(a)]) * 4 * np.pi * 2).astype(int)
+    >>> on_ridge(narrow, box, shift, 15.0, 0.8), on_ridge(narrow, box, shift, 15.0, 0.8,
+    ...                                                    along_deg=(22.0,))
+    (False, True)
     """
     own = _match(level, box, shift)
     if own <= 0:
         return False
     d = np.asarray(shift, float)
-    for ang in (0.0, 45.0, 90.0, 135.0):
+    for ang in (0.0, 45.0, 90.0, 135.0, *along_deg):
         u = reach_px * np.array([math.cos(math.radians(ang)), math.sin(math.radians(ang))])
         if all(_match(level, box, np.rint(d + k * t * u).astype(int)) >= share * own
                for t in np.arange(1, steps + 1) / steps for k in (-1.0, 1.0)):
@@ -205,7 +234,8 @@ def repeats_cloth(cfg: TilePatternConfig, shade: np.ndarray, px_per_mm: float,
     if not on_lattice(lat, shifts[free], cfg.opposite_share):
         return False
     box = _place_box(cfg, corners, side_px)  # (the ridges asked only of a lattice's copies)
+    grain = (grain_deg(level),)
     for k in np.flatnonzero(free):
         free[k] = not on_ridge(level, box, shifts[k].astype(int), cfg.ridge_mm * px_per_mm,
-                               cfg.ridge_share, cfg.ridge_steps)
+                               cfg.ridge_share, cfg.ridge_steps, grain)
     return on_lattice(lat, shifts[free], cfg.opposite_share)

@@ -100,7 +100,8 @@ def test_a_faint_tile_under_a_blinds_stripes_is_a_tile(period_mm: float, turn_de
 
 
 @pytest.mark.parametrize("check_mm, turn_deg, period_mm, blind_deg",
-                         [(25.4, 0.0, 60.0, 90.0), (30.0, 10.0, 75.0, 0.0)])
+                         [(25.4, 0.0, 60.0, 90.0), (30.0, 10.0, 75.0, 0.0),
+                          (25.4, 0.0, 25.0, 22.0)])
 def test_two_by_two_checks_under_a_blinds_stripes_are_no_tile(
         check_mm: float, turn_deg: float, period_mm: float, blind_deg: float) -> None:
     """A blind's bands over a large check run on along themselves, so the checks' copies
@@ -110,3 +111,18 @@ def test_two_by_two_checks_under_a_blinds_stripes_are_no_tile(
     cloth = _gingham(check_mm, turn_deg) * _blind(period_mm, blind_deg)
     cloth = cloth / float(cloth.mean())
     assert repeats_cloth(TilePatternConfig(), cloth, PPM, CENTRE, -turn_deg, SIDE)
+
+
+@pytest.mark.parametrize("period_mm, turn_deg", [(25.0, 22.0), (30.0, 67.0), (22.0, 113.0)])
+def test_a_faint_tile_under_a_narrow_blinds_stripes_between_the_lines_is_a_tile(
+        period_mm: float, turn_deg: float) -> None:
+    """A narrow blind's bands lying between the four fixed lines of the ridge test: 15 mm
+    along the nearest of them crosses half a band, so the ridge is followed along the
+    level's own grain (render 568132: three face-down tiles on glossy white dropped as
+    cloth, the bands at 25 degrees)."""
+    shade = _blind(period_mm, turn_deg)
+    tile = square_corners(CENTRE, 5.0, SIDE)
+    mask = np.zeros_like(shade)
+    cv2.fillConvexPoly(mask, np.rint(tile * 16).astype(np.int32), 1.0, cv2.LINE_AA, 4)
+    shade = shade * (1.0 + 0.04 * mask)
+    assert not repeats_cloth(TilePatternConfig(), shade, PPM, CENTRE, 5.0, SIDE)

@@ -29,6 +29,7 @@ from vision.local_read import merge as merge_local
 from vision.local_read import plan as plan_local
 from vision.namer import Namer, NamerConfig, name_detections
 from vision.normalise import TableColour
+from vision.post_cloth import PostClothConfig, drop_cloth_posts
 from vision.post_domes import PostDomeConfig, drop_dome_posts
 from vision.post_feet import PostFootConfig, feet_below_tops
 from vision.post_neighbours import PostNeighbourConfig, neighbour_posts
@@ -94,6 +95,9 @@ class DetectorConfig:
         post_domes: No post stands inside a segment or a coin found, and one touching such a
             piece stands only where the post judge, reading it again, is sure of it (a
             dome's shadow under a hard lamp, :mod:`vision.post_domes`); None: never.
+        post_cloth: No post, however sure the judge, stands where its place repeats the
+            table's pattern (a checked cloth's square, :mod:`vision.post_cloth`); None:
+            only the readings the judge is not sure of are asked (:mod:`vision.posts`).
         post_shadows: A post read where another post's shadow lies (joined to a darker post
             by a band dark all the way, and lighter than it) is dropped
             (:mod:`vision.post_shadows`); None: never.
@@ -133,6 +137,7 @@ class DetectorConfig:
     post_neighbours: PostNeighbourConfig | None = field(default_factory=PostNeighbourConfig)
     post_feet: PostFootConfig | None = field(default_factory=PostFootConfig)
     post_domes: PostDomeConfig | None = field(default_factory=PostDomeConfig)
+    post_cloth: PostClothConfig | None = field(default_factory=PostClothConfig)
     post_shadows: PostShadowConfig | None = field(default_factory=PostShadowConfig)
     centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
     reading_memo: MemoConfig | None = field(default_factory=MemoConfig)
@@ -381,6 +386,9 @@ class Detector:
                          frame, dets)
         if "post" in cfg.kinds and cfg.post_domes is not None:
             dets = timed(tm, "post_domes", self._post_domes, prep, frame, dets)
+        if "post" in cfg.kinds and cfg.post_cloth is not None:
+            dets = timed(tm, "post_cloth", drop_cloth_posts, cfg.post_cloth, cfg.posts, prep,
+                         frame, dets)
         if "post" in cfg.kinds and cfg.post_shadows is not None:
             dets = timed(tm, "post_shadows", drop_post_shadows, cfg.posts, cfg.post_shadows,
                          prep, frame, dets)

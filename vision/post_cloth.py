@@ -43,6 +43,10 @@ class PostClothConfig:
         closely as the noise lets them be; a black post on a black gingham in a dim, noisy
         room matches the squares at up to 0.85 (trust seed 195037's finish posts), while
         the squares match one another better still.
+    min_alike: ... and where that copy's likeness to its own copies is at least this: the
+        squares of a cloth are alike (0.91-0.99 on the tuning tables); on a large check a
+        post's best copy is another stretch of checks matched at 0.68-0.77, and a post's
+        place matched nearly as well there is no sign of a lattice.
     margin_mm: The level is made in full this much beyond twice the pattern test's reach
         (``PostConfig.pattern.max_shift_mm``) round each post (the best copy's own copies
         are looked for round it).
@@ -50,6 +54,7 @@ class PostClothConfig:
 
     top: int = 4
     slack: float = 0.03
+    min_alike: float = 0.85
     margin_mm: float = 16.0
 
 
@@ -141,7 +146,7 @@ def cloth_posts(cfg: PostClothConfig, posts: PostConfig, prep: Prepared,
     for i, f in enumerate(feet_px):
         outline = post_outline(posts, view, f, step_px=2.0)
         got = likeness(posts.pattern, level, s, outline.points, posts.radius_mm, cfg.top)
-        out[i] = got is not None and got[0] >= got[1] - cfg.slack
+        out[i] = got is not None and got[1] >= cfg.min_alike and got[0] >= got[1] - cfg.slack
     return out
 
 

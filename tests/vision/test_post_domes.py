@@ -79,7 +79,8 @@ def _detections(posts_mm: np.ndarray, confidence: list[float]):
 def test_a_post_read_inside_a_segment_is_none_however_sure() -> None:
     seg = _segments()[0]
     far = np.array([600.0, 600.0])  # nothing near it: not read again, not dropped
-    det, prep, r, dets, against = _detections(np.array([seg + [6.0, 0.0], far]), [1.0, 0.2])
+    inside = seg + np.array([6.0, 0.0])  # its foot circle 9 mm into the dome
+    det, prep, r, dets, against = _detections(np.array([inside, far]), [1.0, 0.2])
     kept = drop_dome_posts(PostDomeConfig(), det.config.posts, prep, r.image, dets,
                            {"segment": 10.0, "coin": 9.5}, 50.8, against)
     posts = kept.centre_mm[kept.kind == "post"]

@@ -3,16 +3,18 @@
 The post stage drops a reading passed by its hand-set gates whose place repeats the table's
 pattern (:mod:`vision.post_pattern`), but a reading the judge is sure of was never asked: on a
 black gingham in a dim warm room the judge gave the cloth's black squares 0.55-0.80 (trust seed
-195037, the first still: three false posts and a fourth beside a finish post, which the
-referee took for the finish strip moved). The pattern test holds for every post: a post is one
-thing standing on the table, and the look of its place (its outline and a margin of the table
-round it) is found nowhere else near it, while a square of a checked cloth is found again at
-the lattice's steps in two directions. So once every stage has read its posts, each post's
-place is looked for round it (:func:`vision.post_pattern.repeats_table`) in the level the post
-stage reads (made in full round it, :func:`vision.post_candidates.local_level`), and a post
-whose place repeats there is dropped. A plain or grained table, a blind's stripes, repeat
-along one line at most, so nothing changes there but the time of the look (a correlation over
-``max_shift_mm`` each way round each post: about a millisecond a post).
+195037, the first still: three false posts and a fourth beside a finish post). A post is one
+thing standing on the table; a square of a checked cloth is found again at the lattice's steps
+in two directions, and the squares are alike to one another as closely as the noise lets them
+be. So once every stage has read its posts, each post's place (its outline and a margin of the
+table round it) is looked for round it in the level the post stage reads (made in full round
+it, :func:`vision.post_candidates.local_level`), and where it is found again on a lattice (step
+6's own test) and matches its copies as well as its best copy matches that copy's own copies
+(:func:`likeness`), it is a square of the cloth and is dropped. A black post on a black gingham
+matches the squares, but worse than they match one another. A plain or grained table, a
+blind's stripes, repeat along one line at most, so nothing changes there but the time of the
+look (a correlation over ``max_shift_mm`` each way round each post, and round its best copy
+where it repeats).
 """
 
 from __future__ import annotations

@@ -29,6 +29,8 @@ from vision.local_read import merge as merge_local
 from vision.local_read import plan as plan_local
 from vision.namer import Namer, NamerConfig, name_detections
 from vision.normalise import TableColour
+from vision.post_cloth import PostClothConfig, drop_cloth_posts
+from vision.post_domes import PostDomeConfig, drop_dome_posts
 from vision.post_feet import PostFootConfig, feet_below_tops
 from vision.post_neighbours import PostNeighbourConfig, neighbour_posts
 from vision.post_reading import read_posts
@@ -90,6 +92,12 @@ class DetectorConfig:
         post_feet: On a table whose posts are read in the unlikeness, each post's foot is
             placed below its lit top where that is found (:mod:`vision.post_feet`); None:
             never.
+        post_domes: No post stands inside a segment or a coin found, and one touching such a
+            piece stands only where the post judge, reading it again, is sure of it (a
+            dome's shadow under a hard lamp, :mod:`vision.post_domes`); None: never.
+        post_cloth: No post, however sure the judge, stands where its place repeats the
+            table's pattern (a checked cloth's square, :mod:`vision.post_cloth`); None:
+            only the readings the judge is not sure of are asked (:mod:`vision.posts`).
         post_shadows: A post read where another post's shadow lies (joined to a darker post
             by a band dark all the way, and lighter than it) is dropped
             (:mod:`vision.post_shadows`); None: never.
@@ -128,6 +136,8 @@ class DetectorConfig:
     proposals: ProposalConfig | None = None
     post_neighbours: PostNeighbourConfig | None = field(default_factory=PostNeighbourConfig)
     post_feet: PostFootConfig | None = field(default_factory=PostFootConfig)
+    post_domes: PostDomeConfig | None = field(default_factory=PostDomeConfig)
+    post_cloth: PostClothConfig | None = field(default_factory=PostClothConfig)
     post_shadows: PostShadowConfig | None = field(default_factory=PostShadowConfig)
     centres: CentreProposalConfig | None = field(default_factory=CentreProposalConfig)
     reading_memo: MemoConfig | None = field(default_factory=MemoConfig)
@@ -374,6 +384,11 @@ class Detector:
         if "post" in cfg.kinds and cfg.post_feet is not None:
             dets = timed(tm, "post_feet", feet_below_tops, cfg.post_feet, cfg.posts, prep,
                          frame, dets)
+        if "post" in cfg.kinds and cfg.post_domes is not None:
+            dets = timed(tm, "post_domes", self._post_domes, prep, frame, dets)
+        if "post" in cfg.kinds and cfg.post_cloth is not None:
+            dets = timed(tm, "post_cloth", drop_cloth_posts, cfg.post_cloth, cfg.posts, prep,
+                         frame, dets)
         if "post" in cfg.kinds and cfg.post_shadows is not None:
             dets = timed(tm, "post_shadows", drop_post_shadows, cfg.posts, cfg.post_shadows,
                          prep, frame, dets)
@@ -618,6 +633,22 @@ class Detector:
         against = explained_mask(prep, dets[dets.kind != "post"], cfg.coins.radius_mm,
                                  cfg.tiles.side_mm, margin)
         return neighbour_posts(cfg.post_neighbours, cfg.posts, prep, frame, dets, against)
+
+    def _post_domes(self, prep: Prepared, frame: np.ndarray, dets: Detections) -> Detections:
+        """``dets`` without the posts in or touching a segment or a coin that the judge is not
+        sure of (:mod:`vision.post_domes`)."""
+        cfg = self.config
+        assert cfg.post_domes is not None
+        radii = {"segment": cfg.segments.diameter_mm / 2, "coin": cfg.coins.radius_mm}
+        if not np.isin(dets.kind, (*cfg.post_domes.kinds, "tile")).any() or not (
+                dets.kind == "post").any():
+            return dets
+        margin = CentreProposalConfig().margin_mm if cfg.centres is None else \
+            cfg.centres.margin_mm
+        against = explained_mask(prep, dets[dets.kind != "post"], cfg.coins.radius_mm,
+                                 cfg.tiles.side_mm, margin)
+        return drop_dome_posts(cfg.post_domes, cfg.posts, prep, frame, dets, radii,
+                               cfg.tiles.side_mm, against)
 
     def _draw_posts(self, mask: np.ndarray, posts: Detections) -> None:
         cam, s = self.view.camera, self.view.px_per_mm

@@ -9,11 +9,12 @@ clutter). A share of the seeds (``--setups``) shows instead a Worm Up! start on 
 that light and camera (:func:`setup_scene`): worms of several colours, each a row of touching
 segments, lying side by side, whose shadows fall on the next worm; the variety's other pieces
 stay where they do not touch a worm. Its frame goes through the detector's own first stages
-(prepare, tiles masked out) and :func:`vision.segments.segment_candidates`; each candidate's
-features (:mod:`vision.segment_features`) are labelled 1 when a segment in full view lies within
-``--hit-mm`` of it, 0 when no segment at all lies within ``--miss-mm`` (between the two, or
-by a half-hidden segment: left out). The file holds ``x`` (N, F), ``y`` (N,), ``seed`` (N,)
-and ``family`` (N, the table's family) for held-out figures.
+(prepare, tiles masked out) and :func:`vision.segments.judged_view` (the segment stage's own
+path: under a blind, the view with its bands of light divided out, as ``detect_segments``
+reads it); each candidate's features (:mod:`vision.segment_features`) are labelled 1 when a
+segment in full view lies within ``--hit-mm`` of it, 0 when no segment at all lies within
+``--miss-mm`` (between the two, or by a half-hidden segment: left out). The file holds ``x``
+(N, F), ``y`` (N,), ``seed`` (N,) and ``family`` (N, the table's family) for held-out figures.
 """
 
 from __future__ import annotations
@@ -36,8 +37,7 @@ from tabletop.render.variety import draw_game_case, view_region
 from tabletop.scene import Piece, Scene
 from vision import Detector, DetectorConfig
 from vision.prepare import prepare
-from vision.segment_features import candidate_images, disc_features
-from vision.segments import segment_candidates
+from vision.segments import judged_view
 from vision.tiles import detect_tiles
 from vision.topview import halve
 
@@ -57,17 +57,17 @@ def candidates_of(image: np.ndarray, calibration, ) -> tuple[np.ndarray, np.ndar
 
 def candidate_stage(det: Detector, image: np.ndarray):
     """``(prep, candidates, features, feet_mm)``: the segment candidates ``det`` would judge
-    in one frame, as its own stages make them."""
+    in one frame, as its own stages make them (:func:`vision.segments.judged_view`, the path
+    of ``detect_segments``: under a blind, the view with its bands of light divided out;
+    ``prep`` is the view the segment stage reads)."""
     cfg = det.config
     prep = prepare(cfg.prepare, det.view, image, det._valid, everywhere=True,
                    half_bgr=halve(image))
     _, tmask = detect_tiles(cfg.tiles, prep)
-    cand = segment_candidates(cfg.segments, prep, tmask)
-    feats = disc_features(candidate_images(prep, cand.mask, cand.off_table,
-                                           cfg.segments.mask.table_window_mm),
-                          cand.centres_px, cand.r_px)
-    seen = det.view.to_mm(cand.centres_px) if len(cand.centres_px) else np.zeros((0, 2))
-    return prep, cand, feats, det.view.camera.foot_of(seen, 0.0)
+    seen = judged_view(cfg.segments, prep, tmask)
+    cand = seen.candidates
+    at = det.view.to_mm(cand.centres_px) if len(cand.centres_px) else np.zeros((0, 2))
+    return seen.prep, cand, seen.features, det.view.camera.foot_of(at, 0.0)
 
 
 def setup_scene(scene: Scene, region, rng: np.random.Generator, colours: list[str],

@@ -651,22 +651,51 @@ def disc_hues(top: np.ndarray, mask: np.ndarray, coloured: np.ndarray | None,
     return cv2.cvtColor(top[win], cv2.COLOR_BGR2HSV_FULL)[..., 0][own > 0].astype(float)
 
 
+@dataclass(frozen=True)
+class JudgedView:
+    """What the segment judge reads in one frame, as the stage reads it at run time.
+
+    Attributes:
+        prep: The prepared frame the stage reads (under a blind, the view with its bands of
+            light divided out, :func:`vision.segment_light.without_bands`).
+        candidates: Its candidate discs (:func:`segment_candidates`).
+        features: float32 (N, F) each candidate's features (:mod:`vision.segment_features`);
+            None when no judge is configured.
+    """
+
+    prep: Prepared
+    candidates: Candidates
+    features: np.ndarray | None
+
+
+def judged_view(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None = None
+                ) -> JudgedView:
+    """The candidates of a prepared frame and the features the judge reads of them: the one
+    path of :func:`detect_segments` and of the judge's training rows
+    (``training/make_segments.py``), so that the forest is trained on what it is shown."""
+    prep = without_bands(prep)
+    cand = segment_candidates(cfg, prep, exclude)
+    if cfg.judge is None:
+        return JudgedView(prep, cand, None)
+    off = cand.off_table
+    feats = (disc_features(candidate_images(prep, cand.mask, None, cfg.mask.table_window_mm),
+                           cand.centres_px, cand.r_px) if off is None else
+             candidate_features(prep, cand.mask, off, cand.centres_px, cand.r_px))
+    return JudgedView(prep, cand, feats)
+
+
 def detect_segments(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None = None
                     ) -> Detections:
     """Finds the Worm Up segments in a prepared frame: the candidates
     (:func:`segment_candidates`) the judge takes for segments, named by their hue; under a
     blind, in the view with its bands of light divided out (:mod:`vision.segment_light`)."""
-    prep = without_bands(prep)
-    cand = segment_candidates(cfg, prep, exclude)
+    seen_by_judge = judged_view(cfg, prep, exclude)
+    prep, cand = seen_by_judge.prep, seen_by_judge.candidates
     if not len(cand.centres_px):
         return Detections.empty()
     r = cand.r_px
-    if cfg.judge is not None:
-        off = cand.off_table
-        feats = (disc_features(candidate_images(prep, cand.mask, None, cfg.mask.table_window_mm),
-                               cand.centres_px, r) if off is None else
-                 candidate_features(prep, cand.mask, off, cand.centres_px, r))
-        score = judge_for(cfg.judge).scores(feats)
+    if seen_by_judge.features is not None and cfg.judge is not None:
+        score = judge_for(cfg.judge).scores(seen_by_judge.features)
         keep = score >= cfg.judge.min_score
     else:
         score = np.ones(len(cand.centres_px))

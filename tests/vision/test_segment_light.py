@@ -42,3 +42,42 @@ def test_segments_of_the_tables_colour_in_a_blinds_shade_are_each_found() -> Non
         d = np.hypot(*(xy - [q.x_mm, q.y_mm]).T)
         j = int(np.argmin(d))
         assert d[j] < 3.0 and found[j].color == q.color, (q, float(d[j]))
+
+
+def test_the_judges_training_rows_are_what_it_reads_under_a_blind(monkeypatch) -> None:
+    # training/make_segments makes the segment judge's rows by the detector's own path: under a
+    # blind, the candidates and features of the view with the bands divided out. Rows of the
+    # view as it comes (session 25's forest) lowered the judge's votes at run time: a held-out
+    # play's worm read 7 segments as 6
+    render = pytest.importorskip("tabletop.render")
+    make_segments = pytest.importorskip("training.make_segments")
+    import vision.segments as segments
+
+    rng = np.random.default_rng(576001)
+    truth = [Piece("segment", x, -60.0 + 20.0 * k, color=colour)
+             for x, colour in ((-50.0, "red"), (0.0, "green"), (50.0, "yellow"))
+             for k in range(6)]
+    blind = render.Blind(period_mm=float(rng.uniform(35, 60)), duty=0.5,
+                         angle_deg=float(rng.uniform(0, 180)), strength=0.6)
+    r = render.render_scene(Scene(tuple(truth)), render.CameraPose.looking_at(
+        (0, 0), height_mm=900, tilt_deg=14, image_size=(1280, 720), hfov_deg=58),
+        render.RenderSettings(seed=576001, supersample=2, table="linen", blind=blind))
+    shown: list[np.ndarray] = []
+    real = segments.judge_for
+
+    class Seen:
+        def __init__(self, config) -> None:
+            self.judge = real(config)
+
+        def scores(self, features: np.ndarray) -> np.ndarray:
+            shown.append(features.copy())
+            return self.judge.scores(features)
+
+    monkeypatch.setattr(segments, "judge_for", Seen)
+    config = DetectorConfig.for_game("worm-up", memory=None)
+    Detector(r.calibration(), config=config).detect(r.image)
+    prep, _, rows, _ = make_segments.candidate_stage(
+        Detector(r.calibration(), config=config), r.image)
+    assert prep.table is not None and prep.table.bands is not None  # the blind's bands found
+    assert len(shown) == 1 and len(rows) >= len(truth)
+    assert np.array_equal(rows, shown[0])

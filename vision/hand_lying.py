@@ -11,13 +11,13 @@ things tell such an object from a hand, both from the live path's own evidence:
   changed at all against the remembered table (:attr:`vision.hands.TableMemory.changed_cells`:
   an arm changes the table all along it, over pieces too, where the hand's own cells stop),
   meets the play area's rim over less than a wrist's width;
-- it does not change: over ``frames`` frames in a row every cell of it (grown by a cell) stays
-  within the detector's still limits of the frame before.
+- it does not change: over ``frames`` frames in a row its cells (grown by a cell) stay within
+  the detector's still limits of the frame before (all but a few: noise).
 
 Such a blob is *left out*: the memory neither counts it as a change nor learns it
 (:attr:`vision.hands.TableMemory.left_out`), so the watch no longer judges it and the table is
 read around it (a piece it hides is unseen; the referee doubts). It is taken back the moment
-any of its cells changes past the still limits against the frame it was left out on (a hand
+its cells change past the still limits against the frame it was left out on (a hand
 reaching for it, the light changing, the object lifted away: then the table the memory kept
 there is back, no ghost either way).
 """
@@ -39,10 +39,14 @@ class LyingConfig:
     min_root_mm: A blob whose change meets the play area's rim over this much (mm along the
         rim) may be an arm reaching in: never left out (a wrist is 50-60 mm across; the root
         test's width, :class:`vision.hand_roots.RootTestConfig`).
+    noise_share: An object is unchanged while at most this share of its cells (grown by one)
+        changed past the still limits (a dim room's noise or a blind's flicker moves a cell or
+        two of its edge between frames; a hand reaching for it covers more).
     """
 
     frames: int = 3
     min_root_mm: float = 40.0
+    noise_share: float = 0.05
 
 
 @dataclass(frozen=True)
@@ -135,7 +139,8 @@ class LyingObjects:
             self._run, self._count = None, 0
             return
         grown = cv2.dilate(cand.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
-        if self._run is not None and (self._run & cand).any() and not (moved & grown).any():
+        still = np.count_nonzero(moved & grown) <= self.cfg.noise_share * np.count_nonzero(grown)
+        if self._run is not None and (self._run & cand).any() and still:
             self._run, self._count = self._run | cand, self._count + 1
         else:  # (a frame that changed there starts a new run: the first of its frames)
             self._run, self._count = cand, 1
@@ -173,8 +178,10 @@ class LyingObjects:
         moved = self.limits.moved(cells, self._snap) & self.left_out
         if not moved.any():
             return
-        _, labels = cv2.connectedComponents(self.left_out.astype(np.uint8), connectivity=8)
-        gone = np.unique(labels[moved])
+        n, labels = cv2.connectedComponents(self.left_out.astype(np.uint8), connectivity=8)
+        size = np.bincount(labels.ravel(), minlength=n)
+        hit = np.bincount(labels[moved], minlength=n)
+        gone = np.flatnonzero(hit > self.cfg.noise_share * size)
         self.left_out = self.left_out & ~np.isin(labels, gone[gone > 0])
         if not self.left_out.any():
             self.left_out = self._snap = None

@@ -210,3 +210,18 @@ def test_the_memory_neither_counts_nor_learns_what_is_left_out() -> None:
     mem.left_out = None  # taken back with the mug still there: the table was kept
     hand, _ = mem.update(grid, mug, none, valid)
     assert hand
+
+
+def test_a_cell_or_two_of_noise_does_not_keep_an_object_from_being_left_out() -> None:
+    watch = LyingObjects(LyingConfig(frames=3), LIMITS)
+    blob = np.zeros((20, 30), np.uint8)
+    blob[6:14, 8:18] = 1
+    for k in range(3):
+        cells = _grid()
+        cells[6:14, 8:18] = 40
+        cells[6, 8 + k] = 60  # one edge cell flickers past the still limits each frame
+        watch.see(cells, blob, blob.astype(bool), _rim(), AREA)
+    assert watch.left_out is not None
+    cells[7, 9] = 70  # and once left out, a flicker does not take it back
+    watch.see(cells, None, np.zeros((20, 30), bool), _rim(), AREA)
+    assert watch.left_out is not None

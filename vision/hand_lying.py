@@ -14,7 +14,8 @@ things tell such an object from a hand, both from the live path's own evidence:
 - it does not change: over ``frames`` frames in a row its cells (grown by a cell) stay within
   the detector's still limits of the frame before (all but a few: noise).
 
-Such a blob is *left out*: the memory neither counts it as a change nor learns it
+Such a blob, once no arm is seen (a part of a hand or its shadow apart from its arm waits until
+the arm has gone), is *left out*: the memory neither counts it as a change nor learns it
 (:attr:`vision.hands.TableMemory.left_out`), so the watch no longer judges it and the table is
 read around it (a piece it hides is unseen; the referee doubts). It is taken back the moment
 its cells change past the still limits against the frame it was left out on (a hand
@@ -134,8 +135,11 @@ class LyingObjects:
         if hand_cells is None or changed is None or moved is None or not np.any(hand_cells):
             self._run, self._count = None, 0
             return
-        cand = self._candidates(hand_cells.astype(bool), changed.astype(bool), rim, cell_mm2)
-        if not cand.any():
+        cand, arm = self._candidates(hand_cells.astype(bool), changed.astype(bool), rim,
+                                     cell_mm2)
+        # while an arm is seen nothing is left out (a part of its hand, or its shadow, apart
+        # from it waits until it has gone)
+        if arm or not cand.any():
             self._run, self._count = None, 0
             return
         grown = cv2.dilate(cand.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
@@ -154,18 +158,17 @@ class LyingObjects:
             self._run, self._count = None, 0
 
     def _candidates(self, hand: np.ndarray, changed: np.ndarray, rim: np.ndarray,
-                    cell_mm2: np.ndarray) -> np.ndarray:
+                    cell_mm2: np.ndarray) -> tuple[np.ndarray, bool]:
         """The hand's blobs that cannot be an arm (their change meets the rim over less than a
-        wrist), bool (rows, cols)."""
+        wrist), bool (rows, cols), and whether one of the others may be."""
         n, labels = cv2.connectedComponents(hand.astype(np.uint8), connectivity=8)
         out = np.zeros(hand.shape, bool)
         for i in range(1, n):
             blob = labels == i
-            if self.left_out is not None and (blob & ~self.left_out).sum() == 0:
-                continue
-            if rim_reach_mm(blob, changed, rim, cell_mm2) < self.cfg.min_root_mm:
-                out |= blob
-        return out
+            if rim_reach_mm(blob, changed, rim, cell_mm2) >= self.cfg.min_root_mm:
+                return out, True
+            out |= blob
+        return out, False
 
     def _take_back(self, cells: np.ndarray) -> None:
         """Objects any of whose cells changed past the still limits since they were left out

@@ -225,3 +225,21 @@ def test_a_cell_or_two_of_noise_does_not_keep_an_object_from_being_left_out() ->
     cells[7, 9] = 70  # and once left out, a flicker does not take it back
     watch.see(cells, None, np.zeros((20, 30), bool), _rim(), AREA)
     assert watch.left_out is not None
+
+
+def test_nothing_is_left_out_while_an_arm_is_seen() -> None:
+    """A part of a hand, or its shadow, that lies apart from its arm (a still render of a hand
+    on dark wood under a hard lamp, tuning 584108) waits until the arm has gone."""
+    watch = LyingObjects(LyingConfig(frames=3), LIMITS)
+    cells = _grid()
+    cells[8:12, 10:15] = 40
+    hand = np.zeros((20, 30), np.uint8)
+    hand[8:12, 10:15] = 1  # apart from the arm
+    hand[10:20, 18:27] = 1  # the arm, in from the rim (54 mm wide)
+    for _ in range(6):
+        watch.see(cells, hand, hand.astype(bool), _rim(), AREA)
+    assert watch.left_out is None
+    hand[10:20, 18:27] = 0  # the arm has gone: the thing that stays is an object
+    for _ in range(3):
+        watch.see(cells, hand, hand.astype(bool), _rim(), AREA)
+    assert watch.left_out is not None

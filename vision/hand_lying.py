@@ -129,10 +129,9 @@ class LyingObjects:
             cell_mm2: Each cell's area on the table.
         """
         prev, self._prev = self._prev, cells
-        moved = None if prev is None or prev.shape != cells.shape else \
-            self.limits.moved(cells, prev)
         self._take_back(cells)
-        if hand_cells is None or changed is None or moved is None or not np.any(hand_cells):
+        if hand_cells is None or changed is None or prev is None or \
+                prev.shape != cells.shape or not np.any(hand_cells):
             self._run, self._count = None, 0
             return
         cand, arm = self._candidates(hand_cells.astype(bool), changed.astype(bool), rim,
@@ -143,6 +142,7 @@ class LyingObjects:
             self._run, self._count = None, 0
             return
         grown = cv2.dilate(cand.astype(np.uint8), np.ones((3, 3), np.uint8)) > 0
+        moved = self.limits.moved(cells, prev)
         still = np.count_nonzero(moved & grown) <= self.cfg.noise_share * np.count_nonzero(grown)
         if self._run is not None and (self._run & cand).any() and still:
             self._run, self._count = self._run | cand, self._count + 1
@@ -159,16 +159,24 @@ class LyingObjects:
 
     def _candidates(self, hand: np.ndarray, changed: np.ndarray, rim: np.ndarray,
                     cell_mm2: np.ndarray) -> tuple[np.ndarray, bool]:
-        """The hand's blobs that cannot be an arm (their change meets the rim over less than a
-        wrist), bool (rows, cols), and whether one of the others may be."""
-        n, labels = cv2.connectedComponents(hand.astype(np.uint8), connectivity=8)
-        out = np.zeros(hand.shape, bool)
-        for i in range(1, n):
-            blob = labels == i
-            if rim_reach_mm(blob, changed, rim, cell_mm2) >= self.cfg.min_root_mm:
-                return out, True
-            out |= blob
-        return out, False
+        """The hand's cells when none of them can be an arm (the change each blob belongs to,
+        :func:`rim_reach_mm`, meets the rim over less than a wrist), bool (rows, cols), and
+        whether one may be (then nothing is a candidate). One labelling for all the blobs (the
+        watch runs on every frame)."""
+        _, labels = cv2.connectedComponents((hand | changed).astype(np.uint8), connectivity=8)
+        ids = np.unique(labels[hand])
+        ids = ids[ids > 0]
+        on = rim & np.isin(labels, ids)
+        if on.any():
+            lab = labels[on]
+            n = int(lab.max()) + 1
+            count = np.bincount(lab, minlength=n).astype(np.float64)
+            length = np.bincount(lab, weights=np.sqrt(cell_mm2[on]), minlength=n)
+            # (each component's cells on the rim, two deep, times its cells' size there)
+            reach = count / 2.0 * length / np.maximum(count, 1.0)
+            if (reach >= self.cfg.min_root_mm).any():
+                return np.zeros(hand.shape, bool), True
+        return hand, False
 
     def _take_back(self, cells: np.ndarray) -> None:
         """Objects any of whose cells changed past the still limits since they were left out

@@ -22,6 +22,7 @@ from vision.centres import CentreFinder
 from vision.coin_unround import unround_unsure
 from vision.coins import CoinConfig, detect_coins
 from vision.detections import Detections
+from vision.hand_lying import LyingObjects, StillLimits
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
 from vision.io import as_bgr
 from vision.local_read import LocalReadConfig, Plan, Reading
@@ -225,6 +226,11 @@ class Detector:
         self.view = TopView(calibration, self.config.px_per_mm, self.config.area_mm)
         self.memory = TableMemory(self.config.memory) if self.config.memory else None
         self.hand_grid = HandGrid(calibration, self.view, self.config.hands.cells_across)
+        lying = self.config.hands.lying
+        self.lying = (LyingObjects(lying, StillLimits(
+            5.0 if self.config.still_change is None else self.config.still_change,
+            self.config.still_share)) if lying is not None and self.memory is not None else None)
+        """Objects left lying (:mod:`vision.hand_lying`), live only."""
         self._static_sheets = sheets_from_calibration(calibration) if self.config.sheets else []
         self._seen_sheets: dict[str, np.ndarray] = {}
         self._frames = 0
@@ -319,6 +325,7 @@ class Detector:
                 hcells = watched[1] if follow is None else follow
                 self._hand_cells = hcells
                 self._followed = 0 if follow is None else self._followed + 1
+                self._see_lying(cells, hcells)
                 last = self._last
                 tm["total"] = (time.perf_counter() - t_all) * 1000.0
                 return FrameResult(Scene(last.scene.pieces, hand=True), last.centres_px, tm,
@@ -407,6 +414,7 @@ class Detector:
         self.last_plan = where
         if where is not None:
             self.local_reads += 1
+        self._see_lying(cells, hcells if hand else None)
         scene = Scene(dets.to_pieces(), hand=hand)
         outlines = self.hand_grid.outlines_px(hcells) if hand else ()
         tm["total"] = (time.perf_counter() - t_all) * 1000.0
@@ -568,6 +576,15 @@ class Detector:
             if moved and mcells is not None:
                 return True, hcells | mcells, hand
         return hand, hcells, hand
+
+    def _see_lying(self, cells: np.ndarray, hand_cells: np.ndarray | None) -> None:
+        """Tells the watch of objects left lying what this frame decided (its hand's cells,
+        None: no hand); the memory leaves those it holds out from the next frame on."""
+        if self.lying is None or self.memory is None:
+            return
+        self.lying.see(cells, hand_cells, self.memory.changed_cells,
+                       self.hand_grid.rim_cells(self._valid), self.hand_grid.cell_mm2)
+        self.memory.left_out = self.lying.left_out
 
     def _of_pieces(self, explained: np.ndarray, dets: Detections) -> np.ndarray:
         """A view mask of the stages' pieces kept only round the pieces of ``dets`` (each

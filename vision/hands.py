@@ -27,6 +27,7 @@ from vision.hand_features import (
 )
 from vision.hand_grid import HandGrid
 from vision.hand_judge import HandJudgeConfig, judge_for
+from vision.hand_lying import LyingConfig
 from vision.hand_maps import HandMaps, hand_maps
 from vision.hand_roots import RootTestConfig, narrow_root
 from vision.hand_sheets import SheetTestConfig, is_sheet
@@ -101,6 +102,10 @@ class HandConfig:
         trees see all of them but three they score under 0.25 anyway. The sample playthrough's
         hand only the rules keep (frame 022) has 0.71; the blind's stripe of render 63023
         (``tests/vision/test_tile_tables.py``) 0.26.
+    lying: Live (a remembered table), a blob called a hand that stays unchanged for a few
+        frames and whose change does not meet the play area's rim over a wrist (no arm
+        reaches in to it: a mug, a phone, a sheet set down) is an object left lying, and no
+        longer holds the game (:mod:`vision.hand_lying`); None: a hand until it goes.
     """
 
     cells_across: int = 160
@@ -123,6 +128,7 @@ class HandConfig:
     keep_pieces: bool = True
     rules_max_chroma_z: float | None = 1.5
     rules_min_chroma_z: float = 0.4
+    lying: LyingConfig | None = field(default_factory=LyingConfig)
 
 
 def detect_hands(cfg: HandConfig, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
@@ -422,12 +428,16 @@ class TableMemory:
         self._pending: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = None
         self.changed_cells: np.ndarray | None = None
         """Grid cells that changed at all on the last frame (uint8 0/1); None before a memory."""
+        self.left_out: np.ndarray | None = None
+        """Grid cells of objects left lying (bool (rows, cols), :mod:`vision.hand_lying`):
+        never a change, and not learnt (the table under the object is kept); None: none."""
 
     def reset(self) -> None:
         """Forgets the table."""
         self._ref = None
         self._pending = None
         self.changed_cells = None
+        self.left_out = None
 
     def update(self, grid: HandGrid, frame_bgr: np.ndarray, explained: np.ndarray,
                valid: np.ndarray, cells: np.ndarray | None = None) -> tuple[bool, np.ndarray]:
@@ -458,6 +468,8 @@ class TableMemory:
         none = np.zeros((sh, sw), np.uint8)
         small = (grid.cells_of(frame_bgr) if cells is None else cells).astype(np.float32)
         ok = grid.play_cells(valid)
+        if self.left_out is not None and self.left_out.shape == ok.shape:
+            ok = ok & ~self.left_out  # an object left lying: no change, nor the light's
         # a cell partly over a piece changes with it, even when its centre is off the piece
         ex = cv2.dilate((grid.sample(explained) > 0).astype(np.uint8), np.ones((3, 3), np.uint8)
                         ) > 0
@@ -534,4 +546,6 @@ class TableMemory:
                 self._ref = self._ref + rate * (small - self._ref)
         else:
             rate = np.where(changed, np.where(ex, 1.0, cfg.absorb), cfg.learn)
+            if self.left_out is not None and self.left_out.shape == rate.shape:
+                rate = np.where(self.left_out, 0.0, rate)  # the table under it is kept
             self._ref = ref + rate[..., None].astype(np.float32) * (small - ref)

@@ -19,17 +19,14 @@ where it repeats).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
 
-from vision.centres import local_maxima
 from vision.detections import Detections
 from vision.post_candidates import local_level
 from vision.post_level import for_posts, post_channels
-from vision.post_pattern import PostPatternConfig, two_ways
+from vision.post_pattern import PostPatternConfig, pattern_matches, two_ways
 from vision.posts import PostConfig, post_outline
 from vision.prepare import Prepared
 
@@ -82,7 +79,7 @@ def likeness(pattern: PostPatternConfig, level: np.ndarray, px_per_mm: float,
     >>> likeness(PostPatternConfig(), lv, 1.0, square, 5.0, 4) is None
     True
     """
-    found = _copies(pattern, level, px_per_mm, outline_px, radius_mm)
+    found = pattern_matches(pattern, level, px_per_mm, outline_px, radius_mm)
     if found is None:
         return None
     shift, score = found
@@ -90,7 +87,8 @@ def likeness(pattern: PostPatternConfig, level: np.ndarray, px_per_mm: float,
         return None
     mine = float(np.median(score[:top]))
     best = shift[0]
-    other = _copies(pattern, level, px_per_mm, outline_px + best, radius_mm, 0.0)
+    other = pattern_matches(pattern, level, px_per_mm, outline_px + best, radius_mm,
+                            0.0)
     if other is None:
         return None
     oshift, oscore = other
@@ -98,35 +96,6 @@ def likeness(pattern: PostPatternConfig, level: np.ndarray, px_per_mm: float,
     if not (~back).any():
         return None
     return mine, float(np.median(oscore[~back][:top]))
-
-
-def _copies(pattern: PostPatternConfig, level: np.ndarray, px_per_mm: float,
-            outline_px: np.ndarray, radius_mm: float, least: float | None = None
-            ) -> tuple[np.ndarray, np.ndarray] | None:
-    """The shifts (K, 2, view pixels) at which the place round ``outline_px`` is found again
-    (local maxima of the normalised correlation at least ``least``, default the pattern
-    test's, between ``min_shift`` diameters and ``max_shift_mm`` away), the best first, and
-    their correlations; None where the place or its search is cut by the view's edge."""
-    s = px_per_mm
-    r = radius_mm * s
-    h, w = level.shape
-    grow = pattern.margin * r
-    x0, y0 = (math.floor(v - grow) for v in outline_px.min(axis=0))
-    x1, y1 = (math.ceil(v + grow) + 1 for v in outline_px.max(axis=0))
-    reach = math.ceil(pattern.max_shift_mm * s)
-    xa, ya = max(0, x0 - reach), max(0, y0 - reach)
-    xb, yb = min(w, x1 + reach), min(h, y1 + reach)
-    if x0 < 0 or y0 < 0 or x1 > w or y1 > h or xb - xa < x1 - x0 + 2 or yb - ya < y1 - y0 + 2:
-        return None
-    patch = level[y0:y1, x0:x1]
-    if float(patch.std()) < 1.0:
-        return None
-    match = cv2.matchTemplate(level[ya:yb, xa:xb], patch, cv2.TM_CCOEFF_NORMED)
-    xy, score = local_maxima(match, 3, pattern.min_match if least is None else least)
-    shift = (xy + np.array([xa - x0, ya - y0])).astype(float).reshape(-1, 2)
-    far = np.hypot(shift[:, 0], shift[:, 1])
-    keep = (far >= pattern.min_shift * 2 * r) & (far <= reach)
-    return shift[keep], score[keep]
 
 
 def cloth_posts(cfg: PostClothConfig, posts: PostConfig, prep: Prepared,

@@ -79,6 +79,17 @@ def pattern_copies(cfg: PostPatternConfig, level: np.ndarray, px_per_mm: float,
     >>> len(pattern_copies(PostPatternConfig(), lone, 1.0, square, 5.0))
     0
     """
+    found = pattern_matches(cfg, level, px_per_mm, outline_px, radius_mm)
+    return np.zeros((0, 2)) if found is None else found[0]
+
+
+def pattern_matches(cfg: PostPatternConfig, level: np.ndarray, px_per_mm: float,
+                    outline_px: np.ndarray, radius_mm: float, least: float | None = None
+                    ) -> tuple[np.ndarray, np.ndarray] | None:
+    """:func:`pattern_copies` with the correlation of each copy: the shifts (K, 2, view
+    pixels), as local maxima of the normalised correlation at least ``least`` (default
+    ``cfg.min_match``), and their correlations; None where the place or its search is cut by
+    the view's edge, or the place is flat."""
     s = px_per_mm
     r = radius_mm * s
     h, w = level.shape
@@ -89,16 +100,16 @@ def pattern_copies(cfg: PostPatternConfig, level: np.ndarray, px_per_mm: float,
     xa, ya = max(0, x0 - reach), max(0, y0 - reach)
     xb, yb = min(w, x1 + reach), min(h, y1 + reach)
     if x0 < 0 or y0 < 0 or x1 > w or y1 > h or xb - xa < x1 - x0 + 2 or yb - ya < y1 - y0 + 2:
-        return np.zeros((0, 2))
+        return None
     patch = level[y0:y1, x0:x1]
     if float(patch.std()) < 1.0:
-        return np.zeros((0, 2))
+        return None
     match = cv2.matchTemplate(level[ya:yb, xa:xb], patch, cv2.TM_CCOEFF_NORMED)
-    xy, _score = local_maxima(match, 3, cfg.min_match)
+    xy, score = local_maxima(match, 3, cfg.min_match if least is None else least)
     shift = (xy + np.array([xa - x0, ya - y0])).astype(float).reshape(-1, 2)
     far = np.hypot(shift[:, 0], shift[:, 1])
     keep = (far >= cfg.min_shift * 2 * r) & (far <= reach)
-    return shift[keep]
+    return shift[keep], score[keep]
 
 
 def on_lattice(cfg: PostPatternConfig, shifts: np.ndarray, share: float = 0.0) -> bool:

@@ -25,7 +25,7 @@ from vision.detections import Detections
 from vision.hand_lying import LyingObjects, StillLimits
 from vision.hands import HandConfig, HandGrid, MemoryConfig, TableMemory, detect_hands
 from vision.io import as_bgr
-from vision.local_read import LocalReadConfig, Plan, Reading
+from vision.local_read import LocalReadConfig, Plan, Reading, changed_cells
 from vision.local_read import merge as merge_local
 from vision.local_read import plan as plan_local
 from vision.namer import Namer, NamerConfig, name_detections
@@ -635,9 +635,7 @@ class Detector:
         last = self._last_cells
         if cfg.still_change is None or last is None or last.shape != cells.shape:
             return False
-        diff = cv2.absdiff(cells, last)
-        limit = np.maximum(cfg.still_change, cfg.still_share * last.astype(np.float32))
-        return not bool(np.any(diff > limit))
+        return not bool(changed_cells(cells, last, cfg.still_change, cfg.still_share).any())
 
     def _post_neighbours(self, prep: Prepared, frame: np.ndarray, dets: Detections
                          ) -> Detections:

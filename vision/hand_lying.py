@@ -30,6 +30,8 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
+from vision.local_read import changed_cells
+
 
 @dataclass(frozen=True)
 class LyingConfig:
@@ -61,15 +63,15 @@ class StillLimits:
     def moved(self, now: np.ndarray, before: np.ndarray) -> np.ndarray:
         """Cells (bool (rows, cols)) that changed past the limits between two frames' cells
         (uint8 (rows, cols, 3))."""
-        diff = cv2.absdiff(now, before).astype(np.float32)
-        limit = np.maximum(self.change, self.share * before.astype(np.float32))
-        return (diff > limit).any(axis=2)
+        return changed_cells(now, before, self.change, self.share)
 
 
 def rim_reach_mm(blob: np.ndarray, changed: np.ndarray, rim: np.ndarray,
                  cell_mm2: np.ndarray) -> float:
     """How far (mm along the play area's rim) the change a blob belongs to meets the rim: the
-    blob's cells with the changed cells joined to it (8-connected), on the rim cells (two deep).
+    blob's cells with the changed cells joined to it (8-connected), each such part's cells on
+    the rim cells (two deep, so half their count) times those cells' size; the largest part's.
+    One labelling for all the blobs of ``blob`` (the watch runs on every frame).
 
     >>> blob = np.zeros((6, 8), bool); blob[2:4, 3:5] = True
     >>> rim = np.zeros((6, 8), bool); rim[:, :2] = True
@@ -80,15 +82,13 @@ def rim_reach_mm(blob: np.ndarray, changed: np.ndarray, rim: np.ndarray,
     >>> rim_reach_mm(blob, arm, rim, area)
     20.0
     """
-    joined = (blob | changed).astype(np.uint8)
-    _, labels = cv2.connectedComponents(joined, connectivity=8)
+    _, labels = cv2.connectedComponents((blob | changed).astype(np.uint8), connectivity=8)
     ids = np.unique(labels[blob])
-    part = np.isin(labels, ids[ids > 0])
-    on = part & rim
+    on = rim & np.isin(labels, ids[ids > 0])
     if not on.any():
         return 0.0
-    cell_mm = float(np.sqrt(max(float(np.median(cell_mm2[part])), 1e-6)))
-    return float(np.count_nonzero(on)) / 2.0 * cell_mm
+    lab = labels[on]
+    return float(np.bincount(lab, weights=np.sqrt(cell_mm2[on])).max()) / 2.0
 
 
 class LyingObjects:
@@ -161,21 +161,9 @@ class LyingObjects:
                     cell_mm2: np.ndarray) -> tuple[np.ndarray, bool]:
         """The hand's cells when none of them can be an arm (the change each blob belongs to,
         :func:`rim_reach_mm`, meets the rim over less than a wrist), bool (rows, cols), and
-        whether one may be (then nothing is a candidate). One labelling for all the blobs (the
-        watch runs on every frame)."""
-        _, labels = cv2.connectedComponents((hand | changed).astype(np.uint8), connectivity=8)
-        ids = np.unique(labels[hand])
-        ids = ids[ids > 0]
-        on = rim & np.isin(labels, ids)
-        if on.any():
-            lab = labels[on]
-            n = int(lab.max()) + 1
-            count = np.bincount(lab, minlength=n).astype(np.float64)
-            length = np.bincount(lab, weights=np.sqrt(cell_mm2[on]), minlength=n)
-            # (each component's cells on the rim, two deep, times its cells' size there)
-            reach = count / 2.0 * length / np.maximum(count, 1.0)
-            if (reach >= self.cfg.min_root_mm).any():
-                return np.zeros(hand.shape, bool), True
+        whether one may be (then nothing is a candidate)."""
+        if rim_reach_mm(hand, changed, rim, cell_mm2) >= self.cfg.min_root_mm:
+            return np.zeros(hand.shape, bool), True
         return hand, False
 
     def _take_back(self, cells: np.ndarray) -> None:

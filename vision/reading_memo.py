@@ -30,6 +30,7 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.hand_grid import HandGrid
+from vision.local_read import changed_cells
 from vision.square_fit import side_turn_deg
 
 
@@ -193,8 +194,7 @@ class ReadingMemo:
             return True
         moved = self._moved.get(source)
         if moved is None:  # once per frame kept from: a sum table of its moved cells
-            limit = np.maximum(self.change, self.share * then.astype(np.float32))
-            cells = (cv2.absdiff(self._cells, then) > limit).any(axis=2)
+            cells = changed_cells(self._cells, then, self.change, self.share)
             moved = self._moved[source] = cv2.integral(cells.astype(np.uint8))
         r0, r1, c0, c1 = (int(v) for v in box)
         return not moved[r1, c1] - moved[r0, c1] - moved[r1, c0] + moved[r0, c0]

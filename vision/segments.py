@@ -21,7 +21,12 @@ from vision.blobs import blobs
 from vision.detections import Detections
 from vision.prepare import Prepared, fill_holes
 from vision.segment_domes import DomeConfig, dome_centres
-from vision.segment_features import candidate_features, candidate_images, disc_features
+from vision.segment_features import (
+    N_FEATURES,
+    candidate_features,
+    candidate_images,
+    disc_features,
+)
 from vision.segment_judge import SegmentJudgeConfig, judge_for
 from vision.segment_light import without_bands
 from vision.segment_mask import (
@@ -677,6 +682,8 @@ def judged_view(cfg: SegmentConfig, prep: Prepared, exclude: np.ndarray | None =
     cand = segment_candidates(cfg, prep, exclude)
     if cfg.judge is None:
         return JudgedView(prep, cand, None)
+    if not len(cand.centres_px):  # (no view's images made for no candidate)
+        return JudgedView(prep, cand, np.zeros((0, N_FEATURES), np.float32))
     off = cand.off_table
     feats = (disc_features(candidate_images(prep, cand.mask, None, cfg.mask.table_window_mm),
                            cand.centres_px, cand.r_px) if off is None else

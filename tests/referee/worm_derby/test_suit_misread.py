@@ -1,0 +1,71 @@
+"""A coin read with another worm's suit (issue 13 item 3: the previous accepted table resolves
+doubtful readings of pieces that did not move): the worm lying still shows all its coins where
+they lay and one more where none of its coins lay, the mover's worm one coin short, so that
+coin is the mover's (:func:`referee.worm_derby.reading._mover_coin_read_as_still`)."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee.worm_derby.reading import ReadingRules, reconcile
+from tabletop.scene import Scene
+from tests.referee.worm_derby.helpers import (
+    FIRST,
+    MOONS0,
+    OBSTACLE,
+    SUNS0,
+    D,
+    course,
+    line,
+    new_game,
+    play,
+    roll,
+    said,
+    seen,
+    started,
+)
+
+
+def moved(steps: int, head_as: str) -> list:
+    """Suns' worm ``steps`` steps on, its head read as a ``head_as`` coin."""
+    worm = line(-40, steps * D, 6, "suns")
+    return [*worm[:-1], replace(worm[-1], suit=head_as)]
+
+
+def test_steps_a_move_too_long_is_called_though_the_movers_head_reads_as_the_other_worms():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), moved(3, "moons"), MOONS0))
+    assert said(out) == [("Verdict", "suns", "steps")]
+
+
+def test_steps_a_legal_move_is_confirmed_though_the_movers_head_reads_as_the_other_worms():
+    game = new_game()
+    state = started(game, FIRST)
+    state, _ = play(game, state, roll("suns", "2"))
+    after, out = play(game, state, seen(course(obstacles=[OBSTACLE]), moved(2, "moons"), MOONS0))
+    assert said(out) == [("Verdict", "suns", "ok")]
+    assert after.table is not None
+    assert sum(1 for p in after.table.pieces if p.kind == "coin" and p.suit == "moons") == 6
+
+
+def test_shape_a_coin_read_as_a_still_worms_is_not_lent_when_that_worm_moved():
+    # moons' worm shows a coin off its old places and one of them missing: it may have moved
+    # (out of turn), so its extra coin is not the mover's
+    old = Scene.of([*SUNS0, *MOONS0])
+    moons = [*MOONS0[1:], *line(40, 6 * D, 2, "moons")]
+    new = Scene.of([*line(-40, 2 * D, 5, "suns"), *moons])
+    r = reconcile(old, new, ReadingRules(D, 50.8, {"suns": 6, "moons": 6}, "suns",
+                                         frozenset({"suns", "moons"})))
+    assert not r.complete
+    assert not any("whose worm lies still" in s for s in r.resolved)
+
+
+def test_shape_a_coin_of_a_still_worm_far_from_the_mover_is_not_lent():
+    old = Scene.of([*SUNS0, *MOONS0])
+    far = line(300, 0, 1, "moons")
+    new = Scene.of([*line(-40, 2 * D, 5, "suns"), *MOONS0, *far])
+    r = reconcile(old, new, ReadingRules(D, 50.8, {"suns": 6, "moons": 6}, "suns",
+                                         frozenset({"suns", "moons"})))
+    assert not r.complete

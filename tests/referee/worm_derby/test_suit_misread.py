@@ -69,3 +69,24 @@ def test_shape_a_coin_of_a_still_worm_far_from_the_mover_is_not_lent():
     r = reconcile(old, new, ReadingRules(D, 50.8, {"suns": 6, "moons": 6}, "suns",
                                          frozenset({"suns", "moons"})))
     assert not r.complete
+
+
+def test_setup_a_first_table_with_a_coin_read_as_the_other_worms_is_set_up():
+    # moons' head read as a sun: suns' coins are two chains, moons' worm one short; the coin
+    # joins moons' worm and leaves suns' one chain, so it is moons'
+    game = new_game()
+    first = seen(course(obstacles=[OBSTACLE]), SUNS0, MOONS0[:-1],
+                 replace(MOONS0[-1], suit="suns"))
+    step = game.step(game.initial_state(), first, 1)
+    assert said(step.outputs) == [("Verdict", None, "ok")]
+    assert step.state.table is not None
+    assert sum(1 for p in step.state.table.pieces if p.kind == "coin" and p.suit == "moons") == 6
+
+
+def test_setup_a_coin_read_as_the_other_worms_that_fits_neither_way_is_asked_about():
+    # suns' worm one coin too many as one chain: which coin is not suns' is not known
+    game = new_game()
+    first = seen(course(obstacles=[OBSTACLE]), SUNS0, replace(SUNS0[0], y_mm=-D, suit="suns"),
+                 MOONS0[:-1])
+    step = game.step(game.initial_state(), first, 1)
+    assert not any(getattr(o, "legal", False) for o in step.outputs)

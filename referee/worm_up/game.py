@@ -761,7 +761,10 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         A segment read with another worm's colour is put right
         (:func:`referee.worm_up.colour_misread.recolour_misread`); a worm that did not move,
         read one segment short, keeps it where it lay
-        (:func:`referee.worm_up.still_worms.fill_still_worms`)."""
+        (:func:`referee.worm_up.still_worms.fill_still_worms`), and after a table in doubt,
+        where the reading in doubt showed it whole (it has not moved since that reading:
+        203417, blue's move in doubt taken back to where it lay when it was read short later,
+        then called a ``turn`` foul when it was read whole where it lay since)."""
         if state.guessed:  # a worm seen whole tells where its segment never seen lies
             seen = read_table(self, scene)
             state = settle_guesses(state, {p: seen.centres(p) for p in self.players},
@@ -769,6 +772,9 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         scene = recolour_misread(state.worms, scene, self.diameter_mm,
                                  self.settings.chain_gap_mm, self.settings.still_mm)
         scene = fill_still_worms(state.worms, scene, self.diameter_mm)
+        if state.doubted and state.doubted_reading is not None:
+            scene = fill_still_worms(self._whole_in(state.doubted_reading), scene,
+                                     self.diameter_mm)
         read = read_table(self, scene)
         try:
             check_counts(self, read, Rule.PIECES)
@@ -803,6 +809,17 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             step = self._one_move(state, scene, read, seq, still, changed, moved_post)
             return Step(step.state, (*told, *step.outputs))
         return self._one_move(state, scene, read, seq, still, changed, moved_post)
+
+    def _whole_in(self, scene: Scene) -> list[Worm]:
+        """The worms ``scene`` shows whole (every segment, one chain), as read."""
+        read = read_table(self, scene)
+        out = []
+        for p in self.players:
+            pts = read.centres(p)
+            if len(pts) == self.settings.segments and geo.best_chain(
+                    pts, self.diameter_mm, self.settings.chain_gap_mm) is not None:
+                out.append(Worm(p, tuple(pts)))
+        return out
 
     def _beside_a_worm_in_doubt(self, state: WormUpState, scene: Scene, read: TableRead,
                                 seq: int, broken: RuleBroken) -> Step[WormUpState] | None:

@@ -354,11 +354,6 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             if not all(self._phantoms_add_no_count(state.worm(p).centres_mm, read.centres(p),
                                                    unsure[p]) for p in short):
                 return None
-            split = [p for p in short if self._split_counts(state.worm(p).centres_mm,
-                                                           read.centres(p))]
-            if split and next(iter(said)) != tuple((p, False, Rule.SHAPE.value) for p in split):
-                return None  # under a count no chain holds the worm is split (shape): which
-                # rule the move breaks rests on where its segment not seen lies (198485)
             note = (f" Segments of {whose} worm are not seen; wherever they lie, the move "
                     f"breaks this rule.")
             return Step(first.state, tuple(replace(o, reason=o.reason + note)
@@ -374,14 +369,6 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         s, d = self.settings, self.diameter_mm
         return [j for j in counts_possible(old, seen, s.still_mm)
                 if chain_can_hold(old, seen, j, s.still_mm, d, s.chain_gap_mm)]
-
-    def _split_counts(self, old: tuple[Point2, ...], seen: list[Point2]) -> list[int]:
-        """The counts a worm that lay at ``old``, read as ``seen``, may have moved tail to head
-        that no chain can hold: with its segments not seen where that count leaves them (one
-        still where it lay at its tail), the worm is split, a ``shape`` foul."""
-        s, d = self.settings, self.diameter_mm
-        return [j for j in counts_possible(old, seen, s.still_mm)
-                if not chain_can_hold(old, seen, j, s.still_mm, d, s.chain_gap_mm)]
 
     def _phantoms_add_no_count(self, old: tuple[Point2, ...], seen: list[Point2],
                                unsure: list[int]) -> bool:

@@ -37,8 +37,11 @@ Prints ``name=value`` lines per game (``worm-derby.basic.false_alarms=0``) and i
 ``--misread P`` skips rendering and vision: the exact records, each still read twice and each
 reading misread with chance ``P`` (a piece not seen, or a piece 3 mm off), go through
 the same table, read twice as the pipeline reads (:func:`live.read_twice.merge_readings`);
-``--same-miss`` makes the second reading lack what the first lacked. The referee's share of
-trust in seconds, on as many seeds as wanted. ``--games worm-derby`` names its three variants.
+``--same-miss`` makes the second reading lack what the first lacked. ``--suit-misread Q``
+(alone or beside ``--misread``) reads, with chance ``Q`` per reading, one coin (a Worm Up!
+segment) as the suit (colour) of another on the table; with ``--same-miss`` the second reading
+misreads it alike. The referee's share of trust in seconds, on as many seeds as wanted.
+``--games worm-derby`` names its three variants.
 
 The seeds of ``--seed`` were never used to tune anything; the test suite runs a short version
 (``tests/referee/test_trust.py``).

@@ -12,7 +12,9 @@ the accepted table:
   lies over; a tile read face up where a
   face-down one lay (or the other way) keeps its face; a coin read without a suit, or with a
   suit that makes one worm too long and another too short, where such a coin lay keeps that
-  coin's suit; a piece read a few millimetres off its old place (less than half a coin) stayed;
+  coin's suit, and a coin of a worm lying still read where none of its coins lay is the
+  mover's one coin short (:func:`_mover_coin_read_as_still`); a piece read a few
+  millimetres off its old place (less than half a coin) stayed;
 - guesses make it *incomplete*, with :class:`ReadingDoubt` values saying what looks wrong: a
   tile not seen and not covered, or a coin of a worm not on the move, is put back where it lay;
   a tile where none was, or a coin of no worm in the race, is left out; a coin missing from the

@@ -1,7 +1,8 @@
 """A coin read with another worm's suit (issue 13 item 3: the previous accepted table resolves
 doubtful readings of pieces that did not move): the worm lying still shows all its coins where
 they lay and one more where none of its coins lay, the mover's worm one coin short, so that
-coin is the mover's (:func:`referee.worm_derby.reading._mover_coin_read_as_still`)."""
+coin is the mover's, or a worm's moved out of turn
+(:func:`referee.worm_derby.reading._coin_read_as_still`)."""
 
 from __future__ import annotations
 
@@ -90,3 +91,16 @@ def test_setup_a_coin_read_as_the_other_worms_that_fits_neither_way_is_asked_abo
                  MOONS0[:-1])
     step = game.step(game.initial_state(), first, 1)
     assert not any(getattr(o, "legal", False) for o in step.outputs)
+
+
+def test_turn_a_worm_moved_out_of_turn_is_called_though_a_new_coin_reads_as_the_rollers():
+    game = new_game()
+    state = started(game, FIRST)
+    state, out = play(game, state, roll("suns", "2"),
+                      seen(course(obstacles=[OBSTACLE]), line(-40, 2 * D, 6, "suns"), MOONS0),
+                      roll("moons", "2"))
+    assert said(out)[0] == ("Verdict", "suns", "ok")
+    worm = line(-40, 4 * D, 6, "suns")  # two steps more; its first new coin read as a moon
+    worm[4] = replace(worm[4], suit="moons")
+    _, out = play(game, state, seen(course(obstacles=[OBSTACLE]), worm, MOONS0))
+    assert said(out) == [("Verdict", "suns", "turn")]

@@ -37,8 +37,11 @@ Prints ``name=value`` lines per game (``worm-derby.basic.false_alarms=0``) and i
 ``--misread P`` skips rendering and vision: the exact records, each still read twice and each
 reading misread with chance ``P`` (a piece not seen, or a piece 3 mm off), go through
 the same table, read twice as the pipeline reads (:func:`live.read_twice.merge_readings`);
-``--same-miss`` makes the second reading lack what the first lacked. The referee's share of
-trust in seconds, on as many seeds as wanted. ``--games worm-derby`` names its three variants.
+``--same-miss`` makes the second reading lack what the first lacked. ``--suit-misread Q``
+(alone or beside ``--misread``) reads, with chance ``Q`` per reading, one coin (a Worm Up!
+segment) as the suit (colour) of another on the table; with ``--same-miss`` the second reading
+misreads it alike. The referee's share of trust in seconds, on as many seeds as wanted.
+``--games worm-derby`` names its three variants.
 
 The seeds of ``--seed`` were never used to tune anything; the test suite runs a short version
 (``tests/referee/test_trust.py``).
@@ -1205,7 +1208,41 @@ def rescore(play: Playthrough, dump: Path) -> Score:
     return _score(play, said, seen)
 
 
-def misread(play: Playthrough, seed: int, p: float, same_miss: bool = False) -> Score:
+SuitMisread = tuple[int, str, str]
+"""A piece read as another suit or colour: its index in the true scene, the attribute
+(``suit`` or ``color``) and the value read."""
+
+
+def _as_another_suit(scene: Scene, rng: random.Random, p: float) -> SuitMisread | None:
+    """With chance ``p``, one coin (or Worm Up! segment) of ``scene`` read with the suit (the
+    colour) of another coin (segment) of the table: a worm's coin read as another worm's, the
+    misread that makes one worm look a coin long and another a coin short. None: read right."""
+    if p <= 0 or rng.random() >= p:
+        return None
+    attr_of = {"coin": "suit", "segment": "color"}
+    ks = [k for k, q in enumerate(scene.pieces)
+          if q.kind in attr_of and getattr(q, attr_of[q.kind]) is not None]
+    if not ks:
+        return None
+    k = rng.choice(ks)
+    q = scene.pieces[k]
+    attr = attr_of[q.kind]
+    others = sorted({getattr(o, attr) for o in scene.pieces if o.kind == q.kind
+                     and getattr(o, attr) not in (None, getattr(q, attr))})
+    return (k, attr, rng.choice(others)) if others else None
+
+
+def _read_as(scene: Scene, swap: SuitMisread | None) -> Scene:
+    """``scene`` with the piece of ``swap`` read as its other suit or colour."""
+    if swap is None:
+        return scene
+    k, attr, value = swap
+    q = replace(scene.pieces[k], **{attr: value})
+    return replace(scene, pieces=(*scene.pieces[:k], q, *scene.pieces[k + 1:]))
+
+
+def misread(play: Playthrough, seed: int, p: float, same_miss: bool = False,
+            suit: float = 0.0) -> Score:
     """The playthrough as exact records misread as a camera may (no rendering, no vision): each
     still table's reading, with chance ``p``, lacks one piece; else, with chance ``p``, has one
     piece read up to 3 mm off. Each still is read twice (two misreadings), as the pipeline
@@ -1213,16 +1250,23 @@ def misread(play: Playthrough, seed: int, p: float, same_miss: bool = False) -> 
     with the second (:func:`live.read_twice.merge_readings`), else both are judged in turn.
     The referee's share of trust, quick enough to run on many seeds. ``same_miss``: a piece
     the first reading lacks is lacking in the second too (a camera misses a place, a coin
-    beside a tile, in every frame)."""
+    beside a tile, in every frame). ``suit``: besides, with this chance, each reading reads one
+    coin (Worm Up!: one segment) as the suit (colour) of another on the table
+    (:func:`_as_another_suit`; drawn from a random stream of its own, so ``suit`` 0 reads as
+    before); with ``same_miss`` the second reading misreads it the same way."""
     from live.read_twice import merge_readings, objected
 
     rng = random.Random(seed * 7919 + len(play.steps))
+    suit_rng = random.Random(seed * 7919 + len(play.steps) + 1)
 
     def read(table: Table, s: Still, _n: int) -> list[Scene]:
         readings = []
         missed: int | None = None
-        for _ in range(2):
-            scene = s.scene
+        swap: SuitMisread | None = None
+        for n in range(2):
+            if not (same_miss and n == 1 and swap is not None):
+                swap = _as_another_suit(s.scene, suit_rng, suit)
+            scene = _read_as(s.scene, swap)
             if same_miss and missed is not None:
                 scene = replace(scene, pieces=scene.pieces[:missed] + scene.pieces[missed + 1:])
             elif rng.random() < p and scene.pieces:
@@ -1443,6 +1487,10 @@ def main(argv: list[str] | None = None) -> int:
                          "(a piece not seen, or read 3 mm off; see misread())")
     ap.add_argument("--same-miss", action="store_true",
                     help="with --misread: a piece a reading lacks, the second lacks too")
+    ap.add_argument("--suit-misread", type=float, metavar="Q", default=0.0,
+                    help="no rendering: besides --misread (0 when not given), a coin or Worm "
+                         "Up! segment read as another's suit or colour with chance Q per reading "
+                         "(with --same-miss, the second reading too; see misread())")
     ap.add_argument("--first-misread", choices=sorted(FIRST_MISREADS),
                     help="no rendering: the exact records with the first still tables misread "
                          "this way (see first_misread())")
@@ -1468,8 +1516,9 @@ def main(argv: list[str] | None = None) -> int:
                 Path(args.dump) / f"{play.name}-{seed}.jsonl"
             if args.first_misread is not None:
                 score = first_misread(play, args.first_misread, args.first_stills)
-            elif args.misread is not None:
-                score = misread(play, seed, args.misread, args.same_miss)
+            elif args.misread is not None or args.suit_misread:
+                score = misread(play, seed, args.misread or 0.0, args.same_miss,
+                                args.suit_misread)
             elif args.rescore:
                 assert dump is not None
                 score = rescore(play, dump)
@@ -1484,7 +1533,8 @@ def main(argv: list[str] | None = None) -> int:
             if args.verbose:
                 for n in score.notes:
                     print(f"# {play.name} seed {seed}: {n}", file=sys.stderr)
-        if not args.rescore and args.misread is None and args.first_misread is None and \
+        if not args.rescore and args.misread is None and not args.suit_misread and \
+                args.first_misread is None and \
                 not args.short and any(
                 g.startswith("worm-derby") for g in games):
             read, there = gap_coins(seed, args.table, args.light)

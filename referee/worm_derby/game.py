@@ -68,6 +68,7 @@ from referee.worm_derby.start_gaps import start_gap_coins
 from referee.worm_derby.state import DerbyState, WormTrack, unwrap_from
 from referee.worm_derby.steps import StepWorld
 from referee.worm_derby.suit_lending import REACH_COINS, lend_suits
+from referee.worm_derby.suit_swap import swap_stray_suit
 from referee.worm_derby.table import IGNORED_KINDS, scene_diff, tiles_as_they_were
 from referee.worm_derby.unseen_coin import unseen_coin_places, unseen_coin_ways
 from referee.worm_derby.words import at, count, possessive, sentence
@@ -1230,9 +1231,12 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
 
     def _judge_setup(self, state: DerbyState, scene: Scene, seq: int) -> Step[DerbyState]:
         """The first table: the course and the worms at the start (:mod:`.setup_rules`); a
-        coin read without a suit is the one worm's a coin short (:mod:`.suit_lending`)."""
+        coin read without a suit is the one worm's a coin short (:mod:`.suit_lending`), and
+        one read with another worm's suit, off that worm's chain, is the worm's it joins
+        (:mod:`.suit_swap`)."""
         lent, _ = lend_suits(scene.pieces, self.lengths, self.d)
-        scene = replace(scene, pieces=tuple(p for p in lent if p is not None))
+        scene = replace(scene, pieces=swap_stray_suit(
+            [p for p in lent if p is not None], self.lengths, self.d, self.settings)[0])
         setup = judge_setup(self, scene)
         filled: tuple[Event, ...] = ()
         if setup.problem is not None and setup.problem.doubt == COIN_MISREAD:
@@ -1565,7 +1569,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         :meth:`_judge_setup` reads a first table) and its setup, when no setup rule is
         broken; None otherwise."""
         lent, _ = lend_suits(scene.pieces, self.lengths, self.d)
-        scene = replace(scene, pieces=tuple(p for p in lent if p is not None))
+        scene = replace(scene, pieces=swap_stray_suit(
+            [p for p in lent if p is not None], self.lengths, self.d, self.settings)[0])
         setup = judge_setup(self, scene)
         if setup.problem is not None and setup.problem.doubt == COIN_MISREAD:
             gap = self._setup_gap_coin(scene)

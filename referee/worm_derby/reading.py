@@ -12,7 +12,9 @@ the accepted table:
   lies over; a tile read face up where a
   face-down one lay (or the other way) keeps its face; a coin read without a suit, or with a
   suit that makes one worm too long and another too short, where such a coin lay keeps that
-  coin's suit; a piece read a few millimetres off its old place (less than half a coin) stayed;
+  coin's suit, and a coin of a worm lying still read where none of its coins lay is the one
+  worm's a coin short (:func:`_coin_read_as_still`); a piece read a few
+  millimetres off its old place (less than half a coin) stayed;
 - guesses make it *incomplete*, with :class:`ReadingDoubt` values saying what looks wrong: a
   tile not seen and not covered, or a coin of a worm not on the move, is put back where it lay;
   a tile where none was, or a coin of no worm in the race, is left out; a coin missing from the
@@ -46,7 +48,7 @@ from dataclasses import dataclass, field, replace
 from referee.worm_derby.misplaced import misplaced_coins
 from referee.worm_derby.partial import fits_lying_still
 from referee.worm_derby.settings import DEFAULT_SETTINGS
-from referee.worm_derby.suit_lending import lend_suits
+from referee.worm_derby.suit_lending import REACH_COINS, lend_suits
 from referee.worm_derby.table import IGNORED_KINDS
 from referee.worm_derby.words import at, possessive
 from tabletop.scene import Piece, Point2, Scene
@@ -322,6 +324,48 @@ def _slid_on_an_ace(old_p: list[Piece], new_p: tuple[Piece, ...], gone: list[int
     return (near[0], came[0]) if len(near) == 1 else None
 
 
+def _coin_read_as_still(pieces: list[Piece | None], old_coins: list[tuple[int, Piece]],
+                        rules: ReadingRules) -> list[str]:
+    """A coin of one worm read with the suit of a worm lying still (issue 13: the previous
+    accepted table resolves a doubtful reading of pieces that did not move): that worm shows
+    every one of its coins where it lay and one coin more, where none of its coins lay, so that
+    coin is none of its own (a worm that does not move keeps its coins, and the steps of a move
+    lift them); one other worm shows one coin too few (the mover's, or a worm moved out of
+    turn), and the coin lies within :data:`referee.worm_derby.suit_lending.REACH_COINS` coin
+    widths of that worm's coins (seen now, or where they lay): it is that worm's coin, its suit
+    misread. Puts the suit right in ``pieces`` (the coin keeps its place and index: a plain
+    misread, like a coin where one lay read with another worm's suit) and says what it did.
+    Nothing when the worm showing one too many may get a coin back (an eaten coin, on an ace),
+    or more than one coin or worm is off."""
+    counts = Counter(p.suit for p in pieces if p is not None and p.kind == "coin")
+    over = [player for player, n in rules.lengths.items()
+            if player not in rules.may_gain_one and counts[player] == n + 1]
+    short = [player for player, n in rules.lengths.items() if counts[player] == n - 1]
+    if len(over) != 1 or len(short) != 1 or any(
+            counts[player] != n for player, n in rules.lengths.items()
+            if player not in (over[0], short[0])):
+        return []
+    still, owner = over[0], short[0]
+    mine_at = _coins_at(pieces, still)
+    lay = [(k, p.centre_mm) for k, p in old_coins if p.suit == still]
+    if len(lay) != rules.lengths[still] or any(
+            _nearest(mine_at, c, rules.same_place_mm) is None for _, c in lay):
+        return []  # not every coin of it lies where it lay: it may have moved
+    extra = [j for j, c in mine_at if _nearest(lay, c, rules.stayed_mm) is None]
+    if len(extra) != 1:
+        return []
+    j = extra[0]
+    q = pieces[j]
+    assert q is not None
+    near = [c for _, c in _coins_at(pieces, owner)] + \
+        [p.centre_mm for _, p in old_coins if p.suit == owner]
+    if not any(math.dist(q.centre_mm, c) <= REACH_COINS * rules.coin_mm for c in near):
+        return []
+    pieces[j] = replace(q, suit=owner)
+    return [f"the coin at {at(q.centre_mm)} is {possessive(owner)} (read as "
+            f"{possessive(still)}, whose worm lies still where it lay)"]
+
+
 def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
     """The new reading checked against the accepted table ``old`` (see the module doc)."""
     pieces: list[Piece | None] = list(new.pieces)
@@ -418,6 +462,9 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
         if near is not None and near[1] > rules.same_place_mm:
             p = old_p[near[0]]
             pieces[j] = replace(seen_p, x_mm=p.x_mm, y_mm=p.y_mm)
+    # -- a coin of a worm lying still, where none of its coins lay, is the one worm's a coin
+    # short (its suit misread: :func:`_coin_read_as_still`)
+    resolved.extend(_coin_read_as_still(pieces, old_coins, rules))
     # -- coins of no worm in the race: one lying where such a coin lay stays (an obstacle);
     # a coin read without a suit is the one worm's a coin short, when it lies within its reach
     # (:mod:`.suit_lending`); any other is not judged

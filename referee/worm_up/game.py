@@ -49,6 +49,7 @@ from referee.base import Game, RuleBroken, Step, still_pending
 from referee.pending import Pending, SettlesFouls
 from referee.worm_up import geometry as geo
 from referee.worm_up.bidding import Rack, SecretBids
+from referee.worm_up.colour_misread import recolour_first, recolour_misread
 from referee.worm_up.end_short import (
     EndGuess,
     Line,
@@ -679,12 +680,16 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
     # ------------------------------------------------------------------ scenes
 
     def _setup_scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
-        """The first table: the worms set up by the rules, then bidding opens. A post misread
-        that explains a start against the rules is a doubt unless this reading agrees with the
-        reading in doubt before it, each with every post read confidently (read twice alike:
-        :mod:`referee.worm_up.post_misread`).
+        """The first table: the worms set up by the rules, then bidding opens (a segment read
+        with another worm's colour put right first: :mod:`referee.worm_up.colour_misread`). A
+        post misread that explains a start against the rules is a doubt unless this reading
+        agrees with the reading in doubt before it, each with every post read confidently
+        (read twice alike: :mod:`referee.worm_up.post_misread`).
         After a first table in doubt that the players bid on, a whole reading that breaks the
         start rules may show a worm already moved: a doubt, not a foul."""
+        s = self.settings
+        scene = recolour_first(scene, self.players, s.segments, self.diameter_mm,
+                               s.chain_gap_mm)
         earlier = state.doubted_reading
         sure = self.settings.misread_confidence
         twice = earlier is not None and agree(earlier, scene, self.settings.misread_mm) and \
@@ -753,13 +758,23 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
 
     def _scene(self, state: WormUpState, scene: Scene, seq: int) -> Step[WormUpState]:
         """A later table: one worm moved in its turn (and perhaps a finish post after an X).
-        A worm that did not move, read one segment short, keeps it where it lay
-        (:func:`referee.worm_up.still_worms.fill_still_worms`)."""
+        A segment read with another worm's colour is put right
+        (:func:`referee.worm_up.colour_misread.recolour_misread`); a worm that did not move,
+        read one segment short, keeps it where it lay
+        (:func:`referee.worm_up.still_worms.fill_still_worms`), and after a table in doubt,
+        where the reading in doubt showed it whole (it has not moved since that reading:
+        203417, blue's move in doubt taken back to where it lay when it was read short later,
+        then called a ``turn`` foul when it was read whole where it lay since)."""
         if state.guessed:  # a worm seen whole tells where its segment never seen lies
             seen = read_table(self, scene)
             state = settle_guesses(state, {p: seen.centres(p) for p in self.players},
                                    self.settings.still_mm)
+        scene = recolour_misread(state.worms, scene, self.diameter_mm,
+                                 self.settings.chain_gap_mm, self.settings.still_mm)
         scene = fill_still_worms(state.worms, scene, self.diameter_mm)
+        if state.doubted and state.doubted_reading is not None:
+            scene = fill_still_worms(self._whole_in(state.doubted_reading), scene,
+                                     self.diameter_mm)
         read = read_table(self, scene)
         try:
             check_counts(self, read, Rule.PIECES)
@@ -794,6 +809,17 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
             step = self._one_move(state, scene, read, seq, still, changed, moved_post)
             return Step(step.state, (*told, *step.outputs))
         return self._one_move(state, scene, read, seq, still, changed, moved_post)
+
+    def _whole_in(self, scene: Scene) -> list[Worm]:
+        """The worms ``scene`` shows whole (every segment, one chain), as read."""
+        read = read_table(self, scene)
+        out = []
+        for p in self.players:
+            pts = read.centres(p)
+            if len(pts) == self.settings.segments and geo.best_chain(
+                    pts, self.diameter_mm, self.settings.chain_gap_mm) is not None:
+                out.append(Worm(p, tuple(pts)))
+        return out
 
     def _beside_a_worm_in_doubt(self, state: WormUpState, scene: Scene, read: TableRead,
                                 seq: int, broken: RuleBroken) -> Step[WormUpState] | None:

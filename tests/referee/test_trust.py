@@ -171,3 +171,31 @@ def test_first_misread_a_worm_two_coins_short_at_the_start_and_a_pylon_read_face
         assert figures["false_alarms"] == "0" and figures["missed_fouls"] == "0", how
         if how == "two-coins-gone":
             assert figures["verdicts_missing"] == "0"
+
+
+def test_suit_misread_a_coin_or_segment_is_read_as_another_on_the_table_and_scored():
+    """The bench's suit misread (``--suit-misread``): one coin (a Worm Up! segment) read with
+    the suit (colour) of another piece of its kind on the table, the rest as they are; with
+    chance 0 nothing changes (the other misreads' random stream is its own)."""
+    import random
+
+    from bench.bench_trust import _as_another_suit, _read_as, main
+    from tabletop.scene import Piece, Scene
+
+    scene = Scene((Piece("coin", 0, 0, suit="suns"), Piece("coin", 19, 0, suit="moons"),
+                   Piece.tile(80, 0, 0, "down"), Piece("segment", 0, 50, color="red"),
+                   Piece("segment", 20, 50, color="blue")))
+    assert _as_another_suit(scene, random.Random(1), 0.0) is None
+    for seed in range(20):
+        swap = _as_another_suit(scene, random.Random(seed), 1.0)
+        assert swap is not None
+        read = _read_as(scene, swap)
+        changed = [(p, q) for p, q in zip(scene.pieces, read.pieces, strict=True) if p != q]
+        assert len(changed) == 1
+        (was, now), = changed
+        assert (was.kind, now.suit, now.color) in {("coin", "moons", None), ("coin", "suns", None),
+                                                   ("segment", None, "blue"),
+                                                   ("segment", None, "red")}
+        assert (now.suit or now.color) != (was.suit or was.color)
+    assert main(["--suit-misread", "1", "--plays", "1", "--short", "--games",
+                 "worm-derby.basic", "--seed", "203400"]) == 0

@@ -75,21 +75,24 @@ def face_offsets(radius_mm: float = RADIUS_MM) -> np.ndarray:
 
 
 def coin_readings(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.ndarray,
-                  inks_rgb: Mapping[str, tuple[int, int, int]], radius_mm: float = RADIUS_MM
-                  ) -> list[tuple[str | None, float, str]]:
+                  inks_rgb: Mapping[str, tuple[int, int, int]], radius_mm: float = RADIUS_MM,
+                  value_seen: np.ndarray | None = None) -> list[tuple[str | None, float, str]]:
     """``(suit or None, confidence, side)`` of each coin whose top face is seen at
     ``seen_mm`` (N, 2): side ``"down"`` (no suit) where its face shows its value's numeral,
-    black ink centred on it (:func:`vision.coin_value.numeral_shown`), else ``"up"``."""
+    black ink centred on it (:func:`vision.coin_value.numeral_shown`; where the ink's place
+    does not tell, as ``value_seen`` says: the namer sees a numeral rather than a crescent),
+    else ``"up"``."""
     seen = np.asarray(seen_mm, float).reshape(-1, 2)
     if not len(seen):
         return []
     r = round(radius_mm, 3)
     px = face_patches(frame_bgr, calibration, seen).reshape(len(seen), -1, 3)[:, face_pixels(r)]
-    return face_readings(px, inks_rgb, r)
+    return face_readings(px, inks_rgb, r, value_seen)
 
 
 def face_readings(px: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
-                  radius_mm: float = RADIUS_MM) -> list[tuple[str | None, float, str]]:
+                  radius_mm: float = RADIUS_MM, value_seen: np.ndarray | None = None
+                  ) -> list[tuple[str | None, float, str]]:
     """:func:`coin_readings` of faces already sampled: ``px`` (N, P, 3) BGR, each face's
     :func:`face_pixels` of its patch."""
     r = round(radius_mm, 3)
@@ -104,7 +107,8 @@ def face_readings(px: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
     ask = np.array([s in black for s, _ in read], bool)
     value = np.zeros(len(read), bool)
     if ask.any():
-        value[ask] = numeral_shown(px[ask], face_offsets(r))
+        value[ask] = numeral_shown(px[ask], face_offsets(r), value_seen=None if value_seen
+                                   is None else np.asarray(value_seen, bool).reshape(-1)[ask])
     return [(None, c, "down") if v else (s, c, "up")
             for (s, c), v in zip(read, value, strict=True)]
 

@@ -57,7 +57,9 @@ class NamerConfig:
         coin the namer calls value up whose face shows a coloured ink
         (:func:`vision.coin_faces.suits_shown`: a numeral is black) keeps that suit, face up
         (an arms coin on black felt or cloth, its blue symbol dark and the namer sure of a
-        numeral).
+        numeral). Where a face's black ink lies neither centred (a numeral) nor plainly to one
+        side (a crescent), the namer's ``coin-down`` against its ``coin-moons`` says which
+        (:func:`vision.coin_value.numeral_shown`).
     unsure: A stage's suit or face read with less confidence than this is unsure.
     reliable: The namer judges only the kinds it named at least this well on its validation
         seeds (``namer.json``); the others keep the stages' reading.
@@ -196,8 +198,14 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
                             & (dets.face != "down"))  # by the namer: "value up"
     if cfg.suit_inks is not None and len(read):
         seen, inks = dets.seen_mm[read], dict(cfg.suit_inks)
+        row_of = np.full(len(dets), -1)
+        row_of[idx] = np.arange(len(idx))
+        rows = row_of[read]  # -1: coins the namer does not judge
+        value = (rows >= 0) & (p[rows, CLASSES.index("coin-down")]
+                               > p[rows, CLASSES.index("coin-moons")])
         sides = rows_of(namer.memo, "coin_face", seen, FACE_PATCH_MM / 2,
-                        lambda i: coin_readings(frame_bgr, calibration, seen[i], inks))
+                        lambda i: coin_readings(frame_bgr, calibration, seen[i], inks,
+                                                value_seen=value[i]))
         suit[read] = [sv for sv, _, _ in sides]
         face[read] = [face[i] if side == "up" else side
                       for i, (_, _, side) in zip(read, sides, strict=True)]

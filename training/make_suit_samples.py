@@ -10,8 +10,9 @@ patches are kept, so a way of reading them can change without rendering again;
 ``training/suit_figures.py`` measures ways of reading them.
 
 Run: ``python training/make_suit_samples.py --seeds 60000:60150 -o training/data/suit_a.npz
-[--detect] [--coins-only]``. The suit reading was chosen on seeds 60,000-60,999 only; its
-figures on others are ``bench/bench_vision_accuracy.py``'s.
+[--detect] [--coins-only] [--table felt-black,slate --light dim-warm,blind]`` (pinned kinds:
+each seed on one of the tables and lights, in turn). The suit reading was chosen on seeds
+60,000-60,999 only; its figures on others are ``bench/bench_vision_accuracy.py``'s.
 """
 
 from __future__ import annotations
@@ -61,12 +62,14 @@ def _true_suit(piece: Piece) -> str:
     return "none" if piece.face == "down" else str(piece.suit)
 
 
-def samples_of(seed: int, detect: bool, coins_only: bool = False) -> dict[str, list]:
+def samples_of(seed: int, detect: bool, coins_only: bool = False, table: str | None = None,
+               light: str | None = None) -> dict[str, list]:
     """The patches of one seed's render (see the module's docstring); ``coins_only``: a
     table of 30-80 coins and nothing else (the same tables, lights and clutter; many more
-    coins a render)."""
-    case = draw_case(seed, kinds=("coin",), n_pieces=30 + seed % 51) if coins_only \
-        else draw_case(seed)
+    coins a render); ``table``, ``light``: pinned (``variety.TABLE_KINDS``, ``LIGHT_KINDS``),
+    the rest drawn as usual."""
+    case = draw_case(seed, kinds=("coin",), n_pieces=30 + seed % 51, table=table,
+                     light=light) if coins_only else draw_case(seed, table=table, light=light)
     r = case.render()
     cal = r.calibration()
     pieces = PieceSet()
@@ -141,6 +144,11 @@ def main(argv: list[str] | None = None) -> int:
                     help="also where the detector found each coin, with the suit it read")
     ap.add_argument("--coins-only", action="store_true",
                     help="tables of 30-80 coins alone (many coins a render)")
+    ap.add_argument("--table", default=None,
+                    help="table kinds, comma-separated: seed S is on the (S mod n)th")
+    ap.add_argument("--light", default=None,
+                    help="light kinds, comma-separated: seed S under the ((S div the number "
+                         "of tables) mod n)th")
     args = ap.parse_args(argv)
     if args.devscenes is not None:
         allr = devscene_samples(args.devscenes)
@@ -152,8 +160,11 @@ def main(argv: list[str] | None = None) -> int:
     a, b = (int(v) for v in args.seeds.split(":"))
     allr: dict[str, list] = {}
     t0 = time.time()
+    tables = args.table.split(",") if args.table else [None]
+    lights = args.light.split(",") if args.light else [None]
     for seed in range(a, b):
-        part = samples_of(seed, args.detect, args.coins_only)
+        part = samples_of(seed, args.detect, args.coins_only, tables[seed % len(tables)],
+                          lights[seed // len(tables) % len(lights)])
         for k, v in part.items():
             allr.setdefault(k, []).extend(v)
         if (seed - a) % 10 == 9:

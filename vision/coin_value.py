@@ -35,6 +35,13 @@ CENTRED_SHARE = 0.4
 numeral (chosen on the face patches of renders 55,000-55,299 at their true places shifted by
 up to a millimetre, and held against the devscenes' moons as a whole)."""
 
+UNSURE_SHARE = 0.65
+"""Between :data:`CENTRED_SHARE` and this, the ink's place does not tell a numeral from a
+crescent: a numeral blurred or in a blind's band on a dark table, or read from a face a
+millimetre off, reaches 0.59, a crescent seen so falls to 0.49 (renders 644000-644049 of coins
+on black felt and cloth, dark wood, walnut and slate); the devscenes' moons read 0.74 and up.
+There a reader that sees the shapes may say which (``value_seen`` of :func:`numeral_shown`)."""
+
 CORE_SHARE = 0.3
 """A pixel weighs in as ink by how much darker than the body it is past this share of the
 darkness of the face's darkest tenth (the symbol's core): the face's shading and noise, far
@@ -99,8 +106,28 @@ def ink_off_centre(px: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     return np.where(ok & (spread > 0), out, np.nan)
 
 
-def numeral_shown(px: np.ndarray, offsets: np.ndarray, share: float = CENTRED_SHARE
-                  ) -> np.ndarray:
-    """Whether each face's ink is centred (a numeral), bool (M,); False where no ink."""
+def numeral_shown(px: np.ndarray, offsets: np.ndarray, share: float = CENTRED_SHARE,
+                  value_seen: np.ndarray | None = None) -> np.ndarray:
+    """Whether each face's ink is centred (a numeral), bool (M,); False where no ink. Where
+    its place does not tell (off the centre by :data:`CENTRED_SHARE` to :data:`UNSURE_SHARE`
+    of its spread), ``value_seen`` (bool (M,): a reader of the face's shapes, the namer, sees
+    a numeral rather than a crescent) says; None: a crescent.
+
+    >>> face = np.full((3, 40, 3), 200.0)
+    >>> off = np.c_[np.arange(40) % 8 - 3.5, np.arange(40) // 8 - 2.0]
+    >>> face[0, [0, 1, 8, 9]] = 20.0   # a blot in a corner
+    >>> face[1, [0, 7]] = 20.0         # two apart on one side: the place does not tell
+    >>> face[2, [19, 20]] = 20.0       # centred
+    >>> ink_off_centre(face, off).round(2).tolist()
+    [4.74, 0.57, 0.0]
+    >>> numeral_shown(face, off).tolist()
+    [False, False, True]
+    >>> numeral_shown(face, off, value_seen=np.ones(3, bool)).tolist()
+    [False, True, True]
+    """
     off = ink_off_centre(px, offsets)
-    return np.isfinite(off) & (off < share)
+    shown = np.isfinite(off) & (off < share)
+    if value_seen is not None:
+        unsure = np.isfinite(off) & (off >= share) & (off < UNSURE_SHARE)
+        shown |= unsure & np.asarray(value_seen, bool).reshape(-1)
+    return shown

@@ -25,7 +25,7 @@ import numpy as np
 
 from calibration.model import Calibration
 from vision.coin_faces import PATCH_MM as FACE_PATCH_MM
-from vision.coin_faces import coin_readings
+from vision.coin_faces import coin_readings, suits_shown
 from vision.coin_features import PATCH_MM as JUDGE_PATCH_MM
 from vision.coin_judge import CoinJudgeConfig, coin_judge_for
 from vision.detections import Detections
@@ -53,7 +53,13 @@ class NamerConfig:
         stages' true coins, tiles and posts all stay (262 of 262) and 42 of 43 false ones go.
     rename: A face (up or down) is taken from the namer when it gives it at least this share
         of the kind's probability and the stage's own reading was unsure (``unsure``). Suits
-        stay the ink readers': the namer's colours were learnt from one renderer's inks.
+        stay the ink readers': the namer's colours were learnt from one renderer's inks. A
+        coin the namer calls value up whose face shows a coloured ink
+        (:func:`vision.coin_faces.suits_shown`: a numeral is black) keeps that suit, face up
+        (an arms coin on black felt or cloth, its blue symbol dark and the namer sure of a
+        numeral). Where a face's black ink lies neither centred (a numeral) nor plainly to one
+        side (a crescent), the namer's ``coin-down`` against its ``coin-moons`` says which
+        (:func:`vision.coin_value.numeral_shown`).
     unsure: A stage's suit or face read with less confidence than this is unsure.
     reliable: The namer judges only the kinds it named at least this well on its validation
         seeds (``namer.json``); the others keep the stages' reading.
@@ -188,13 +194,26 @@ def name_detections(namer: Namer, frame_bgr: np.ndarray, calibration: Calibratio
             if name == "tile-down":
                 suit[i] = None
     read = np.flatnonzero(keep & (dets.kind == "coin") & (face != "down"))
+    downed = np.flatnonzero(keep & (dets.kind == "coin") & (face == "down")
+                            & (dets.face != "down"))  # by the namer: "value up"
     if cfg.suit_inks is not None and len(read):
         seen, inks = dets.seen_mm[read], dict(cfg.suit_inks)
+        row_of = np.full(len(dets), -1)
+        row_of[idx] = np.arange(len(idx))
+        rows = row_of[read]  # -1: coins the namer does not judge
+        value = (rows >= 0) & (p[rows, CLASSES.index("coin-down")]
+                               > p[rows, CLASSES.index("coin-moons")])
         sides = rows_of(namer.memo, "coin_face", seen, FACE_PATCH_MM / 2,
-                        lambda i: coin_readings(frame_bgr, calibration, seen[i], inks))
+                        lambda i: coin_readings(frame_bgr, calibration, seen[i], inks,
+                                                value_seen=value[i]))
         suit[read] = [sv for sv, _, _ in sides]
         face[read] = [face[i] if side == "up" else side
                       for i, (_, _, side) in zip(read, sides, strict=True)]
+    if cfg.suit_inks is not None and len(downed):  # the namer's "value up" against the face
+        for i, shown in zip(downed, suits_shown(frame_bgr, calibration, dets.seen_mm[downed],
+                                                dict(cfg.suit_inks)), strict=True):
+            if shown is not None:  # a coloured ink: no value's numeral (a numeral is black)
+                suit[i], face[i] = shown, dets.face[i]
     out = Detections(centre_mm=dets.centre_mm, seen_mm=dets.seen_mm, kind=dets.kind,
                      confidence=conf, suit=suit, angle_deg=dets.angle_deg, face=face,
                      color=dets.color, marker_id=dets.marker_id)

@@ -32,7 +32,11 @@ from vision.prepare import Prepared
 @dataclass(frozen=True)
 class PostDomeConfig:
     """Attributes:
-    kinds: The round pieces a post cannot stand in and is judged again beside.
+    kinds: The round pieces a post cannot stand in.
+    rejudged: Of ``kinds``, those beside which a post is judged again: a piece that casts a
+        shadow as dark and as wide as a post's wall (a segment's dome, 10 mm high). A coin,
+        3 mm thick, casts none a post's width (under a lamp 45 degrees up, 3 mm beyond its
+        rim), and a post standing against it is a real one more often than not.
     tiles: No post stands inside a tile found either (a printed suit or a grid's crossing
         on a tile's face); one beside a tile is not judged again (posts stand at tiles).
     overlap_mm: A post whose foot is nearer a piece's centre than the piece's radius and the
@@ -45,6 +49,7 @@ class PostDomeConfig:
     """
 
     kinds: tuple[str, ...] = ("segment", "coin")
+    rejudged: tuple[str, ...] = ("segment",)
     tiles: bool = True
     overlap_mm: float = 3.0
     touch_mm: float = 3.0
@@ -114,7 +119,9 @@ def drop_dome_posts(cfg: PostDomeConfig, posts: PostConfig, prep: Prepared,
     in_tile = square_gaps(feet, dets.centre_mm[tiles], dets.angle_deg[tiles], tile_mm,
                           posts.radius_mm) < -cfg.overlap_mm
     drop = (gap < -cfg.overlap_mm) | in_tile
-    touching = ~drop & (gap < cfg.touch_mm)
+    near = np.isin(dets.kind[round_], cfg.rejudged)
+    touch = piece_gaps(feet, dets.centre_mm[round_][near], radii[near], posts.radius_mm)
+    touching = ~drop & (touch < cfg.touch_mm)
     if touching.any():
         view = prep.view
         s = view.px_per_mm

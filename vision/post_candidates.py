@@ -68,8 +68,12 @@ class PostCandidateConfig:
         probability.
     border_mm: Peaks this close to the edge of the play area are left out (as the post stage
         leaves out blobs there).
-    max_each: At most this many peaks are looked at (the hottest; a cost bound).
-    max_cool: At most this many of the cool peaks (from ``cool``) are looked at.
+    max_each: At most this many peaks are looked at (the hottest; a cost bound): the places
+        read, so a peak at a piece found (a post, a coin, a tile) or by the border takes no
+        place from one further down.
+    max_cool: At most this many of the cool peaks (from ``cool``) are looked at, counted so
+        too: on a dark table every post's peak is cool (0.1-0.2) and, counted among the
+        peaks of the posts found already, the 11th and later were never read.
     max_gain: Where no post is read at a place in the level as it is (a post on black felt
         in a window's light: its wall barely unlike the felt's own fuzz), it is read again in
         the level round it stretched away from the table's (100) until the darkest
@@ -155,8 +159,10 @@ def peak_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.ndar
     taken = np.zeros((h, w), np.uint8)
     for k in known:
         _draw_outline(taken, posts, view, view.to_px(k[None])[0])
-    starts = []
-    for i in order[:cfg.max_each]:
+    starts: list[np.ndarray] = []
+    for i in order:  # the cap counts the places read, not the peaks of pieces found
+        if len(starts) >= cfg.max_each:
+            break
         mm = peaks.centre_mm[i]
         if any(np.hypot(*(mm - k)) < cfg.apart_mm for k in known):
             continue

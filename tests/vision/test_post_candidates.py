@@ -147,3 +147,27 @@ def test_nothing_is_read_in_the_stretched_level_of_a_plain_table() -> None:
     _, got, _ = read_starts(CFG, level, view, [view.to_px(FOOT_MM[None])[0]], 9.0,
                             np.zeros(level.shape, np.uint8), PostCandidateConfig())
     assert got == [None]
+
+
+def test_the_cap_on_peaks_counts_the_places_read_not_the_peaks_of_posts_found() -> None:
+    """On a dark table every post's peak is cool (0.1-0.2): counted among the peaks of the
+    posts already found, the cap on cool peaks (10) left the later posts' peaks unread."""
+    from types import SimpleNamespace
+
+    from vision.centres import Peaks
+    from vision.detections import Detections
+    from vision.post_candidates import peak_starts
+
+    centre = np.array([0.0, 0.0])
+    view = _view(centre)
+    found = np.array([[-60.0, -40.0], [-20.0, -40.0], [20.0, -40.0]])
+    free = np.array([[-60.0, 40.0], [-20.0, 40.0], [20.0, 40.0], [60.0, 40.0]])
+    peaks = Peaks(np.r_[found, free], np.array([0.19, 0.18, 0.17, 0.16, 0.15, 0.14, 0.13]))
+    dets = Detections.of(found, ["post"] * 3, confidence=[0.9] * 3)
+    prep = SimpleNamespace(view=view, valid=view.valid)
+    against = np.zeros(view.valid.shape, np.uint8)
+    cfg = PostCandidateConfig(least=0.1, max_each=2)
+    starts, known = peak_starts(peaks, prep, dets, against, PostConfig(), cfg)
+    assert len(known) == 3
+    got = view.to_mm(np.array(starts)).round(1).tolist()
+    assert got == free[:2].tolist()  # the two hottest places no post found explains

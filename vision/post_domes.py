@@ -1,4 +1,4 @@
-"""No post where a segment's dome or a coin lies, and none touching one unless the judge is sure.
+"""No post where a segment's dome or a coin lies, and none touching a dome unless the judge is sure.
 
 Under a hard lamp a Worm Up! segment (a dome 10 mm high) casts a shadow as dark as a post's
 wall, leaving from its rim: the post stage reads a foot there, at the dome's edge, the shadow
@@ -6,12 +6,14 @@ for its wall (session 26's tuning tables: 9 of 10 false posts on Worm Up! tables
 from a segment's centre, the dome's own radius 10 mm). Two solid pieces cannot stand in one
 place, so a post whose foot circle would lie well inside a segment or a coin found (its foot
 nearer the piece's centre than the two radii less ``overlap_mm``) is none, whatever read it;
-one touching such a piece (nearer than the two radii and ``touch_mm``) is read again at its
+one touching a segment (nearer than the two radii and ``touch_mm``) is read again at its
 foot by the post judge (:func:`vision.post_reading.judge_scores`, in the level the post stage
 read it in, the other pieces' places left out) and stands only where the judge is sure of it
 (``PostJudgeConfig.min_score``): there the hand-set gates alone, which passed the domes'
-shadows, are not enough. Posts elsewhere are not touched, and nothing is read on a frame whose
-posts touch no such piece.
+shadows, are not enough. A coin is only 3 mm thick: it casts no shadow a post's width, and
+a post read against one stands as its stage read it (session 27: a real post against a coin,
+the judge at 0.41-0.49 there, was lost). Posts elsewhere are not touched, and nothing is read
+on a frame whose posts touch no segment.
 """
 
 from __future__ import annotations

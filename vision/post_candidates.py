@@ -72,8 +72,9 @@ class PostCandidateConfig:
         read, so a peak at a piece found (a post, a coin, a tile) or by the border takes no
         place from one further down.
     max_cool: At most this many of the cool peaks (from ``cool``) are looked at, counted so
-        too: on a dark table every post's peak is cool (0.1-0.2) and, counted among the
-        peaks of the posts found already, the 11th and later were never read.
+        too: as many as the hot ones, the most posts a game lays (three groups of ten). On a
+        black felt or cloth every post's peak is cool (0.1-0.2), and where a table held 15
+        posts (tuning render 620000) the 11th and later were never read at 10.
     max_gain: Where no post is read at a place in the level as it is (a post on black felt
         in a window's light: its wall barely unlike the felt's own fuzz), it is read again in
         the level round it stretched away from the table's (100) until the darkest
@@ -101,7 +102,7 @@ class PostCandidateConfig:
 
     least: float = 0.2
     cool: float | None = 0.1
-    max_cool: int = 10
+    max_cool: int = 30
     window_mm: float = 40.0
     reach_mm: float = 9.0
     apart_mm: float = 8.0

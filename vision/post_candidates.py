@@ -68,8 +68,13 @@ class PostCandidateConfig:
         probability.
     border_mm: Peaks this close to the edge of the play area are left out (as the post stage
         leaves out blobs there).
-    max_each: At most this many peaks are looked at (the hottest; a cost bound).
-    max_cool: At most this many of the cool peaks (from ``cool``) are looked at.
+    max_each: At most this many peaks are looked at (the hottest; a cost bound): the places
+        read, so a peak at a piece found (a post, a coin, a tile) or by the border takes no
+        place from one further down.
+    max_cool: At most this many of the cool peaks (from ``cool``) are looked at, counted so
+        too: as many as the hot ones, the most posts a game lays (three groups of ten). On a
+        black felt or cloth every post's peak is cool (0.1-0.2), and where a table held 15
+        posts (tuning render 620000) the 11th and later were never read at 10.
     max_gain: Where no post is read at a place in the level as it is (a post on black felt
         in a window's light: its wall barely unlike the felt's own fuzz), it is read again in
         the level round it stretched away from the table's (100) until the darkest
@@ -97,7 +102,7 @@ class PostCandidateConfig:
 
     least: float = 0.2
     cool: float | None = 0.1
-    max_cool: int = 10
+    max_cool: int = 30
     window_mm: float = 40.0
     reach_mm: float = 9.0
     apart_mm: float = 8.0
@@ -155,8 +160,10 @@ def peak_starts(peaks: Peaks, prep: Prepared, dets: Detections, against: np.ndar
     taken = np.zeros((h, w), np.uint8)
     for k in known:
         _draw_outline(taken, posts, view, view.to_px(k[None])[0])
-    starts = []
-    for i in order[:cfg.max_each]:
+    starts: list[np.ndarray] = []
+    for i in order:  # the cap counts the places read, not the peaks of pieces found
+        if len(starts) >= cfg.max_each:
+            break
         mm = peaks.centre_mm[i]
         if any(np.hypot(*(mm - k)) < cfg.apart_mm for k in known):
             continue

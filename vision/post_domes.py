@@ -1,4 +1,4 @@
-"""No post where a segment's dome or a coin lies, and none touching one unless the judge is sure.
+"""No post where a segment's dome or a coin lies, and none touching a dome unless the judge is sure.
 
 Under a hard lamp a Worm Up! segment (a dome 10 mm high) casts a shadow as dark as a post's
 wall, leaving from its rim: the post stage reads a foot there, at the dome's edge, the shadow
@@ -6,12 +6,14 @@ for its wall (session 26's tuning tables: 9 of 10 false posts on Worm Up! tables
 from a segment's centre, the dome's own radius 10 mm). Two solid pieces cannot stand in one
 place, so a post whose foot circle would lie well inside a segment or a coin found (its foot
 nearer the piece's centre than the two radii less ``overlap_mm``) is none, whatever read it;
-one touching such a piece (nearer than the two radii and ``touch_mm``) is read again at its
+one touching a segment (nearer than the two radii and ``touch_mm``) is read again at its
 foot by the post judge (:func:`vision.post_reading.judge_scores`, in the level the post stage
 read it in, the other pieces' places left out) and stands only where the judge is sure of it
 (``PostJudgeConfig.min_score``): there the hand-set gates alone, which passed the domes'
-shadows, are not enough. Posts elsewhere are not touched, and nothing is read on a frame whose
-posts touch no such piece.
+shadows, are not enough. A coin is only 3 mm thick: it casts no shadow a post's width, and
+a post read against one stands as its stage read it (session 27: a real post against a coin,
+the judge at 0.41-0.49 there, was lost). Posts elsewhere are not touched, and nothing is read
+on a frame whose posts touch no segment.
 """
 
 from __future__ import annotations
@@ -32,7 +34,11 @@ from vision.prepare import Prepared
 @dataclass(frozen=True)
 class PostDomeConfig:
     """Attributes:
-    kinds: The round pieces a post cannot stand in and is judged again beside.
+    kinds: The round pieces a post cannot stand in.
+    rejudged: Of ``kinds``, those beside which a post is judged again: a piece that casts a
+        shadow as dark and as wide as a post's wall (a segment's dome, 10 mm high). A coin,
+        3 mm thick, casts none a post's width (under a lamp 45 degrees up, 3 mm beyond its
+        rim), and a post standing against it is a real one more often than not.
     tiles: No post stands inside a tile found either (a printed suit or a grid's crossing
         on a tile's face); one beside a tile is not judged again (posts stand at tiles).
     overlap_mm: A post whose foot is nearer a piece's centre than the piece's radius and the
@@ -45,6 +51,7 @@ class PostDomeConfig:
     """
 
     kinds: tuple[str, ...] = ("segment", "coin")
+    rejudged: tuple[str, ...] = ("segment",)
     tiles: bool = True
     overlap_mm: float = 3.0
     touch_mm: float = 3.0
@@ -114,7 +121,9 @@ def drop_dome_posts(cfg: PostDomeConfig, posts: PostConfig, prep: Prepared,
     in_tile = square_gaps(feet, dets.centre_mm[tiles], dets.angle_deg[tiles], tile_mm,
                           posts.radius_mm) < -cfg.overlap_mm
     drop = (gap < -cfg.overlap_mm) | in_tile
-    touching = ~drop & (gap < cfg.touch_mm)
+    near = np.isin(dets.kind[round_], cfg.rejudged)
+    touch = piece_gaps(feet, dets.centre_mm[round_][near], radii[near], posts.radius_mm)
+    touching = ~drop & (touch < cfg.touch_mm)
     if touching.any():
         view = prep.view
         s = view.px_per_mm

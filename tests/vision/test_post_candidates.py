@@ -147,3 +147,53 @@ def test_nothing_is_read_in_the_stretched_level_of_a_plain_table() -> None:
     _, got, _ = read_starts(CFG, level, view, [view.to_px(FOOT_MM[None])[0]], 9.0,
                             np.zeros(level.shape, np.uint8), PostCandidateConfig())
     assert got == [None]
+
+
+def test_the_cap_on_peaks_counts_the_places_read_not_the_peaks_of_posts_found() -> None:
+    """On a dark table every post's peak is cool (0.1-0.2): counted among the peaks of the
+    posts already found, the cap on cool peaks (10) left the later posts' peaks unread."""
+    from types import SimpleNamespace
+
+    from vision.centres import Peaks
+    from vision.detections import Detections
+    from vision.post_candidates import peak_starts
+
+    centre = np.array([0.0, 0.0])
+    view = _view(centre)
+    found = np.array([[-60.0, -40.0], [-20.0, -40.0], [20.0, -40.0]])
+    free = np.array([[-60.0, 40.0], [-20.0, 40.0], [20.0, 40.0], [60.0, 40.0]])
+    peaks = Peaks(np.r_[found, free], np.array([0.19, 0.18, 0.17, 0.16, 0.15, 0.14, 0.13]))
+    dets = Detections.of(found, ["post"] * 3, confidence=[0.9] * 3)
+    prep = SimpleNamespace(view=view, valid=view.valid)
+    against = np.zeros(view.valid.shape, np.uint8)
+    cfg = PostCandidateConfig(least=0.1, max_each=2)
+    starts, known = peak_starts(peaks, prep, dets, against, PostConfig(), cfg)
+    assert len(known) == 3
+    got = view.to_mm(np.array(starts)).round(1).tolist()
+    assert got == free[:2].tolist()  # the two hottest places no post found explains
+
+
+def test_every_cool_peak_of_a_post_rich_dark_table_is_read() -> None:
+    """Black cloth, 15 posts (tuning render 620000): the net gives every post 0.1-0.2, and the
+    pair at (185, 77) and (192, 85) had the 13th and 16th cool peaks, unread with at most 10;
+    the judge is sure of both (0.57, 0.88)."""
+    from tabletop.render.variety import draw_case
+    from training.make_posts import true_posts
+
+    r = draw_case(620000, hand=False, table="cloth-black", weights={"post": 0.8}).render()
+    pair = np.array([[184.8, 77.3], [191.9, 84.5]])
+    shown, _ = true_posts(r)
+    assert all(np.hypot(*(shown - p).T).min() < 0.5 for p in pair)
+
+    def found(max_cool: int) -> np.ndarray:
+        cfg = DetectorConfig()
+        cfg = replace(cfg, centres=replace(cfg.centres, posts=replace(cfg.centres.posts,
+                                                                      max_cool=max_cool)))
+        res = Detector(r.calibration(), config=cfg).detect(r.image)
+        return np.array([p.centre_mm for p in res.scene.pieces if p.kind == "post"])
+
+    def met(posts: np.ndarray) -> int:
+        return sum(int(np.hypot(*(posts - p).T).min() < 3.0) for p in pair)
+
+    assert met(found(PostCandidateConfig().max_cool)) == 2
+    assert met(found(10)) == 0

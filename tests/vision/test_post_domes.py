@@ -96,3 +96,25 @@ def test_a_post_read_inside_a_tile_is_none() -> None:
                            {"segment": 10.0, "coin": 9.5}, 50.8, against)
     # on the tile's face (a printed suit): none; 40 mm out, beside its side: untouched
     assert kept.centre_mm[kept.kind == "post"].tolist() == [[0.0, 40.0]]
+
+
+def test_a_post_against_a_coin_is_not_judged_again_one_against_a_dome_is() -> None:
+    """A coin, 3 mm thick, casts no shadow a post's width: a post read against one stands as
+    its stage read it (a real post standing against a coin, the judge unsure there, was lost);
+    one against a segment's dome is still read again. The posts are placed on the bare table
+    beside a segment, where the judge is sure there is none (0.0-0.1)."""
+    seg = _segments()[0]
+    coin = seg + np.array([0.0, 60.0])  # a coin laid on the bare table near the worm
+    by_coin = coin + np.array([14.5, 0.0])  # its foot circle touching the coin's rim
+    by_dome = seg + np.array([-15.5, 0.0])  # its foot circle touching the dome's rim
+    det, prep, r, dets, _ = _detections(np.array([by_coin, by_dome]), [0.3, 0.3])
+    dets = Detections.merge([dets, Detections.of([coin], ["coin"], confidence=[0.9])])
+    against = explained_mask(prep, dets[dets.kind != "post"], 9.5, 50.8, 2.0)
+    radii = {"segment": 10.0, "coin": 9.5}
+
+    def kept(cfg: PostDomeConfig) -> list[list[float]]:
+        out = drop_dome_posts(cfg, det.config.posts, prep, r.image, dets, radii, 50.8, against)
+        return out.centre_mm[out.kind == "post"].round(1).tolist()
+
+    assert kept(PostDomeConfig()) == [by_coin.round(1).tolist()]
+    assert kept(PostDomeConfig(rejudged=("segment", "coin"))) == []

@@ -157,7 +157,7 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
     weak = np.zeros(len(pts), bool) if faint is None else np.asarray(faint, bool)
     # its own sides alone (no row's), measured whole
-    faint_cfg = dataclasses.replace(cfg, rows=0, partial_share=None)
+    faint_cfg = dataclasses.replace(cfg, rows=0, partial_share=None, max_rms_four=None)
     for p, unsure in zip(pts, weak, strict=True):
         ang = _tile_angle_px(shade, p, side)
         away = view.outward_px(p[None])[0]

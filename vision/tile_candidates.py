@@ -35,7 +35,7 @@ from vision.tile_fit import (
 )
 from vision.tile_judge import FAINT, NET, tile_votes
 from vision.tile_pattern import TilePatternConfig, repeats_cloth
-from vision.tile_straddle import StraddleConfig, two_over_one
+from vision.tile_straddle import StraddleConfig, surer_beside, two_over_one
 from vision.tiles import _Block, refine_block
 from vision.topview import TopView
 
@@ -148,14 +148,16 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
         straddles: A sure candidate whose fit lies on a tile fitted before is judged too, and
             where two such fits, tiles edge to edge, lie either side of a fit that stood, they
             stand in its place (:func:`vision.tile_straddle.two_over_one`: the square
-            straddling two backs); None: the fit first placed stands.
+            straddling two backs), and so does one such fit the judge gives plainly more
+            votes than a fit standing half a side from it (:func:`vision.tile_straddle.
+            surer_beside`); None: the fit first placed stands.
     """
     out: list[_Block] = []
     held: list[_Block] = []
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
     weak = np.zeros(len(pts), bool) if faint is None else np.asarray(faint, bool)
     # its own sides alone (no row's), measured whole
-    faint_cfg = dataclasses.replace(cfg, rows=0, partial_share=None)
+    faint_cfg = dataclasses.replace(cfg, rows=0, partial_share=None, max_rms_four=None)
     for p, unsure in zip(pts, weak, strict=True):
         ang = _tile_angle_px(shade, p, side)
         away = view.outward_px(p[None])[0]
@@ -206,5 +208,11 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
     if held and straddles is not None:  # two tiles edge to edge, not their straddle
         drop, add = two_over_one([np.array(o.centre_px) for o in out],
                                  [np.array(h.centre_px) for h in held], side, straddles)
+        out = [o for i, o in enumerate(out) if i not in drop] + [held[j] for j in add]
+        held = [h for j, h in enumerate(held) if j not in add]
+        # or one whole tile the judge is plainly surer of than its straddle
+        drop, add = surer_beside([np.array(o.centre_px) for o in out], [o.vote for o in out],
+                                 [np.array(h.centre_px) for h in held],
+                                 [h.vote for h in held], side, straddles)
         out = [o for i, o in enumerate(out) if i not in drop] + [held[j] for j in add]
     return out  # (the namer's seen: read_found)

@@ -61,6 +61,11 @@ class TileFitConfig:
         only after, so that a row's outer sides, measured whole, place a tile in a row first.
     max_rms: The edge points fit the square to within this share of its side (RMS; half a
         pixel at a pixel a millimetre).
+    max_rms_four: The same where every side gives points along at least half its length
+        (0.6 of a pixel: the square is held by four sides; a lone tile on small checks under
+        a dim lamp and a white tile on slate with a worm's coins against a side fitted so
+        to 0.53-0.54 px, tuning game renders 630003 and 630702; where two sides alone were
+        measured, 629023, such a fit lay 6 mm and 8 degrees off); None: ``max_rms``.
     min_strength: The edges' median step is at least this many times the spread of the
         steps across their side (a robust sigma: the table's and the face's own texture).
     max_shift: The square's centre is at most this share of a side from the candidate.
@@ -91,6 +96,7 @@ class TileFitConfig:
     pair_tolerance: float = 0.03
     min_share: float = 0.9
     max_rms: float = 0.01
+    max_rms_four: float | None = 0.012
     min_strength: float = 1.5
     max_shift: float = 0.25
     max_turn_deg: float = 3.0
@@ -430,7 +436,8 @@ def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.nd
             return None, unpaired
     rms = math.sqrt(float(np.mean(miss[w] ** 2)))
     strong = float(np.median(mg[w]))
-    if rms > cfg.max_rms * side or strong < cfg.min_strength:
+    four = cfg.max_rms_four is not None and min(counts) >= cfg.places / 2
+    if rms > (cfg.max_rms_four if four else cfg.max_rms) * side or strong < cfg.min_strength:
         return None, unpaired
     if (np.hypot(*(c - c0)) > cfg.max_shift * side
             or abs(math.degrees(a - a0)) > cfg.max_turn_deg):

@@ -8,7 +8,14 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.tile_fit import colour_gradient, fit_square, normalised_channels, runs_past, vote_angle
+from vision.tile_fit import (
+    TileFitConfig,
+    colour_gradient,
+    fit_square,
+    normalised_channels,
+    runs_past,
+    vote_angle,
+)
 
 S = 4  # drawn at 4x, then shrunk: edges with sub-pixel detail
 SIDE = 50.8  # px (1 px a mm)
@@ -159,3 +166,37 @@ def test_row_search_finds_no_tile_on_a_plain_table() -> None:
     cfg = dataclasses.replace(TileFitConfig(), rows=2)
     assert fit_square(_picture(_white(200, 200), 8), np.array([100.0, 100.0]), SIDE,
                       np.zeros(2), None, cfg, 0.5) is None
+
+
+def _ragged(amp: float, seg: float, c: np.ndarray) -> np.ndarray:
+    """A pale tile on a grey table whose sides step in and out by ``amp`` px every ``seg``
+    px along them (a small check's or a worm's coin's jitter on the edge points)."""
+    big = np.full((160 * S, 160 * S, 3), (110.0, 112.0, 115.0))
+    h = SIDE / 2
+    corners = [np.array(p) for p in ((-h, -h), (h, -h), (h, h), (-h, h))]
+    pts = []
+    for k in range(4):
+        p, q = corners[k], corners[(k + 1) % 4]
+        d = (q - p) / SIDE
+        n = np.array([d[1], -d[0]])  # outward
+        m = int(SIDE // seg)
+        for i in range(m):
+            off = amp if i % 2 else -amp
+            pts += [p + d * i * SIDE / m + n * off, p + d * (i + 1) * SIDE / m + n * off]
+    poly = (np.array(pts) + c) * S + S / 2 - 0.5
+    cv2.fillPoly(big, [np.round(poly).astype(np.int32)], (200.0, 205.0, 210.0))
+    return _picture(big)
+
+
+def test_a_square_held_by_four_sides_stands_at_a_looser_fit() -> None:
+    """Edge points 0.55 px from the square (RMS) on all four sides: a tile (tuning game
+    renders 630003, 630702 fitted so), refused at half a pixel."""
+    c = np.array([80.0, 80.0])
+    img = _ragged(0.6, 6.0, c)
+    fit = fit_square(img, c + np.array([1.0, -1.0]), SIDE, np.zeros(2), [0.0])
+    assert fit is not None and fit.sides == 4
+    assert 0.01 * SIDE < fit.rms_px < 0.012 * SIDE
+    assert np.hypot(*(fit.centre_px - c)) < 0.3
+    assert min(abs(fit.angle_px), abs(fit.angle_px - 90.0)) < 0.3
+    assert fit_square(img, c + np.array([1.0, -1.0]), SIDE, np.zeros(2), [0.0],
+                      TileFitConfig(max_rms_four=None)) is None

@@ -31,6 +31,7 @@ demo: install
 
 lint: setup
 	$(BIN)/ruff check .
+	$(BIN)/python -m mypy
 
 test: setup system lint
 	$(BIN)/python -m pytest -q -n 2 --dist loadgroup

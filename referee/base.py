@@ -36,6 +36,7 @@ class GameState:
     """
 
     table: Scene | None
+    __dataclass_fields__: ClassVar[dict[str, Any]]  # each game's state is a dataclass
 
 
 S = TypeVar("S", bound=GameState)

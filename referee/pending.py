@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass, replace
-from typing import Generic, Protocol, TypeVar
+from typing import Generic, TypeVar
 
-from referee.base import Step
+from referee.base import GameState, Step
 from tabletop.events import Doubt, Event, Notice, SceneSeen, Verdict
 
 
@@ -34,16 +34,14 @@ class Pending:
     rule: str
 
 
-class PendingState(Protocol):
-    """A game's state that keeps an illegal verdict pending (a frozen dataclass)."""
+class PendingState(GameState):
+    """A game's state that keeps an illegal verdict pending (a frozen dataclass with these two
+    fields)."""
 
-    @property
-    def pending(self) -> Pending | None:
-        """The illegal verdict not yet put right (None: none)."""
-
-    @property
-    def pending_told(self) -> bool:
-        """Whether the table was told, once, that it is pending."""
+    pending: Pending | None
+    """The illegal verdict not yet put right (None: none)."""
+    pending_told: bool
+    """Whether the table was told, once, that it is pending."""
 
 
 T = TypeVar("T", bound=PendingState)

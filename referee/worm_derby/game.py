@@ -697,12 +697,13 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         what is new is judged as the ace's move), nor once the race is over."""
         if state.roll == "ace" or state.over or state.table is None:
             return state, ()
-        now = late_tiles(state.table, scene, self.pieces.tile_mm, self.d)
+        accepted = state.table
+        now = late_tiles(accepted, scene, self.pieces.tile_mm, self.d)
         found = confirmed_late(state.late_seen, now, self.settings.same_place_mm)
         state = replace(state, late_seen=tuple(now))
         if not found:
             return state, ()
-        table = replace(state.table, pieces=(*state.table.pieces, *found))
+        table = replace(accepted, pieces=(*accepted.pieces, *found))
         where = ", ".join(at(p.centre_mm) for p in found)
         return replace(state, table=table, late_seen=()), (_notice(
             seq, f"a tile not seen before lies at {where}: it was missed and has lain there all "

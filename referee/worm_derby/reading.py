@@ -45,6 +45,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
+from referee.misread_counts import one_over_one_short
 from referee.worm_derby.misplaced import misplaced_coins
 from referee.worm_derby.partial import fits_lying_still
 from referee.worm_derby.settings import DEFAULT_SETTINGS
@@ -338,14 +339,10 @@ def _coin_read_as_still(pieces: list[Piece | None], old_coins: list[tuple[int, P
     Nothing when the worm showing one too many may get a coin back (an eaten coin, on an ace),
     or more than one coin or worm is off."""
     counts = Counter(p.suit for p in pieces if p is not None and p.kind == "coin")
-    over = [player for player, n in rules.lengths.items()
-            if player not in rules.may_gain_one and counts[player] == n + 1]
-    short = [player for player, n in rules.lengths.items() if counts[player] == n - 1]
-    if len(over) != 1 or len(short) != 1 or any(
-            counts[player] != n for player, n in rules.lengths.items()
-            if player not in (over[0], short[0])):
+    pair = one_over_one_short(counts, rules.lengths, rules.may_gain_one)
+    if pair is None:
         return []
-    still, owner = over[0], short[0]
+    still, owner = pair
     mine_at = _coins_at(pieces, still)
     lay = [(k, p.centre_mm) for k, p in old_coins if p.suit == still]
     if len(lay) != rules.lengths[still] or any(
@@ -489,16 +486,16 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             doubts.append(ReadingDoubt(f"a coin at {at(q.centre_mm)} belongs to no worm in the "
                                        f"race ({q.suit or 'suit unknown'}): is it a misread?",
                                        q.centre_mm, (j,)))
-    for k, where in strays:  # not seen: still there, unless something lies there now
+    for k, stray_at in strays:  # not seen: still there, unless something lies there now
         p = old_p[k]
         restored.append(p)
-        if any(q is not None and math.dist(q.centre_mm, where) < rules.coin_mm
+        if any(q is not None and math.dist(q.centre_mm, stray_at) < rules.coin_mm
                for q in pieces):
             complete = False
-            doubts.append(ReadingDoubt(f"the {p.suit or 'unknown'} coin at {at(where)} is not "
-                                       f"seen: is it hidden, or did it move?", where))
+            doubts.append(ReadingDoubt(f"the {p.suit or 'unknown'} coin at {at(stray_at)} is not "
+                                       f"seen: is it hidden, or did it move?", stray_at))
         else:
-            resolved.append(f"the {p.suit or 'unknown'} coin at {at(where)} stayed as it was")
+            resolved.append(f"the {p.suit or 'unknown'} coin at {at(stray_at)} stayed as it was")
     # -- a worm known in part lies still when this reading, in part too, fits that
     for player, n in rules.partial.items():
         mine_at = _coins_at(pieces, player)
@@ -520,11 +517,11 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
                 if p is not None and p.kind == "coin" and p.suit == player]
         mine_at = _coins_at(pieces, player)
         seen = len(mine)
-        theirs = [(k, p) for k, p in old_coins if p.suit == player]
+        old_mine = [(k, p) for k, p in old_coins if p.suit == player]
         if seen == n - 1 and player in rules.may_lose_one:
             # eaten (a coin of the mover lies where it lay), or not seen: then the reading may
             # only confirm a move
-            lost = [p for _, p in theirs
+            lost = [p for _, p in old_mine
                     if _nearest(mine_at, p.centre_mm, rules.same_place_mm) is None]
             movers = [(j, p.centre_mm) for j, p in enumerate(pieces)
                       if p is not None and p.kind == "coin" and p.suit == rules.mover]
@@ -538,7 +535,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             continue
         if seen == n or (seen == n + 1 and player in rules.may_gain_one):
             continue
-        unmatched_old = [p for _, p in theirs
+        unmatched_old = [p for _, p in old_mine
                          if _nearest(mine_at, p.centre_mm, rules.same_place_mm) is None]
         under = [p for p in unmatched_old if any(
             q is not None and q.kind == "coin" and
@@ -548,7 +545,7 @@ def reconcile(old: Scene, new: Scene, rules: ReadingRules) -> Reading:
             resolved.extend(f"the {player} coin at {at(p.centre_mm)} is hidden under a coin"
                             for p in under)
             continue
-        theirs_at = [(k, p.centre_mm) for k, p in theirs]
+        theirs_at = [(k, p.centre_mm) for k, p in old_mine]
         unmatched_new = [j for j, c in mine_at
                          if _nearest(theirs_at, c, rules.same_place_mm) is None]
         place_of = dict(mine_at)

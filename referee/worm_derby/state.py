@@ -5,8 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field, replace
 
-from referee.base import GameState
-from referee.pending import Pending
+from referee.pending import Pending, PendingState
 from referee.worm_derby.course import Course
 from tabletop.events import Event
 from tabletop.scene import Piece, Point2, Scene
@@ -61,7 +60,7 @@ class WormTrack:
 
 
 @dataclass(frozen=True)
-class DerbyState(GameState):
+class DerbyState(PendingState):
     """Everything the referee knows between two events.
 
     Attributes:

@@ -28,6 +28,7 @@ from dataclasses import replace
 
 import numpy as np
 
+from referee.misread_counts import one_over_one_short
 from referee.worm_derby.settings import DEFAULT_SETTINGS, WormSettings
 from referee.worm_derby.words import at
 from referee.worm_derby.worms import chain_shape
@@ -51,14 +52,10 @@ def swap_stray_suit(pieces: Sequence[Piece], lengths: Mapping[str, int], coin_mm
         settings: Worm Derby's settings (what touching is).
     """
     out = tuple(pieces)
-    counts = Counter(p.suit for p in out if p.kind == "coin")
-    over = [player for player, n in lengths.items() if counts[player] == n + 1]
-    short = [player for player, n in lengths.items() if counts[player] == n - 1]
-    if len(over) != 1 or len(short) != 1 or any(
-            counts[player] != n for player, n in lengths.items()
-            if player not in (over[0], short[0])):
+    pair = one_over_one_short(Counter(p.suit for p in out if p.kind == "coin"), lengths)
+    if pair is None:
         return out, []
-    a, b = over[0], short[0]
+    a, b = pair
     mine = [j for j, p in enumerate(out) if p.kind == "coin" and p.suit == a]
     theirs = [p.centre_mm for p in out if p.kind == "coin" and p.suit == b]
     if _one_chain([out[j].centre_mm for j in mine], coin_mm, settings):

@@ -37,6 +37,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
+from referee.misread_counts import one_over_one_short
 from referee.worm_up import geometry as geo
 from referee.worm_up.state import Worm
 from tabletop.scene import Point2, Scene
@@ -59,12 +60,7 @@ def _recoloured(scene: Scene, index: int, colour: str) -> Scene:
 def _over_and_short(scene: Scene, players: Sequence[str], length: int
                     ) -> tuple[str, str] | None:
     counts = Counter(p.color for p in scene.pieces if p.kind == "segment")
-    over = [p for p in players if counts[p] == length + 1]
-    short = [p for p in players if counts[p] == length - 1]
-    if len(over) != 1 or len(short) != 1 or any(
-            counts[p] != length for p in players if p not in (over[0], short[0])):
-        return None
-    return over[0], short[0]
+    return one_over_one_short(counts, dict.fromkeys(players, length))
 
 
 def recolour_first(scene: Scene, players: Sequence[str], length: int, diameter_mm: float,

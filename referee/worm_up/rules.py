@@ -31,7 +31,8 @@ MISREAD = "is a piece hidden or misread?"
 """The question put to the table when a misread could explain what is wrong."""
 
 
-def foul(rule: Rule, reason: str, player: str | None = None, pieces: Sequence[int] = (),
+def foul(rule: Rule | str, reason: str, player: str | None = None, pieces: Sequence[int] = (),
           where: Point2 | None = None, doubt: str = "") -> RuleBroken:
-    """A rule broken by a scene (raised; it becomes an illegal verdict, or a doubt)."""
+    """A rule broken by a scene (raised; it becomes an illegal verdict, or a doubt); ``rule`` a
+    :class:`Rule`, or the rule of a judgement passed on again."""
     return RuleBroken(Judgement(rule, reason, player, tuple(pieces), where, doubt))

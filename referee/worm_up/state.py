@@ -7,8 +7,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import Any
 
-from referee.base import GameState
-from referee.pending import Pending
+from referee.pending import Pending, PendingState
 from referee.worm_up.bidding import Rack, Reveal
 from tabletop.scene import Point2, Scene
 
@@ -51,7 +50,7 @@ class Worm:
 
 
 @dataclass(frozen=True)
-class WormUpState(GameState):
+class WormUpState(PendingState):
     """A game of Worm Up! between two events.
 
     Attributes:

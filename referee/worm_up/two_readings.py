@@ -69,7 +69,7 @@ def completed(first: Scene, second: Scene, segments: Mapping[str, int], posts: i
     None when the readings disagree (a piece of ``second`` not within ``still_mm`` of a piece
     of the same kind in ``first``, beyond what ``first`` itself was short of: the table
     changed) or nothing is added."""
-    wanted = {("segment", c): n for c, n in segments.items()}
+    wanted: dict[tuple[str, str | None], int] = {("segment", c): n for c, n in segments.items()}
     wanted[("post", None)] = posts
     # a piece of ``second`` that ``first`` lacks is allowed where ``first`` was short itself
     unseen = dict(wanted)

@@ -66,7 +66,15 @@ from vision.namer import kind_probabilities  # noqa: E402
 from vision.proposals import _tile_angle_px, explained_mask  # noqa: E402
 from vision.square_polish import face_side_px  # noqa: E402
 from vision.tile_backs import back_square  # noqa: E402
-from vision.tile_candidates import BACKS, PATTERN, _angles, _cloth, fit_tiles, overlap  # noqa: E402
+from vision.tile_candidates import (  # noqa: E402
+    BACKS,
+    PATTERN,
+    _angles,
+    _cloth,
+    faint_fit,
+    fit_tiles,
+    overlap,
+)
 from vision.tile_features import tile_features  # noqa: E402
 from vision.tile_fit import fit_square, runs_past  # noqa: E402
 from vision.tile_judge import FAINT, NET, judge_for, seen_as_tiles  # noqa: E402
@@ -165,7 +173,7 @@ def trace(args: tuple, truth: list[dict], namer_seen: float) -> list[str]:
             out.append(f"{pre}?(err{err:.1f},p{pt:.2f},v{vote:.2f})")
             continue
         # why fit_tiles placed none: its steps one at a time
-        fcfg = dataclasses.replace(cfg.fit, rows=0, partial_share=None) if unsure else cfg.fit
+        fcfg = faint_fit(cfg.fit) if unsure else cfg.fit
         ang = _tile_angle_px(shade, p, side)
         away = view.outward_px(p[None])[0]
         fine, how = None, "stage"

@@ -93,9 +93,10 @@ class DetectorConfig:
         post_feet: On a table whose posts are read in the unlikeness, each post's foot is
             placed below its lit top where that is found (:mod:`vision.post_feet`); None:
             never.
-        post_domes: No post stands inside a segment or a coin found, and one touching such a
-            piece stands only where the post judge, reading it again, is sure of it (a
-            dome's shadow under a hard lamp, :mod:`vision.post_domes`); None: never.
+        post_domes: No post stands inside a segment or a coin found, and one touching a
+            segment stands only where the post judge, reading it again, is sure of it (a
+            dome's shadow under a hard lamp; a coin casts none, :mod:`vision.post_domes`);
+            None: never.
         post_cloth: No post, however sure the judge, stands where its place repeats the
             table's pattern (a checked cloth's square, :mod:`vision.post_cloth`); None:
             only the readings the judge is not sure of are asked (:mod:`vision.posts`).

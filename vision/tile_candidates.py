@@ -102,6 +102,12 @@ def _cloth(cfg: TilePatternConfig, px_per_mm: float, shade: np.ndarray,
     return repeats_cloth(cfg, level, px_per_mm, centre_px, angle_px, side, explained, found)
 
 
+def faint_fit(cfg: TileFitConfig) -> TileFitConfig:
+    """The fit of a candidate the net is unsure of: its own sides alone (no row's), measured
+    whole, and never the looser error of a square held by four sides."""
+    return dataclasses.replace(cfg, rows=0, partial_share=None, max_rms_four=None)
+
+
 def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndarray,
               explained: np.ndarray, peaks_px: np.ndarray, side: float, gap_px: float,
               cfg: TileFitConfig, faint: np.ndarray | None = None,
@@ -156,8 +162,7 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
     held: list[_Block] = []
     pts = np.asarray(peaks_px, float).reshape(-1, 2)
     weak = np.zeros(len(pts), bool) if faint is None else np.asarray(faint, bool)
-    # its own sides alone (no row's), measured whole
-    faint_cfg = dataclasses.replace(cfg, rows=0, partial_share=None, max_rms_four=None)
+    faint_cfg = faint_fit(cfg)
     for p, unsure in zip(pts, weak, strict=True):
         ang = _tile_angle_px(shade, p, side)
         away = view.outward_px(p[None])[0]

@@ -74,6 +74,17 @@ def face_offsets(radius_mm: float = RADIUS_MM) -> np.ndarray:
     return np.c_[xx - c, yy - c]
 
 
+def face_samples(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.ndarray,
+                 radius_mm: float = RADIUS_MM) -> np.ndarray:
+    """(N, P, 3) BGR samples of the faces of coins whose top faces are seen at ``seen_mm``
+    (N, 2): each one's :func:`face_pixels` of its :func:`face_patches` patch."""
+    seen = np.asarray(seen_mm, float).reshape(-1, 2)
+    on_face = face_pixels(round(radius_mm, 3))
+    if not len(seen):
+        return np.zeros((0, len(on_face), 3), np.uint8)
+    return face_patches(frame_bgr, calibration, seen).reshape(len(seen), -1, 3)[:, on_face]
+
+
 def coin_readings(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.ndarray,
                   inks_rgb: Mapping[str, tuple[int, int, int]], radius_mm: float = RADIUS_MM,
                   value_seen: np.ndarray | None = None) -> list[tuple[str | None, float, str]]:
@@ -82,12 +93,8 @@ def coin_readings(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.n
     black ink centred on it (:func:`vision.coin_value.numeral_shown`; where the ink's place
     does not tell, as ``value_seen`` says: the namer sees a numeral rather than a crescent),
     else ``"up"``."""
-    seen = np.asarray(seen_mm, float).reshape(-1, 2)
-    if not len(seen):
-        return []
-    r = round(radius_mm, 3)
-    px = face_patches(frame_bgr, calibration, seen).reshape(len(seen), -1, 3)[:, face_pixels(r)]
-    return face_readings(px, inks_rgb, r, value_seen)
+    return face_readings(face_samples(frame_bgr, calibration, seen_mm, radius_mm), inks_rgb,
+                         radius_mm, value_seen)
 
 
 def face_readings(px: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
@@ -121,12 +128,8 @@ def suits_shown(frame_bgr: np.ndarray, calibration: Calibration, seen_mm: np.nda
     :data:`COLOURED_CHROMA` from grey, which no value's numeral shows (a numeral is black);
     None where the face shows black ink, no ink or only a faint tint (a numeral in a lamp's
     tint or the highlight shoulder)."""
-    seen = np.asarray(seen_mm, float).reshape(-1, 2)
-    if not len(seen):
-        return []
-    r = round(radius_mm, 3)
-    px = face_patches(frame_bgr, calibration, seen).reshape(len(seen), -1, 3)[:, face_pixels(r)]
-    return face_suits_shown(px, inks_rgb, r)
+    return face_suits_shown(face_samples(frame_bgr, calibration, seen_mm, radius_mm), inks_rgb,
+                            radius_mm)
 
 
 def face_suits_shown(px: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],

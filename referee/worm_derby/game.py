@@ -1235,9 +1235,7 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         coin read without a suit is the one worm's a coin short (:mod:`.suit_lending`), and
         one read with another worm's suit, off that worm's chain, is the worm's it joins
         (:mod:`.suit_swap`)."""
-        lent, _ = lend_suits(scene.pieces, self.lengths, self.d)
-        scene = replace(scene, pieces=swap_stray_suit(
-            [p for p in lent if p is not None], self.lengths, self.d, self.settings)[0])
+        scene = self._first_suits(scene)
         setup = judge_setup(self, scene)
         filled: tuple[Event, ...] = ()
         if setup.problem is not None and setup.problem.doubt == COIN_MISREAD:
@@ -1565,13 +1563,20 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         return (late and self._set_up_from(replace(first, pieces=(*pieces, *late)))) or \
             self._set_up_from(replace(first, pieces=tuple(pieces)))
 
+    def _first_suits(self, scene: Scene) -> Scene:
+        """A first table with its coins' suits put right from the worms' lengths alone: a coin
+        read without a suit is the one worm's a coin short (:mod:`.suit_lending`), and one read
+        with another worm's suit, off that worm's chain, is the worm's it joins
+        (:mod:`.suit_swap`)."""
+        lent, _ = lend_suits(scene.pieces, self.lengths, self.d)
+        return replace(scene, pieces=swap_stray_suit(
+            [p for p in lent if p is not None], self.lengths, self.d, self.settings)[0])
+
     def _set_up_from(self, scene: Scene) -> tuple[Scene, SetupJudged] | None:
         """The table (coins read without a suit lent, coins not seen in gaps filled: as
         :meth:`_judge_setup` reads a first table) and its setup, when no setup rule is
         broken; None otherwise."""
-        lent, _ = lend_suits(scene.pieces, self.lengths, self.d)
-        scene = replace(scene, pieces=swap_stray_suit(
-            [p for p in lent if p is not None], self.lengths, self.d, self.settings)[0])
+        scene = self._first_suits(scene)
         setup = judge_setup(self, scene)
         if setup.problem is not None and setup.problem.doubt == COIN_MISREAD:
             gap = self._setup_gap_coin(scene)

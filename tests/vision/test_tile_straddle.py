@@ -31,18 +31,23 @@ def _back(big: np.ndarray, c: np.ndarray) -> None:
         cv2.line(big, tuple(map(int, p)), tuple(map(int, q)), (90.0,) * 3, S)
 
 
-def _row() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Two backs edge to edge (a 1 px gap) on a grey table: the picture, its shade, the
-    tiles' centres."""
-    big = np.full((SIZE * S, SIZE * S, 3), (120.0, 125.0, 130.0))
-    cs = np.array([[120.0 - (SIDE + 1) / 2, 121.0], [120.0 + (SIDE + 1) / 2, 121.0]])
+def _backs(cs: np.ndarray, size: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Backs centred at ``cs`` on a grey table ``size`` px square, with the camera's noise
+    drawn from ``seed``: the picture, its shade, the tiles' centres."""
+    big = np.full((size * S, size * S, 3), (120.0, 125.0, 130.0))
     for c in cs:
         _back(big, c)
-    img = cv2.resize(big.astype(np.float32), (SIZE, SIZE), interpolation=cv2.INTER_AREA)
-    img = np.clip(img + np.random.default_rng(0).normal(0, 1.0, img.shape), 0, 255)
+    img = cv2.resize(big.astype(np.float32), (size, size), interpolation=cv2.INTER_AREA)
+    img = np.clip(img + np.random.default_rng(seed).normal(0, 1.0, img.shape), 0, 255)
     img = img.astype(np.uint8)
     grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
     return img, grey / float(np.median(grey)), cs
+
+
+def _row() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Two backs edge to edge (a 1 px gap) on a grey table."""
+    return _backs(np.array([[120.0 - (SIDE + 1) / 2, 121.0], [120.0 + (SIDE + 1) / 2, 121.0]]),
+                  SIZE, 0)
 
 
 def test_two_backs_edge_to_edge_stand_in_place_of_the_square_straddling_them() -> None:
@@ -66,18 +71,8 @@ def test_two_backs_edge_to_edge_stand_in_place_of_the_square_straddling_them() -
 
 
 def _row_of_three() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Three backs edge to edge (1 px gaps) on a grey table: the picture, its shade, the
-    tiles' centres."""
-    size = 300
-    big = np.full((size * S, size * S, 3), (120.0, 125.0, 130.0))
-    cs = np.array([[150.0 + k * (SIDE + 1), 151.0] for k in (-1, 0, 1)])
-    for c in cs:
-        _back(big, c)
-    img = cv2.resize(big.astype(np.float32), (size, size), interpolation=cv2.INTER_AREA)
-    img = np.clip(img + np.random.default_rng(1).normal(0, 1.0, img.shape), 0, 255)
-    img = img.astype(np.uint8)
-    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    return img, grey / float(np.median(grey)), cs
+    """Three backs edge to edge (1 px gaps) on a grey table."""
+    return _backs(np.array([[150.0 + k * (SIDE + 1), 151.0] for k in (-1, 0, 1)]), 300, 1)
 
 
 def test_a_straddle_gives_way_to_the_end_tile_the_judge_is_plainly_surer_of(monkeypatch

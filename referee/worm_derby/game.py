@@ -319,9 +319,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         course = state.course
         assert course is not None
         stood = self.stood_track(state, scene, at_seq, player)
+        still = self._lying_still(state, scene, player)
         for w in state.worms:
             shape = extract_worm(scene, w.player, self.d, self.settings)
-            if w.finished:
+            if w.finished or w.player in still:
                 worms.append(w)
             elif stood is not None and w.player == player:
                 worms.append(stood)
@@ -334,6 +335,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             else:
                 worms.append(w)
                 unsure.add(w.player)
+        if still:  # their coins stay where the accepted table has them, not where read
+            assert state.table is not None
+            scene = replace(scene, pieces=(
+                *(p for p in scene.pieces if not (p.kind == "coin" and p.suit in still)),
+                *(p for p in state.table.pieces if p.kind == "coin" and p.suit in still)))
         table = self._tile_moved_unseen(scene, state.doubted_read)
         new = replace(state, table=table, worms=tuple(worms), unsure=tuple(sorted(unsure)),
                       pending=None, pending_told=False, doubted_read=None)
@@ -346,6 +352,28 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         return self._next_turn(new), (_notice(
             seq, f"the table read at {at_seq} was in doubt and was not fixed; the players went "
                  f"on, so {stands}", "warning"),)
+
+    def _lying_still(self, state: DerbyState, scene: Scene, player: str) -> frozenset[str]:
+        """The worms besides ``player``'s (whose move was doubted) that the doubted ``scene``
+        shows lying still: known whole on the accepted table (not unsure) and each of its coins
+        there read within ``same_place_mm`` of one coin of it, as many as it has. Pieces not
+        involved in the turn stay where they were: such a worm keeps the places the accepted
+        table gives it (a doubted reading a few mm off must not move it, issue 13)."""
+        if state.table is None:
+            return frozenset()
+        near = self.settings.same_place_mm
+        out = set()
+        for w in state.worms:
+            if w.player == player or w.finished or w.player in state.unsure:
+                continue
+            was = [p.centre_mm for p in state.table.pieces
+                   if p.kind == "coin" and p.suit == w.player]
+            now = [p.centre_mm for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
+            if len(was) == len(now) == w.length and all(
+                    any(math.dist(a, b) <= near for b in now) for a in was) and all(
+                    any(math.dist(a, b) <= near for a in was) for b in now):
+                out.add(w.player)
+        return frozenset(out)
 
     def _tile_moved_unseen(self, table: Scene, read: Scene | None) -> Scene:
         """The table that stands as read, with a tile the reading showed where none was put

@@ -32,6 +32,7 @@ from referee.worm_derby.evidence import moved_out_of_turn
 from referee.worm_derby.judging import judged
 from referee.worm_derby.late_found import confirmed_late, late_tiles
 from referee.worm_derby.lying_rules import judge_lie
+from referee.worm_derby.near_split import joined_within_noise
 from referee.worm_derby.move_rules import (
     MoveCheck,
     MoveFacts,
@@ -1843,6 +1844,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def _judge_move(self, state: DerbyState, scene: Scene, seq: int, player: str, limit: int,
                     diff: tuple[list[int], list[int]]) -> Step[DerbyState]:
         found, facts = judge_move(self, state, scene, player, limit, diff)
+        if facts is None and found.rule == Rule.SHAPE:
+            found = self._split_within_noise(state, scene, player, limit, found)
         if facts is None and found.doubt:  # nobody's foul: the table is asked
             return Step(replace(state, doubted=(seq, scene)), (Doubt(
                 seq, player, found.pieces, found.where,
@@ -1850,6 +1853,23 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         if facts is None:
             return Step(state, (found.verdict(seq, player),))
         return self._apply_move(state, scene, seq, player, found, facts)
+
+    def _split_within_noise(self, state: DerbyState, scene: Scene, player: str, limit: int,
+                            found: Judgement) -> Judgement:
+        """A ``shape`` foul of a worm read split by no more than the measuring noise
+        (:mod:`.near_split`): the move is judged again with the worm one chain, as a reading
+        within the noise shows it. A foul there (not of its shape) is the foul whichever way
+        the worm lies; a legal move there is a doubt (does the coin touch its worm?); a
+        ``shape`` foul there too stands."""
+        joined = joined_within_noise(scene, player, self.d, self.settings)
+        if joined is None:
+            return found
+        again, facts = judge_move(self, state, joined, player, limit)
+        if facts is None:
+            return found if again.rule == Rule.SHAPE else again
+        return judged(Rule.SHAPE, f"{possessive(player)} worm reads split in two, but by less "
+                                  f"than a reading may be off",
+                      found.pieces, found.where, doubt="does each coin touch the next?")
 
     def _world_for(self, state: DerbyState, player: str) -> StepWorld:
         """The table without the player's worm (labels are indices into the table)."""

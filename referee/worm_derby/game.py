@@ -1867,9 +1867,9 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         again, facts = judge_move(self, state, joined, player, limit)
         if facts is None:
             return found if again.rule == Rule.SHAPE else again
-        return judged(Rule.SHAPE, f"{possessive(player)} worm reads split in two, but by less "
-                                  f"than a reading may be off",
-                      found.pieces, found.where, doubt="does each coin touch the next?")
+        return replace(judged(Rule.SHAPE, f"{possessive(player)} worm reads split in two, but "
+                                          f"by less than a reading may be off",
+                              found.pieces, found.where), doubt="does each coin touch the next?")
 
     def _world_for(self, state: DerbyState, player: str) -> StepWorld:
         """The table without the player's worm (labels are indices into the table)."""

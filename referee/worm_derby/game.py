@@ -32,7 +32,6 @@ from referee.worm_derby.evidence import moved_out_of_turn
 from referee.worm_derby.judging import judged
 from referee.worm_derby.late_found import confirmed_late, late_tiles
 from referee.worm_derby.lying_rules import judge_lie
-from referee.worm_derby.near_split import joined_within_noise
 from referee.worm_derby.move_rules import (
     MoveCheck,
     MoveFacts,
@@ -41,6 +40,7 @@ from referee.worm_derby.move_rules import (
     judge_move,
     most_steps,
 )
+from referee.worm_derby.near_split import joined_within_noise
 from referee.worm_derby.partial import fits_lying_still, new_places
 from referee.worm_derby.reading import (
     ACE_REACH_TILES,

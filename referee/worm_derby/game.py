@@ -794,8 +794,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return None
         kept = set(index_map)
         left_out = [p for j, p in enumerate(scene.pieces) if j not in kept]
+        lay = self._tiles_lie_still(pieces, restored, left_out)
         worm = [*state.worm(player).coins_mm, *(p.centre_mm for p in mine)]
-        near_back = [pieces[i] for i in restored if not self._clear_of(pieces[i], worm)]
+        near_back = [pieces[i] for i in restored
+                     if i not in lay and not self._clear_of(pieces[i], worm)]
         near_out = [p for p in left_out if not self._clear_of(p, worm)]
         near_coins = [p for p in near_back if p.kind == "coin"]
         if any(p.kind == "coin" for p in near_out) or (near_coins and short) or any(
@@ -819,7 +821,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             if whatever is not None:
                 return whatever
         if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
-                found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
+                found[0].player not in (None, player) or \
+                set(found[0].pieces) & (set(restored) - lay):
             return None
         if short and (found[0].rule != Rule.SHAPE or not split_whatever_one_coin(
                 np.array([p.centre_mm for p in mine]), self.d, self.settings.touch_factor)):
@@ -831,6 +834,21 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    @staticmethod
+    def _tiles_lie_still(pieces: Sequence[Piece], restored: Sequence[int],
+                         left_out: Sequence[Piece]) -> frozenset[int]:
+        """The tiles of a move's reading put back where the accepted table has them (not seen,
+        none covered) that lie there by the game's law, not by a guess: tiles never move on a
+        roll, so a tile not seen, while no tile is seen where none lay, still lies where it lay
+        or was taken off the table, itself a foul of the mover (``obstacle``). A foul of the
+        mover's own coins with it there is the mover's foul whichever way (issue 13, play
+        200102: a Cannibal worm squeezed between two obstacles, one of them not seen). Indices
+        into ``pieces``; none when a tile is seen where none lay (a tile may have moved
+        there)."""
+        if any(p.kind == "tile" for p in left_out):
+            return frozenset()
+        return frozenset(i for i in restored if pieces[i].kind == "tile")
 
     def _same_without(self, state: DerbyState, base: Candidate, coins: Sequence[Piece],
                       found: Sequence[Verdict], seq: int) -> bool:
@@ -1858,15 +1876,20 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
                             found: Judgement) -> Judgement:
         """A ``shape`` foul of a worm read split by no more than the measuring noise
         (:mod:`.near_split`): the move is judged again with the worm one chain, as a reading
-        within the noise shows it. A foul there (not of its shape) is the foul whichever way
-        the worm lies; a legal move there is a doubt (does the coin touch its worm?); a
-        ``shape`` foul there too stands."""
+        within the noise shows it. A foul there of another rule that names none of the coins
+        moved to join it (a ``gap`` passed by coins read where they lie) is the mover's foul
+        whichever way the worm lies, and the rule the reading shows; one that rests on the
+        coins moved (a ``steps`` count, a ``touch``) leaves the ``shape`` foul as read. A
+        legal move there is a doubt (does each coin touch the next?), never a foul."""
         joined = joined_within_noise(scene, player, self.d, self.settings)
         if joined is None:
             return found
+        moved = {k for k, (p, q) in enumerate(zip(scene.pieces, joined.pieces, strict=True))
+                 if p != q}
         again, facts = judge_move(self, state, joined, player, limit)
         if facts is None:
-            return found if again.rule == Rule.SHAPE else again
+            return again if again.rule != Rule.SHAPE and not again.doubt and \
+                not moved & set(again.pieces) else found
         return replace(judged(Rule.SHAPE, f"{possessive(player)} worm reads split in two, but "
                                           f"by less than a reading may be off",
                               found.pieces, found.where), doubt="does each coin touch the next?")

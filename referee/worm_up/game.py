@@ -1157,7 +1157,7 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                 where_it_lay = len(geo.match_still(
                     w.centres_mm, pts, s.still_mm)) == len(w.centres_mm)
                 whole = self._move_seen_whole(w, seen, steps)
-                if w.player not in movers and whole is not None and \
+                if w.player not in movers and whole is not None and steps is not None and \
                         not self._left_by(w, pts, steps):
                     # its move was seen made whole: from there, the move since is judged
                     worms.append(Worm(w.player, whole))

@@ -575,14 +575,11 @@ class Confirmer:
                 # a coin may lie partly on another (tiles cannot): not this one's to settle
                 checks.append(Check(p, UNCLEAR, 0, 0, 0))
                 continue
-            if _as_many_read(p, [q for j, q in enumerate(read) if j not in dropped] + added,
-                             known):
-                # its suit's coins are all read (one elsewhere): it moved, it is not missing
-                checks.append(Check(p, UNCLEAR, 0, 0, 0))
-                continue
+            moved = _as_many_read(p, [q for j, q in enumerate(read) if j not in dropped]
+                                  + added, known)  # its suit's coins all read: not missing
             c = self.check(colours, p, others, *ref(p.kind))
             checks.append(c)
-            if c.status == SEEN:
+            if c.status == SEEN and not moved:
                 added.append(replace(p, confidence=round(c.share, 3)))
                 dropped.update(alike)
         new_checks = []

@@ -1,9 +1,9 @@
 """The memory's count of coins (issue 13, play 199934): coins are not made or lost between
 two still tables, so a coin of the accepted table that the reading lacks while it holds as
-many coins of that suit as the table had is a coin moved, not missing: it is never confirmed
-at its old pose, whatever the picture shows there (a worm's coin lifted by its move, seen at
-0.78 where it had lain, made the worm a coin long). The picture's verdict is stubbed: this is
-the memory's rule, not the edge check's."""
+many coins of that suit as the table had is a coin moved, not missing: it is never added at
+its old pose, whatever the picture shows there (a worm's coin lifted by its move, seen at 0.78
+where it had lain, made the worm a coin long). The picture's verdict is stubbed: this is the
+memory's rule, not the edge check's."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 
 from tabletop.scene import Piece, Scene
 from tests.vision.test_confirm import OTHER_TILES, SEEDS, TILE, WORM, D, _confirmer, _render
-from vision.confirm import SEEN, UNCLEAR, Check, Confirmer
+from vision.confirm import SEEN, Check, Confirmer
 
 
 @pytest.fixture
@@ -30,7 +30,7 @@ def test_memory_a_coin_moved_along_its_worm_is_not_confirmed_where_it_lay(
     r = _render(now, SEEDS[0])
     out = _confirmer(r).confirm(r.image, now, known)
     (check,) = out.known
-    assert check.piece == WORM[-1] and check.status == UNCLEAR, check
+    assert check.piece == WORM[-1] and check.status == SEEN, check  # (the stub says so)
     assert out.scene == now and out.confirmed == ()
 
 

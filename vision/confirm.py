@@ -176,6 +176,21 @@ class Check:
         return self.edges / self.open if self.open else 0.0
 
 
+def _as_many_read(piece: Piece, read: list[Piece], known: Scene) -> bool:
+    """Whether ``piece``, a coin of a suit the known table has, is not missing but moved: the
+    reading (with what was added) holds as many coins of its suit as the known table. Coins
+    are not made or lost between two still tables (a coin taken off lowers the count, never
+    raises it), so one of them read elsewhere is this one moved, and a coin confirmed at its
+    old pose would be one too many (issue 13, play 199934: a worm's coin lifted by its move
+    was seen at 0.78 where it had lain, the worm read a coin long, and a ``steps`` foul went
+    uncalled). Only coins whose suit is read are counted."""
+    if piece.kind != "coin" or piece.suit is None:
+        return False
+    want = sum(1 for q in known.pieces if q.kind == "coin" and q.suit == piece.suit)
+    have = sum(1 for q in read if q.kind == "coin" and q.suit == piece.suit)
+    return have >= want
+
+
 @dataclass(frozen=True)
 class Confirmation:
     """The reading put right by the known table.
@@ -560,9 +575,11 @@ class Confirmer:
                 # a coin may lie partly on another (tiles cannot): not this one's to settle
                 checks.append(Check(p, UNCLEAR, 0, 0, 0))
                 continue
+            moved = _as_many_read(p, [q for j, q in enumerate(read) if j not in dropped]
+                                  + added, known)  # its suit's coins all read: not missing
             c = self.check(colours, p, others, *ref(p.kind))
             checks.append(c)
-            if c.status == SEEN:
+            if c.status == SEEN and not moved:
                 added.append(replace(p, confidence=round(c.share, 3)))
                 dropped.update(alike)
         new_checks = []

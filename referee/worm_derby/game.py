@@ -40,6 +40,7 @@ from referee.worm_derby.move_rules import (
     judge_move,
     most_steps,
 )
+from referee.worm_derby.near_split import joined_within_noise
 from referee.worm_derby.partial import fits_lying_still, new_places
 from referee.worm_derby.reading import (
     ACE_REACH_TILES,
@@ -319,9 +320,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         course = state.course
         assert course is not None
         stood = self.stood_track(state, scene, at_seq, player)
+        still = self._lying_still(state, scene, player)
         for w in state.worms:
             shape = extract_worm(scene, w.player, self.d, self.settings)
-            if w.finished:
+            if w.finished or w.player in still:
                 worms.append(w)
             elif stood is not None and w.player == player:
                 worms.append(stood)
@@ -334,6 +336,11 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             else:
                 worms.append(w)
                 unsure.add(w.player)
+        if still:  # their coins stay where the accepted table has them, not where read
+            assert state.table is not None
+            scene = replace(scene, pieces=(
+                *(p for p in scene.pieces if not (p.kind == "coin" and p.suit in still)),
+                *(p for p in state.table.pieces if p.kind == "coin" and p.suit in still)))
         table = self._tile_moved_unseen(scene, state.doubted_read)
         new = replace(state, table=table, worms=tuple(worms), unsure=tuple(sorted(unsure)),
                       pending=None, pending_told=False, doubted_read=None)
@@ -346,6 +353,28 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         return self._next_turn(new), (_notice(
             seq, f"the table read at {at_seq} was in doubt and was not fixed; the players went "
                  f"on, so {stands}", "warning"),)
+
+    def _lying_still(self, state: DerbyState, scene: Scene, player: str) -> frozenset[str]:
+        """The worms besides ``player``'s (whose move was doubted) that the doubted ``scene``
+        shows lying still: known whole on the accepted table (not unsure) and each of its coins
+        there read within ``same_place_mm`` of one coin of it, as many as it has. Pieces not
+        involved in the turn stay where they were: such a worm keeps the places the accepted
+        table gives it (a doubted reading a few mm off must not move it, issue 13)."""
+        if state.table is None:
+            return frozenset()
+        near = self.settings.same_place_mm
+        out = set()
+        for w in state.worms:
+            if w.player == player or w.finished or w.player in state.unsure:
+                continue
+            was = [p.centre_mm for p in state.table.pieces
+                   if p.kind == "coin" and p.suit == w.player]
+            now = [p.centre_mm for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
+            if len(was) == len(now) == w.length and all(
+                    any(math.dist(a, b) <= near for b in now) for a in was) and all(
+                    any(math.dist(a, b) <= near for a in was) for b in now):
+                out.add(w.player)
+        return frozenset(out)
 
     def _tile_moved_unseen(self, table: Scene, read: Scene | None) -> Scene:
         """The table that stands as read, with a tile the reading showed where none was put
@@ -765,8 +794,10 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return None
         kept = set(index_map)
         left_out = [p for j, p in enumerate(scene.pieces) if j not in kept]
+        lay = self._tiles_lie_still(pieces, restored, left_out)
         worm = [*state.worm(player).coins_mm, *(p.centre_mm for p in mine)]
-        near_back = [pieces[i] for i in restored if not self._clear_of(pieces[i], worm)]
+        near_back = [pieces[i] for i in restored
+                     if i not in lay and not self._clear_of(pieces[i], worm)]
         near_out = [p for p in left_out if not self._clear_of(p, worm)]
         near_coins = [p for p in near_back if p.kind == "coin"]
         if any(p.kind == "coin" for p in near_out) or (near_coins and short) or any(
@@ -790,7 +821,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             if whatever is not None:
                 return whatever
         if len(found) != 1 or found[0].legal or found[0].rule not in WHOLE_RULES or \
-                found[0].player not in (None, player) or set(found[0].pieces) & set(restored):
+                found[0].player not in (None, player) or \
+                set(found[0].pieces) & (set(restored) - lay):
             return None
         if short and (found[0].rule != Rule.SHAPE or not split_whatever_one_coin(
                 np.array([p.centre_mm for p in mine]), self.d, self.settings.touch_factor)):
@@ -802,6 +834,21 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
             return None
         v = found[0]
         return Step(state, (replace(v, pieces=base.to_reading(v.pieces)),))
+
+    @staticmethod
+    def _tiles_lie_still(pieces: Sequence[Piece], restored: Sequence[int],
+                         left_out: Sequence[Piece]) -> frozenset[int]:
+        """The tiles of a move's reading put back where the accepted table has them (not seen,
+        none covered) that lie there by the game's law, not by a guess: tiles never move on a
+        roll, so a tile not seen, while no tile is seen where none lay, still lies where it lay
+        or was taken off the table, itself a foul of the mover (``obstacle``). A foul of the
+        mover's own coins with it there is the mover's foul whichever way (issue 13, play
+        200102: a Cannibal worm squeezed between two obstacles, one of them not seen). Indices
+        into ``pieces``; none when a tile is seen where none lay (a tile may have moved
+        there)."""
+        if any(p.kind == "tile" for p in left_out):
+            return frozenset()
+        return frozenset(i for i in restored if pieces[i].kind == "tile")
 
     def _same_without(self, state: DerbyState, base: Candidate, coins: Sequence[Piece],
                       found: Sequence[Verdict], seq: int) -> bool:
@@ -1815,6 +1862,8 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
     def _judge_move(self, state: DerbyState, scene: Scene, seq: int, player: str, limit: int,
                     diff: tuple[list[int], list[int]]) -> Step[DerbyState]:
         found, facts = judge_move(self, state, scene, player, limit, diff)
+        if facts is None and found.rule == Rule.SHAPE:
+            found = self._split_within_noise(state, scene, player, limit, found)
         if facts is None and found.doubt:  # nobody's foul: the table is asked
             return Step(replace(state, doubted=(seq, scene)), (Doubt(
                 seq, player, found.pieces, found.where,
@@ -1822,6 +1871,28 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         if facts is None:
             return Step(state, (found.verdict(seq, player),))
         return self._apply_move(state, scene, seq, player, found, facts)
+
+    def _split_within_noise(self, state: DerbyState, scene: Scene, player: str, limit: int,
+                            found: Judgement) -> Judgement:
+        """A ``shape`` foul of a worm read split by no more than the measuring noise
+        (:mod:`.near_split`): the move is judged again with the worm one chain, as a reading
+        within the noise shows it. A foul there of another rule that names none of the coins
+        moved to join it (a ``gap`` passed by coins read where they lie) is the mover's foul
+        whichever way the worm lies, and the rule the reading shows; one that rests on the
+        coins moved (a ``steps`` count, a ``touch``) leaves the ``shape`` foul as read. A
+        legal move there is a doubt (does each coin touch the next?), never a foul."""
+        joined = joined_within_noise(scene, player, self.d, self.settings)
+        if joined is None:
+            return found
+        moved = {k for k, (p, q) in enumerate(zip(scene.pieces, joined.pieces, strict=True))
+                 if p != q}
+        again, facts = judge_move(self, state, joined, player, limit)
+        if facts is None:
+            return again if again.rule != Rule.SHAPE and not again.doubt and \
+                not moved & set(again.pieces) else found
+        return replace(judged(Rule.SHAPE, f"{possessive(player)} worm reads split in two, but "
+                                          f"by less than a reading may be off",
+                              found.pieces, found.where), doubt="does each coin touch the next?")
 
     def _world_for(self, state: DerbyState, player: str) -> StepWorld:
         """The table without the player's worm (labels are indices into the table)."""

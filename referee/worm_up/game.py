@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import fields, replace
 from typing import Any
 
@@ -1155,6 +1156,13 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
                         tail_left is not None and geo.dist(way[0], tail_left) <= s.still_mm))
                 where_it_lay = len(geo.match_still(
                     w.centres_mm, pts, s.still_mm)) == len(w.centres_mm)
+                whole = self._move_seen_whole(w, seen, steps)
+                if w.player not in movers and whole is not None and steps is not None and \
+                        not self._left_by(w, pts, steps):
+                    # its move was seen made whole: from there, the move since is judged
+                    worms.append(Worm(w.player, whole))
+                    placed.add(w.player)
+                    continue
                 if w.player not in movers and steps is not None and \
                         not self._left_by(w, pts, steps):
                     # a move of ``steps`` keeps the rest where it lay: it moved again since
@@ -1195,6 +1203,29 @@ class WormUp(SettlesFouls[WormUpState], Game[WormUpState]):
         read = read_table(self, fill_still_worms(state.worms, scene, self.diameter_mm))
         return self._placed(state, read, moved_only,
                             late=not moved_only and state.phase is Phase.MOVING)[0]
+
+    def _move_seen_whole(self, old: Worm, seen: Sequence[Point2], steps: int | None
+                         ) -> tuple[Point2, ...] | None:
+        """Where the reading in doubt when ``old``'s worm was taken as moved ``steps`` showed
+        it (``seen``, :attr:`WormUpState.unsure_seen`), tail first, when it showed every
+        segment of it, one chain within what a reading may be off (the doubt was about a few
+        millimetres, not a segment), where a move of ``steps`` leaves it (:meth:`_left_by`):
+        its move was seen made whole, not half made, so a reading showing it elsewhere since
+        shows a move of its own, judged from there (issue 13, play 200117: red taken as moved
+        7, seen whole a few mm apart, then moving before yellow was doubted, not called
+        ``order``). None otherwise."""
+        n, s = len(old.centres_mm), self.settings
+        if steps is None or len(seen) != n:
+            return None
+        order = geo.best_chain(list(seen), self.diameter_mm,
+                               s.chain_gap_mm + s.misread_mm)
+        if order is None:
+            return None
+        pts = [seen[k] for k in order]
+        if not self._left_by(old, pts, steps):
+            return None
+        return tuple(pts) if geo.dist(pts[0], old.head_mm) <= geo.dist(pts[-1], old.head_mm) \
+            else tuple(reversed(pts))
 
     def _left_by(self, old: Worm, pts: list[Point2], steps: int) -> bool:
         """Whether ``pts`` (one chain) may be where a move of ``steps`` left worm ``old``: the

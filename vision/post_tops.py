@@ -49,7 +49,9 @@ class PostTopConfig:
     min_z, max_places: Places to look at (:func:`top_places`): where a top-wide box of the
         centre net's input is lighter than the ring round it by ``min_z`` robust spreads of
         that difference over the frame; of those no piece found explains, at most
-        ``max_places`` (the lightest first) are read.
+        ``max_places`` (the lightest first) are read: as many as the centre net's cool
+        peaks (``PostCandidateConfig.max_cool``), the most posts a game lays; at 6 (session
+        27) a black felt of 26 posts in glare never read its 7th lit top.
     min_score: A post read from its top stands where the post judge gives it this share of
         votes (its wall, the judge's surest evidence, is at the table's level there).
     pairs: Two posts touching show two lit tops touching (their centres two top radii
@@ -73,7 +75,7 @@ class PostTopConfig:
     ring: tuple[float, float] = (1.6, 2.4)
     max_ring_lit: float = 0.1
     min_z: float = 6.0
-    max_places: int = 6
+    max_places: int = 30
     min_score: float = 0.3
     pairs: bool = True
     pair_apart: tuple[float, float] = (1.6, 2.5)

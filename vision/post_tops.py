@@ -89,7 +89,7 @@ def one_top(cfg: PostTopConfig, blob: np.ndarray, at_xy: tuple[float, float], r_
     centre (x, y in the mask) and the other top's centre of a pair (None: a top alone); None
     when the blob is neither a top (as large as one and, where ``solid``, round and solid:
     :func:`disc_like`'s coarse samples are too few to tell) nor two touching
-    (:attr:`PostTopConfig.pairs`).
+    (:attr:`PostTopConfig.pairs`; their waist, too, only where ``solid``).
 
     >>> yy, xx = np.mgrid[:40, :60]
     >>> one = (xx - 20) ** 2 + (yy - 20) ** 2 <= 36
@@ -130,11 +130,11 @@ def one_top(cfg: PostTopConfig, blob: np.ndarray, at_xy: tuple[float, float], r_
     a, b = (h.mean(axis=0) for h in halves)
     if not cfg.pair_apart[0] <= float(np.hypot(*(a - b))) / r_px <= cfg.pair_apart[1]:
         return None
-    band = 0.25 * r_px
+    band = 0.5 * r_px
     waist = np.count_nonzero(np.abs(t) <= band)
     sides = 0.5 * (np.count_nonzero(np.abs(t - r_px) <= band)
                    + np.count_nonzero(np.abs(t + r_px) <= band))
-    if waist > cfg.max_waist * sides:
+    if solid and waist > cfg.max_waist * sides:
         return None
     for half in halves if solid else []:  # each a solid top
         _, enclosing = cv2.minEnclosingCircle(half.astype(np.float32))

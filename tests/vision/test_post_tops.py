@@ -5,6 +5,7 @@ patch of glare is no top."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -14,7 +15,14 @@ from tabletop.render.variety import draw_case
 from tests.vision.test_posts import _view
 from training.make_posts import true_posts
 from vision import Detector, DetectorConfig
-from vision.post_tops import PostTopConfig, disc_like, foot_below, lit_top, top_radius_px
+from vision.post_tops import (
+    PostTopConfig,
+    disc_like,
+    foot_below,
+    lit_top,
+    top_places,
+    top_radius_px,
+)
 
 _R = 6.0  # a top's radius in the tests' level (pixels)
 
@@ -150,9 +158,6 @@ def test_two_tops_touching_are_two_disc_like_places() -> None:
 
 
 def test_two_tops_touching_are_two_places_to_look_at() -> None:
-    from types import SimpleNamespace
-
-    from vision.post_tops import top_places
     x = np.random.default_rng(0).normal(0, 0.05, (3, 80, 80)).astype(np.float32)
     yy, xx = np.mgrid[:80, :80]
     for cx in (30.0, 35.2):  # 2 mm a sample: tops 10.4 mm wide, touching

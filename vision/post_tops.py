@@ -49,9 +49,21 @@ class PostTopConfig:
     min_z, max_places: Places to look at (:func:`top_places`): where a top-wide box of the
         centre net's input is lighter than the ring round it by ``min_z`` robust spreads of
         that difference over the frame; of those no piece found explains, at most
-        ``max_places`` (the lightest first) are read.
+        ``max_places`` (the lightest first) are read: as many as the centre net's cool
+        peaks (``PostCandidateConfig.max_cool``), the most posts a game lays; at 6 (session
+        27) a black felt of 26 posts in glare never read its 7th lit top.
     min_score: A post read from its top stands where the post judge gives it this share of
         votes (its wall, the judge's surest evidence, is at the table's level there).
+    pairs: Two posts touching show two lit tops touching (their centres two top radii
+        apart: the tops are magnified about the nadir as their spacing is), which the lift
+        makes one blob and whose ring the other top lights. A blob as large as two tops is
+        read as a pair where cut across its long axis at its centre it gives two halves as
+        large as a top each, ``pair_apart`` top radii apart, with a waist between them (the
+        middle band across the cut holds at most ``max_waist`` of the mean of the bands one
+        top radius to either side: a bar or a page's strip has none); each top's ring is
+        then read without the other top (within ``pair_clear`` top radii of its centre).
+        False: a lit blob is one top or none (session 27).
+    pair_apart, max_waist, pair_clear: See ``pairs``.
     """
 
     sigmas: float = 3.0
@@ -63,8 +75,88 @@ class PostTopConfig:
     ring: tuple[float, float] = (1.6, 2.4)
     max_ring_lit: float = 0.1
     min_z: float = 6.0
-    max_places: int = 6
+    max_places: int = 30
     min_score: float = 0.3
+    pairs: bool = True
+    pair_apart: tuple[float, float] = (1.6, 2.5)
+    max_waist: float = 0.8
+    pair_clear: float = 1.5
+
+
+def one_top(cfg: PostTopConfig, blob: np.ndarray, at_xy: tuple[float, float], r_px: float,
+            solid: bool = True) -> tuple[np.ndarray, np.ndarray | None] | None:
+    """The top a lit blob (bool mask) is, or of two touching the one nearer ``at_xy``: its
+    centre (x, y in the mask) and the other top's centre of a pair (None: a top alone); None
+    when the blob is neither a top (as large as one and, where ``solid``, round and solid:
+    :func:`disc_like`'s coarse samples are too few to tell) nor two touching
+    (:attr:`PostTopConfig.pairs`; their waist, too, only where ``solid``).
+
+    >>> yy, xx = np.mgrid[:40, :60]
+    >>> one = (xx - 20) ** 2 + (yy - 20) ** 2 <= 36
+    >>> c, other = one_top(PostTopConfig(), one, (20, 20), 6.0)
+    >>> c.round(1).tolist(), other
+    ([20.0, 20.0], None)
+    >>> two = one | ((xx - 32) ** 2 + (yy - 20) ** 2 <= 36)
+    >>> c, other = one_top(PostTopConfig(), two, (33, 19), 6.0)
+    >>> c.round().tolist(), other.round().tolist()
+    ([32.0, 20.0], [20.0, 20.0])
+    >>> one_top(PostTopConfig(), (abs(yy - 20) <= 5) & (abs(xx - 26) <= 12), (20, 20), 6.0)
+    """
+    ys, xs = np.nonzero(blob)
+    area = float(len(xs))
+    disc = math.pi * r_px ** 2
+    if not len(xs):
+        return None
+    pts = np.c_[xs, ys].astype(np.float64)
+    c = pts.mean(axis=0)
+    rel = pts - c
+    cov = rel.T @ rel / area
+    ev, evec = np.linalg.eigh(cov)
+    if cfg.min_area * disc <= area <= cfg.max_area * disc:
+        if not solid:
+            return c, None
+        _, enclosing = cv2.minEnclosingCircle(pts.astype(np.float32))
+        if area < cfg.min_fill * math.pi * max(enclosing, 0.5) ** 2:
+            return None
+        if ev[0] <= 0 or math.sqrt(ev[1] / ev[0]) > cfg.max_elongation:
+            return None
+        return c, None
+    if not cfg.pairs or not 2 * cfg.min_area * disc <= area <= 2 * cfg.max_area * disc:
+        return None
+    t = rel @ evec[:, 1]  # along the long axis, from the centre
+    halves = [pts[t < 0], pts[t >= 0]]
+    if any(not cfg.min_area * disc <= len(h) <= cfg.max_area * disc for h in halves):
+        return None
+    a, b = (h.mean(axis=0) for h in halves)
+    if not cfg.pair_apart[0] <= float(np.hypot(*(a - b))) / r_px <= cfg.pair_apart[1]:
+        return None
+    band = 0.5 * r_px
+    waist = np.count_nonzero(np.abs(t) <= band)
+    sides = 0.5 * (np.count_nonzero(np.abs(t - r_px) <= band)
+                   + np.count_nonzero(np.abs(t + r_px) <= band))
+    if solid and waist > cfg.max_waist * sides:
+        return None
+    for half in halves if solid else []:  # each a solid top
+        _, enclosing = cv2.minEnclosingCircle(half.astype(np.float32))
+        if len(half) < cfg.min_fill * math.pi * max(enclosing, 0.5) ** 2:
+            return None
+    at = np.asarray(at_xy, float)
+    if np.hypot(*(a - at)) <= np.hypot(*(b - at)):
+        return a, b
+    return b, a
+
+
+def _ring_lit(cfg: PostTopConfig, lit: np.ndarray, xx: np.ndarray, yy: np.ndarray,
+              centre: np.ndarray, other: np.ndarray | None, r_px: float) -> float | None:
+    """The share of the ring round a top at ``centre`` that is lit, the other top of a pair
+    (and its glow) left out; None where no ring is seen."""
+    d = np.sqrt((xx - centre[0]) ** 2 + (yy - centre[1]) ** 2)
+    ring = (d >= cfg.ring[0] * r_px) & (d <= cfg.ring[1] * r_px)
+    if other is not None:
+        ring &= np.sqrt((xx - other[0]) ** 2 + (yy - other[1]) ** 2) > cfg.pair_clear * r_px
+    if not ring.any():
+        return None
+    return float(lit[ring].mean())
 
 
 def top_radius_px(view: TopView, radius_mm: float, height_mm: float) -> float:
@@ -115,26 +207,13 @@ def lit_top(cfg: PostTopConfig, plain: np.ndarray, start_px: np.ndarray, top_r_p
     # the top's extent at half its lift over the table round it (as wide for a faint top
     # as for one lit to white, whose glow a fixed threshold would take for top)
     lit = (win > med + 0.5 * (peak - med)).astype(np.uint8)
-    _, labels, stats, cents = cv2.connectedComponentsWithStats(lit, connectivity=8)
-    i = int(labels[py, px])
-    disc = math.pi * top_r_px ** 2
-    area = float(stats[i, cv2.CC_STAT_AREA])
-    if not cfg.min_area * disc <= area <= cfg.max_area * disc:
+    _, labels = cv2.connectedComponents(lit, connectivity=8)
+    got = one_top(cfg, labels == labels[py, px], (px, py), top_r_px)
+    if got is None:
         return None
-    blob = (labels == i).astype(np.uint8)
-    pts = cv2.findNonZero(blob)
-    _, enclosing = cv2.minEnclosingCircle(pts)
-    if area < cfg.min_fill * math.pi * max(enclosing, 0.5) ** 2:
-        return None
-    m = cv2.moments(blob, binaryImage=True)
-    cov = np.array([[m["mu20"], m["mu11"]], [m["mu11"], m["mu02"]]]) / max(m["m00"], 1.0)
-    ev = np.linalg.eigvalsh(cov)
-    if ev[0] <= 0 or math.sqrt(ev[1] / ev[0]) > cfg.max_elongation:
-        return None
-    c = cents[i]
-    d = np.hypot(xx - c[0], yy - c[1])
-    ring = (d >= cfg.ring[0] * top_r_px) & (d <= cfg.ring[1] * top_r_px)
-    if not ring.any() or float(lit[ring].mean()) > cfg.max_ring_lit:
+    c, other = got
+    share = _ring_lit(cfg, lit, xx, yy, c, other, top_r_px)
+    if share is None or share > cfg.max_ring_lit:
         return None
     return np.array([c[0] + x0, c[1] + y0], float)
 
@@ -179,7 +258,8 @@ def top_places(cfg: PostTopConfig, x: np.ndarray, view: TopView, radius_mm: floa
     spread = max(1.4826 * float(np.median(np.abs(vals - med))), 1e-3)
     z = (d - med) / spread
     z[~valid] = 0.0
-    xy, score = local_maxima(z, ring, cfg.min_z)
+    # a window one top wide: of two tops touching (a top's width apart) both are places
+    xy, score = local_maxima(z, top if cfg.pairs else ring, cfg.min_z)
     r_px = radius_mm * cam_h / max(cam_h - height_mm, 1.0) / MM_PER_PX
     keep = [i for i in range(min(_MOST, len(score)))
             if disc_like(cfg, lum, xy[i, 0], xy[i, 1], r_px)]
@@ -213,11 +293,15 @@ def disc_like(cfg: PostTopConfig, lum: np.ndarray, x: int, y: int, r_px: float) 
         return False
     base = float(np.median(patch[ring]))
     lit = (patch > base + 0.5 * (float(patch[core].max()) - base)).astype(np.uint8)
-    _, labels, stats, _ = cv2.connectedComponentsWithStats(lit, connectivity=8)
+    _, labels = cv2.connectedComponents(lit, connectivity=8)
     here = labels[y - y0, x - x0]
     if here == 0:
         return False
-    area = float(stats[here, cv2.CC_STAT_AREA])
-    disc = math.pi * r_px ** 2
-    return bool(cfg.min_area * disc <= area <= cfg.max_area * disc
-                and float(lit[ring].mean()) <= cfg.max_ring_lit)
+    got = one_top(cfg, labels == here, (x - x0, y - y0), r_px, solid=False)
+    if got is None:
+        return False
+    c, other = got
+    if other is None:  # a top alone: its ring as the place's (session 27)
+        return bool(float(lit[ring].mean()) <= cfg.max_ring_lit)
+    share = _ring_lit(cfg, lit, xx - x0, yy - y0, c, other, r_px)
+    return share is not None and share <= cfg.max_ring_lit

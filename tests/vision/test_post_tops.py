@@ -5,6 +5,7 @@ patch of glare is no top."""
 from __future__ import annotations
 
 from dataclasses import replace
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -14,7 +15,14 @@ from tabletop.render.variety import draw_case
 from tests.vision.test_posts import _view
 from training.make_posts import true_posts
 from vision import Detector, DetectorConfig
-from vision.post_tops import PostTopConfig, disc_like, foot_below, lit_top, top_radius_px
+from vision.post_tops import (
+    PostTopConfig,
+    disc_like,
+    foot_below,
+    lit_top,
+    top_places,
+    top_radius_px,
+)
 
 _R = 6.0  # a top's radius in the tests' level (pixels)
 
@@ -112,3 +120,51 @@ def test_clutter_on_a_dark_table_is_read_as_no_post_top(table: str, light: str,
                        kinds=("coin", "tile")).render()
     without = _posts_found(render, None)
     assert _posts_found(render, PostTopConfig()) == without
+
+
+def _pair(level: np.ndarray, a: tuple[int, int], b: tuple[int, int], value: int) -> np.ndarray:
+    return _disc(_disc(level, a, _R, value), b, _R, value)
+
+
+def test_two_posts_touching_are_two_tops_each_read_at_its_centre() -> None:
+    # touching posts' tops touch, two top radii apart: one lit blob, each top's ring lit by
+    # the other one
+    a, b = (54, 60), (66, 60)
+    level = _pair(_table(2), a, b, 150)
+    for start, want in ((np.array([52.0, 61.0]), a), (np.array([68.0, 59.0]), b)):
+        top = lit_top(PostTopConfig(), level, start, _R, 10.0)
+        assert top is not None
+        assert np.hypot(*(top - want)) < 1.0, (top, want)
+        assert lit_top(PostTopConfig(pairs=False), level, start, _R, 10.0) is None
+
+
+def test_a_bar_as_large_as_two_tops_and_three_tops_in_a_row_are_no_pair() -> None:
+    cfg, start = PostTopConfig(), np.array([54.0, 60.0])
+    bar = _table(3)
+    bar[55:66, 48:72] = 150  # two tops' area, no waist: a strip of a page, a lit edge
+    assert lit_top(cfg, bar, start, _R, 10.0) is None
+    three = _disc(_pair(_table(3), (48, 60), (60, 60), 150), (72, 60), _R, 150)
+    assert lit_top(cfg, three, start, _R, 10.0) is None
+
+
+def test_two_tops_touching_are_two_disc_like_places() -> None:
+    cfg = PostTopConfig()
+    yy, xx = np.mgrid[:40, :40]
+    lum = np.zeros((40, 40), np.float32)
+    for cx in (17.4, 22.6):
+        lum[(xx - cx) ** 2 + (yy - 20) ** 2 <= 7] = 1.0
+    assert disc_like(cfg, lum, 17, 20, 2.6) and disc_like(cfg, lum, 23, 20, 2.6)
+    assert not disc_like(replace(cfg, pairs=False), lum, 17, 20, 2.6)
+
+
+def test_two_tops_touching_are_two_places_to_look_at() -> None:
+    x = np.random.default_rng(0).normal(0, 0.05, (3, 80, 80)).astype(np.float32)
+    yy, xx = np.mgrid[:80, :80]
+    for cx in (30.0, 35.2):  # 2 mm a sample: tops 10.4 mm wide, touching
+        x[:, (xx - cx) ** 2 + (yy - 40) ** 2 <= 2.6 ** 2] = 1.0
+    cam = SimpleNamespace(height_mm=1000.0, foot_of=lambda p, z: p)
+    v = SimpleNamespace(valid=np.full((80, 80), 255, np.uint8), camera=cam,
+                        to_mm=lambda p: p * 2.0)
+    for cfg, n in ((PostTopConfig(), 2), (PostTopConfig(pairs=False), 0)):
+        p = top_places(cfg, x, v, 5.0, 40.0)
+        assert len(p.score) == n, (cfg.pairs, p.centre_mm / 2.0)

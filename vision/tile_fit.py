@@ -59,12 +59,6 @@ class TileFitConfig:
     partial_share: Where no square is measured so (a coin of a worm or a card against a
         side hides a third of it), one measured on this share stands (None: never). Tried
         only after, so that a row's outer sides, measured whole, place a tile in a row first.
-    partial_sides: ... and only where at least this many of its sides are each measured
-        along that share of their length: a coin against a side hides that one side (a
-        tile on a gingham with a worm's coin against it: 11, 9, 10 and 0 points of 11), a
-        marble vein's bend (a U or an L of one dark line, whose flanks give edges where a
-        square's sides would lie) gives two at most (three false tiles on the tuning game
-        tables 680024 and 680077: 3, 9, 6, 0; 6, 0, 8, 9; 8, 1, 0, 7). 0: no such test.
     max_rms: The edge points fit the square to within this share of its side (RMS; half a
         pixel at a pixel a millimetre).
     max_rms_four: The same where every side gives points along at least half its length
@@ -115,7 +109,6 @@ class TileFitConfig:
     faint_sides: int = 3
     faint_runs: int = 1
     partial_share: float | None = 0.7
-    partial_sides: int = 3
     judge: TileJudgeConfig | None = field(default_factory=TileJudgeConfig)
 
 
@@ -270,16 +263,14 @@ def fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nda
     fit = _fit_square(top, centre_px, side, away, angles_deg, cfg, gap_px)
     if fit is None and cfg.partial_share is not None and cfg.partial_share < cfg.min_share:
         fit = _fit_square(top, centre_px, side, away, angles_deg,
-                          dataclasses.replace(cfg, min_share=cfg.partial_share), gap_px,
-                          cfg.partial_sides)
+                          dataclasses.replace(cfg, min_share=cfg.partial_share), gap_px)
     return fit
 
 
 def _fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.ndarray,
-                angles_deg: list[float] | None, cfg: TileFitConfig, gap_px: float,
-                min_sides: int = 0) -> SquareFit | None:
-    """:func:`fit_square` with one share of each pair's profiles to be measured (and at
-    least ``min_sides`` sides each measured along that share).
+                angles_deg: list[float] | None, cfg: TileFitConfig, gap_px: float
+                ) -> SquareFit | None:
+    """:func:`fit_square` with one share of each pair's profiles to be measured.
 
     The angles are tried in turn; a square measured along every place of its four sides
     stands at once. One measured on fewer (a check's or a gingham's lines at another angle
@@ -302,15 +293,14 @@ def _fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nd
         if best is not None and _turn(a, best.angle_px) < 1.0:
             continue  # the square already fitted there
         fit, unpaired = _fit_at(win, local, math.radians(a), side, np.asarray(away, float),
-                                cfg, min_sides=min_sides)
+                                cfg)
         if fit is None and unpaired and cfg.rows:  # a side against another tile
             if wide is None:  # the window reaching a neighbour's far side, made once
                 wide = normalised_channels(
                     top, c0, (0.5 + cfg.rows + cfg.band) * (side + gap_px) + 8.0)
             wwin, (wx, wy) = wide
             fit, _ = _fit_at(wwin, c0 - (wx, wy), math.radians(a), side,
-                             np.asarray(away, float), cfg, side + gap_px, cfg.rows,
-                             min_sides)
+                             np.asarray(away, float), cfg, side + gap_px, cfg.rows)
             if fit is not None:
                 moved = fit.centre_px + np.array([wx - x0, wy - y0])
                 fit = dataclasses.replace(fit, centre_px=moved)
@@ -362,12 +352,11 @@ def _pair_lines(strength: np.ndarray, mid: np.ndarray, k: int, side: float, pitc
 
 
 def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.ndarray,
-            cfg: TileFitConfig, pitch: float = 0.0, beyond: int = 0, min_sides: int = 0
+            cfg: TileFitConfig, pitch: float = 0.0, beyond: int = 0
             ) -> tuple[SquareFit | None, bool]:
     """:func:`fit_square` at one rough angle (radians), window pixels; ``pitch``, ``beyond``:
-    also where a row's outer sides lie (:func:`_pair_lines`); ``min_sides``: how many sides
-    must each be measured along ``cfg.min_share`` of their places. Also whether a pair of
-    sides was not seen one side apart."""
+    also where a row's outer sides lie (:func:`_pair_lines`). Also whether a pair of sides
+    was not seen one side apart."""
     step = 0.5
     m = max(2, round(cfg.step_px / step))  # samples each side of a step
     lo, hi = (0.5 - cfg.band) * side, (0.5 + cfg.band) * side + beyond * pitch
@@ -445,8 +434,6 @@ def _fit_at(win: np.ndarray, c0: np.ndarray, a0: float, side: float, away: np.nd
     for par in (0, 1):  # each pair measured along most of a side's length
         if counts[par] + counts[par + 2] < cfg.min_share * cfg.places:
             return None, unpaired
-    if sum(n >= cfg.min_share * cfg.places for n in counts) < min_sides:
-        return None, unpaired  # two sides at most: a line's bend or a corner, no slab
     rms = math.sqrt(float(np.mean(miss[w] ** 2)))
     strong = float(np.median(mg[w]))
     four = cfg.max_rms_four is not None and min(counts) >= cfg.places / 2

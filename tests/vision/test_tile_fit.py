@@ -200,36 +200,3 @@ def test_a_square_held_by_four_sides_stands_at_a_looser_fit() -> None:
     assert min(abs(fit.angle_px), abs(fit.angle_px - 90.0)) < 0.3
     assert fit_square(img, c + np.array([1.0, -1.0]), SIDE, np.zeros(2), [0.0],
                       TileFitConfig(max_rms_four=None)) is None
-
-
-def _bend(c: np.ndarray, ang: float, arm: float = 0.45, corner: float = 0.25,
-          width: float = 3.0) -> np.ndarray:
-    """A marble's dark vein bent in a U round ``c``: its inner flanks lie where a tile's
-    three sides would (the bottom's corners rounded, the arms ``arm`` sides long), the
-    fourth side open."""
-    big = _white()
-    h, r = SIDE / 2 + width / 2, corner * SIDE
-    a = np.radians(np.linspace(180.0, 90.0, 10))
-    pts = np.r_[np.c_[np.full(10, -h), np.linspace(h - r - arm * SIDE, h - r, 10)],
-                np.c_[-h + r + r * np.cos(a), h - r + r * np.sin(a)],
-                np.c_[np.linspace(-h + r, h - r, 10), np.full(10, h)],
-                np.c_[h - r - r * np.cos(a[::-1]), h - r + r * np.sin(a[::-1])],
-                np.c_[np.full(10, h), np.linspace(h - r, h - r - arm * SIDE, 10)]]
-    t = np.radians(ang)
-    rot = np.array([[np.cos(t), -np.sin(t)], [np.sin(t), np.cos(t)]])
-    q = (pts @ rot.T + c) * S + S / 2 - 0.5
-    cv2.polylines(big, [np.round(q * 4).astype(np.int32)], False, (150.0,) * 3,
-                  round(width * S), cv2.LINE_AA, shift=2)
-    return _picture(big)
-
-
-def test_a_square_measured_short_on_two_sides_is_no_tile() -> None:
-    """Measured short of the whole share (the partial share, for a coin against a side),
-    a square stands only where three of its sides are each measured along that share: a
-    vein's bend gives two (marble game tables 680024, 680077: false tiles)."""
-    c = np.array([80.0, 80.0])
-    img = _bend(c, 12.0)
-    open_fit = fit_square(img, c, SIDE, np.zeros(2), cfg=TileFitConfig(partial_sides=0))
-    assert open_fit is not None and min(open_fit.counts) == 0  # open on a side
-    assert sum(n >= 0.7 * 11 for n in open_fit.counts) == 2
-    assert fit_square(img, c, SIDE, np.zeros(2)) is None

@@ -48,6 +48,13 @@ class BackFitConfig:
         dip inside.
     max_runs: A cross whose arms run on this many times is a printed grid, no tile (a tile in
         a row of face-down tiles, aligned, has two).
+    max_square_turn_deg: A back's lines run along its tile's sides: where the tile's outline
+        is measured whole (the colour square fit, :func:`vision.tile_fit.fit_square`, with
+        points along half of each of its four sides) turned from the cross by more than
+        this, the cross is no back (a face-up symbol's rays, a check's lines on the face)
+        and the outline places the tile (:func:`vision.tile_candidates.fit_tiles`; a sun
+        on small checks was placed 22 degrees off, tuning game table 680012); None: the
+        cross stands whatever the outline.
     """
 
     min_dip: float = 0.03
@@ -57,6 +64,7 @@ class BackFitConfig:
     first_bend_px: float = 3.0
     run_share: float = 0.5
     max_runs: int = 3
+    max_square_turn_deg: float | None = 3.0
 
 
 @dataclass(frozen=True)

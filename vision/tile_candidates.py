@@ -26,6 +26,7 @@ from vision.square_polish import polish_tile
 from vision.tile_backs import BackFitConfig, back_square
 from vision.tile_context import SheetConfig, part_of_sheet
 from vision.tile_fit import (
+    SquareFit,
     TileFitConfig,
     colour_gradient,
     fit_square,
@@ -102,6 +103,19 @@ def _cloth(cfg: TilePatternConfig, px_per_mm: float, shade: np.ndarray,
     return repeats_cloth(cfg, level, px_per_mm, centre_px, angle_px, side, explained, found)
 
 
+def _outline_across(top: np.ndarray, p: np.ndarray, side: float, away: np.ndarray,
+                    ang: float | None, cfg: TileFitConfig, gap_px: float, cross_deg: float,
+                    max_turn_deg: float) -> SquareFit | None:
+    """The square the colour fit measures at ``p`` where it holds all four sides (points
+    along half of each) turned more than ``max_turn_deg`` from a back's cross found there
+    (``cross_deg``): then the cross is no back, the outline places the tile. Else None."""
+    sq = fit_square(top, p, side, away, [] if ang is None else [ang], cfg, gap_px)
+    if sq is None or min(sq.counts) < cfg.places / 2:
+        return None
+    d = abs(sq.angle_px - cross_deg) % 90.0
+    return sq if min(d, 90.0 - d) > max_turn_deg else None
+
+
 def faint_fit(cfg: TileFitConfig) -> TileFitConfig:
     """The fit of a candidate the net is unsure of: its own sides alone (no row's), measured
     whole, and never the looser error of a square held by four sides."""
@@ -176,12 +190,17 @@ def fit_tiles(view: TopView, shade: np.ndarray, top: np.ndarray, bright: np.ndar
             bk = None
             if backs is not None and not unsure:
                 bk = back_square(top, p, side, _angles(top, p, side, ang, cfg.modes), backs)
-            if bk is not None:
+            sq = None
+            if bk is not None and backs is not None and backs.max_square_turn_deg is not None:
+                sq = _outline_across(top, p, side, away, ang, cfg, gap_px, bk.angle_px,
+                                     backs.max_square_turn_deg)
+            if bk is not None and sq is None:
                 fine = _Block((float(bk.centre_px[0]), float(bk.centre_px[1])), bk.angle_px,
                               1, 1, side)
             else:
-                sq = fit_square(top, p, side, away, [] if ang is None else [ang],
-                                faint_cfg if unsure else cfg, gap_px)
+                if sq is None:
+                    sq = fit_square(top, p, side, away, [] if ang is None else [ang],
+                                    faint_cfg if unsure else cfg, gap_px)
                 if sq is None or (unsure and sum(n >= cfg.places / 2 for n in sq.counts)
                                   < cfg.faint_sides):
                     continue

@@ -106,3 +106,36 @@ def test_cross_shorter_than_the_arms_is_no_back() -> None:
     big = _table()
     _tile(big, c, 30.0)  # the same tile with its whole cross
     assert back_square(_picture(big), c, SIDE, [30.0]) is not None
+
+
+def test_face_whose_lines_cross_askew_is_placed_by_its_outline() -> None:
+    """A cross turned from the tile's own outline is no back (a face-up symbol's rays, a
+    check's lines): where the colour fit measures the outline on all four sides, it places
+    the tile (a sun on small checks was placed 22 degrees off, game table 680012)."""
+    from types import SimpleNamespace
+
+    from vision.tile_candidates import fit_tiles
+    from vision.tile_fit import TileFitConfig
+
+    c, ang = np.array([100.4, 99.3]), 10.0
+    big = np.full((200 * S, 200 * S, 3), (238.0, 240.0, 242.0))  # a white table
+    box = cv2.boxPoints(((c[0] * S + S / 2 - 0.5, c[1] * S + S / 2 - 0.5), (SIDE * S,) * 2,
+                         ang))
+    mask = np.zeros(big.shape[:2], np.uint8)
+    cv2.fillConvexPoly(mask, np.round(box).astype(np.int32), 1)
+    big[mask > 0] = (206.0, 232.0, 243.0)  # cream: as bright as the table in grey
+    for d in _axes(ang + 30.0):  # two lines crossing at 30 degrees to its sides
+        _line(big, c - 0.45 * SIDE * d, c + 0.45 * SIDE * d, 1.5)
+    img = _picture(big)
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    shade = grey / float(np.median(grey))
+    nothing = np.zeros(shade.shape, np.uint8)
+    view = SimpleNamespace(px_per_mm=1.0, outward_px=lambda p: np.zeros((len(p), 2)))
+    cfg = TileFitConfig(judge=None)  # (the judge is trained on renders, not on drawings)
+    assert back_square(img, c, SIDE, [ang + 30.0]) is not None  # the lines make a cross
+    got = fit_tiles(view, shade, img, nothing, nothing, c[None], SIDE, 1.0, cfg,
+                    sheets=None, pattern=None)
+    assert len(got) == 1
+    assert np.hypot(*(np.array(got[0].centre_px) - c)) < 1.0
+    turn = abs(got[0].angle_px - ang) % 90
+    assert min(turn, 90 - turn) < 1.0

@@ -46,7 +46,7 @@ NUMERAL_MM2 = 5.0
 """Where the ink's place does not tell (:data:`UNSURE_SHARE`), ink of less than this area of
 full black (:func:`ink_area_mm2`) is a numeral's stroke: no crescent is so small. On renders
 690000-690079 of coins on black felt and cloth, dark wood, walnut and slate under every light,
-the value faces whose ink lay in that band read 1.1-3.7 mm², the moons there 28-34 mm² (a
+the value faces whose ink lay in that band read 1.1-3.7 mm², the moons there 17-48 mm² (a
 moon's least anywhere 3.5, its 1st percentile 8.0; the devscenes' moons 7.1 and up but one
 clipped face read as no ink): a faint "1" or "2" a millimetre off the face's centre, which the
 namer had called a crescent, is the value it shows."""

@@ -115,7 +115,8 @@ def face_readings(px: np.ndarray, inks_rgb: Mapping[str, tuple[int, int, int]],
     value = np.zeros(len(read), bool)
     if ask.any():
         value[ask] = numeral_shown(px[ask], face_offsets(r), value_seen=None if value_seen
-                                   is None else np.asarray(value_seen, bool).reshape(-1)[ask])
+                                   is None else np.asarray(value_seen, bool).reshape(-1)[ask],
+                                   sample_mm=PATCH_MM / PATCH_PX)
     return [(None, c, "down") if v else (s, c, "up")
             for (s, c), v in zip(read, value, strict=True)]
 

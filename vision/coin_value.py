@@ -42,6 +42,15 @@ millimetre off, reaches 0.59, a crescent seen so falls to 0.49 (renders 644000-6
 on black felt and cloth, dark wood, walnut and slate); the devscenes' moons read 0.74 and up.
 There a reader that sees the shapes may say which (``value_seen`` of :func:`numeral_shown`)."""
 
+NUMERAL_MM2 = 5.0
+"""Where the ink's place does not tell (:data:`UNSURE_SHARE`), ink of less than this area of
+full black (:func:`ink_area_mm2`) is a numeral's stroke: no crescent is so small. On renders
+690000-690079 of coins on black felt and cloth, dark wood, walnut and slate under every light,
+the value faces whose ink lay in that band read 1.1-3.7 mm², the moons there 17-48 mm² (a
+moon's least anywhere 3.5, its 1st percentile 8.0; the devscenes' moons 7.1 and up but one
+clipped face read as no ink): a faint "1" or "2" a millimetre off the face's centre, which the
+namer had called a crescent, is the value it shows."""
+
 CORE_SHARE = 0.3
 """A pixel weighs in as ink by how much darker than the body it is past this share of the
 darkness of the face's darkest tenth (the symbol's core): the face's shading and noise, far
@@ -74,6 +83,44 @@ def body_level(lum: np.ndarray, xy: np.ndarray) -> np.ndarray:
     return level
 
 
+def _relative_levels(px: np.ndarray, offsets: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each pixel's level over the face's body where it lies (:func:`body_level`), (M, P),
+    and whether each face has a body to measure against (not black), (M,)."""
+    lum = np.asarray(px, float).sum(axis=2)
+    body = body_level(lum, np.asarray(offsets, float).reshape(-1, 2))
+    return lum / np.maximum(body, 1e-6), body.mean(axis=1) > 3.0
+
+
+def ink_area_mm2(px: np.ndarray, offsets: np.ndarray, sample_mm: float) -> np.ndarray:
+    """The ink on each face as an area of full black, mm²: each pixel's darkness under the
+    body where it lies (1 less its level over the body's, :func:`body_level`), summed. Blur
+    spreads a symbol's ink but keeps this sum, and the measure is in millimetres, so it holds
+    whatever the camera's focus or resolution; a clipped body and a pale ink lower it, noise
+    raises it.
+
+    Args:
+        px: (M, P, 3) pixels of M faces (any channel order), P each.
+        offsets: (P, 2) each pixel's place relative to the face's centre, in samples.
+        sample_mm: The side of a sample on the table, mm.
+
+    Returns:
+        (M,) float; NaN where a face is black (no body to measure against).
+
+    >>> face = np.full((2, 100, 3), 200.0)
+    >>> face[0, :8] = 0.0                 # 8 samples of black
+    >>> face[1, :32] = 150.0              # the same ink blurred over 32 samples
+    >>> off = np.c_[np.arange(100) % 10, np.arange(100) // 10] - 4.5
+    >>> ink_area_mm2(face, off, 0.5).round(2).tolist()
+    [2.0, 2.0]
+    """
+    p = np.asarray(px, float)
+    if p.shape[0] == 0 or p.shape[1] < 8:
+        return np.full(p.shape[0], np.nan)
+    rel, ok = _relative_levels(p, offsets)
+    area = np.clip(1.0 - rel, 0.0, None).sum(axis=1) * sample_mm * sample_mm
+    return np.where(ok, area, np.nan)
+
+
 def ink_off_centre(px: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     """How far the weight centre of each face's ink lies from the face's centre, in units of
     the ink's own spread (its radius of gyration).
@@ -89,15 +136,13 @@ def ink_off_centre(px: np.ndarray, offsets: np.ndarray) -> np.ndarray:
     m, n = p.shape[:2]
     if m == 0 or n < 8:
         return np.full(m, np.nan)
-    lum = p.sum(axis=2)
     xy = np.asarray(offsets, float).reshape(-1, 2)
-    body = body_level(lum, xy)
-    rel = lum / np.maximum(body, 1e-6)
+    rel, ok = _relative_levels(p, xy)
     order = np.sort(rel, axis=1)
     core = 1.0 - order[:, :max(3, n // 10)].mean(axis=1)
     w = np.clip(1.0 - rel - CORE_SHARE * core[:, None], 0.0, None)
     total = w.sum(axis=1)
-    ok = (total > 0) & (body.mean(axis=1) > 3.0)
+    ok &= total > 0
     total = np.where(ok, total, 1.0)
     mx, my = w @ xy[:, 0] / total, w @ xy[:, 1] / total
     spread = np.sqrt((w * ((xy[None, :, 0] - mx[:, None]) ** 2
@@ -107,11 +152,14 @@ def ink_off_centre(px: np.ndarray, offsets: np.ndarray) -> np.ndarray:
 
 
 def numeral_shown(px: np.ndarray, offsets: np.ndarray, share: float = CENTRED_SHARE,
-                  value_seen: np.ndarray | None = None) -> np.ndarray:
+                  value_seen: np.ndarray | None = None, sample_mm: float | None = None
+                  ) -> np.ndarray:
     """Whether each face's ink is centred (a numeral), bool (M,); False where no ink. Where
     its place does not tell (off the centre by :data:`CENTRED_SHARE` to :data:`UNSURE_SHARE`
-    of its spread), ``value_seen`` (bool (M,): a reader of the face's shapes, the namer, sees
-    a numeral rather than a crescent) says; None: a crescent.
+    of its spread), ink smaller than any crescent (under :data:`NUMERAL_MM2`, with
+    ``sample_mm`` the side of a sample on the table) is a numeral; else ``value_seen`` (bool
+    (M,): a reader of the face's shapes, the namer, sees a numeral rather than a crescent)
+    says; None: a crescent.
 
     >>> face = np.full((3, 40, 3), 200.0)
     >>> off = np.c_[np.arange(40) % 8 - 3.5, np.arange(40) // 8 - 2.0]
@@ -124,10 +172,16 @@ def numeral_shown(px: np.ndarray, offsets: np.ndarray, share: float = CENTRED_SH
     [False, False, True]
     >>> numeral_shown(face, off, value_seen=np.ones(3, bool)).tolist()
     [False, True, True]
+    >>> numeral_shown(face, off, sample_mm=1.0).tolist()  # 2 mm² of ink: no crescent
+    [False, True, True]
     """
     off = ink_off_centre(px, offsets)
     shown = np.isfinite(off) & (off < share)
+    unsure = np.isfinite(off) & (off >= share) & (off < UNSURE_SHARE)
+    if sample_mm is not None and unsure.any():
+        small = np.zeros(len(shown), bool)
+        small[unsure] = ink_area_mm2(np.asarray(px)[unsure], offsets, sample_mm) < NUMERAL_MM2
+        shown |= small
     if value_seen is not None:
-        unsure = np.isfinite(off) & (off >= share) & (off < UNSURE_SHARE)
         shown |= unsure & np.asarray(value_seen, bool).reshape(-1)
     return shown

@@ -10,7 +10,14 @@ from tabletop.pieceset import PieceSet
 from tabletop.render import render
 from tabletop.scene import Piece, Scene
 from vision.coin_faces import coin_readings
-from vision.coin_value import ink_off_centre, numeral_shown
+from vision.coin_value import (
+    CENTRED_SHARE,
+    NUMERAL_MM2,
+    UNSURE_SHARE,
+    ink_area_mm2,
+    ink_off_centre,
+    numeral_shown,
+)
 from vision.detections import Detections
 from vision.namer import Namer, NamerConfig, name_detections
 from vision.suits import DEFAULT_SUIT_INKS
@@ -96,3 +103,27 @@ def test_a_shadows_edge_across_the_face_is_no_ink(edge_deg: int) -> None:
     faces.append(np.where(two, 25.0, 210.0) * light)
     px = np.repeat(np.stack(faces).reshape(5, -1)[..., None], 3, axis=2)
     assert numeral_shown(px, offsets).tolist() == [False] * 4 + [True]
+
+
+def test_ink_smaller_than_any_crescent_is_a_numeral_where_its_place_does_not_tell() -> None:
+    """A thin stroke (a "1", half a millimetre wide and 6 mm long) a little off the face's
+    centre and a crescent, both with their ink 0.4-0.65 of its spread off the centre: by place
+    alone both are crescents; by their ink's area (the stroke's 2.6 mm², the crescent's 40)
+    the stroke is a numeral, the crescent still a moon."""
+    s = 0.25  # mm a sample
+    yy, xx = np.mgrid[-30:31, -30:31] * s
+    offsets = np.c_[xx.ravel(), yy.ravel()] / s
+    d = np.hypot(xx, yy)
+    on = (d <= 7.6).ravel()
+    stroke = (np.abs(xx - 0.7) <= 0.3) & (np.abs(yy - 0.3) <= 3.0)
+    moon = (d < 7.0) & (np.hypot(xx - 1.5, yy + 0.5) >= 6.0)
+    faces = np.full((2, len(offsets), 3), 210.0)
+    faces[0, stroke.ravel()] = 25.0
+    faces[1, moon.ravel()] = 25.0
+    faces, offsets = faces[:, on], offsets[on]
+    off = ink_off_centre(faces, offsets)
+    assert ((off >= CENTRED_SHARE) & (off < UNSURE_SHARE)).all()
+    area = ink_area_mm2(faces, offsets, s)
+    assert area[0] < NUMERAL_MM2 < area[1]
+    assert numeral_shown(faces, offsets).tolist() == [False, False]
+    assert numeral_shown(faces, offsets, sample_mm=s).tolist() == [True, False]

@@ -22,7 +22,7 @@ from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
 from vision.coin_colour import blurred_rim_centres, colour_rim_centres, smoothed
 from vision.coin_judge import coin_judge_for
-from vision.coin_light import CoinLightConfig, coin_faces
+from vision.coin_light import CoinFaces, CoinLightConfig, coin_faces, relit
 from vision.coin_shape import not_round
 from vision.coin_unround import unround_unsure
 from vision.coin_weak_rim import weak_rim_centres
@@ -268,13 +268,27 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     if len(coin_px):
         away = view.outward_px(coin_px)
         fine = np.full((len(coin_px), 2), np.nan)
-        c_shade, c_top = (shade, top) if cfg.coin_light is None else coin_faces(
-            cfg.coin_light, prep, shade, top, coin_px, r, coins.thickness_mm,
-            cfg.coin_window * r)
+        faces = (CoinFaces(shade, top, shade, None) if cfg.coin_light is None else
+                 coin_faces(cfg.coin_light, prep, shade, top, coin_px, r,
+                            coins.thickness_mm, cfg.coin_window * r))
+        c_shade, c_top = faces.shade, faces.top
         for which, round_only in ((~coin_faint, coins.round_only), (coin_faint, True)):
             if which.any():  # a faint coin's far edge must be round where that can be told
                 fine[which] = coin_fits(c_shade, c_top, coin_px[which], away[which], r,
                                         round_only=round_only, refused=np.inf)
+        if faces.shift_px is not None and cfg.coin_light is not None:
+            # the faces relit again where their fits put them (the net's peak is rough)
+            again = np.flatnonzero(np.all(np.isfinite(fine), axis=1))
+            if len(again):
+                sh, tp = relit(cfg.coin_light, prep.table.bands, view, faces.table_shade,
+                               top, fine[again], r, coins.thickness_mm, faces.shift_px)
+                for which, round_only in ((~coin_faint, coins.round_only),
+                                          (coin_faint, True)):
+                    k = again[which[again]]
+                    if len(k):
+                        f2 = coin_fits(sh, tp, fine[k], away[k], r, round_only=round_only,
+                                       refused=np.inf)
+                        fine[k] = np.where(np.isfinite(f2), f2, fine[k])
         weak_fit = np.zeros(len(coin_px), bool)
         lost = np.flatnonzero(np.isnan(fine).any(axis=1))  # not the ones surely not round
         if cfg.weak_rim is not None and len(lost):

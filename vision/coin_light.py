@@ -105,20 +105,39 @@ def face_shift_px(cfg: CoinLightConfig, bands: Bands, view: TopView, shade: np.n
     def spread(v: np.ndarray) -> np.ndarray:
         return np.mean(np.abs(v - np.median(v, axis=-1, keepdims=True)), axis=-1)
 
-    base = np.maximum(spread(logs), 1e-6)  # (N,)
+    total = max(float(np.sum(spread(logs))), 1e-6)
     left = np.empty(len(shifts))
     for k, d in enumerate(shifts):
         v = logs + g_table - np.log(band_gain(bands, u_under - d))
-        left[k] = float(np.mean(spread(v) / base))
+        left[k] = float(np.sum(spread(v)) / total)
     best = int(np.argmin(left))
     if left[best] > 1.0 - cfg.least_gain:
         return None
     return float(shifts[best])
 
 
+@dataclass(frozen=True)
+class CoinFaces:
+    """The views the coin candidates' fits read (:func:`coin_faces`).
+
+    Attributes:
+        shade: float32 (H, W) grey shade, the faces relit.
+        top: uint8 (H, W, 3) colour, the faces relit.
+        table_shade: ``shade`` before the faces were relit (the table's bands divided out
+            in the candidates' windows).
+        shift_px: The bands' shift on the faces (:func:`face_shift_px`), or None: the faces
+            are not relit.
+    """
+
+    shade: np.ndarray
+    top: np.ndarray
+    table_shade: np.ndarray
+    shift_px: float | None
+
+
 def coin_faces(cfg: CoinLightConfig, prep: Prepared, shade: np.ndarray, top: np.ndarray,
                centres_px: np.ndarray, r: float, thickness_mm: float, half_px: float
-               ) -> tuple[np.ndarray, np.ndarray]:
+               ) -> CoinFaces:
     """``shade`` and ``top`` (:func:`vision.centre_proposals.local_views` of the coin
     candidates ``centres_px``, windows ``half_px`` each way) as the coins' fits read them.
     Under a blind (``prep.table`` has bands): the windows the prepared view did not make are
@@ -129,7 +148,7 @@ def coin_faces(cfg: CoinLightConfig, prep: Prepared, shade: np.ndarray, top: np.
     bands = None if prep.table is None else prep.table.bands
     c = np.asarray(centres_px, float).reshape(-1, 2)
     if bands is None or not len(c):
-        return shade, top
+        return CoinFaces(shade, top, shade, None)
     assert prep.table is not None
     shade = shade.copy()
     for centre in c:
@@ -142,8 +161,9 @@ def coin_faces(cfg: CoinLightConfig, prep: Prepared, shade: np.ndarray, top: np.
         shade[y0:y1, x0:x1] = grey / (table.astype(np.float32) + 1.0)
     shift = face_shift_px(cfg, bands, prep.view, shade, c, r, thickness_mm)
     if shift is None:
-        return shade, top
-    return relit(cfg, bands, prep.view, shade, top, c, r, thickness_mm, shift)
+        return CoinFaces(shade, top, shade, None)
+    lit, lit_top = relit(cfg, bands, prep.view, shade, top, c, r, thickness_mm, shift)
+    return CoinFaces(lit, lit_top, shade, shift)
 
 
 def relit(cfg: CoinLightConfig, bands: Bands, view: TopView, shade: np.ndarray,

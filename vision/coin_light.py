@@ -44,8 +44,6 @@ class CoinLightConfig:
     least_gain: The shift is used where it takes away at least this share of the faces'
         spread (the mean over the candidates of each one's share).
     face: A candidate's face is relit within this many radii of its centre.
-    tie: Shifts that leave at most this share of the best one's gain more than it are as
-        good (the middle of their run is taken).
     """
 
     lean_mm: float = 9.0
@@ -53,7 +51,6 @@ class CoinLightConfig:
     inner: float = 0.75
     least_gain: float = 0.1
     face: float = 1.0
-    tie: float = 0.02
 
 
 def band_gain(bands: Bands, u_px: np.ndarray) -> np.ndarray:
@@ -118,15 +115,7 @@ def face_shift_px(cfg: CoinLightConfig, bands: Bands, view: TopView, shade: np.n
     best = int(np.argmin(left))
     if left[best] > 1.0 - cfg.least_gain:
         return None
-    # shifts that leave as little (no edge left across any face) are told apart by nothing:
-    # the middle of the run of them round the best
-    tie = left <= left[best] + cfg.tie * (1.0 - left[best])
-    lo = hi = best
-    while lo > 0 and tie[lo - 1]:
-        lo -= 1
-    while hi < len(left) - 1 and tie[hi + 1]:
-        hi += 1
-    return float(shifts[(lo + hi) // 2])
+    return float(shifts[best])
 
 
 @dataclass(frozen=True)

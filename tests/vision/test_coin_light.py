@@ -67,7 +67,7 @@ def test_the_bands_on_the_coins_faces_are_found_shifted_from_the_tables() -> Non
         assert got is not None and abs(got - true) <= 1.0, (true, got)
 
 
-def test_a_shift_no_face_tells_apart_is_the_middle_of_those_that_fit() -> None:
+def test_one_coin_crossed_by_one_band_edge_gives_the_shift() -> None:
     view = _view()
     bands = _bands(view, period_px=80.0)  # a face crossed by one edge at most
     one = np.array([[78.0, 60.0]])  # the band's edge at x = 80 lies at 83 on its face

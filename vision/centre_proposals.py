@@ -22,6 +22,7 @@ from calibration.model import Calibration
 from vision.centres import CentreFinder, CentresConfig, Peaks
 from vision.coin_colour import blurred_rim_centres, colour_rim_centres, smoothed
 from vision.coin_judge import coin_judge_for
+from vision.coin_light import banded_windows
 from vision.coin_shape import not_round
 from vision.coin_unround import unround_unsure
 from vision.coin_weak_rim import weak_rim_centres
@@ -93,6 +94,9 @@ class CentreProposalConfig:
     reach_mm: How far from its centre a found piece of another kind explains the net's coin
         and tile peaks (a Jungle token's square, a Worm Up! segment's dome: a coin peak on
         their edge is no coin), as the detector's own mask has it; other kinds 6 mm (a post).
+    banded_windows: Under a blind (step 2 found bands), the coin candidates' windows the
+        prepared view did not make are divided by the table's colour with its bands before
+        they are fitted, not by their own median (:mod:`vision.coin_light`).
     """
 
     finder: CentresConfig = field(default_factory=CentresConfig)
@@ -114,6 +118,7 @@ class CentreProposalConfig:
     weak_rim: float | None = 1.3
     posts: PostCandidateConfig | None = field(default_factory=PostCandidateConfig)
     reach_mm: tuple[tuple[str, float], ...] = (("segment", 12.0), ("token", 18.0))
+    banded_windows: bool = True
 
 
 def local_views(prep: Prepared, frame_bgr: np.ndarray, centres_px: np.ndarray,
@@ -263,9 +268,11 @@ def _coins_and_tiles(finder: CentreFinder, namer: Namer, frame_bgr: np.ndarray,
     if len(coin_px):
         away = view.outward_px(coin_px)
         fine = np.full((len(coin_px), 2), np.nan)
+        c_shade = shade if not cfg.banded_windows else banded_windows(
+            prep, shade, top, coin_px, cfg.coin_window * r)
         for which, round_only in ((~coin_faint, coins.round_only), (coin_faint, True)):
             if which.any():  # a faint coin's far edge must be round where that can be told
-                fine[which] = coin_fits(shade, top, coin_px[which], away[which], r,
+                fine[which] = coin_fits(c_shade, top, coin_px[which], away[which], r,
                                         round_only=round_only, refused=np.inf)
         weak_fit = np.zeros(len(coin_px), bool)
         lost = np.flatnonzero(np.isnan(fine).any(axis=1))  # not the ones surely not round

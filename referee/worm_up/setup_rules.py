@@ -196,11 +196,19 @@ def layout_among_phantoms(game: WormUp, read: TableRead, layout: Layout) -> Judg
     just ahead of the heads taken as a start line and a finish 87 mm unlike it, which a worm
     then "crossed"); so a layout chosen among phantoms takes only posts read surely (at least
     ``misread_confidence``) and, with both lines seen, a finish line that is the start line
-    moved ahead (within ``post_distance_tolerance_mm``)."""
-    if len(read.posts) <= ALL_POSTS:  # (one of 4 left out is a post misread, not a phantom)
-        return None
+    moved ahead (within ``post_distance_tolerance_mm``). With the 4 posts read, one read
+    unsurely may be a shadow with the real post not seen: a finish line drawn through it must
+    still be the start line moved ahead (204037: a shadow by yellow's head read at 0.4 with the
+    finish post at (0, 420) not seen made a finish line running back to the start line, and
+    yellow's first move "won" the race), else the post is in doubt
+    (:func:`referee.worm_up.post_misread.post_misread`)."""
     s = game.settings
-    if any(read.unsure(i, s.misread_confidence) for i in layout.used):
+    unsure = any(read.unsure(i, s.misread_confidence) for i in layout.used)
+    if len(read.posts) <= ALL_POSTS:  # (one of 4 left out is a post misread, not a phantom)
+        if unsure and layout.misfit_mm > s.post_distance_tolerance_mm:
+            return Judgement(Rule.SETUP, "The finish line must be the start line moved ahead.")
+        return None
+    if unsure:
         return Judgement(Rule.SETUP, "Posts read unsurely among more posts than the table has "
                                      "are taken for shadows.")
     if layout.misfit_mm > s.post_distance_tolerance_mm:

@@ -42,6 +42,26 @@ def test_the_same_posts_typed_are_a_setup_foul(phantom):
     assert isinstance(v, Verdict) and not v.legal and v.rule == "setup"
 
 
+def test_a_shadow_read_unsurely_by_the_heads_draws_no_finish_line_back_to_the_start():
+    # the finish post at (0, 650) not seen, a shadow read unsurely just ahead of yellow's head:
+    # as read, a "finish line" from (300, 650) back to the start line, which the first move
+    # would cross; the finish line must be the start line moved ahead, so the shadow is doubted
+    shadow = (103.0, 2.0)
+    g = Game()
+    scene = table(g.worms, [*START, FINISH[1], shadow])
+    sure = {shadow: 0.4}
+    scene = replace(scene, pieces=tuple(
+        replace(p, confidence=sure.get((p.x_mm, p.y_mm), 0.95)) if p.kind == "post" else p
+        for p in scene.pieces))
+    v, d = g.push(SceneSeen(scene))
+    assert v.legal and isinstance(d, Doubt) and d.where == shadow
+    assert "not seen near (0, 650)" in d.reason
+    assert g.referee.describe()["start_line_mm"] == [list(p) for p in START]
+    g.bids(red="4", yellow="5", green="6")
+    out = g.move("red", 4)
+    assert verdict(out).legal and not any(type(e).__name__ == "Winner" for e in out)
+
+
 def test_a_start_post_read_a_few_mm_off_gives_the_benefit_of_the_doubt_and_names_it():
     g = Game()
     v, d = _seen(g, [(0.0, -8.0), START[1], *FINISH])

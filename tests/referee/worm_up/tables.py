@@ -129,3 +129,14 @@ def moved(g: Game, player: str, k: int) -> Scene:
     worms = dict(g.worms)
     worms[player] = advance(g.worms[player], k)
     return table(worms, g.posts)
+
+
+def green_moves_7_next() -> tuple[Game, list[Pt]]:
+    """Round 1 of red, yellow and green, bid 4, 5 and 7, red and yellow moved: green's move of
+    7 comes next. Returns the game and where that move leaves green's worm."""
+    g = Game(("red", "yellow", "green"))
+    assert g.start().legal
+    g.bids(red="4", yellow="5", green="7")
+    assert verdict(g.move("red", 4)).legal
+    assert verdict(g.move("yellow", 5)).legal
+    return g, advance(g.worms["green"], 7)

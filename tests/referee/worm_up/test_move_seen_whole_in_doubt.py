@@ -8,19 +8,13 @@ doubted as "moved again?", not called)."""
 from __future__ import annotations
 
 from tabletop.events import Doubt, Notice, Verdict
-from tests.referee.worm_up.tables import Game, advance, verdict
+from tests.referee.worm_up.tables import Game, advance, green_moves_7_next, verdict
 
-THREE = ("red", "yellow", "green")
 APART_MM = 8.0  # past chain_gap_mm (5) by less than misread_mm (6): "looks apart by a few mm"
 
 
 def _green_moved_7_read_apart(shown_k: int = 7) -> tuple[Game, list]:
-    g = Game(THREE)
-    assert g.start().legal
-    g.bids(red="4", yellow="5", green="7")
-    assert verdict(g.move("red", 4)).legal
-    assert verdict(g.move("yellow", 5)).legal
-    moved = advance(g.worms["green"], 7)
+    g, moved = green_moves_7_next()
     shown = dict(g.worms)
     x, y = moved[-1]
     shown["green"] = [*moved[:-1], (x, y + APART_MM)][:shown_k]  # its head read apart

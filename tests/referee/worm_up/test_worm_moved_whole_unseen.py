@@ -7,20 +7,13 @@ table put back was then that worm's `order` foul, a false alarm)."""
 from __future__ import annotations
 
 from tabletop.events import Doubt, Notice, Verdict
-from tests.referee.worm_up.tables import Game, advance, verdict
-
-THREE = ("red", "yellow", "green")
+from tests.referee.worm_up.tables import Game, advance, green_moves_7_next, verdict
 
 
 def _green_moved_7_unseen() -> tuple[Game, list]:
     """Round 1 played, green's move of 7 read one short (a doubt: its head not seen, so 6
     laid with its old head where it lay not seen fits the reading too), then round 2 bid."""
-    g = Game(THREE)
-    assert g.start().legal
-    g.bids(red="4", yellow="5", green="7")
-    assert verdict(g.move("red", 4)).legal
-    assert verdict(g.move("yellow", 5)).legal
-    moved = advance(g.worms["green"], 7)
+    g, moved = green_moves_7_next()
     shown = dict(g.worms)
     shown["green"] = moved[:-1]  # its new head not seen
     assert [type(e) for e in g.scene(shown)] == [Doubt]

@@ -115,8 +115,7 @@ def one_top(cfg: PostTopConfig, blob: np.ndarray, at_xy: tuple[float, float], r_
     if cfg.min_area * disc <= area <= cfg.max_area * disc:
         if not solid:
             return c, None
-        _, enclosing = cv2.minEnclosingCircle(pts.astype(np.float32))
-        if area < cfg.min_fill * math.pi * max(enclosing, 0.5) ** 2:
+        if not _filled(cfg, pts):
             return None
         if ev[0] <= 0 or math.sqrt(ev[1] / ev[0]) > cfg.max_elongation:
             return None
@@ -136,14 +135,18 @@ def one_top(cfg: PostTopConfig, blob: np.ndarray, at_xy: tuple[float, float], r_
                    + np.count_nonzero(np.abs(t + r_px) <= band))
     if solid and waist > cfg.max_waist * sides:
         return None
-    for half in halves if solid else []:  # each a solid top
-        _, enclosing = cv2.minEnclosingCircle(half.astype(np.float32))
-        if len(half) < cfg.min_fill * math.pi * max(enclosing, 0.5) ** 2:
-            return None
+    if solid and not all(_filled(cfg, half) for half in halves):  # each a solid top
+        return None
     at = np.asarray(at_xy, float)
     if np.hypot(*(a - at)) <= np.hypot(*(b - at)):
         return a, b
     return b, a
+
+
+def _filled(cfg: PostTopConfig, pts: np.ndarray) -> bool:
+    """Whether points (N, 2) fill at least ``min_fill`` of their enclosing circle (solid)."""
+    _, enclosing = cv2.minEnclosingCircle(pts.astype(np.float32))
+    return len(pts) >= cfg.min_fill * math.pi * max(enclosing, 0.5) ** 2
 
 
 def _ring_lit(cfg: PostTopConfig, lit: np.ndarray, xx: np.ndarray, yy: np.ndarray,

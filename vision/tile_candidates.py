@@ -21,7 +21,7 @@ from collections.abc import Callable
 import numpy as np
 
 from vision.proposals import _tile_angle_px
-from vision.square_fit import square_centre
+from vision.square_fit import side_turn_deg, square_centre
 from vision.square_polish import polish_tile
 from vision.tile_backs import BackFitConfig, back_square
 from vision.tile_context import SheetConfig, part_of_sheet
@@ -88,7 +88,7 @@ def _angles(top: np.ndarray, centre: np.ndarray, side: float, first: float | Non
         return out
     gx, gy = colour_gradient(win)
     for a in vote_angle(gx, gy, centre - (x0, y0), side, modes):
-        if all(min(abs(a - u) % 90, 90 - abs(a - u) % 90) >= 1.0 for u in out):
+        if all(abs(side_turn_deg(a, u)) >= 1.0 for u in out):
             out.append(a)
     return out
 
@@ -112,8 +112,7 @@ def _outline_across(top: np.ndarray, p: np.ndarray, side: float, away: np.ndarra
     sq = fit_square(top, p, side, away, [] if ang is None else [ang], cfg, gap_px)
     if sq is None or min(sq.counts) < cfg.places / 2:
         return None
-    d = abs(sq.angle_px - cross_deg) % 90.0
-    return sq if min(d, 90.0 - d) > max_turn_deg else None
+    return sq if abs(side_turn_deg(sq.angle_px, cross_deg)) > max_turn_deg else None
 
 
 def faint_fit(cfg: TileFitConfig) -> TileFitConfig:

@@ -39,7 +39,7 @@ import cv2
 import numpy as np
 
 from vision.sampling import bilinear_channels
-from vision.square_fit import _solve
+from vision.square_fit import _solve, side_turn_deg
 from vision.tile_judge import TileJudgeConfig
 
 
@@ -207,7 +207,7 @@ def vote_angle(gx: np.ndarray, gy: np.ndarray, centre: np.ndarray, side: float,
         dev = (ang - i + 45.0) % 90.0 - 45.0  # each direction's difference from the bin
         near = np.abs(dev) <= 2.5
         v = (i + float(np.average(dev[near], weights=mag[near]))) % 90.0
-        if all(min(abs(v - u) % 90, 90 - abs(v - u) % 90) > 3.0 for u in out):
+        if all(_turn(v, u) > 3.0 for u in out):
             out.append(v)
     return out
 
@@ -317,8 +317,7 @@ def _fit_square(top: np.ndarray, centre_px: np.ndarray, side: float, away: np.nd
 
 def _turn(a: float, b: float) -> float:
     """How far apart two directions of a square's sides are (degrees, 0-45)."""
-    d = abs(a - b) % 90
-    return min(d, 90 - d)
+    return abs(side_turn_deg(a, b))
 
 
 def _pair_lines(strength: np.ndarray, mid: np.ndarray, k: int, side: float, pitch: float,

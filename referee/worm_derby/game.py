@@ -362,19 +362,17 @@ class WormDerby(SettlesFouls[DerbyState], Game[DerbyState]):
         table gives it (a doubted reading a few mm off must not move it, issue 13)."""
         if state.table is None:
             return frozenset()
-        near = self.settings.same_place_mm
-        out = set()
-        for w in state.worms:
-            if w.player == player or w.finished or w.player in state.unsure:
-                continue
-            was = [p.centre_mm for p in state.table.pieces
-                   if p.kind == "coin" and p.suit == w.player]
-            now = [p.centre_mm for p in scene.pieces if p.kind == "coin" and p.suit == w.player]
-            if len(was) == len(now) == w.length and all(
-                    any(math.dist(a, b) <= near for b in now) for a in was) and all(
-                    any(math.dist(a, b) <= near for a in was) for b in now):
-                out.add(w.player)
-        return frozenset(out)
+        table = state.table
+
+        def coins(read: Scene, suit: str) -> int:
+            return sum(1 for p in read.of_kind("coin") if p.suit == suit)
+
+        return frozenset(
+            w.player for w in state.worms
+            if w.player != player and not w.finished and w.player not in state.unsure
+            and coins(table, w.player) == coins(scene, w.player) == w.length
+            and self._still_on_last_seen(table, scene, w.player)
+            and self._still_on_last_seen(scene, table, w.player))
 
     def _tile_moved_unseen(self, table: Scene, read: Scene | None) -> Scene:
         """The table that stands as read, with a tile the reading showed where none was put
